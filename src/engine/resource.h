@@ -1,0 +1,104 @@
+/* Resource state: one entry of a checkpoint's `resources` (BEHAVIOUR.md C.3)
+ * and a pending operation (C.2). */
+#ifndef MP_RESOURCE_H
+#define MP_RESOURCE_H
+
+#include <stdint.h>
+
+#include "engine/mem.h"
+#include "engine/value.h"
+
+/* One input key and the URNs its value came from. */
+typedef struct mp_propdep {
+  char *key;
+  mp_strv urns;
+} mp_propdep;
+
+typedef struct mp_propdeps {
+  mp_propdep *items; /* sorted by key, unique keys */
+  size_t len, cap;
+} mp_propdeps;
+
+void mp_propdeps_init(mp_propdeps *p);
+void mp_propdeps_destroy(mp_propdeps *p);
+void mp_propdeps_copy(mp_propdeps *dst, const mp_propdeps *src); /* dst empty */
+/* Returns the entry for |key|, creating it (with no URNs) if needed. */
+mp_propdep *mp_propdeps_get(mp_propdeps *p, const char *key);
+const mp_propdep *mp_propdeps_find(const mp_propdeps *p, const char *key);
+int mp_propdeps_equal(const mp_propdeps *a, const mp_propdeps *b);
+
+/* customTimeouts in seconds; a value < 0 means "not set". */
+typedef struct mp_timeouts {
+  double create, update, del, read;
+} mp_timeouts;
+
+typedef struct mp_resource {
+  char *urn;  /* never NULL */
+  char *type; /* never NULL */
+  int custom;
+  int delete_; /* `delete`: an old copy awaiting deletion */
+  char *id;    /* NULL for components */
+  mp_value *inputs;  /* OBJECT or NULL (= empty) */
+  mp_value *outputs; /* OBJECT or NULL (= empty) */
+  char *parent;      /* URN or NULL */
+  int protect;
+  int taint;
+  int external;
+  mp_strv dependencies;
+  mp_strv init_errors;
+  char *provider; /* "<urn>::<id>" or NULL */
+  mp_propdeps property_dependencies;
+  int pending_replacement;
+  mp_strv additional_secret_outputs;
+  mp_strv aliases; /* never written by the engine (B.5) */
+  int has_custom_timeouts;
+  mp_timeouts custom_timeouts;
+  char *import_id;
+  int retain_on_delete;
+  char *deleted_with;
+  mp_strv replace_with;
+  char *created; /* RFC 3339 UTC, or NULL */
+  char *modified;
+  char *source_position;
+  mp_strv ignore_changes;
+  mp_strv replace_on_changes;
+  mp_strv hide_diffs;
+  int refresh_before_update;
+
+  /* Not part of the checkpoint: the state store's identity of this entry,
+   * 0 when it is not (yet) stored. Owned by the store's owner thread. */
+  int64_t row;
+} mp_resource;
+
+/* Allocates a zeroed resource with copies of |urn| and |type|. */
+mp_resource *mp_resource_new(const char *urn, const char *type, int custom);
+void mp_resource_free(mp_resource *r); /* NULL is fine */
+/* Deep copy (row included). */
+mp_resource *mp_resource_dup(const mp_resource *r);
+/* 1 if the two are equal in every checkpoint field (row ignored). */
+int mp_resource_equal(const mp_resource *a, const mp_resource *b);
+
+typedef enum mp_pending_type {
+  MP_PENDING_CREATING = 0,
+  MP_PENDING_UPDATING,
+  MP_PENDING_DELETING,
+  MP_PENDING_READING,
+  MP_PENDING_IMPORTING
+} mp_pending_type;
+
+/* "creating", "updating", ... */
+const char *mp_pending_type_name(mp_pending_type t);
+/* Parses a name; returns 0 or MP_EINVAL. */
+int mp_pending_type_parse(const char *s, mp_pending_type *out);
+
+typedef struct mp_pending_op {
+  mp_resource *res; /* owned */
+  mp_pending_type type;
+  int64_t row; /* store identity, 0 if not stored */
+} mp_pending_op;
+
+/* Current UTC time as RFC 3339 with seconds ("2025-01-02T03:04:05Z").
+ * Owned result. */
+char *mp_now_rfc3339(void);
+
+#endif

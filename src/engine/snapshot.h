@@ -1,0 +1,63 @@
+/* A snapshot: the resources of a stack in dependency order, its pending
+ * operations and its secrets provider; the deployment JSON of
+ * `stack export` / `stack import` (BEHAVIOUR.md C.1-C.4). */
+#ifndef MP_SNAPSHOT_H
+#define MP_SNAPSHOT_H
+
+#include "engine/err.h"
+#include "engine/mem.h"
+#include "engine/resource.h"
+#include "engine/value.h"
+
+typedef struct mp_snapshot {
+  mp_resource **res; /* owned, in checkpoint order */
+  size_t nres, cap;
+  mp_pending_op *pending; /* owned */
+  size_t npending, pcap;
+  char *secrets_type;  /* "passphrase" or NULL */
+  char *secrets_state; /* JSON text of secrets_providers.state, or NULL */
+  char *manifest_time; /* as read from an import, or NULL */
+  char *manifest_version;
+} mp_snapshot;
+
+mp_snapshot *mp_snapshot_new(void);
+void mp_snapshot_free(mp_snapshot *s);
+/* Takes ownership of |r|. */
+void mp_snapshot_append(mp_snapshot *s, mp_resource *r);
+/* Takes ownership of |r|. */
+void mp_snapshot_append_pending(mp_snapshot *s, mp_resource *r,
+                                mp_pending_type type);
+
+/* The integrity rules of BEHAVIOUR.md C.4: urn/type present; component =>
+ * no id; custom => id unless pendingReplacement or delete... (custom
+ * resources need an id except pending replacements); provider references
+ * name an earlier provider (urn and id); parent, dependencies,
+ * propertyDependencies, deletedWith, replaceWith name earlier URNs; no two
+ * live (non-delete) entries share a URN. Returns 0 or MP_ESTATE with the
+ * first problem in |err| naming the resource. */
+int mp_snapshot_verify(const mp_snapshot *s, mp_err *err);
+
+enum mp_deployment_json_flags {
+  MP_DEPLOY_JSON_SHOW_SECRETS = 1 << 0, /* plaintext secrets */
+  MP_DEPLOY_JSON_PRETTY = 1 << 1
+};
+
+/* Writes `{"version": 3, "deployment": {...}}` to |out|. |version| is the
+ * engine version for the manifest (magic = sha256 hex of it). */
+int mp_snapshot_export(const mp_snapshot *s, const mp_crypter *c,
+                       const char *version, unsigned flags, mp_buf *out,
+                       mp_err *err);
+
+/* Parses an untyped deployment (versions 1-3 accepted; 4 only without
+ * unknown features). Secrets are decrypted with |c| (may be NULL if there
+ * are none or they are plaintext). Sets *out on success. */
+int mp_snapshot_import(const char *text, size_t len, const mp_crypter *c,
+                       mp_snapshot **out, mp_err *err);
+
+/* Serialises one resource as checkpoint JSON (ResourceV3 key order). */
+int mp_resource_to_json(const mp_resource *r, const mp_crypter *c,
+                        unsigned flags, mp_buf *out, mp_err *err);
+int mp_resource_from_json(const char *text, size_t len, const mp_crypter *c,
+                          mp_resource **out, mp_err *err);
+
+#endif

@@ -1,0 +1,171 @@
+/* The state store interface: stacks, their snapshots (written step by step),
+ * locks and update history. One backend today (SQLite, src/state/); the
+ * engine only sees this header, so a PostgreSQL backend can be added behind
+ * the same table of operations.
+ *
+ * Threads: a store and everything obtained from it is owned by one thread
+ * (the deployment's loop thread); it is not safe to share. */
+#ifndef MP_STORE_H
+#define MP_STORE_H
+
+#include <stdint.h>
+
+#include "engine/err.h"
+#include "engine/mem.h"
+#include "engine/resource.h"
+#include "engine/snapshot.h"
+
+typedef struct mp_store mp_store;
+
+/* A stack is named by its project and short name ("dev"). */
+typedef struct mp_stack_ref {
+  const char *project;
+  const char *name;
+} mp_stack_ref;
+
+typedef struct mp_stack_info {
+  char *project;
+  char *name;
+  int64_t resource_count;
+  char *last_update; /* RFC 3339 or NULL */
+} mp_stack_info;
+
+typedef struct mp_lock_info {
+  int64_t pid;
+  char host[256];
+  char time[40];      /* RFC 3339 */
+  char operation[32]; /* "update", "refresh", ... */
+} mp_lock_info;
+
+typedef struct mp_update_counts {
+  int64_t same, create, update, del, replace, read, import, refresh, discard;
+} mp_update_counts;
+
+typedef struct mp_history_entry {
+  int64_t id; /* 1, 2, ... per stack */
+  char kind[16];   /* update, preview?, refresh, destroy, import */
+  char result[16]; /* in-progress, succeeded, failed, canceled */
+  char *message;
+  char start[40], end[40];
+  mp_update_counts counts;
+} mp_history_entry;
+
+/* Opens (creating if needed) the store at |url|: `sqlite:///abs/path.db`,
+ * or a plain path. A store from an older schema is migrated; one from a
+ * newer schema, or a file that is not a minipulumi store, is refused with
+ * MP_ESTATE and left unchanged. Sets *out on success. */
+int mp_store_open(const char *url, mp_store **out, mp_err *err);
+/* Closes |s|, releasing every lock this process took through it. NULL ok. */
+void mp_store_close(mp_store *s);
+/* Where the store lives, for messages. Borrowed. */
+const char *mp_store_location(const mp_store *s);
+
+/* ---- stacks ---- */
+int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err);
+/* 1 if it exists, 0 if not, < 0 on error. */
+int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err);
+/* Lists the stacks of |project| (all projects if NULL). Appends owned
+ * entries to *out/*n; free each with mp_stack_info_destroy and the array
+ * with free(). */
+int mp_store_stack_list(mp_store *s, const char *project,
+                        mp_stack_info **out, size_t *n, mp_err *err);
+void mp_stack_info_destroy(mp_stack_info *i);
+/* Removes a stack and everything stored for it. Refuses (MP_ESTATE) when
+ * it still has resources unless |force|. */
+int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
+                          mp_err *err);
+int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
+                          mp_err *err);
+/* The selected stack of |project| (owned), or NULL in *out if none. */
+int mp_store_selected_get(mp_store *s, const char *project, char **out,
+                          mp_err *err);
+int mp_store_selected_set(mp_store *s, const char *project, const char *name,
+                          mp_err *err);
+
+/* The stack's secrets provider: type ("passphrase") and state JSON text.
+ * Either may come back NULL. */
+int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
+                         char **state, mp_err *err);
+int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
+                         const char *state, mp_err *err);
+
+/* ---- snapshots ---- */
+
+/* Loads the stack's snapshot (resources in order, pending operations, the
+ * secrets provider). Every returned entry carries its store row. */
+int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
+                  mp_snapshot **out, mp_err *err);
+
+/* Replaces the whole snapshot in one transaction (stack import, tests).
+ * Never half-applies. Rows of |snap| are assigned. */
+int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
+                     const mp_crypter *c, mp_err *err);
+
+/* One change of a step's effect. Changes of one call are applied in one
+ * transaction, in order. */
+typedef enum mp_store_change_kind {
+  /* Insert |res| as a state produced by this deployment: it goes after the
+   * states produced so far and before every untouched old state. Sets
+   * res->row. */
+  MP_STORE_INSERT_NEW,
+  /* Rewrite the stored entry res->row in place (same position). */
+  MP_STORE_UPDATE,
+  /* Remove the entry with row |row|. */
+  MP_STORE_DELETE,
+  /* Record a pending operation |type| on |res| (a copy is stored); sets
+   * *pending_row. */
+  MP_STORE_PENDING_ADD,
+  /* Remove pending operation |row|. */
+  MP_STORE_PENDING_REMOVE
+} mp_store_change_kind;
+
+typedef struct mp_store_change {
+  mp_store_change_kind kind;
+  mp_resource *res;     /* INSERT_NEW, UPDATE, PENDING_ADD */
+  int64_t row;          /* DELETE, PENDING_REMOVE */
+  mp_pending_type type; /* PENDING_ADD */
+  int64_t *pending_row; /* PENDING_ADD: receives the new row */
+} mp_store_change;
+
+/* A write session for one operation on one stack; holds the stack's lock
+ * and its history row. */
+typedef struct mp_store_update mp_store_update;
+
+/* Takes the stack's lock and starts a history entry of |kind|
+ * ("update", "refresh", "destroy", "import"). If another live process
+ * holds the lock: MP_EBUSY with a message naming the holder (pid, host,
+ * time, operation) and `minipulumi cancel` to break it. A lock whose
+ * holder is a dead process on this host is broken with |broke_stale| = 1.
+ * Sets *out on success. |c| is kept (borrowed) to encrypt secrets. */
+int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
+                          const char *message, const mp_crypter *c,
+                          int *broke_stale, mp_store_update **out,
+                          mp_err *err);
+/* Applies |n| changes in one short transaction. The cost does not grow
+ * with the number of resources in the stack. With MINIPULUMI_VERIFY_WRITES
+ * set, the whole snapshot is reloaded and verified after the write, and a
+ * violation is an MP_ESTATE error (tests use this). */
+int mp_store_apply(mp_store_update *u, const mp_store_change *changes,
+                   size_t n, mp_err *err);
+/* Drops every pending operation of the stack except `creating` ones (the
+ * first write of an update, BEHAVIOUR.md C.7). */
+int mp_store_drop_old_pending(mp_store_update *u, mp_err *err);
+/* Ends the update: records |result| ("succeeded", "failed", "canceled")
+ * and |counts| in the history, releases the lock and frees |u|. */
+int mp_store_update_end(mp_store_update *u, const char *result,
+                        const mp_update_counts *counts, mp_err *err);
+
+/* ---- locks and history ---- */
+
+/* Fills |info| and returns 1 if the stack is locked, 0 if not. */
+int mp_store_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
+                      mp_err *err);
+/* Breaks the stack's lock whoever holds it (`minipulumi cancel`). */
+int mp_store_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
+
+/* Newest first; free each with mp_history_entry_destroy, array with free. */
+int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
+                     size_t *n, mp_err *err);
+void mp_history_entry_destroy(mp_history_entry *h);
+
+#endif

@@ -1,0 +1,83 @@
+/* Engine events: what the deployment reports to the display and to the
+ * JSON output (Pulumi's EngineEvent shapes, ANCHORS.md section 3). Emitted
+ * on the loop thread, in order; the sink must not block for long. */
+#ifndef MP_EVENTS_H
+#define MP_EVENTS_H
+
+#include <stdint.h>
+
+#include "engine/resource.h"
+#include "engine/value.h"
+
+typedef enum mp_step_op {
+  MP_OP_SAME = 0,
+  MP_OP_CREATE,
+  MP_OP_UPDATE,
+  MP_OP_DELETE,
+  MP_OP_REPLACE,
+  MP_OP_CREATE_REPLACEMENT,
+  MP_OP_DELETE_REPLACED,
+  MP_OP_READ,
+  MP_OP_READ_REPLACEMENT,
+  MP_OP_REFRESH,
+  MP_OP_DISCARD,
+  MP_OP_DISCARD_REPLACED,
+  MP_OP_REMOVE_PENDING_REPLACE,
+  MP_OP_IMPORT,
+  MP_OP_IMPORT_REPLACEMENT,
+  MP_OP__COUNT
+} mp_step_op;
+
+/* "same", "create", ..., as Pulumi names them. */
+const char *mp_step_op_name(mp_step_op op);
+/* The display prefix: "  ", "+ ", "- ", "~ ", "+-", "++", "--", ... */
+const char *mp_step_op_prefix(mp_step_op op);
+/* Past tense for summaries: "created", "updated", ... */
+const char *mp_step_op_past(mp_step_op op);
+
+typedef enum mp_event_kind {
+  MP_EVENT_PRELUDE = 0,   /* config */
+  MP_EVENT_RESOURCE_PRE,  /* a step starts (or is planned, in preview) */
+  MP_EVENT_RES_OUTPUTS,   /* a step finished */
+  MP_EVENT_RES_OP_FAILED, /* a step failed */
+  MP_EVENT_DIAGNOSTIC,
+  MP_EVENT_SUMMARY,
+  MP_EVENT_CANCEL
+} mp_event_kind;
+
+/* The step metadata of resource events (Pulumi's StepEventMetadata). */
+typedef struct mp_step_meta {
+  mp_step_op op;
+  const char *urn;
+  const char *type;
+  const mp_resource *old; /* may be NULL */
+  const mp_resource *new_; /* may be NULL */
+  const mp_strv *keys;    /* replace keys, may be NULL */
+  const mp_strv *diffs;   /* changed keys, may be NULL */
+  const mp_diff *detailed_diff; /* may be NULL */
+  int logical;  /* 1 for the step that represents the resource's logical op */
+  const char *provider; /* provider reference, may be NULL */
+} mp_step_meta;
+
+typedef struct mp_event {
+  mp_event_kind kind;
+  uint64_t sequence; /* 1, 2, ... */
+  double timestamp;  /* unix seconds */
+  int preview;       /* planning (preview) rather than doing */
+  /* PRELUDE */
+  const mp_value *config;
+  /* RESOURCE_PRE / RES_OUTPUTS / RES_OP_FAILED */
+  mp_step_meta meta;
+  /* DIAGNOSTIC (urn may be NULL) and RES_OP_FAILED (message) */
+  const char *urn;
+  const char *severity; /* "debug", "info", "warning", "error" */
+  const char *message;
+  /* SUMMARY */
+  int64_t counts[MP_OP__COUNT];
+  double duration_seconds;
+  const char *result; /* "succeeded", "failed", "canceled" */
+} mp_event;
+
+typedef void (*mp_event_sink)(void *ud, const mp_event *ev);
+
+#endif

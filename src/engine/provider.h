@@ -1,0 +1,136 @@
+/* The provider interface (ARCHITECTURE.md "Providers"): one table of
+ * functions with three kinds behind it — built-in providers compiled into
+ * the binary, plugin processes spoken to over gRPC, and provider resources.
+ *
+ * Threads: every method is synchronous and may be called from any worker
+ * thread, several at once; an implementation guards its own shared state.
+ * configure is called once, before any resource method. */
+#ifndef MP_PROVIDER_H
+#define MP_PROVIDER_H
+
+#include "engine/err.h"
+#include "engine/mem.h"
+#include "engine/value.h"
+
+typedef struct mp_provider mp_provider;
+
+typedef struct mp_check_failure {
+  char *property; /* may be NULL */
+  char *reason;
+} mp_check_failure;
+
+typedef enum mp_diff_changes {
+  MP_DIFF_CHANGES_UNKNOWN = 0, /* no opinion: the engine compares inputs */
+  MP_DIFF_CHANGES_NONE = 1,
+  MP_DIFF_CHANGES_SOME = 2
+} mp_diff_changes;
+
+/* One request shape for every method; each method reads the fields its
+ * comment below names. All pointers are borrowed for the call. */
+typedef struct mp_prov_req {
+  const char *urn;
+  const char *name;
+  const char *type;
+  const char *id;
+  const mp_value *olds; /* Check: old inputs; Diff/Update/Delete/Read: old
+                           outputs (state); CheckConfig/DiffConfig: old
+                           config (outputs for DiffConfig) */
+  const mp_value *news; /* Check/Diff/Update/Create: new (checked) inputs;
+                           CheckConfig/DiffConfig/Configure: new config;
+                           Invoke: args */
+  const mp_value *old_inputs; /* Diff/Update/Delete/Read: last inputs */
+  const mp_strv *ignore_changes;
+  const char *tok; /* Invoke: function token */
+  double timeout;  /* seconds, 0 = provider default */
+  int preview;     /* Create/Update: compute without changing the world */
+  const unsigned char *random_seed; /* Check: 32 bytes or NULL */
+} mp_prov_req;
+
+/* One response shape; the caller initialises it with mp_prov_resp_init and
+ * releases it with mp_prov_resp_destroy. */
+typedef struct mp_prov_resp {
+  /* Check/CheckConfig: checked inputs. Read: the read inputs. */
+  mp_value *inputs;
+  mp_check_failure *failures;
+  size_t nfailures;
+  /* Diff/DiffConfig */
+  mp_diff_changes changes;
+  mp_strv replaces;
+  mp_strv stables;
+  mp_strv diffs;
+  int delete_before_replace;
+  int has_detailed_diff;
+  mp_diff detailed_diff;
+  /* Create/Read: id ("" or NULL from Read = the resource is gone). */
+  char *id;
+  /* Create/Update/Read: outputs; Invoke: return value. */
+  mp_value *outputs;
+  /* Configure: capabilities. */
+  int accept_secrets;
+  int accept_resources;
+  int supports_preview;
+  /* A failed Create/Update/Read that still produced a resource (the
+   * provider's init-failure detail): set |partial| with id/outputs/inputs
+   * and the reasons; the method returns MP_EPLUGIN. */
+  int partial;
+  mp_strv init_errors;
+  /* GetPluginInfo */
+  char *version;
+} mp_prov_resp;
+
+void mp_prov_resp_init(mp_prov_resp *r);
+void mp_prov_resp_destroy(mp_prov_resp *r);
+void mp_prov_resp_add_failure(mp_prov_resp *r, const char *property,
+                              const char *reason);
+
+/* The method table. Each returns 0 or an MP_E code (MP_EPLUGIN for a
+ * failure reported by the provider, with its text in |err|). A NULL entry
+ * means "not implemented" and the engine applies Pulumi's fallback
+ * (CheckConfig: news unchanged; DiffConfig: unknown; Check: news unchanged;
+ * Diff: unknown; Read: echo). */
+typedef struct mp_provider_vtable {
+  int (*check_config)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                      mp_err *err);
+  int (*diff_config)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                     mp_err *err);
+  int (*configure)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                   mp_err *err);
+  int (*check)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+               mp_err *err);
+  int (*diff)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+              mp_err *err);
+  int (*create)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                mp_err *err);
+  int (*read)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+              mp_err *err);
+  int (*update)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                mp_err *err);
+  int (*del)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+             mp_err *err);
+  int (*invoke)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                mp_err *err);
+  int (*get_plugin_info)(mp_provider *p, const mp_prov_req *q,
+                         mp_prov_resp *r, mp_err *err);
+  /* Advisory: asks running operations to stop soon. */
+  void (*cancel)(mp_provider *p);
+  void (*free)(mp_provider *p);
+} mp_provider_vtable;
+
+/* Every provider struct starts with this header. */
+struct mp_provider {
+  const mp_provider_vtable *vt;
+  char *pkg; /* package name, owned */
+};
+
+/* A factory makes an unconfigured provider instance for a package. */
+typedef int (*mp_provider_factory)(const char *pkg, const char *version,
+                                   mp_provider **out, mp_err *err);
+
+/* Built-in packages: "random", "command", "local", "test". Returns the
+ * factory or NULL. (src/providers/builtin.c) */
+mp_provider_factory mp_builtin_provider_factory(const char *pkg);
+
+/* Frees |p| through its table; NULL is fine. */
+void mp_provider_free(mp_provider *p);
+
+#endif

@@ -1,0 +1,97 @@
+/* Language hosts and the resource monitor's entry point.
+ *
+ * A language host (embedded Pulumi YAML, a test source, later the gRPC
+ * server for external programs) hands the monitor the same protobuf request
+ * messages a real SDK sends, and gets the response messages back through a
+ * callback. Everything here runs on the deployment's loop thread. */
+#ifndef MP_SOURCE_H
+#define MP_SOURCE_H
+
+#include <uv.h>
+
+#include "engine/err.h"
+#include "engine/value.h"
+#include "pulumi/resource.pb-c.h"
+
+typedef struct mp_monitor mp_monitor;
+
+/* Called once with the response (borrowed, valid during the call) or, when
+ * the registration failed, resp NULL and |err| set. When the deployment is
+ * cancelled after a failure, outstanding registrations get MP_ECANCELED. */
+typedef void (*mp_register_cb)(void *ud,
+                               const Pulumirpc__RegisterResourceResponse *resp,
+                               const mp_err *err);
+typedef void (*mp_read_cb)(void *ud,
+                           const Pulumirpc__ReadResourceResponse *resp,
+                           const mp_err *err);
+typedef void (*mp_invoke_cb)(void *ud,
+                             const Pulumirpc__ResourceInvokeResponse *resp,
+                             const mp_err *err);
+
+/* Registers a resource. |req| is borrowed for the call (copied as needed).
+ * Returns 0 (the callback will run later, never inside this call) or an
+ * MP_E code (the callback never runs). Loop thread. */
+int mp_monitor_register_resource(mp_monitor *m,
+                                 const Pulumirpc__RegisterResourceRequest *req,
+                                 mp_register_cb cb, void *ud, mp_err *err);
+/* Reads an external resource (ReadResource). Same contract. */
+int mp_monitor_read_resource(mp_monitor *m,
+                             const Pulumirpc__ReadResourceRequest *req,
+                             mp_read_cb cb, void *ud, mp_err *err);
+/* Records a component's (or the root stack's) outputs. Synchronous. */
+int mp_monitor_register_outputs(
+    mp_monitor *m, const Pulumirpc__RegisterResourceOutputsRequest *req,
+    mp_err *err);
+/* Calls a provider function. Same contract as register. */
+int mp_monitor_invoke(mp_monitor *m,
+                      const Pulumirpc__ResourceInvokeRequest *req,
+                      mp_invoke_cb cb, void *ud, mp_err *err);
+
+typedef enum mp_log_severity {
+  MP_LOG_DEBUG = 0,
+  MP_LOG_INFO = 1,
+  MP_LOG_WARNING = 2,
+  MP_LOG_ERROR = 3
+} mp_log_severity;
+
+/* A diagnostic from the program about |urn| (may be NULL). */
+void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,
+                    const char *msg);
+
+/* The program finished. |failed| with |message| (the error text the user
+ * sees, e.g. "Pulumi.yaml:3:5: unknown resource 'x'") ends the deployment
+ * as failed without running deletes. Call exactly once. */
+void mp_monitor_program_done(mp_monitor *m, int failed, const char *message);
+
+/* What a language host needs to run a program. Borrowed. */
+typedef struct mp_source_info {
+  uv_loop_t *loop;
+  const char *project;
+  const char *stack;
+  const char *organization;
+  const char *root_dir; /* the project folder */
+  int dry_run;          /* preview */
+  int parallel;
+  /* Stack config: an OBJECT of "<ns>:<key>" → value (secrets wrapped). */
+  const mp_value *config;
+} mp_source_info;
+
+typedef struct mp_source mp_source;
+
+typedef struct mp_source_vtable {
+  /* Starts the program: it registers resources through |m| and finally
+   * calls mp_monitor_program_done. Returns 0 or an MP_E code (then the
+   * program never started). */
+  int (*start)(mp_source *s, mp_monitor *m, const mp_source_info *info,
+               mp_err *err);
+  /* The deployment is stopping: stop registering (outstanding callbacks
+   * still arrive with MP_ECANCELED). */
+  void (*cancel)(mp_source *s);
+  void (*free)(mp_source *s);
+} mp_source_vtable;
+
+struct mp_source {
+  const mp_source_vtable *vt;
+};
+
+#endif

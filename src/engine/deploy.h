@@ -1,0 +1,68 @@
+/* A deployment: prior snapshot + a program (source) + an operation →
+ * steps generated and executed, state written step by step, engine events
+ * emitted. The one entry point the CLI uses for up/preview/refresh/destroy.
+ * Runs its own libuv loop on the calling thread and returns when done. */
+#ifndef MP_DEPLOY_H
+#define MP_DEPLOY_H
+
+#include "engine/err.h"
+#include "engine/events.h"
+#include "engine/mem.h"
+#include "engine/source.h"
+#include "engine/store.h"
+#include "engine/value.h"
+
+typedef enum mp_deploy_kind {
+  MP_DEPLOY_UPDATE = 0, /* up (or its preview with dry_run) */
+  MP_DEPLOY_REFRESH,
+  MP_DEPLOY_DESTROY
+} mp_deploy_kind;
+
+typedef struct mp_deploy_opts {
+  mp_deploy_kind kind;
+  int dry_run;          /* preview: no world-changing call, no state write */
+  mp_store *store;      /* borrowed */
+  mp_stack_ref stack;
+  const mp_crypter *crypter; /* for secrets in state; may be NULL */
+  mp_source *source;    /* the program; required for UPDATE, else NULL */
+  const mp_value *config; /* OBJECT "<ns>:<key>" → value; may be NULL */
+  const char *root_dir; /* project folder */
+  const char *organization;
+  int parallel;         /* <= 0: default (4 x CPUs, MINIPULUMI_PARALLEL) */
+  const mp_strv *targets;  /* may be NULL */
+  const mp_strv *excludes; /* may be NULL */
+  const mp_strv *replaces; /* --replace URNs; may be NULL */
+  int target_dependents;
+  int exclude_dependents;
+  int continue_on_error;
+  int refresh_first;     /* up --refresh */
+  int ignore_protect;    /* destroy --ignore-protect (not in CLI yet) */
+  int clear_pending_creates; /* refresh */
+  int skip_pending_creates;  /* refresh */
+  const char *message;   /* -m */
+  mp_event_sink sink;
+  void *sink_ud;
+  /* Set to 1 by a signal handler to ask for a graceful stop; 2 = now. The
+   * deployment polls it from its loop. May be NULL. */
+  volatile int *interrupt;
+} mp_deploy_opts;
+
+typedef struct mp_deploy_result {
+  int failed;        /* the operation failed */
+  int step_failed;   /* ... because a resource operation failed (exit 4) */
+  int canceled;      /* interrupted (exit 8) */
+  int64_t counts[MP_OP__COUNT];
+  int64_t changes;   /* steps other than same */
+} mp_deploy_result;
+
+/* Runs the deployment described by |o|. Returns 0 when it ran (the outcome
+ * is in |res|: a failed deployment is not an error of this function), or an
+ * MP_E code when it could not run (store or lock problems, bad options);
+ * |err| says why. The stack's lock is held for the duration. */
+int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
+                  mp_err *err);
+
+/* The default --parallel: MINIPULUMI_PARALLEL if set, else 4 x CPUs. */
+int mp_deploy_default_parallel(void);
+
+#endif

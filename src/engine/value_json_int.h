@@ -27,4 +27,11 @@ int mp__value_to_cjson(const mp_value *v, const mp_crypter *c, unsigned flags,
 int mp__value_from_cjson(const cJSON *j, const mp_crypter *c, mp_value **out,
                          mp_err *err);
 
+/* Appends the JSON text of the tree |j| to |out|: compact, or with
+ * MP_JSON_PRETTY two-space indentation (Go's json.MarshalIndent layout).
+ * Numbers are written without a fraction when integral and otherwise in
+ * the shortest form that reads back to the same double; raw items are
+ * copied verbatim. Keys are written in the tree's order. */
+void mp__cjson_print(const cJSON *j, unsigned flags, mp_buf *out);
+
 #endif

@@ -1,0 +1,720 @@
+/* The checkpoint JSON encoding of property values (BEHAVIOUR.md C.5). */
+#include "engine/value.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/value_int.h"
+#include "engine/value_json_int.h"
+
+/* Signature of the non-finite number encoding (sig key value). */
+#define SIG_NONFINITE "8ad145fe-0d11-4827-bfd7-1abcbf086f5c"
+
+/* ==== Printing ==== */
+
+/* Writes |d| as JSON: integral values without a fraction, others in the
+ * shortest %g form that reads back to the same double. */
+static void format_number(double d, char *buf, size_t n) {
+  if (d == floor(d) && fabs(d) < 1e21) {
+    snprintf(buf, n, "%.0f", d);
+    return;
+  }
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, n, "%.*g", p, d);
+    if (strtod(buf, NULL) == d) return;
+  }
+}
+
+static void put_escaped(mp_buf *out, const char *s, size_t len) {
+  mp_buf_putc(out, '"');
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    switch (ch) {
+    case '"': mp_buf_puts(out, "\\\""); break;
+    case '\\': mp_buf_puts(out, "\\\\"); break;
+    case '\n': mp_buf_puts(out, "\\n"); break;
+    case '\r': mp_buf_puts(out, "\\r"); break;
+    case '\t': mp_buf_puts(out, "\\t"); break;
+    case '\b': mp_buf_puts(out, "\\b"); break;
+    case '\f': mp_buf_puts(out, "\\f"); break;
+    default:
+      if (ch < 0x20)
+        mp_buf_printf(out, "\\u%04x", ch);
+      else
+        mp_buf_putc(out, (char)ch);
+    }
+  }
+  mp_buf_putc(out, '"');
+}
+
+static void put_indent(mp_buf *out, int pretty, int depth) {
+  if (!pretty) return;
+  mp_buf_putc(out, '\n');
+  for (int i = 0; i < depth; i++) mp_buf_puts(out, "  ");
+}
+
+static void print_item(const cJSON *j, int pretty, int depth, mp_buf *out);
+
+static void print_container(const cJSON *j, int pretty, int depth,
+                            mp_buf *out) {
+  int is_obj = cJSON_IsObject(j);
+  mp_buf_putc(out, is_obj ? '{' : '[');
+  if (j->child == NULL) {
+    mp_buf_putc(out, is_obj ? '}' : ']');
+    return;
+  }
+  for (const cJSON *c = j->child; c != NULL; c = c->next) {
+    put_indent(out, pretty, depth + 1);
+    if (is_obj) {
+      const char *k = c->string ? c->string : "";
+      put_escaped(out, k, strlen(k));
+      mp_buf_puts(out, pretty ? ": " : ":");
+    }
+    print_item(c, pretty, depth + 1, out);
+    if (c->next) mp_buf_putc(out, ',');
+  }
+  put_indent(out, pretty, depth);
+  mp_buf_putc(out, is_obj ? '}' : ']');
+}
+
+static void print_item(const cJSON *j, int pretty, int depth, mp_buf *out) {
+  char num[64];
+  switch (j->type & 0xff) {
+  case cJSON_False: mp_buf_puts(out, "false"); break;
+  case cJSON_True: mp_buf_puts(out, "true"); break;
+  case cJSON_Number:
+    if (!isfinite(j->valuedouble)) {
+      mp_buf_puts(out, "null");
+      break;
+    }
+    format_number(j->valuedouble, num, sizeof(num));
+    mp_buf_puts(out, num);
+    break;
+  case cJSON_String:
+    put_escaped(out, j->valuestring ? j->valuestring : "",
+                j->valuestring ? strlen(j->valuestring) : 0);
+    break;
+  case cJSON_Raw: mp_buf_puts(out, j->valuestring ? j->valuestring : ""); break;
+  case cJSON_Array:
+  case cJSON_Object: print_container(j, pretty, depth, out); break;
+  default: mp_buf_puts(out, "null"); break;
+  }
+}
+
+void mp__cjson_print(const cJSON *j, unsigned flags, mp_buf *out) {
+  if (j == NULL) {
+    mp_buf_puts(out, "null");
+    return;
+  }
+  print_item(j, (flags & MP_JSON_PRETTY) != 0, 0, out);
+}
+
+/* ==== Encoding ==== */
+
+typedef struct enc_ctx {
+  const mp_crypter *crypter;
+  unsigned flags;
+  int in_secret; /* inside an encrypted secret: nested ones are not
+                    encrypted again (Go's NopEncrypter) */
+} enc_ctx;
+
+static int encode(const mp_value *v, enc_ctx *cx, cJSON **out, mp_err *err);
+
+static cJSON *sig_object(const char *sig) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, MP_SIG_KEY, sig);
+  return o;
+}
+
+static void add_opt_string(cJSON *o, const char *key, const char *s) {
+  if (s != NULL) cJSON_AddStringToObject(o, key, s);
+}
+
+static cJSON *encode_number(double d) {
+  char buf[64];
+  if (!isfinite(d)) {
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof(bits));
+    snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)bits);
+    cJSON *o = sig_object(SIG_NONFINITE);
+    cJSON_AddStringToObject(o, "value", buf);
+    return o;
+  }
+  format_number(d, buf, sizeof(buf));
+  return cJSON_CreateRaw(buf);
+}
+
+static cJSON *encode_string(const mp_value *v) {
+  if (strlen(v->u.str.ptr) == v->u.str.len)
+    return cJSON_CreateString(v->u.str.ptr);
+  /* Embedded NULs: cJSON strings cannot hold them, so write the escaped
+   * text ourselves. */
+  mp_buf b;
+  mp_buf_init(&b);
+  put_escaped(&b, v->u.str.ptr, v->u.str.len);
+  cJSON *r = cJSON_CreateRaw(b.data);
+  mp_buf_destroy(&b);
+  return r;
+}
+
+/* Encodes every item of ARRAY/OBJECT |v| into the container |dst|. */
+static int encode_children(const mp_value *v, enc_ctx *cx, cJSON *dst,
+                           mp_err *err) {
+  int is_obj = v->kind == MP_VALUE_OBJECT;
+  size_t n = is_obj ? v->u.obj.len : v->u.arr.len;
+  for (size_t i = 0; i < n; i++) {
+    cJSON *c = NULL;
+    const mp_value *item = is_obj ? v->u.obj.items[i].value : v->u.arr.items[i];
+    int rc = encode(item, cx, &c, err);
+    if (rc != 0) return rc;
+    if (is_obj)
+      cJSON_AddItemToObject(dst, v->u.obj.items[i].key, c);
+    else
+      cJSON_AddItemToArray(dst, c);
+  }
+  return 0;
+}
+
+static int encode_archive(const mp_value *v, enc_ctx *cx, cJSON **out,
+                          mp_err *err) {
+  cJSON *o = sig_object(MP_SIG_ARCHIVE);
+  if (v->u.archive.assets != NULL) {
+    cJSON *a = NULL;
+    int rc = encode(v->u.archive.assets, cx, &a, err);
+    if (rc != 0) {
+      cJSON_Delete(o);
+      return rc;
+    }
+    cJSON_AddItemToObject(o, "assets", a);
+  }
+  add_opt_string(o, "hash", v->u.archive.hash);
+  add_opt_string(o, "path", v->u.archive.path);
+  add_opt_string(o, "uri", v->u.archive.uri);
+  *out = o;
+  return 0;
+}
+
+static int encode_secret(const mp_value *v, enc_ctx *cx, cJSON **out,
+                         mp_err *err) {
+  enc_ctx inner = *cx;
+  inner.in_secret = 1;
+  cJSON *j = NULL;
+  int rc = encode(v->u.secret, &inner, &j, err);
+  if (rc != 0) return rc;
+  mp_buf text;
+  mp_buf_init(&text);
+  mp__cjson_print(j, 0, &text);
+  cJSON_Delete(j);
+  const char *field = "ciphertext";
+  if (cx->flags & MP_JSON_SHOW_SECRETS) {
+    field = "plaintext";
+  } else if (!cx->in_secret) {
+    if (cx->crypter == NULL) {
+      mp_buf_destroy(&text);
+      return mp_err_set(err, MP_EINVAL,
+                        "cannot encrypt a secret value: no secrets manager "
+                        "is configured for this stack");
+    }
+    mp_buf cipher;
+    mp_buf_init(&cipher);
+    rc = cx->crypter->encrypt(cx->crypter->ctx, text.data ? text.data : "",
+                              text.len, &cipher, err);
+    mp_buf_destroy(&text);
+    if (rc != 0) {
+      mp_buf_destroy(&cipher);
+      return mp_err_prefix(err, "cannot encrypt a secret value");
+    }
+    text = cipher;
+  }
+  cJSON *o = sig_object(MP_SIG_SECRET);
+  cJSON_AddStringToObject(o, field, text.data ? text.data : "");
+  mp_buf_destroy(&text);
+  *out = o;
+  return 0;
+}
+
+static int encode_output(const mp_value *v, enc_ctx *cx, cJSON **out,
+                         mp_err *err) {
+  cJSON *o = sig_object(MP_SIG_OUTPUT);
+  if (v->u.output.deps.len > 0) {
+    cJSON *deps = cJSON_AddArrayToObject(o, "dependencies");
+    for (size_t i = 0; i < v->u.output.deps.len; i++)
+      cJSON_AddItemToArray(deps,
+                           cJSON_CreateString(v->u.output.deps.items[i]));
+  }
+  if (v->u.output.secret) cJSON_AddTrueToObject(o, "secret");
+  if (v->u.output.value != NULL) {
+    /* A secret output's value is written as a secret so that it is
+     * encrypted like any other secret; decoding unwraps it again. */
+    mp_value tmp = {.kind = MP_VALUE_SECRET};
+    const mp_value *val = v->u.output.value;
+    if (v->u.output.secret && val->kind != MP_VALUE_SECRET) {
+      tmp.u.secret = v->u.output.value;
+      val = &tmp;
+    }
+    cJSON *j = NULL;
+    int rc = encode(val, cx, &j, err);
+    if (rc != 0) {
+      cJSON_Delete(o);
+      return rc;
+    }
+    cJSON_AddItemToObject(o, "value", j);
+  }
+  *out = o;
+  return 0;
+}
+
+static int encode(const mp_value *v, enc_ctx *cx, cJSON **out, mp_err *err) {
+  cJSON *o = NULL;
+  if (v == NULL) {
+    *out = cJSON_CreateNull();
+    return 0;
+  }
+  switch (v->kind) {
+  case MP_VALUE_NULL: o = cJSON_CreateNull(); break;
+  case MP_VALUE_BOOL: o = cJSON_CreateBool(v->u.boolean); break;
+  case MP_VALUE_NUMBER: o = encode_number(v->u.number); break;
+  case MP_VALUE_STRING: o = encode_string(v); break;
+  case MP_VALUE_UNKNOWN: o = cJSON_CreateString(MP_UNKNOWN_SENTINEL); break;
+  case MP_VALUE_ARRAY:
+  case MP_VALUE_OBJECT: {
+    o = v->kind == MP_VALUE_ARRAY ? cJSON_CreateArray() : cJSON_CreateObject();
+    int rc = encode_children(v, cx, o, err);
+    if (rc != 0) {
+      cJSON_Delete(o);
+      return rc;
+    }
+    break;
+  }
+  case MP_VALUE_ASSET:
+    o = sig_object(MP_SIG_ASSET);
+    add_opt_string(o, "hash", v->u.asset.hash);
+    add_opt_string(o, "path", v->u.asset.path);
+    add_opt_string(o, "text", v->u.asset.text);
+    add_opt_string(o, "uri", v->u.asset.uri);
+    break;
+  case MP_VALUE_ARCHIVE: return encode_archive(v, cx, out, err);
+  case MP_VALUE_RESOURCE_REF:
+    o = sig_object(MP_SIG_RESOURCE_REF);
+    add_opt_string(o, "id", v->u.ref.id);
+    add_opt_string(o, "packageVersion", v->u.ref.package_version);
+    cJSON_AddStringToObject(o, "urn", v->u.ref.urn);
+    break;
+  case MP_VALUE_SECRET: return encode_secret(v, cx, out, err);
+  case MP_VALUE_OUTPUT: return encode_output(v, cx, out, err);
+  }
+  *out = o;
+  return 0;
+}
+
+int mp__value_to_cjson(const mp_value *v, const mp_crypter *c, unsigned flags,
+                       cJSON **out, mp_err *err) {
+  enc_ctx cx = {c, flags, 0};
+  *out = NULL;
+  return encode(v, &cx, out, err);
+}
+
+int mp_value_to_json(const mp_value *v, const mp_crypter *c, unsigned flags,
+                     mp_buf *out, mp_err *err) {
+  cJSON *j = NULL;
+  int rc = mp__value_to_cjson(v, c, flags, &j, err);
+  if (rc != 0) return rc;
+  mp__cjson_print(j, flags, out);
+  cJSON_Delete(j);
+  return 0;
+}
+
+/* ==== Decoding ==== */
+
+typedef struct dec_ctx {
+  const mp_crypter *crypter;
+  int in_secret; /* nested secrets carry their plaintext as "ciphertext" */
+  int depth;
+  mp_buf path; /* property path of the node being decoded, for errors */
+} dec_ctx;
+
+static int decode(const cJSON *j, dec_ctx *cx, mp_value **out, mp_err *err);
+
+/* Sets |err| to MP_EINVAL with the message and the current path. */
+static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  if (cx->path.len == 0)
+    return mp_err_set(err, MP_EINVAL, "invalid property value: %s", msg);
+  return mp_err_set(err, MP_EINVAL, "invalid property value at '%s': %s",
+                    cx->path.data, msg);
+}
+
+/* Reads optional string member |key| of |o| into *dst (NULL if absent). */
+static int opt_member_string(const cJSON *o, const char *key, dec_ctx *cx,
+                             const char **dst, mp_err *err) {
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
+  *dst = NULL;
+  if (m == NULL || cJSON_IsNull(m)) return 0;
+  if (!cJSON_IsString(m))
+    return dec_fail(cx, err, "field '%s' must be a string", key);
+  *dst = m->valuestring;
+  return 0;
+}
+
+/* Parses the JSON text of a secret's inner value. */
+static int decode_secret_text(const char *text, size_t len, dec_ctx *cx,
+                              mp_value **out, mp_err *err) {
+  const char *end = NULL;
+  cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (j == NULL)
+    return dec_fail(cx, err, "the secret's plaintext is not valid JSON");
+  int saved = cx->in_secret;
+  cx->in_secret = 1;
+  mp_value *inner = NULL;
+  int rc = decode(j, cx, &inner, err);
+  cx->in_secret = saved;
+  cJSON_Delete(j);
+  if (rc != 0) return rc;
+  *out = mp_value_new_secret(inner);
+  return 0;
+}
+
+static int decode_secret(const cJSON *o, dec_ctx *cx, mp_value **out,
+                         mp_err *err) {
+  const char *plain = NULL, *cipher = NULL;
+  int rc = opt_member_string(o, "plaintext", cx, &plain, err);
+  if (rc == 0) rc = opt_member_string(o, "ciphertext", cx, &cipher, err);
+  if (rc != 0) return rc;
+  if (plain != NULL) return decode_secret_text(plain, strlen(plain), cx, out, err);
+  if (cipher == NULL)
+    return dec_fail(cx, err, "secret has neither 'ciphertext' nor 'plaintext'");
+  if (cx->in_secret)
+    return decode_secret_text(cipher, strlen(cipher), cx, out, err);
+  if (cx->crypter == NULL)
+    return dec_fail(cx, err,
+                    "the secret cannot be decrypted because no secrets "
+                    "manager is available; set PULUMI_CONFIG_PASSPHRASE (or "
+                    "PULUMI_CONFIG_PASSPHRASE_FILE) to the stack's passphrase");
+  mp_buf plainbuf;
+  mp_buf_init(&plainbuf);
+  rc = cx->crypter->decrypt(cx->crypter->ctx, cipher, strlen(cipher),
+                            &plainbuf, err);
+  if (rc != 0) {
+    mp_buf_destroy(&plainbuf);
+    if (cx->path.len)
+      return mp_err_prefix(err, "cannot decrypt the secret at '%s'",
+                           cx->path.data);
+    return mp_err_prefix(err, "cannot decrypt a secret value");
+  }
+  rc = decode_secret_text(plainbuf.data ? plainbuf.data : "", plainbuf.len, cx,
+                          out, err);
+  mp_buf_destroy(&plainbuf);
+  return rc;
+}
+
+static int decode_asset(const cJSON *o, dec_ctx *cx, mp_value **out,
+                        mp_err *err) {
+  const char *hash, *text, *path, *uri;
+  int rc;
+  if ((rc = opt_member_string(o, "hash", cx, &hash, err)) != 0 ||
+      (rc = opt_member_string(o, "text", cx, &text, err)) != 0 ||
+      (rc = opt_member_string(o, "path", cx, &path, err)) != 0 ||
+      (rc = opt_member_string(o, "uri", cx, &uri, err)) != 0)
+    return rc;
+  *out = mp_value_new_asset(hash, text, path, uri);
+  return 0;
+}
+
+static int decode_archive(const cJSON *o, dec_ctx *cx, mp_value **out,
+                          mp_err *err) {
+  const char *hash, *path, *uri;
+  int rc;
+  if ((rc = opt_member_string(o, "hash", cx, &hash, err)) != 0 ||
+      (rc = opt_member_string(o, "path", cx, &path, err)) != 0 ||
+      (rc = opt_member_string(o, "uri", cx, &uri, err)) != 0)
+    return rc;
+  mp_value *assets = NULL;
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "assets");
+  if (a != NULL && !cJSON_IsNull(a)) {
+    if (!cJSON_IsObject(a))
+      return dec_fail(cx, err, "archive field 'assets' must be an object");
+    rc = decode(a, cx, &assets, err);
+    if (rc != 0) return rc;
+  }
+  *out = mp_value_new_archive(hash, assets, path, uri);
+  return 0;
+}
+
+static int decode_ref(const cJSON *o, dec_ctx *cx, mp_value **out,
+                      mp_err *err) {
+  const char *urn, *id, *pv;
+  int rc;
+  if ((rc = opt_member_string(o, "urn", cx, &urn, err)) != 0 ||
+      (rc = opt_member_string(o, "id", cx, &id, err)) != 0 ||
+      (rc = opt_member_string(o, "packageVersion", cx, &pv, err)) != 0)
+    return rc;
+  if (urn == NULL)
+    return dec_fail(cx, err, "resource reference has no 'urn'");
+  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0) id = "";
+  *out = mp_value_new_ref(urn, id, pv);
+  return 0;
+}
+
+static int decode_deps(const cJSON *d, dec_ctx *cx, mp_strv *deps,
+                       mp_err *err) {
+  if (d == NULL || cJSON_IsNull(d)) return 0;
+  if (!cJSON_IsArray(d))
+    return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
+  for (const cJSON *c = d->child; c != NULL; c = c->next) {
+    if (!cJSON_IsString(c))
+      return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
+    mp_strv_push(deps, c->valuestring);
+  }
+  return 0;
+}
+
+static int decode_output(const cJSON *o, dec_ctx *cx, mp_value **out,
+                         mp_err *err) {
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "secret");
+  if (s != NULL && !cJSON_IsBool(s) && !cJSON_IsNull(s))
+    return dec_fail(cx, err, "output field 'secret' must be a boolean");
+  mp_strv deps;
+  mp_strv_init(&deps);
+  int rc = decode_deps(cJSON_GetObjectItemCaseSensitive(o, "dependencies"),
+                       cx, &deps, err);
+  mp_value *val = NULL;
+  const cJSON *vj = cJSON_GetObjectItemCaseSensitive(o, "value");
+  if (rc == 0 && vj != NULL) rc = decode(vj, cx, &val, err);
+  if (rc != 0) {
+    mp_strv_destroy(&deps);
+    return rc;
+  }
+  int secret = s != NULL && cJSON_IsTrue(s);
+  if (val != NULL && val->kind == MP_VALUE_UNKNOWN) {
+    mp_value_free(val);
+    val = NULL;
+  }
+  if (val != NULL && val->kind == MP_VALUE_SECRET) {
+    mp_value *inner = val->u.secret;
+    val->u.secret = NULL;
+    mp_value_free(val);
+    val = inner;
+    secret = 1;
+  }
+  *out = mp_value_new_output(val, secret, &deps);
+  mp_strv_destroy(&deps);
+  return 0;
+}
+
+static int decode_nonfinite(const cJSON *o, dec_ctx *cx, mp_value **out,
+                            mp_err *err) {
+  const char *hex;
+  int rc = opt_member_string(o, "value", cx, &hex, err);
+  if (rc != 0) return rc;
+  char *end = NULL;
+  if (hex == NULL || strlen(hex) != 16)
+    return dec_fail(cx, err, "number encoding needs 16 hex digits in 'value'");
+  unsigned long long bits = strtoull(hex, &end, 16);
+  if (*end != '\0')
+    return dec_fail(cx, err, "number encoding needs 16 hex digits in 'value'");
+  uint64_t b64 = bits;
+  double d;
+  memcpy(&d, &b64, sizeof(d));
+  *out = mp_value_new_number(d);
+  return 0;
+}
+
+static int b64_digit(int c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+' || c == '-') return 62;
+  if (c == '/' || c == '_') return 63;
+  return -1;
+}
+
+static int decode_byte_string(const cJSON *o, dec_ctx *cx, mp_value **out,
+                              mp_err *err) {
+  const char *s;
+  int rc = opt_member_string(o, "value", cx, &s, err);
+  if (rc != 0) return rc;
+  if (s == NULL) return dec_fail(cx, err, "byte string has no 'value'");
+  mp_buf b;
+  mp_buf_init(&b);
+  unsigned acc = 0;
+  int nbits = 0;
+  for (const char *p = s; *p && *p != '='; p++) {
+    int d = b64_digit((unsigned char)*p);
+    if (d < 0) {
+      mp_buf_destroy(&b);
+      return dec_fail(cx, err, "byte string 'value' is not valid base64");
+    }
+    acc = (acc << 6) | (unsigned)d;
+    nbits += 6;
+    if (nbits >= 8) {
+      nbits -= 8;
+      mp_buf_putc(&b, (char)((acc >> nbits) & 0xff));
+    }
+  }
+  *out = mp_value_new_string(b.data ? b.data : "", b.len);
+  mp_buf_destroy(&b);
+  return 0;
+}
+
+static int decode_signature(const cJSON *o, const char *sig, dec_ctx *cx,
+                            mp_value **out, mp_err *err) {
+  if (strcmp(sig, MP_SIG_SECRET) == 0) return decode_secret(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_ASSET) == 0) return decode_asset(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_ARCHIVE) == 0) return decode_archive(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0) return decode_ref(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_OUTPUT) == 0) return decode_output(o, cx, out, err);
+  if (strcmp(sig, SIG_NONFINITE) == 0)
+    return decode_nonfinite(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_BYTE_STRING) == 0)
+    return decode_byte_string(o, cx, out, err);
+  return dec_fail(cx, err,
+                  "unrecognized signature '%s'; the state may come from a "
+                  "newer Pulumi version",
+                  sig);
+}
+
+/* Decodes |c| as the child |key| (object) or |index| (array). */
+static int decode_child(const cJSON *c, const char *key, size_t index,
+                        dec_ctx *cx, mp_value **out, mp_err *err) {
+  size_t saved = cx->path.len;
+  if (key != NULL && saved > 0) mp_buf_putc(&cx->path, '.');
+  if (key != NULL)
+    mp_buf_puts(&cx->path, key);
+  else
+    mp_buf_printf(&cx->path, "[%zu]", index);
+  int rc = decode(c, cx, out, err);
+  cx->path.len = saved;
+  cx->path.data[saved] = '\0';
+  return rc;
+}
+
+static int decode_container(const cJSON *j, dec_ctx *cx, mp_value **out,
+                            mp_err *err) {
+  int is_obj = cJSON_IsObject(j);
+  mp_value *v = is_obj ? mp_value_new_object() : mp_value_new_array();
+  size_t i = 0;
+  for (const cJSON *c = j->child; c != NULL; c = c->next, i++) {
+    mp_value *item = NULL;
+    const char *key = is_obj ? (c->string ? c->string : "") : NULL;
+    int rc = decode_child(c, key, i, cx, &item, err);
+    if (rc != 0) {
+      mp_value_free(v);
+      return rc;
+    }
+    if (is_obj)
+      mp_value_object_set(v, key, item);
+    else
+      mp_value_array_push(v, item);
+  }
+  *out = v;
+  return 0;
+}
+
+static int decode_raw(const cJSON *j, dec_ctx *cx, mp_value **out,
+                      mp_err *err) {
+  const char *text = j->valuestring ? j->valuestring : "";
+  cJSON *p = cJSON_Parse(text);
+  if (p == NULL) return dec_fail(cx, err, "raw JSON item is not valid JSON");
+  int rc = decode(p, cx, out, err);
+  cJSON_Delete(p);
+  return rc;
+}
+
+static int decode_node(const cJSON *j, dec_ctx *cx, mp_value **out,
+                       mp_err *err) {
+  switch (j->type & 0xff) {
+  case cJSON_NULL: *out = mp_value_new_null(); return 0;
+  case cJSON_False: *out = mp_value_new_bool(0); return 0;
+  case cJSON_True: *out = mp_value_new_bool(1); return 0;
+  case cJSON_Number: *out = mp_value_new_number(j->valuedouble); return 0;
+  case cJSON_String:
+    if (strcmp(j->valuestring, MP_UNKNOWN_SENTINEL) == 0)
+      *out = mp_value_new_unknown();
+    else
+      *out = mp_value_new_cstring(j->valuestring);
+    return 0;
+  case cJSON_Raw: return decode_raw(j, cx, out, err);
+  case cJSON_Array: return decode_container(j, cx, out, err);
+  case cJSON_Object: {
+    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(j, MP_SIG_KEY);
+    if (sig == NULL) return decode_container(j, cx, out, err);
+    if (!cJSON_IsString(sig))
+      return dec_fail(cx, err, "the signature key's value must be a string");
+    return decode_signature(j, sig->valuestring, cx, out, err);
+  }
+  default: return dec_fail(cx, err, "unsupported JSON item");
+  }
+}
+
+static int decode(const cJSON *j, dec_ctx *cx, mp_value **out, mp_err *err) {
+  if (cx->depth >= MP_VALUE_MAX_DEPTH)
+    return dec_fail(cx, err, "nested more than %d levels deep",
+                    MP_VALUE_MAX_DEPTH);
+  cx->depth++;
+  int rc = decode_node(j, cx, out, err);
+  cx->depth--;
+  return rc;
+}
+
+int mp__value_from_cjson(const cJSON *j, const mp_crypter *c, mp_value **out,
+                         mp_err *err) {
+  *out = NULL;
+  if (j == NULL) {
+    *out = mp_value_new_null();
+    return 0;
+  }
+  dec_ctx cx = {.crypter = c};
+  mp_buf_init(&cx.path);
+  mp_buf_puts(&cx.path, ""); /* allocate so that truncation can write */
+  int rc = decode(j, &cx, out, err);
+  mp_buf_destroy(&cx.path);
+  return rc;
+}
+
+/* Describes where cJSON stopped parsing |text|. */
+static int syntax_error(const char *text, size_t len, const char *end,
+                        mp_err *err) {
+  size_t off = end && end >= text && end <= text + len ? (size_t)(end - text)
+                                                       : 0;
+  if (off >= len)
+    return mp_err_set(err, MP_EINVAL,
+                      "cannot parse property value JSON: unexpected end of "
+                      "input at offset %zu",
+                      off);
+  size_t n = len - off < 20 ? len - off : 20;
+  return mp_err_set(err, MP_EINVAL,
+                    "cannot parse property value JSON: syntax error at "
+                    "offset %zu near '%.*s'",
+                    off, (int)n, text + off);
+}
+
+int mp_value_from_json(const char *text, size_t len, const mp_crypter *c,
+                       mp_value **out, mp_err *err) {
+  const char *end = NULL;
+  *out = NULL;
+  cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (j == NULL) return syntax_error(text, len, end, err);
+  size_t off = (size_t)(end - text);
+  while (off < len && strchr(" \t\r\n", text[off]) && text[off] != '\0') off++;
+  if (off < len) {
+    cJSON_Delete(j);
+    return mp_err_set(err, MP_EINVAL,
+                      "cannot parse property value JSON: unexpected trailing "
+                      "data at offset %zu",
+                      off);
+  }
+  int rc = mp__value_from_cjson(j, c, out, err);
+  cJSON_Delete(j);
+  return rc;
+}

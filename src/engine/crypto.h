@@ -38,7 +38,8 @@ void mp_passphrase_free(mp_passphrase *pp);
 /* A crypter backed by |pp| (borrowed; |pp| must outlive it). */
 mp_crypter mp_passphrase_crypter(mp_passphrase *pp);
 
-/* Low-level, exposed for tests and config files. */
+/* Low-level, exposed for tests and config files. Each appends its result
+ * to |out|; on failure |out| is left as it was. */
 int mp_aesgcm_encrypt(const unsigned char key[32], const char *plain,
                       size_t len, mp_buf *out, mp_err *err);
 int mp_aesgcm_decrypt(const unsigned char key[32], const char *cipher,

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the whole test suite:
+#   build       debug, -Dwerror=true                  all tests
+#   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
+#   build-tsan  ThreadSanitizer, -Dwerror             suite "stepexec" only
+# Exits non-zero on any failure; the last line is "N passed, N failed",
+# summed over all trees (a test that times out counts as failed).
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+export ASAN_OPTIONS=detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+passed=0
+failed=0
+status=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# configure DIR OPTION... : meson setup, or --reconfigure if DIR already
+# holds a configured tree (so that re-running is idempotent).
+configure() {
+  local dir=$1
+  shift
+  if [ -f "$dir/meson-private/coredata.dat" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+
+# count FIELD: the number on meson's "FIELD:   N" summary line in $log.
+count() {
+  local n
+  n=$(sed -n "s/^$1:[[:space:]]*\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1)
+  echo "${n:-0}"
+}
+
+# run_tests DIR [MESON TEST ARGS...]: runs meson test, adds its Ok/Fail
+# (and Timeout) counts to the totals.
+run_tests() {
+  local dir=$1
+  shift
+  echo "== meson test -C $dir $*"
+  meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local ok fail timeout
+  ok=$(count Ok)
+  fail=$(count Fail)
+  timeout=$(count Timeout)
+  passed=$((passed + ok))
+  failed=$((failed + fail + timeout))
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    # Nothing counted (e.g. the build failed): still report a failure.
+    if [ $((fail + timeout)) -eq 0 ]; then
+      failed=$((failed + 1))
+    fi
+  fi
+}
+
+# build_tree DIR OPTION...: configure and build; on failure count one
+# failure and return non-zero.
+build_tree() {
+  local dir=$1
+  shift
+  echo "== building $dir"
+  if configure "$dir" "$@" && ninja -C "$dir" >"$log" 2>&1; then
+    return 0
+  fi
+  cat "$log"
+  echo "test: building $dir failed" >&2
+  status=1
+  failed=$((failed + 1))
+  return 1
+}
+
+if build_tree build --buildtype=debug -Dwerror=true; then
+  run_tests build
+fi
+
+if build_tree build-asan --buildtype=debug -Dwerror=true \
+    -Db_sanitize=address,undefined -Db_lundef=false; then
+  run_tests build-asan
+fi
+
+# ThreadSanitizer only for the step executor's concurrency tests, and only
+# once such tests exist.
+echo "== configuring build-tsan"
+if configure build-tsan --buildtype=debug -Dwerror=true \
+    -Db_sanitize=thread; then
+  if meson test -C build-tsan --list --no-rebuild --suite stepexec \
+      2>/dev/null | grep -q ' / '; then
+    if build_tree build-tsan; then
+      run_tests build-tsan --suite stepexec
+    fi
+  else
+    echo "== no tests in suite stepexec yet; skipping build-tsan"
+  fi
+else
+  echo "test: configuring build-tsan failed" >&2
+  status=1
+  failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+exit "$status"

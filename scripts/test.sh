@@ -26,9 +26,9 @@ configure() {
   local dir=$1
   shift
   if [ -f "$dir/meson-private/coredata.dat" ]; then
-    meson setup --reconfigure "$dir" "$@" >/dev/null
+    meson setup --reconfigure "$dir" "$@"
   else
-    meson setup "$dir" "$@" >/dev/null
+    meson setup "$dir" "$@"
   fi
 }
 
@@ -68,10 +68,10 @@ build_tree() {
   local dir=$1
   shift
   echo "== building $dir"
-  if configure "$dir" "$@" && ninja -C "$dir" >"$log" 2>&1; then
+  if configure "$dir" "$@" >"$log" 2>&1 && ninja -C "$dir" >"$log" 2>&1; then
     return 0
   fi
-  cat "$log"
+  grep -v '^\[[0-9]*/[0-9]*\] ' "$log"
   echo "test: building $dir failed" >&2
   status=1
   failed=$((failed + 1))
@@ -91,7 +91,7 @@ fi
 # once such tests exist.
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
-    -Db_sanitize=thread; then
+    -Db_sanitize=thread >"$log" 2>&1; then
   if meson test -C build-tsan --list --no-rebuild --suite stepexec \
       2>/dev/null | grep -q ' / '; then
     if build_tree build-tsan; then
@@ -101,6 +101,7 @@ if configure build-tsan --buildtype=debug -Dwerror=true \
     echo "== no tests in suite stepexec yet; skipping build-tsan"
   fi
 else
+  cat "$log"
   echo "test: configuring build-tsan failed" >&2
   status=1
   failed=$((failed + 1))

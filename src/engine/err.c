@@ -31,7 +31,15 @@ int mp_err_prefix(mp_err *err, const char *fmt, ...) {
   vsnprintf(prefix, sizeof(prefix), fmt, ap);
   va_end(ap);
   memcpy(old, err->msg, sizeof(old));
-  snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+  size_t plen = strlen(prefix);
+  if (plen > sizeof(err->msg) - 3) plen = sizeof(err->msg) - 3;
+  memcpy(err->msg, prefix, plen);
+  memcpy(err->msg + plen, ": ", 2);
+  size_t room = sizeof(err->msg) - plen - 3;
+  size_t olen = strnlen(old, sizeof(old) - 1);
+  if (olen > room) olen = room;
+  memcpy(err->msg + plen + 2, old, olen);
+  err->msg[plen + 2 + olen] = '\0';
   return err->code;
 }
 

@@ -65,7 +65,7 @@ int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err);
 /* 1 if it exists, 0 if not, < 0 on error. */
 int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err);
 /* Lists the stacks of |project| (all projects if NULL). Appends owned
- * entries to *out/*n; free each with mp_stack_info_destroy and the array
+ * entries to *out and *n; free each with mp_stack_info_destroy and the array
  * with free(). */
 int mp_store_stack_list(mp_store *s, const char *project,
                         mp_stack_info **out, size_t *n, mp_err *err);

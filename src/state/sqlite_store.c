@@ -1,0 +1,246 @@
+/* Opening and closing the SQLite state store: where it lives, whether the
+ * file is ours, and bringing its schema up to date (snapshots/schema.sql
+ * plus the numbered migrations). A file that is not ours, or that a newer
+ * minipulumi wrote, is refused before anything is written to it. */
+#include "state/sqlite_int.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BUSY_TIMEOUT_MS 5000
+
+/* ==== where ==== */
+
+/* The file path of |url|: `sqlite:///abs/path.db` or a plain path. */
+static int url_to_path(const char *url, char **path, mp_err *err) {
+  const char *p = url;
+  if (strncmp(url, "sqlite://", 9) == 0) p = url + 9;
+  else if (strstr(url, "://") != NULL)
+    return mp_err_set(err, MP_EINVAL,
+                      "unsupported state store URL '%s'; use "
+                      "sqlite:///absolute/path.db or a file path",
+                      url);
+  if (*p == '\0')
+    return mp_err_set(err, MP_EINVAL, "the state store URL '%s' names no "
+                                      "file", url);
+  *path = mp_xstrdup(p);
+  return 0;
+}
+
+static int check_directory(const char *path, mp_err *err) {
+  char *copy = mp_xstrdup(path);
+  const char *dir = dirname(copy);
+  struct stat st;
+  int rc = 0;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    rc = mp_err_set(err, MP_ENOENT,
+                    "cannot open state store '%s': directory '%s' does not "
+                    "exist; create it first",
+                    path, dir);
+  free(copy);
+  return rc;
+}
+
+/* Refuses an existing, non-empty file that does not start with SQLite's
+ * header, without opening it through SQLite at all. */
+static int check_header(const char *path, mp_err *err) {
+  static const char magic[16] = "SQLite format 3";
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    if (errno == ENOENT) return 0;
+    return mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", path,
+                      strerror(errno));
+  }
+  char head[16];
+  size_t n = fread(head, 1, sizeof(head), f);
+  fclose(f);
+  if (n == 0) return 0;
+  if (n < sizeof(head) || memcmp(head, magic, sizeof(head)) != 0)
+    return mp_err_set(err, MP_ESTATE,
+                      "'%s' is not a minipulumi state store (it is not an "
+                      "SQLite database); refusing to touch it; choose another "
+                      "backend path",
+                      path);
+  return 0;
+}
+
+/* ==== schema ==== */
+
+/* One integer from a query run once (pragmas, counts). */
+static int query_int(mp_store *s, const char *sql, int64_t *out, mp_err *err) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return mp__sql_err(s, "cannot read the state store", err);
+  int rc = sqlite3_step(st);
+  *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_finalize(st);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return mp__sql_err(s, "cannot read the state store", err);
+  return 0;
+}
+
+static int exec_sql(mp_store *s, const char *sql, const char *what,
+                    mp_err *err) {
+  char *msg = NULL;
+  if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK) return 0;
+  mp_err_set(err, MP_EIO, "%s in state store '%s': %s", what, s->location,
+             msg ? msg : "unknown error");
+  sqlite3_free(msg);
+  return MP_EIO;
+}
+
+/* The migration number of an embedded file ("0002_x.sql" -> 2), 0 for
+ * schema.sql. */
+static int file_number(const char *name) {
+  return (name[0] >= '0' && name[0] <= '9') ? atoi(name) : 0;
+}
+
+/* The schema version this build writes: the highest migration, at least 1. */
+static int current_version(void) {
+  int v = 1;
+  for (const mp_sql_file *f = mp_sql_files; f->name; f++)
+    if (file_number(f->name) > v) v = file_number(f->name);
+  return v;
+}
+
+static const char *find_sql(int number, const char *exact) {
+  for (const mp_sql_file *f = mp_sql_files; f->name; f++) {
+    if (exact ? strcmp(f->name, exact) == 0 : file_number(f->name) == number)
+      return f->text;
+  }
+  return NULL;
+}
+
+/* Is this file ours? Reads only; refuses foreign and newer stores. Sets
+ * *fresh when the database is empty. */
+static int check_identity(mp_store *s, int *fresh, mp_err *err) {
+  int64_t app, version, tables;
+  if (query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err) < 0 ||
+      query_int(s, "PRAGMA application_id", &app, err) < 0 ||
+      query_int(s, "PRAGMA user_version", &version, err) < 0)
+    return mp_err_prefix(err, "'%s' is not a usable minipulumi state store",
+                         s->path);
+  *fresh = app == 0 && version == 0 && tables == 0;
+  if (*fresh) return 0;
+  if (app != MP__STORE_APP_ID)
+    return mp_err_set(err, MP_ESTATE,
+                      "'%s' is not a minipulumi state store (an SQLite "
+                      "database of another application: application_id "
+                      "%lld, %lld tables); refusing to touch it; choose "
+                      "another backend path",
+                      s->path, (long long)app, (long long)tables);
+  if (version > current_version())
+    return mp_err_set(err, MP_ESTATE,
+                      "state store '%s' was written by a newer minipulumi "
+                      "(schema %lld, this one knows %d); upgrade minipulumi",
+                      s->path, (long long)version, current_version());
+  if (version < 1)
+    return mp_err_set(err, MP_ESTATE,
+                      "state store '%s' has no schema version; it was not "
+                      "written by minipulumi or is damaged",
+                      s->path);
+  return 0;
+}
+
+static int set_version(mp_store *s, int version, mp_err *err) {
+  char sql[96];
+  /* Pragmas take no bound parameters; both values are our own integers. */
+  snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA "
+           "user_version = %d;", MP__STORE_APP_ID, version);
+  return exec_sql(s, sql, "cannot record the schema version", err);
+}
+
+static int migrate(mp_store *s, int64_t from, mp_err *err) {
+  for (int v = (int)from + 1; v <= current_version(); v++) {
+    const char *sql = find_sql(v, NULL);
+    if (sql == NULL)
+      MP_BUG("no embedded migration to schema %d", v);
+    if (exec_sql(s, sql, "cannot migrate the schema", err) < 0)
+      return mp_err_prefix(err, "migration to schema %d", v);
+  }
+  return 0;
+}
+
+/* Creates or migrates the schema in one transaction; the version is read
+ * again under the write lock in case another process got there first. */
+static int ensure_schema(mp_store *s, mp_err *err) {
+  if (mp__tx_begin(s, err) < 0) return err->code;
+  int64_t version = 0;
+  int rc = query_int(s, "PRAGMA user_version", &version, err);
+  if (rc == 0 && version == 0)
+    rc = exec_sql(s, find_sql(0, "schema.sql"), "cannot create the schema",
+                  err);
+  else if (rc == 0 && version < current_version())
+    rc = migrate(s, version, err);
+  if (rc == 0 && version < current_version())
+    rc = set_version(s, current_version(), err);
+  if (rc == 0) return mp__tx_commit(s, err);
+  mp__tx_rollback(s);
+  return rc;
+}
+
+static int configure(mp_store *s, mp_err *err) {
+  int64_t ignored;
+  sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+  int fresh;
+  if (check_identity(s, &fresh, err) < 0) return err->code;
+  if (query_int(s, "PRAGMA journal_mode = WAL", &ignored, err) < 0 ||
+      exec_sql(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+               "cannot configure the connection", err) < 0)
+    return err->code;
+  return ensure_schema(s, err);
+}
+
+/* ==== open / close ==== */
+
+int mp_store_open(const char *url, mp_store **out, mp_err *err) {
+  *out = NULL;
+  char *path;
+  if (url_to_path(url, &path, err) < 0) return err->code;
+  if (check_directory(path, err) < 0 || check_header(path, err) < 0) {
+    free(path);
+    return err->code;
+  }
+  mp_store *s = mp_xcalloc(1, sizeof(*s));
+  s->location = mp_xstrdup(url);
+  s->path = path;
+  s->pid = (int64_t)getpid();
+  if (gethostname(s->host, sizeof(s->host) - 1) != 0)
+    snprintf(s->host, sizeof(s->host), "localhost");
+  int rc = sqlite3_open_v2(path, &s->db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                               SQLITE_OPEN_NOMUTEX,
+                           NULL);
+  if (rc != SQLITE_OK)
+    rc = mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", path,
+                    s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+  else
+    rc = configure(s, err);
+  if (rc < 0) {
+    mp_store_close(s);
+    return rc;
+  }
+  *out = s;
+  return 0;
+}
+
+const char *mp_store_location(const mp_store *s) { return s->location; }
+
+void mp_store_close(mp_store *s) {
+  if (s == NULL) return;
+  while (s->updates) {
+    mp_store_update *u = s->updates;
+    mp_err ignored;
+    mp_store_update_end(u, "failed", NULL, &ignored);
+  }
+  for (size_t i = 0; i < ST__COUNT; i++) sqlite3_finalize(s->stmts[i]);
+  sqlite3_close_v2(s->db);
+  free(s->location);
+  free(s->path);
+  free(s);
+}

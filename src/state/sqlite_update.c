@@ -1,0 +1,266 @@
+/* Write sessions: an operation takes the stack's lock, then records each
+ * step's effect with mp_store_apply (one short transaction touching only
+ * the rows named), and finally records its result in the history.
+ *
+ * Order (BEHAVIOUR.md C.7): states produced in this deployment come first
+ * in completion order, then the old states still present in their old
+ * order. Rows are ordered by `ord`; at begin the session picks a base below
+ * every existing ord, so each INSERT_NEW lands after the earlier new states
+ * and before every old one, and UPDATE keeps a row where it is. */
+#include "state/sqlite_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Room below the lowest ord for one deployment's new states. */
+#define ORD_SPAN ((int64_t)1 << 32)
+
+static int read_int(mp_store *s, mp__stmt_id id, int64_t stack_id,
+                    int64_t *out, int *is_null, mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(s, id, err);
+  if (q == NULL) return err->code;
+  sqlite3_bind_int64(q, 1, stack_id);
+  int rc = sqlite3_step(q);
+  *is_null = rc != SQLITE_ROW || sqlite3_column_type(q, 0) == SQLITE_NULL;
+  *out = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+  mp__stmt_done(q);
+  return rc == SQLITE_ROW ? 0 : mp__sql_err(s, "cannot read the stack", err);
+}
+
+/* The body of begin, inside its transaction. */
+static int begin_tx(mp_store *s, mp_store_update *u, const char *kind,
+                    const char *message, int *broke_stale, mp_err *err) {
+  int64_t min_ord;
+  int empty, ignored;
+  if (mp__lock_acquire(s, u->stack_id, u->label, kind, broke_stale, err) < 0 ||
+      mp__history_begin(s, u->stack_id, kind, message, &u->seq, err) < 0 ||
+      read_int(s, ST_RES_MIN_ORD, u->stack_id, &min_ord, &empty, err) < 0 ||
+      read_int(s, ST_PENDING_MAX, u->stack_id, &u->pending_high, &ignored,
+               err) < 0)
+    return err->code;
+  u->next_ord = empty ? 0 : min_ord - ORD_SPAN;
+  return 0;
+}
+
+int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
+                          const char *message, const mp_crypter *c,
+                          int *broke_stale, mp_store_update **out,
+                          mp_err *err) {
+  *out = NULL;
+  if (broke_stale) *broke_stale = 0;
+  mp_store_update *u = mp_xcalloc(1, sizeof(*u));
+  u->s = s;
+  u->c = c;
+  u->verify = mp__verify_writes_enabled();
+  u->label = mp_xasprintf("%s/%s", st.project, st.name);
+  int rc = mp__stack_id(s, st, &u->stack_id, err);
+  if (rc == 0) rc = mp__tx_begin(s, err);
+  if (rc == 0) {
+    rc = begin_tx(s, u, kind, message, broke_stale, err);
+    if (rc == 0)
+      rc = mp__tx_commit(s, err);
+    else
+      mp__tx_rollback(s);
+  }
+  if (rc < 0) {
+    if (broke_stale) *broke_stale = 0;
+    free(u->label);
+    free(u);
+    return rc;
+  }
+  u->next = s->updates;
+  s->updates = u;
+  *out = u;
+  return 0;
+}
+
+/* ==== apply ==== */
+
+/* Fails unless this process still holds the stack's lock (`cancel` may
+ * have broken it, and then another writer may be at work). */
+static int check_still_locked(mp_store_update *u, mp_err *err) {
+  mp_store *s = u->s;
+  sqlite3_stmt *q = mp__stmt(s, ST_LOCK_GET, err);
+  if (q == NULL) return err->code;
+  sqlite3_bind_int64(q, 1, u->stack_id);
+  int rc = sqlite3_step(q);
+  const char *host =
+      rc == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 1) : NULL;
+  int ours = host && sqlite3_column_int64(q, 0) == s->pid &&
+             strcmp(host, s->host) == 0;
+  mp__stmt_done(q);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return mp__sql_err(s, "cannot read the stack lock", err);
+  if (!ours)
+    return mp_err_set(err, MP_EBUSY,
+                      "the lock of stack '%s' was broken while this update "
+                      "ran (by `minipulumi cancel`?); stopping to avoid "
+                      "conflicting writes",
+                      u->label);
+  return 0;
+}
+
+/* Runs a row-level UPDATE/DELETE and requires that it touched a row. */
+static int exec_one_row(mp_store_update *u, sqlite3_stmt *q, int64_t row,
+                        const char *what, mp_err *err) {
+  if (mp__stmt_exec(u->s, q, what, err) < 0) return err->code;
+  if (sqlite3_changes(u->s->db) == 0)
+    return mp_err_set(err, MP_ESTATE, "%s: stack '%s' has no stored row %lld",
+                      what, u->label, (long long)row);
+  return 0;
+}
+
+static int apply_update(mp_store_update *u, const mp_resource *r,
+                        const mp_buf *json, mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(u->s, ST_RES_UPDATE, err);
+  if (q == NULL) return err->code;
+  sqlite3_bind_int64(q, 1, u->stack_id);
+  sqlite3_bind_int64(q, 2, r->row);
+  mp__bind_text(q, 3, r->urn);
+  sqlite3_bind_int(q, 4, r->delete_ ? 1 : 0);
+  sqlite3_bind_text(q, 5, json->data, (int)json->len, SQLITE_STATIC);
+  return exec_one_row(u, q, r->row, "cannot update a resource", err);
+}
+
+static int apply_delete(mp_store_update *u, mp__stmt_id id, int64_t row,
+                        const char *what, mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(u->s, id, err);
+  if (q == NULL) return err->code;
+  sqlite3_bind_int64(q, 1, u->stack_id);
+  sqlite3_bind_int64(q, 2, row);
+  return exec_one_row(u, q, row, what, err);
+}
+
+/* Applies change |ch| whose resource JSON (if any) is |json|; a new row
+ * goes to *row and a new ord is taken from *ord. */
+static int apply_one(mp_store_update *u, const mp_store_change *ch,
+                     const mp_buf *json, int64_t *ord, int64_t *row,
+                     mp_err *err) {
+  switch (ch->kind) {
+    case MP_STORE_INSERT_NEW:
+      return mp__row_insert_resource(u->s, u->stack_id, (*ord)++, ch->res,
+                                     json, row, err);
+    case MP_STORE_UPDATE:
+      return apply_update(u, ch->res, json, err);
+    case MP_STORE_DELETE:
+      return apply_delete(u, ST_RES_DELETE, ch->row, "cannot delete a resource",
+                          err);
+    case MP_STORE_PENDING_ADD:
+      return mp__row_insert_pending(u->s, u->stack_id, ch->type, json, row,
+                                    err);
+    case MP_STORE_PENDING_REMOVE:
+      return apply_delete(u, ST_PENDING_DELETE, ch->row,
+                          "cannot remove a pending operation", err);
+  }
+  return mp_err_set(err, MP_EINVAL, "unknown store change kind %d",
+                    (int)ch->kind);
+}
+
+/* Encodes the resource of every change that carries one, before the
+ * transaction starts, so that encryption never holds the write lock. */
+static int encode_changes(mp_store_update *u, const mp_store_change *ch,
+                          size_t n, mp_buf *json, mp_err *err) {
+  for (size_t i = 0; i < n; i++) {
+    int needs = ch[i].kind == MP_STORE_INSERT_NEW ||
+                ch[i].kind == MP_STORE_UPDATE ||
+                ch[i].kind == MP_STORE_PENDING_ADD;
+    if (!needs) continue;
+    if (ch[i].res == NULL)
+      return mp_err_set(err, MP_EINVAL, "store change %zu has no resource",
+                        i);
+    if (ch[i].kind == MP_STORE_UPDATE && ch[i].res->row == 0)
+      return mp_err_set(err, MP_EINVAL, "resource '%s' is not stored yet; "
+                        "insert it before updating it", ch[i].res->urn);
+    if (mp_resource_to_json(ch[i].res, u->c, 0, &json[i], err) < 0)
+      return err->code;
+  }
+  return 0;
+}
+
+static int apply_tx(mp_store_update *u, const mp_store_change *ch, size_t n,
+                    const mp_buf *json, int64_t *ord, int64_t *rows,
+                    mp_err *err) {
+  if (check_still_locked(u, err) < 0) return err->code;
+  for (size_t i = 0; i < n; i++)
+    if (apply_one(u, &ch[i], &json[i], ord, &rows[i], err) < 0)
+      return err->code;
+  return 0;
+}
+
+/* After the commit: hands out the new rows. */
+static void assign_rows(const mp_store_change *ch, size_t n,
+                        const int64_t *rows) {
+  for (size_t i = 0; i < n; i++) {
+    if (ch[i].kind == MP_STORE_INSERT_NEW) ch[i].res->row = rows[i];
+    if (ch[i].kind == MP_STORE_PENDING_ADD && ch[i].pending_row)
+      *ch[i].pending_row = rows[i];
+  }
+}
+
+int mp_store_apply(mp_store_update *u, const mp_store_change *changes,
+                   size_t n, mp_err *err) {
+  if (n == 0) return 0;
+  mp_buf *json = mp_xcalloc(n, sizeof(*json));
+  int64_t *rows = mp_xcalloc(n, sizeof(*rows));
+  int64_t ord = u->next_ord;
+  int rc = encode_changes(u, changes, n, json, err);
+  if (rc == 0) rc = mp__tx_begin(u->s, err);
+  if (rc == 0) {
+    rc = apply_tx(u, changes, n, json, &ord, rows, err);
+    if (rc == 0)
+      rc = mp__tx_commit(u->s, err);
+    else
+      mp__tx_rollback(u->s);
+  }
+  if (rc == 0) {
+    u->next_ord = ord;
+    assign_rows(changes, n, rows);
+  }
+  for (size_t i = 0; i < n; i++) mp_buf_destroy(&json[i]);
+  free(json);
+  free(rows);
+  if (rc == 0 && u->verify)
+    rc = mp__verify_stored(u->s, u->stack_id, u->label, err);
+  return rc;
+}
+
+int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(u->s, ST_PENDING_DROP_OLD, err);
+  if (q == NULL) return err->code;
+  sqlite3_bind_int64(q, 1, u->stack_id);
+  sqlite3_bind_int64(q, 2, u->pending_high);
+  return mp__stmt_exec(u->s, q, "cannot drop old pending operations", err);
+}
+
+/* ==== end ==== */
+
+static void unlink_update(mp_store_update *u) {
+  for (mp_store_update **p = &u->s->updates; *p; p = &(*p)->next) {
+    if (*p == u) {
+      *p = u->next;
+      return;
+    }
+  }
+}
+
+int mp_store_update_end(mp_store_update *u, const char *result,
+                        const mp_update_counts *counts, mp_err *err) {
+  mp_store *s = u->s;
+  int rc = mp__tx_begin(s, err);
+  if (rc == 0) {
+    rc = mp__history_end(s, u->stack_id, u->seq, result, counts, err);
+    if (rc == 0) rc = mp__lock_release(s, u->stack_id, err);
+    if (rc == 0)
+      rc = mp__tx_commit(s, err);
+    else
+      mp__tx_rollback(s);
+  }
+  if (rc < 0) {
+    mp_err ignored; /* the lock must not outlive us even if history fails */
+    mp__lock_release(s, u->stack_id, &ignored);
+  }
+  unlink_update(u);
+  free(u->label);
+  free(u);
+  return rc;
+}

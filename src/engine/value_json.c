@@ -351,6 +351,9 @@ static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
   va_end(ap);
   if (cx->path.len == 0)
     return mp_err_set(err, MP_EINVAL, "invalid property value: %s", msg);
+  if (cx->path.len > 160) /* keep the message readable */
+    return mp_err_set(err, MP_EINVAL, "invalid property value at '%.60s...%s': %s",
+                      cx->path.data, cx->path.data + cx->path.len - 80, msg);
   return mp_err_set(err, MP_EINVAL, "invalid property value at '%s': %s",
                     cx->path.data, msg);
 }
@@ -687,11 +690,14 @@ static int syntax_error(const char *text, size_t len, const char *end,
                         mp_err *err) {
   size_t off = end && end >= text && end <= text + len ? (size_t)(end - text)
                                                        : 0;
-  if (off >= len)
+  size_t rest = off;
+  while (rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0')
+    rest++;
+  if (rest >= len)
     return mp_err_set(err, MP_EINVAL,
                       "cannot parse property value JSON: unexpected end of "
                       "input at offset %zu",
-                      off);
+                      rest);
   size_t n = len - off < 20 ? len - off : 20;
   return mp_err_set(err, MP_EINVAL,
                     "cannot parse property value JSON: syntax error at "

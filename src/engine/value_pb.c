@@ -276,6 +276,9 @@ static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
   va_end(ap);
   if (cx->path.len == 0)
     return mp_err_set(err, MP_EPROTO, "invalid property value: %s", msg);
+  if (cx->path.len > 160) /* keep the message readable */
+    return mp_err_set(err, MP_EPROTO, "invalid property value at '%.60s...%s': %s",
+                      cx->path.data, cx->path.data + cx->path.len - 80, msg);
   return mp_err_set(err, MP_EPROTO, "invalid property value at '%s': %s",
                     cx->path.data, msg);
 }

@@ -37,7 +37,8 @@ mp_value *mp_value_new_string(const char *s, size_t len) {
 }
 
 mp_value *mp_value_new_cstring(const char *s) {
-  if (s == NULL) s = "";
+  if (s == NULL)
+    s = "";
   return mp_value_new_string(s, strlen(s));
 }
 
@@ -48,8 +49,10 @@ mp_value *mp_value_new_object(void) { return value_alloc(MP_VALUE_OBJECT); }
 mp_value *mp_value_new_unknown(void) { return value_alloc(MP_VALUE_UNKNOWN); }
 
 mp_value *mp_value_new_secret(mp_value *inner) {
-  if (inner == NULL) inner = mp_value_new_null();
-  if (inner->kind == MP_VALUE_SECRET) return inner;
+  if (inner == NULL)
+    inner = mp_value_new_null();
+  if (inner->kind == MP_VALUE_SECRET)
+    return inner;
   mp_value *v = value_alloc(MP_VALUE_SECRET);
   v->u.secret = inner;
   return v;
@@ -90,20 +93,23 @@ mp_value *mp_value_new_output(mp_value *value, int secret,
   v->u.output.value = value;
   v->u.output.secret = secret ? 1 : 0;
   mp_strv_init(&v->u.output.deps);
-  if (deps) mp_strv_copy(&v->u.output.deps, deps);
+  if (deps)
+    mp_strv_copy(&v->u.output.deps, deps);
   return v;
 }
 
 /* ==== Release and copy ==== */
 
 void mp_value_free(mp_value *v) {
-  if (v == NULL) return;
+  if (v == NULL)
+    return;
   switch (v->kind) {
   case MP_VALUE_STRING:
     free(v->u.str.ptr);
     break;
   case MP_VALUE_ARRAY:
-    for (size_t i = 0; i < v->u.arr.len; i++) mp_value_free(v->u.arr.items[i]);
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      mp_value_free(v->u.arr.items[i]);
     free(v->u.arr.items);
     break;
   case MP_VALUE_OBJECT:
@@ -165,7 +171,8 @@ static mp_value *dup_object(const mp_value *v) {
 }
 
 mp_value *mp_value_dup(const mp_value *v) {
-  if (v == NULL) return NULL;
+  if (v == NULL)
+    return NULL;
   switch (v->kind) {
   case MP_VALUE_NULL:
     return mp_value_new_null();
@@ -180,8 +187,8 @@ mp_value *mp_value_dup(const mp_value *v) {
   case MP_VALUE_OBJECT:
     return dup_object(v);
   case MP_VALUE_ASSET:
-    return mp_value_new_asset(v->u.asset.hash, v->u.asset.text,
-                              v->u.asset.path, v->u.asset.uri);
+    return mp_value_new_asset(v->u.asset.hash, v->u.asset.text, v->u.asset.path,
+                              v->u.asset.uri);
   case MP_VALUE_ARCHIVE:
     return mp_value_new_archive(v->u.archive.hash,
                                 mp_value_dup(v->u.archive.assets),
@@ -232,7 +239,8 @@ static long obj_find(const mp_value *obj, const char *key) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     int c = strcmp(obj->u.obj.items[mid].key, key);
-    if (c == 0) return (long)mid;
+    if (c == 0)
+      return (long)mid;
     if (c < 0)
       lo = mid + 1;
     else
@@ -262,15 +270,18 @@ void mp_value_object_set(mp_value *obj, const char *key, mp_value *v) {
 }
 
 mp_value *mp_value_object_get(const mp_value *obj, const char *key) {
-  if (obj == NULL || obj->kind != MP_VALUE_OBJECT) return NULL;
+  if (obj == NULL || obj->kind != MP_VALUE_OBJECT)
+    return NULL;
   long at = obj_find(obj, key);
   return at >= 0 ? obj->u.obj.items[at].value : NULL;
 }
 
 mp_value *mp_value_object_take(mp_value *obj, const char *key) {
-  if (obj == NULL || obj->kind != MP_VALUE_OBJECT) return NULL;
+  if (obj == NULL || obj->kind != MP_VALUE_OBJECT)
+    return NULL;
   long at = obj_find(obj, key);
-  if (at < 0) return NULL;
+  if (at < 0)
+    return NULL;
   mp_value *v = obj->u.obj.items[at].value;
   free(obj->u.obj.items[at].key);
   memmove(&obj->u.obj.items[at], &obj->u.obj.items[at + 1],
@@ -281,7 +292,8 @@ mp_value *mp_value_object_take(mp_value *obj, const char *key) {
 
 int mp_value_object_del(mp_value *obj, const char *key) {
   mp_value *v = mp_value_object_take(obj, key);
-  if (v == NULL) return 0;
+  if (v == NULL)
+    return 0;
   mp_value_free(v);
   return 1;
 }
@@ -289,7 +301,8 @@ int mp_value_object_del(mp_value *obj, const char *key) {
 /* ==== Equality ==== */
 
 const mp_value *mp__value_unwrap(const mp_value *v, unsigned flags) {
-  if (!(flags & MP_VALUE_EQ_IGNORE_SECRETS)) return v;
+  if (!(flags & MP_VALUE_EQ_IGNORE_SECRETS))
+    return v;
   while (v != NULL) {
     if (v->kind == MP_VALUE_SECRET)
       v = v->u.secret;
@@ -320,17 +333,20 @@ static mp_value_kind eff_kind(const mp_value *v, unsigned flags) {
 }
 
 static int array_equal(const mp_value *a, const mp_value *b, unsigned flags) {
-  if (a->u.arr.len != b->u.arr.len) return 0;
+  if (a->u.arr.len != b->u.arr.len)
+    return 0;
   for (size_t i = 0; i < a->u.arr.len; i++)
-    if (!mp_value_equal(a->u.arr.items[i], b->u.arr.items[i], flags)) return 0;
+    if (!mp_value_equal(a->u.arr.items[i], b->u.arr.items[i], flags))
+      return 0;
   return 1;
 }
 
-static int object_equal(const mp_value *a, const mp_value *b,
-                        unsigned flags) {
-  if (a->u.obj.len != b->u.obj.len) return 0;
+static int object_equal(const mp_value *a, const mp_value *b, unsigned flags) {
+  if (a->u.obj.len != b->u.obj.len)
+    return 0;
   for (size_t i = 0; i < a->u.obj.len; i++) {
-    if (strcmp(a->u.obj.items[i].key, b->u.obj.items[i].key) != 0) return 0;
+    if (strcmp(a->u.obj.items[i].key, b->u.obj.items[i].key) != 0)
+      return 0;
     if (!mp_value_equal(a->u.obj.items[i].value, b->u.obj.items[i].value,
                         flags))
       return 0;
@@ -338,9 +354,9 @@ static int object_equal(const mp_value *a, const mp_value *b,
   return 1;
 }
 
-static int output_equal(const mp_value *a, const mp_value *b,
-                        unsigned flags) {
-  if ((a->u.output.value == NULL) != (b->u.output.value == NULL)) return 0;
+static int output_equal(const mp_value *a, const mp_value *b, unsigned flags) {
+  if ((a->u.output.value == NULL) != (b->u.output.value == NULL))
+    return 0;
   if (a->u.output.value &&
       !mp_value_equal(a->u.output.value, b->u.output.value, flags))
     return 0;
@@ -393,10 +409,13 @@ static int same_kind_equal(const mp_value *a, const mp_value *b,
 int mp_value_equal(const mp_value *a, const mp_value *b, unsigned flags) {
   a = mp__value_unwrap(a, flags);
   b = mp__value_unwrap(b, flags);
-  if (a == NULL || b == NULL) return mp__value_is_absent(a == NULL ? b : a);
+  if (a == NULL || b == NULL)
+    return mp__value_is_absent(a == NULL ? b : a);
   mp_value_kind ka = eff_kind(a, flags), kb = eff_kind(b, flags);
-  if (ka != kb) return 0;
-  if (ka == MP_VALUE_UNKNOWN) return 1;
+  if (ka != kb)
+    return 0;
+  if (ka == MP_VALUE_UNKNOWN)
+    return 1;
   return same_kind_equal(a, b, flags);
 }
 
@@ -404,16 +423,20 @@ int mp_value_equal(const mp_value *a, const mp_value *b, unsigned flags) {
 
 /* Walks |v| and returns 1 as soon as |pred| holds for some node. */
 static int any_node(const mp_value *v, int (*pred)(const mp_value *)) {
-  if (v == NULL) return 0;
-  if (pred(v)) return 1;
+  if (v == NULL)
+    return 0;
+  if (pred(v))
+    return 1;
   switch (v->kind) {
   case MP_VALUE_ARRAY:
     for (size_t i = 0; i < v->u.arr.len; i++)
-      if (any_node(v->u.arr.items[i], pred)) return 1;
+      if (any_node(v->u.arr.items[i], pred))
+        return 1;
     return 0;
   case MP_VALUE_OBJECT:
     for (size_t i = 0; i < v->u.obj.len; i++)
-      if (any_node(v->u.obj.items[i].value, pred)) return 1;
+      if (any_node(v->u.obj.items[i].value, pred))
+        return 1;
     return 0;
   case MP_VALUE_ARCHIVE:
     return any_node(v->u.archive.assets, pred);
@@ -445,12 +468,14 @@ int mp_value_contains_secrets(const mp_value *v) {
 }
 
 mp_value *mp_value_strip_secrets(const mp_value *v) {
-  if (v == NULL) return NULL;
+  if (v == NULL)
+    return NULL;
   switch (v->kind) {
   case MP_VALUE_SECRET:
     return mp_value_strip_secrets(v->u.secret);
   case MP_VALUE_OUTPUT:
-    if (v->u.output.value == NULL) return mp_value_new_unknown();
+    if (v->u.output.value == NULL)
+      return mp_value_new_unknown();
     return mp_value_strip_secrets(v->u.output.value);
   case MP_VALUE_ARRAY: {
     mp_value *c = mp_value_new_array();
@@ -476,9 +501,11 @@ mp_value *mp_value_strip_secrets(const mp_value *v) {
 
 const char *mp_value_kind_name(mp_value_kind k) {
   static const char *const names[] = {
-      "null",    "bool",    "number",       "string",  "array",  "object",
-      "asset",   "archive", "resource reference", "unknown", "secret",
-      "output"};
-  if ((unsigned)k >= MP_ARRAY_LEN(names)) return "invalid";
+      "null",    "bool",    "number",
+      "string",  "array",   "object",
+      "asset",   "archive", "resource reference",
+      "unknown", "secret",  "output"};
+  if ((unsigned)k >= MP_ARRAY_LEN(names))
+    return "invalid";
   return names[k];
 }

@@ -11,7 +11,8 @@
 void mp_diff_init(mp_diff *d) { memset(d, 0, sizeof(*d)); }
 
 void mp_diff_destroy(mp_diff *d) {
-  for (size_t i = 0; i < d->len; i++) free(d->items[i].path);
+  for (size_t i = 0; i < d->len; i++)
+    free(d->items[i].path);
   free(d->items);
   memset(d, 0, sizeof(*d));
 }
@@ -37,8 +38,7 @@ void mp_diff_add(mp_diff *d, const char *path, mp_diff_kind kind,
     d->cap = d->cap ? d->cap * 2 : 8;
     d->items = mp_xreallocarray(d->items, d->cap, sizeof(*d->items));
   }
-  memmove(&d->items[lo + 1], &d->items[lo],
-          (d->len - lo) * sizeof(*d->items));
+  memmove(&d->items[lo + 1], &d->items[lo], (d->len - lo) * sizeof(*d->items));
   d->items[lo].path = mp_xstrdup(path);
   d->items[lo].kind = kind;
   d->items[lo].input_diff = input_diff;
@@ -49,7 +49,8 @@ const char *mp_diff_kind_name(mp_diff_kind k) {
   static const char *const names[] = {"add",    "add-replace",
                                       "delete", "delete-replace",
                                       "update", "update-replace"};
-  if ((unsigned)k >= MP_ARRAY_LEN(names)) return "invalid";
+  if ((unsigned)k >= MP_ARRAY_LEN(names))
+    return "invalid";
   return names[k];
 }
 
@@ -57,16 +58,18 @@ const char *mp_diff_kind_name(mp_diff_kind k) {
 
 /* Appends key |k| to the path text in |b| (quoted when needed). */
 static void path_push_key(mp_buf *b, const char *k) {
-  int plain = k[0] != '\0' && strcmp(k, "*") != 0 &&
-              strpbrk(k, ".[]\"\\") == NULL;
+  int plain =
+      k[0] != '\0' && strcmp(k, "*") != 0 && strpbrk(k, ".[]\"\\") == NULL;
   if (plain) {
-    if (b->len > 0) mp_buf_putc(b, '.');
+    if (b->len > 0)
+      mp_buf_putc(b, '.');
     mp_buf_puts(b, k);
     return;
   }
   mp_buf_puts(b, "[\"");
   for (const char *c = k; *c; c++) {
-    if (*c == '"' || *c == '\\') mp_buf_putc(b, '\\');
+    if (*c == '"' || *c == '\\')
+      mp_buf_putc(b, '\\');
     mp_buf_putc(b, *c);
   }
   mp_buf_puts(b, "\"]");
@@ -74,7 +77,8 @@ static void path_push_key(mp_buf *b, const char *k) {
 
 static void path_truncate(mp_buf *b, size_t len) {
   b->len = len;
-  if (b->data) b->data[len] = '\0';
+  if (b->data)
+    b->data[len] = '\0';
 }
 
 static void diff_values(const mp_value *o, const mp_value *n, unsigned flags,
@@ -105,8 +109,10 @@ static void diff_objects(const mp_value *o, const mp_value *n, unsigned flags,
     diff_values(c <= 0 ? oe->value : NULL, c >= 0 ? ne->value : NULL, flags,
                 path, out);
     path_truncate(path, saved);
-    if (c <= 0) i++;
-    if (c >= 0) j++;
+    if (c <= 0)
+      i++;
+    if (c >= 0)
+      j++;
   }
 }
 
@@ -130,7 +136,8 @@ static void diff_arrays(const mp_value *o, const mp_value *n, unsigned flags,
 
 static void diff_values(const mp_value *o, const mp_value *n, unsigned flags,
                         mp_buf *path, mp_diff *out) {
-  if (mp_value_equal(o, n, flags)) return;
+  if (mp_value_equal(o, n, flags))
+    return;
   unwrap_pair(&o, &n, flags);
   if (o == NULL) {
     mp_diff_add(out, path->data, MP_DIFF_ADD, 1);
@@ -148,8 +155,10 @@ static void diff_values(const mp_value *o, const mp_value *n, unsigned flags,
 
 void mp_value_diff(const mp_value *olds, const mp_value *news, unsigned flags,
                    mp_diff *out, mp_strv *changed_keys) {
-  if (olds != NULL && olds->kind != MP_VALUE_OBJECT) olds = NULL;
-  if (news != NULL && news->kind != MP_VALUE_OBJECT) news = NULL;
+  if (olds != NULL && olds->kind != MP_VALUE_OBJECT)
+    olds = NULL;
+  if (news != NULL && news->kind != MP_VALUE_OBJECT)
+    news = NULL;
   size_t ol = olds ? olds->u.obj.len : 0, nl = news ? news->u.obj.len : 0;
   size_t i = 0, j = 0;
   mp_buf path;
@@ -163,13 +172,16 @@ void mp_value_diff(const mp_value *olds, const mp_value *news, unsigned flags,
     const mp_value *ov = c <= 0 ? oe->value : NULL;
     const mp_value *nv = c >= 0 ? ne->value : NULL;
     if (!mp_value_equal(ov, nv, flags)) {
-      if (changed_keys) mp_strv_push(changed_keys, key);
+      if (changed_keys)
+        mp_strv_push(changed_keys, key);
       path_push_key(&path, key);
       diff_values(ov, nv, flags, &path, out);
       path_truncate(&path, 0);
     }
-    if (c <= 0) i++;
-    if (c >= 0) j++;
+    if (c <= 0)
+      i++;
+    if (c >= 0)
+      j++;
   }
   mp_buf_destroy(&path);
 }

@@ -25,7 +25,8 @@ static void format_number(double d, char *buf, size_t n) {
   }
   for (int p = 1; p <= 17; p++) {
     snprintf(buf, n, "%.*g", p, d);
-    if (strtod(buf, NULL) == d) return;
+    if (strtod(buf, NULL) == d)
+      return;
   }
 }
 
@@ -34,13 +35,27 @@ static void put_escaped(mp_buf *out, const char *s, size_t len) {
   for (size_t i = 0; i < len; i++) {
     unsigned char ch = (unsigned char)s[i];
     switch (ch) {
-    case '"': mp_buf_puts(out, "\\\""); break;
-    case '\\': mp_buf_puts(out, "\\\\"); break;
-    case '\n': mp_buf_puts(out, "\\n"); break;
-    case '\r': mp_buf_puts(out, "\\r"); break;
-    case '\t': mp_buf_puts(out, "\\t"); break;
-    case '\b': mp_buf_puts(out, "\\b"); break;
-    case '\f': mp_buf_puts(out, "\\f"); break;
+    case '"':
+      mp_buf_puts(out, "\\\"");
+      break;
+    case '\\':
+      mp_buf_puts(out, "\\\\");
+      break;
+    case '\n':
+      mp_buf_puts(out, "\\n");
+      break;
+    case '\r':
+      mp_buf_puts(out, "\\r");
+      break;
+    case '\t':
+      mp_buf_puts(out, "\\t");
+      break;
+    case '\b':
+      mp_buf_puts(out, "\\b");
+      break;
+    case '\f':
+      mp_buf_puts(out, "\\f");
+      break;
     default:
       if (ch < 0x20)
         mp_buf_printf(out, "\\u%04x", ch);
@@ -52,9 +67,11 @@ static void put_escaped(mp_buf *out, const char *s, size_t len) {
 }
 
 static void put_indent(mp_buf *out, int pretty, int depth) {
-  if (!pretty) return;
+  if (!pretty)
+    return;
   mp_buf_putc(out, '\n');
-  for (int i = 0; i < depth; i++) mp_buf_puts(out, "  ");
+  for (int i = 0; i < depth; i++)
+    mp_buf_puts(out, "  ");
 }
 
 static void print_item(const cJSON *j, int pretty, int depth, mp_buf *out);
@@ -75,7 +92,8 @@ static void print_container(const cJSON *j, int pretty, int depth,
       mp_buf_puts(out, pretty ? ": " : ":");
     }
     print_item(c, pretty, depth + 1, out);
-    if (c->next) mp_buf_putc(out, ',');
+    if (c->next)
+      mp_buf_putc(out, ',');
   }
   put_indent(out, pretty, depth);
   mp_buf_putc(out, is_obj ? '}' : ']');
@@ -84,8 +102,12 @@ static void print_container(const cJSON *j, int pretty, int depth,
 static void print_item(const cJSON *j, int pretty, int depth, mp_buf *out) {
   char num[64];
   switch (j->type & 0xff) {
-  case cJSON_False: mp_buf_puts(out, "false"); break;
-  case cJSON_True: mp_buf_puts(out, "true"); break;
+  case cJSON_False:
+    mp_buf_puts(out, "false");
+    break;
+  case cJSON_True:
+    mp_buf_puts(out, "true");
+    break;
   case cJSON_Number:
     if (!isfinite(j->valuedouble)) {
       mp_buf_puts(out, "null");
@@ -98,10 +120,16 @@ static void print_item(const cJSON *j, int pretty, int depth, mp_buf *out) {
     put_escaped(out, j->valuestring ? j->valuestring : "",
                 j->valuestring ? strlen(j->valuestring) : 0);
     break;
-  case cJSON_Raw: mp_buf_puts(out, j->valuestring ? j->valuestring : ""); break;
+  case cJSON_Raw:
+    mp_buf_puts(out, j->valuestring ? j->valuestring : "");
+    break;
   case cJSON_Array:
-  case cJSON_Object: print_container(j, pretty, depth, out); break;
-  default: mp_buf_puts(out, "null"); break;
+  case cJSON_Object:
+    print_container(j, pretty, depth, out);
+    break;
+  default:
+    mp_buf_puts(out, "null");
+    break;
   }
 }
 
@@ -131,7 +159,8 @@ static cJSON *sig_object(const char *sig) {
 }
 
 static void add_opt_string(cJSON *o, const char *key, const char *s) {
-  if (s != NULL) cJSON_AddStringToObject(o, key, s);
+  if (s != NULL)
+    cJSON_AddStringToObject(o, key, s);
 }
 
 static cJSON *encode_number(double d) {
@@ -170,7 +199,8 @@ static int encode_children(const mp_value *v, enc_ctx *cx, cJSON *dst,
     cJSON *c = NULL;
     const mp_value *item = is_obj ? v->u.obj.items[i].value : v->u.arr.items[i];
     int rc = encode(item, cx, &c, err);
-    if (rc != 0) return rc;
+    if (rc != 0)
+      return rc;
     if (is_obj)
       cJSON_AddItemToObject(dst, v->u.obj.items[i].key, c);
     else
@@ -204,7 +234,8 @@ static int encode_secret(const mp_value *v, enc_ctx *cx, cJSON **out,
   inner.in_secret = 1;
   cJSON *j = NULL;
   int rc = encode(v->u.secret, &inner, &j, err);
-  if (rc != 0) return rc;
+  if (rc != 0)
+    return rc;
   mp_buf text;
   mp_buf_init(&text);
   mp__cjson_print(j, 0, &text);
@@ -243,10 +274,10 @@ static int encode_output(const mp_value *v, enc_ctx *cx, cJSON **out,
   if (v->u.output.deps.len > 0) {
     cJSON *deps = cJSON_AddArrayToObject(o, "dependencies");
     for (size_t i = 0; i < v->u.output.deps.len; i++)
-      cJSON_AddItemToArray(deps,
-                           cJSON_CreateString(v->u.output.deps.items[i]));
+      cJSON_AddItemToArray(deps, cJSON_CreateString(v->u.output.deps.items[i]));
   }
-  if (v->u.output.secret) cJSON_AddTrueToObject(o, "secret");
+  if (v->u.output.secret)
+    cJSON_AddTrueToObject(o, "secret");
   if (v->u.output.value != NULL) {
     /* A secret output's value is written as a secret so that it is
      * encrypted like any other secret; decoding unwraps it again. */
@@ -275,11 +306,21 @@ static int encode(const mp_value *v, enc_ctx *cx, cJSON **out, mp_err *err) {
     return 0;
   }
   switch (v->kind) {
-  case MP_VALUE_NULL: o = cJSON_CreateNull(); break;
-  case MP_VALUE_BOOL: o = cJSON_CreateBool(v->u.boolean); break;
-  case MP_VALUE_NUMBER: o = encode_number(v->u.number); break;
-  case MP_VALUE_STRING: o = encode_string(v); break;
-  case MP_VALUE_UNKNOWN: o = cJSON_CreateString(MP_UNKNOWN_SENTINEL); break;
+  case MP_VALUE_NULL:
+    o = cJSON_CreateNull();
+    break;
+  case MP_VALUE_BOOL:
+    o = cJSON_CreateBool(v->u.boolean);
+    break;
+  case MP_VALUE_NUMBER:
+    o = encode_number(v->u.number);
+    break;
+  case MP_VALUE_STRING:
+    o = encode_string(v);
+    break;
+  case MP_VALUE_UNKNOWN:
+    o = cJSON_CreateString(MP_UNKNOWN_SENTINEL);
+    break;
   case MP_VALUE_ARRAY:
   case MP_VALUE_OBJECT: {
     o = v->kind == MP_VALUE_ARRAY ? cJSON_CreateArray() : cJSON_CreateObject();
@@ -297,15 +338,18 @@ static int encode(const mp_value *v, enc_ctx *cx, cJSON **out, mp_err *err) {
     add_opt_string(o, "text", v->u.asset.text);
     add_opt_string(o, "uri", v->u.asset.uri);
     break;
-  case MP_VALUE_ARCHIVE: return encode_archive(v, cx, out, err);
+  case MP_VALUE_ARCHIVE:
+    return encode_archive(v, cx, out, err);
   case MP_VALUE_RESOURCE_REF:
     o = sig_object(MP_SIG_RESOURCE_REF);
     add_opt_string(o, "id", v->u.ref.id);
     add_opt_string(o, "packageVersion", v->u.ref.package_version);
     cJSON_AddStringToObject(o, "urn", v->u.ref.urn);
     break;
-  case MP_VALUE_SECRET: return encode_secret(v, cx, out, err);
-  case MP_VALUE_OUTPUT: return encode_output(v, cx, out, err);
+  case MP_VALUE_SECRET:
+    return encode_secret(v, cx, out, err);
+  case MP_VALUE_OUTPUT:
+    return encode_output(v, cx, out, err);
   }
   *out = o;
   return 0;
@@ -322,7 +366,8 @@ int mp_value_to_json(const mp_value *v, const mp_crypter *c, unsigned flags,
                      mp_buf *out, mp_err *err) {
   cJSON *j = NULL;
   int rc = mp__value_to_cjson(v, c, flags, &j, err);
-  if (rc != 0) return rc;
+  if (rc != 0)
+    return rc;
   mp__cjson_print(j, flags, out);
   cJSON_Delete(j);
   return 0;
@@ -352,7 +397,8 @@ static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
   if (cx->path.len == 0)
     return mp_err_set(err, MP_EINVAL, "invalid property value: %s", msg);
   if (cx->path.len > 160) /* keep the message readable */
-    return mp_err_set(err, MP_EINVAL, "invalid property value at '%.60s...%s': %s",
+    return mp_err_set(err, MP_EINVAL,
+                      "invalid property value at '%.60s...%s': %s",
                       cx->path.data, cx->path.data + cx->path.len - 80, msg);
   return mp_err_set(err, MP_EINVAL, "invalid property value at '%s': %s",
                     cx->path.data, msg);
@@ -363,7 +409,8 @@ static int opt_member_string(const cJSON *o, const char *key, dec_ctx *cx,
                              const char **dst, mp_err *err) {
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
   *dst = NULL;
-  if (m == NULL || cJSON_IsNull(m)) return 0;
+  if (m == NULL || cJSON_IsNull(m))
+    return 0;
   if (!cJSON_IsString(m))
     return dec_fail(cx, err, "field '%s' must be a string", key);
   *dst = m->valuestring;
@@ -383,7 +430,8 @@ static int decode_secret_text(const char *text, size_t len, dec_ctx *cx,
   int rc = decode(j, cx, &inner, err);
   cx->in_secret = saved;
   cJSON_Delete(j);
-  if (rc != 0) return rc;
+  if (rc != 0)
+    return rc;
   *out = mp_value_new_secret(inner);
   return 0;
 }
@@ -392,9 +440,12 @@ static int decode_secret(const cJSON *o, dec_ctx *cx, mp_value **out,
                          mp_err *err) {
   const char *plain = NULL, *cipher = NULL;
   int rc = opt_member_string(o, "plaintext", cx, &plain, err);
-  if (rc == 0) rc = opt_member_string(o, "ciphertext", cx, &cipher, err);
-  if (rc != 0) return rc;
-  if (plain != NULL) return decode_secret_text(plain, strlen(plain), cx, out, err);
+  if (rc == 0)
+    rc = opt_member_string(o, "ciphertext", cx, &cipher, err);
+  if (rc != 0)
+    return rc;
+  if (plain != NULL)
+    return decode_secret_text(plain, strlen(plain), cx, out, err);
   if (cipher == NULL)
     return dec_fail(cx, err, "secret has neither 'ciphertext' nor 'plaintext'");
   if (cx->in_secret)
@@ -406,8 +457,8 @@ static int decode_secret(const cJSON *o, dec_ctx *cx, mp_value **out,
                     "PULUMI_CONFIG_PASSPHRASE_FILE) to the stack's passphrase");
   mp_buf plainbuf;
   mp_buf_init(&plainbuf);
-  rc = cx->crypter->decrypt(cx->crypter->ctx, cipher, strlen(cipher),
-                            &plainbuf, err);
+  rc = cx->crypter->decrypt(cx->crypter->ctx, cipher, strlen(cipher), &plainbuf,
+                            err);
   if (rc != 0) {
     mp_buf_destroy(&plainbuf);
     if (cx->path.len)
@@ -448,7 +499,8 @@ static int decode_archive(const cJSON *o, dec_ctx *cx, mp_value **out,
     if (!cJSON_IsObject(a))
       return dec_fail(cx, err, "archive field 'assets' must be an object");
     rc = decode(a, cx, &assets, err);
-    if (rc != 0) return rc;
+    if (rc != 0)
+      return rc;
   }
   *out = mp_value_new_archive(hash, assets, path, uri);
   return 0;
@@ -464,14 +516,16 @@ static int decode_ref(const cJSON *o, dec_ctx *cx, mp_value **out,
     return rc;
   if (urn == NULL)
     return dec_fail(cx, err, "resource reference has no 'urn'");
-  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0) id = "";
+  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0)
+    id = "";
   *out = mp_value_new_ref(urn, id, pv);
   return 0;
 }
 
 static int decode_deps(const cJSON *d, dec_ctx *cx, mp_strv *deps,
                        mp_err *err) {
-  if (d == NULL || cJSON_IsNull(d)) return 0;
+  if (d == NULL || cJSON_IsNull(d))
+    return 0;
   if (!cJSON_IsArray(d))
     return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
   for (const cJSON *c = d->child; c != NULL; c = c->next) {
@@ -489,11 +543,12 @@ static int decode_output(const cJSON *o, dec_ctx *cx, mp_value **out,
     return dec_fail(cx, err, "output field 'secret' must be a boolean");
   mp_strv deps;
   mp_strv_init(&deps);
-  int rc = decode_deps(cJSON_GetObjectItemCaseSensitive(o, "dependencies"),
-                       cx, &deps, err);
+  int rc = decode_deps(cJSON_GetObjectItemCaseSensitive(o, "dependencies"), cx,
+                       &deps, err);
   mp_value *val = NULL;
   const cJSON *vj = cJSON_GetObjectItemCaseSensitive(o, "value");
-  if (rc == 0 && vj != NULL) rc = decode(vj, cx, &val, err);
+  if (rc == 0 && vj != NULL)
+    rc = decode(vj, cx, &val, err);
   if (rc != 0) {
     mp_strv_destroy(&deps);
     return rc;
@@ -519,7 +574,8 @@ static int decode_nonfinite(const cJSON *o, dec_ctx *cx, mp_value **out,
                             mp_err *err) {
   const char *hex;
   int rc = opt_member_string(o, "value", cx, &hex, err);
-  if (rc != 0) return rc;
+  if (rc != 0)
+    return rc;
   char *end = NULL;
   if (hex == NULL || strlen(hex) != 16)
     return dec_fail(cx, err, "number encoding needs 16 hex digits in 'value'");
@@ -534,11 +590,16 @@ static int decode_nonfinite(const cJSON *o, dec_ctx *cx, mp_value **out,
 }
 
 static int b64_digit(int c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+' || c == '-') return 62;
-  if (c == '/' || c == '_') return 63;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 26;
+  if (c >= '0' && c <= '9')
+    return c - '0' + 52;
+  if (c == '+' || c == '-')
+    return 62;
+  if (c == '/' || c == '_')
+    return 63;
   return -1;
 }
 
@@ -546,8 +607,10 @@ static int decode_byte_string(const cJSON *o, dec_ctx *cx, mp_value **out,
                               mp_err *err) {
   const char *s;
   int rc = opt_member_string(o, "value", cx, &s, err);
-  if (rc != 0) return rc;
-  if (s == NULL) return dec_fail(cx, err, "byte string has no 'value'");
+  if (rc != 0)
+    return rc;
+  if (s == NULL)
+    return dec_fail(cx, err, "byte string has no 'value'");
   mp_buf b;
   mp_buf_init(&b);
   unsigned acc = 0;
@@ -572,11 +635,16 @@ static int decode_byte_string(const cJSON *o, dec_ctx *cx, mp_value **out,
 
 static int decode_signature(const cJSON *o, const char *sig, dec_ctx *cx,
                             mp_value **out, mp_err *err) {
-  if (strcmp(sig, MP_SIG_SECRET) == 0) return decode_secret(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_ASSET) == 0) return decode_asset(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_ARCHIVE) == 0) return decode_archive(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0) return decode_ref(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_OUTPUT) == 0) return decode_output(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_SECRET) == 0)
+    return decode_secret(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_ASSET) == 0)
+    return decode_asset(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_ARCHIVE) == 0)
+    return decode_archive(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0)
+    return decode_ref(o, cx, out, err);
+  if (strcmp(sig, MP_SIG_OUTPUT) == 0)
+    return decode_output(o, cx, out, err);
   if (strcmp(sig, SIG_NONFINITE) == 0)
     return decode_nonfinite(o, cx, out, err);
   if (strcmp(sig, MP_SIG_BYTE_STRING) == 0)
@@ -591,7 +659,8 @@ static int decode_signature(const cJSON *o, const char *sig, dec_ctx *cx,
 static int decode_child(const cJSON *c, const char *key, size_t index,
                         dec_ctx *cx, mp_value **out, mp_err *err) {
   size_t saved = cx->path.len;
-  if (key != NULL && saved > 0) mp_buf_putc(&cx->path, '.');
+  if (key != NULL && saved > 0)
+    mp_buf_putc(&cx->path, '.');
   if (key != NULL)
     mp_buf_puts(&cx->path, key);
   else
@@ -628,7 +697,8 @@ static int decode_raw(const cJSON *j, dec_ctx *cx, mp_value **out,
                       mp_err *err) {
   const char *text = j->valuestring ? j->valuestring : "";
   cJSON *p = cJSON_Parse(text);
-  if (p == NULL) return dec_fail(cx, err, "raw JSON item is not valid JSON");
+  if (p == NULL)
+    return dec_fail(cx, err, "raw JSON item is not valid JSON");
   int rc = decode(p, cx, out, err);
   cJSON_Delete(p);
   return rc;
@@ -637,26 +707,38 @@ static int decode_raw(const cJSON *j, dec_ctx *cx, mp_value **out,
 static int decode_node(const cJSON *j, dec_ctx *cx, mp_value **out,
                        mp_err *err) {
   switch (j->type & 0xff) {
-  case cJSON_NULL: *out = mp_value_new_null(); return 0;
-  case cJSON_False: *out = mp_value_new_bool(0); return 0;
-  case cJSON_True: *out = mp_value_new_bool(1); return 0;
-  case cJSON_Number: *out = mp_value_new_number(j->valuedouble); return 0;
+  case cJSON_NULL:
+    *out = mp_value_new_null();
+    return 0;
+  case cJSON_False:
+    *out = mp_value_new_bool(0);
+    return 0;
+  case cJSON_True:
+    *out = mp_value_new_bool(1);
+    return 0;
+  case cJSON_Number:
+    *out = mp_value_new_number(j->valuedouble);
+    return 0;
   case cJSON_String:
     if (strcmp(j->valuestring, MP_UNKNOWN_SENTINEL) == 0)
       *out = mp_value_new_unknown();
     else
       *out = mp_value_new_cstring(j->valuestring);
     return 0;
-  case cJSON_Raw: return decode_raw(j, cx, out, err);
-  case cJSON_Array: return decode_container(j, cx, out, err);
+  case cJSON_Raw:
+    return decode_raw(j, cx, out, err);
+  case cJSON_Array:
+    return decode_container(j, cx, out, err);
   case cJSON_Object: {
     const cJSON *sig = cJSON_GetObjectItemCaseSensitive(j, MP_SIG_KEY);
-    if (sig == NULL) return decode_container(j, cx, out, err);
+    if (sig == NULL)
+      return decode_container(j, cx, out, err);
     if (!cJSON_IsString(sig))
       return dec_fail(cx, err, "the signature key's value must be a string");
     return decode_signature(j, sig->valuestring, cx, out, err);
   }
-  default: return dec_fail(cx, err, "unsupported JSON item");
+  default:
+    return dec_fail(cx, err, "unsupported JSON item");
   }
 }
 
@@ -688,8 +770,8 @@ int mp__value_from_cjson(const cJSON *j, const mp_crypter *c, mp_value **out,
 /* Describes where cJSON stopped parsing |text|. */
 static int syntax_error(const char *text, size_t len, const char *end,
                         mp_err *err) {
-  size_t off = end && end >= text && end <= text + len ? (size_t)(end - text)
-                                                       : 0;
+  size_t off =
+      end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
   size_t rest = off;
   while (rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0')
     rest++;
@@ -710,9 +792,11 @@ int mp_value_from_json(const char *text, size_t len, const mp_crypter *c,
   const char *end = NULL;
   *out = NULL;
   cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-  if (j == NULL) return syntax_error(text, len, end, err);
+  if (j == NULL)
+    return syntax_error(text, len, end, err);
   size_t off = (size_t)(end - text);
-  while (off < len && strchr(" \t\r\n", text[off]) && text[off] != '\0') off++;
+  while (off < len && strchr(" \t\r\n", text[off]) && text[off] != '\0')
+    off++;
   if (off < len) {
     cJSON_Delete(j);
     return mp_err_set(err, MP_EINVAL,

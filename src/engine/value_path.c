@@ -38,8 +38,10 @@ static int parse_quoted(const char *s, size_t *i, mp_path *out, mp_err *err) {
       return parse_fail(s, start, "missing closing quote in property name",
                         err);
     }
-    if (s[j] == '"') break;
-    if (s[j] == '\\' && (s[j + 1] == '"' || s[j + 1] == '\\')) j++;
+    if (s[j] == '"')
+      break;
+    if (s[j] == '\\' && (s[j + 1] == '"' || s[j + 1] == '\\'))
+      j++;
     mp_buf_putc(&key, s[j++]);
   }
   if (s[j + 1] != ']') {
@@ -53,14 +55,13 @@ static int parse_quoted(const char *s, size_t *i, mp_path *out, mp_err *err) {
 }
 
 /* Parses `[123]`, `[*]` or `["key"]` starting at s[*i] == '['. */
-static int parse_bracket(const char *s, size_t *i, mp_path *out,
-                         mp_err *err) {
+static int parse_bracket(const char *s, size_t *i, mp_path *out, mp_err *err) {
   size_t start = *i;
-  if (s[start + 1] == '"') return parse_quoted(s, i, out, err);
+  if (s[start + 1] == '"')
+    return parse_quoted(s, i, out, err);
   const char *close = strchr(s + start, ']');
   if (close == NULL)
-    return parse_fail(s, start, "missing closing bracket in array index",
-                      err);
+    return parse_fail(s, start, "missing closing bracket in array index", err);
   size_t len = (size_t)(close - (s + start)) - 1;
   if (len == 1 && s[start + 1] == '*') {
     push_seg(out, MP_PATH_WILDCARD, NULL, 0);
@@ -88,7 +89,8 @@ static int parse_bracket(const char *s, size_t *i, mp_path *out,
 static int parse_name(const char *s, size_t *i, mp_path *out, mp_err *err) {
   size_t start = *i, j = *i;
   while (s[j] != '\0' && s[j] != '.' && s[j] != '[') {
-    if (s[j] == ']') return parse_fail(s, j, "unexpected ']'", err);
+    if (s[j] == ']')
+      return parse_fail(s, j, "unexpected ']'", err);
     j++;
   }
   if (j - start == 1 && s[start] == '*')
@@ -99,14 +101,13 @@ static int parse_name(const char *s, size_t *i, mp_path *out, mp_err *err) {
   return 0;
 }
 
-static int parse_segment(const char *s, size_t *i, mp_path *out,
-                         mp_err *err) {
+static int parse_segment(const char *s, size_t *i, mp_path *out, mp_err *err) {
   size_t at = *i;
-  if (s[at] == '[') return parse_bracket(s, i, out, err);
+  if (s[at] == '[')
+    return parse_bracket(s, i, out, err);
   if (s[at] == '.') {
     if (at == 0)
-      return parse_fail(s, 0, "a path must start with a name or an index",
-                        err);
+      return parse_fail(s, 0, "a path must start with a name or an index", err);
     at++;
     if (s[at] == '\0' || s[at] == '.' || s[at] == '[')
       return parse_fail(s, at, "expected a property name after '.'", err);
@@ -134,8 +135,10 @@ int mp_path_parse(const char *s, mp_path *out, mp_err *err) {
 }
 
 void mp_path_destroy(mp_path *p) {
-  if (p == NULL) return;
-  for (size_t i = 0; i < p->len; i++) free(p->segs[i].key);
+  if (p == NULL)
+    return;
+  for (size_t i = 0; i < p->len; i++)
+    free(p->segs[i].key);
   free(p->segs);
   memset(p, 0, sizeof(*p));
 }
@@ -148,13 +151,15 @@ static int key_needs_quotes(const char *k) {
 
 static void format_key(mp_buf *b, const char *k, int first) {
   if (!key_needs_quotes(k)) {
-    if (!first) mp_buf_putc(b, '.');
+    if (!first)
+      mp_buf_putc(b, '.');
     mp_buf_puts(b, k);
     return;
   }
   mp_buf_puts(b, "[\"");
   for (const char *c = k; *c; c++) {
-    if (*c == '"' || *c == '\\') mp_buf_putc(b, '\\');
+    if (*c == '"' || *c == '\\')
+      mp_buf_putc(b, '\\');
     mp_buf_putc(b, *c);
   }
   mp_buf_puts(b, "\"]");
@@ -178,21 +183,25 @@ char *mp_path_format(const mp_path *p) {
 /* ==== Get, set, delete ==== */
 
 static const mp_value *skip_secret(const mp_value *v) {
-  while (v != NULL && v->kind == MP_VALUE_SECRET) v = v->u.secret;
+  while (v != NULL && v->kind == MP_VALUE_SECRET)
+    v = v->u.secret;
   return v;
 }
 
 static mp_value *skip_secret_mut(mp_value *v) {
-  while (v != NULL && v->kind == MP_VALUE_SECRET) v = v->u.secret;
+  while (v != NULL && v->kind == MP_VALUE_SECRET)
+    v = v->u.secret;
   return v;
 }
 
 /* The child of |v| selected by |seg| (wildcard: the first one). */
 static const mp_value *child(const mp_value *v, const mp_path_seg *seg) {
   v = skip_secret(v);
-  if (v == NULL) return NULL;
+  if (v == NULL)
+    return NULL;
   if (v->kind == MP_VALUE_OBJECT) {
-    if (seg->kind == MP_PATH_KEY) return mp_value_object_get(v, seg->key);
+    if (seg->kind == MP_PATH_KEY)
+      return mp_value_object_get(v, seg->key);
     if (seg->kind == MP_PATH_WILDCARD && v->u.obj.len > 0)
       return v->u.obj.items[0].value;
     return NULL;
@@ -200,7 +209,8 @@ static const mp_value *child(const mp_value *v, const mp_path_seg *seg) {
   if (v->kind == MP_VALUE_ARRAY && v->u.arr.len > 0) {
     if (seg->kind == MP_PATH_INDEX && seg->index < v->u.arr.len)
       return v->u.arr.items[seg->index];
-    if (seg->kind == MP_PATH_WILDCARD) return v->u.arr.items[0];
+    if (seg->kind == MP_PATH_WILDCARD)
+      return v->u.arr.items[0];
   }
   return NULL;
 }
@@ -208,7 +218,8 @@ static const mp_value *child(const mp_value *v, const mp_path_seg *seg) {
 static const mp_value *get_segs(const mp_value *root, const mp_path_seg *segs,
                                 size_t n) {
   const mp_value *v = root;
-  for (size_t i = 0; i < n && v != NULL; i++) v = child(v, &segs[i]);
+  for (size_t i = 0; i < n && v != NULL; i++)
+    v = child(v, &segs[i]);
   return v;
 }
 
@@ -218,8 +229,8 @@ const mp_value *mp_path_get(const mp_value *root, const mp_path *p) {
 
 static int set_fail(const mp_path *p, const char *why, mp_err *err) {
   char *text = mp_path_format(p);
-  int rc = mp_err_set(err, MP_EINVAL, "cannot set property path '%s': %s",
-                      text, why);
+  int rc = mp_err_set(err, MP_EINVAL, "cannot set property path '%s': %s", text,
+                      why);
   free(text);
   return rc;
 }
@@ -245,7 +256,8 @@ static int set_last(mp_value *cur, const mp_path_seg *seg, mp_value *v,
 }
 
 int mp_path_set(mp_value *root, const mp_path *p, mp_value *v, mp_err *err) {
-  if (p->len == 0) return set_fail(p, "the path is empty", err);
+  if (p->len == 0)
+    return set_fail(p, "the path is empty", err);
   for (size_t i = 0; i < p->len; i++)
     if (p->segs[i].kind == MP_PATH_WILDCARD)
       return set_fail(p, "wildcards cannot be set", err);
@@ -264,13 +276,13 @@ int mp_path_set(mp_value *root, const mp_path *p, mp_value *v, mp_err *err) {
     } else {
       if (cur == NULL || cur->kind != MP_VALUE_ARRAY ||
           seg->index >= cur->u.arr.len)
-        return set_fail(p, "an intermediate array index is out of range",
-                        err);
+        return set_fail(p, "an intermediate array index is out of range", err);
       next = cur->u.arr.items[seg->index];
     }
     cur = skip_secret_mut(next);
   }
-  if (cur == NULL) return set_fail(p, "the root is missing", err);
+  if (cur == NULL)
+    return set_fail(p, "the root is missing", err);
   return set_last(cur, &p->segs[p->len - 1], v, p, err);
 }
 
@@ -282,7 +294,8 @@ static int clear_container(mp_value *v) {
       any |= mp_value_object_del(v, v->u.obj.items[0].key);
   } else if (v->kind == MP_VALUE_ARRAY) {
     any = v->u.arr.len > 0;
-    for (size_t i = 0; i < v->u.arr.len; i++) mp_value_free(v->u.arr.items[i]);
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      mp_value_free(v->u.arr.items[i]);
     v->u.arr.len = 0;
   }
   return any;
@@ -290,12 +303,16 @@ static int clear_container(mp_value *v) {
 
 static int delete_segs(mp_value *v, const mp_path_seg *segs, size_t n) {
   v = skip_secret_mut(v);
-  if (v == NULL || n == 0) return 0;
+  if (v == NULL || n == 0)
+    return 0;
   const mp_path_seg *seg = &segs[0];
   if (n == 1) {
-    if (seg->kind == MP_PATH_WILDCARD) return clear_container(v);
-    if (seg->kind == MP_PATH_KEY) return mp_value_object_del(v, seg->key);
-    if (v->kind != MP_VALUE_ARRAY || seg->index >= v->u.arr.len) return 0;
+    if (seg->kind == MP_PATH_WILDCARD)
+      return clear_container(v);
+    if (seg->kind == MP_PATH_KEY)
+      return mp_value_object_del(v, seg->key);
+    if (v->kind != MP_VALUE_ARRAY || seg->index >= v->u.arr.len)
+      return 0;
     mp_value_free(mp__value_array_take(v, seg->index));
     return 1;
   }
@@ -316,13 +333,18 @@ int mp_path_delete(mp_value *root, const mp_path *p) {
 }
 
 int mp_path_covers(const mp_path *pattern, const mp_path *path) {
-  if (pattern->len > path->len) return 0;
+  if (pattern->len > path->len)
+    return 0;
   for (size_t i = 0; i < pattern->len; i++) {
     const mp_path_seg *a = &pattern->segs[i], *b = &path->segs[i];
-    if (a->kind == MP_PATH_WILDCARD) continue;
-    if (a->kind != b->kind) return 0;
-    if (a->kind == MP_PATH_KEY && strcmp(a->key, b->key) != 0) return 0;
-    if (a->kind == MP_PATH_INDEX && a->index != b->index) return 0;
+    if (a->kind == MP_PATH_WILDCARD)
+      continue;
+    if (a->kind != b->kind)
+      return 0;
+    if (a->kind == MP_PATH_KEY && strcmp(a->key, b->key) != 0)
+      return 0;
+    if (a->kind == MP_PATH_INDEX && a->index != b->index)
+      return 0;
   }
   return 1;
 }
@@ -337,8 +359,7 @@ static int reset(const mp_path_seg *segs, size_t n, const mp_value *old,
                  mp_value *nw);
 
 static int is_container(const mp_value *v) {
-  return v != NULL &&
-         (v->kind == MP_VALUE_OBJECT || v->kind == MP_VALUE_ARRAY);
+  return v != NULL && (v->kind == MP_VALUE_OBJECT || v->kind == MP_VALUE_ARRAY);
 }
 
 /* Resets key |key| of OBJECT |nw| against |old| (an OBJECT or NULL); segs[0]
@@ -354,9 +375,11 @@ static int reset_key(const mp_path_seg *segs, size_t n, const char *key,
     return 1;
   }
   mp_value *nv = mp_value_object_get(nw, key);
-  if (nv != NULL) return reset(segs + 1, n - 1, ov, nv);
+  if (nv != NULL)
+    return reset(segs + 1, n - 1, ov, nv);
   const mp_value *oc = skip_secret(ov);
-  if (!is_container(oc)) return 1; /* absent on both sides */
+  if (!is_container(oc))
+    return 1; /* absent on both sides */
   /* The old value has the path but the new one lacks the parent: rebuild
    * it, and keep it only if something was copied into it. */
   mp_value *fresh = oc->kind == MP_VALUE_OBJECT ? mp_value_new_object()
@@ -375,8 +398,10 @@ static int reset_index(const mp_path_seg *segs, size_t n, const mp_value *old,
   size_t i = segs[0].index;
   int in_old = old && old->kind == MP_VALUE_ARRAY && i < old->u.arr.len;
   int in_new = i < nw->u.arr.len;
-  if (in_old != in_new) return 0;
-  if (!in_old) return 1;
+  if (in_old != in_new)
+    return 0;
+  if (!in_old)
+    return 1;
   if (n == 1) {
     mp__value_array_replace(nw, i, mp_value_dup(old->u.arr.items[i]));
     return 1;
@@ -387,7 +412,8 @@ static int reset_index(const mp_path_seg *segs, size_t n, const mp_value *old,
 static int reset_wild_array(const mp_path_seg *segs, size_t n,
                             const mp_value *old, mp_value *nw) {
   size_t olen = old && old->kind == MP_VALUE_ARRAY ? old->u.arr.len : 0;
-  if (olen != nw->u.arr.len) return 0;
+  if (olen != nw->u.arr.len)
+    return 0;
   for (size_t i = 0; i < olen; i++) {
     if (n == 1)
       mp__value_array_replace(nw, i, mp_value_dup(old->u.arr.items[i]));
@@ -399,7 +425,8 @@ static int reset_wild_array(const mp_path_seg *segs, size_t n,
 
 static int reset_wild_object(const mp_path_seg *segs, size_t n,
                              const mp_value *old, mp_value *nw) {
-  if (old != NULL && old->kind != MP_VALUE_OBJECT) old = NULL;
+  if (old != NULL && old->kind != MP_VALUE_OBJECT)
+    old = NULL;
   mp_strv keys;
   mp_strv_init(&keys);
   for (size_t i = 0; old && i < old->u.obj.len; i++)
@@ -431,8 +458,10 @@ static int reset(const mp_path_seg *segs, size_t n, const mp_value *old,
   if (seg->kind == MP_PATH_KEY)
     return reset_key(segs, n, seg->key,
                      old && old->kind == MP_VALUE_OBJECT ? old : NULL, nw);
-  if (seg->kind == MP_PATH_INDEX) return reset_index(segs, n, old, nw);
-  if (nw->kind == MP_VALUE_ARRAY) return reset_wild_array(segs, n, old, nw);
+  if (seg->kind == MP_PATH_INDEX)
+    return reset_index(segs, n, old, nw);
+  if (nw->kind == MP_VALUE_ARRAY)
+    return reset_wild_array(segs, n, old, nw);
   return reset_wild_object(segs, n, old, nw);
 }
 
@@ -452,7 +481,8 @@ static int apply_one(const mp_value *olds, mp_value *news, const mp_path *p) {
 int mp_value_apply_ignore_changes(const mp_value *olds, mp_value *news,
                                   const mp_strv *paths, mp_strv *invalid,
                                   mp_err *err) {
-  if (paths == NULL || paths->len == 0) return 0;
+  if (paths == NULL || paths->len == 0)
+    return 0;
   if (news == NULL || news->kind != MP_VALUE_OBJECT)
     return mp_err_set(err, MP_EINVAL,
                       "cannot apply ignoreChanges: the new inputs are not an "
@@ -462,12 +492,14 @@ int mp_value_apply_ignore_changes(const mp_value *olds, mp_value *news,
   size_t i;
   for (i = 0; i < paths->len && rc == 0; i++) {
     rc = mp_path_parse(paths->items[i], &parsed[i], err);
-    if (rc != 0) mp_err_prefix(err, "invalid ignoreChanges entry");
+    if (rc != 0)
+      mp_err_prefix(err, "invalid ignoreChanges entry");
   }
   for (size_t k = 0; rc == 0 && k < paths->len; k++)
     if (!apply_one(olds, news, &parsed[k]) && invalid != NULL)
       mp_strv_push(invalid, paths->items[k]);
-  for (size_t k = 0; k < paths->len; k++) mp_path_destroy(&parsed[k]);
+  for (size_t k = 0; k < paths->len; k++)
+    mp_path_destroy(&parsed[k]);
   free(parsed);
   return rc;
 }

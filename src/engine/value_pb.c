@@ -68,7 +68,8 @@ static void pbs_add(pb_struct *s, const char *key, pb_value *v) {
 }
 
 static void pbs_add_opt_string(pb_struct *s, const char *key, const char *v) {
-  if (v != NULL) pbs_add(s, key, pbv_string(v));
+  if (v != NULL)
+    pbs_add(s, key, pbv_string(v));
 }
 
 static pb_struct *sig_struct(const char *sig) {
@@ -80,14 +81,17 @@ static pb_struct *sig_struct(const char *sig) {
 /* ==== Freeing ==== */
 
 static void pbl_free(pb_list *l) {
-  if (l == NULL) return;
-  for (size_t i = 0; i < l->n_values; i++) mp_value_pb_value_free(l->values[i]);
+  if (l == NULL)
+    return;
+  for (size_t i = 0; i < l->n_values; i++)
+    mp_value_pb_value_free(l->values[i]);
   free(l->values);
   free(l);
 }
 
 void mp_value_pb_value_free(Google__Protobuf__Value *v) {
-  if (v == NULL) return;
+  if (v == NULL)
+    return;
   switch (v->kind_case) {
   case GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE:
     free(v->string_value);
@@ -105,7 +109,8 @@ void mp_value_pb_value_free(Google__Protobuf__Value *v) {
 }
 
 void mp_value_pb_struct_free(Google__Protobuf__Struct *s) {
-  if (s == NULL) return;
+  if (s == NULL)
+    return;
   for (size_t i = 0; i < s->n_fields; i++) {
     free(s->fields[i]->key);
     mp_value_pb_value_free(s->fields[i]->value);
@@ -122,7 +127,8 @@ void mp_value_pb_struct_free(Google__Protobuf__Struct *s) {
 static pb_value *encode(const mp_value *v, unsigned flags);
 
 static pb_value *encode_unknown(unsigned flags) {
-  if (flags & MP_PB_DROP_UNKNOWNS) return NULL;
+  if (flags & MP_PB_DROP_UNKNOWNS)
+    return NULL;
   return pbv_string(MP_UNKNOWN_SENTINEL);
 }
 
@@ -131,9 +137,11 @@ static pb_struct *encode_fields(const mp_value *v, unsigned flags) {
   pb_struct *s = pbs_new();
   for (size_t i = 0; v && i < v->u.obj.len; i++) {
     const mp_value *item = v->u.obj.items[i].value;
-    if ((flags & MP_PB_SKIP_NULLS) && item->kind == MP_VALUE_NULL) continue;
+    if ((flags & MP_PB_SKIP_NULLS) && item->kind == MP_VALUE_NULL)
+      continue;
     pb_value *e = encode(item, flags);
-    if (e != NULL) pbs_add(s, v->u.obj.items[i].key, e);
+    if (e != NULL)
+      pbs_add(s, v->u.obj.items[i].key, e);
   }
   return s;
 }
@@ -144,7 +152,8 @@ static pb_value *encode_array(const mp_value *v, unsigned flags) {
   l->values = mp_xcalloc(v->u.arr.len ? v->u.arr.len : 1, sizeof(*l->values));
   for (size_t i = 0; i < v->u.arr.len; i++) {
     pb_value *e = encode(v->u.arr.items[i], flags);
-    if (e != NULL) l->values[l->n_values++] = e;
+    if (e != NULL)
+      l->values[l->n_values++] = e;
   }
   pb_value *r = pbv_new(GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE);
   r->list_value = l;
@@ -172,8 +181,10 @@ static pb_value *encode_archive(const mp_value *v, unsigned flags) {
 
 static pb_value *encode_ref(const mp_value *v, unsigned flags) {
   if (!(flags & MP_PB_KEEP_RESOURCES)) {
-    if (v->u.ref.id == NULL) return pbv_string(v->u.ref.urn);
-    if (v->u.ref.id[0] == '\0') return encode_unknown(flags);
+    if (v->u.ref.id == NULL)
+      return pbv_string(v->u.ref.urn);
+    if (v->u.ref.id[0] == '\0')
+      return encode_unknown(flags);
     return pbv_string(v->u.ref.id);
   }
   pb_struct *s = sig_struct(MP_SIG_RESOURCE_REF);
@@ -185,7 +196,8 @@ static pb_value *encode_ref(const mp_value *v, unsigned flags) {
 
 /* Wraps |inner| as a secret when the receiver accepts secrets. */
 static pb_value *wrap_secret(pb_value *inner, unsigned flags) {
-  if (inner == NULL || !(flags & MP_PB_KEEP_SECRETS)) return inner;
+  if (inner == NULL || !(flags & MP_PB_KEEP_SECRETS))
+    return inner;
   pb_struct *s = sig_struct(MP_SIG_SECRET);
   pbs_add(s, "value", inner);
   return pbv_struct(s);
@@ -208,29 +220,44 @@ static pb_value *encode_output(const mp_value *v, unsigned flags) {
     deps->list_value = l;
     pbs_add(s, "dependencies", deps);
   }
-  if (v->u.output.secret) pbs_add(s, "secret", pbv_bool(1));
+  if (v->u.output.secret)
+    pbs_add(s, "secret", pbv_bool(1));
   if (v->u.output.value != NULL) {
     pb_value *inner = encode(v->u.output.value, flags);
-    if (inner != NULL) pbs_add(s, "value", inner);
+    if (inner != NULL)
+      pbs_add(s, "value", inner);
   }
   return pbv_struct(s);
 }
 
 static pb_value *encode(const mp_value *v, unsigned flags) {
-  if (v == NULL) return pbv_null();
+  if (v == NULL)
+    return pbv_null();
   switch (v->kind) {
-  case MP_VALUE_NULL: return pbv_null();
-  case MP_VALUE_BOOL: return pbv_bool(v->u.boolean);
-  case MP_VALUE_NUMBER: return pbv_number(v->u.number);
-  case MP_VALUE_STRING: return pbv_string(v->u.str.ptr);
-  case MP_VALUE_ARRAY: return encode_array(v, flags);
-  case MP_VALUE_OBJECT: return pbv_struct(encode_fields(v, flags));
-  case MP_VALUE_ASSET: return encode_asset(v);
-  case MP_VALUE_ARCHIVE: return encode_archive(v, flags);
-  case MP_VALUE_RESOURCE_REF: return encode_ref(v, flags);
-  case MP_VALUE_UNKNOWN: return encode_unknown(flags);
-  case MP_VALUE_SECRET: return wrap_secret(encode(v->u.secret, flags), flags);
-  case MP_VALUE_OUTPUT: return encode_output(v, flags);
+  case MP_VALUE_NULL:
+    return pbv_null();
+  case MP_VALUE_BOOL:
+    return pbv_bool(v->u.boolean);
+  case MP_VALUE_NUMBER:
+    return pbv_number(v->u.number);
+  case MP_VALUE_STRING:
+    return pbv_string(v->u.str.ptr);
+  case MP_VALUE_ARRAY:
+    return encode_array(v, flags);
+  case MP_VALUE_OBJECT:
+    return pbv_struct(encode_fields(v, flags));
+  case MP_VALUE_ASSET:
+    return encode_asset(v);
+  case MP_VALUE_ARCHIVE:
+    return encode_archive(v, flags);
+  case MP_VALUE_RESOURCE_REF:
+    return encode_ref(v, flags);
+  case MP_VALUE_UNKNOWN:
+    return encode_unknown(flags);
+  case MP_VALUE_SECRET:
+    return wrap_secret(encode(v->u.secret, flags), flags);
+  case MP_VALUE_OUTPUT:
+    return encode_output(v, flags);
   }
   return pbv_null();
 }
@@ -262,8 +289,7 @@ typedef struct dec_ctx {
   mp_buf path; /* property path of the node being decoded, for errors */
 } dec_ctx;
 
-static int decode(const pb_value *pb, dec_ctx *cx, mp_value **out,
-                  mp_err *err);
+static int decode(const pb_value *pb, dec_ctx *cx, mp_value **out, mp_err *err);
 
 static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -277,7 +303,8 @@ static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
   if (cx->path.len == 0)
     return mp_err_set(err, MP_EPROTO, "invalid property value: %s", msg);
   if (cx->path.len > 160) /* keep the message readable */
-    return mp_err_set(err, MP_EPROTO, "invalid property value at '%.60s...%s': %s",
+    return mp_err_set(err, MP_EPROTO,
+                      "invalid property value at '%.60s...%s': %s",
                       cx->path.data, cx->path.data + cx->path.len - 80, msg);
   return mp_err_set(err, MP_EPROTO, "invalid property value at '%s': %s",
                     cx->path.data, msg);
@@ -292,8 +319,7 @@ static const pb_value *pbs_get(const pb_struct *s, const char *key) {
 }
 
 static int is_null(const pb_value *v) {
-  return v == NULL ||
-         v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND__NOT_SET ||
+  return v == NULL || v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND__NOT_SET ||
          v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_NULL_VALUE;
 }
 
@@ -302,7 +328,8 @@ static int opt_string(const pb_struct *s, const char *key, dec_ctx *cx,
                       const char **dst, mp_err *err) {
   const pb_value *v = pbs_get(s, key);
   *dst = NULL;
-  if (is_null(v)) return 0;
+  if (is_null(v))
+    return 0;
   if (v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE)
     return dec_fail(cx, err, "field '%s' must be a string", key);
   *dst = v->string_value ? v->string_value : "";
@@ -317,7 +344,8 @@ static int decode_secret(const pb_struct *s, dec_ctx *cx, mp_value **out,
                          mp_err *err) {
   mp_value *inner = NULL;
   int rc = decode(pbs_get(s, "value"), cx, &inner, err);
-  if (rc != 0) return rc;
+  if (rc != 0)
+    return rc;
   *out = mp_value_new_secret(inner);
   return 0;
 }
@@ -349,7 +377,8 @@ static int decode_archive(const pb_struct *s, dec_ctx *cx, mp_value **out,
     if (a->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE)
       return dec_fail(cx, err, "archive field 'assets' must be an object");
     rc = decode_fields(a->struct_value, cx, &assets, err);
-    if (rc != 0) return rc;
+    if (rc != 0)
+      return rc;
   }
   *out = mp_value_new_archive(hash, assets, path, uri);
   return 0;
@@ -365,14 +394,16 @@ static int decode_ref(const pb_struct *s, dec_ctx *cx, mp_value **out,
     return rc;
   if (urn == NULL || urn[0] == '\0')
     return dec_fail(cx, err, "resource reference has no 'urn'");
-  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0) id = "";
+  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0)
+    id = "";
   *out = mp_value_new_ref(urn, id, pv);
   return 0;
 }
 
 static int decode_deps(const pb_value *d, dec_ctx *cx, mp_strv *deps,
                        mp_err *err) {
-  if (is_null(d)) return 0;
+  if (is_null(d))
+    return 0;
   if (d->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE)
     return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
   for (size_t i = 0; d->list_value && i < d->list_value->n_values; i++) {
@@ -387,14 +418,16 @@ static int decode_deps(const pb_value *d, dec_ctx *cx, mp_strv *deps,
 static int decode_output(const pb_struct *s, dec_ctx *cx, mp_value **out,
                          mp_err *err) {
   const pb_value *sec = pbs_get(s, "secret");
-  if (!is_null(sec) && sec->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE)
+  if (!is_null(sec) &&
+      sec->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE)
     return dec_fail(cx, err, "output field 'secret' must be a boolean");
   mp_strv deps;
   mp_strv_init(&deps);
   int rc = decode_deps(pbs_get(s, "dependencies"), cx, &deps, err);
   mp_value *val = NULL;
   const pb_value *vp = pbs_get(s, "value");
-  if (rc == 0 && vp != NULL) rc = decode(vp, cx, &val, err);
+  if (rc == 0 && vp != NULL)
+    rc = decode(vp, cx, &val, err);
   if (rc != 0) {
     mp_strv_destroy(&deps);
     return rc;
@@ -411,18 +444,24 @@ static int decode_output(const pb_struct *s, dec_ctx *cx, mp_value **out,
 
 static int decode_signature(const pb_struct *s, const char *sig, dec_ctx *cx,
                             mp_value **out, mp_err *err) {
-  if (strcmp(sig, MP_SIG_SECRET) == 0) return decode_secret(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_ASSET) == 0) return decode_asset(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_ARCHIVE) == 0) return decode_archive(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0) return decode_ref(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_OUTPUT) == 0) return decode_output(s, cx, out, err);
+  if (strcmp(sig, MP_SIG_SECRET) == 0)
+    return decode_secret(s, cx, out, err);
+  if (strcmp(sig, MP_SIG_ASSET) == 0)
+    return decode_asset(s, cx, out, err);
+  if (strcmp(sig, MP_SIG_ARCHIVE) == 0)
+    return decode_archive(s, cx, out, err);
+  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0)
+    return decode_ref(s, cx, out, err);
+  if (strcmp(sig, MP_SIG_OUTPUT) == 0)
+    return decode_output(s, cx, out, err);
   return dec_fail(cx, err, "unrecognized signature '%s'", sig);
 }
 
 static int decode_child(const pb_value *v, const char *key, size_t index,
                         dec_ctx *cx, mp_value **out, mp_err *err) {
   size_t saved = cx->path.len;
-  if (key != NULL && saved > 0) mp_buf_putc(&cx->path, '.');
+  if (key != NULL && saved > 0)
+    mp_buf_putc(&cx->path, '.');
   if (key != NULL)
     mp_buf_puts(&cx->path, key);
   else
@@ -469,7 +508,8 @@ static int decode_list(const pb_list *l, dec_ctx *cx, mp_value **out,
 static int decode_struct(const pb_struct *s, dec_ctx *cx, mp_value **out,
                          mp_err *err) {
   const pb_value *sig = pbs_get(s, MP_SIG_KEY);
-  if (sig == NULL) return decode_fields(s, cx, out, err);
+  if (sig == NULL)
+    return decode_fields(s, cx, out, err);
   if (sig->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE ||
       sig->string_value == NULL)
     return dec_fail(cx, err, "the signature key's value must be a string");

@@ -9,8 +9,10 @@
 static mp_value *obj2(const char *k1, mp_value *v1, const char *k2,
                       mp_value *v2) {
   mp_value *o = mp_value_new_object();
-  if (k1) mp_value_object_set(o, k1, v1);
-  if (k2) mp_value_object_set(o, k2, v2);
+  if (k1)
+    mp_value_object_set(o, k1, v1);
+  if (k2)
+    mp_value_object_set(o, k2, v2);
   return o;
 }
 
@@ -48,7 +50,8 @@ static void test_value_string_with_nul(void) {
 }
 
 static void test_value_secret_collapses(void) {
-  mp_value *s = mp_value_new_secret(mp_value_new_secret(mp_value_new_cstring("x")));
+  mp_value *s =
+      mp_value_new_secret(mp_value_new_secret(mp_value_new_cstring("x")));
   CHECK(s->kind == MP_VALUE_SECRET);
   CHECK(s->u.secret->kind == MP_VALUE_STRING);
   mp_value_free(s);
@@ -74,16 +77,15 @@ static mp_value *every_kind(void) {
                       mp_value_new_asset(NULL, NULL, "./f.txt", NULL));
   mp_value_object_set(o, "archive",
                       mp_value_new_archive("h2", assets, NULL, NULL));
-  mp_value_object_set(o, "ref",
-                      mp_value_new_ref("urn:pulumi:dev::p::t:m:R::a", "id-1",
-                                       "1.2.3"));
-  mp_value_object_set(o, "comp",
-                      mp_value_new_ref("urn:pulumi:dev::p::t:m:C::c", NULL,
-                                       NULL));
+  mp_value_object_set(
+      o, "ref",
+      mp_value_new_ref("urn:pulumi:dev::p::t:m:R::a", "id-1", "1.2.3"));
+  mp_value_object_set(
+      o, "comp", mp_value_new_ref("urn:pulumi:dev::p::t:m:C::c", NULL, NULL));
   mp_value_object_set(o, "secret",
                       mp_value_new_secret(mp_value_new_cstring("shh")));
-  mp_value_object_set(o, "out", mp_value_new_output(mp_value_new_number(3), 1,
-                                                    &deps));
+  mp_value_object_set(o, "out",
+                      mp_value_new_output(mp_value_new_number(3), 1, &deps));
   mp_value_object_set(o, "outu", mp_value_new_output(NULL, 0, NULL));
   mp_strv_destroy(&deps);
   return o;
@@ -122,12 +124,11 @@ static void test_value_equal_null_rules(void) {
 static void test_value_equal_ignore_secrets(void) {
   mp_value *plain = obj2("a", mp_value_new_cstring("x"), "b",
                          obj2("c", mp_value_new_number(1), NULL, NULL));
-  mp_value *sec = obj2("a", mp_value_new_secret(mp_value_new_cstring("x")),
-                       "b",
-                       mp_value_new_secret(obj2(
-                           "c", mp_value_new_output(mp_value_new_number(1), 1,
-                                                    NULL),
-                           NULL, NULL)));
+  mp_value *sec =
+      obj2("a", mp_value_new_secret(mp_value_new_cstring("x")), "b",
+           mp_value_new_secret(
+               obj2("c", mp_value_new_output(mp_value_new_number(1), 1, NULL),
+                    NULL, NULL)));
   CHECK(!mp_value_equal(plain, sec, 0));
   CHECK(mp_value_equal(plain, sec, MP_VALUE_EQ_IGNORE_SECRETS));
   CHECK(mp_value_equal(sec, plain, MP_VALUE_EQ_IGNORE_SECRETS));
@@ -228,7 +229,8 @@ static void check_diff(const mp_value *o, const mp_value *n, unsigned flags,
   char *got = diff_text(&d), *gk = strv_text(&keys);
   CHECK_STR(got, want);
   CHECK_STR(gk, want_keys);
-  for (size_t i = 0; i < d.len; i++) CHECK(d.items[i].input_diff == 1);
+  for (size_t i = 0; i < d.len; i++)
+    CHECK(d.items[i].input_diff == 1);
   free(got);
   free(gk);
   mp_strv_destroy(&keys);
@@ -238,8 +240,9 @@ static void check_diff(const mp_value *o, const mp_value *n, unsigned flags,
 static void test_value_diff_leaves(void) {
   mp_value *olds = mp_value_new_object();
   mp_value_object_set(olds, "a", mp_value_new_number(1));
-  mp_value_object_set(olds, "b", obj2("c", mp_value_new_cstring("foo"), "k",
-                                      mp_value_new_bool(1)));
+  mp_value_object_set(
+      olds, "b",
+      obj2("c", mp_value_new_cstring("foo"), "k", mp_value_new_bool(1)));
   mp_value *d = mp_value_new_array();
   mp_value_array_push(d, mp_value_new_number(1));
   mp_value_array_push(d, mp_value_new_number(2));
@@ -264,8 +267,7 @@ static void test_value_diff_leaves(void) {
              "[\"x.y\"]:update,a:update,b.c:update,d[0]:update,d[2]:add,"
              "gone:delete,new:add",
              "a,b,d,gone,new,x.y");
-  check_diff(NULL, olds, 0,
-             "[\"x.y\"]:add,a:add,b:add,d:add,gone:add,same:add",
+  check_diff(NULL, olds, 0, "[\"x.y\"]:add,a:add,b:add,d:add,gone:add,same:add",
              "a,b,d,gone,same,x.y");
   check_diff(olds, NULL, 0,
              "[\"x.y\"]:delete,a:delete,b:delete,d:delete,gone:delete,"
@@ -277,20 +279,20 @@ static void test_value_diff_leaves(void) {
 }
 
 static void test_value_diff_secrets_and_nulls(void) {
-  mp_value *olds = obj2("p", mp_value_new_cstring("pw"), "z",
-                        mp_value_new_null());
-  mp_value *news = obj2("p", mp_value_new_secret(mp_value_new_cstring("pw")),
-                        NULL, NULL);
+  mp_value *olds =
+      obj2("p", mp_value_new_cstring("pw"), "z", mp_value_new_null());
+  mp_value *news =
+      obj2("p", mp_value_new_secret(mp_value_new_cstring("pw")), NULL, NULL);
   /* Null vs missing is no change; the secret wrapper is one unless ignored. */
   check_diff(olds, news, 0, "p:update", "p");
   check_diff(olds, news, MP_VALUE_EQ_IGNORE_SECRETS, "", "");
   /* Inside two secrets the changed leaf is still named. */
-  mp_value *o2 = obj2("s", mp_value_new_secret(obj2("k", mp_value_new_number(1),
-                                                    NULL, NULL)),
-                      NULL, NULL);
-  mp_value *n2 = obj2("s", mp_value_new_secret(obj2("k", mp_value_new_number(2),
-                                                    NULL, NULL)),
-                      NULL, NULL);
+  mp_value *o2 = obj2(
+      "s", mp_value_new_secret(obj2("k", mp_value_new_number(1), NULL, NULL)),
+      NULL, NULL);
+  mp_value *n2 = obj2(
+      "s", mp_value_new_secret(obj2("k", mp_value_new_number(2), NULL, NULL)),
+      NULL, NULL);
   check_diff(o2, n2, 0, "s.k:update", "s");
   /* An unknown new value is an update. */
   mp_value *n3 = obj2("p", mp_value_new_unknown(), NULL, NULL);

@@ -16,7 +16,8 @@ static int rev_encrypt(void *ctx, const char *plain, size_t len, mp_buf *out,
   (void)err;
   (*calls)++;
   mp_buf_puts(out, "rev:");
-  for (size_t i = len; i > 0; i--) mp_buf_putc(out, plain[i - 1]);
+  for (size_t i = len; i > 0; i--)
+    mp_buf_putc(out, plain[i - 1]);
   return 0;
 }
 
@@ -25,7 +26,8 @@ static int rev_decrypt(void *ctx, const char *cipher, size_t len, mp_buf *out,
   (void)ctx;
   if (len < 4 || strncmp(cipher, "rev:", 4) != 0)
     return mp_err_set(err, MP_EINVAL, "bad ciphertext");
-  for (size_t i = len; i > 4; i--) mp_buf_putc(out, cipher[i - 1]);
+  for (size_t i = len; i > 4; i--)
+    mp_buf_putc(out, cipher[i - 1]);
   return 0;
 }
 
@@ -36,7 +38,8 @@ static char *to_json(const mp_value *v, const mp_crypter *c, unsigned flags) {
   mp_err_clear(&err);
   int rc = mp_value_to_json(v, c, flags, &b, &err);
   CHECK(rc == 0);
-  if (rc != 0) fprintf(stderr, "  error: %s\n", err.msg);
+  if (rc != 0)
+    fprintf(stderr, "  error: %s\n", err.msg);
   return mp_buf_detach(&b, NULL);
 }
 
@@ -46,7 +49,8 @@ static mp_value *from_json(const char *text, const mp_crypter *c) {
   mp_err_clear(&err);
   int rc = mp_value_from_json(text, strlen(text), c, &v, &err);
   CHECK(rc == 0);
-  if (rc != 0) fprintf(stderr, "  error: %s\n  text: %s\n", err.msg, text);
+  if (rc != 0)
+    fprintf(stderr, "  error: %s\n  text: %s\n", err.msg, text);
   return v;
 }
 
@@ -54,7 +58,8 @@ static mp_value *from_json(const char *text, const mp_crypter *c) {
 static void round_trip(mp_value *v, const mp_crypter *c, unsigned flags,
                        const char *want) {
   char *text = to_json(v, c, flags);
-  if (want) CHECK_STR(text, want);
+  if (want)
+    CHECK_STR(text, want);
   mp_value *back = from_json(text, c);
   CHECK(back != NULL && mp_value_equal(v, back, 0));
   mp_value_free(back);
@@ -102,13 +107,13 @@ static void test_value_json_nonfinite(void) {
 }
 
 static void test_value_json_special_objects(void) {
-  round_trip(mp_value_new_unknown(), NULL, 0,
-             "\"" MP_UNKNOWN_SENTINEL "\"");
+  round_trip(mp_value_new_unknown(), NULL, 0, "\"" MP_UNKNOWN_SENTINEL "\"");
   round_trip(mp_value_new_asset("abc", "hello", NULL, NULL), NULL, 0,
              "{\"" MP_SIG_KEY "\":\"" MP_SIG_ASSET
              "\",\"hash\":\"abc\",\"text\":\"hello\"}");
   round_trip(mp_value_new_asset(NULL, NULL, NULL, "https://x/y"), NULL, 0,
-             "{\"" MP_SIG_KEY "\":\"" MP_SIG_ASSET "\",\"uri\":\"https://x/y\"}");
+             "{\"" MP_SIG_KEY "\":\"" MP_SIG_ASSET
+             "\",\"uri\":\"https://x/y\"}");
   mp_value *assets = mp_value_new_object();
   mp_value_object_set(assets, "a.txt",
                       mp_value_new_asset(NULL, NULL, "./a.txt", NULL));
@@ -117,12 +122,12 @@ static void test_value_json_special_objects(void) {
              "{\"" MP_SIG_KEY "\":\"" MP_SIG_ASSET "\",\"path\":\"./a.txt\"}},"
              "\"hash\":\"h\"}");
   round_trip(mp_value_new_archive(NULL, NULL, "./dir", NULL), NULL, 0, NULL);
-  round_trip(mp_value_new_ref("urn:pulumi:s::p::t:m:R::r", "i-1", "2.0.0"),
-             NULL, 0,
-             "{\"" MP_SIG_KEY "\":\"" MP_SIG_RESOURCE_REF "\",\"id\":\"i-1\","
-             "\"packageVersion\":\"2.0.0\",\"urn\":\"urn:pulumi:s::p::t:m:R::r\"}");
-  round_trip(mp_value_new_ref("urn:pulumi:s::p::t:m:C::c", NULL, NULL), NULL,
-             0, NULL);
+  round_trip(
+      mp_value_new_ref("urn:pulumi:s::p::t:m:R::r", "i-1", "2.0.0"), NULL, 0,
+      "{\"" MP_SIG_KEY "\":\"" MP_SIG_RESOURCE_REF "\",\"id\":\"i-1\","
+      "\"packageVersion\":\"2.0.0\",\"urn\":\"urn:pulumi:s::p::t:m:R::r\"}");
+  round_trip(mp_value_new_ref("urn:pulumi:s::p::t:m:C::c", NULL, NULL), NULL, 0,
+             NULL);
   mp_strv deps;
   mp_strv_init(&deps);
   mp_strv_push(&deps, "urn:a");
@@ -210,8 +215,8 @@ static void test_value_json_errors(void) {
                    "at 'l[1]': unrecognized signature 'nope'");
   check_json_error("{\"" MP_SIG_KEY "\":\"" MP_SIG_RESOURCE_REF "\"}", NULL,
                    "resource reference has no 'urn'");
-  check_json_error("{\"" MP_SIG_KEY "\":\"" MP_SIG_ASSET "\",\"path\":3}",
-                   NULL, "field 'path' must be a string");
+  check_json_error("{\"" MP_SIG_KEY "\":\"" MP_SIG_ASSET "\",\"path\":3}", NULL,
+                   "field 'path' must be a string");
   check_json_error("{\"" MP_SIG_KEY "\":7}", NULL,
                    "signature key's value must be a string");
 }

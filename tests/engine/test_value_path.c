@@ -22,11 +22,14 @@ static void check_parse(const char *s, const char *want_segs,
   mp_buf b;
   mp_buf_init(&b);
   for (size_t i = 0; i < p.len; i++) {
-    if (i) mp_buf_putc(&b, ',');
-    if (p.segs[i].kind == MP_PATH_KEY) mp_buf_printf(&b, "k:%s", p.segs[i].key);
+    if (i)
+      mp_buf_putc(&b, ',');
+    if (p.segs[i].kind == MP_PATH_KEY)
+      mp_buf_printf(&b, "k:%s", p.segs[i].key);
     if (p.segs[i].kind == MP_PATH_INDEX)
       mp_buf_printf(&b, "i:%zu", p.segs[i].index);
-    if (p.segs[i].kind == MP_PATH_WILDCARD) mp_buf_putc(&b, '*');
+    if (p.segs[i].kind == MP_PATH_WILDCARD)
+      mp_buf_putc(&b, '*');
   }
   CHECK_STR(b.data, want_segs);
   char *f = mp_path_format(&p);
@@ -86,7 +89,8 @@ static mp_value *parse_json(const char *text) {
   mp_err err;
   mp_err_clear(&err);
   CHECK(mp_value_from_json(text, strlen(text), NULL, &v, &err) == 0);
-  if (v == NULL) fprintf(stderr, "  json: %s: %s\n", text, err.msg);
+  if (v == NULL)
+    fprintf(stderr, "  json: %s: %s\n", text, err.msg);
   return v;
 }
 
@@ -129,8 +133,9 @@ static void test_value_path_get_set_delete(void) {
   CHECK(mp_path_set(v, &p, mp_value_new_bool(1), &err) == 0); /* append */
   mp_path_destroy(&p);
   char *t = json(v);
-  CHECK_STR(t, "{\"a\":{\"b\":[10,{\"c\":1},true]},\"n\":{\"m\":{\"o\":\"deep\"}},"
-               "\"x.y\":2}");
+  CHECK_STR(t,
+            "{\"a\":{\"b\":[10,{\"c\":1},true]},\"n\":{\"m\":{\"o\":\"deep\"}},"
+            "\"x.y\":2}");
   free(t);
   with_path("a.b[9]", &p);
   mp_value *nine = mp_value_new_number(9);
@@ -197,7 +202,8 @@ static void check_ignore(const char *olds_json, const char *news_json,
   mp_strv pv, invalid;
   mp_strv_init(&pv);
   mp_strv_init(&invalid);
-  for (size_t i = 0; paths[i]; i++) mp_strv_push(&pv, paths[i]);
+  for (size_t i = 0; paths[i]; i++)
+    mp_strv_push(&pv, paths[i]);
   mp_err err;
   mp_err_clear(&err);
   CHECK(mp_value_apply_ignore_changes(olds, news, &pv, &invalid, &err) == 0);
@@ -217,8 +223,9 @@ static void check_ignore(const char *olds_json, const char *news_json,
   mp_value_free(news);
 }
 
-#define S33_OLD \
-  "{\"a\":1,\"b\":{\"c\":\"foo\"},\"d\":[1],\"e\":[1],\"f\":{\"g\":{\"h\":\"bar\"}}}"
+#define S33_OLD                                                                \
+  "{\"a\":1,\"b\":{\"c\":\"foo\"},\"d\":[1],\"e\":[1],\"f\":{\"g\":{\"h\":"    \
+  "\"bar\"}}}"
 
 static void test_value_path_ignore_changes_s33(void) {
   const char *const all[] = {"a", "b.c", "d", "e[0]", "f.g[\"h\"]", NULL};
@@ -295,7 +302,8 @@ static void test_value_path_ignore_changes_secrets(void) {
   mp_value *inner = mp_value_new_object();
   mp_value_object_set(inner, "c", mp_value_new_number(1));
   mp_value_object_set(olds, "b", mp_value_new_secret(inner));
-  mp_value_object_set(olds, "p", mp_value_new_secret(mp_value_new_cstring("o")));
+  mp_value_object_set(olds, "p",
+                      mp_value_new_secret(mp_value_new_cstring("o")));
   mp_value *news = parse_json("{\"b\":{\"c\":2,\"d\":3},\"p\":\"n\"}");
   mp_strv pv;
   mp_strv_init(&pv);

@@ -6,7 +6,7 @@
 
 #include "testutil.h"
 
-#define ALL_KEEP \
+#define ALL_KEEP                                                               \
   (MP_PB_KEEP_SECRETS | MP_PB_KEEP_RESOURCES | MP_PB_KEEP_OUTPUT_VALUES)
 
 static mp_value *every_kind(void) {
@@ -35,16 +35,15 @@ static mp_value *every_kind(void) {
                       mp_value_new_archive("h2", assets, NULL, NULL));
   mp_value_object_set(o, "uriarchive",
                       mp_value_new_archive(NULL, NULL, NULL, "https://a/b"));
-  mp_value_object_set(o, "ref",
-                      mp_value_new_ref("urn:pulumi:dev::p::t:m:R::a", "id-1",
-                                       "1.2.3"));
-  mp_value_object_set(o, "comp",
-                      mp_value_new_ref("urn:pulumi:dev::p::t:m:C::c", NULL,
-                                       NULL));
+  mp_value_object_set(
+      o, "ref",
+      mp_value_new_ref("urn:pulumi:dev::p::t:m:R::a", "id-1", "1.2.3"));
+  mp_value_object_set(
+      o, "comp", mp_value_new_ref("urn:pulumi:dev::p::t:m:C::c", NULL, NULL));
   mp_value_object_set(o, "secret",
                       mp_value_new_secret(mp_value_new_cstring("shh")));
-  mp_value_object_set(o, "out", mp_value_new_output(mp_value_new_number(3), 1,
-                                                    &deps));
+  mp_value_object_set(o, "out",
+                      mp_value_new_output(mp_value_new_number(3), 1, &deps));
   mp_value_object_set(o, "outu", mp_value_new_output(NULL, 0, NULL));
   mp_strv_destroy(&deps);
   return o;
@@ -55,7 +54,8 @@ static int all_kinds_set(const Google__Protobuf__Value *v);
 
 static int struct_kinds_set(const Google__Protobuf__Struct *s) {
   for (size_t i = 0; i < s->n_fields; i++)
-    if (!all_kinds_set(s->fields[i]->value)) return 0;
+    if (!all_kinds_set(s->fields[i]->value))
+      return 0;
   return 1;
 }
 
@@ -66,14 +66,16 @@ static int all_kinds_set(const Google__Protobuf__Value *v) {
     return struct_kinds_set(v->struct_value);
   if (v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE)
     for (size_t i = 0; i < v->list_value->n_values; i++)
-      if (!all_kinds_set(v->list_value->values[i])) return 0;
+      if (!all_kinds_set(v->list_value->values[i]))
+        return 0;
   return 1;
 }
 
 static const Google__Protobuf__Value *field(const Google__Protobuf__Struct *s,
                                             const char *key) {
   for (size_t i = 0; s && i < s->n_fields; i++)
-    if (strcmp(s->fields[i]->key, key) == 0) return s->fields[i]->value;
+    if (strcmp(s->fields[i]->key, key) == 0)
+      return s->fields[i]->value;
   return NULL;
 }
 
@@ -91,8 +93,7 @@ static void test_value_pb_round_trip_every_kind(void) {
   size_t n = google__protobuf__struct__get_packed_size(s);
   uint8_t *buf = malloc(n);
   google__protobuf__struct__pack(s, buf);
-  Google__Protobuf__Struct *un =
-      google__protobuf__struct__unpack(NULL, n, buf);
+  Google__Protobuf__Struct *un = google__protobuf__struct__unpack(NULL, n, buf);
   CHECK(un != NULL);
   mp_value *back = NULL;
   CHECK(mp_value_from_pb_struct(un, &back, &err) == 0);
@@ -116,12 +117,12 @@ static void test_value_pb_wire_bytes_match_sdk(void) {
   Google__Protobuf__Struct *s = NULL;
   CHECK(mp_value_to_pb_struct(v, 0, &s, NULL) == 0);
   static const uint8_t want[] = {
-      0x0a, 0x07, 0x0a, 0x01, 'e', 0x12, 0x02, 0x1a, 0x00,
-      0x0a, 0x07, 0x0a, 0x01, 'f', 0x12, 0x02, 0x20, 0x00,
-      0x0a, 0x07, 0x0a, 0x01, 'l', 0x12, 0x02, 0x32, 0x00,
-      0x0a, 0x07, 0x0a, 0x01, 'n', 0x12, 0x02, 0x08, 0x00,
-      0x0a, 0x07, 0x0a, 0x01, 'o', 0x12, 0x02, 0x2a, 0x00,
-      0x0a, 0x0e, 0x0a, 0x01, 'z', 0x12, 0x09, 0x11, 0, 0, 0, 0, 0, 0, 0, 0};
+      0x0a, 0x07, 0x0a, 0x01, 'e',  0x12, 0x02, 0x1a, 0x00, 0x0a, 0x07,
+      0x0a, 0x01, 'f',  0x12, 0x02, 0x20, 0x00, 0x0a, 0x07, 0x0a, 0x01,
+      'l',  0x12, 0x02, 0x32, 0x00, 0x0a, 0x07, 0x0a, 0x01, 'n',  0x12,
+      0x02, 0x08, 0x00, 0x0a, 0x07, 0x0a, 0x01, 'o',  0x12, 0x02, 0x2a,
+      0x00, 0x0a, 0x0e, 0x0a, 0x01, 'z',  0x12, 0x09, 0x11, 0,    0,
+      0,    0,    0,    0,    0,    0};
   size_t n = google__protobuf__struct__get_packed_size(s);
   CHECK(n == sizeof(want));
   uint8_t buf[128];
@@ -159,8 +160,8 @@ static void test_value_pb_signature_encodings(void) {
 
 static void test_value_pb_lowering_for_plain_receivers(void) {
   mp_value *v = every_kind();
-  mp_value_object_set(v, "unk_ref",
-                      mp_value_new_ref("urn:pulumi:dev::p::t:m:R::u", "", NULL));
+  mp_value_object_set(
+      v, "unk_ref", mp_value_new_ref("urn:pulumi:dev::p::t:m:R::u", "", NULL));
   Google__Protobuf__Struct *s = NULL;
   CHECK(mp_value_to_pb_struct(v, 0, &s, NULL) == 0);
   CHECK(struct_kinds_set(s));
@@ -172,8 +173,7 @@ static void test_value_pb_lowering_for_plain_receivers(void) {
   CHECK_STR(field(s, "outu")->string_value, MP_UNKNOWN_SENTINEL);
   /* Assets keep their signature object. */
   const Google__Protobuf__Value *asset = field(s, "asset");
-  CHECK_STR(field(asset->struct_value, MP_SIG_KEY)->string_value,
-            MP_SIG_ASSET);
+  CHECK_STR(field(asset->struct_value, MP_SIG_KEY)->string_value, MP_SIG_ASSET);
   mp_value_pb_struct_free(s);
 
   /* Secrets kept but not output values: a secret output stays secret. */
@@ -197,10 +197,10 @@ static void test_value_pb_lowering_for_plain_receivers(void) {
 }
 
 static void test_value_pb_single_values(void) {
-  mp_value *vals[] = {mp_value_new_null(), mp_value_new_bool(0),
-                      mp_value_new_number(NAN), mp_value_new_cstring("x"),
-                      mp_value_new_unknown(),
-                      mp_value_new_secret(mp_value_new_unknown())};
+  mp_value *vals[] = {
+      mp_value_new_null(),      mp_value_new_bool(0),
+      mp_value_new_number(NAN), mp_value_new_cstring("x"),
+      mp_value_new_unknown(),   mp_value_new_secret(mp_value_new_unknown())};
   for (size_t i = 0; i < MP_ARRAY_LEN(vals); i++) {
     Google__Protobuf__Value *pb = mp_value_to_pb(vals[i], ALL_KEEP);
     CHECK(all_kinds_set(pb));
@@ -251,8 +251,8 @@ static void test_value_pb_decodes_sdk_shapes(void) {
   mp_value_object_set(v, "a", marker);
   CHECK(mp_value_to_pb_struct(v, 0, &s, NULL) == 0);
   /* Add the signature key by hand to the inner struct. */
-  Google__Protobuf__Struct *inner = (Google__Protobuf__Struct *)field(s, "a")
-                                        ->struct_value;
+  Google__Protobuf__Struct *inner =
+      (Google__Protobuf__Struct *)field(s, "a")->struct_value;
   mp_value *sigv = mp_value_new_cstring(MP_SIG_ASSET);
   Google__Protobuf__Value *sig = mp_value_to_pb(sigv, 0);
   mp_value_free(sigv);
@@ -291,7 +291,8 @@ static void check_pb_error(const char *json, const char *want) {
   /* Flip the marker "SIG" key to the real signature key. */
   for (size_t i = 0; i < s->n_fields; i++) {
     Google__Protobuf__Value *v = s->fields[i]->value;
-    if (v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE) continue;
+    if (v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE)
+      continue;
     for (size_t k = 0; k < v->struct_value->n_fields; k++)
       if (strcmp(v->struct_value->fields[k]->key, "SIG") == 0) {
         free(v->struct_value->fields[k]->key);
@@ -317,8 +318,7 @@ static void test_value_pb_errors(void) {
                  "at 'r': resource reference has no 'urn'");
   check_pb_error("{\"o\":{\"SIG\":\"" MP_SIG_OUTPUT "\",\"secret\":\"yes\"}}",
                  "output field 'secret' must be a boolean");
-  check_pb_error("{\"o\":{\"SIG\":\"" MP_SIG_OUTPUT
-                 "\",\"dependencies\":[1]}}",
+  check_pb_error("{\"o\":{\"SIG\":\"" MP_SIG_OUTPUT "\",\"dependencies\":[1]}}",
                  "'dependencies' must be a list of URNs");
   check_pb_error("{\"a\":{\"SIG\":\"" MP_SIG_ASSET "\",\"text\":{}}}",
                  "field 'text' must be a string");

@@ -147,7 +147,7 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
   const mp_value *env = mp__prov_get(in, "environment");
   const mp_value *stdin_v = mp__prov_get(in, "stdin");
   char **argv = build_argv(in, cmd);
-  size_t i;
+  size_t i, elen;
   int rc;
   memset(&s, 0, sizeof(s));
   s.argv = argv;
@@ -167,12 +167,17 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
   s.timeout_ms = timeout > 0 ? (int64_t)(timeout * 1000) : 0;
   mp__cmd_result_init(&res);
   rc = mp__cmd_run(&s, &res, err);
+  elen = res.err.len;
+  while (elen > 0 && (res.err.data[elen - 1] == '\n' ||
+                      res.err.data[elen - 1] == '\r'))
+    elen--;
+  if (elen > 400) elen = 400;
   if (rc == 0 && res.signal != 0)
-    rc = mp_err_set(err, MP_EPLUGIN, "command was killed by signal %d: %s",
-                    res.signal, res.err.data ? res.err.data : "");
+    rc = mp_err_set(err, MP_EPLUGIN, "command was killed by signal %d: %.*s",
+                    res.signal, (int)elen, res.err.data ? res.err.data : "");
   else if (rc == 0 && res.status != 0)
-    rc = mp_err_set(err, MP_EPLUGIN, "command exited with status %d: %.400s",
-                    res.status, res.err.data ? res.err.data : "");
+    rc = mp_err_set(err, MP_EPLUGIN, "command exited with status %d: %.*s",
+                    res.status, (int)elen, res.err.data ? res.err.data : "");
   if (rc == 0 && out != NULL) {
     mp_value_object_set(out, "stdout", trimmed(&res.out));
     mp_value_object_set(out, "stderr", trimmed(&res.err));

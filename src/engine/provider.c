@@ -36,15 +36,16 @@ void mp_prov_resp_destroy(mp_prov_resp *r) {
 void mp_prov_resp_add_failure(mp_prov_resp *r, const char *property,
                               const char *reason) {
   mp_check_failure *f;
-  r->failures = mp_xreallocarray(r->failures, r->nfailures + 1,
-                                 sizeof(*r->failures));
+  r->failures =
+      mp_xreallocarray(r->failures, r->nfailures + 1, sizeof(*r->failures));
   f = &r->failures[r->nfailures++];
   f->property = mp_xstrdup(property);
   f->reason = mp_xstrdup(reason ? reason : "");
 }
 
 void mp_provider_free(mp_provider *p) {
-  if (p == NULL) return;
+  if (p == NULL)
+    return;
   if (p->vt != NULL && p->vt->free != NULL) {
     p->vt->free(p);
     return;

@@ -21,6 +21,7 @@ static const builtin builtins[] = {
 mp_provider_factory mp_builtin_provider_factory(const char *pkg) {
   size_t i;
   for (i = 0; pkg != NULL && i < MP_ARRAY_LEN(builtins); i++)
-    if (strcmp(builtins[i].pkg, pkg) == 0) return builtins[i].factory;
+    if (strcmp(builtins[i].pkg, pkg) == 0)
+      return builtins[i].factory;
   return NULL;
 }

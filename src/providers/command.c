@@ -13,12 +13,13 @@
 #define TOKEN "command:local:Command"
 #define ID_BYTES 8
 
-static const char *const str_keys[] = {"create", "update", "delete", "dir",
-                                       "stdin", NULL};
+static const char *const str_keys[] = {"create", "update", "delete",
+                                       "dir",    "stdin",  NULL};
 static const char *const output_keys[] = {"stdout", "stderr", NULL};
 
 static int check_type(const mp_prov_req *q, mp_err *err) {
-  if (q->type != NULL && strcmp(q->type, TOKEN) == 0) return 0;
+  if (q->type != NULL && strcmp(q->type, TOKEN) == 0)
+    return 0;
   return mp_err_set(err, MP_EINVAL,
                     "unknown resource type '%s' in the built-in 'command' "
                     "provider; the only type is '" TOKEN "'",
@@ -26,13 +27,12 @@ static int check_type(const mp_prov_req *q, mp_err *err) {
 }
 
 /* Adds a failure for each non-string element of |v| (array or object). */
-static void check_strings(const mp_value *v, const char *key,
-                          mp_prov_resp *r) {
+static void check_strings(const mp_value *v, const char *key, mp_prov_resp *r) {
   size_t i, n = v->kind == MP_VALUE_ARRAY ? v->u.arr.len : v->u.obj.len;
   for (i = 0; i < n; i++) {
-    const mp_value *e = mp__prov_plain(v->kind == MP_VALUE_ARRAY
-                                           ? v->u.arr.items[i]
-                                           : v->u.obj.items[i].value);
+    const mp_value *e =
+        mp__prov_plain(v->kind == MP_VALUE_ARRAY ? v->u.arr.items[i]
+                                                 : v->u.obj.items[i].value);
     if (e != NULL && e->kind != MP_VALUE_STRING &&
         e->kind != MP_VALUE_UNKNOWN) {
       char reason[96];
@@ -47,14 +47,16 @@ static void check_strings(const mp_value *v, const char *key,
 static void check_container(const mp_value *news, const char *key,
                             mp_value_kind want, mp_prov_resp *r) {
   const mp_value *v = mp__prov_get(news, key);
-  if (v == NULL || mp__prov_is_unknown(news, key)) return;
+  if (v == NULL || mp__prov_is_unknown(news, key))
+    return;
   if (v->kind != want) {
-    mp_prov_resp_add_failure(r, key, want == MP_VALUE_ARRAY
-                                         ? "expected an array"
-                                         : "expected an object");
+    mp_prov_resp_add_failure(r, key,
+                             want == MP_VALUE_ARRAY ? "expected an array"
+                                                    : "expected an object");
     return;
   }
-  if (strcmp(key, "triggers") != 0) check_strings(v, key, r);
+  if (strcmp(key, "triggers") != 0)
+    check_strings(v, key, r);
   if (strcmp(key, "interpreter") == 0 && v->u.arr.len == 0)
     mp_prov_resp_add_failure(r, key, "must name at least a program");
 }
@@ -64,7 +66,8 @@ static int c_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   size_t i;
   const char *s;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   for (i = 0; str_keys[i] != NULL; i++)
     (void)mp__prov_str(q->news, str_keys[i], &s, r);
   check_container(q->news, "environment", MP_VALUE_OBJECT, r);
@@ -82,7 +85,8 @@ static int c_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   size_t i;
   int has_update;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   mp_strv_init(&changed);
   if (mp__prov_changed_keys(olds, q->news, output_keys, &changed) == 0) {
     r->changes = MP_DIFF_CHANGES_NONE;
@@ -104,7 +108,8 @@ static int c_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 /* Trims one trailing newline, as the real provider does. */
 static mp_value *trimmed(const mp_buf *b) {
   size_t n = b->len;
-  if (n > 0 && b->data[n - 1] == '\n') n--;
+  if (n > 0 && b->data[n - 1] == '\n')
+    n--;
   return mp_value_new_string(n ? b->data : "", n);
 }
 
@@ -153,8 +158,8 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
   s.argv = argv;
   s.dir = mp__prov_get_str(in, "dir");
   mp_strv_init(&s.env);
-  for (i = 0; env != NULL && env->kind == MP_VALUE_OBJECT &&
-              i < env->u.obj.len; i++)
+  for (i = 0; env != NULL && env->kind == MP_VALUE_OBJECT && i < env->u.obj.len;
+       i++)
     push_env(&s.env, env->u.obj.items[i].key, env->u.obj.items[i].value);
   if (prev != NULL) {
     push_env(&s.env, "PULUMI_COMMAND_STDOUT", mp__prov_get(prev, "stdout"));
@@ -168,10 +173,11 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
   mp__cmd_result_init(&res);
   rc = mp__cmd_run(&s, &res, err);
   elen = res.err.len;
-  while (elen > 0 && (res.err.data[elen - 1] == '\n' ||
-                      res.err.data[elen - 1] == '\r'))
+  while (elen > 0 &&
+         (res.err.data[elen - 1] == '\n' || res.err.data[elen - 1] == '\r'))
     elen--;
-  if (elen > 400) elen = 400;
+  if (elen > 400)
+    elen = 400;
   if (rc == 0 && res.signal != 0)
     rc = mp_err_set(err, MP_EPLUGIN, "command was killed by signal %d: %.*s",
                     res.signal, (int)elen, res.err.data ? res.err.data : "");
@@ -201,7 +207,8 @@ static int create_or_update(const mp_prov_req *q, const char *cmd_key,
   mp_value *out = mp__prov_obj_dup(q->news);
   const char *cmd = mp__prov_get_str(q->news, cmd_key);
   int rc = 0;
-  if (cmd == NULL) cmd = mp__prov_get_str(q->news, "create");
+  if (cmd == NULL)
+    cmd = mp__prov_get_str(q->news, "create");
   if (q->preview) {
     set_unknown_outputs(out);
   } else if (cmd != NULL) {
@@ -224,10 +231,14 @@ static int c_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   char *id = NULL;
   int rc;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
-  if ((rc = create_or_update(q, "create", NULL, r, err)) < 0) return rc;
-  if (q->preview) return 0;
-  if ((rc = mp__prov_random_hex(ID_BYTES, &id, err)) < 0) return rc;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
+  if ((rc = create_or_update(q, "create", NULL, r, err)) < 0)
+    return rc;
+  if (q->preview)
+    return 0;
+  if ((rc = mp__prov_random_hex(ID_BYTES, &id, err)) < 0)
+    return rc;
   free(r->id);
   r->id = id;
   return 0;
@@ -236,7 +247,8 @@ static int c_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int c_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   return create_or_update(q, "update", q->olds, r, err);
 }
 
@@ -245,14 +257,17 @@ static int c_delete(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const char *cmd = mp__prov_get_str(q->olds, "delete");
   (void)p;
   (void)r;
-  if (check_type(q, err) < 0) return MP_EINVAL;
-  if (cmd == NULL) return 0;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
+  if (cmd == NULL)
+    return 0;
   return run_phase(q->olds, cmd, q->olds, q->timeout, NULL, err);
 }
 
 static void c_free(mp_provider *p) {
   mp__prov_base *b = (mp__prov_base *)p;
-  if (b == NULL) return;
+  if (b == NULL)
+    return;
   mp__prov_base_destroy(b);
   free(b);
 }

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/mem.h"
 #include "engine/err.h"
+#include "engine/mem.h"
 
 typedef struct mp__cmd_spec {
   char *const *argv;      /* argv[0] is looked up on PATH; NULL-terminated */
@@ -14,7 +14,7 @@ typedef struct mp__cmd_spec {
   mp_strv env;            /* "NAME=value" entries added to our environment */
   const char *stdin_data; /* may be NULL when stdin_len is 0 */
   size_t stdin_len;
-  int64_t timeout_ms;     /* 0 = none; the child is killed after it */
+  int64_t timeout_ms; /* 0 = none; the child is killed after it */
 } mp__cmd_spec;
 
 typedef struct mp__cmd_result {

@@ -43,23 +43,27 @@ static int overridden(const mp_strv *env, const char *entry) {
 static char **build_env(const mp_strv *env) {
   size_t n = 0, at = 0, i;
   char **out;
-  while (environ != NULL && environ[n] != NULL) n++;
+  while (environ != NULL && environ[n] != NULL)
+    n++;
   out = mp_xcalloc(n + env->len + 1, sizeof(*out));
   for (i = 0; i < n; i++)
-    if (!overridden(env, environ[i])) out[at++] = environ[i];
-  for (i = 0; i < env->len; i++) out[at++] = env->items[i];
+    if (!overridden(env, environ[i]))
+      out[at++] = environ[i];
+  for (i = 0; i < env->len; i++)
+    out[at++] = env->items[i];
   out[at] = NULL;
   return out;
 }
 
 static void close_fd(int *fd) {
-  if (*fd >= 0) close(*fd);
+  if (*fd >= 0)
+    close(*fd);
   *fd = -1;
 }
 
 typedef struct io {
-  int out, err, in;           /* parent ends; -1 once closed */
-  const char *data;           /* stdin bytes */
+  int out, err, in; /* parent ends; -1 once closed */
+  const char *data; /* stdin bytes */
   size_t len, off;
 } io;
 
@@ -84,10 +88,13 @@ static void pump_write(io *x) {
   if (x->off < x->len) {
     n = send(x->in, x->data + x->off, x->len - x->off,
              MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) x->off += (size_t)n;
-    if (n < 0 && errno != EINTR && errno != EAGAIN) x->off = x->len;
+    if (n > 0)
+      x->off += (size_t)n;
+    if (n < 0 && errno != EINTR && errno != EAGAIN)
+      x->off = x->len;
   }
-  if (x->off >= x->len) close_fd(&x->in);
+  if (x->off >= x->len)
+    close_fd(&x->in);
 }
 
 /* Moves bytes until both output pipes reach EOF. Returns 0, or 1 when
@@ -102,15 +109,21 @@ static int pump(io *x, mp__cmd_result *res, int64_t deadline) {
     fds[n].fd = x->in, fds[n++].events = POLLOUT;
     if (deadline > 0) {
       int64_t left = deadline - now_ms();
-      if (left <= 0) return 1;
+      if (left <= 0)
+        return 1;
       wait = (int)(left > 1000 ? 1000 : left);
     }
     rc = poll(fds, n, wait);
-    if (rc < 0 && errno != EINTR) return 0;
-    if (rc <= 0) continue;
-    if (fds[0].revents) pump_read(&x->out, &res->out);
-    if (fds[1].revents) pump_read(&x->err, &res->err);
-    if (fds[2].revents) pump_write(x);
+    if (rc < 0 && errno != EINTR)
+      return 0;
+    if (rc <= 0)
+      continue;
+    if (fds[0].revents)
+      pump_read(&x->out, &res->out);
+    if (fds[1].revents)
+      pump_read(&x->err, &res->err);
+    if (fds[2].revents)
+      pump_write(x);
   }
   return 0;
 }
@@ -145,8 +158,7 @@ static int spawn_child(const mp__cmd_spec *s, int in, int out, int errfd,
   free(envp);
   if (rc != 0)
     return mp_err_set(err, MP_EPLUGIN, "cannot run '%s'%s%s: %s", s->argv[0],
-                      s->dir ? " in " : "", s->dir ? s->dir : "",
-                      strerror(rc));
+                      s->dir ? " in " : "", s->dir ? s->dir : "", strerror(rc));
   return 0;
 }
 
@@ -157,8 +169,10 @@ static int reap(pid_t pid, mp__cmd_result *res, mp_err *err) {
       return mp_err_set(err, MP_EIO, "cannot wait for command: %s",
                         strerror(errno));
   }
-  if (WIFEXITED(status)) res->status = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) res->signal = WTERMSIG(status);
+  if (WIFEXITED(status))
+    res->status = WEXITSTATUS(status);
+  if (WIFSIGNALED(status))
+    res->signal = WTERMSIG(status);
   return 0;
 }
 
@@ -174,15 +188,18 @@ int mp__cmd_run(const mp__cmd_spec *s, mp__cmd_result *res, mp_err *err) {
                     strerror(errno));
     goto done;
   }
-  if ((rc = spawn_child(s, pi[1], po[1], pe[1], &pid, err)) < 0) goto done;
+  if ((rc = spawn_child(s, pi[1], po[1], pe[1], &pid, err)) < 0)
+    goto done;
   close_fd(&po[1]);
   close_fd(&pe[1]);
   close_fd(&pi[1]);
   x.out = po[0], x.err = pe[0], x.in = pi[0];
   po[0] = pe[0] = pi[0] = -1;
-  if (x.len == 0) close_fd(&x.in);
+  if (x.len == 0)
+    close_fd(&x.in);
   timed_out = pump(&x, res, deadline);
-  if (timed_out) kill(pid, SIGKILL);
+  if (timed_out)
+    kill(pid, SIGKILL);
   close_fd(&x.out);
   close_fd(&x.err);
   close_fd(&x.in);

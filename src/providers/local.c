@@ -20,7 +20,8 @@
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 static int check_type(const mp_prov_req *q, mp_err *err) {
-  if (q->type != NULL && strcmp(q->type, TOKEN) == 0) return 0;
+  if (q->type != NULL && strcmp(q->type, TOKEN) == 0)
+    return 0;
   return mp_err_set(err, MP_EINVAL,
                     "unknown resource type '%s' in the built-in 'local' "
                     "provider; the only type is '" TOKEN "'",
@@ -31,9 +32,11 @@ static int check_type(const mp_prov_req *q, mp_err *err) {
 static int parse_mode(const char *s, mode_t *out) {
   size_t n = strlen(s), i;
   unsigned m = 0;
-  if (n == 0 || n > 4) return -1;
+  if (n == 0 || n > 4)
+    return -1;
   for (i = 0; i < n; i++) {
-    if (s[i] < '0' || s[i] > '7') return -1;
+    if (s[i] < '0' || s[i] > '7')
+      return -1;
     m = m * 8 + (unsigned)(s[i] - '0');
   }
   *out = (mode_t)m;
@@ -46,7 +49,8 @@ static int l_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   mode_t m;
   mp__prov_field f;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   f = mp__prov_str(q->news, "path", &path, r);
   if (f == MP_PROV_FIELD_MISSING || (f == MP_PROV_FIELD_OK && !*path))
     mp_prov_resp_add_failure(r, "path", "missing required property");
@@ -67,7 +71,8 @@ static int l_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const mp_value *olds = q->old_inputs ? q->old_inputs : q->olds;
   size_t i;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   if (mp__prov_changed_keys(olds, q->news, skip, &r->diffs) == 0) {
     r->changes = MP_DIFF_CHANGES_NONE;
     return 0;
@@ -82,8 +87,10 @@ static int l_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int write_all(int fd, const char *p, size_t n) {
   while (n > 0) {
     ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return -1;
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0)
+      return -1;
     p += w;
     n -= (size_t)w;
   }
@@ -170,12 +177,14 @@ static int write_file(const mp_prov_req *q, mp_prov_resp *r, mp_err *err) {
 static int l_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   return write_file(q, r, err);
 }
 
 static int remove_file(const char *path, mp_err *err) {
-  if (path == NULL || unlink(path) == 0 || errno == ENOENT) return 0;
+  if (path == NULL || unlink(path) == 0 || errno == ENOENT)
+    return 0;
   return mp_err_set(err, MP_EPLUGIN, "cannot delete '%s': %s", path,
                     strerror(errno));
 }
@@ -186,8 +195,10 @@ static int l_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const char *new_path = mp__prov_get_str(q->news, "path");
   int rc;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
-  if ((rc = write_file(q, r, err)) < 0 || q->preview) return rc;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
+  if ((rc = write_file(q, r, err)) < 0 || q->preview)
+    return rc;
   /* Diff replaces on a path change; should an update move the file
    * anyway, the old one must not linger. */
   if (old_path != NULL && new_path != NULL && strcmp(old_path, new_path))
@@ -200,7 +211,8 @@ static int l_delete(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const char *path = mp__prov_get_str(q->olds, "path");
   (void)p;
   (void)r;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   return remove_file(path ? path : q->id, err);
 }
 
@@ -210,20 +222,22 @@ static int slurp(const char *path, mp_buf *b, mode_t *mode, mp_err *err) {
   struct stat st;
   ssize_t n;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) return 1;
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+    return 1;
   if (fd < 0 || fstat(fd, &st) < 0) {
     int saved = errno;
-    if (fd >= 0) close(fd);
+    if (fd >= 0)
+      close(fd);
     return mp_err_set(err, MP_EPLUGIN, "cannot read '%s': %s", path,
                       strerror(saved));
   }
   *mode = st.st_mode & 07777;
   while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n < 0 || b->len + (size_t)n > MAX_FILE_BYTES) {
       close(fd);
-      return mp_err_set(err, MP_EPLUGIN,
-                        "cannot read '%s': %s", path,
+      return mp_err_set(err, MP_EPLUGIN, "cannot read '%s': %s", path,
                         n < 0 ? strerror(errno) : "larger than 1 GiB");
     }
     mp_buf_append(b, chunk, (size_t)n);
@@ -239,7 +253,8 @@ static void apply_disk(mp_value *v, const char *path, const mp_buf *b,
   int secret = was != NULL && was->kind == MP_VALUE_SECRET;
   mp_value *c = mp_value_new_string(b->len ? b->data : "", b->len);
   /* Content that was secret stays secret. */
-  if (secret) c = mp_value_new_secret(c);
+  if (secret)
+    c = mp_value_new_secret(c);
   mp_value_object_set(v, "path", mp_value_new_cstring(path));
   mp_value_object_set(v, "content", c);
   if (mp_value_object_get(v, "mode") != NULL) {
@@ -251,16 +266,19 @@ static void apply_disk(mp_value *v, const char *path, const mp_buf *b,
 
 static int l_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                   mp_err *err) {
-  const char *path = q->id && *q->id ? q->id : mp__prov_get_str(q->olds, "path");
+  const char *path =
+      q->id && *q->id ? q->id : mp__prov_get_str(q->olds, "path");
   mp_buf b;
   mode_t mode = 0;
   int rc;
   (void)p;
-  if (check_type(q, err) < 0) return MP_EINVAL;
+  if (check_type(q, err) < 0)
+    return MP_EINVAL;
   if (path == NULL)
-    return mp_err_set(err, MP_EINVAL, "cannot read a file without an id; "
-                                      "the id of a local:index:File is its "
-                                      "path");
+    return mp_err_set(err, MP_EINVAL,
+                      "cannot read a file without an id; "
+                      "the id of a local:index:File is its "
+                      "path");
   mp_buf_init(&b);
   rc = slurp(path, &b, &mode, err);
   if (rc == 0) {
@@ -282,7 +300,8 @@ static int l_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 
 static void l_free(mp_provider *p) {
   mp__prov_base *b = (mp__prov_base *)p;
-  if (b == NULL) return;
+  if (b == NULL)
+    return;
   mp__prov_base_destroy(b);
   free(b);
 }
@@ -299,8 +318,8 @@ static const mp_provider_vtable local_vt = {
     .free = l_free,
 };
 
-int mp__prov_local_new(const char *pkg, const char *version,
-                       mp_provider **out, mp_err *err) {
+int mp__prov_local_new(const char *pkg, const char *version, mp_provider **out,
+                       mp_err *err) {
   mp__prov_base *b = mp_xcalloc(1, sizeof(*b));
   (void)err;
   mp__prov_base_init(b, &local_vt, pkg, version);

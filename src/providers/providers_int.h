@@ -16,14 +16,14 @@ typedef struct mp__prov_base {
 
 /* Factories of the four packages (builtin.c dispatches to them). Each sets
  * *out to an unconfigured instance. Return 0. */
-int mp__prov_random_new(const char *pkg, const char *version,
-                        mp_provider **out, mp_err *err);
+int mp__prov_random_new(const char *pkg, const char *version, mp_provider **out,
+                        mp_err *err);
 int mp__prov_command_new(const char *pkg, const char *version,
                          mp_provider **out, mp_err *err);
-int mp__prov_local_new(const char *pkg, const char *version,
-                       mp_provider **out, mp_err *err);
-int mp__prov_test_new(const char *pkg, const char *version,
-                      mp_provider **out, mp_err *err);
+int mp__prov_local_new(const char *pkg, const char *version, mp_provider **out,
+                       mp_err *err);
+int mp__prov_test_new(const char *pkg, const char *version, mp_provider **out,
+                      mp_err *err);
 
 /* Fills the base header; |version| NULL means "0.1.0". */
 void mp__prov_base_init(mp__prov_base *b, const mp_provider_vtable *vt,
@@ -31,8 +31,8 @@ void mp__prov_base_init(mp__prov_base *b, const mp_provider_vtable *vt,
 /* Frees the base's strings (not the struct). */
 void mp__prov_base_destroy(mp__prov_base *b);
 /* GetPluginInfo for any built-in: the base's version. */
-int mp__prov_plugin_info(mp_provider *p, const mp_prov_req *q,
-                         mp_prov_resp *r, mp_err *err);
+int mp__prov_plugin_info(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                         mp_err *err);
 /* Configure for providers without configuration: accepts secrets,
  * resources and preview. */
 int mp__prov_configure_plain(mp_provider *p, const mp_prov_req *q,
@@ -64,8 +64,8 @@ typedef enum mp__prov_field {
 
 /* Reads an integer input |key| into *out. A wrong type or a fraction adds
  * a check failure naming |key| to |r|. */
-mp__prov_field mp__prov_int(const mp_value *obj, const char *key,
-                            int64_t *out, mp_prov_resp *r);
+mp__prov_field mp__prov_int(const mp_value *obj, const char *key, int64_t *out,
+                            mp_prov_resp *r);
 /* Reads a boolean input. */
 mp__prov_field mp__prov_bool(const mp_value *obj, const char *key, int *out,
                              mp_prov_resp *r);

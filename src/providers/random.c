@@ -13,10 +13,9 @@
 
 #define MAX_ID_BYTES 4096
 
-typedef int (*check_fn)(const mp_value *news, mp_value *out,
-                        mp_prov_resp *r);
-typedef int (*gen_fn)(const mp_value *in, const char *type,
-                      mp_value *outputs, char **id, mp_err *err);
+typedef int (*check_fn)(const mp_value *news, mp_value *out, mp_prov_resp *r);
+typedef int (*gen_fn)(const mp_value *in, const char *type, mp_value *outputs,
+                      char **id, mp_err *err);
 
 typedef struct rtype {
   const char *token;
@@ -28,8 +27,7 @@ typedef struct rtype {
 
 /* ---- RandomInteger ---- */
 
-static int check_integer(const mp_value *news, mp_value *out,
-                         mp_prov_resp *r) {
+static int check_integer(const mp_value *news, mp_value *out, mp_prov_resp *r) {
   int64_t lo = 0, hi = 0;
   const char *seed;
   mp__prov_field fl = mp__prov_int(news, "min", &lo, r);
@@ -40,8 +38,7 @@ static int check_integer(const mp_value *news, mp_value *out,
   if (fh == MP_PROV_FIELD_MISSING)
     mp_prov_resp_add_failure(r, "max", "missing required property");
   if (fl == MP_PROV_FIELD_OK && fh == MP_PROV_FIELD_OK && hi < lo)
-    mp_prov_resp_add_failure(r, "max",
-                             "must be greater than or equal to min");
+    mp_prov_resp_add_failure(r, "max", "must be greater than or equal to min");
   (void)mp__prov_str(news, "seed", &seed, r);
   return 0;
 }
@@ -57,8 +54,8 @@ static uint64_t seeded(const char *seed, uint64_t span) {
   return span ? x % span : 0;
 }
 
-static int gen_integer(const mp_value *in, const char *type,
-                       mp_value *outputs, char **id, mp_err *err) {
+static int gen_integer(const mp_value *in, const char *type, mp_value *outputs,
+                       char **id, mp_err *err) {
   mp_prov_resp tmp;
   int64_t lo = 0, hi = 0, v;
   uint64_t span, k = 0;
@@ -71,7 +68,8 @@ static int gen_integer(const mp_value *in, const char *type,
   (void)mp__prov_str(in, "seed", &seed, NULL);
   rc = mp__prov_failures_to_err(&tmp, type, err);
   mp_prov_resp_destroy(&tmp);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   span = (uint64_t)(hi - lo) + 1;
   if (seed != NULL)
     k = seeded(seed, span);
@@ -109,8 +107,10 @@ static void b64(const unsigned char *p, size_t n, int url, mp_buf *out) {
   for (i = 0; i < n; i += 3) {
     unsigned v = (unsigned)p[i] << 16;
     size_t left = n - i;
-    if (left > 1) v |= (unsigned)p[i + 1] << 8;
-    if (left > 2) v |= p[i + 2];
+    if (left > 1)
+      v |= (unsigned)p[i + 1] << 8;
+    if (left > 2)
+      v |= p[i + 2];
     mp_buf_putc(out, a[(v >> 18) & 63]);
     mp_buf_putc(out, a[(v >> 12) & 63]);
     if (left > 1)
@@ -130,7 +130,8 @@ static void decimal(const unsigned char *p, size_t n, mp_buf *out) {
   char *digits = mp_xmalloc(n * 3 + 2);
   size_t nd = 0, start = 0, i;
   memcpy(num, p, n);
-  while (start < n && num[start] == 0) start++;
+  while (start < n && num[start] == 0)
+    start++;
   while (start < n) {
     unsigned rem = 0;
     for (i = start; i < n; i++) {
@@ -139,10 +140,13 @@ static void decimal(const unsigned char *p, size_t n, mp_buf *out) {
       rem = cur % 10;
     }
     digits[nd++] = (char)('0' + rem);
-    while (start < n && num[start] == 0) start++;
+    while (start < n && num[start] == 0)
+      start++;
   }
-  if (nd == 0) digits[nd++] = '0';
-  while (nd > 0) mp_buf_putc(out, digits[--nd]);
+  if (nd == 0)
+    digits[nd++] = '0';
+  while (nd > 0)
+    mp_buf_putc(out, digits[--nd]);
   free(num);
   free(digits);
 }
@@ -171,7 +175,8 @@ static int gen_id(const mp_value *in, const char *type, mp_value *outputs,
     prefix = "";
   rc = mp__prov_failures_to_err(&tmp, type, err);
   mp_prov_resp_destroy(&tmp);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   bytes = mp_xmalloc((size_t)n);
   if ((rc = mp__prov_random_bytes(bytes, (size_t)n, err)) == 0) {
     mp_buf_init(&b);
@@ -209,7 +214,8 @@ static int gen_uuid(const mp_value *in, const char *type, mp_value *outputs,
   int rc = mp__prov_random_bytes(u, sizeof(u), err);
   (void)in;
   (void)type;
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   u[6] = (unsigned char)((u[6] & 0x0f) | 0x40); /* version 4 */
   u[8] = (unsigned char)((u[8] & 0x3f) | 0x80); /* RFC 4122 variant */
   mp__prov_hex(u, sizeof(u), hex);
@@ -235,14 +241,14 @@ static const rtype types[] = {
     {"random:index/randomPet:RandomPet", mp__random_check_pet,
      mp__random_gen_pet, res_none, 0},
     {"random:index/randomId:RandomId", check_id, gen_id, res_id, 0},
-    {"random:index/randomUuid:RandomUuid", check_none, gen_uuid, res_result,
-     0},
+    {"random:index/randomUuid:RandomUuid", check_none, gen_uuid, res_result, 0},
 };
 
 static const rtype *find_type(const char *tok, mp_err *err) {
   size_t i;
   for (i = 0; tok != NULL && i < MP_ARRAY_LEN(types); i++)
-    if (strcmp(types[i].token, tok) == 0) return &types[i];
+    if (strcmp(types[i].token, tok) == 0)
+      return &types[i];
   mp_err_set(err, MP_EINVAL,
              "unknown resource type '%s' in the built-in 'random' provider",
              tok ? tok : "(none)");
@@ -253,7 +259,8 @@ static int r_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                    mp_err *err) {
   const rtype *t = find_type(q->type, err);
   (void)p;
-  if (t == NULL) return MP_EINVAL;
+  if (t == NULL)
+    return MP_EINVAL;
   mp_value_free(r->inputs);
   r->inputs = mp__prov_obj_dup(q->news);
   if (mp__prov_is_unknown(q->news, "keepers") == 0 &&
@@ -269,7 +276,8 @@ static int r_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const mp_value *olds = q->old_inputs ? q->old_inputs : q->olds;
   size_t i;
   (void)p;
-  if (t == NULL) return MP_EINVAL;
+  if (t == NULL)
+    return MP_EINVAL;
   if (mp__prov_changed_keys(olds, q->news, t->results, &r->replaces) == 0) {
     r->changes = MP_DIFF_CHANGES_NONE;
     return 0;
@@ -288,7 +296,8 @@ static int r_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   size_t i;
   int rc;
   (void)p;
-  if (t == NULL) return MP_EINVAL;
+  if (t == NULL)
+    return MP_EINVAL;
   out = mp__prov_obj_dup(q->news);
   if (q->preview) {
     for (i = 0; t->results[i] != NULL; i++) {
@@ -317,7 +326,8 @@ static int r_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   mp_value *out;
   size_t i;
   (void)p;
-  if (t == NULL) return MP_EINVAL;
+  if (t == NULL)
+    return MP_EINVAL;
   out = mp__prov_obj_dup(q->news);
   for (i = 0; t->results[i] != NULL; i++) {
     const mp_value *old = NULL;
@@ -341,7 +351,8 @@ static int r_delete(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 
 static void r_free(mp_provider *p) {
   mp__prov_base *b = (mp__prov_base *)p;
-  if (b == NULL) return;
+  if (b == NULL)
+    return;
   mp__prov_base_destroy(b);
   free(b);
 }
@@ -357,8 +368,8 @@ static const mp_provider_vtable random_vt = {
     .free = r_free,
 };
 
-int mp__prov_random_new(const char *pkg, const char *version,
-                        mp_provider **out, mp_err *err) {
+int mp__prov_random_new(const char *pkg, const char *version, mp_provider **out,
+                        mp_err *err) {
   mp__prov_base *b = mp_xcalloc(1, sizeof(*b));
   (void)err;
   mp__prov_base_init(b, &random_vt, pkg, version);

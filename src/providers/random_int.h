@@ -10,8 +10,7 @@
 int mp__random_check_string(const mp_value *news, mp_value *out,
                             mp_prov_resp *r);
 /* Check of RandomPet. */
-int mp__random_check_pet(const mp_value *news, mp_value *out,
-                         mp_prov_resp *r);
+int mp__random_check_pet(const mp_value *news, mp_value *out, mp_prov_resp *r);
 
 /* Generators: add the result properties of checked inputs |in| to
  * |outputs| and set *id (owned). |type| names the type in errors. Return 0
@@ -20,7 +19,7 @@ int mp__random_gen_string(const mp_value *in, const char *type,
                           mp_value *outputs, char **id, mp_err *err);
 int mp__random_gen_password(const mp_value *in, const char *type,
                             mp_value *outputs, char **id, mp_err *err);
-int mp__random_gen_pet(const mp_value *in, const char *type,
-                       mp_value *outputs, char **id, mp_err *err);
+int mp__random_gen_pet(const mp_value *in, const char *type, mp_value *outputs,
+                       char **id, mp_err *err);
 
 #endif

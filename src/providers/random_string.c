@@ -15,17 +15,17 @@ enum { CLS_UPPER, CLS_LOWER, CLS_NUMERIC, CLS_SPECIAL, NCLS };
 
 static const char *const cls_flag[NCLS] = {"upper", "lower", "numeric",
                                            "special"};
-static const char *const cls_min[NCLS] = {"minUpper", "minLower",
-                                          "minNumeric", "minSpecial"};
-static const char *const cls_chars[NCLS] = {
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789",
-    DEFAULT_SPECIAL};
+static const char *const cls_min[NCLS] = {"minUpper", "minLower", "minNumeric",
+                                          "minSpecial"};
+static const char *const cls_chars[NCLS] = {"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                            "abcdefghijklmnopqrstuvwxyz",
+                                            "0123456789", DEFAULT_SPECIAL};
 
 typedef struct str_opts {
-  int64_t length;       /* -1 while unknown */
-  int on[NCLS];         /* the class is in the general pool */
-  int64_t min[NCLS];    /* -1 while unknown */
-  const char *special;  /* characters of the special class, borrowed */
+  int64_t length;      /* -1 while unknown */
+  int on[NCLS];        /* the class is in the general pool */
+  int64_t min[NCLS];   /* -1 while unknown */
+  const char *special; /* characters of the special class, borrowed */
 } str_opts;
 
 /* Reads the options from checked (or unchecked) inputs, applying the
@@ -43,16 +43,17 @@ static void parse_opts(const mp_value *in, str_opts *o, mp_prov_resp *r) {
     mp_prov_resp_add_failure(r, "length", "must be at least 1");
   else if (f == MP_PROV_FIELD_OK && o->length > MAX_LENGTH)
     mp_prov_resp_add_failure(r, "length", "must be at most 1048576");
-  if (f != MP_PROV_FIELD_OK) o->length = -1;
+  if (f != MP_PROV_FIELD_OK)
+    o->length = -1;
   for (i = 0; i < NCLS; i++) {
     o->on[i] = 1;
     f = mp__prov_bool(in, cls_flag[i], &o->on[i], r);
-    if (f == MP_PROV_FIELD_UNKNOWN || o->on[i]) all_off = 0;
+    if (f == MP_PROV_FIELD_UNKNOWN || o->on[i])
+      all_off = 0;
     o->min[i] = 0;
     f = mp__prov_int(in, cls_min[i], &o->min[i], r);
     if (f == MP_PROV_FIELD_OK && (o->min[i] < 0 || o->min[i] > MAX_LENGTH)) {
-      mp_prov_resp_add_failure(r, cls_min[i],
-                               "must be between 0 and 1048576");
+      mp_prov_resp_add_failure(r, cls_min[i], "must be between 0 and 1048576");
       f = MP_PROV_FIELD_BAD;
     }
     if (f == MP_PROV_FIELD_UNKNOWN || f == MP_PROV_FIELD_BAD) {
@@ -63,8 +64,7 @@ static void parse_opts(const mp_value *in, str_opts *o, mp_prov_resp *r) {
     }
   }
   o->special = DEFAULT_SPECIAL;
-  if (mp__prov_str(in, "overrideSpecial", &o->special, r) !=
-      MP_PROV_FIELD_OK)
+  if (mp__prov_str(in, "overrideSpecial", &o->special, r) != MP_PROV_FIELD_OK)
     o->special = DEFAULT_SPECIAL;
   if (o->length > 0 && sum_known && sum > o->length) {
     char reason[200];
@@ -76,8 +76,9 @@ static void parse_opts(const mp_value *in, str_opts *o, mp_prov_resp *r) {
   }
   if (all_off && !(o->length > 0 && sum_known && sum >= o->length))
     mp_prov_resp_add_failure(
-        r, NULL, "at least one of upper, lower, numeric and special must be "
-                 "true");
+        r, NULL,
+        "at least one of upper, lower, numeric and special must be "
+        "true");
 }
 
 /* Check for both types: fills upper/lower/numeric/special (default true;
@@ -116,9 +117,12 @@ typedef struct uset {
 } uset;
 
 static size_t utf8_len(unsigned char c) {
-  if (c >= 0xf0 && c < 0xf8) return 4;
-  if (c >= 0xe0) return c < 0xf0 ? 3 : 1;
-  if (c >= 0xc0) return 2;
+  if (c >= 0xf0 && c < 0xf8)
+    return 4;
+  if (c >= 0xe0)
+    return c < 0xf0 ? 3 : 1;
+  if (c >= 0xc0)
+    return 2;
   return 1;
 }
 
@@ -126,7 +130,8 @@ static void uset_add(uset *u, const char *s) {
   while (*s) {
     size_t n = utf8_len((unsigned char)*s), k;
     for (k = 1; k < n; k++)
-      if (s[k] == '\0') n = k;
+      if (s[k] == '\0')
+        n = k;
     u->items = mp_xreallocarray(u->items, u->len + 1, sizeof(*u->items));
     u->items[u->len].s = s;
     u->items[u->len].n = n;
@@ -143,7 +148,8 @@ static int pick(const uset *u, uchar *dst, const char *what, mp_err *err) {
                       "cannot generate %s: its character set is empty; "
                       "enable a character class or set overrideSpecial",
                       what);
-  if ((rc = mp__prov_random_below(u->len, &k, err)) < 0) return rc;
+  if ((rc = mp__prov_random_below(u->len, &k, err)) < 0)
+    return rc;
   *dst = u->items[k];
   return 0;
 }
@@ -158,7 +164,8 @@ static int draw(const str_opts *o, uchar *out, mp_err *err) {
     cls[c].items = NULL;
     cls[c].len = 0;
     uset_add(&cls[c], c == CLS_SPECIAL ? o->special : cls_chars[c]);
-    if (o->on[c]) uset_add(&pool, c == CLS_SPECIAL ? o->special : cls_chars[c]);
+    if (o->on[c])
+      uset_add(&pool, c == CLS_SPECIAL ? o->special : cls_chars[c]);
   }
   for (c = 0; c < NCLS && rc == 0; c++)
     for (i = 0; i < (size_t)o->min[c] && rc == 0; i++)
@@ -168,12 +175,14 @@ static int draw(const str_opts *o, uchar *out, mp_err *err) {
   for (i = at; rc == 0 && i > 1; i--) {
     uint64_t j;
     uchar t;
-    if ((rc = mp__prov_random_below(i, &j, err)) < 0) break;
+    if ((rc = mp__prov_random_below(i, &j, err)) < 0)
+      break;
     t = out[i - 1];
     out[i - 1] = out[j];
     out[j] = t;
   }
-  for (c = 0; c < NCLS; c++) free(cls[c].items);
+  for (c = 0; c < NCLS; c++)
+    free(cls[c].items);
   free(pool.items);
   return rc;
 }
@@ -192,7 +201,8 @@ static int generate(const mp_value *in, const char *type, char **out,
   parse_opts(in, &o, &tmp);
   rc = mp__prov_failures_to_err(&tmp, type, err);
   mp_prov_resp_destroy(&tmp);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   if (o.length < 0)
     return mp_err_set(err, MP_EINVAL, "cannot create '%s': length is unknown",
                       type);
@@ -211,7 +221,8 @@ int mp__random_gen_string(const mp_value *in, const char *type,
                           mp_value *outputs, char **id, mp_err *err) {
   char *s = NULL;
   int rc = generate(in, type, &s, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp_value_object_set(outputs, "result", mp_value_new_cstring(s));
   *id = s;
   return 0;
@@ -221,7 +232,8 @@ int mp__random_gen_password(const mp_value *in, const char *type,
                             mp_value *outputs, char **id, mp_err *err) {
   char *s = NULL;
   int rc = generate(in, type, &s, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp_value_object_set(outputs, "result",
                       mp_value_new_secret(mp_value_new_cstring(s)));
   free(s);

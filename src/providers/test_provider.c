@@ -68,19 +68,22 @@ static int listed(const mp_value *arr, const char *s) {
  * environment's. NULL when none is set. */
 static const char *world_of(const tprov *tp, const mp_value *config) {
   const char *w = tp->world;
-  if (w == NULL) w = mp__prov_get_str(config, "world");
-  if (w == NULL || *w == '\0') w = getenv(WORLD_ENV);
+  if (w == NULL)
+    w = mp__prov_get_str(config, "world");
+  if (w == NULL || *w == '\0')
+    w = getenv(WORLD_ENV);
   return w && *w ? w : NULL;
 }
 
-static int need_world(const tprov *tp, const mp_value *config,
-                      const char **out, mp_err *err) {
+static int need_world(const tprov *tp, const mp_value *config, const char **out,
+                      mp_err *err) {
   *out = world_of(tp, config);
-  if (*out != NULL) return 0;
-  return mp_err_set(err, MP_EINVAL,
-                    "the test provider has no world directory; set stack "
-                    "config 'test:world' or the environment variable "
-                    WORLD_ENV);
+  if (*out != NULL)
+    return 0;
+  return mp_err_set(
+      err, MP_EINVAL,
+      "the test provider has no world directory; set stack "
+      "config 'test:world' or the environment variable " WORLD_ENV);
 }
 
 static void json_str(mp_buf *b, const char *s) {
@@ -125,11 +128,10 @@ static int log_call(const char *world, const char *op, const mp_prov_req *q,
   }
   mp_buf_printf(&line, ",\"preview\":%s,\"t\":%lld}\n",
                 preview ? "true" : "false", (long long)mono_ns());
-  fd = rc < 0 ? -1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-                          0644);
+  fd =
+      rc < 0 ? -1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (rc == 0 && fd < 0)
-    rc = mp_err_set(err, MP_EIO, "cannot open '%s': %s", path,
-                    strerror(errno));
+    rc = mp_err_set(err, MP_EIO, "cannot open '%s': %s", path, strerror(errno));
   if (fd >= 0) {
     n = write(fd, line.data, line.len);
     if (n != (ssize_t)line.len)
@@ -160,8 +162,7 @@ static int next_id(const char *world, char **out, mp_err *err) {
   ssize_t got;
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), rc = 0, len;
   if (fd < 0 || flock(fd, LOCK_EX) < 0) {
-    rc = mp_err_set(err, MP_EIO, "cannot lock '%s': %s", path,
-                    strerror(errno));
+    rc = mp_err_set(err, MP_EIO, "cannot lock '%s': %s", path, strerror(errno));
     goto done;
   }
   got = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -174,7 +175,8 @@ static int next_id(const char *world, char **out, mp_err *err) {
   else
     *out = mp_xasprintf("id-%lld", n);
 done:
-  if (fd >= 0) close(fd); /* releases the lock */
+  if (fd >= 0)
+    close(fd); /* releases the lock */
   free(path);
   return rc;
 }
@@ -188,8 +190,8 @@ static int write_world(const char *world, const char *id,
   mp_buf_init(&text);
   rc = mp_value_to_json(outputs, NULL, MP_JSON_SHOW_SECRETS, &text, err);
   if (rc == 0 && (fd = mkostemp(tmp, O_CLOEXEC)) < 0)
-    rc = mp_err_set(err, MP_EIO, "cannot write '%s': %s", path,
-                    strerror(errno));
+    rc =
+        mp_err_set(err, MP_EIO, "cannot write '%s': %s", path, strerror(errno));
   if (fd >= 0) {
     ssize_t n = write(fd, text.data ? text.data : "", text.len);
     if (close(fd) < 0 || n != (ssize_t)text.len || rename(tmp, path) < 0) {
@@ -216,12 +218,13 @@ static int read_world(const char *world, const char *id, mp_value **out,
   mp_buf_init(&text);
   if (fd < 0) {
     rc = errno == ENOENT ? 1
-                         : mp_err_set(err, MP_EIO, "cannot read '%s': %s",
-                                      path, strerror(errno));
+                         : mp_err_set(err, MP_EIO, "cannot read '%s': %s", path,
+                                      strerror(errno));
     goto done;
   }
   while (rc == 0 && (n = read(fd, chunk, sizeof(chunk))) != 0) {
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n < 0 || text.len > MAX_WORLD_FILE)
       rc = mp_err_set(err, MP_EIO, "cannot read '%s': %s", path,
                       n < 0 ? strerror(errno) : "too large");
@@ -229,9 +232,8 @@ static int read_world(const char *world, const char *id, mp_value **out,
       mp_buf_append(&text, chunk, (size_t)n);
   }
   close(fd);
-  if (rc == 0 &&
-      (rc = mp_value_from_json(text.data ? text.data : "", text.len, NULL,
-                               out, err)) < 0)
+  if (rc == 0 && (rc = mp_value_from_json(text.data ? text.data : "", text.len,
+                                          NULL, out, err)) < 0)
     mp_err_prefix(err, "cannot parse '%s'", path);
 done:
   mp_buf_destroy(&text);
@@ -248,13 +250,15 @@ static int begin(const tprov *tp, const char *op, const mp_prov_req *q,
                  mp_err *err) {
   script s;
   int rc;
-  if ((rc = need_world(tp, NULL, world, err)) < 0) return rc;
+  if ((rc = need_world(tp, NULL, world, err)) < 0)
+    return rc;
   if (q->type != NULL && strcmp(q->type, TOKEN) != 0)
     return mp_err_set(err, MP_EINVAL,
                       "unknown resource type '%s' in the built-in 'test' "
                       "provider; the only type is '" TOKEN "'",
                       q->type);
-  if ((rc = log_call(*world, op, q, inputs, preview, err)) < 0) return rc;
+  if ((rc = log_call(*world, op, q, inputs, preview, err)) < 0)
+    return rc;
   read_script(inputs, &s);
   if (s.latency_ms > 0) {
     struct timespec ts = {s.latency_ms / 1000,
@@ -271,8 +275,8 @@ static const mp_value *old_side(const mp_prov_req *q) {
   return q->old_inputs ? q->old_inputs : q->olds;
 }
 
-static int t_check_config(mp_provider *p, const mp_prov_req *q,
-                          mp_prov_resp *r, mp_err *err) {
+static int t_check_config(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                          mp_err *err) {
   const char *world = world_of((tprov *)p, q->news);
   mp_value_free(r->inputs);
   r->inputs = mp__prov_obj_dup(q->news);
@@ -285,8 +289,8 @@ static int t_check_config(mp_provider *p, const mp_prov_req *q,
   return log_call(world, "checkConfig", q, q->news, 0, err);
 }
 
-static int t_diff_config(mp_provider *p, const mp_prov_req *q,
-                         mp_prov_resp *r, mp_err *err) {
+static int t_diff_config(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                         mp_err *err) {
   const char *world = world_of((tprov *)p, q->news);
   r->changes = MP_DIFF_CHANGES_UNKNOWN;
   return world ? log_call(world, "diffConfig", q, q->news, 0, err) : 0;
@@ -299,7 +303,8 @@ static int t_configure(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   int rc;
   free(tp->world);
   tp->world = NULL;
-  if ((rc = need_world(tp, q->news, &world, err)) < 0) return rc;
+  if ((rc = need_world(tp, q->news, &world, err)) < 0)
+    return rc;
   tp->world = mp_xstrdup(world);
   if (mkdir(tp->world, 0755) < 0 && errno != EEXIST)
     return mp_err_set(err, MP_EIO, "cannot create the test world '%s': %s",
@@ -314,7 +319,8 @@ static int t_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                    mp_err *err) {
   const char *world;
   int rc = begin((tprov *)p, "check", q, q->news, 0, &world, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp_value_free(r->inputs);
   r->inputs = mp__prov_obj_dup(q->news);
   return 0;
@@ -326,13 +332,15 @@ static int t_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   script s;
   size_t i;
   int rc = begin((tprov *)p, "diff", q, q->news, 0, &world, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   read_script(q->news, &s);
   r->changes = MP_DIFF_CHANGES_UNKNOWN;
   for (i = 0; s.replace_keys && i < s.replace_keys->u.arr.len; i++) {
     const mp_value *k = mp__prov_plain(s.replace_keys->u.arr.items[i]);
     const mp_value *a = NULL, *b = NULL;
-    if (k == NULL || k->kind != MP_VALUE_STRING) continue;
+    if (k == NULL || k->kind != MP_VALUE_STRING)
+      continue;
     if (q->olds && q->olds->kind == MP_VALUE_OBJECT)
       a = mp_value_object_get(q->olds, k->u.str.ptr);
     if (q->news && q->news->kind == MP_VALUE_OBJECT)
@@ -354,7 +362,8 @@ static int t_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int finish_write(const mp_value *news, mp_prov_resp *r, mp_err *err) {
   script s;
   read_script(news, &s);
-  if (s.init_error == NULL) return 0;
+  if (s.init_error == NULL)
+    return 0;
   r->partial = 1;
   mp_strv_push(&r->init_errors, s.init_error);
   return mp_err_set(err, MP_EPLUGIN, "resource initialization failed: %s",
@@ -366,11 +375,14 @@ static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const char *world;
   char *id = NULL;
   int rc = begin((tprov *)p, "create", q, q->news, q->preview, &world, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp_value_free(r->outputs);
   r->outputs = mp__prov_obj_dup(q->news);
-  if (q->preview) return 0;
-  if ((rc = next_id(world, &id, err)) < 0) return rc;
+  if (q->preview)
+    return 0;
+  if ((rc = next_id(world, &id, err)) < 0)
+    return rc;
   if ((rc = write_world(world, id, r->outputs, err)) < 0) {
     free(id);
     return rc;
@@ -384,10 +396,12 @@ static int t_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   const char *world;
   int rc = begin((tprov *)p, "update", q, q->news, q->preview, &world, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp_value_free(r->outputs);
   r->outputs = mp__prov_obj_dup(q->news);
-  if (q->preview) return 0;
+  if (q->preview)
+    return 0;
   if ((rc = check_id(q->id, err)) < 0 ||
       (rc = write_world(world, q->id, r->outputs, err)) < 0)
     return rc;
@@ -402,7 +416,8 @@ static int t_delete(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   char *path;
   int rc = begin((tprov *)p, "delete", q, old_side(q), 0, &world, err);
   (void)r;
-  if (rc < 0 || (rc = check_id(q->id, err)) < 0) return rc;
+  if (rc < 0 || (rc = check_id(q->id, err)) < 0)
+    return rc;
   path = mp_xasprintf("%s/%s.json", world, q->id);
   if (unlink(path) < 0 && errno != ENOENT)
     rc = mp_err_set(err, MP_EIO, "cannot delete '%s': %s", path,
@@ -416,14 +431,17 @@ static int t_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   const char *world;
   mp_value *live = NULL;
   int rc = begin((tprov *)p, "read", q, old_side(q), 0, &world, err);
-  if (rc < 0 || (rc = check_id(q->id, err)) < 0) return rc;
-  if ((rc = read_world(world, q->id, &live, err)) < 0) return rc;
-  if (rc == 1) return 0; /* gone: no id, no outputs */
+  if (rc < 0 || (rc = check_id(q->id, err)) < 0)
+    return rc;
+  if ((rc = read_world(world, q->id, &live, err)) < 0)
+    return rc;
+  if (rc == 1)
+    return 0; /* gone: no id, no outputs */
   free(r->id);
   r->id = mp_xstrdup(q->id);
   mp_value_free(r->inputs);
-  r->inputs = q->old_inputs ? mp_value_dup(q->old_inputs)
-                            : mp__prov_obj_dup(live);
+  r->inputs =
+      q->old_inputs ? mp_value_dup(q->old_inputs) : mp__prov_obj_dup(live);
   mp_value_free(r->outputs);
   r->outputs = live;
   return 0;
@@ -431,7 +449,8 @@ static int t_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 
 static void t_free(mp_provider *p) {
   tprov *tp = (tprov *)p;
-  if (tp == NULL) return;
+  if (tp == NULL)
+    return;
   free(tp->world);
   mp__prov_base_destroy(&tp->base);
   free(tp);
@@ -451,8 +470,8 @@ static const mp_provider_vtable test_vt = {
     .free = t_free,
 };
 
-int mp__prov_test_new(const char *pkg, const char *version,
-                      mp_provider **out, mp_err *err) {
+int mp__prov_test_new(const char *pkg, const char *version, mp_provider **out,
+                      mp_err *err) {
   tprov *tp = mp_xcalloc(1, sizeof(*tp));
   (void)err;
   mp__prov_base_init(&tp->base, &test_vt, pkg, version);

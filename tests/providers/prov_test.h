@@ -15,7 +15,8 @@ static inline mp_provider *prov_make(const char *pkg) {
   mp_err e;
   mp_provider_factory f = mp_builtin_provider_factory(pkg);
   mp_err_clear(&e);
-  if (f == NULL || f(pkg, NULL, &p, &e) != 0) return NULL;
+  if (f == NULL || f(pkg, NULL, &p, &e) != 0)
+    return NULL;
   return p;
 }
 
@@ -35,7 +36,8 @@ static inline char *to_json(const mp_value *v) {
   mp_buf b;
   mp_err e;
   mp_buf_init(&b);
-  if (v == NULL) return mp_xstrdup("null");
+  if (v == NULL)
+    return mp_xstrdup("null");
   if (mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &b, &e) != 0) {
     mp_buf_destroy(&b);
     return mp_xstrdup("(unencodable)");
@@ -44,7 +46,8 @@ static inline char *to_json(const mp_value *v) {
 }
 
 static inline const mp_value *get(const mp_value *obj, const char *key) {
-  if (obj == NULL || obj->kind != MP_VALUE_OBJECT) return NULL;
+  if (obj == NULL || obj->kind != MP_VALUE_OBJECT)
+    return NULL;
   return mp_value_object_get(obj, key);
 }
 
@@ -53,26 +56,45 @@ static inline const char *get_str(const mp_value *obj, const char *key) {
   return v && v->kind == MP_VALUE_STRING ? v->u.str.ptr : NULL;
 }
 
-typedef enum { OP_CHECK, OP_DIFF, OP_CREATE, OP_UPDATE, OP_DELETE, OP_READ,
-               OP_CONFIGURE, OP_CHECK_CONFIG, OP_DIFF_CONFIG,
-               OP_INFO } prov_op;
+typedef enum {
+  OP_CHECK,
+  OP_DIFF,
+  OP_CREATE,
+  OP_UPDATE,
+  OP_DELETE,
+  OP_READ,
+  OP_CONFIGURE,
+  OP_CHECK_CONFIG,
+  OP_DIFF_CONFIG,
+  OP_INFO
+} prov_op;
 
 /* Calls |op| on |p|; |r| must be initialised by the caller. */
 static inline int call(mp_provider *p, prov_op op, const mp_prov_req *q,
-                mp_prov_resp *r, mp_err *e) {
+                       mp_prov_resp *r, mp_err *e) {
   const mp_provider_vtable *vt = p->vt;
   mp_err_clear(e);
   switch (op) {
-  case OP_CHECK: return vt->check(p, q, r, e);
-  case OP_DIFF: return vt->diff(p, q, r, e);
-  case OP_CREATE: return vt->create(p, q, r, e);
-  case OP_UPDATE: return vt->update(p, q, r, e);
-  case OP_DELETE: return vt->del(p, q, r, e);
-  case OP_READ: return vt->read(p, q, r, e);
-  case OP_CONFIGURE: return vt->configure(p, q, r, e);
-  case OP_CHECK_CONFIG: return vt->check_config(p, q, r, e);
-  case OP_DIFF_CONFIG: return vt->diff_config(p, q, r, e);
-  case OP_INFO: return vt->get_plugin_info(p, q, r, e);
+  case OP_CHECK:
+    return vt->check(p, q, r, e);
+  case OP_DIFF:
+    return vt->diff(p, q, r, e);
+  case OP_CREATE:
+    return vt->create(p, q, r, e);
+  case OP_UPDATE:
+    return vt->update(p, q, r, e);
+  case OP_DELETE:
+    return vt->del(p, q, r, e);
+  case OP_READ:
+    return vt->read(p, q, r, e);
+  case OP_CONFIGURE:
+    return vt->configure(p, q, r, e);
+  case OP_CHECK_CONFIG:
+    return vt->check_config(p, q, r, e);
+  case OP_DIFF_CONFIG:
+    return vt->diff_config(p, q, r, e);
+  case OP_INFO:
+    return vt->get_plugin_info(p, q, r, e);
   }
   return -1;
 }
@@ -80,13 +102,14 @@ static inline int call(mp_provider *p, prov_op op, const mp_prov_req *q,
 /* 1 if |r| has a failure on |prop| (NULL: any) whose reason contains
  * |reason|. */
 static inline int has_failure(const mp_prov_resp *r, const char *prop,
-                       const char *reason) {
+                              const char *reason) {
   size_t i;
   for (i = 0; i < r->nfailures; i++) {
     const mp_check_failure *f = &r->failures[i];
     if (prop != NULL && (f->property == NULL || strcmp(f->property, prop)))
       continue;
-    if (strstr(f->reason, reason) != NULL) return 1;
+    if (strstr(f->reason, reason) != NULL)
+      return 1;
   }
   return 0;
 }

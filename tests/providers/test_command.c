@@ -24,7 +24,8 @@ static int create(mp_provider *p, const char *json, int preview,
   q.news = news;
   mp_prov_resp_init(&c);
   rc = call(p, OP_CHECK, &q, &c, e);
-  if (rc == 0 && c.nfailures) rc = -100;
+  if (rc == 0 && c.nfailures)
+    rc = -100;
   if (rc == 0) {
     q.news = c.inputs;
     q.preview = preview;
@@ -83,8 +84,8 @@ static void test_command_env_stdin_dir_interpreter(void) {
   CHECK_STR(get_str(r.outputs, "stdout"), "yes new");
   mp_prov_resp_destroy(&r);
   mp_prov_resp_init(&r);
-  CHECK(create(p, "{\"create\":\"tr a-z A-Z\",\"stdin\":\"some input\"}", 0,
-               &r, &e) == 0);
+  CHECK(create(p, "{\"create\":\"tr a-z A-Z\",\"stdin\":\"some input\"}", 0, &r,
+               &e) == 0);
   CHECK_STR(get_str(r.outputs, "stdout"), "SOME INPUT");
   mp_prov_resp_destroy(&r);
   json = mp_xasprintf("{\"create\":\"pwd\",\"dir\":\"%s\"}", tmpl);
@@ -115,7 +116,8 @@ static void test_command_large_stdin(void) {
   char *big = mp_xmalloc(n + 1);
   mp_value *news = mp_value_new_object();
   const mp_value *out;
-  for (i = 0; i < n; i++) big[i] = (char)('a' + i % 26);
+  for (i = 0; i < n; i++)
+    big[i] = (char)('a' + i % 26);
   big[n] = '\0';
   mp_value_object_set(news, "create", mp_value_new_cstring("cat; echo x >&2"));
   mp_value_object_set(news, "stdin", mp_value_new_string(big, n));
@@ -144,25 +146,23 @@ static void test_command_failures(void) {
   mp_prov_req q;
   mp_err e;
   mp_prov_resp_init(&r);
-  CHECK(create(p, "{\"create\":\"echo partial; echo oops >&2; exit 3\"}", 0,
-               &r, &e) == MP_EPLUGIN);
+  CHECK(create(p, "{\"create\":\"echo partial; echo oops >&2; exit 3\"}", 0, &r,
+               &e) == MP_EPLUGIN);
   CHECK_STR(e.msg, "command exited with status 3: oops");
   CHECK(r.id == NULL && r.outputs == NULL);
   mp_prov_resp_destroy(&r);
   mp_prov_resp_init(&r);
-  CHECK(create(p, "{\"create\":\"kill -TERM $$\"}", 0, &r, &e) ==
-        MP_EPLUGIN);
+  CHECK(create(p, "{\"create\":\"kill -TERM $$\"}", 0, &r, &e) == MP_EPLUGIN);
   CHECK_CONTAINS(e.msg, "command was killed by signal 15");
   mp_prov_resp_destroy(&r);
   mp_prov_resp_init(&r);
-  CHECK(create(p,
-               "{\"create\":\"true\",\"interpreter\":[\"/nonexistent/sh\"]}",
+  CHECK(create(p, "{\"create\":\"true\",\"interpreter\":[\"/nonexistent/sh\"]}",
                0, &r, &e) == MP_EPLUGIN);
   CHECK_CONTAINS(e.msg, "cannot run '/nonexistent/sh'");
   mp_prov_resp_destroy(&r);
   mp_prov_resp_init(&r);
-  CHECK(create(p, "{\"create\":\"true\",\"dir\":\"/nonexistent/dir\"}", 0,
-               &r, &e) == MP_EPLUGIN);
+  CHECK(create(p, "{\"create\":\"true\",\"dir\":\"/nonexistent/dir\"}", 0, &r,
+               &e) == MP_EPLUGIN);
   CHECK_CONTAINS(e.msg, "/nonexistent/dir");
   mp_prov_resp_destroy(&r);
   /* A timeout kills the command. */
@@ -337,8 +337,8 @@ static void test_command_diff(void) {
   CHECK(d.replaces.len == 1 && !strcmp(d.replaces.items[0], "triggers"));
   mp_prov_resp_destroy(&d);
   /* Without `update`: replace. */
-  CHECK(diff(p, "{\"create\":\"a\"}", "{\"create\":\"b\",\"dir\":\"/\"}",
-             &d) == MP_DIFF_CHANGES_SOME);
+  CHECK(diff(p, "{\"create\":\"a\"}", "{\"create\":\"b\",\"dir\":\"/\"}", &d) ==
+        MP_DIFF_CHANGES_SOME);
   CHECK(d.replaces.len == 2 && mp_strv_contains(&d.replaces, "create") &&
         mp_strv_contains(&d.replaces, "dir"));
   mp_prov_resp_destroy(&d);
@@ -357,8 +357,8 @@ static void *run_many(void *arg) {
   for (i = 0; i < 20; i++) {
     mp_prov_resp r;
     mp_err e;
-    char *json = mp_xasprintf("{\"create\":\"echo %d-%d\",\"stdin\":\"x\"}",
-                              j->n, i);
+    char *json =
+        mp_xasprintf("{\"create\":\"echo %d-%d\",\"stdin\":\"x\"}", j->n, i);
     char want[32];
     snprintf(want, sizeof(want), "%d-%d", j->n, i);
     mp_prov_resp_init(&r);

@@ -17,9 +17,11 @@ static char *slurp(const char *path) {
   mp_buf b;
   char chunk[4096];
   size_t n;
-  if (f == NULL) return NULL;
+  if (f == NULL)
+    return NULL;
   mp_buf_init(&b);
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+    mp_buf_append(&b, chunk, n);
   fclose(f);
   return mp_buf_detach(&b, NULL);
 }
@@ -36,9 +38,11 @@ static int count_entries(const char *dir) {
   DIR *d = opendir(dir);
   struct dirent *de;
   int n = 0;
-  if (d == NULL) return -1;
+  if (d == NULL)
+    return -1;
   while ((de = readdir(d)) != NULL)
-    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) n++;
+    if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+      n++;
   closedir(d);
   return n;
 }
@@ -47,8 +51,10 @@ static mp_value *file_inputs(const char *path, const char *content,
                              const char *mode) {
   mp_value *v = mp_value_new_object();
   mp_value_object_set(v, "path", mp_value_new_cstring(path));
-  if (content) mp_value_object_set(v, "content", mp_value_new_cstring(content));
-  if (mode) mp_value_object_set(v, "mode", mp_value_new_cstring(mode));
+  if (content)
+    mp_value_object_set(v, "content", mp_value_new_cstring(content));
+  if (mode)
+    mp_value_object_set(v, "mode", mp_value_new_cstring(mode));
   return v;
 }
 

@@ -27,7 +27,8 @@ static int check_create(mp_provider *p, const char *type, const char *json,
   int rc;
   memset(&q, 0, sizeof(q));
   q.type = type;
-  q.urn = "urn:pulumi:dev::proj::" "x::r";
+  q.urn = "urn:pulumi:dev::proj::"
+          "x::r";
   q.news = news;
   mp_prov_resp_init(&c);
   rc = call(p, OP_CHECK, &q, &c, e);
@@ -50,7 +51,8 @@ static int check_create(mp_provider *p, const char *type, const char *json,
 static size_t count_in(const char *s, const char *set) {
   size_t n = 0;
   for (; *s; s++)
-    if (strchr(set, *s) != NULL) n++;
+    if (strchr(set, *s) != NULL)
+      n++;
   return n;
 }
 
@@ -157,8 +159,8 @@ static void expect_failure(mp_provider *p, const char *type, const char *json,
   mp_prov_resp_init(&c);
   CHECK(call(p, OP_CHECK, &q, &c, &e) == 0);
   if (!has_failure(&c, prop, reason))
-    fprintf(stderr, "  no failure %s: %s for %s\n", prop ? prop : "-",
-            reason, json);
+    fprintf(stderr, "  no failure %s: %s for %s\n", prop ? prop : "-", reason,
+            json);
   CHECK(has_failure(&c, prop, reason));
   mp_prov_resp_destroy(&c);
   mp_value_free(news);
@@ -234,8 +236,8 @@ static void test_random_password_secret(void) {
   mp_err e;
   const mp_value *res;
   mp_prov_resp_init(&r);
-  CHECK(check_create(p, T_PASSWORD, "{\"length\":16,\"special\":false}", 0,
-                     &r, &e) == 0);
+  CHECK(check_create(p, T_PASSWORD, "{\"length\":16,\"special\":false}", 0, &r,
+                     &e) == 0);
   res = get(r.outputs, "result");
   CHECK(res != NULL && res->kind == MP_VALUE_SECRET);
   CHECK(res && res->u.secret->kind == MP_VALUE_STRING &&
@@ -265,21 +267,21 @@ static void test_random_integer_range_and_seed(void) {
   for (i = 0; i < 200; i++) {
     double v;
     mp_prov_resp_init(&r);
-    CHECK(check_create(p, T_INTEGER, "{\"min\":1,\"max\":6}", 0, &r, &e) ==
-          0);
+    CHECK(check_create(p, T_INTEGER, "{\"min\":1,\"max\":6}", 0, &r, &e) == 0);
     v = get(r.outputs, "result")->u.number;
     CHECK(v >= 1 && v <= 6 && v == (int)v);
-    if (v >= 1 && v <= 6) seen[(int)v] = 1;
+    if (v >= 1 && v <= 6)
+      seen[(int)v] = 1;
     snprintf(buf, sizeof(buf), "%d", (int)v);
     CHECK_STR(r.id, buf);
     mp_prov_resp_destroy(&r);
   }
-  for (i = 1; i <= 6; i++) distinct += seen[i];
+  for (i = 1; i <= 6; i++)
+    distinct += seen[i];
   CHECK(distinct == 6);
   /* Negative ranges and a single-value range. */
   mp_prov_resp_init(&r);
-  CHECK(check_create(p, T_INTEGER, "{\"min\":-5,\"max\":-5}", 0, &r, &e) ==
-        0);
+  CHECK(check_create(p, T_INTEGER, "{\"min\":-5,\"max\":-5}", 0, &r, &e) == 0);
   CHECK(get(r.outputs, "result")->u.number == -5);
   CHECK_STR(r.id, "-5");
   mp_prov_resp_destroy(&r);
@@ -291,7 +293,8 @@ static void test_random_integer_range_and_seed(void) {
                        "{\"min\":0,\"max\":1000000,\"seed\":\"abc\"}", 0, &r,
                        &e) == 0);
     v = get(r.outputs, "result")->u.number;
-    if (i == 0) first = v;
+    if (i == 0)
+      first = v;
     CHECK(v == first);
     mp_prov_resp_destroy(&r);
   }
@@ -306,7 +309,8 @@ static void test_random_integer_range_and_seed(void) {
 
 static size_t count_char(const char *s, char c) {
   size_t n = 0;
-  for (; *s; s++) n += *s == c;
+  for (; *s; s++)
+    n += *s == c;
   return n;
 }
 
@@ -320,12 +324,13 @@ static void test_random_pet_shape(void) {
   CHECK(r.id && count_char(r.id, '-') == 1);
   CHECK(get(r.outputs, "length")->u.number == 2);
   CHECK_STR(get_str(r.outputs, "separator"), "-");
-  for (s = r.id ? r.id : ""; *s; s++) CHECK(islower((unsigned char)*s) || *s == '-');
+  for (s = r.id ? r.id : ""; *s; s++)
+    CHECK(islower((unsigned char)*s) || *s == '-');
   mp_prov_resp_destroy(&r);
   mp_prov_resp_init(&r);
   CHECK(check_create(p, T_PET,
-                     "{\"length\":4,\"separator\":\"_\",\"prefix\":\"dev\"}",
-                     0, &r, &e) == 0);
+                     "{\"length\":4,\"separator\":\"_\",\"prefix\":\"dev\"}", 0,
+                     &r, &e) == 0);
   CHECK(r.id && strncmp(r.id, "dev_", 4) == 0 && count_char(r.id, '_') == 4);
   mp_prov_resp_destroy(&r);
   mp_prov_resp_init(&r);
@@ -355,7 +360,8 @@ static void test_random_id_forms(void) {
   CHECK(std && strlen(std) == 12 && std[11] == '=');
   CHECK_STR(r.id, url);
   /* All four forms encode the same bytes. */
-  if (hex && dec) CHECK(strtoull(hex, NULL, 16) == strtoull(dec, NULL, 10));
+  if (hex && dec)
+    CHECK(strtoull(hex, NULL, 16) == strtoull(dec, NULL, 10));
   mp_buf_init(&raw);
   CHECK(std && mp_base64_decode(std, strlen(std), &raw, &e) == 0 &&
         raw.len == 8);
@@ -414,8 +420,10 @@ static void test_random_uuid_format(void) {
     CHECK(u && u[14] == '4' && strchr("89ab", u[19]) != NULL);
     CHECK_STR(r.id, u);
     CHECK_STR(get_str(get(r.outputs, "keepers"), "a"), "b");
-    if (k == 0 && u) snprintf(first, sizeof(first), "%s", u);
-    if (k == 1) CHECK(u && strcmp(first, u) != 0);
+    if (k == 0 && u)
+      snprintf(first, sizeof(first), "%s", u);
+    if (k == 1)
+      CHECK(u && strcmp(first, u) != 0);
     mp_prov_resp_destroy(&r);
   }
   mp_provider_free(p);
@@ -428,8 +436,8 @@ static void test_random_diff_replaces(void) {
   mp_err e;
   mp_value *news;
   mp_prov_resp_init(&r);
-  CHECK(check_create(p, T_STRING, "{\"length\":8,\"keepers\":{\"k\":1}}", 0,
-                     &r, &e) == 0);
+  CHECK(check_create(p, T_STRING, "{\"length\":8,\"keepers\":{\"k\":1}}", 0, &r,
+                     &e) == 0);
   /* Unchanged inputs: no change, whether old inputs are given or not. */
   news = J("{\"length\":8,\"keepers\":{\"k\":1}}");
   memset(&q, 0, sizeof(q));
@@ -493,8 +501,7 @@ static void test_random_plugin_info(void) {
   CHECK_STR(r.version, "0.1.0");
   CHECK_STR(p->pkg, "random");
   mp_prov_resp_destroy(&r);
-  CHECK(mp_builtin_provider_factory("random")("random", "4.18.0", &v, &e) ==
-        0);
+  CHECK(mp_builtin_provider_factory("random")("random", "4.18.0", &v, &e) == 0);
   mp_prov_resp_init(&r);
   CHECK(call(v, OP_INFO, &q, &r, &e) == 0);
   CHECK_STR(r.version, "4.18.0");

@@ -21,7 +21,8 @@ static mp_provider *make_world(char *dir) {
   mp_err e;
   mp_value *cfg;
   char *json;
-  if (mkdtemp(dir) == NULL) return NULL;
+  if (mkdtemp(dir) == NULL)
+    return NULL;
   json = mp_xasprintf("{\"world\":\"%s\"}", dir);
   cfg = J(json);
   memset(&q, 0, sizeof(q));
@@ -46,9 +47,11 @@ static char *slurp(const char *path) {
   mp_buf b;
   char chunk[4096];
   size_t n;
-  if (f == NULL) return NULL;
+  if (f == NULL)
+    return NULL;
   mp_buf_init(&b);
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+    mp_buf_append(&b, chunk, n);
   fclose(f);
   return mp_buf_detach(&b, NULL);
 }
@@ -144,16 +147,17 @@ static void test_test_provider_lifecycle_and_log(void) {
   mp_prov_resp_destroy(&x);
   log = calls(dir);
   {
-    static const char *const ops[] = {"configure", "check", "create", "create",
-                                      "create", "diff", "update", "read",
-                                      "delete", "delete", "read"};
+    static const char *const ops[] = {"configure", "check",  "create", "create",
+                                      "create",    "diff",   "update", "read",
+                                      "delete",    "delete", "read"};
     CHECK(log->u.arr.len == MP_ARRAY_LEN(ops));
     for (i = 0; i < log->u.arr.len && i < MP_ARRAY_LEN(ops); i++) {
       const mp_value *l = log->u.arr.items[i];
       const mp_value *t = get(l, "t");
       CHECK_STR(get_str(l, "op"), ops[i]);
       CHECK(t && t->kind == MP_VALUE_NUMBER && t->u.number >= last_t);
-      if (t) last_t = t->u.number;
+      if (t)
+        last_t = t->u.number;
       CHECK(get(l, "preview") && get(l, "preview")->kind == MP_VALUE_BOOL);
       CHECK(get(l, "inputs") != NULL);
     }
@@ -274,7 +278,8 @@ static void test_test_provider_init_error_and_latency(void) {
   CHECK(do_op(p, OP_CHECK, NULL, NULL, slow, 0, &x, &e) == 0);
   clock_gettime(CLOCK_MONOTONIC, &b);
   mp_prov_resp_destroy(&x);
-  ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+  ms = (double)(b.tv_sec - a.tv_sec) * 1e3 +
+       (double)(b.tv_nsec - a.tv_nsec) / 1e6;
   CHECK(ms >= 120);
   mp_value_free(in);
   mp_value_free(slow);
@@ -348,8 +353,10 @@ static void *create_many(void *arg) {
   worker *w = arg;
   mp_value *in = mp_value_new_object();
   int i;
-  mp_value_object_set(in, "pad", mp_value_new_cstring(
-      "a fairly long value so that the log lines are not tiny ..........."));
+  mp_value_object_set(
+      in, "pad",
+      mp_value_new_cstring("a fairly long value so that the log lines are not "
+                           "tiny ..........."));
   for (i = 0; i < 50; i++) {
     mp_prov_resp x;
     mp_err e;
@@ -385,13 +392,15 @@ static void test_test_provider_parallel_ids(void) {
     memcpy(all + i * 50, w[i].ids, sizeof(w[i].ids));
   }
   qsort(all, 400, 32, cmp_str);
-  for (i = 1; i < 400; i++) CHECK(strcmp(all[i - 1], all[i]) != 0);
+  for (i = 1; i < 400; i++)
+    CHECK(strcmp(all[i - 1], all[i]) != 0);
   CHECK(strcmp(all[0], "id-1") == 0);
   log = calls(dir);
   CHECK(log->u.arr.len == 401); /* configure + 400 creates */
   for (i = 0; i < log->u.arr.len; i++) {
     const char *op = get_str(log->u.arr.items[i], "op");
-    if (op && strcmp(op, "create") == 0) creates++;
+    if (op && strcmp(op, "create") == 0)
+      creates++;
   }
   CHECK(creates == 400);
   mp_value_free(log);

@@ -116,13 +116,24 @@ typedef enum mp_store_change_kind {
    * *pending_row. */
   MP_STORE_PENDING_ADD,
   /* Remove pending operation |row|. */
-  MP_STORE_PENDING_REMOVE
+  MP_STORE_PENDING_REMOVE,
+  /* Rewrite the stored entry res->row from |res| AND move it to where
+   * INSERT_NEW would put it (after the states produced so far, before every
+   * untouched old state): the result of an update/refresh step that
+   * supersedes its old state (C.7). Use this rather than MP_STORE_UPDATE
+   * whenever later new states may depend on it: an entry left at its old
+   * position comes after every new state, so a new state referring to it
+   * would fail the integrity check. */
+  MP_STORE_UPDATE_NEW,
+  /* Move the entry |row| unchanged to where INSERT_NEW would put it: a
+   * `same` step whose state needs no rewrite. Cheap (no JSON encoding). */
+  MP_STORE_MOVE_NEW
 } mp_store_change_kind;
 
 typedef struct mp_store_change {
   mp_store_change_kind kind;
-  mp_resource *res;     /* INSERT_NEW, UPDATE, PENDING_ADD */
-  int64_t row;          /* DELETE, PENDING_REMOVE */
+  mp_resource *res;     /* INSERT_NEW, UPDATE, UPDATE_NEW, PENDING_ADD */
+  int64_t row;          /* DELETE, PENDING_REMOVE, MOVE_NEW */
   mp_pending_type type; /* PENDING_ADD */
   int64_t *pending_row; /* PENDING_ADD: receives the new row */
 } mp_store_change;

@@ -43,6 +43,11 @@ static const char *const stmt_sql[ST__COUNT] = {
     [ST_RES_UPDATE] =
         "UPDATE resources SET urn = ?3, is_delete = ?4, json = ?5"
         " WHERE id = ?2 AND stack_id = ?1",
+    [ST_RES_UPDATE_NEW] =
+        "UPDATE resources SET urn = ?3, is_delete = ?4, json = ?5, ord = ?6"
+        " WHERE id = ?2 AND stack_id = ?1",
+    [ST_RES_MOVE] =
+        "UPDATE resources SET ord = ?3 WHERE id = ?2 AND stack_id = ?1",
     [ST_RES_DELETE] = "DELETE FROM resources WHERE id = ?2 AND stack_id = ?1",
     [ST_RES_DELETE_ALL] = "DELETE FROM resources WHERE stack_id = ?1",
     [ST_RES_MIN_ORD] = "SELECT min(ord) FROM resources WHERE stack_id = ?1",

@@ -41,6 +41,8 @@ typedef enum mp__stmt_id {
   ST_RES_LOAD,
   ST_RES_INSERT,
   ST_RES_UPDATE,
+  ST_RES_UPDATE_NEW,
+  ST_RES_MOVE,
   ST_RES_DELETE,
   ST_RES_DELETE_ALL,
   ST_RES_MIN_ORD,

@@ -5,8 +5,9 @@
  * Order (BEHAVIOUR.md C.7): states produced in this deployment come first
  * in completion order, then the old states still present in their old
  * order. Rows are ordered by `ord`; at begin the session picks a base below
- * every existing ord, so each INSERT_NEW lands after the earlier new states
- * and before every old one, and UPDATE keeps a row where it is. */
+ * every existing ord, so each INSERT_NEW (or UPDATE_NEW / MOVE_NEW) lands
+ * after the earlier new states and before every old one, and UPDATE keeps
+ * a row where it is. */
 #include "state/sqlite_int.h"
 
 #include <stdlib.h>
@@ -110,16 +111,29 @@ static int exec_one_row(mp_store_update *u, sqlite3_stmt *q, int64_t row,
   return 0;
 }
 
+/* UPDATE (|ord| NULL: keep the position) or UPDATE_NEW (take *ord). */
 static int apply_update(mp_store_update *u, const mp_resource *r,
-                        const mp_buf *json, mp_err *err) {
-  sqlite3_stmt *q = mp__stmt(u->s, ST_RES_UPDATE, err);
+                        const mp_buf *json, int64_t *ord, mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(u->s, ord ? ST_RES_UPDATE_NEW : ST_RES_UPDATE,
+                             err);
   if (q == NULL) return err->code;
   sqlite3_bind_int64(q, 1, u->stack_id);
   sqlite3_bind_int64(q, 2, r->row);
   mp__bind_text(q, 3, r->urn);
   sqlite3_bind_int(q, 4, r->delete_ ? 1 : 0);
   sqlite3_bind_text(q, 5, json->data, (int)json->len, SQLITE_STATIC);
+  if (ord) sqlite3_bind_int64(q, 6, (*ord)++);
   return exec_one_row(u, q, r->row, "cannot update a resource", err);
+}
+
+static int apply_move(mp_store_update *u, int64_t row, int64_t *ord,
+                      mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(u->s, ST_RES_MOVE, err);
+  if (q == NULL) return err->code;
+  sqlite3_bind_int64(q, 1, u->stack_id);
+  sqlite3_bind_int64(q, 2, row);
+  sqlite3_bind_int64(q, 3, (*ord)++);
+  return exec_one_row(u, q, row, "cannot move a resource", err);
 }
 
 static int apply_delete(mp_store_update *u, mp__stmt_id id, int64_t row,
@@ -141,7 +155,11 @@ static int apply_one(mp_store_update *u, const mp_store_change *ch,
       return mp__row_insert_resource(u->s, u->stack_id, (*ord)++, ch->res,
                                      json, row, err);
     case MP_STORE_UPDATE:
-      return apply_update(u, ch->res, json, err);
+      return apply_update(u, ch->res, json, NULL, err);
+    case MP_STORE_UPDATE_NEW:
+      return apply_update(u, ch->res, json, ord, err);
+    case MP_STORE_MOVE_NEW:
+      return apply_move(u, ch->row, ord, err);
     case MP_STORE_DELETE:
       return apply_delete(u, ST_RES_DELETE, ch->row, "cannot delete a resource",
                           err);
@@ -161,14 +179,15 @@ static int apply_one(mp_store_update *u, const mp_store_change *ch,
 static int encode_changes(mp_store_update *u, const mp_store_change *ch,
                           size_t n, mp_buf *json, mp_err *err) {
   for (size_t i = 0; i < n; i++) {
-    int needs = ch[i].kind == MP_STORE_INSERT_NEW ||
-                ch[i].kind == MP_STORE_UPDATE ||
+    int updates = ch[i].kind == MP_STORE_UPDATE ||
+                  ch[i].kind == MP_STORE_UPDATE_NEW;
+    int needs = updates || ch[i].kind == MP_STORE_INSERT_NEW ||
                 ch[i].kind == MP_STORE_PENDING_ADD;
     if (!needs) continue;
     if (ch[i].res == NULL)
       return mp_err_set(err, MP_EINVAL, "store change %zu has no resource",
                         i);
-    if (ch[i].kind == MP_STORE_UPDATE && ch[i].res->row == 0)
+    if (updates && ch[i].res->row == 0)
       return mp_err_set(err, MP_EINVAL, "resource '%s' is not stored yet; "
                         "insert it before updating it", ch[i].res->urn);
     if (mp_resource_to_json(ch[i].res, u->c, 0, &json[i], err) < 0)

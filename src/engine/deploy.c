@@ -1,0 +1,387 @@
+/* The deployment: wires source → monitor → step generator (own thread) →
+ * step executor (loop thread + worker pool) → state store, and reports
+ * engine events. */
+#include "engine/deploy.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/deploy_int.h"
+#include "engine/urn.h"
+
+/* ---- events ---- */
+
+void mp__deploy_emit(deploy *d, mp_event *ev) {
+  if (d->o->sink == NULL) return;
+  ev->sequence = ++d->seq;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ev->timestamp = (double)ts.tv_sec;
+  ev->preview = d->o->dry_run;
+  d->o->sink(d->o->sink_ud, ev);
+}
+
+void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
+                     const char *msg) {
+  mp_event ev = {0};
+  ev.kind = MP_EVENT_DIAGNOSTIC;
+  ev.severity = severity;
+  ev.urn = urn;
+  ev.message = msg;
+  mp__deploy_emit(d, &ev);
+}
+
+static void emit_diags(deploy *d, mp_diags *ds) {
+  for (size_t i = 0; i < ds->len; i++)
+    mp__deploy_diag(d, ds->items[i].severity, ds->items[i].urn,
+                    ds->items[i].message);
+  mp_diags_destroy(ds);
+}
+
+static int logical(const mp_step *s) {
+  switch (s->op) {
+  case MP_OP_CREATE_REPLACEMENT:
+  case MP_OP_DELETE_REPLACED:
+  case MP_OP_DISCARD_REPLACED:
+  case MP_OP_REMOVE_PENDING_REPLACE:
+  case MP_OP_IMPORT_REPLACEMENT:
+  case MP_OP_READ_REPLACEMENT:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
+                    const char *msg) {
+  deploy *d = ud;
+  if (s->flags & MP_STEP_SKIPPED_CREATE) return;
+  mp_event ev = {0};
+  ev.kind = kind;
+  ev.meta.op = s->op;
+  ev.meta.urn = s->urn;
+  ev.meta.type = (s->new_ ? s->new_ : s->old) ? (s->new_ ? s->new_ : s->old)->type : "";
+  ev.meta.old = s->old;
+  ev.meta.new_ = s->new_;
+  ev.meta.keys = &s->keys;
+  ev.meta.diffs = &s->diffs;
+  ev.meta.detailed_diff = s->has_detailed ? &s->detailed : NULL;
+  ev.meta.logical = logical(s);
+  ev.meta.provider = s->provider;
+  ev.urn = s->urn;
+  ev.message = msg;
+  if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical) {
+    mp_step_op op = s->op;
+    if (op == MP_OP_REFRESH) op = s->refresh_result;
+    d->res->counts[op]++;
+  }
+  if (kind == MP_EVENT_RES_OP_FAILED) {
+    ev.severity = "error";
+    mp__deploy_diag(d, "error", s->urn, msg);
+  }
+  mp__deploy_emit(d, &ev);
+}
+
+/* ---- news: the states produced in this deployment ---- */
+
+static void keep_new(deploy *d, mp_resource *st) {
+  mp_resource *old = mp_map_put(&d->news, st->urn, st);
+  mp_resource_free(old);
+}
+
+static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
+  deploy *d = ud;
+  mp_resource *st = mp_map_get(&d->news, urn);
+  if (st == NULL) {
+    mp_value_free(outs);
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterResourceOutputs: unknown resource '%s'", urn);
+  }
+  if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0) {
+    /* Stack outputs are applied at the end (S08). */
+    mp_value_free(d->stack_outputs);
+    d->stack_outputs = outs;
+    return 0;
+  }
+  mp_value_free(st->outputs);
+  st->outputs = outs;
+  if (d->upd && st->row) {
+    mp_store_change c = {.kind = MP_STORE_UPDATE, .res = st};
+    return mp_store_apply(d->upd, &c, 1, err);
+  }
+  return 0;
+}
+
+/* ---- failing and cancelling ---- */
+
+void mp__deploy_cancel(deploy *d, int interrupted) {
+  if (d->stopping) return;
+  d->stopping = 1;
+  if (interrupted) d->res->canceled = 1;
+  if (d->ex) mp_stepexec_cancel(d->ex);
+  if (d->reg) mp_registry_cancel(d->reg);
+  if (d->o->source) d->o->source->vt->cancel(d->o->source);
+  if (d->mon) mp_monitor_cancel_all(d->mon);
+  mp__deploy_check_done(d);
+}
+
+static void fail(deploy *d, int step) {
+  d->res->failed = 1;
+  if (step) d->res->step_failed = 1;
+}
+
+/* ---- executor hooks ---- */
+
+static void on_reply(void *ud, mp_chain *c, mp_step *s) {
+  deploy *d = ud;
+  if (s->op == MP_OP_REFRESH) {
+    mp__deploy_refresh_done(d, s);
+    return;
+  }
+  mp_resource *st = s->new_;
+  s->new_ = NULL;
+  if (c->reg) {
+    mp_monitor_reg *reg = c->reg;
+    c->reg = NULL;
+    mp_monitor_complete(d->mon, reg, st);
+  }
+  if (s->flags & MP_STEP_SKIPPED_CREATE) mp_resource_free(st);
+  else keep_new(d, st);
+}
+
+static void withhold(deploy *d, const mp_resource *r) {
+  if (r == NULL) return;
+  if (r->parent) mp_strv_push(&d->withheld, r->parent);
+  if (r->deleted_with) mp_strv_push(&d->withheld, r->deleted_with);
+  mp_strv_copy(&d->withheld, &r->dependencies);
+  for (size_t i = 0; i < r->property_dependencies.len; i++)
+    mp_strv_copy(&d->withheld, &r->property_dependencies.items[i].urns);
+  mp_provider_ref pr;
+  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
+    mp_strv_push(&d->withheld, pr.urn);
+    mp_provider_ref_destroy(&pr);
+  }
+}
+
+static void on_chain_done(void *ud, mp_chain *c, int failed) {
+  deploy *d = ud;
+  d->chains_done++;
+  if (failed == 1) {
+    mp_step *bad = NULL;
+    for (size_t i = 0; i < c->len; i++)
+      if (c->steps[i]->failed) bad = c->steps[i];
+    int protect_err = bad && bad->op == MP_OP_DELETE && bad->old &&
+                      bad->old->protect && !d->o->ignore_protect;
+    fail(d, !protect_err);
+    if (bad) {
+      mp_strv_push(&d->failed_urns, bad->urn);
+      withhold(d, bad->old);
+    }
+    if (c->reg) {
+      mp_err e;
+      mp_err_set(&e, MP_EPLUGIN, "%s", bad && bad->error ? bad->error : "step failed");
+      mp_monitor_reg *reg = c->reg;
+      c->reg = NULL;
+      mp_monitor_fail(d->mon, reg, &e,
+                      d->o->continue_on_error ? MP_MONITOR_FAILED
+                                              : MP_MONITOR_ERROR);
+    }
+    if (!d->o->continue_on_error && !protect_err) mp__deploy_cancel(d, 0);
+  } else if (failed < 0 && c->reg) {
+    mp_err e;
+    mp_err_set(&e, MP_ECANCELED, "the deployment was canceled");
+    mp_monitor_reg *reg = c->reg;
+    c->reg = NULL;
+    mp_monitor_fail(d->mon, reg, &e, MP_MONITOR_ERROR);
+  }
+  mp__deploy_check_done(d);
+}
+
+/* ---- monitor hooks ---- */
+
+static int depends_on_failed(deploy *d, const mp_goal *g) {
+  if (d->failed_urns.len == 0) return 0;
+  if (g->parent && mp_strv_contains(&d->failed_urns, g->parent)) return 1;
+  if (g->deleted_with && mp_strv_contains(&d->failed_urns, g->deleted_with))
+    return 1;
+  for (size_t i = 0; i < g->dependencies.len; i++)
+    if (mp_strv_contains(&d->failed_urns, g->dependencies.items[i])) return 1;
+  for (size_t i = 0; i < g->propdeps.len; i++)
+    for (size_t j = 0; j < g->propdeps.items[i].urns.len; j++)
+      if (mp_strv_contains(&d->failed_urns, g->propdeps.items[i].urns.items[j]))
+        return 1;
+  return 0;
+}
+
+static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
+  deploy *d = ud;
+  if (d->stopping) {
+    mp_err e;
+    mp_err_set(&e, MP_ECANCELED, "the deployment was canceled");
+    /* Answered from the loop, never inside the host's call. */
+    mp__deploy_defer_fail(d, g, reg, &e, MP_MONITOR_ERROR);
+    return;
+  }
+  if (d->o->continue_on_error && depends_on_failed(d, g)) {
+    char *urn = mp_urn_new(d->o->stack.name, d->o->stack.project, g->parent,
+                           g->type, g->name, NULL);
+    if (urn) mp_strv_push_take(&d->failed_urns, urn);
+    mp_err e;
+    mp_err_set(&e, MP_EPLUGIN, "skipped because a dependency failed");
+    mp__deploy_defer_fail(d, g, reg, &e, MP_MONITOR_SKIPPED);
+    return;
+  }
+  d->in_flight++;
+  mp__deploy_thread_push(d, WORK_REGISTER, g, reg);
+}
+
+static void on_log(void *ud, mp_log_severity sev, const char *urn,
+                   const char *msg) {
+  static const char *const names[] = {"debug", "info", "warning", "error"};
+  deploy *d = ud;
+  if (sev == MP_LOG_DEBUG) return;
+  mp__deploy_diag(d, names[sev & 3], urn, msg);
+}
+
+static void on_program_done(void *ud, int failed, const char *msg) {
+  deploy *d = ud;
+  d->program_done = 1;
+  if (failed) {
+    fail(d, 0);
+    if (msg && msg[0]) mp__deploy_diag(d, "error", NULL, msg);
+    d->program_failed = 1;
+  }
+  mp__deploy_check_done(d);
+}
+
+/* ---- results from the generator thread ---- */
+
+void mp__deploy_on_result(deploy *d, result_item *r) {
+  emit_diags(d, &r->diags);
+  if (r->kind == WORK_REGISTER) {
+    d->in_flight--;
+    if (r->rc < 0) {
+      mp__deploy_diag(d, "error", r->urn, r->err.msg);
+      fail(d, 0);
+      mp_monitor_fail(d->mon, r->reg, &r->err, MP_MONITOR_ERROR);
+      if (!d->o->dry_run || r->err.code != MP_EINVAL || 1) mp__deploy_cancel(d, 0);
+    } else if (d->stopping) {
+      mp_err e;
+      mp_err_set(&e, MP_ECANCELED, "the deployment was canceled");
+      mp_monitor_fail(d->mon, r->reg, &e, MP_MONITOR_ERROR);
+      mp_chain_free(r->chain);
+    } else {
+      mp_stepexec_submit(d->ex, r->chain);
+    }
+  } else if (r->kind == WORK_DELETES) {
+    if (r->rc < 0) {
+      if (r->err.msg[0]) mp__deploy_diag(d, "error", NULL, r->err.msg);
+      fail(d, 0);
+      mp_chain_free(r->chain);
+      for (size_t i = 0; i < r->nlayers; i++) mp_chain_free(r->layers[i]);
+      free(r->layers);
+      d->phase = PHASE_DONE;
+    } else {
+      d->layers = r->layers;
+      d->nlayers = r->nlayers;
+      d->next_layer = 0;
+      d->phase = PHASE_LAYERS;
+      if (r->chain->len > 0) mp_stepexec_submit(d->ex, r->chain);
+      else mp_chain_free(r->chain);
+    }
+  }
+  free(r->urn);
+  free(r);
+  mp__deploy_check_done(d);
+}
+
+/* ---- phases ---- */
+
+static int step_withheld(deploy *d, const mp_step *s) {
+  return s->old && mp_strv_contains(&d->withheld, s->old->urn);
+}
+
+static void submit_layer(deploy *d) {
+  mp_chain *layer = d->layers[d->next_layer];
+  d->layers[d->next_layer] = NULL;
+  d->next_layer++;
+  for (size_t i = 0; i < layer->len; i++) {
+    mp_step *s = layer->steps[i];
+    layer->steps[i] = NULL;
+    if (d->stopping || step_withheld(d, s)) {
+      withhold(d, s->old);
+      mp_step_free(s);
+      continue;
+    }
+    mp_chain *c = mp_chain_new(NULL);
+    mp_chain_push(c, s);
+    mp_stepexec_submit(d->ex, c);
+  }
+  layer->len = 0;
+  mp_chain_free(layer);
+}
+
+void mp__deploy_check_done(deploy *d) {
+  if (d->phase == PHASE_DONE) {
+    if (mp_stepexec_busy(d->ex) == 0) mp__deploy_finish(d);
+    return;
+  }
+  if (mp_stepexec_busy(d->ex) > 0 || d->in_flight > 0 || d->deferred) return;
+  if (d->phase == PHASE_PROGRAM) {
+    if (!d->program_done && !d->stopping) return;
+    if (d->stopping && d->o->source && !d->program_done) {
+      /* Wait for the host to notice the cancellation. */
+      if (mp_monitor_outstanding(d->mon) > 0) return;
+    }
+    if (d->res->failed || d->stopping || d->program_failed) {
+      d->phase = PHASE_DONE;
+      mp__deploy_finish(d);
+      return;
+    }
+    d->phase = PHASE_DELETES_WAIT;
+    mp__deploy_thread_push(d, WORK_DELETES, NULL, NULL);
+    return;
+  }
+  if (d->phase == PHASE_REFRESH) {
+    if (!d->o->dry_run) mp__deploy_refresh_write(d);
+    d->phase = PHASE_DONE;
+    mp__deploy_finish(d);
+    return;
+  }
+  if (d->phase == PHASE_LAYERS) {
+    if ((d->res->failed && !d->o->continue_on_error && d->stopping) ||
+        d->next_layer >= d->nlayers) {
+      d->phase = PHASE_DONE;
+      mp__deploy_finish(d);
+      return;
+    }
+    submit_layer(d);
+    if (mp_stepexec_busy(d->ex) == 0) mp__deploy_check_done(d);
+  }
+}
+
+int mp_deploy_default_parallel(void) {
+  const char *env = getenv("MINIPULUMI_PARALLEL");
+  if (env == NULL) env = getenv("PULUMI_PARALLEL");
+  if (env && atoi(env) > 0) return atoi(env);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return 4 * (int)(n > 0 ? n : 1);
+}
+
+/* ---- hooks tables ---- */
+
+mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d) {
+  mp_stepexec_hooks h = {d, on_step, on_reply, on_chain_done};
+  return h;
+}
+
+mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
+  mp_monitor_hooks h = {0};
+  h.ud = d;
+  h.submit = on_submit;
+  h.outputs = on_outputs;
+  h.log = on_log;
+  h.program_done = on_program_done;
+  return h;
+}

@@ -1,0 +1,200 @@
+/* Classic refresh (BEHAVIOUR.md A.7, D.6): one refresh step per resource,
+ * all in one parallel batch; the rebuilt snapshot is written once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/deploy_int.h"
+#include "engine/urn.h"
+
+static int glob_any(const mp_strv *pats, const char *urn);
+
+static int refresh_targeted(deploy *d, size_t i) {
+  const mp_snapshot *s = d->snap;
+  const mp_resource *r = s->res[i];
+  const mp_deploy_opts *o = d->o;
+  if (o->excludes && o->excludes->len > 0) {
+    if (glob_any(o->excludes, r->urn)) return 0;
+    if (o->exclude_dependents)
+      for (const mp_resource *p = r; p && p->parent;) {
+        if (glob_any(o->excludes, p->parent)) return 0;
+        long j = -1;
+        for (size_t k = 0; k < s->nres; k++)
+          if (strcmp(s->res[k]->urn, p->parent) == 0) j = (long)k;
+        p = j >= 0 ? s->res[j] : NULL;
+      }
+  }
+  if (o->targets == NULL || o->targets->len == 0) return 1;
+  if (glob_any(o->targets, r->urn)) return 1;
+  if (!o->target_dependents) return 0;
+  for (const mp_resource *p = r; p && p->parent;) {
+    if (glob_any(o->targets, p->parent)) return 1;
+    long j = -1;
+    for (size_t k = 0; k < s->nres; k++)
+      if (strcmp(s->res[k]->urn, p->parent) == 0) j = (long)k;
+    p = j >= 0 ? s->res[j] : NULL;
+  }
+  return 0;
+}
+
+/* `*` within one URN part, `**` across parts. */
+static int glob(const char *pat, const char *s) {
+  if (*pat == '\0') return *s == '\0';
+  if (pat[0] == '*' && pat[1] == '*') {
+    for (const char *p = s;; p++) {
+      if (glob(pat + 2, p)) return 1;
+      if (*p == '\0') return 0;
+    }
+  }
+  if (pat[0] == '*') {
+    for (const char *p = s;; p++) {
+      if (glob(pat + 1, p)) return 1;
+      if (*p == '\0' || *p == ':') return 0;
+    }
+  }
+  return *s == *pat && glob(pat + 1, s + 1);
+}
+
+static int glob_any(const mp_strv *pats, const char *urn) {
+  for (size_t i = 0; i < pats->len; i++)
+    if (glob(pats->items[i], urn)) return 1;
+  return 0;
+}
+
+static int check_refresh_targets(deploy *d, mp_err *err) {
+  const mp_strv *lists[2] = {d->o->targets, d->o->excludes};
+  for (int l = 0; l < 2; l++) {
+    if (lists[l] == NULL) continue;
+    for (size_t i = 0; i < lists[l]->len; i++) {
+      int found = 0;
+      for (size_t k = 0; k < d->snap->nres && !found; k++)
+        found = glob(lists[l]->items[i], d->snap->res[k]->urn);
+      if (!found)
+        return mp_err_set(err, MP_EINVAL, "no resource named '%s' found",
+                          lists[l]->items[i]);
+    }
+  }
+  return 0;
+}
+
+int mp__deploy_refresh_start(deploy *d, mp_err *err) {
+  int rc = check_refresh_targets(d, err);
+  if (rc < 0) {
+    d->res->failed = 1;
+    mp__deploy_diag(d, "error", NULL, err->msg);
+    mp_err_clear(err);
+    d->phase = PHASE_DONE;
+    d->program_done = 1;
+    mp__deploy_check_done(d);
+    return 0;
+  }
+  size_t n = d->snap->nres;
+  d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
+  d->refresh_done = mp_xcalloc(n + 1, 1);
+  d->program_done = 1;
+  d->phase = PHASE_REFRESH;
+  for (size_t i = 0; i < n; i++) {
+    const mp_resource *r = d->snap->res[i];
+    if (!refresh_targeted(d, i)) continue;
+    mp_step *s = mp_step_new(MP_OP_REFRESH, r->urn);
+    s->old = mp_resource_dup(r);
+    s->new_ = mp_resource_dup(r);
+    s->snap_index = (long)i;
+    s->flags = MP_STEP_REPLY;
+    if (!r->custom || mp_type_is_provider(r->type) || r->pending_replacement)
+      s->flags |= MP_STEP_NO_CALL;
+    else if (r->provider)
+      s->provider = mp_xstrdup(r->provider);
+    mp_chain *c = mp_chain_new(NULL);
+    mp_chain_push(c, s);
+    mp_stepexec_submit(d->ex, c);
+  }
+  mp__deploy_check_done(d);
+  return 0;
+}
+
+void mp__deploy_refresh_done(deploy *d, mp_step *s) {
+  long i = s->snap_index;
+  d->refresh_done[i] = 1;
+  d->refreshed[i] = s->new_;
+  s->new_ = NULL;
+}
+
+/* Drops references to URNs not present earlier in the list (S56). */
+static int prune(mp_resource *r, const mp_strv *present, const mp_map *gone_parent) {
+  int changed = 0;
+  for (size_t i = 0; i < r->dependencies.len;) {
+    if (!mp_strv_contains(present, r->dependencies.items[i])) {
+      mp_strv_remove_at(&r->dependencies, i);
+      changed = 1;
+    } else {
+      i++;
+    }
+  }
+  for (size_t k = 0; k < r->property_dependencies.len; k++) {
+    mp_strv *u = &r->property_dependencies.items[k].urns;
+    for (size_t i = 0; i < u->len;) {
+      if (!mp_strv_contains(present, u->items[i])) {
+        mp_strv_remove_at(u, i);
+        changed = 1;
+      } else {
+        i++;
+      }
+    }
+  }
+  if (r->deleted_with && !mp_strv_contains(present, r->deleted_with)) {
+    free(r->deleted_with);
+    r->deleted_with = NULL;
+    changed = 1;
+  }
+  while (r->parent && !mp_strv_contains(present, r->parent)) {
+    /* Re-parent to the grandparent; the URN is not rewritten. */
+    const char *gp = mp_map_get(gone_parent, r->parent);
+    char *np = gp && gp[0] ? mp_xstrdup(gp) : NULL;
+    free(r->parent);
+    r->parent = np;
+    changed = 1;
+  }
+  return changed;
+}
+
+void mp__deploy_refresh_write(deploy *d) {
+  mp_snapshot *s = d->snap;
+  mp_strv present;
+  mp_strv_init(&present);
+  mp_map gone_parent; /* gone URN -> its parent ("" for none) */
+  mp_map_init(&gone_parent);
+  mp_store_change *ch = mp_xcalloc(s->nres + 1, sizeof(*ch));
+  mp_resource **keep = mp_xcalloc(s->nres + 1, sizeof(*keep));
+  size_t n = 0;
+  for (size_t i = 0; i < s->nres; i++) {
+    const mp_resource *old = s->res[i];
+    if (d->refresh_done[i] && d->refreshed[i] == NULL) {
+      mp_map_put(&gone_parent, old->urn, old->parent ? old->parent : "");
+      ch[n].kind = MP_STORE_DELETE;
+      ch[n].row = old->row;
+      n++;
+      continue;
+    }
+    mp_resource *st = d->refresh_done[i] ? d->refreshed[i] : mp_resource_dup(old);
+    if (!d->refresh_done[i]) keep[i] = st;
+    st->row = old->row;
+    prune(st, &present, &gone_parent);
+    if (!mp_resource_equal(st, old)) {
+      ch[n].kind = MP_STORE_UPDATE;
+      ch[n].res = st;
+      n++;
+    }
+    mp_strv_push(&present, st->urn);
+  }
+  mp_err e;
+  mp_err_clear(&e);
+  if (n > 0 && d->upd && mp_store_apply(d->upd, ch, n, &e) < 0) {
+    d->res->failed = 1;
+    mp__deploy_diag(d, "error", NULL, e.msg);
+  }
+  for (size_t i = 0; i < s->nres; i++) mp_resource_free(keep[i]);
+  free(keep);
+  free(ch);
+  mp_map_destroy(&gone_parent);
+  mp_strv_destroy(&present);
+}

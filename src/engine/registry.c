@@ -1,0 +1,168 @@
+#include "engine/registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "engine/map.h"
+#include "engine/urn.h"
+
+typedef struct entry {
+  mp_provider *prov;   /* configured instance, or NULL until loaded */
+  mp_resource *state;  /* the provider resource it was configured from */
+} entry;
+
+struct mp_registry {
+  uv_mutex_t mu; /* guards the maps and the entries */
+  mp_map by_ref;  /* ref -> entry* */
+  mp_map unconf;  /* pkg -> mp_provider* */
+  int preview;
+};
+
+mp_registry *mp_registry_new(int preview) {
+  mp_registry *r = mp_xcalloc(1, sizeof(*r));
+  uv_mutex_init(&r->mu);
+  mp_map_init(&r->by_ref);
+  mp_map_init(&r->unconf);
+  r->preview = preview;
+  return r;
+}
+
+static void entry_free(entry *e) {
+  if (e == NULL) return;
+  mp_provider_free(e->prov);
+  mp_resource_free(e->state);
+  free(e);
+}
+
+void mp_registry_free(mp_registry *r) {
+  if (r == NULL) return;
+  for (size_t i = 0; i < r->by_ref.cap; i++)
+    if (r->by_ref.slots[i].key && r->by_ref.slots[i].value)
+      entry_free(r->by_ref.slots[i].value);
+  for (size_t i = 0; i < r->unconf.cap; i++)
+    if (r->unconf.slots[i].key && r->unconf.slots[i].value)
+      mp_provider_free(r->unconf.slots[i].value);
+  mp_map_destroy(&r->by_ref);
+  mp_map_destroy(&r->unconf);
+  uv_mutex_destroy(&r->mu);
+  free(r);
+}
+
+static char *ref_of(const mp_resource *res) {
+  return mp_provider_ref_format(res->urn, res->id);
+}
+
+void mp_registry_add_known(mp_registry *r, const mp_resource *st) {
+  char *ref = ref_of(st);
+  uv_mutex_lock(&r->mu);
+  if (!mp_map_has(&r->by_ref, ref)) {
+    entry *e = mp_xcalloc(1, sizeof(*e));
+    e->state = mp_resource_dup(st);
+    mp_map_put(&r->by_ref, ref, e);
+  }
+  uv_mutex_unlock(&r->mu);
+  free(ref);
+}
+
+static int make_instance(const mp_resource *res, int preview,
+                         mp_provider **out, mp_err *err) {
+  char *pkg = mp_type_package(res->type);
+  if (pkg == NULL)
+    return mp_err_set(err, MP_EINVAL, "bad provider type '%s'", res->type);
+  mp_provider_factory f = mp_builtin_provider_factory(pkg);
+  if (f == NULL) {
+    mp_err_set(err, MP_ENOENT,
+               "no resource plugin 'pulumi-resource-%s' found in the "
+               "workspace or on your $PATH",
+               pkg);
+    free(pkg);
+    return MP_ENOENT;
+  }
+  mp_provider *p = NULL;
+  int rc = f(pkg, NULL, &p, err);
+  free(pkg);
+  if (rc < 0) return rc;
+  if (p->vt->configure) {
+    mp_prov_req q = {0};
+    mp_prov_resp resp;
+    mp_prov_resp_init(&resp);
+    q.urn = res->urn;
+    q.type = res->type;
+    q.news = res->inputs;
+    q.preview = preview;
+    rc = p->vt->configure(p, &q, &resp, err);
+    mp_prov_resp_destroy(&resp);
+    if (rc < 0) {
+      mp_err_prefix(err, "configuring provider '%s'", res->urn);
+      mp_provider_free(p);
+      return rc;
+    }
+  }
+  *out = p;
+  return 0;
+}
+
+int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
+  mp_provider *p = NULL;
+  int rc = make_instance(res, r->preview, &p, err);
+  if (rc < 0) return rc;
+  char *ref = ref_of(res);
+  entry *e = mp_xcalloc(1, sizeof(*e));
+  e->prov = p;
+  e->state = mp_resource_dup(res);
+  uv_mutex_lock(&r->mu);
+  entry *old = mp_map_put(&r->by_ref, ref, e);
+  uv_mutex_unlock(&r->mu);
+  /* An instance that is replaced under the same ref may still be used by
+   * a call in flight only if the same provider resource was loaded twice,
+   * which the step generator never does; free it. */
+  entry_free(old);
+  free(ref);
+  return 0;
+}
+
+mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
+  mp_provider *p = NULL;
+  uv_mutex_lock(&r->mu);
+  entry *e = mp_map_get(&r->by_ref, ref);
+  if (e && e->prov == NULL) {
+    /* First use of a provider known only from the prior snapshot. */
+    if (make_instance(e->state, r->preview, &e->prov, err) < 0) {
+      uv_mutex_unlock(&r->mu);
+      return NULL;
+    }
+  }
+  if (e) p = e->prov;
+  uv_mutex_unlock(&r->mu);
+  if (p == NULL) mp_err_set(err, MP_ENOENT, "unknown provider '%s'", ref);
+  return p;
+}
+
+mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
+                                      mp_err *err) {
+  uv_mutex_lock(&r->mu);
+  mp_provider *p = mp_map_get(&r->unconf, pkg);
+  if (p == NULL) {
+    mp_provider_factory f = mp_builtin_provider_factory(pkg);
+    if (f == NULL) {
+      mp_err_set(err, MP_ENOENT,
+                 "no resource plugin 'pulumi-resource-%s' found in the "
+                 "workspace or on your $PATH",
+                 pkg);
+    } else if (f(pkg, NULL, &p, err) == 0) {
+      mp_map_put(&r->unconf, pkg, p);
+    }
+  }
+  uv_mutex_unlock(&r->mu);
+  return p;
+}
+
+void mp_registry_cancel(mp_registry *r) {
+  uv_mutex_lock(&r->mu);
+  for (size_t i = 0; i < r->by_ref.cap; i++) {
+    entry *e = r->by_ref.slots[i].key ? r->by_ref.slots[i].value : NULL;
+    if (e && e->prov && e->prov->vt->cancel) e->prov->vt->cancel(e->prov);
+  }
+  uv_mutex_unlock(&r->mu);
+}

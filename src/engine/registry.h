@@ -1,0 +1,44 @@
+/* The provider registry: configured provider instances by reference
+ * ("<urn>::<id>"), loaded when a provider resource's step runs or, for
+ * providers only known from the prior snapshot, on first use.
+ *
+ * Threads: every function may be called from any thread; a mutex guards
+ * the tables (never held across a provider call except the one-time
+ * configure of a lazily loaded instance). */
+#ifndef MP_REGISTRY_H
+#define MP_REGISTRY_H
+
+#include "engine/err.h"
+#include "engine/provider.h"
+#include "engine/resource.h"
+
+typedef struct mp_registry mp_registry;
+
+mp_registry *mp_registry_new(int preview);
+void mp_registry_free(mp_registry *r);
+
+/* Remembers a provider resource of the prior snapshot so that resources
+ * referring to it can be served (deleted, refreshed) without the program
+ * registering it. Copies what it needs. */
+void mp_registry_add_known(mp_registry *r, const mp_resource *provider_state);
+
+/* Creates and configures an instance for the provider resource |res|
+ * (type pulumi:providers:<pkg>, its inputs as configuration) and serves it
+ * under "<urn>::<id>" (replacing an earlier instance under that ref).
+ * Returns 0 or an MP_E code. */
+int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err);
+
+/* The configured instance for |ref| (borrowed; lives as long as |r|).
+ * Loads a known provider on first use. NULL with |err| set when the
+ * reference is unknown: "unknown provider '<ref>'". */
+mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err);
+
+/* An unconfigured instance of |pkg| for CheckConfig/DiffConfig (one per
+ * package, cached). NULL with |err| set when no plugin serves |pkg|. */
+mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
+                                      mp_err *err);
+
+/* Asks every instance to cancel running operations. */
+void mp_registry_cancel(mp_registry *r);
+
+#endif

@@ -1,0 +1,45 @@
+#include "engine/step.h"
+
+#include <stdlib.h>
+
+mp_step *mp_step_new(mp_step_op op, const char *urn) {
+  mp_step *s = mp_xcalloc(1, sizeof(*s));
+  s->op = op;
+  s->urn = mp_xstrdup(urn);
+  mp_diff_init(&s->detailed);
+  return s;
+}
+
+void mp_step_free(mp_step *s) {
+  if (s == NULL) return;
+  free(s->urn);
+  mp_resource_free(s->old);
+  mp_resource_free(s->new_);
+  free(s->provider);
+  mp_strv_destroy(&s->keys);
+  mp_strv_destroy(&s->diffs);
+  mp_diff_destroy(&s->detailed);
+  free(s->error);
+  free(s);
+}
+
+mp_chain *mp_chain_new(void *reg) {
+  mp_chain *c = mp_xcalloc(1, sizeof(*c));
+  c->reg = reg;
+  return c;
+}
+
+void mp_chain_push(mp_chain *c, mp_step *s) {
+  if (c->len == c->cap) {
+    c->cap = c->cap ? c->cap * 2 : 4;
+    c->steps = mp_xreallocarray(c->steps, c->cap, sizeof(*c->steps));
+  }
+  c->steps[c->len++] = s;
+}
+
+void mp_chain_free(mp_chain *c) {
+  if (c == NULL) return;
+  for (size_t i = 0; i < c->len; i++) mp_step_free(c->steps[i]);
+  free(c->steps);
+  free(c);
+}

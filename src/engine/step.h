@@ -1,0 +1,70 @@
+/* Steps and chains: what the step generator decides and the step executor
+ * carries out (BEHAVIOUR.md D.1). A chain's steps run one after another;
+ * chains run in parallel. */
+#ifndef MP_STEP_H
+#define MP_STEP_H
+
+#include <stdint.h>
+
+#include "engine/events.h"
+#include "engine/mem.h"
+#include "engine/resource.h"
+#include "engine/value.h"
+
+enum mp_step_flags {
+  /* Do not call the provider (retainOnDelete, deletedWith, a component,
+   * a skipped create). */
+  MP_STEP_NO_CALL = 1 << 0,
+  /* The step is about a provider resource: load/configure the plugin. */
+  MP_STEP_PROVIDER_RES = 1 << 1,
+  /* The step's completion answers the resource's registration. */
+  MP_STEP_REPLY = 1 << 2,
+  /* An untargeted create: nothing is created or written. */
+  MP_STEP_SKIPPED_CREATE = 1 << 3,
+  /* CBD create-replacement: the old row is kept, marked `delete`. */
+  MP_STEP_MARK_OLD_DELETE = 1 << 4,
+  /* DBR delete-replaced: the old row is kept, marked pendingReplacement,
+   * until its re-creation. */
+  MP_STEP_MARK_OLD_PENDING = 1 << 5,
+  /* The old state is carried forward verbatim (untargeted same). */
+  MP_STEP_VERBATIM = 1 << 6,
+  /* Refresh/read of an external resource. */
+  MP_STEP_EXTERNAL = 1 << 7
+};
+
+typedef struct mp_step {
+  mp_step_op op;
+  char *urn;          /* the URN shown (the old URN for delete-replaced) */
+  mp_resource *old;   /* owned copy of the prior state, or NULL */
+  mp_resource *new_;  /* owned new state, or NULL */
+  char *provider;     /* provider reference to call, or NULL */
+  unsigned flags;     /* enum mp_step_flags */
+  mp_strv keys;       /* replace keys */
+  mp_strv diffs;      /* changed keys */
+  mp_diff detailed;
+  int has_detailed;
+  /* Filled by the executor. */
+  int64_t pending_row;
+  /* Refresh: what the read found (MP_OP_SAME, MP_OP_UPDATE, MP_OP_DELETE
+   * when the resource is gone). */
+  mp_step_op refresh_result;
+  long snap_index; /* refresh: position in the prior snapshot */
+  int failed;
+  char *error;
+} mp_step;
+
+mp_step *mp_step_new(mp_step_op op, const char *urn);
+void mp_step_free(mp_step *s);
+
+typedef struct mp_chain {
+  mp_step **steps; /* owned */
+  size_t len, cap;
+  void *reg; /* the registration this chain answers (deploy-owned), or NULL */
+} mp_chain;
+
+mp_chain *mp_chain_new(void *reg);
+/* Takes ownership of |s|. */
+void mp_chain_push(mp_chain *c, mp_step *s);
+void mp_chain_free(mp_chain *c);
+
+#endif

@@ -1,0 +1,356 @@
+/* Registrations, default providers and answers to the language host. */
+#include "monitor/monitor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/map.h"
+#include "engine/urn.h"
+#include "engine/value_pb.h"
+#include "monitor/marshal.h"
+
+enum reg_kind { REG_RESOURCE, REG_READ, REG_DEFAULT_PROVIDER };
+
+struct mp_monitor_reg {
+  enum reg_kind kind;
+  mp_register_cb cb;
+  mp_read_cb rcb;
+  void *ud;
+  unsigned pb_flags;
+  struct dp *dp;        /* REG_DEFAULT_PROVIDER: the provider it makes */
+  mp_goal *goal;        /* while waiting for a default provider */
+  mp_monitor_reg *prev, *next; /* outstanding list */
+  mp_monitor_reg *wnext;       /* a default provider's waiters */
+};
+
+/* A default provider for one (package, version). */
+typedef struct dp {
+  int ready;     /* 1: |ref| is set */
+  int failed;
+  char *ref;
+  mp_err err;
+  mp_monitor_reg *waiters;
+} dp;
+
+struct mp_monitor { /* Owner: loop thread. */
+  mp_monitor_opts o;
+  char *stack, *project;
+  mp_value *config;
+  mp_map dps; /* "pkg@version" -> dp* */
+  mp_monitor_reg *outstanding;
+  size_t noutstanding;
+};
+
+mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
+  mp_monitor *m = mp_xcalloc(1, sizeof(*m));
+  m->o = *o;
+  m->stack = mp_xstrdup(o->stack);
+  m->project = mp_xstrdup(o->project);
+  m->config = o->config ? mp_value_dup(o->config) : mp_value_new_object();
+  m->o.config = m->config;
+  m->o.stack = m->stack;
+  m->o.project = m->project;
+  mp_map_init(&m->dps);
+  return m;
+}
+
+static void link_reg(mp_monitor *m, mp_monitor_reg *r) {
+  r->next = m->outstanding;
+  if (m->outstanding) m->outstanding->prev = r;
+  m->outstanding = r;
+  m->noutstanding++;
+}
+
+static void unlink_reg(mp_monitor *m, mp_monitor_reg *r) {
+  if (r->prev) r->prev->next = r->next;
+  else m->outstanding = r->next;
+  if (r->next) r->next->prev = r->prev;
+  r->prev = r->next = NULL;
+  m->noutstanding--;
+}
+
+size_t mp_monitor_outstanding(const mp_monitor *m) { return m->noutstanding; }
+
+static void reg_free(mp_monitor_reg *r) {
+  mp_goal_free(r->goal);
+  free(r);
+}
+
+/* ---- answers ---- */
+
+static void answer_error(mp_monitor *m, mp_monitor_reg *r, const mp_err *err,
+                         int skipped);
+
+static void dp_resolved(mp_monitor *m, dp *d) {
+  mp_monitor_reg *w = d->waiters;
+  d->waiters = NULL;
+  while (w) {
+    mp_monitor_reg *next = w->wnext;
+    w->wnext = NULL;
+    if (d->failed) {
+      answer_error(m, w, &d->err, 0);
+    } else {
+      mp_goal *g = w->goal;
+      w->goal = NULL;
+      free(g->provider);
+      g->provider = mp_xstrdup(d->ref);
+      m->o.hooks.submit(m->o.hooks.ud, g, w);
+    }
+    w = next;
+  }
+}
+
+static void answer_error(mp_monitor *m, mp_monitor_reg *r, const mp_err *err,
+                         int skipped) {
+  unlink_reg(m, r);
+  if (r->kind == REG_DEFAULT_PROVIDER) {
+    r->dp->failed = 1;
+    r->dp->err = *err;
+    dp_resolved(m, r->dp);
+  } else if (skipped && r->kind == REG_RESOURCE && r->cb) {
+    Pulumirpc__RegisterResourceResponse resp =
+        PULUMIRPC__REGISTER_RESOURCE_RESPONSE__INIT;
+    resp.result = skipped == MP_MONITOR_SKIPPED ? PULUMIRPC__RESULT__SKIP
+                                                 : PULUMIRPC__RESULT__FAIL;
+    r->cb(r->ud, &resp, NULL);
+  } else if (r->kind == REG_RESOURCE && r->cb) {
+    r->cb(r->ud, NULL, err);
+  } else if (r->kind == REG_READ && r->rcb) {
+    r->rcb(r->ud, NULL, err);
+  }
+  reg_free(r);
+}
+
+void mp_monitor_fail(mp_monitor *m, mp_monitor_reg *reg, const mp_err *err,
+                     int how) {
+  answer_error(m, reg, err, how);
+}
+
+void mp_monitor_complete(mp_monitor *m, mp_monitor_reg *r,
+                         const mp_resource *st) {
+  unlink_reg(m, r);
+  if (r->kind == REG_DEFAULT_PROVIDER) {
+    r->dp->ready = 1;
+    r->dp->ref = mp_provider_ref_format(st->urn, st->id);
+    dp_resolved(m, r->dp);
+  } else if (r->kind == REG_RESOURCE && r->cb) {
+    Pulumirpc__RegisterResourceResponse *resp =
+        mp__monitor_register_response(st, r->pb_flags, m->o.preview);
+    r->cb(r->ud, resp, NULL);
+    mp__monitor_register_response_free(resp);
+  } else if (r->kind == REG_READ && r->rcb) {
+    Pulumirpc__ReadResourceResponse *resp =
+        mp__monitor_read_response(st, r->pb_flags);
+    r->rcb(r->ud, resp, NULL);
+    mp__monitor_read_response_free(resp);
+  }
+  reg_free(r);
+}
+
+void mp_monitor_cancel_all(mp_monitor *m) {
+  mp_err e;
+  mp_err_set(&e, MP_ECANCELED, "the deployment was canceled");
+  /* Waiters are on the outstanding list too; forget the provider lists so
+   * that answering a provider does not resubmit them. */
+  for (size_t i = 0; i < m->dps.cap; i++) {
+    dp *d = m->dps.slots[i].key ? m->dps.slots[i].value : NULL;
+    if (d) d->waiters = NULL;
+  }
+  while (m->outstanding) answer_error(m, m->outstanding, &e, 0);
+}
+
+void mp_monitor_free(mp_monitor *m) {
+  if (m == NULL) return;
+  mp_monitor_cancel_all(m);
+  for (size_t i = 0; i < m->dps.cap; i++) {
+    dp *d = m->dps.slots[i].key ? m->dps.slots[i].value : NULL;
+    if (d) {
+      free(d->ref);
+      free(d);
+    }
+  }
+  mp_map_destroy(&m->dps);
+  mp_value_free(m->config);
+  free(m->stack);
+  free(m->project);
+  free(m);
+}
+
+/* ---- default providers (BEHAVIOUR.md B.4) ---- */
+
+static int dp_disabled(mp_monitor *m, const char *pkg) {
+  const mp_value *v =
+      mp_value_object_get(m->config, "pulumi:disable-default-providers");
+  if (v && v->kind == MP_VALUE_STRING) {
+    mp_value *parsed = NULL;
+    if (mp_value_from_json(v->u.str.ptr, v->u.str.len, NULL, &parsed, NULL) == 0) {
+      int d = 0;
+      if (parsed->kind == MP_VALUE_ARRAY)
+        for (size_t i = 0; i < parsed->u.arr.len; i++) {
+          const mp_value *e = parsed->u.arr.items[i];
+          if (e->kind == MP_VALUE_STRING &&
+              (strcmp(e->u.str.ptr, pkg) == 0 || strcmp(e->u.str.ptr, "*") == 0))
+            d = 1;
+        }
+      mp_value_free(parsed);
+      return d;
+    }
+  }
+  if (v && v->kind == MP_VALUE_ARRAY)
+    for (size_t i = 0; i < v->u.arr.len; i++) {
+      const mp_value *e = v->u.arr.items[i];
+      if (e->kind == MP_VALUE_STRING &&
+          (strcmp(e->u.str.ptr, pkg) == 0 || strcmp(e->u.str.ptr, "*") == 0))
+        return 1;
+    }
+  return 0;
+}
+
+static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
+                        const char *url, mp_err *err) {
+  char *name = mp_default_provider_name(version, url, err);
+  if (name == NULL) return NULL;
+  char *type = mp_xasprintf("%s%s", MP_PROVIDER_TYPE_PREFIX, pkg);
+  mp_goal *g = mp_goal_new(type, name, 1);
+  free(type);
+  free(name);
+  size_t plen = strlen(pkg);
+  for (size_t i = 0; i < m->config->u.obj.len; i++) {
+    const mp_value_entry *e = &m->config->u.obj.items[i];
+    if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
+      mp_value_object_set(g->inputs, e->key + plen + 1, mp_value_dup(e->value));
+  }
+  if (version && version[0])
+    mp_value_object_set(g->inputs, "version", mp_value_new_cstring(version));
+  return g;
+}
+
+/* Gives |g| a provider, now or once its default provider is registered.
+ * Returns 0, or an MP_E code (then |r| and |g| are still the caller's). */
+static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
+  int needs_dp = g->custom && g->provider == NULL &&
+                 !mp_type_is_provider(g->type);
+  if (!needs_dp) {
+    link_reg(m, r);
+    m->o.hooks.submit(m->o.hooks.ud, g, r);
+    return 0;
+  }
+  char *pkg = mp_type_package(g->type);
+  if (pkg == NULL)
+    return mp_err_set(err, MP_EINVAL, "invalid resource type '%s'", g->type);
+  if (dp_disabled(m, pkg)) {
+    char *urn = mp_urn_new(m->stack, m->project, g->parent, g->type, g->name, NULL);
+    mp_err_set(err, MP_EINVAL,
+               "Default provider for '%s' disabled. '%s' must use an explicit "
+               "provider.",
+               pkg, urn ? urn : g->name);
+    free(urn);
+    free(pkg);
+    return MP_EINVAL;
+  }
+  char *key = mp_xasprintf("%s@%s@%s", pkg, g->version ? g->version : "",
+                           g->plugin_download_url ? g->plugin_download_url : "");
+  dp *d = mp_map_get(&m->dps, key);
+  int rc = 0;
+  if (d == NULL) {
+    mp_goal *pg = dp_goal(m, pkg, g->version, g->plugin_download_url, err);
+    if (pg == NULL) {
+      rc = err->code ? err->code : MP_EINVAL;
+      goto out;
+    }
+    d = mp_xcalloc(1, sizeof(*d));
+    mp_map_put(&m->dps, key, d);
+    mp_monitor_reg *pr = mp_xcalloc(1, sizeof(*pr));
+    pr->kind = REG_DEFAULT_PROVIDER;
+    pr->dp = d;
+    link_reg(m, pr);
+    m->o.hooks.submit(m->o.hooks.ud, pg, pr);
+  }
+  link_reg(m, r);
+  if (d->ready) {
+    g->provider = mp_xstrdup(d->ref);
+    m->o.hooks.submit(m->o.hooks.ud, g, r);
+  } else if (d->failed) {
+    unlink_reg(m, r);
+    rc = mp_err_set(err, d->err.code, "%s", d->err.msg);
+  } else {
+    r->goal = g;
+    r->wnext = d->waiters;
+    d->waiters = r;
+  }
+out:
+  free(key);
+  free(pkg);
+  return rc;
+}
+
+/* ---- entry points (engine/source.h) ---- */
+
+int mp_monitor_register_resource(mp_monitor *m,
+                                 const Pulumirpc__RegisterResourceRequest *req,
+                                 mp_register_cb cb, void *ud, mp_err *err) {
+  mp_goal *g = NULL;
+  int rc = mp__monitor_goal_from_register(req, &g, err);
+  if (rc < 0) return rc;
+  mp_monitor_reg *r = mp_xcalloc(1, sizeof(*r));
+  r->kind = REG_RESOURCE;
+  r->cb = cb;
+  r->ud = ud;
+  r->pb_flags = (req->acceptsecrets ? MP_PB_KEEP_SECRETS : 0) |
+                (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
+  rc = route(m, g, r, err);
+  if (rc < 0) {
+    mp_goal_free(g);
+    free(r);
+  }
+  return rc;
+}
+
+int mp_monitor_read_resource(mp_monitor *m,
+                             const Pulumirpc__ReadResourceRequest *req,
+                             mp_read_cb cb, void *ud, mp_err *err) {
+  mp_goal *g = NULL;
+  int rc = mp__monitor_goal_from_read(req, &g, err);
+  if (rc < 0) return rc;
+  mp_monitor_reg *r = mp_xcalloc(1, sizeof(*r));
+  r->kind = REG_READ;
+  r->rcb = cb;
+  r->ud = ud;
+  r->pb_flags = (req->acceptsecrets ? MP_PB_KEEP_SECRETS : 0) |
+                (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
+  rc = route(m, g, r, err);
+  if (rc < 0) {
+    mp_goal_free(g);
+    free(r);
+  }
+  return rc;
+}
+
+int mp_monitor_register_outputs(
+    mp_monitor *m, const Pulumirpc__RegisterResourceOutputsRequest *req,
+    mp_err *err) {
+  mp_value *outs = NULL;
+  int rc = mp_value_from_pb_struct(req->outputs, &outs, err);
+  if (rc < 0) return rc;
+  return m->o.hooks.outputs(m->o.hooks.ud, req->urn, outs, err);
+}
+
+int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req,
+                      mp_invoke_cb cb, void *ud, mp_err *err) {
+  (void)m;
+  (void)cb;
+  (void)ud;
+  /* None of the built-in providers offers functions; plugin providers
+   * arrive with the gRPC transport. Pulumi answers the same way for a
+   * token its provider does not know. */
+  return mp_err_set(err, MP_EPLUGIN, "unknown function %s", req->tok);
+}
+
+void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,
+                    const char *msg) {
+  if (m->o.hooks.log) m->o.hooks.log(m->o.hooks.ud, sev, urn, msg);
+}
+
+void mp_monitor_program_done(mp_monitor *m, int failed, const char *message) {
+  m->o.hooks.program_done(m->o.hooks.ud, failed, message);
+}

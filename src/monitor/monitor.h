@@ -1,0 +1,63 @@
+/* The resource monitor (ARCHITECTURE.md step 3): unmarshals the language
+ * host's requests into goals, resolves default providers, hands goals to
+ * the deployment and answers the host when the deployment reports the
+ * result. Implements the entry points of engine/source.h. Owner: the loop
+ * thread. */
+#ifndef MP_MONITOR_H
+#define MP_MONITOR_H
+
+#include "engine/goal.h"
+#include "engine/resource.h"
+#include "engine/source.h"
+
+/* One registration waiting for its result. Opaque. */
+typedef struct mp_monitor_reg mp_monitor_reg;
+
+typedef struct mp_monitor_hooks {
+  void *ud;
+  /* A goal to generate steps for. Takes ownership of |g|; the deployment
+   * answers later with mp_monitor_complete or mp_monitor_fail on |reg|. */
+  void (*submit)(void *ud, mp_goal *g, mp_monitor_reg *reg);
+  /* A component's or the stack's outputs. Takes ownership of |outs|. */
+  int (*outputs)(void *ud, const char *urn, mp_value *outs, mp_err *err);
+  void (*log)(void *ud, mp_log_severity sev, const char *urn, const char *msg);
+  void (*program_done)(void *ud, int failed, const char *msg);
+  /* 1 if a registration depending on |urn| must be skipped (continue-on-
+   * error: |urn| failed or was skipped). */
+  int (*is_failed)(void *ud, const char *urn);
+  /* Marks |urn| skipped. */
+  void (*mark_skipped)(void *ud, const char *urn);
+} mp_monitor_hooks;
+
+typedef struct mp_monitor_opts {
+  const char *stack;
+  const char *project;
+  int preview;
+  /* Stack config OBJECT "<pkg>:<key>" -> value, for default providers. */
+  const mp_value *config;
+  mp_monitor_hooks hooks;
+} mp_monitor_opts;
+
+mp_monitor *mp_monitor_new(const mp_monitor_opts *o);
+/* Answers every outstanding registration with MP_ECANCELED and frees. */
+void mp_monitor_free(mp_monitor *m);
+
+/* The deployment's answers. |state| is borrowed. */
+void mp_monitor_complete(mp_monitor *m, mp_monitor_reg *reg,
+                         const mp_resource *state);
+/* |how|: MP_MONITOR_ERROR answers with the error; MP_MONITOR_SKIPPED and
+ * MP_MONITOR_FAILED answer with result SKIP / FAIL (continue-on-error: the
+ * program goes on with its independent resources). */
+enum mp_monitor_fail_how {
+  MP_MONITOR_ERROR = 0,
+  MP_MONITOR_SKIPPED = 1,
+  MP_MONITOR_FAILED = 2
+};
+void mp_monitor_fail(mp_monitor *m, mp_monitor_reg *reg, const mp_err *err,
+                     int how);
+/* Fails every registration still waiting (after a cancellation). */
+void mp_monitor_cancel_all(mp_monitor *m);
+/* Number of registrations waiting for an answer. */
+size_t mp_monitor_outstanding(const mp_monitor *m);
+
+#endif

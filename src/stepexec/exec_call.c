@@ -1,0 +1,371 @@
+/* What each step asks of its provider (worker thread). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/urn.h"
+#include "stepexec/exec_int.h"
+
+int mp__exec_needs_worker(const mp_step *s) {
+  if (s->op == MP_OP_REFRESH) return !(s->flags & MP_STEP_NO_CALL);
+  if (s->flags & MP_STEP_PROVIDER_RES)
+    return s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT ||
+           s->op == MP_OP_UPDATE || s->op == MP_OP_SAME;
+  if (s->flags & MP_STEP_NO_CALL) return 0;
+  switch (s->op) {
+  case MP_OP_SAME:
+  case MP_OP_REFRESH:
+    return do_refresh(reg, s, err);
+  case MP_OP_REPLACE:
+  case MP_OP_DISCARD:
+  case MP_OP_DISCARD_REPLACED:
+  case MP_OP_REMOVE_PENDING_REPLACE:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+/* A random UUID (version 4) for provider resource ids. */
+static char *new_uuid(void) {
+  unsigned char b[16];
+  FILE *f = fopen("/dev/urandom", "rb");
+  if (f == NULL || fread(b, 1, sizeof(b), f) != sizeof(b)) {
+    for (size_t i = 0; i < sizeof(b); i++) b[i] = (unsigned char)rand();
+  }
+  if (f) fclose(f);
+  b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+  b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+  return mp_xasprintf("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                      "%02x%02x%02x%02x%02x%02x",
+                      b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8],
+                      b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+static void set_str(char **dst, const char *v) {
+  free(*dst);
+  *dst = mp_xstrdup(v);
+}
+
+static void stamp(mp_resource *r, int created) {
+  char *now = mp_now_rfc3339();
+  if (created || r->created == NULL) set_str(&r->created, now);
+  set_str(&r->modified, now);
+  free(now);
+}
+
+/* Outputs named in additionalSecretOutputs, and plain outputs whose
+ * same-named input is secret, become secret (S16). */
+static void mark_secrets(mp_resource *r) {
+  if (r->outputs == NULL || r->outputs->kind != MP_VALUE_OBJECT) return;
+  for (size_t i = 0; i < r->outputs->u.obj.len; i++) {
+    mp_value_entry *e = &r->outputs->u.obj.items[i];
+    if (e->value->kind == MP_VALUE_SECRET) continue;
+    const mp_value *in = mp_value_object_get(r->inputs, e->key);
+    int secret = mp_strv_contains(&r->additional_secret_outputs, e->key) ||
+                 (in && in->kind == MP_VALUE_SECRET);
+    if (secret && strcmp(e->key, "id") != 0)
+      e->value = mp_value_new_secret(e->value);
+  }
+}
+
+/* Provider resources: the engine makes the id and configures the plugin;
+ * outputs are the inputs without __internal. */
+static int provider_resource(mp_registry *reg, mp_step *s, int preview,
+                             mp_err *err) {
+  mp_resource *n = s->new_;
+  if (s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT) {
+    free(n->id);
+    n->id = preview ? mp_xstrdup(MP_UNKNOWN_SENTINEL) : new_uuid();
+    stamp(n, 1);
+  } else if (s->op == MP_OP_UPDATE) {
+    stamp(n, 0);
+  }
+  if (n->id == NULL && s->old) n->id = mp_xstrdup(s->old->id);
+  mp_value_free(n->outputs);
+  n->outputs = n->inputs ? mp_value_dup(n->inputs) : mp_value_new_object();
+  mp_value_object_del(n->outputs, "__internal");
+  return mp_registry_load(reg, n, err);
+}
+
+static mp_provider *provider_of(mp_registry *reg, const mp_step *s,
+                                mp_err *err) {
+  if (s->provider == NULL)
+    return mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", s->urn),
+           NULL;
+  mp_provider *p = mp_registry_get(reg, s->provider, err);
+  if (p == NULL) mp_err_prefix(err, "resource '%s'", s->urn);
+  return p;
+}
+
+static void name_of(const char *urn, char *buf, size_t cap) {
+  size_t n = 0;
+  const char *p = mp_urn_name(urn, &n);
+  if (p == NULL) p = "", n = 0;
+  if (n >= cap) n = cap - 1;
+  memcpy(buf, p, n);
+  buf[n] = '\0';
+}
+
+static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
+  mp_resource *n = s->new_;
+  if (r->id && r->id[0]) set_str(&n->id, r->id);
+  if (r->outputs) {
+    mp_value_free(n->outputs);
+    n->outputs = r->outputs;
+    r->outputs = NULL;
+  }
+  mp_strv_destroy(&n->init_errors);
+  if (r->partial) {
+    *partial = 1;
+    mp_strv_copy(&n->init_errors, &r->init_errors);
+  }
+  mark_secrets(n);
+  return 0;
+}
+
+static int do_create(mp_provider *p, mp_step *s, int preview, int *partial,
+                     mp_err *err) {
+  mp_resource *n = s->new_;
+  char name[256];
+  name_of(n->urn, name, sizeof(name));
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.urn = n->urn;
+  q.name = name;
+  q.type = n->type;
+  q.news = n->inputs;
+  q.preview = preview;
+  q.timeout = n->has_custom_timeouts ? n->custom_timeouts.create : 0;
+  int rc = p->vt->create ? p->vt->create(p, &q, &r, err)
+                         : mp_err_set(err, MP_EPLUGIN, "provider has no Create");
+  if (rc == 0 || r.partial) take_result(s, &r, partial);
+  if (rc == 0 && !preview && (n->id == NULL || n->id[0] == '\0'))
+    rc = mp_err_set(err, MP_EPLUGIN, "provider did not return an ID from Create");
+  if (!preview) stamp(n, 1);
+  mp_prov_resp_destroy(&r);
+  return rc;
+}
+
+static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
+                     mp_err *err) {
+  mp_resource *n = s->new_;
+  char name[256];
+  name_of(n->urn, name, sizeof(name));
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.urn = n->urn;
+  q.name = name;
+  q.type = n->type;
+  q.id = s->old->id;
+  q.olds = s->old->outputs;
+  q.news = n->inputs;
+  q.old_inputs = s->old->inputs;
+  q.ignore_changes = &n->ignore_changes;
+  q.preview = preview;
+  q.timeout = n->has_custom_timeouts ? n->custom_timeouts.update : 0;
+  set_str(&n->id, s->old->id);
+  int rc = p->vt->update ? p->vt->update(p, &q, &r, err)
+                         : mp_err_set(err, MP_EPLUGIN, "provider has no Update");
+  if (rc == 0 || r.partial) {
+    take_result(s, &r, partial);
+    if (rc < 0) {
+      /* A partial update keeps the old inputs (S13). */
+      mp_value_free(n->inputs);
+      n->inputs = mp_value_dup(s->old->inputs);
+    }
+  }
+  if (!preview) stamp(n, 0);
+  mp_prov_resp_destroy(&r);
+  return rc;
+}
+
+static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
+  const mp_resource *o = s->old;
+  char name[256];
+  name_of(o->urn, name, sizeof(name));
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.urn = o->urn;
+  q.name = name;
+  q.type = o->type;
+  q.id = o->id;
+  q.olds = o->outputs;
+  q.old_inputs = o->inputs;
+  q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
+  int rc = p->vt->del ? p->vt->del(p, &q, &r, err) : 0;
+  mp_prov_resp_destroy(&r);
+  return rc;
+}
+
+/* Read (external resources) and import (read by id, no inputs). */
+static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
+                   mp_err *err) {
+  mp_resource *n = s->new_;
+  char name[256];
+  name_of(n->urn, name, sizeof(name));
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.urn = n->urn;
+  q.name = name;
+  q.type = n->type;
+  q.id = n->id;
+  if (!import) {
+    q.olds = n->inputs;
+    q.old_inputs = n->inputs;
+  }
+  int rc = p->vt->read ? p->vt->read(p, &q, &r, err)
+                       : mp_err_set(err, MP_EPLUGIN, "provider has no Read");
+  if (rc == 0 && (r.outputs == NULL || r.id == NULL || r.id[0] == '\0'))
+    rc = mp_err_set(err, MP_EPLUGIN, "resource '%s' does not exist", n->id);
+  if (rc == 0 && import && r.inputs == NULL) {
+    char *pkg = mp_type_package(n->type);
+    rc = mp_err_set(err, MP_EPLUGIN,
+                    "provider does not support importing resources; please "
+                    "try updating the '%s' plugin",
+                    pkg ? pkg : "");
+    free(pkg);
+  }
+  if (rc == 0 || r.partial) {
+    if (import && r.inputs) {
+      mp_value_free(n->inputs);
+      n->inputs = r.inputs;
+      r.inputs = NULL;
+    }
+    take_result(s, &r, partial);
+    stamp(n, 1);
+  }
+  mp_prov_resp_destroy(&r);
+  return rc;
+}
+
+/* Classic refresh (S55/S56): read the resource; gone = no id or no
+ * outputs. The result is `update` only when the inputs changed (output
+ * drift is recorded but is not a refresh diff); external resources compare
+ * outputs. */
+static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
+  s->refresh_result = MP_OP_SAME;
+  if (s->flags & MP_STEP_NO_CALL) return 0;
+  mp_provider *p = provider_of(reg, s, err);
+  if (p == NULL) return err->code;
+  const mp_resource *o = s->old;
+  mp_resource *n = s->new_;
+  char name[256];
+  name_of(o->urn, name, sizeof(name));
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.urn = o->urn;
+  q.name = name;
+  q.type = o->type;
+  q.id = o->id;
+  q.olds = o->outputs;
+  q.old_inputs = o->inputs;
+  int rc = 0;
+  if (p->vt->read) rc = p->vt->read(p, &q, &r, err);
+  else {
+    r.id = mp_xstrdup(o->id);
+    r.outputs = mp_value_dup(o->outputs);
+  }
+  if (rc == 0) {
+    if (r.id == NULL || r.id[0] == '\0' || r.outputs == NULL) {
+      mp_resource_free(s->new_);
+      s->new_ = NULL;
+      s->refresh_result = MP_OP_DELETE;
+    } else {
+      int partial = 0;
+      if (r.inputs && !o->external) {
+        mp_value_free(n->inputs);
+        n->inputs = r.inputs;
+        r.inputs = NULL;
+      }
+      take_result(s, &r, &partial);
+      int in_changed = !mp_value_equal(o->inputs, n->inputs, 0);
+      int out_changed = !mp_value_equal(o->outputs, n->outputs, 0);
+      if (o->external ? out_changed : in_changed)
+        s->refresh_result = MP_OP_UPDATE;
+      if (in_changed || out_changed) stamp(n, 0);
+    }
+  }
+  mp_prov_resp_destroy(&r);
+  return rc;
+}
+
+static int delete_like(mp_registry *reg, mp_step *s, int ignore_protect,
+                       mp_err *err) {
+  const mp_resource *o = s->old;
+  if (o->protect && !ignore_protect && s->op == MP_OP_DELETE)
+    return mp_err_set(
+        err, MP_ESTATE,
+        "resource \"%s\" cannot be deleted\nbecause it is protected. To "
+        "unprotect the resource, either remove the `protect` flag from the "
+        "resource in your Pulumi program and run `pulumi up`, or use the "
+        "command:\n`pulumi state unprotect '%s'`",
+        o->urn, o->urn);
+  if ((s->flags & MP_STEP_NO_CALL) || (s->flags & MP_STEP_PROVIDER_RES))
+    return 0;
+  mp_provider *p = provider_of(reg, s, err);
+  if (p == NULL) return err->code;
+  return do_delete(p, s, err);
+}
+
+int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
+                  int ignore_protect, int *partial, mp_err *err) {
+  *partial = 0;
+  mp_resource *n = s->new_;
+  switch (s->op) {
+  case MP_OP_DELETE:
+  case MP_OP_DELETE_REPLACED:
+    return preview ? 0 : delete_like(reg, s, ignore_protect, err);
+  case MP_OP_REFRESH:
+    return do_refresh(reg, s, err);
+  case MP_OP_REPLACE:
+  case MP_OP_DISCARD:
+  case MP_OP_DISCARD_REPLACED:
+  case MP_OP_REMOVE_PENDING_REPLACE:
+    return 0;
+  default:
+    break;
+  }
+  if (n == NULL) return 0;
+  if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(reg, s, preview, err);
+  if (s->op == MP_OP_SAME) {
+    if (!(s->flags & (MP_STEP_VERBATIM | MP_STEP_SKIPPED_CREATE)) && s->old) {
+      set_str(&n->id, s->old->id);
+      mp_value_free(n->outputs);
+      n->outputs = mp_value_dup(s->old->outputs);
+      mark_secrets(n);
+    }
+    if (s->flags & MP_STEP_SKIPPED_CREATE) n->outputs = mp_value_dup(n->inputs);
+    return 0;
+  }
+  if (!n->custom) {
+    /* Components: no provider; outputs come from RegisterResourceOutputs. */
+    if (s->old && n->outputs == NULL) n->outputs = mp_value_dup(s->old->outputs);
+    if (s->op == MP_OP_CREATE) stamp(n, 1);
+    else if (s->op == MP_OP_UPDATE) stamp(n, 0);
+    return 0;
+  }
+  mp_provider *p = provider_of(reg, s, err);
+  if (p == NULL) return err->code;
+  switch (s->op) {
+  case MP_OP_CREATE:
+  case MP_OP_CREATE_REPLACEMENT:
+    return do_create(p, s, preview, partial, err);
+  case MP_OP_UPDATE:
+    return do_update(p, s, preview, partial, err);
+  case MP_OP_READ:
+  case MP_OP_READ_REPLACEMENT:
+    if (n->id && strcmp(n->id, MP_UNKNOWN_SENTINEL) == 0) return 0;
+    return do_read(p, s, 0, partial, err);
+  case MP_OP_IMPORT:
+  case MP_OP_IMPORT_REPLACEMENT:
+    return do_read(p, s, 1, partial, err);
+  default:
+    return 0;
+  }
+}

@@ -1,0 +1,293 @@
+/* Chain scheduling and the state writes around each step. */
+#include "stepexec/stepexec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/urn.h"
+#include "stepexec/exec_int.h"
+
+typedef struct run {
+  mp_chain *chain;
+  size_t next; /* index of the step to run */
+  mp_stepexec *ex;
+  uv_work_t work;
+  mp_step *step;   /* the step on the worker */
+  mp_err err;      /* the worker's error */
+  int rc;
+  int partial;     /* the failed call still produced a resource */
+  struct run *qnext;
+} run;
+
+struct mp_stepexec { /* Owner: loop thread. */
+  mp_stepexec_opts o;
+  run *qhead, *qtail; /* waiting to start */
+  size_t running;
+  size_t queued;
+  int canceled;
+  int in_start; /* start_ready is on the stack: do not recurse */
+  int64_t counts[MP_OP__COUNT];
+};
+
+mp_stepexec *mp_stepexec_new(const mp_stepexec_opts *o) {
+  mp_stepexec *ex = mp_xcalloc(1, sizeof(*ex));
+  ex->o = *o;
+  if (ex->o.parallel < 1) ex->o.parallel = 1;
+  return ex;
+}
+
+void mp_stepexec_free(mp_stepexec *ex) { free(ex); }
+
+size_t mp_stepexec_busy(const mp_stepexec *ex) {
+  return ex->running + ex->queued;
+}
+
+const int64_t *mp_stepexec_counts(const mp_stepexec *ex) { return ex->counts; }
+
+static void start_ready(mp_stepexec *ex);
+static void step_begin(run *r);
+
+static void chain_done(run *r, int failed) {
+  mp_stepexec *ex = r->ex;
+  ex->running--;
+  if (ex->o.hooks.on_chain_done)
+    ex->o.hooks.on_chain_done(ex->o.hooks.ud, r->chain, failed);
+  mp_chain_free(r->chain);
+  free(r);
+  start_ready(ex);
+}
+
+void mp_stepexec_submit(mp_stepexec *ex, mp_chain *c) {
+  run *r = mp_xcalloc(1, sizeof(*r));
+  r->chain = c;
+  r->ex = ex;
+  if (ex->qtail) ex->qtail->qnext = r;
+  else ex->qhead = r;
+  ex->qtail = r;
+  ex->queued++;
+  start_ready(ex);
+}
+
+static void start_ready(mp_stepexec *ex) {
+  /* Steps without a provider call finish inline and call back here; the
+   * outer loop picks up their successors instead of deepening the stack. */
+  if (ex->in_start) return;
+  ex->in_start = 1;
+  while (ex->qhead && (int)ex->running < ex->o.parallel) {
+    run *r = ex->qhead;
+    ex->qhead = r->qnext;
+    if (ex->qhead == NULL) ex->qtail = NULL;
+    ex->queued--;
+    ex->running++;
+    if (ex->canceled) chain_done(r, -1);
+    else step_begin(r);
+  }
+  ex->in_start = 0;
+}
+
+void mp_stepexec_cancel(mp_stepexec *ex) {
+  ex->canceled = 1;
+  while (ex->qhead) {
+    run *r = ex->qhead;
+    ex->qhead = r->qnext;
+    if (ex->qhead == NULL) ex->qtail = NULL;
+    ex->queued--;
+    ex->running++;
+    chain_done(r, -1);
+  }
+}
+
+/* ---- store writes ---- */
+
+static int pending_type(const mp_step *s, mp_pending_type *t) {
+  if (s->flags & MP_STEP_NO_CALL) return 0;
+  switch (s->op) {
+  case MP_OP_CREATE:
+  case MP_OP_CREATE_REPLACEMENT:
+    *t = MP_PENDING_CREATING;
+    return 1;
+  case MP_OP_UPDATE:
+    *t = MP_PENDING_UPDATING;
+    return 1;
+  case MP_OP_DELETE:
+  case MP_OP_DELETE_REPLACED:
+    *t = MP_PENDING_DELETING;
+    return 1;
+  case MP_OP_READ:
+  case MP_OP_READ_REPLACEMENT:
+    *t = MP_PENDING_READING;
+    return 1;
+  case MP_OP_IMPORT:
+  case MP_OP_IMPORT_REPLACEMENT:
+    *t = MP_PENDING_IMPORTING;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+typedef struct changes {
+  mp_store_change c[4];
+  size_t n;
+  mp_resource *scratch; /* a marked copy of the old state, owned */
+} changes;
+
+static void add(changes *ch, mp_store_change_kind k, mp_resource *res,
+                int64_t row) {
+  mp_store_change *c = &ch->c[ch->n++];
+  memset(c, 0, sizeof(*c));
+  c->kind = k;
+  c->res = res;
+  c->row = row;
+}
+
+/* The old row's fate when the step succeeds. */
+static void old_effect(changes *ch, mp_step *s) {
+  if (s->old == NULL || s->old->row == 0) return;
+  if (s->flags & (MP_STEP_MARK_OLD_DELETE | MP_STEP_MARK_OLD_PENDING)) {
+    ch->scratch = mp_resource_dup(s->old);
+    if (s->flags & MP_STEP_MARK_OLD_DELETE) ch->scratch->delete_ = 1;
+    else ch->scratch->pending_replacement = 1;
+    add(ch, MP_STORE_UPDATE, ch->scratch, 0);
+  } else {
+    add(ch, MP_STORE_DELETE, NULL, s->old->row);
+  }
+}
+
+static void success_changes(changes *ch, mp_step *s) {
+  if (s->pending_row) add(ch, MP_STORE_PENDING_REMOVE, NULL, s->pending_row);
+  switch (s->op) {
+  case MP_OP_REPLACE:
+  case MP_OP_REFRESH: /* written once, at the end of the refresh */
+    break;
+  case MP_OP_SAME:
+    if (s->flags & MP_STEP_SKIPPED_CREATE) break;
+    old_effect(ch, s);
+    add(ch, MP_STORE_INSERT_NEW, s->new_, 0);
+    break;
+  case MP_OP_CREATE:
+  case MP_OP_UPDATE:
+  case MP_OP_CREATE_REPLACEMENT:
+  case MP_OP_READ:
+  case MP_OP_READ_REPLACEMENT:
+  case MP_OP_IMPORT:
+  case MP_OP_IMPORT_REPLACEMENT:
+    old_effect(ch, s);
+    add(ch, MP_STORE_INSERT_NEW, s->new_, 0);
+    break;
+  default: /* deletes, discards, remove-pending-replace */
+    old_effect(ch, s);
+    break;
+  }
+}
+
+static int apply(mp_stepexec *ex, changes *ch, mp_err *err) {
+  int rc = 0;
+  if (ex->o.store && ch->n > 0)
+    rc = mp_store_apply(ex->o.store, ch->c, ch->n, err);
+  mp_resource_free(ch->scratch);
+  ch->scratch = NULL;
+  ch->n = 0;
+  return rc;
+}
+
+/* ---- one step ---- */
+
+static void work_cb(uv_work_t *w) {
+  run *r = mp_container_of(w, run, work);
+  mp_err_clear(&r->err);
+  r->partial = 0;
+  r->rc = mp__exec_call(r->ex->o.reg, r->step, r->ex->o.preview,
+                        r->ex->o.ignore_protect, &r->partial, &r->err);
+}
+
+static void step_failed(run *r, mp_step *s, const char *msg) {
+  mp_stepexec *ex = r->ex;
+  s->failed = 1;
+  free(s->error);
+  s->error = mp_xstrdup(msg);
+  if (ex->o.hooks.on_step)
+    ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_RES_OP_FAILED, s, msg);
+  chain_done(r, 1);
+}
+
+static void step_end(run *r) {
+  mp_stepexec *ex = r->ex;
+  mp_step *s = r->step;
+  changes ch = {0};
+  mp_err werr;
+  mp_err_clear(&werr);
+  if (r->rc < 0) {
+    if (s->pending_row) add(&ch, MP_STORE_PENDING_REMOVE, NULL, s->pending_row);
+    if (r->partial && s->new_) {
+      /* The resource exists: record it with its init errors (S13, S14). */
+      if (s->op == MP_OP_UPDATE) old_effect(&ch, s);
+      add(&ch, MP_STORE_INSERT_NEW, s->new_, 0);
+    }
+    if (apply(ex, &ch, &werr) < 0) {
+      step_failed(r, s, werr.msg);
+      return;
+    }
+    step_failed(r, s, r->err.msg);
+    return;
+  }
+  success_changes(&ch, s);
+  if (apply(ex, &ch, &werr) < 0) {
+    step_failed(r, s, werr.msg);
+    return;
+  }
+  ex->counts[s->op]++;
+  if (ex->o.hooks.on_step)
+    ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_RES_OUTPUTS, s, NULL);
+  if ((s->flags & MP_STEP_REPLY) && ex->o.hooks.on_reply)
+    ex->o.hooks.on_reply(ex->o.hooks.ud, r->chain, s);
+  r->next++;
+  if (r->next >= r->chain->len || ex->canceled) {
+    chain_done(r, r->next >= r->chain->len ? 0 : -1);
+    return;
+  }
+  step_begin(r);
+}
+
+static void after_work_cb(uv_work_t *w, int status) {
+  run *r = mp_container_of(w, run, work);
+  if (status == UV_ECANCELED) {
+    r->rc = mp_err_set(&r->err, MP_ECANCELED, "step canceled");
+    r->partial = 0;
+  }
+  step_end(r);
+}
+
+static void step_begin(run *r) {
+  mp_stepexec *ex = r->ex;
+  mp_step *s = r->chain->steps[r->next];
+  r->step = s;
+  if (ex->o.hooks.on_step)
+    ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_RESOURCE_PRE, s, NULL);
+  mp_pending_type t;
+  if (ex->o.store && pending_type(s, &t)) {
+    changes ch = {0};
+    mp_err werr;
+    mp_err_clear(&werr);
+    mp_resource *res = s->new_ ? s->new_ : s->old;
+    add(&ch, MP_STORE_PENDING_ADD, res, 0);
+    ch.c[0].type = t;
+    ch.c[0].pending_row = &s->pending_row;
+    if (apply(ex, &ch, &werr) < 0) {
+      step_failed(r, s, werr.msg);
+      return;
+    }
+  }
+  if (!mp__exec_needs_worker(s)) {
+    r->rc = mp__exec_call(ex->o.reg, s, ex->o.preview, ex->o.ignore_protect,
+                          &r->partial, &r->err);
+    step_end(r);
+    return;
+  }
+  int rc = uv_queue_work(ex->o.loop, &r->work, work_cb, after_work_cb);
+  if (rc < 0) {
+    mp_err e;
+    mp_err_from_uv(&e, rc, "cannot schedule step for '%s'", s->urn);
+    step_failed(r, s, e.msg);
+  }
+}

@@ -1,0 +1,57 @@
+/* The step executor (BEHAVIOUR.md D): runs chains of steps, at most
+ * |parallel| chains at once. Provider calls run on the libuv worker pool;
+ * everything else — the scheduling, the state writes (a pending operation
+ * before a world-changing call, the result after it, each one short
+ * transaction) and the callbacks — runs on the loop thread, which owns the
+ * store. */
+#ifndef MP_STEPEXEC_H
+#define MP_STEPEXEC_H
+
+#include <uv.h>
+
+#include "engine/events.h"
+#include "engine/registry.h"
+#include "engine/step.h"
+#include "engine/store.h"
+
+typedef struct mp_stepexec mp_stepexec;
+
+typedef struct mp_stepexec_hooks {
+  void *ud;
+  /* A step starts (MP_EVENT_RESOURCE_PRE), finished (RES_OUTPUTS) or
+   * failed (RES_OP_FAILED, |msg| = the error). */
+  void (*on_step)(void *ud, mp_event_kind kind, const mp_step *s,
+                  const char *msg);
+  /* The step that answers a registration finished; s->new_ is the new
+   * state (the hook may take it, setting s->new_ = NULL). */
+  void (*on_reply)(void *ud, mp_chain *c, mp_step *s);
+  /* A chain ended: |failed| 1 if a step failed, 0 if all ran, -1 if it was
+   * dropped by cancellation before finishing. The chain is freed after the
+   * hook returns. */
+  void (*on_chain_done)(void *ud, mp_chain *c, int failed);
+} mp_stepexec_hooks;
+
+typedef struct mp_stepexec_opts {
+  uv_loop_t *loop;
+  int parallel;          /* >= 1 */
+  int preview;           /* no writes; Create/Update with preview=true */
+  int ignore_protect;
+  mp_store_update *store; /* NULL in preview */
+  mp_registry *reg;
+  mp_stepexec_hooks hooks;
+} mp_stepexec_opts;
+
+mp_stepexec *mp_stepexec_new(const mp_stepexec_opts *o);
+/* Queues |c|; takes ownership. Loop thread. */
+void mp_stepexec_submit(mp_stepexec *ex, mp_chain *c);
+/* Number of chains queued or running. */
+size_t mp_stepexec_busy(const mp_stepexec *ex);
+/* Stops starting steps: queued chains are dropped (on_chain_done -1),
+ * running chains stop after their current step. */
+void mp_stepexec_cancel(mp_stepexec *ex);
+/* Frees |ex|; it must not be busy. */
+void mp_stepexec_free(mp_stepexec *ex);
+/* Counts of completed steps per op. */
+const int64_t *mp_stepexec_counts(const mp_stepexec *ex);
+
+#endif

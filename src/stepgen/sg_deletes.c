@@ -1,0 +1,292 @@
+/* Targets and the deletions after the program (BEHAVIOUR.md D.4, S35,
+ * S60-S64). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/urn.h"
+#include "stepgen/sg_int.h"
+
+int mp__sg_glob(const char *pat, const char *s) {
+  if (*pat == '\0') return *s == '\0';
+  if (pat[0] == '*' && pat[1] == '*') {
+    for (const char *p = s;; p++) {
+      if (mp__sg_glob(pat + 2, p)) return 1;
+      if (*p == '\0') return 0;
+    }
+  }
+  if (pat[0] == '*') {
+    for (const char *p = s;; p++) {
+      if (mp__sg_glob(pat + 1, p)) return 1;
+      if (*p == '\0' || *p == ':') return 0;
+    }
+  }
+  return *s == *pat && mp__sg_glob(pat + 1, s + 1);
+}
+
+static int matches_any(const mp_strv *pats, const char *urn) {
+  for (size_t i = 0; i < pats->len; i++)
+    if (mp__sg_glob(pats->items[i], urn)) return 1;
+  return 0;
+}
+
+/* 1 if |st| points (provider, parent, dependencies, property dependencies,
+ * deletedWith) at a registered resource for which |pred| holds. */
+static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
+  mp_strv refs;
+  mp_strv_init(&refs);
+  if (st->parent) mp_strv_push(&refs, st->parent);
+  if (st->deleted_with) mp_strv_push(&refs, st->deleted_with);
+  mp_strv_copy(&refs, &st->dependencies);
+  for (size_t i = 0; i < st->property_dependencies.len; i++)
+    mp_strv_copy(&refs, &st->property_dependencies.items[i].urns);
+  mp_provider_ref pr;
+  if (st->provider && mp_provider_ref_parse(st->provider, &pr, NULL) == 0) {
+    if (!mp_urn_is_default_provider(pr.urn)) mp_strv_push(&refs, pr.urn);
+    mp_provider_ref_destroy(&pr);
+  }
+  int hit = 0;
+  for (size_t i = 0; i < refs.len && !hit; i++) {
+    sg_new *n = mp_map_get(&sg->news, refs.items[i]);
+    if (n && n->targeted == want_targeted) hit = 1;
+  }
+  mp_strv_destroy(&refs);
+  return hit;
+}
+
+int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
+  if (mp_type_is_provider(st->type) || strcmp(st->type, MP_ROOT_STACK_TYPE) == 0)
+    return 1;
+  if (sg->excludes.len > 0) {
+    if (matches_any(&sg->excludes, st->urn)) return 0;
+    if (sg->exclude_dependents && points_at(sg, st, 0)) return 0;
+  }
+  if (sg->targets.len == 0) return 1;
+  if (matches_any(&sg->targets, st->urn)) return 1;
+  return sg->target_dependents && points_at(sg, st, 1);
+}
+
+static int known_urn(mp_stepgen *sg, const char *pat) {
+  for (size_t i = 0; i < sg->olds->nres; i++)
+    if (mp__sg_glob(pat, sg->olds->res[i]->urn)) return 1;
+  for (size_t i = 0; i < sg->news.cap; i++)
+    if (sg->news.slots[i].value && mp__sg_glob(pat, sg->news.slots[i].key))
+      return 1;
+  return 0;
+}
+
+int mp_stepgen_check_targets(mp_stepgen *sg, int up, mp_err *err) {
+  const mp_strv *lists[] = {&sg->targets, &sg->excludes, &sg->replaces};
+  for (size_t l = 0; l < 3; l++) {
+    for (size_t i = 0; i < lists[l]->len; i++) {
+      const char *t = lists[l]->items[i];
+      if (known_urn(sg, t)) continue;
+      if (!up) return mp_err_set(err, MP_EINVAL, "no resource named '%s' found", t);
+      return mp_err_set(err, MP_EINVAL,
+                        "Target '%s' could not be found in the stack.%s", t,
+                        strchr(t, '$') ? ""
+                                       : " Did you forget to escape $ in your "
+                                         "shell?");
+    }
+  }
+  return 0;
+}
+
+/* ---- condemned set ---- */
+
+typedef struct condemned {
+  long idx;       /* into the prior snapshot */
+  mp_step_op op;
+  int layer;
+} condemned;
+
+/* 1 if prior resource |r| depends on URN |u|. */
+static int depends_on(const mp_resource *r, const char *u) {
+  if (r->parent && strcmp(r->parent, u) == 0) return 1;
+  if (r->deleted_with && strcmp(r->deleted_with, u) == 0) return 1;
+  if (mp_strv_contains(&r->dependencies, u)) return 1;
+  for (size_t i = 0; i < r->property_dependencies.len; i++)
+    if (mp_strv_contains(&r->property_dependencies.items[i].urns, u)) return 1;
+  if (r->provider) {
+    size_t n = strlen(u);
+    if (strncmp(r->provider, u, n) == 0 && strncmp(r->provider + n, "::", 2) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static int is_condemned_urn(const condemned *c, size_t n,
+                            const mp_snapshot *olds, const char *u) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(olds->res[c[i].idx]->urn, u) == 0) return 1;
+  return 0;
+}
+
+/* Layer = 1 + the deepest layer of a condemned resource it depends on;
+ * deleted in reverse, so dependents go first. */
+static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
+  int maxl = 0;
+  int changed = 1;
+  for (size_t i = 0; i < n; i++) c[i].layer = 0;
+  for (size_t round = 0; changed && round <= n; round++) {
+    changed = 0;
+    for (size_t i = 0; i < n; i++) {
+      const mp_resource *r = olds->res[c[i].idx];
+      for (size_t j = 0; j < n; j++) {
+        if (i == j) continue;
+        const mp_resource *d = olds->res[c[j].idx];
+        if (strcmp(d->urn, r->urn) == 0) continue;
+        if (depends_on(r, d->urn) && c[i].layer <= c[j].layer) {
+          c[i].layer = c[j].layer + 1;
+          changed = 1;
+        }
+      }
+      if (c[i].layer > maxl) maxl = c[i].layer;
+    }
+  }
+  return maxl;
+}
+
+static mp_step *delete_step(mp_stepgen *sg, const condemned *c, size_t n,
+                            const condemned *me) {
+  const mp_resource *old = sg->olds->res[me->idx];
+  mp_step *s = mp_step_new(me->op, old->urn);
+  s->old = mp_resource_dup(old);
+  if (me->op == MP_OP_DELETE_REPLACED && sg->status[me->idx] == OLD_REPLACED_CBD)
+    s->old->delete_ = 1;
+  if (old->custom && !mp_type_is_provider(old->type) && old->provider)
+    s->provider = mp_xstrdup(old->provider);
+  if (mp_type_is_provider(old->type)) s->flags |= MP_STEP_PROVIDER_RES;
+  int nocall = !old->custom || old->retain_on_delete || old->external ||
+               me->op == MP_OP_DISCARD || me->op == MP_OP_DISCARD_REPLACED ||
+               me->op == MP_OP_REMOVE_PENDING_REPLACE;
+  if (old->deleted_with &&
+      is_condemned_urn(c, n, sg->olds, old->deleted_with))
+    nocall = 1;
+  if (nocall) s->flags |= MP_STEP_NO_CALL;
+  return s;
+}
+
+/* Which step, if any, ends prior resource |i| after the program. */
+static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
+  const mp_resource *r = sg->olds->res[i];
+  switch (sg->status[i]) {
+  case OLD_CLAIMED:
+  case OLD_RECREATED:
+    return 0;
+  case OLD_REPLACED_CBD:
+    *op = r->external ? MP_OP_DISCARD_REPLACED : MP_OP_DELETE_REPLACED;
+    return 1;
+  case OLD_DBR_DELETED:
+    *op = MP_OP_REMOVE_PENDING_REPLACE;
+    return 1;
+  default:
+    break;
+  }
+  if (r->delete_) *op = MP_OP_DELETE_REPLACED;
+  else if (r->pending_replacement) *op = MP_OP_REMOVE_PENDING_REPLACE;
+  else if (r->external) *op = MP_OP_DISCARD;
+  else *op = MP_OP_DELETE;
+  return 1;
+}
+
+static int targeted_for_delete(mp_stepgen *sg, const mp_resource *r,
+                               const mp_strv *deleted) {
+  if (sg->excludes.len > 0 && matches_any(&sg->excludes, r->urn)) return 0;
+  if (sg->targets.len == 0) return 1;
+  if (matches_any(&sg->targets, r->urn)) return 1;
+  if (!sg->target_dependents) return 0;
+  for (size_t i = 0; i < deleted->len; i++)
+    if (depends_on(r, deleted->items[i])) return 1;
+  return 0;
+}
+
+int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
+                       mp_chain ***layers_out, size_t *nlayers, mp_diags *diags,
+                       mp_err *err) {
+  const mp_snapshot *olds = sg->olds;
+  (void)destroy; /* everything unclaimed is condemned either way */
+  condemned *c = mp_xcalloc(olds->nres + 1, sizeof(*c));
+  size_t n = 0;
+  mp_strv deleted; /* targeted, condemned URNs (for --target-dependents) */
+  mp_strv_init(&deleted);
+  *sames = mp_chain_new(NULL);
+  *layers_out = NULL;
+  *nlayers = 0;
+  unsigned char *skip = mp_xcalloc(olds->nres + 1, 1);
+  for (size_t i = 0; i < olds->nres; i++) {
+    mp_step_op op;
+    if (!condemn_op(sg, i, &op)) continue;
+    const mp_resource *r = olds->res[i];
+    /* Providers are condemned too; one still used by a kept resource is
+     * kept below. */
+    int targeted =
+        mp_type_is_provider(r->type) || targeted_for_delete(sg, r, &deleted);
+    if (!targeted) {
+      skip[i] = 1;
+      continue;
+    }
+    mp_strv_push(&deleted, r->urn);
+    c[n].idx = (long)i;
+    c[n].op = op;
+    n++;
+  }
+  /* A provider kept because something untargeted still uses it. */
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    const mp_resource *r = olds->res[c[i].idx];
+    int needed = 0;
+    for (size_t j = 0; j < olds->nres && !needed; j++)
+      if (skip[j] && depends_on(olds->res[j], r->urn)) needed = 1;
+    if (needed && sg->targets.len > 0 && !mp_type_is_provider(r->type) &&
+        r->custom) {
+      /* An untargeted dependent would be left dangling. */
+      for (size_t j = 0; j < olds->nres; j++) {
+        if (!skip[j] || !depends_on(olds->res[j], r->urn)) continue;
+        mp_diags_add(diags, "error", olds->res[j]->urn,
+                     "Resource '%s' will be destroyed but was not specified in "
+                     "--target list.\nEither include resource in --target list "
+                     "or pass --target-dependents to proceed.",
+                     olds->res[j]->urn);
+      }
+      mp_err_set(err, MP_EINVAL, "delete untargeted resource");
+    }
+    if (needed) {
+      skip[c[i].idx] = 1;
+      continue;
+    }
+    c[m++] = c[i];
+  }
+  n = m;
+  for (size_t i = 0; i < olds->nres; i++) {
+    if (!skip[i]) continue;
+    const mp_resource *r = olds->res[i];
+    /* Untargeted leftovers are carried forward. */
+    mp_step *s = mp_step_new(MP_OP_SAME, r->urn);
+    s->old = mp_resource_dup(r);
+    s->new_ = mp_resource_dup(r);
+    s->flags = MP_STEP_NO_CALL | MP_STEP_VERBATIM;
+    mp_chain_push(*sames, s);
+  }
+  free(skip);
+  mp_strv_destroy(&deleted);
+  if (err->code) {
+    free(c);
+    return err->code;
+  }
+  if (n == 0) {
+    free(c);
+    return 0;
+  }
+  int maxl = assign_layers(c, n, olds);
+  mp_chain **layers = mp_xcalloc((size_t)maxl + 1, sizeof(*layers));
+  for (int l = maxl; l >= 0; l--) {
+    mp_chain *ch = mp_chain_new(NULL);
+    for (size_t i = 0; i < n; i++)
+      if (c[i].layer == l) mp_chain_push(ch, delete_step(sg, c, n, &c[i]));
+    layers[maxl - l] = ch;
+  }
+  free(c);
+  *layers_out = layers;
+  *nlayers = (size_t)maxl + 1;
+  return 0;
+}

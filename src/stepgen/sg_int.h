@@ -1,0 +1,76 @@
+/* Internals shared by the step generator's files. Owner: the generator's
+ * thread. */
+#ifndef MP_SG_INT_H
+#define MP_SG_INT_H
+
+#include "engine/map.h"
+#include "stepgen/stepgen.h"
+
+/* What happened to a prior resource in this deployment. */
+enum old_status {
+  OLD_UNTOUCHED = 0,
+  OLD_CLAIMED,      /* registered: its row is replaced by the new state */
+  OLD_REPLACED_CBD, /* replaced create-before-delete: delete at the end */
+  OLD_DBR_DELETED,  /* deleted by a delete-before-replace chain */
+  OLD_RECREATED     /* deleted by DBR and created again */
+};
+
+/* A resource registered in this deployment, as the generator remembers
+ * it (no outputs). */
+typedef struct sg_new {
+  mp_resource *state; /* owned copy */
+  int targeted;
+  int replaced; /* being replaced in this deployment */
+} sg_new;
+
+struct mp_stepgen {
+  char *stack, *project;
+  int preview;
+  mp_strv targets, excludes, replaces;
+  int target_dependents, exclude_dependents, ignore_protect;
+  const mp_snapshot *olds;
+  mp_registry *reg;
+  unsigned char *status;   /* enum old_status per prior resource */
+  mp_map old_live;         /* URN -> index + 1 of the live prior entry */
+  mp_map news;             /* URN -> sg_new* */
+  mp_map alias_claims;     /* prior URN -> new URN that claimed it */
+  int preview_failed;
+};
+
+/* 1 if |urn| matches the glob |pat| (`*` within a part, `**` anything). */
+int mp__sg_glob(const char *pat, const char *urn);
+/* Whether a resource (|st|, being registered or prior) is targeted. */
+int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st);
+/* Index of the live prior entry with |urn|, or -1. */
+long mp__sg_old_index(const mp_stepgen *sg, const char *urn);
+
+/* The outcome of diffing one resource. */
+typedef struct sg_diff {
+  int changed;  /* update or replace */
+  int replace;
+  int dbr;      /* the provider asks for delete-before-replace */
+  mp_strv keys; /* replace keys */
+  mp_strv diffs;
+  mp_diff detailed;
+  int has_detailed;
+} sg_diff;
+
+void mp__sg_diff_init(sg_diff *d);
+void mp__sg_diff_destroy(sg_diff *d);
+
+/* Provider Check (or CheckConfig for provider resources) of |st|'s
+ * inputs against |olds| (may be NULL). Replaces st->inputs with the
+ * checked inputs. */
+int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
+                 mp_err *err);
+/* Diff of prior |old| against new |st| (provider Diff, DiffConfig, or the
+ * engine's comparison). */
+int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
+                sg_diff *out, mp_err *err);
+/* The prior resources that must be deleted before |old| is replaced
+ * delete-before-replace, in reverse dependency order, appended as indexes
+ * into the prior snapshot. */
+int mp__sg_dbr_dependents(mp_stepgen *sg, long self, long **out, size_t *n,
+                          mp_err *err);
+
+#endif

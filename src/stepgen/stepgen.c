@@ -1,0 +1,602 @@
+/* The step decision for one registration (BEHAVIOUR.md 0.5). */
+#include "stepgen/stepgen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/urn.h"
+#include "stepgen/sg_int.h"
+
+/* ---- diagnostics ---- */
+
+void mp_diags_add(mp_diags *d, const char *severity, const char *urn,
+                  const char *fmt, ...) {
+  if (d->len == d->cap) {
+    d->cap = d->cap ? d->cap * 2 : 4;
+    d->items = mp_xreallocarray(d->items, d->cap, sizeof(*d->items));
+  }
+  mp_buf b;
+  va_list ap;
+  mp_buf_init(&b);
+  va_start(ap, fmt);
+  mp_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  mp_diag *x = &d->items[d->len++];
+  x->severity = mp_xstrdup(severity);
+  x->urn = mp_xstrdup(urn);
+  x->message = mp_buf_detach(&b, NULL);
+}
+
+void mp_diags_destroy(mp_diags *d) {
+  for (size_t i = 0; i < d->len; i++) {
+    free(d->items[i].severity);
+    free(d->items[i].urn);
+    free(d->items[i].message);
+  }
+  free(d->items);
+  memset(d, 0, sizeof(*d));
+}
+
+/* ---- lifetime ---- */
+
+mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
+                           mp_registry *reg) {
+  mp_stepgen *sg = mp_xcalloc(1, sizeof(*sg));
+  sg->stack = mp_xstrdup(o->stack);
+  sg->project = mp_xstrdup(o->project);
+  sg->preview = o->preview;
+  if (o->targets) mp_strv_copy(&sg->targets, o->targets);
+  if (o->excludes) mp_strv_copy(&sg->excludes, o->excludes);
+  if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
+  sg->target_dependents = o->target_dependents;
+  sg->exclude_dependents = o->exclude_dependents;
+  sg->ignore_protect = o->ignore_protect;
+  sg->olds = olds;
+  sg->reg = reg;
+  sg->status = mp_xcalloc(olds->nres + 1, 1);
+  mp_map_init(&sg->old_live);
+  mp_map_init(&sg->news);
+  mp_map_init(&sg->alias_claims);
+  for (size_t i = 0; i < olds->nres; i++) {
+    const mp_resource *r = olds->res[i];
+    if (!r->delete_) mp_map_put(&sg->old_live, r->urn, (void *)(i + 1));
+  }
+  return sg;
+}
+
+void mp_stepgen_free(mp_stepgen *sg) {
+  if (sg == NULL) return;
+  for (size_t i = 0; i < sg->news.cap; i++) {
+    sg_new *n = sg->news.slots[i].key ? sg->news.slots[i].value : NULL;
+    if (n) {
+      mp_resource_free(n->state);
+      free(n);
+    }
+  }
+  for (size_t i = 0; i < sg->alias_claims.cap; i++)
+    if (sg->alias_claims.slots[i].key) free(sg->alias_claims.slots[i].value);
+  mp_map_destroy(&sg->news);
+  mp_map_destroy(&sg->old_live);
+  mp_map_destroy(&sg->alias_claims);
+  mp_strv_destroy(&sg->targets);
+  mp_strv_destroy(&sg->excludes);
+  mp_strv_destroy(&sg->replaces);
+  free(sg->status);
+  free(sg->stack);
+  free(sg->project);
+  free(sg);
+}
+
+int mp_stepgen_preview_failed(const mp_stepgen *sg) {
+  return sg->preview_failed;
+}
+
+long mp__sg_old_index(const mp_stepgen *sg, const char *urn) {
+  void *v = mp_map_get(&sg->old_live, urn);
+  return v ? (long)(uintptr_t)v - 1 : -1;
+}
+
+/* ---- building the new state ---- */
+
+static mp_resource *state_from_goal(mp_stepgen *sg, mp_goal *g,
+                                    const char *urn, const mp_resource *old) {
+  mp_resource *r = mp_resource_new(urn, g->type, g->custom);
+  r->inputs = g->inputs;
+  g->inputs = NULL;
+  r->parent = mp_xstrdup(g->parent);
+  r->provider = mp_xstrdup(g->provider);
+  mp_strv_copy(&r->dependencies, &g->dependencies);
+  if (g->has_propdeps) {
+    mp_propdeps_copy(&r->property_dependencies, &g->propdeps);
+  } else if (g->dependencies.len > 0 && r->inputs) {
+    /* S23: with no per-property map every input depends on everything. */
+    for (size_t i = 0; i < r->inputs->u.obj.len; i++) {
+      mp_propdep *pd =
+          mp_propdeps_get(&r->property_dependencies, r->inputs->u.obj.items[i].key);
+      mp_strv_copy(&pd->urns, &g->dependencies);
+    }
+  }
+  int protect = g->protect;
+  if (protect < 0 && g->parent) {
+    sg_new *p = mp_map_get(&sg->news, g->parent);
+    protect = p ? p->state->protect : 0;
+  }
+  r->protect = protect > 0;
+  r->retain_on_delete = g->retain_on_delete > 0;
+  r->deleted_with = mp_xstrdup(g->deleted_with);
+  r->import_id = mp_xstrdup(g->import_id);
+  r->has_custom_timeouts = g->has_timeouts;
+  r->custom_timeouts = g->timeouts;
+  mp_strv_copy(&r->additional_secret_outputs, &g->additional_secret_outputs);
+  mp_strv_copy(&r->ignore_changes, &g->ignore_changes);
+  mp_strv_copy(&r->replace_on_changes, &g->replace_on_changes);
+  mp_strv_copy(&r->hide_diffs, &g->hide_diffs);
+  mp_strv_copy(&r->replace_with, &g->replace_with);
+  r->source_position = mp_xstrdup(g->source_position);
+  if (old) {
+    r->created = mp_xstrdup(old->created);
+    r->modified = mp_xstrdup(old->modified);
+  }
+  if (g->is_read) {
+    r->external = 1;
+    r->id = mp_xstrdup(g->read_id);
+  }
+  return r;
+}
+
+/* ---- aliases (BEHAVIOUR.md B.5) ---- */
+
+static char *alias_urn(mp_stepgen *sg, const mp_goal *g, const mp_alias *a) {
+  if (a->urn) return mp_xstrdup(a->urn);
+  const char *name = a->name ? a->name : g->name;
+  const char *type = a->type ? a->type : g->type;
+  const char *parent = g->parent;
+  if (a->no_parent) parent = NULL;
+  else if (a->parent_urn && a->parent_urn[0]) parent = a->parent_urn;
+  if (parent) {
+    /* A parent that itself moved: use its prior URN. */
+    for (size_t i = 0; i < sg->alias_claims.cap; i++) {
+      mp_map_slot *s = &sg->alias_claims.slots[i];
+      if (s->key && s->value && strcmp(s->value, parent) == 0) {
+        parent = s->key;
+        break;
+      }
+    }
+    size_t qlen = 0;
+    const char *q = mp_urn_qualified_type(parent, &qlen);
+    if (q && !(qlen == strlen(MP_ROOT_STACK_TYPE) &&
+               strncmp(q, MP_ROOT_STACK_TYPE, qlen) == 0)) {
+      /* Stack and project come from the parent's URN. */
+      return mp_xasprintf("%.*s$%s::%s", (int)(q + qlen - parent), parent, type,
+                          name);
+    }
+  }
+  return mp_xasprintf("urn:pulumi:%s::%s::%s::%s",
+                      a->stack ? a->stack : sg->stack,
+                      a->project ? a->project : sg->project, type, name);
+}
+
+/* Finds the prior state for |urn| or one of the goal's aliases. Sets *idx
+ * (-1 when none). */
+static int find_old(mp_stepgen *sg, const mp_goal *g, const char *urn,
+                    long *idx, mp_err *err) {
+  *idx = mp__sg_old_index(sg, urn);
+  if (*idx >= 0 && sg->status[*idx] == OLD_UNTOUCHED) return 0;
+  if (*idx >= 0 && sg->status[*idx] == OLD_DBR_DELETED) return 0;
+  *idx = -1;
+  mp_strv cands;
+  mp_strv_init(&cands);
+  for (size_t i = 0; i < g->naliases; i++)
+    mp_strv_push_take(&cands, alias_urn(sg, g, &g->aliases[i]));
+  /* Inherited aliases: the parent moved, so the child's prior URN hangs
+   * under the parent's prior type chain. */
+  if (g->parent) {
+    for (size_t i = 0; i < sg->alias_claims.cap; i++) {
+      mp_map_slot *s = &sg->alias_claims.slots[i];
+      if (!(s->key && s->value && strcmp(s->value, g->parent) == 0)) continue;
+      mp_err e2;
+      char *u = mp_urn_new(sg->stack, sg->project, s->key, g->type, g->name,
+                           &e2);
+      if (u && !mp_strv_contains(&cands, u)) mp_strv_push_take(&cands, u);
+      else free(u);
+    }
+  }
+  int rc = 0;
+  for (size_t i = 0; i < cands.len && rc == 0; i++) {
+    const char *a = cands.items[i];
+    if (strcmp(a, urn) == 0) continue;
+    long j = mp__sg_old_index(sg, a);
+    if (j < 0) continue;
+    if (mp_map_has(&sg->news, a)) {
+      rc = mp_err_set(err, MP_EINVAL,
+                      "Duplicate resource alias '%s' applied to resource "
+                      "with URN '%s' conflicting with resource with URN '%s'",
+                      a, urn, a);
+      break;
+    }
+    const char *claimer = mp_map_get(&sg->alias_claims, a);
+    if (claimer || sg->status[j] != OLD_UNTOUCHED) {
+      rc = mp_err_set(err, MP_EINVAL,
+                      "Duplicate resource alias '%s' applied to resource "
+                      "with URN '%s' conflicting with resource with URN '%s'",
+                      a, urn, claimer ? claimer : a);
+      break;
+    }
+    mp_map_put(&sg->alias_claims, a, mp_xstrdup(urn));
+    *idx = j;
+    break;
+  }
+  mp_strv_destroy(&cands);
+  return rc;
+}
+
+/* ---- step helpers ---- */
+
+static mp_step *mk_step(mp_step_op op, const char *urn, const mp_resource *old,
+                        const mp_resource *new_, unsigned flags) {
+  mp_step *s = mp_step_new(op, urn);
+  s->old = old ? mp_resource_dup(old) : NULL;
+  s->new_ = new_ ? mp_resource_dup(new_) : NULL;
+  s->flags = flags;
+  const mp_resource *r = new_ ? new_ : old;
+  if (r && r->custom && !mp_type_is_provider(r->type) && r->provider)
+    s->provider = mp_xstrdup(r->provider);
+  if (r && mp_type_is_provider(r->type)) s->flags |= MP_STEP_PROVIDER_RES;
+  if (r && !r->custom) s->flags |= MP_STEP_NO_CALL;
+  return s;
+}
+
+static void copy_diff(mp_step *s, const sg_diff *d) {
+  mp_strv_copy(&s->keys, &d->keys);
+  mp_strv_copy(&s->diffs, &d->diffs);
+  if (d->has_detailed) {
+    s->has_detailed = 1;
+    for (size_t i = 0; i < d->detailed.len; i++)
+      mp_diff_add(&s->detailed, d->detailed.items[i].path,
+                  d->detailed.items[i].kind, d->detailed.items[i].input_diff);
+  }
+}
+
+static void remember_new(mp_stepgen *sg, const mp_resource *st, int targeted,
+                         int replaced) {
+  sg_new *n = mp_xcalloc(1, sizeof(*n));
+  n->state = mp_resource_dup(st);
+  mp_value_free(n->state->inputs);
+  n->state->inputs = NULL;
+  n->targeted = targeted;
+  n->replaced = replaced;
+  mp_map_put(&sg->news, st->urn, n);
+}
+
+static int is_replace_target(mp_stepgen *sg, const char *urn) {
+  for (size_t i = 0; i < sg->replaces.len; i++)
+    if (mp__sg_glob(sg->replaces.items[i], urn)) return 1;
+  return 0;
+}
+
+static const char protect_replace_fmt[] =
+    "unable to replace resource \"%s\"\nas it is currently marked for "
+    "protection. To unprotect the resource, remove the `protect` flag from "
+    "the resource in your Pulumi program and run `pulumi up`";
+
+/* Reports a problem that fails `up` but only marks a preview failed. */
+static int preview_or_fail(mp_stepgen *sg, mp_diags *diags, const char *urn,
+                           mp_err *err) {
+  if (!sg->preview) return err->code ? err->code : MP_EINVAL;
+  mp_diags_add(diags, "error", urn, "%s", err->msg);
+  sg->preview_failed = 1;
+  mp_err_clear(err);
+  return 0;
+}
+
+/* ---- replacement ---- */
+
+static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
+                       const sg_diff *d, mp_chain *c, mp_diags *diags,
+                       mp_err *err) {
+  const mp_resource *old = sg->olds->res[oi];
+  if (old->protect && st->protect && !sg->ignore_protect) {
+    mp_err_set(err, MP_EINVAL, protect_replace_fmt, st->urn);
+    if (preview_or_fail(sg, diags, st->urn, err) < 0) return err->code;
+  }
+  if (st->import_id && old->import_id &&
+      strcmp(st->import_id, old->import_id) == 0) {
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_buf_puts(&b, "previously-imported resources that still specify an ID "
+                    "may not be replaced; please remove the `import` "
+                    "declaration from your program;");
+    for (size_t i = 0; i < d->keys.len; i++) {
+      mp_buf oldt, newt;
+      mp_buf_init(&oldt);
+      mp_buf_init(&newt);
+      mp_value_to_json(mp_value_object_get(old->inputs, d->keys.items[i]),
+                       NULL, MP_JSON_SHOW_SECRETS, &oldt, NULL);
+      mp_value_to_json(mp_value_object_get(st->inputs, d->keys.items[i]), NULL,
+                       MP_JSON_SHOW_SECRETS, &newt, NULL);
+      mp_buf_printf(&b, "\n%s: {%s} => {%s}", d->keys.items[i],
+                    oldt.data ? oldt.data : "", newt.data ? newt.data : "");
+      mp_buf_destroy(&oldt);
+      mp_buf_destroy(&newt);
+    }
+    if (sg->preview) {
+      mp_diags_add(diags, "warning", st->urn, "%s", b.data);
+    } else {
+      mp_err_set(err, MP_EINVAL, "%s", b.data);
+      mp_buf_destroy(&b);
+      return MP_EINVAL;
+    }
+    mp_buf_destroy(&b);
+  }
+  /* Seed step 11: check again without the prior inputs. */
+  int rc = mp__sg_check(sg, st, NULL, err);
+  if (rc < 0) return rc;
+  int dbr = g->dbr >= 0 ? g->dbr : d->dbr;
+  if (!dbr) {
+    mp_step *cr = mk_step(MP_OP_CREATE_REPLACEMENT, st->urn, old, st,
+                          MP_STEP_REPLY | MP_STEP_MARK_OLD_DELETE);
+    copy_diff(cr, d);
+    mp_chain_push(c, cr);
+    mp_step *rp = mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL);
+    copy_diff(rp, d);
+    mp_chain_push(c, rp);
+    sg->status[oi] = OLD_REPLACED_CBD;
+    return 0;
+  }
+  long *deps = NULL;
+  size_t nd = 0;
+  rc = mp__sg_dbr_dependents(sg, oi, &deps, &nd, err);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < nd; i++) {
+    const mp_resource *dep = sg->olds->res[deps[i]];
+    if (dep->protect && !sg->ignore_protect) {
+      mp_err_set(err, MP_EINVAL,
+                 "unable to replace resource \"%s\" as part of replacing "
+                 "\"%s\" as it is currently marked for protection. To "
+                 "unprotect the resource, remove the `protect` flag from the "
+                 "resource in your Pulumi program and run `pulumi up`, or use "
+                 "the command:\n`pulumi state unprotect '%s'`",
+                 dep->urn, st->urn, dep->urn);
+      free(deps);
+      return preview_or_fail(sg, diags, st->urn, err);
+    }
+  }
+  for (size_t i = 0; i < nd; i++) {
+    const mp_resource *dep = sg->olds->res[deps[i]];
+    mp_step *s = mk_step(MP_OP_DELETE_REPLACED, dep->urn, dep, NULL,
+                         MP_STEP_MARK_OLD_PENDING);
+    mp_chain_push(c, s);
+    sg->status[deps[i]] = OLD_DBR_DELETED;
+  }
+  free(deps);
+  mp_step *del = mk_step(MP_OP_DELETE_REPLACED, old->urn, old, NULL,
+                         MP_STEP_MARK_OLD_PENDING);
+  if (old->retain_on_delete) del->flags |= MP_STEP_NO_CALL;
+  mp_chain_push(c, del);
+  mp_step *rp = mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL);
+  copy_diff(rp, d);
+  mp_chain_push(c, rp);
+  mp_step *cr = mk_step(MP_OP_CREATE_REPLACEMENT, st->urn, old, st,
+                        MP_STEP_REPLY);
+  copy_diff(cr, d);
+  mp_chain_push(c, cr);
+  sg->status[oi] = OLD_RECREATED;
+  return 0;
+}
+
+/* A prior entry deleted earlier (DBR in this deployment, or an interrupted
+ * DBR recorded as pendingReplacement): re-create it without a Diff. */
+static void gen_recreate(mp_stepgen *sg, long oi, mp_resource *st,
+                         mp_chain *c) {
+  const mp_resource *old = sg->olds->res[oi];
+  mp_step *rp = mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL);
+  mp_strv_push(&rp->keys, "id");
+  mp_chain_push(c, rp);
+  mp_chain_push(c, mk_step(MP_OP_CREATE_REPLACEMENT, st->urn, old, st,
+                           MP_STEP_REPLY));
+  sg->status[oi] = OLD_RECREATED;
+}
+
+/* ---- the decision ---- */
+
+static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
+                                mp_err *err) {
+  *urn = NULL;
+  if (g->parent && g->parent[0] && !mp_map_has(&sg->news, g->parent))
+    return mp_err_set(err, MP_EINVAL, "could not find parent resource %s",
+                      g->parent);
+  char *u = mp_urn_new(sg->stack, sg->project,
+                       g->parent && g->parent[0] ? g->parent : NULL, g->type,
+                       g->name, err);
+  if (u == NULL) return err->code ? err->code : MP_EINVAL;
+  if (mp_map_has(&sg->news, u)) {
+    mp_err_set(err, MP_EINVAL,
+               "Duplicate resource URN '%s'; try giving it a unique name", u);
+    free(u);
+    return MP_EINVAL;
+  }
+  for (size_t i = 0; i < sg->alias_claims.cap; i++) {
+    mp_map_slot *s = &sg->alias_claims.slots[i];
+    if (s->key && s->value && strcmp(s->key, u) == 0 &&
+        strcmp(s->value, u) != 0) {
+      mp_err_set(err, MP_EINVAL,
+                 "Duplicate resource URN '%s' conflicting with alias on "
+                 "resource with URN '%s'",
+                 u, (char *)s->value);
+      free(u);
+      return MP_EINVAL;
+    }
+  }
+  *urn = u;
+  return 0;
+}
+
+static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
+  const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  st->id = mp_xstrdup(st->import_id);
+  if (old) {
+    mp_chain_push(c, mk_step(MP_OP_IMPORT_REPLACEMENT, st->urn, old, st,
+                             MP_STEP_REPLY | MP_STEP_MARK_OLD_DELETE));
+    mp_chain_push(c, mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL));
+    sg->status[oi] = OLD_REPLACED_CBD;
+  } else {
+    mp_chain_push(c, mk_step(MP_OP_IMPORT, st->urn, NULL, st, MP_STEP_REPLY));
+  }
+  return 0;
+}
+
+static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
+  const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  unsigned f = MP_STEP_REPLY | MP_STEP_EXTERNAL;
+  if (old && !old->external) {
+    /* A managed resource becomes external: the old one is deleted later. */
+    mp_chain_push(c, mk_step(MP_OP_READ_REPLACEMENT, st->urn, old, st,
+                             f | MP_STEP_MARK_OLD_DELETE));
+    mp_chain_push(c, mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL));
+    sg->status[oi] = OLD_REPLACED_CBD;
+  } else {
+    mp_chain_push(c, mk_step(MP_OP_READ, st->urn, old, st, f));
+    if (oi >= 0) sg->status[oi] = OLD_CLAIMED;
+  }
+  return 0;
+}
+
+static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
+                  mp_chain *c, mp_diags *diags, int *targeted, mp_err *err) {
+  const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  int rc;
+  *targeted = mp__sg_targeted(sg, st);
+  if (g->is_read) return gen_read(sg, oi, st, c);
+  if (st->import_id && (!old || old->external || !old->import_id ||
+                        strcmp(old->import_id, st->import_id) != 0)) {
+    if (!*targeted && old) goto untargeted;
+    return gen_import(sg, oi, st, c);
+  }
+  int recreate = old && (sg->status[oi] == OLD_DBR_DELETED ||
+                         old->pending_replacement);
+  int forced = old && (is_replace_target(sg, st->urn) || old->taint);
+  if (old && old->inputs && st->inputs && st->ignore_changes.len > 0) {
+    mp_strv invalid;
+    mp_strv_init(&invalid);
+    rc = mp_value_apply_ignore_changes(old->inputs, st->inputs,
+                                       &st->ignore_changes, &invalid, err);
+    if (rc == 0 && invalid.len > 0) {
+      mp_buf b;
+      mp_buf_init(&b);
+      for (size_t i = 0; i < invalid.len; i++)
+        mp_buf_printf(&b, "%s%s", i ? ", " : "", invalid.items[i]);
+      mp_diags_add(diags, "info", st->urn,
+                   "cannot ignore changes in added or removed elements of the "
+                   "path: \"%s\"",
+                   b.data);
+      mp_buf_destroy(&b);
+    }
+    mp_strv_destroy(&invalid);
+    if (rc < 0) return rc;
+  }
+  if (!*targeted) {
+    if (old) goto untargeted;
+    /* An untargeted create: nothing happens; the program gets its inputs. */
+    mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, NULL, st,
+                             MP_STEP_REPLY | MP_STEP_SKIPPED_CREATE |
+                                 MP_STEP_NO_CALL));
+    return 0;
+  }
+  const mp_value *check_olds =
+      (old && !old->external && !recreate && !forced) ? old->inputs : NULL;
+  rc = mp__sg_check(sg, st, check_olds, err);
+  if (rc < 0) return rc;
+  if (!old) {
+    mp_chain_push(c, mk_step(MP_OP_CREATE, st->urn, NULL, st, MP_STEP_REPLY));
+    return 0;
+  }
+  if (old->external) {
+    /* Taking ownership of a resource that was only read before. */
+    mp_chain_push(c, mk_step(MP_OP_CREATE_REPLACEMENT, st->urn, old, st,
+                             MP_STEP_REPLY | MP_STEP_MARK_OLD_DELETE));
+    mp_chain_push(c, mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL));
+    sg->status[oi] = OLD_REPLACED_CBD;
+    return 0;
+  }
+  if (recreate) {
+    gen_recreate(sg, oi, st, c);
+    return 0;
+  }
+  st->id = mp_xstrdup(old->id);
+  sg_diff d;
+  mp__sg_diff_init(&d);
+  if (forced) {
+    d.changed = d.replace = 1;
+    mp_strv_push(&d.keys, "id");
+  } else {
+    rc = mp__sg_diff(sg, old, st, &d, err);
+    if (rc < 0) {
+      mp__sg_diff_destroy(&d);
+      return rc;
+    }
+  }
+  if (d.replace) {
+    free(st->id);
+    st->id = NULL;
+    rc = gen_replace(sg, g, oi, st, &d, c, diags, err);
+  } else if (d.changed || old->init_errors.len > 0) {
+    mp_step *s = mk_step(MP_OP_UPDATE, st->urn, old, st, MP_STEP_REPLY);
+    copy_diff(s, &d);
+    mp_chain_push(c, s);
+    sg->status[oi] = OLD_CLAIMED;
+  } else {
+    mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, old, st, MP_STEP_REPLY));
+    sg->status[oi] = OLD_CLAIMED;
+  }
+  mp__sg_diff_destroy(&d);
+  return rc;
+
+untargeted:
+  /* Carried forward verbatim: no Check, no Diff (S60). */
+  {
+    mp_resource *keep = mp_resource_dup(old);
+    free(keep->urn);
+    keep->urn = mp_xstrdup(st->urn);
+    mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, old, keep,
+                             MP_STEP_REPLY | MP_STEP_VERBATIM));
+    mp_resource_free(keep);
+    sg->status[oi] = OLD_CLAIMED;
+  }
+  return 0;
+}
+
+int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
+                        mp_diags *diags, mp_err *err) {
+  *out = NULL;
+  char *urn = NULL;
+  long oi = -1;
+  mp_resource *st = NULL;
+  int rc = check_parent_and_urn(sg, g, &urn, err);
+  if (rc == 0) rc = find_old(sg, g, urn, &oi, err);
+  if (rc < 0) goto done;
+  st = state_from_goal(sg, g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
+  if (g->custom && !mp_type_is_provider(g->type) && !g->is_read &&
+      st->provider == NULL) {
+    rc = mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", urn);
+    goto done;
+  }
+  mp_chain *c = mp_chain_new(reg);
+  int targeted = 1;
+  rc = decide(sg, g, oi, st, c, diags, &targeted, err);
+  if (rc < 0) {
+    mp_chain_free(c);
+    goto done;
+  }
+  int replaced = 0;
+  for (size_t i = 0; i < c->len; i++)
+    if (c->steps[i]->op == MP_OP_REPLACE) replaced = 1;
+  remember_new(sg, st, targeted, replaced);
+  *out = c;
+done:
+  mp_resource_free(st);
+  free(urn);
+  mp_goal_free(g);
+  return rc;
+}

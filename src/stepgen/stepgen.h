@@ -1,0 +1,77 @@
+/* The step generator (BEHAVIOUR.md 0.5): turns each registration into a
+ * chain of steps, and, when the program is done, the deletions as layers.
+ *
+ * Threads: a generator is owned by one thread (the deployment's step
+ * generator thread); it calls providers (Check, Diff, DiffConfig)
+ * synchronously through the registry. The prior snapshot it is given is
+ * read-only and may be shared with other threads. */
+#ifndef MP_STEPGEN_H
+#define MP_STEPGEN_H
+
+#include "engine/err.h"
+#include "engine/goal.h"
+#include "engine/registry.h"
+#include "engine/snapshot.h"
+#include "engine/step.h"
+
+typedef struct mp_stepgen mp_stepgen;
+
+typedef struct mp_stepgen_opts {
+  const char *stack;
+  const char *project;
+  int preview;
+  const mp_strv *targets;  /* NULL or empty: everything is targeted */
+  const mp_strv *excludes;
+  const mp_strv *replaces;
+  int target_dependents;
+  int exclude_dependents;
+  int ignore_protect;
+} mp_stepgen_opts;
+
+/* A diagnostic produced while generating. */
+typedef struct mp_diag {
+  char *severity; /* "info", "warning", "error" */
+  char *urn;      /* may be NULL */
+  char *message;
+} mp_diag;
+
+typedef struct mp_diags {
+  mp_diag *items;
+  size_t len, cap;
+} mp_diags;
+
+void mp_diags_add(mp_diags *d, const char *severity, const char *urn,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void mp_diags_destroy(mp_diags *d);
+
+/* |olds| is borrowed and must outlive the generator. */
+mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
+                           mp_registry *reg);
+void mp_stepgen_free(mp_stepgen *sg);
+
+/* Decides the steps for one registration. Takes ownership of |goal|.
+ * On success *out is the chain (its reg = |reg|). Errors (duplicate URN,
+ * missing parent, check failure, protect, ...) return MP_EINVAL or
+ * MP_EPLUGIN with the Pulumi wording in |err|. Diagnostics that do not fail
+ * the registration are appended to |diags|. */
+int mp_stepgen_register(mp_stepgen *sg, mp_goal *goal, void *reg,
+                        mp_chain **out, mp_diags *diags, mp_err *err);
+
+/* 1 if some error was reported as a diagnostic in preview (the preview
+ * goes on and fails at the end). */
+int mp_stepgen_preview_failed(const mp_stepgen *sg);
+
+/* Checks that every --target/--exclude names something; `up` form of the
+ * message when |up|. Returns 0 or MP_EINVAL. */
+int mp_stepgen_check_targets(mp_stepgen *sg, int up, mp_err *err);
+
+/* After the program: the untargeted leftovers as one chain of `same` steps
+ * (*sames, may be empty) and the deletions as antichains, dependents
+ * first (*layers, *nlayers). With |destroy| every prior resource is
+ * condemned (subject to targets). Returns 0 or MP_EINVAL (an untargeted
+ * delete is needed: all such errors are listed). */
+int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
+                       mp_chain ***layers, size_t *nlayers, mp_diags *diags,
+                       mp_err *err);
+
+#endif

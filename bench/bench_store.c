@@ -33,8 +33,7 @@ static int no_encrypt(void *ctx, const char *p, size_t n, mp_buf *out,
 
 static mp_resource *make_resource(size_t i) {
   char urn[128], id[32];
-  snprintf(urn, sizeof(urn), "urn:pulumi:bench::proj::pkgA:m:typA::res-%zu",
-           i);
+  snprintf(urn, sizeof(urn), "urn:pulumi:bench::proj::pkgA:m:typA::res-%zu", i);
   snprintf(id, sizeof(id), "id-%zu", i);
   mp_resource *r = mp_resource_new(urn, "pkgA:m:typA", 1);
   r->id = mp_xstrdup(id);
@@ -54,12 +53,13 @@ static mp_resource *make_resource(size_t i) {
 
 static mp_snapshot *make_snapshot(size_t n) {
   mp_snapshot *s = mp_snapshot_new();
-  mp_resource *p = mp_resource_new(
-      "urn:pulumi:bench::proj::pulumi:providers:pkgA::default",
-      "pulumi:providers:pkgA", 1);
+  mp_resource *p =
+      mp_resource_new("urn:pulumi:bench::proj::pulumi:providers:pkgA::default",
+                      "pulumi:providers:pkgA", 1);
   p->id = mp_xstrdup("prov-id");
   mp_snapshot_append(s, p);
-  for (size_t i = 1; i < n; i++) mp_snapshot_append(s, make_resource(i));
+  for (size_t i = 1; i < n; i++)
+    mp_snapshot_append(s, make_resource(i));
   return s;
 }
 
@@ -77,15 +77,18 @@ static void fail(const char *what, const mp_err *err) {
 static void step(mp_store_update *u, mp_resource *r, int update) {
   mp_err err;
   int64_t prow = 0;
-  mp_store_change add = {.kind = MP_STORE_PENDING_ADD, .res = r,
-                         .type = update ? MP_PENDING_UPDATING
-                                        : MP_PENDING_CREATING,
+  mp_store_change add = {.kind = MP_STORE_PENDING_ADD,
+                         .res = r,
+                         .type =
+                             update ? MP_PENDING_UPDATING : MP_PENDING_CREATING,
                          .pending_row = &prow};
-  if (mp_store_apply(u, &add, 1, &err) < 0) fail("pending add", &err);
+  if (mp_store_apply(u, &add, 1, &err) < 0)
+    fail("pending add", &err);
   mp_store_change done[2] = {
       {.kind = update ? MP_STORE_UPDATE_NEW : MP_STORE_INSERT_NEW, .res = r},
       {.kind = MP_STORE_PENDING_REMOVE, .row = prow}};
-  if (mp_store_apply(u, done, 2, &err) < 0) fail("apply", &err);
+  if (mp_store_apply(u, done, 2, &err) < 0)
+    fail("apply", &err);
 }
 
 /* Median microseconds per step over RUNS runs of STEPS_PER_RUN steps. */
@@ -102,12 +105,13 @@ static double run(mp_store *s, mp_stack_ref st, const mp_crypter *c,
       fresh[i] = update ? NULL : make_resource((*next_new)++);
     double t0 = now_us();
     for (size_t i = 0; i < STEPS_PER_RUN; i++)
-      step(u, update ? snap->res[1 + (k * STEPS_PER_RUN + i) %
-                                          (snap->nres - 1)]
-                     : fresh[i],
+      step(u,
+           update ? snap->res[1 + (k * STEPS_PER_RUN + i) % (snap->nres - 1)]
+                  : fresh[i],
            update);
     per_step[k] = (now_us() - t0) / STEPS_PER_RUN;
-    for (size_t i = 0; i < STEPS_PER_RUN; i++) mp_resource_free(fresh[i]);
+    for (size_t i = 0; i < STEPS_PER_RUN; i++)
+      mp_resource_free(fresh[i]);
     if (mp_store_update_end(u, "succeeded", NULL, &err) < 0)
       fail("end", &err);
   }
@@ -125,11 +129,14 @@ static void bench_size(const char *dir, size_t n) {
   mp_err err;
   mp_stack_ref st = {"proj", "bench"};
   mp_crypter c = {no_encrypt, NULL, NULL};
-  if (mp_store_open(path, &s, &err) < 0) fail("open", &err);
-  if (mp_store_stack_create(s, st, &err) < 0) fail("create", &err);
+  if (mp_store_open(path, &s, &err) < 0)
+    fail("open", &err);
+  if (mp_store_stack_create(s, st, &err) < 0)
+    fail("create", &err);
   mp_snapshot *snap = make_snapshot(n);
   double t0 = now_us();
-  if (mp_store_replace(s, st, snap, &c, &err) < 0) fail("replace", &err);
+  if (mp_store_replace(s, st, snap, &c, &err) < 0)
+    fail("replace", &err);
   double load_ms = (now_us() - t0) / 1e3;
   size_t next_new = n + 1;
   double create = run(s, st, &c, snap, 0, &next_new);

@@ -21,7 +21,8 @@ void mp_propdeps_destroy(mp_propdeps *p) {
 
 void mp_propdeps_copy(mp_propdeps *dst, const mp_propdeps *src) {
   mp_propdeps_init(dst);
-  if (src->len == 0) return;
+  if (src->len == 0)
+    return;
   dst->items = mp_xcalloc(src->len, sizeof(*dst->items));
   dst->cap = dst->len = src->len;
   for (size_t i = 0; i < src->len; i++) {
@@ -45,7 +46,8 @@ static size_t propdeps_lower_bound(const mp_propdeps *p, const char *key) {
 
 mp_propdep *mp_propdeps_get(mp_propdeps *p, const char *key) {
   size_t i = propdeps_lower_bound(p, key);
-  if (i < p->len && strcmp(p->items[i].key, key) == 0) return &p->items[i];
+  if (i < p->len && strcmp(p->items[i].key, key) == 0)
+    return &p->items[i];
   if (p->len == p->cap) {
     p->cap = p->cap ? p->cap * 2 : 4;
     p->items = mp_xreallocarray(p->items, p->cap, sizeof(*p->items));
@@ -59,15 +61,19 @@ mp_propdep *mp_propdeps_get(mp_propdeps *p, const char *key) {
 
 const mp_propdep *mp_propdeps_find(const mp_propdeps *p, const char *key) {
   size_t i = propdeps_lower_bound(p, key);
-  if (i < p->len && strcmp(p->items[i].key, key) == 0) return &p->items[i];
+  if (i < p->len && strcmp(p->items[i].key, key) == 0)
+    return &p->items[i];
   return NULL;
 }
 
 int mp_propdeps_equal(const mp_propdeps *a, const mp_propdeps *b) {
-  if (a->len != b->len) return 0;
+  if (a->len != b->len)
+    return 0;
   for (size_t i = 0; i < a->len; i++) {
-    if (strcmp(a->items[i].key, b->items[i].key) != 0) return 0;
-    if (!mp_strv_set_equal(&a->items[i].urns, &b->items[i].urns)) return 0;
+    if (strcmp(a->items[i].key, b->items[i].key) != 0)
+      return 0;
+    if (!mp_strv_set_equal(&a->items[i].urns, &b->items[i].urns))
+      return 0;
   }
   return 1;
 }
@@ -87,7 +93,8 @@ mp_resource *mp_resource_new(const char *urn, const char *type, int custom) {
 }
 
 void mp_resource_free(mp_resource *r) {
-  if (r == NULL) return;
+  if (r == NULL)
+    return;
   free(r->urn);
   free(r->type);
   free(r->id);
@@ -154,18 +161,22 @@ static int str_eq(const char *a, const char *b) {
 
 /* Ordered equality of two string lists. */
 static int strv_eq(const mp_strv *a, const mp_strv *b) {
-  if (a->len != b->len) return 0;
+  if (a->len != b->len)
+    return 0;
   for (size_t i = 0; i < a->len; i++)
-    if (strcmp(a->items[i], b->items[i]) != 0) return 0;
+    if (strcmp(a->items[i], b->items[i]) != 0)
+      return 0;
   return 1;
 }
 
 static int timeouts_eq(const mp_resource *a, const mp_resource *b) {
-  if (a->has_custom_timeouts != b->has_custom_timeouts) return 0;
-  if (!a->has_custom_timeouts) return 1;
+  if (a->has_custom_timeouts != b->has_custom_timeouts)
+    return 0;
+  if (!a->has_custom_timeouts)
+    return 1;
   const mp_timeouts *x = &a->custom_timeouts, *y = &b->custom_timeouts;
-  return x->create == y->create && x->update == y->update &&
-         x->del == y->del && x->read == y->read;
+  return x->create == y->create && x->update == y->update && x->del == y->del &&
+         x->read == y->read;
 }
 
 static int flags_eq(const mp_resource *a, const mp_resource *b) {
@@ -209,12 +220,12 @@ int mp_resource_equal(const mp_resource *a, const mp_resource *b) {
 
 /* ==== pending operations ==== */
 
-static const char *const pending_names[] = {"creating", "updating",
-                                            "deleting", "reading",
-                                            "importing"};
+static const char *const pending_names[] = {"creating", "updating", "deleting",
+                                            "reading", "importing"};
 
 const char *mp_pending_type_name(mp_pending_type t) {
-  if ((size_t)t >= MP_ARRAY_LEN(pending_names)) return "unknown";
+  if ((size_t)t >= MP_ARRAY_LEN(pending_names))
+    return "unknown";
   return pending_names[t];
 }
 

@@ -11,11 +11,13 @@
 /* ==== writing ==== */
 
 static void put_str(cJSON *o, const char *key, const char *s) {
-  if (s && *s) cJSON_AddStringToObject(o, key, s);
+  if (s && *s)
+    cJSON_AddStringToObject(o, key, s);
 }
 
 static void put_bool(cJSON *o, const char *key, int b) {
-  if (b) cJSON_AddTrueToObject(o, key);
+  if (b)
+    cJSON_AddTrueToObject(o, key);
 }
 
 static cJSON *strv_to_cjson(const mp_strv *v) {
@@ -26,7 +28,8 @@ static cJSON *strv_to_cjson(const mp_strv *v) {
 }
 
 static void put_strv(cJSON *o, const char *key, const mp_strv *v) {
-  if (v->len) cJSON_AddItemToObject(o, key, strv_to_cjson(v));
+  if (v->len)
+    cJSON_AddItemToObject(o, key, strv_to_cjson(v));
 }
 
 static int value_is_empty(const mp_value *v) {
@@ -36,31 +39,39 @@ static int value_is_empty(const mp_value *v) {
 
 static int put_value(cJSON *o, const char *key, const mp_value *v,
                      const mp_crypter *c, unsigned flags, mp_err *err) {
-  if (value_is_empty(v)) return 0;
+  if (value_is_empty(v))
+    return 0;
   cJSON *j = NULL;
-  unsigned vflags = (flags & MP_DEPLOY_JSON_SHOW_SECRETS) ? MP_JSON_SHOW_SECRETS
-                                                          : 0;
+  unsigned vflags =
+      (flags & MP_DEPLOY_JSON_SHOW_SECRETS) ? MP_JSON_SHOW_SECRETS : 0;
   int rc = mp__value_to_cjson(v, c, vflags, &j, err);
-  if (rc < 0) return mp_err_prefix(err, "%s", key);
+  if (rc < 0)
+    return mp_err_prefix(err, "%s", key);
   cJSON_AddItemToObject(o, key, j);
   return 0;
 }
 
 static void put_propdeps(cJSON *o, const mp_propdeps *p) {
-  if (p->len == 0) return;
+  if (p->len == 0)
+    return;
   cJSON *m = cJSON_AddObjectToObject(o, "propertyDependencies");
   for (size_t i = 0; i < p->len; i++)
     cJSON_AddItemToObject(m, p->items[i].key, strv_to_cjson(&p->items[i].urns));
 }
 
 static void put_timeouts(cJSON *o, const mp_resource *r) {
-  if (!r->has_custom_timeouts) return;
+  if (!r->has_custom_timeouts)
+    return;
   const mp_timeouts *t = &r->custom_timeouts;
   cJSON *m = cJSON_AddObjectToObject(o, "customTimeouts");
-  if (t->create >= 0) cJSON_AddNumberToObject(m, "create", t->create);
-  if (t->update >= 0) cJSON_AddNumberToObject(m, "update", t->update);
-  if (t->del >= 0) cJSON_AddNumberToObject(m, "delete", t->del);
-  if (t->read >= 0) cJSON_AddNumberToObject(m, "read", t->read);
+  if (t->create >= 0)
+    cJSON_AddNumberToObject(m, "create", t->create);
+  if (t->update >= 0)
+    cJSON_AddNumberToObject(m, "update", t->update);
+  if (t->del >= 0)
+    cJSON_AddNumberToObject(m, "delete", t->del);
+  if (t->read >= 0)
+    cJSON_AddNumberToObject(m, "read", t->read);
 }
 
 /* The fields after `outputs`, in C.3 order. */
@@ -131,8 +142,10 @@ static const cJSON *field(reader *rd, const char *key) {
 
 static int get_str(reader *rd, const char *key, char **dst) {
   const cJSON *j = field(rd, key);
-  if (j == NULL) return 0;
-  if (!cJSON_IsString(j)) return bad_field(rd, key, "a string");
+  if (j == NULL)
+    return 0;
+  if (!cJSON_IsString(j))
+    return bad_field(rd, key, "a string");
   free(*dst);
   *dst = (*j->valuestring) ? mp_xstrdup(j->valuestring) : NULL;
   return 0;
@@ -140,18 +153,22 @@ static int get_str(reader *rd, const char *key, char **dst) {
 
 static int get_bool(reader *rd, const char *key, int *dst) {
   const cJSON *j = field(rd, key);
-  if (j == NULL) return 0;
-  if (!cJSON_IsBool(j)) return bad_field(rd, key, "true or false");
+  if (j == NULL)
+    return 0;
+  if (!cJSON_IsBool(j))
+    return bad_field(rd, key, "true or false");
   *dst = cJSON_IsTrue(j) ? 1 : 0;
   return 0;
 }
 
 static int strv_from(reader *rd, const char *key, const cJSON *j,
                      mp_strv *dst) {
-  if (!cJSON_IsArray(j)) return bad_field(rd, key, "a list of strings");
+  if (!cJSON_IsArray(j))
+    return bad_field(rd, key, "a list of strings");
   const cJSON *it;
   cJSON_ArrayForEach(it, j) {
-    if (!cJSON_IsString(it)) return bad_field(rd, key, "a list of strings");
+    if (!cJSON_IsString(it))
+      return bad_field(rd, key, "a list of strings");
     mp_strv_push(dst, it->valuestring);
   }
   return 0;
@@ -165,8 +182,10 @@ static int get_strv(reader *rd, const char *key, mp_strv *dst) {
 static int get_propdeps(reader *rd, mp_propdeps *dst) {
   const char *key = "propertyDependencies";
   const cJSON *j = field(rd, key);
-  if (j == NULL) return 0;
-  if (!cJSON_IsObject(j)) return bad_field(rd, key, "an object of URN lists");
+  if (j == NULL)
+    return 0;
+  if (!cJSON_IsObject(j))
+    return bad_field(rd, key, "an object of URN lists");
   const cJSON *it;
   cJSON_ArrayForEach(it, j) {
     mp_propdep *d = mp_propdeps_get(dst, it->string);
@@ -179,7 +198,8 @@ static int get_propdeps(reader *rd, mp_propdeps *dst) {
 static int get_timeout(reader *rd, const cJSON *m, const char *key,
                        double *dst) {
   const cJSON *j = cJSON_GetObjectItemCaseSensitive(m, key);
-  if (j == NULL || cJSON_IsNull(j)) return 0;
+  if (j == NULL || cJSON_IsNull(j))
+    return 0;
   if (!cJSON_IsNumber(j) || j->valuedouble < 0)
     return bad_field(rd, "customTimeouts", "an object of seconds");
   *dst = j->valuedouble;
@@ -188,7 +208,8 @@ static int get_timeout(reader *rd, const cJSON *m, const char *key,
 
 static int get_timeouts(reader *rd, mp_resource *r) {
   const cJSON *m = field(rd, "customTimeouts");
-  if (m == NULL) return 0;
+  if (m == NULL)
+    return 0;
   if (!cJSON_IsObject(m))
     return bad_field(rd, "customTimeouts", "an object of seconds");
   r->has_custom_timeouts = 1;
@@ -204,8 +225,10 @@ static int get_timeouts(reader *rd, mp_resource *r) {
 static int get_value(reader *rd, const char *key, const mp_crypter *c,
                      mp_value **dst) {
   const cJSON *j = field(rd, key);
-  if (j == NULL) return 0;
-  if (!cJSON_IsObject(j)) return bad_field(rd, key, "an object");
+  if (j == NULL)
+    return 0;
+  if (!cJSON_IsObject(j))
+    return bad_field(rd, key, "an object");
   if (mp__value_from_cjson(j, c, dst, rd->err) < 0)
     return mp_err_prefix(rd->err, "%s of resource '%s'", key, rd->urn);
   return 0;
@@ -240,8 +263,8 @@ static int get_lists(reader *rd, mp_resource *r) {
   if (get_strv(rd, "dependencies", &r->dependencies) < 0 ||
       get_strv(rd, "initErrors", &r->init_errors) < 0 ||
       get_propdeps(rd, &r->property_dependencies) < 0 ||
-      get_strv(rd, "additionalSecretOutputs",
-               &r->additional_secret_outputs) < 0 ||
+      get_strv(rd, "additionalSecretOutputs", &r->additional_secret_outputs) <
+          0 ||
       get_strv(rd, "aliases", &r->aliases) < 0 ||
       get_strv(rd, "replaceWith", &r->replace_with) < 0 ||
       get_strv(rd, "ignoreChanges", &r->ignore_changes) < 0 ||
@@ -255,21 +278,24 @@ static int get_lists(reader *rd, mp_resource *r) {
  * check to report with the resource's position. */
 static int get_identity(reader *rd, char **urn, char **type) {
   const cJSON *u = field(rd, "urn"), *t = field(rd, "type");
-  if (u && !cJSON_IsString(u)) return bad_field(rd, "urn", "a string");
-  if (t && !cJSON_IsString(t)) return bad_field(rd, "type", "a string");
+  if (u && !cJSON_IsString(u))
+    return bad_field(rd, "urn", "a string");
+  if (t && !cJSON_IsString(t))
+    return bad_field(rd, "type", "a string");
   *urn = mp_xstrdup(u ? u->valuestring : "");
   *type = mp_xstrdup(t ? t->valuestring : "");
   return 0;
 }
 
-int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c,
-                            unsigned flags, mp_resource **out, mp_err *err) {
+int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c, unsigned flags,
+                            mp_resource **out, mp_err *err) {
   *out = NULL;
   if (!cJSON_IsObject(j))
     return mp_err_set(err, MP_EINVAL, "a resource must be a JSON object");
   reader rd = {j, NULL, err};
   char *urn, *type;
-  if (get_identity(&rd, &urn, &type) < 0) return err->code;
+  if (get_identity(&rd, &urn, &type) < 0)
+    return err->code;
   mp_resource *r = mp_resource_new(urn, type, 0);
   free(urn);
   free(type);
@@ -300,7 +326,8 @@ int mp_resource_to_json(const mp_resource *r, const mp_crypter *c,
                         unsigned flags, mp_buf *out, mp_err *err) {
   cJSON *j;
   int rc = mp__resource_to_cjson(r, c, flags, &j, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp__json_print(j, flags, out);
   cJSON_Delete(j);
   return 0;

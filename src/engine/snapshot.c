@@ -5,13 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-mp_snapshot *mp_snapshot_new(void) { return mp_xcalloc(1, sizeof(mp_snapshot)); }
+mp_snapshot *mp_snapshot_new(void) {
+  return mp_xcalloc(1, sizeof(mp_snapshot));
+}
 
 void mp_snapshot_free(mp_snapshot *s) {
-  if (s == NULL) return;
-  for (size_t i = 0; i < s->nres; i++) mp_resource_free(s->res[i]);
+  if (s == NULL)
+    return;
+  for (size_t i = 0; i < s->nres; i++)
+    mp_resource_free(s->res[i]);
   free(s->res);
-  for (size_t i = 0; i < s->npending; i++) mp_resource_free(s->pending[i].res);
+  for (size_t i = 0; i < s->npending; i++)
+    mp_resource_free(s->pending[i].res);
   free(s->pending);
   free(s->secrets_type);
   free(s->secrets_state);

@@ -28,13 +28,16 @@ void mp_snapshot_append(mp_snapshot *s, mp_resource *r);
 void mp_snapshot_append_pending(mp_snapshot *s, mp_resource *r,
                                 mp_pending_type type);
 
-/* The integrity rules of BEHAVIOUR.md C.4: urn/type present; component =>
- * no id; custom => id unless pendingReplacement or delete... (custom
- * resources need an id except pending replacements); provider references
- * name an earlier provider (urn and id); parent, dependencies,
- * propertyDependencies, deletedWith, replaceWith name earlier URNs; no two
- * live (non-delete) entries share a URN. Returns 0 or MP_ESTATE with the
- * first problem in |err| naming the resource. */
+/* The integrity rules of BEHAVIOUR.md C.4 over |s|'s resources (pending
+ * operations are not checked): urn and type present; a component has no
+ * id; a custom resource has an id unless it is a pendingReplacement or
+ * carries initErrors (a partially failed create); a provider reference
+ * names an earlier provider resource with the same URN and id (exempt:
+ * pendingReplacement entries); parent, dependencies, propertyDependencies,
+ * deletedWith and replaceWith name earlier URNs; at most one copy of a URN
+ * lacks `delete: true`. Returns 0, or MP_ESTATE with the first problem in
+ * |err| naming the resource's URN and the reference, telling "refers to
+ * missing/unknown X" from "X comes after it". Linear in the size of |s|. */
 int mp_snapshot_verify(const mp_snapshot *s, mp_err *err);
 
 enum mp_deployment_json_flags {

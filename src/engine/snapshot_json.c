@@ -13,9 +13,8 @@
 #include "engine/crypto.h"
 
 /* Features of version 4 that this engine reads and writes. */
-static const char *const known_features[] = {"byteString",
-                                             "refreshBeforeUpdate",
-                                             "replaceWith", "taint"};
+static const char *const known_features[] = {
+    "byteString", "refreshBeforeUpdate", "replaceWith", "taint"};
 
 /* ==== export ==== */
 
@@ -27,11 +26,15 @@ static cJSON *needed_features(const mp_snapshot *s) {
     replace_with |= s->res[i]->replace_with.len != 0;
     taint |= s->res[i]->taint != 0;
   }
-  if (!refresh && !replace_with && !taint) return NULL;
+  if (!refresh && !replace_with && !taint)
+    return NULL;
   cJSON *a = cJSON_CreateArray();
-  if (refresh) cJSON_AddItemToArray(a, cJSON_CreateString("refreshBeforeUpdate"));
-  if (replace_with) cJSON_AddItemToArray(a, cJSON_CreateString("replaceWith"));
-  if (taint) cJSON_AddItemToArray(a, cJSON_CreateString("taint"));
+  if (refresh)
+    cJSON_AddItemToArray(a, cJSON_CreateString("refreshBeforeUpdate"));
+  if (replace_with)
+    cJSON_AddItemToArray(a, cJSON_CreateString("replaceWith"));
+  if (taint)
+    cJSON_AddItemToArray(a, cJSON_CreateString("taint"));
   return a;
 }
 
@@ -47,10 +50,12 @@ static void put_manifest(cJSON *dep, const char *version) {
 }
 
 static int put_secrets(cJSON *dep, const mp_snapshot *s, mp_err *err) {
-  if (s->secrets_type == NULL) return 0;
+  if (s->secrets_type == NULL)
+    return 0;
   cJSON *sp = cJSON_AddObjectToObject(dep, "secrets_providers");
   cJSON_AddStringToObject(sp, "type", s->secrets_type);
-  if (s->secrets_state == NULL) return 0;
+  if (s->secrets_state == NULL)
+    return 0;
   cJSON *st = cJSON_Parse(s->secrets_state);
   if (st == NULL)
     return mp_err_set(err, MP_ESTATE,
@@ -61,7 +66,8 @@ static int put_secrets(cJSON *dep, const mp_snapshot *s, mp_err *err) {
 
 static int put_resources(cJSON *dep, const mp_snapshot *s, const mp_crypter *c,
                          unsigned flags, mp_err *err) {
-  if (s->nres == 0) return 0;
+  if (s->nres == 0)
+    return 0;
   cJSON *a = cJSON_AddArrayToObject(dep, "resources");
   for (size_t i = 0; i < s->nres; i++) {
     cJSON *r;
@@ -74,7 +80,8 @@ static int put_resources(cJSON *dep, const mp_snapshot *s, const mp_crypter *c,
 
 static int put_pending(cJSON *dep, const mp_snapshot *s, const mp_crypter *c,
                        unsigned flags, mp_err *err) {
-  if (s->npending == 0) return 0;
+  if (s->npending == 0)
+    return 0;
   cJSON *a = cJSON_AddArrayToObject(dep, "pending_operations");
   for (size_t i = 0; i < s->npending; i++) {
     cJSON *r;
@@ -82,7 +89,8 @@ static int put_pending(cJSON *dep, const mp_snapshot *s, const mp_crypter *c,
       return err->code;
     cJSON *op = cJSON_CreateObject();
     cJSON_AddItemToObject(op, "resource", r);
-    cJSON_AddStringToObject(op, "type", mp_pending_type_name(s->pending[i].type));
+    cJSON_AddStringToObject(op, "type",
+                            mp_pending_type_name(s->pending[i].type));
     cJSON_AddItemToArray(a, op);
   }
   return 0;
@@ -94,12 +102,15 @@ int mp_snapshot_export(const mp_snapshot *s, const mp_crypter *c,
   cJSON *root = cJSON_CreateObject();
   cJSON *features = needed_features(s);
   cJSON_AddNumberToObject(root, "version", features ? 4 : 3);
-  if (features) cJSON_AddItemToObject(root, "features", features);
+  if (features)
+    cJSON_AddItemToObject(root, "features", features);
   cJSON *dep = cJSON_AddObjectToObject(root, "deployment");
   put_manifest(dep, version ? version : "");
   int rc = put_secrets(dep, s, err);
-  if (rc == 0) rc = put_resources(dep, s, c, flags, err);
-  if (rc == 0) rc = put_pending(dep, s, c, flags, err);
+  if (rc == 0)
+    rc = put_resources(dep, s, c, flags, err);
+  if (rc == 0)
+    rc = put_pending(dep, s, c, flags, err);
   if (rc == 0) {
     cJSON_AddObjectToObject(dep, "metadata");
     mp__json_print(root, flags, out);
@@ -130,13 +141,15 @@ static int check_version(const cJSON *root, mp_err *err) {
 
 static int feature_known(const char *f) {
   for (size_t i = 0; i < MP_ARRAY_LEN(known_features); i++)
-    if (strcmp(f, known_features[i]) == 0) return 1;
+    if (strcmp(f, known_features[i]) == 0)
+      return 1;
   return 0;
 }
 
 static int check_features(const cJSON *root, mp_err *err) {
   const cJSON *fs = cJSON_GetObjectItemCaseSensitive(root, "features");
-  if (fs == NULL || cJSON_IsNull(fs)) return 0;
+  if (fs == NULL || cJSON_IsNull(fs))
+    return 0;
   if (!cJSON_IsArray(fs))
     return mp_err_set(err, MP_EINVAL, "'features' must be a list of names");
   mp_buf unknown;
@@ -144,7 +157,8 @@ static int check_features(const cJSON *root, mp_err *err) {
   const cJSON *f;
   cJSON_ArrayForEach(f, fs) {
     const char *name = cJSON_IsString(f) ? f->valuestring : "(not a string)";
-    if (feature_known(name)) continue;
+    if (feature_known(name))
+      continue;
     mp_buf_printf(&unknown, "%s%s", unknown.len ? ", " : "", name);
   }
   int rc = 0;
@@ -165,15 +179,17 @@ static const char *opt_string(const cJSON *obj, const char *key) {
 static int read_manifest(const cJSON *dep, mp_snapshot *s, mp_err *err) {
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(dep, "manifest");
   if (m != NULL && !cJSON_IsObject(m))
-    return mp_err_set(err, MP_EINVAL, "the deployment's 'manifest' must be "
-                                      "an object");
+    return mp_err_set(err, MP_EINVAL,
+                      "the deployment's 'manifest' must be "
+                      "an object");
   const char *magic = opt_string(m, "magic");
   const char *version = opt_string(m, "version");
   s->manifest_time = mp_xstrdup(opt_string(m, "time"));
   s->manifest_version = mp_xstrdup(version);
   magic = magic ? magic : "";
   version = version ? version : "";
-  if (*magic == '\0' && *version == '\0') return 0;
+  if (*magic == '\0' && *version == '\0')
+    return 0;
   char want[65];
   mp_sha256_hex(version, strlen(version), want);
   if (strcmp(magic, want) != 0)
@@ -185,7 +201,8 @@ static int read_manifest(const cJSON *dep, mp_snapshot *s, mp_err *err) {
 
 static int read_secrets(const cJSON *dep, mp_snapshot *s, mp_err *err) {
   const cJSON *sp = cJSON_GetObjectItemCaseSensitive(dep, "secrets_providers");
-  if (sp == NULL || cJSON_IsNull(sp)) return 0;
+  if (sp == NULL || cJSON_IsNull(sp))
+    return 0;
   const char *type = opt_string(sp, "type");
   if (!cJSON_IsObject(sp) || type == NULL)
     return mp_err_set(err, MP_EINVAL,
@@ -202,17 +219,19 @@ static int read_secrets(const cJSON *dep, mp_snapshot *s, mp_err *err) {
 
 static const cJSON *opt_array(const cJSON *obj, const char *key, mp_err *err) {
   const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
-  if (a == NULL || cJSON_IsNull(a)) return NULL;
+  if (a == NULL || cJSON_IsNull(a))
+    return NULL;
   if (!cJSON_IsArray(a))
     mp_err_set(err, MP_EINVAL, "the deployment's '%s' must be a list", key);
   return a;
 }
 
-static int read_resources(const cJSON *dep, const mp_crypter *c,
-                          mp_snapshot *s, mp_err *err) {
+static int read_resources(const cJSON *dep, const mp_crypter *c, mp_snapshot *s,
+                          mp_err *err) {
   mp_err_clear(err);
   const cJSON *a = opt_array(dep, "resources", err);
-  if (err->code) return err->code;
+  if (err->code)
+    return err->code;
   const cJSON *it;
   size_t i = 0;
   cJSON_ArrayForEach(it, a) {
@@ -230,12 +249,12 @@ static int read_one_pending(const cJSON *op, const mp_crypter *c,
   const char *type = opt_string(op, "type");
   mp_pending_type t;
   if (type == NULL || mp_pending_type_parse(type, &t) < 0)
-    return mp_err_set(err, MP_EINVAL,
-                      "unknown pending operation type '%s'",
+    return mp_err_set(err, MP_EINVAL, "unknown pending operation type '%s'",
                       type ? type : "(none)");
   mp_resource *r;
   const cJSON *res = cJSON_GetObjectItemCaseSensitive(op, "resource");
-  if (mp__resource_from_cjson(res, c, 0, &r, err) < 0) return err->code;
+  if (mp__resource_from_cjson(res, c, 0, &r, err) < 0)
+    return err->code;
   mp_snapshot_append_pending(s, r, t);
   return 0;
 }
@@ -244,7 +263,8 @@ static int read_pending(const cJSON *dep, const mp_crypter *c, mp_snapshot *s,
                         mp_err *err) {
   mp_err_clear(err);
   const cJSON *a = opt_array(dep, "pending_operations", err);
-  if (err->code) return err->code;
+  if (err->code)
+    return err->code;
   const cJSON *it;
   size_t i = 0;
   cJSON_ArrayForEach(it, a) {
@@ -281,10 +301,10 @@ int mp_snapshot_import(const char *text, size_t len, const mp_crypter *c,
                       "the deployment is not valid JSON (near byte %zu)", off);
   }
   mp_snapshot *s = mp_snapshot_new();
-  int rc = cJSON_IsObject(root)
-               ? read_deployment(root, c, s, err)
-               : mp_err_set(err, MP_EINVAL, "the deployment must be a JSON "
-                                            "object");
+  int rc = cJSON_IsObject(root) ? read_deployment(root, c, s, err)
+                                : mp_err_set(err, MP_EINVAL,
+                                             "the deployment must be a JSON "
+                                             "object");
   cJSON_Delete(root);
   if (rc < 0) {
     mp_snapshot_free(s);

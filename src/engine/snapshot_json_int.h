@@ -21,8 +21,8 @@ int mp__resource_to_cjson(const mp_resource *r, const mp_crypter *c,
                           unsigned flags, cJSON **out, mp_err *err);
 /* Reads a ResourceV3 object. |flags|: mp__resource_json_flags. Unknown keys
  * are ignored. Sets *out on success; MP_EINVAL names the bad field. */
-int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c,
-                            unsigned flags, mp_resource **out, mp_err *err);
+int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c, unsigned flags,
+                            mp_resource **out, mp_err *err);
 /* Appends the JSON text of |j| to |out|: compact, or with two-space
  * indentation when |flags| (mp_deployment_json_flags) has
  * MP_DEPLOY_JSON_PRETTY. A thin wrapper over mp__cjson_print. */

@@ -22,13 +22,15 @@ typedef struct index_map {
 
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
   return h;
 }
 
 static void map_init(index_map *m, size_t n) {
   m->cap = 16;
-  while (m->cap < 2 * n + 1) m->cap *= 2;
+  while (m->cap < 2 * n + 1)
+    m->cap *= 2;
   m->keys = mp_xcalloc(m->cap, sizeof(*m->keys));
   m->vals = mp_xcalloc(m->cap, sizeof(*m->vals));
   mp_strv_init(&m->owned);
@@ -42,7 +44,8 @@ static void map_destroy(index_map *m) {
 
 static size_t map_slot(const index_map *m, const char *key) {
   size_t i = (size_t)hash_str(key) & (m->cap - 1);
-  while (m->keys[i] && strcmp(m->keys[i], key) != 0) i = (i + 1) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+    i = (i + 1) & (m->cap - 1);
   return i;
 }
 
@@ -50,7 +53,8 @@ static size_t map_slot(const index_map *m, const char *key) {
  * The map never fills: it is sized for twice the keys it will hold. */
 static void map_put_first(index_map *m, const char *key, size_t v) {
   size_t i = map_slot(m, key);
-  if (m->keys[i]) return;
+  if (m->keys[i])
+    return;
   m->keys[i] = key;
   m->vals[i] = v;
 }
@@ -76,12 +80,13 @@ static int fail(verifier *v, const char *fmt, const char *a, const char *b) {
 }
 
 /* A reference |ref| of resource #i (|what| names the field). */
-static int check_ref(verifier *v, size_t i, const char *what,
-                     const char *ref) {
-  if (ref == NULL || *ref == '\0') return 0;
+static int check_ref(verifier *v, size_t i, const char *what, const char *ref) {
+  if (ref == NULL || *ref == '\0')
+    return 0;
   const char *urn = v->s->res[i]->urn;
   size_t at = map_get(&v->urns, ref);
-  if (at < i) return 0;
+  if (at < i)
+    return 0;
   char fmt[160];
   if (at == i)
     snprintf(fmt, sizeof(fmt), "resource '%%s' lists itself as its %s '%%s'",
@@ -97,7 +102,8 @@ static int check_ref(verifier *v, size_t i, const char *what,
 
 static int check_refs(verifier *v, size_t i) {
   const mp_resource *r = v->s->res[i];
-  if (check_ref(v, i, "parent", r->parent) < 0) return MP_ESTATE;
+  if (check_ref(v, i, "parent", r->parent) < 0)
+    return MP_ESTATE;
   for (size_t k = 0; k < r->dependencies.len; k++)
     if (check_ref(v, i, "dependency", r->dependencies.items[k]) < 0)
       return MP_ESTATE;
@@ -141,7 +147,8 @@ static int check_provider(verifier *v, size_t i) {
     return fail(v, "resource '%s' has a bad provider reference '%s'", r->urn,
                 r->provider);
   size_t at = map_get(&v->providers, r->provider);
-  if (at < i) return 0;
+  if (at < i)
+    return 0;
   if (at == SIZE_MAX)
     return fail(v, "resource '%s' refers to unknown provider '%s'", r->urn,
                 r->provider);
@@ -159,8 +166,9 @@ static int check_self(verifier *v, size_t i) {
     return fail(v, "resource '%s' has no type%s", r->urn, "");
   int has_id = r->id && *r->id;
   if (!r->custom && has_id)
-    return fail(v, "component resource '%s' has an id ('%s'); only custom "
-                   "resources have ids",
+    return fail(v,
+                "component resource '%s' has an id ('%s'); only custom "
+                "resources have ids",
                 r->urn, r->id);
   if (r->custom && !has_id && !r->pending_replacement &&
       r->init_errors.len == 0)
@@ -168,8 +176,9 @@ static int check_self(verifier *v, size_t i) {
   if (!r->delete_) {
     size_t at = map_get(&v->live, r->urn);
     if (at != SIZE_MAX && at != i)
-      return fail(v, "duplicate resource '%s'%s: more than one copy is not "
-                     "marked for deletion",
+      return fail(v,
+                  "duplicate resource '%s'%s: more than one copy is not "
+                  "marked for deletion",
                   r->urn, "");
   }
   return 0;
@@ -182,7 +191,8 @@ static void index_all(verifier *v) {
   for (size_t i = 0; i < s->nres; i++) {
     const mp_resource *r = s->res[i];
     map_put_first(&v->urns, r->urn, i);
-    if (!r->delete_) map_put_first(&v->live, r->urn, i);
+    if (!r->delete_)
+      map_put_first(&v->live, r->urn, i);
     if (is_provider_type(r->type) && r->id && *r->id) {
       char *key = mp_xasprintf("%s::%s", r->urn, r->id);
       mp_strv_push_take(&v->providers.owned, key);
@@ -200,8 +210,10 @@ int mp_snapshot_verify(const mp_snapshot *s, mp_err *err) {
   int rc = 0;
   for (size_t i = 0; i < s->nres && rc == 0; i++) {
     rc = check_self(&v, i);
-    if (rc == 0) rc = check_provider(&v, i);
-    if (rc == 0) rc = check_refs(&v, i);
+    if (rc == 0)
+      rc = check_provider(&v, i);
+    if (rc == 0)
+      rc = check_refs(&v, i);
   }
   map_destroy(&v.urns);
   map_destroy(&v.providers);

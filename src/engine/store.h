@@ -96,8 +96,11 @@ int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
 int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
                   mp_snapshot **out, mp_err *err);
 
-/* Replaces the whole snapshot in one transaction (stack import, tests).
- * Never half-applies. Rows of |snap| are assigned. */
+/* Replaces the whole snapshot in one transaction (stack import, tests),
+ * including the secrets provider when |snap| names one. Never
+ * half-applies. Rows of |snap| are assigned on success. MP_EBUSY if
+ * another live process holds the stack's lock. With
+ * MINIPULUMI_VERIFY_WRITES set, |snap| is verified first (MP_ESTATE). */
 int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
                      const mp_crypter *c, mp_err *err);
 

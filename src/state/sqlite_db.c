@@ -40,9 +40,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     [ST_RES_INSERT] =
         "INSERT INTO resources(stack_id, ord, urn, is_delete, json)"
         " VALUES (?1, ?2, ?3, ?4, ?5)",
-    [ST_RES_UPDATE] =
-        "UPDATE resources SET urn = ?3, is_delete = ?4, json = ?5"
-        " WHERE id = ?2 AND stack_id = ?1",
+    [ST_RES_UPDATE] = "UPDATE resources SET urn = ?3, is_delete = ?4, json = ?5"
+                      " WHERE id = ?2 AND stack_id = ?1",
     [ST_RES_UPDATE_NEW] =
         "UPDATE resources SET urn = ?3, is_delete = ?4, json = ?5, ord = ?6"
         " WHERE id = ?2 AND stack_id = ?1",
@@ -66,9 +65,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     [ST_PENDING_REWRITE] = "UPDATE pending SET json = ?2 WHERE id = ?1",
     [ST_LOCK_GET] =
         "SELECT pid, host, time, operation FROM locks WHERE stack_id = ?1",
-    [ST_LOCK_INSERT] =
-        "INSERT INTO locks(stack_id, pid, host, time, operation)"
-        " VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_LOCK_INSERT] = "INSERT INTO locks(stack_id, pid, host, time, operation)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_LOCK_DELETE] = "DELETE FROM locks WHERE stack_id = ?1",
     [ST_LOCK_RELEASE] =
         "DELETE FROM locks WHERE stack_id = ?1 AND pid = ?2 AND host = ?3",
@@ -93,19 +91,19 @@ int mp__sql_err(mp_store *s, const char *what, mp_err *err) {
   int code = sqlite3_errcode(s->db);
   const char *msg = sqlite3_errmsg(s->db);
   switch (code & 0xff) {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return mp_err_set(err, MP_EBUSY,
-                        "%s: the state store '%s' stayed busy (another "
-                        "process is writing to it); try again",
-                        what, s->location);
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-      return mp_err_set(err, MP_ESTATE, "%s: the state store '%s' is damaged: %s",
-                        what, s->location, msg);
-    default:
-      return mp_err_set(err, MP_EIO, "%s: state store '%s': %s", what,
-                        s->location, msg);
+  case SQLITE_BUSY:
+  case SQLITE_LOCKED:
+    return mp_err_set(err, MP_EBUSY,
+                      "%s: the state store '%s' stayed busy (another "
+                      "process is writing to it); try again",
+                      what, s->location);
+  case SQLITE_CORRUPT:
+  case SQLITE_NOTADB:
+    return mp_err_set(err, MP_ESTATE, "%s: the state store '%s' is damaged: %s",
+                      what, s->location, msg);
+  default:
+    return mp_err_set(err, MP_EIO, "%s: state store '%s': %s", what,
+                      s->location, msg);
   }
 }
 
@@ -150,12 +148,14 @@ int mp__tx_begin_read(mp_store *s, mp_err *err) {
 
 int mp__tx_commit(mp_store *s, mp_err *err) {
   int rc = run_fixed(s, ST_COMMIT, "cannot commit", err);
-  if (rc < 0) mp__tx_rollback(s);
+  if (rc < 0)
+    mp__tx_rollback(s);
   return rc;
 }
 
 void mp__tx_rollback(mp_store *s) {
-  if (sqlite3_get_autocommit(s->db)) return; /* nothing open */
+  if (sqlite3_get_autocommit(s->db))
+    return; /* nothing open */
   mp_err ignored;
   run_fixed(s, ST_ROLLBACK, "rollback", &ignored);
 }
@@ -169,17 +169,20 @@ void mp__bind_text(sqlite3_stmt *st, int i, const char *s) {
 
 char *mp__column_dup(sqlite3_stmt *st, int i) {
   const unsigned char *t = sqlite3_column_text(st, i);
-  if (t == NULL) return NULL;
+  if (t == NULL)
+    return NULL;
   return mp_xstrndup((const char *)t, (size_t)sqlite3_column_bytes(st, i));
 }
 
 int mp__stack_id(mp_store *s, mp_stack_ref ref, int64_t *id, mp_err *err) {
   sqlite3_stmt *st = mp__stmt(s, ST_STACK_ID, err);
-  if (st == NULL) return err->code;
+  if (st == NULL)
+    return err->code;
   mp__bind_text(st, 1, ref.project);
   mp__bind_text(st, 2, ref.name);
   int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
+  if (rc == SQLITE_ROW)
+    *id = sqlite3_column_int64(st, 0);
   int ret = 0;
   if (rc == SQLITE_DONE)
     ret = mp_err_set(err, MP_ENOENT,

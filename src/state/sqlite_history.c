@@ -10,13 +10,16 @@
 int mp__history_begin(mp_store *s, int64_t stack_id, const char *kind,
                       const char *message, int64_t *seq, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_HIST_NEXT, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   int rc = sqlite3_step(q);
   *seq = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
   mp__stmt_done(q);
-  if (rc != SQLITE_ROW) return mp__sql_err(s, "cannot read the history", err);
-  if ((q = mp__stmt(s, ST_HIST_INSERT, err)) == NULL) return err->code;
+  if (rc != SQLITE_ROW)
+    return mp__sql_err(s, "cannot read the history", err);
+  if ((q = mp__stmt(s, ST_HIST_INSERT, err)) == NULL)
+    return err->code;
   char *now = mp_now_rfc3339();
   sqlite3_bind_int64(q, 1, stack_id);
   sqlite3_bind_int64(q, 2, *seq);
@@ -33,11 +36,11 @@ int mp__history_end(mp_store *s, int64_t stack_id, int64_t seq,
                     mp_err *err) {
   static const mp_update_counts none;
   const mp_update_counts *c = counts ? counts : &none;
-  const int64_t n[] = {c->same,    c->create, c->update,
-                       c->del,     c->replace, c->read,
-                       c->import,  c->refresh, c->discard};
+  const int64_t n[] = {c->same, c->create, c->update,  c->del,    c->replace,
+                       c->read, c->import, c->refresh, c->discard};
   sqlite3_stmt *q = mp__stmt(s, ST_HIST_END, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   char *now = mp_now_rfc3339();
   sqlite3_bind_int64(q, 1, stack_id);
   sqlite3_bind_int64(q, 2, seq);
@@ -63,10 +66,9 @@ static void read_entry(sqlite3_stmt *q, mp_history_entry *h) {
   h->message = mp__column_dup(q, 3);
   copy_col(q, 4, h->start, sizeof(h->start));
   copy_col(q, 5, h->end, sizeof(h->end));
-  int64_t *n[] = {&h->counts.same,    &h->counts.create, &h->counts.update,
-                  &h->counts.del,     &h->counts.replace, &h->counts.read,
-                  &h->counts.import,  &h->counts.refresh,
-                  &h->counts.discard};
+  int64_t *n[] = {&h->counts.same,   &h->counts.create,  &h->counts.update,
+                  &h->counts.del,    &h->counts.replace, &h->counts.read,
+                  &h->counts.import, &h->counts.refresh, &h->counts.discard};
   for (size_t i = 0; i < MP_ARRAY_LEN(n); i++)
     *n[i] = sqlite3_column_int64(q, 6 + (int)i);
 }
@@ -74,9 +76,11 @@ static void read_entry(sqlite3_stmt *q, mp_history_entry *h) {
 int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                      size_t *n, mp_err *err) {
   int64_t id;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   sqlite3_stmt *q = mp__stmt(s, ST_HIST_LIST, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   int rc;
   while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -84,12 +88,14 @@ int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
     read_entry(q, &(*out)[(*n)++]);
   }
   mp__stmt_done(q);
-  if (rc != SQLITE_DONE) return mp__sql_err(s, "cannot read the history", err);
+  if (rc != SQLITE_DONE)
+    return mp__sql_err(s, "cannot read the history", err);
   return 0;
 }
 
 void mp_history_entry_destroy(mp_history_entry *h) {
-  if (h == NULL) return;
+  if (h == NULL)
+    return;
   free(h->message);
   memset(h, 0, sizeof(*h));
 }

@@ -97,8 +97,7 @@ sqlite3_stmt *mp__stmt(mp_store *s, mp__stmt_id id, mp_err *err);
 void mp__stmt_done(sqlite3_stmt *st);
 /* Steps a statement that returns no rows (or whose rows are ignored) and
  * resets it. Returns 0 or an MP_E code naming |what|. */
-int mp__stmt_exec(mp_store *s, sqlite3_stmt *st, const char *what,
-                  mp_err *err);
+int mp__stmt_exec(mp_store *s, sqlite3_stmt *st, const char *what, mp_err *err);
 /* Sets |err| from the connection's last error: MP_EBUSY for a store that
  * stays locked, MP_ESTATE for corruption, MP_EIO otherwise. */
 int mp__sql_err(mp_store *s, const char *what, mp_err *err);

@@ -19,7 +19,8 @@ static void copy_col(sqlite3_stmt *q, int i, char *dst, size_t n) {
 static int read_lock(mp_store *s, int64_t stack_id, mp_lock_info *info,
                      mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_GET, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   int rc = sqlite3_step(q);
   if (rc == SQLITE_ROW) {
@@ -30,15 +31,18 @@ static int read_lock(mp_store *s, int64_t stack_id, mp_lock_info *info,
     copy_col(q, 3, info->operation, sizeof(info->operation));
   }
   mp__stmt_done(q);
-  if (rc == SQLITE_ROW) return 1;
-  if (rc == SQLITE_DONE) return 0;
+  if (rc == SQLITE_ROW)
+    return 1;
+  if (rc == SQLITE_DONE)
+    return 0;
   return mp__sql_err(s, "cannot read the stack lock", err);
 }
 
 /* 1 if the holder is certainly gone: a process of this host that no longer
  * exists. A holder on another host is never presumed dead. */
 static int holder_is_stale(const mp_store *s, const mp_lock_info *info) {
-  if (strcmp(info->host, s->host) != 0 || info->pid <= 0) return 0;
+  if (strcmp(info->host, s->host) != 0 || info->pid <= 0)
+    return 0;
   return kill((pid_t)info->pid, 0) != 0 && errno == ESRCH;
 }
 
@@ -53,7 +57,8 @@ static int busy(const char *label, const mp_lock_info *info, mp_err *err) {
 
 static int delete_lock(mp_store *s, int64_t stack_id, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_DELETE, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   return mp__stmt_exec(s, q, "cannot break the stack lock", err);
 }
@@ -62,14 +67,19 @@ int mp__lock_acquire(mp_store *s, int64_t stack_id, const char *label,
                      const char *operation, int *broke_stale, mp_err *err) {
   mp_lock_info info;
   int rc = read_lock(s, stack_id, &info, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   if (rc == 1) {
-    if (!holder_is_stale(s, &info)) return busy(label, &info, err);
-    if (delete_lock(s, stack_id, err) < 0) return err->code;
-    if (broke_stale) *broke_stale = 1;
+    if (!holder_is_stale(s, &info))
+      return busy(label, &info, err);
+    if (delete_lock(s, stack_id, err) < 0)
+      return err->code;
+    if (broke_stale)
+      *broke_stale = 1;
   }
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_INSERT, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   char *now = mp_now_rfc3339();
   sqlite3_bind_int64(q, 1, stack_id);
   sqlite3_bind_int64(q, 2, s->pid);
@@ -85,14 +95,17 @@ int mp__lock_check_free(mp_store *s, int64_t stack_id, const char *label,
                         mp_err *err) {
   mp_lock_info info;
   int rc = read_lock(s, stack_id, &info, err);
-  if (rc <= 0) return rc;
-  if (holder_is_stale(s, &info)) return 0;
+  if (rc <= 0)
+    return rc;
+  if (holder_is_stale(s, &info))
+    return 0;
   return busy(label, &info, err);
 }
 
 int mp__lock_release(mp_store *s, int64_t stack_id, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_RELEASE, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   sqlite3_bind_int64(q, 2, s->pid);
   mp__bind_text(q, 3, s->host);
@@ -102,12 +115,14 @@ int mp__lock_release(mp_store *s, int64_t stack_id, mp_err *err) {
 int mp_store_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
                       mp_err *err) {
   int64_t id;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   return read_lock(s, id, info, err);
 }
 
 int mp_store_lock_break(mp_store *s, mp_stack_ref st, mp_err *err) {
   int64_t id;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   return delete_lock(s, id, err);
 }

@@ -21,7 +21,8 @@ typedef struct renamer {
 /* The URN |u| moved to the new stack, or NULL if |u| is not a URN. */
 static char *rename_urn(const renamer *rn, const char *u) {
   mp_urn p;
-  if (mp_urn_parse(u, strlen(u), &p, NULL) < 0) return NULL;
+  if (mp_urn_parse(u, strlen(u), &p, NULL) < 0)
+    return NULL;
   char *out;
   if (strcmp(p.qualified_type, MP_ROOT_STACK_TYPE) == 0)
     out = mp_xasprintf("urn:pulumi:%s::%s::%s::%s-%s", rn->new_name, p.project,
@@ -36,12 +37,15 @@ static char *rename_urn(const renamer *rn, const char *u) {
 /* A provider reference `<urn>::<id>` moved to the new stack. */
 static char *rename_ref(const renamer *rn, const char *ref) {
   const char *sep = NULL;
-  for (const char *p = strstr(ref, "::"); p; p = strstr(p + 1, "::")) sep = p;
-  if (sep == NULL) return NULL;
+  for (const char *p = strstr(ref, "::"); p; p = strstr(p + 1, "::"))
+    sep = p;
+  if (sep == NULL)
+    return NULL;
   char *urn = mp_xstrndup(ref, (size_t)(sep - ref));
   char *moved = rename_urn(rn, urn);
   free(urn);
-  if (moved == NULL) return NULL;
+  if (moved == NULL)
+    return NULL;
   char *out = mp_xasprintf("%s%s", moved, sep);
   free(moved);
   return out;
@@ -50,9 +54,11 @@ static char *rename_ref(const renamer *rn, const char *ref) {
 typedef char *(*rewrite_fn)(const renamer *rn, const char *s);
 
 static void rewrite_string(const renamer *rn, cJSON *j, rewrite_fn fn) {
-  if (!cJSON_IsString(j)) return;
+  if (!cJSON_IsString(j))
+    return;
   char *moved = fn(rn, j->valuestring);
-  if (moved) cJSON_SetValuestring(j, moved);
+  if (moved)
+    cJSON_SetValuestring(j, moved);
   free(moved);
 }
 
@@ -84,7 +90,8 @@ static int read_rows(mp_store *s, mp__stmt_id id, int json_col,
                      int64_t stack_id, stored_row **rows, size_t *n,
                      mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, id, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   int rc;
   while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -130,7 +137,8 @@ static int rename_table(mp_store *s, const renamer *rn, int64_t stack_id,
   int rc = read_rows(s, load, json_col, stack_id, &rows, &n, err);
   for (size_t i = 0; rc == 0 && i < n; i++)
     rc = write_row(s, rn, write, &rows[i], err);
-  for (size_t i = 0; i < n; i++) free(rows[i].json);
+  for (size_t i = 0; i < n; i++)
+    free(rows[i].json);
   free(rows);
   return rc;
 }

@@ -24,13 +24,15 @@ static int parse_entry(sqlite3_stmt *q, int col, const mp_crypter *c,
 static int load_resources(mp_store *s, int64_t id, const mp_crypter *c,
                           unsigned flags, mp_snapshot *snap, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_RES_LOAD, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   int rc, ret = 0;
   while (ret == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
     mp_resource *r;
     ret = parse_entry(q, 1, c, flags, &r, err);
-    if (ret < 0) break;
+    if (ret < 0)
+      break;
     r->row = sqlite3_column_int64(q, 0);
     mp_snapshot_append(snap, r);
   }
@@ -43,7 +45,8 @@ static int load_resources(mp_store *s, int64_t id, const mp_crypter *c,
 static int load_pending(mp_store *s, int64_t id, const mp_crypter *c,
                         unsigned flags, mp_snapshot *snap, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_PENDING_LOAD, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   int rc, ret = 0;
   while (ret == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -51,11 +54,14 @@ static int load_pending(mp_store *s, int64_t id, const mp_crypter *c,
     mp_pending_type t;
     const char *type = (const char *)sqlite3_column_text(q, 1);
     if (mp_pending_type_parse(type, &t) < 0) {
-      ret = mp_err_set(err, MP_ESTATE, "stored pending operation has an "
-                       "unknown type '%s'", type ? type : "");
+      ret = mp_err_set(err, MP_ESTATE,
+                       "stored pending operation has an "
+                       "unknown type '%s'",
+                       type ? type : "");
       break;
     }
-    if ((ret = parse_entry(q, 2, c, flags, &r, err)) < 0) break;
+    if ((ret = parse_entry(q, 2, c, flags, &r, err)) < 0)
+      break;
     mp_snapshot_append_pending(snap, r, t);
     snap->pending[snap->npending - 1].row = sqlite3_column_int64(q, 0);
   }
@@ -72,9 +78,12 @@ static int load_all(mp_store *s, int64_t id, const mp_crypter *c,
   mp_snapshot *snap = mp_snapshot_new();
   int in_tx = sqlite3_get_autocommit(s->db) == 0;
   int rc = in_tx ? 0 : mp__tx_begin_read(s, err);
-  if (rc == 0) rc = load_resources(s, id, c, flags, snap, err);
-  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
-  if (!in_tx) mp__tx_rollback(s); /* read only: nothing to commit */
+  if (rc == 0)
+    rc = load_resources(s, id, c, flags, snap, err);
+  if (rc == 0)
+    rc = load_pending(s, id, c, flags, snap, err);
+  if (!in_tx)
+    mp__tx_rollback(s); /* read only: nothing to commit */
   if (rc < 0) {
     mp_snapshot_free(snap);
     return rc;
@@ -88,10 +97,10 @@ int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
   *out = NULL;
   int64_t id;
   mp_snapshot *snap;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   if (load_all(s, id, c, 0, &snap, err) < 0)
-    return mp_err_prefix(err, "cannot load stack '%s/%s'", st.project,
-                         st.name);
+    return mp_err_prefix(err, "cannot load stack '%s/%s'", st.project, st.name);
   if (mp_store_secrets_get(s, st, &snap->secrets_type, &snap->secrets_state,
                            err) < 0) {
     mp_snapshot_free(snap);
@@ -109,8 +118,10 @@ int mp__verify_stored(mp_store *s, int64_t stack_id, const char *label,
   int rc = mp_snapshot_verify(snap, err);
   mp_snapshot_free(snap);
   if (rc < 0)
-    return mp_err_prefix(err, "the snapshot written for stack '%s' fails "
-                         "verification", label);
+    return mp_err_prefix(err,
+                         "the snapshot written for stack '%s' fails "
+                         "verification",
+                         label);
   return 0;
 }
 
@@ -120,7 +131,8 @@ int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
                             const mp_resource *r, const mp_buf *json,
                             int64_t *row, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_RES_INSERT, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   sqlite3_bind_int64(q, 2, ord);
   mp__bind_text(q, 3, r->urn);
@@ -136,7 +148,8 @@ int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
 int mp__row_insert_pending(mp_store *s, int64_t stack_id, mp_pending_type t,
                            const mp_buf *json, int64_t *row, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_PENDING_INSERT, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   mp__bind_text(q, 2, mp_pending_type_name(t));
   sqlite3_bind_text(q, 3, json->data ? json->data : "", (int)json->len,
@@ -167,7 +180,8 @@ static int clear_stack(mp_store *s, int64_t id, mp_err *err) {
   static const mp__stmt_id ids[] = {ST_RES_DELETE_ALL, ST_PENDING_DELETE_ALL};
   for (size_t i = 0; i < MP_ARRAY_LEN(ids); i++) {
     sqlite3_stmt *q = mp__stmt(s, ids[i], err);
-    if (q == NULL) return err->code;
+    if (q == NULL)
+      return err->code;
     sqlite3_bind_int64(q, 1, id);
     if (mp__stmt_exec(s, q, "cannot clear the stack", err) < 0)
       return err->code;
@@ -182,9 +196,11 @@ static int replace_tx(mp_store *s, mp_stack_ref st, const mp_snapshot *snap,
   int64_t id;
   char *label = mp_xasprintf("%s/%s", st.project, st.name);
   int rc = mp__stack_id(s, st, &id, err);
-  if (rc == 0) rc = mp__lock_check_free(s, id, label, err);
+  if (rc == 0)
+    rc = mp__lock_check_free(s, id, label, err);
   free(label);
-  if (rc == 0) rc = clear_stack(s, id, err);
+  if (rc == 0)
+    rc = clear_stack(s, id, err);
   for (size_t i = 0; rc == 0 && i < snap->nres; i++)
     rc = replace_one(s, id, (int64_t)i, snap->res[i], NULL, c, &rows[i], err);
   for (size_t i = 0; rc == 0 && i < snap->npending; i++)
@@ -199,8 +215,10 @@ static int replace_tx(mp_store *s, mp_stack_ref st, const mp_snapshot *snap,
 int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
                      const mp_crypter *c, mp_err *err) {
   if (mp__verify_writes_enabled() && mp_snapshot_verify(snap, err) < 0)
-    return mp_err_prefix(err, "refusing to store an invalid snapshot in "
-                         "stack '%s/%s'", st.project, st.name);
+    return mp_err_prefix(err,
+                         "refusing to store an invalid snapshot in "
+                         "stack '%s/%s'",
+                         st.project, st.name);
   int64_t *rows = mp_xcalloc(snap->nres + snap->npending, sizeof(*rows));
   int rc = mp__tx_begin(s, err);
   if (rc == 0) {
@@ -210,7 +228,8 @@ int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
     else
       mp__tx_rollback(s);
   }
-  for (size_t i = 0; rc == 0 && i < snap->nres; i++) snap->res[i]->row = rows[i];
+  for (size_t i = 0; rc == 0 && i < snap->nres; i++)
+    snap->res[i]->row = rows[i];
   for (size_t i = 0; rc == 0 && i < snap->npending; i++)
     snap->pending[i].row = rows[snap->nres + i];
   free(rows);

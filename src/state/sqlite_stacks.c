@@ -14,11 +14,13 @@ int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err) {
       *st.project == '\0')
     return mp_err_set(err, MP_EINVAL, "a stack needs a project and a name");
   int rc = mp_store_stack_exists(s, st, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   if (rc == 1)
     return mp_err_set(err, MP_EINVAL, "stack '%s' already exists", st.name);
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_INSERT, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   char *now = mp_now_rfc3339();
   mp__bind_text(q, 1, st.project);
   mp__bind_text(q, 2, st.name);
@@ -41,7 +43,8 @@ int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err) {
 }
 
 void mp_stack_info_destroy(mp_stack_info *i) {
-  if (i == NULL) return;
+  if (i == NULL)
+    return;
   free(i->project);
   free(i->name);
   free(i->last_update);
@@ -51,7 +54,8 @@ void mp_stack_info_destroy(mp_stack_info *i) {
 int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
                         size_t *n, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_LIST, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   mp__bind_text(q, 1, project);
   int rc;
   while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -69,7 +73,8 @@ int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
 
 static int count_resources(mp_store *s, int64_t id, int64_t *n, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_COUNT, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   int rc = sqlite3_step(q);
   *n = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
@@ -77,39 +82,46 @@ static int count_resources(mp_store *s, int64_t id, int64_t *n, mp_err *err) {
   return rc == SQLITE_ROW ? 0 : mp__sql_err(s, "cannot count resources", err);
 }
 
+static int delete_stack_rows(mp_store *s, mp_stack_ref st, int64_t id,
+                             mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(s, ST_STACK_DELETE, err);
+  if (q == NULL)
+    return err->code;
+  sqlite3_bind_int64(q, 1, id); /* resources, pending, locks: cascade */
+  if (mp__stmt_exec(s, q, "cannot remove the stack", err) < 0)
+    return err->code;
+  if ((q = mp__stmt(s, ST_SELECTED_DELETE, err)) == NULL)
+    return err->code;
+  mp__bind_text(q, 1, st.project);
+  mp__bind_text(q, 2, st.name);
+  return mp__stmt_exec(s, q, "cannot unselect the stack", err);
+}
+
 /* The body of remove, inside its transaction. */
 static int remove_tx(mp_store *s, mp_stack_ref st, int force, mp_err *err) {
   int64_t id, n;
   char *label = label_of(st);
   int rc = mp__stack_id(s, st, &id, err);
-  if (rc == 0) rc = mp__lock_check_free(s, id, label, err);
-  if (rc == 0) rc = count_resources(s, id, &n, err);
+  if (rc == 0)
+    rc = mp__lock_check_free(s, id, label, err);
+  free(label);
+  if (rc == 0)
+    rc = count_resources(s, id, &n, err);
   if (rc == 0 && n > 0 && !force)
     rc = mp_err_set(err, MP_ESTATE,
                     "stack '%s' still has %lld resources; use --force to "
                     "remove it anyway",
                     st.name, (long long)n);
-  free(label);
-  sqlite3_stmt *q;
-  if (rc == 0 && (q = mp__stmt(s, ST_STACK_DELETE, err)) != NULL) {
-    sqlite3_bind_int64(q, 1, id);
-    rc = mp__stmt_exec(s, q, "cannot remove the stack", err);
-  } else if (rc == 0) {
-    rc = err->code;
-  }
-  if (rc == 0 && (q = mp__stmt(s, ST_SELECTED_DELETE, err)) != NULL) {
-    mp__bind_text(q, 1, st.project);
-    mp__bind_text(q, 2, st.name);
-    rc = mp__stmt_exec(s, q, "cannot unselect the stack", err);
-  }
-  return rc;
+  return rc < 0 ? rc : delete_stack_rows(s, st, id, err);
 }
 
 int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
                           mp_err *err) {
-  if (mp__tx_begin(s, err) < 0) return err->code;
+  if (mp__tx_begin(s, err) < 0)
+    return err->code;
   int rc = remove_tx(s, st, force, err);
-  if (rc == 0) return mp__tx_commit(s, err);
+  if (rc == 0)
+    return mp__tx_commit(s, err);
   mp__tx_rollback(s);
   return rc;
 }
@@ -117,12 +129,14 @@ int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
 static int rename_rows(mp_store *s, mp_stack_ref st, int64_t id,
                        const char *new_name, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_RENAME, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   mp__bind_text(q, 2, new_name);
   if (mp__stmt_exec(s, q, "cannot rename the stack", err) < 0)
     return err->code;
-  if ((q = mp__stmt(s, ST_SELECTED_RENAME, err)) == NULL) return err->code;
+  if ((q = mp__stmt(s, ST_SELECTED_RENAME, err)) == NULL)
+    return err->code;
   mp__bind_text(q, 1, st.project);
   mp__bind_text(q, 2, st.name);
   mp__bind_text(q, 3, new_name);
@@ -136,15 +150,18 @@ static int rename_tx(mp_store *s, mp_stack_ref st, const char *new_name,
   int64_t id;
   mp_stack_ref to = {st.project, new_name};
   int rc = mp__stack_id(s, st, &id, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   rc = mp_store_stack_exists(s, to, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   if (rc == 1)
     return mp_err_set(err, MP_EINVAL, "stack '%s' already exists", new_name);
   char *label = label_of(st);
   rc = mp__lock_check_free(s, id, label, err);
   free(label);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   return rename_rows(s, st, id, new_name, err);
 }
 
@@ -153,9 +170,11 @@ int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
   if (new_name == NULL || *new_name == '\0' || strstr(new_name, "::"))
     return mp_err_set(err, MP_EINVAL, "invalid stack name '%s'",
                       new_name ? new_name : "");
-  if (mp__tx_begin(s, err) < 0) return err->code;
+  if (mp__tx_begin(s, err) < 0)
+    return err->code;
   int rc = rename_tx(s, st, new_name, err);
-  if (rc == 0) return mp__tx_commit(s, err);
+  if (rc == 0)
+    return mp__tx_commit(s, err);
   mp__tx_rollback(s);
   return rc;
 }
@@ -166,10 +185,12 @@ int mp_store_selected_get(mp_store *s, const char *project, char **out,
                           mp_err *err) {
   *out = NULL;
   sqlite3_stmt *q = mp__stmt(s, ST_SELECTED_GET, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   mp__bind_text(q, 1, project);
   int rc = sqlite3_step(q);
-  if (rc == SQLITE_ROW) *out = mp__column_dup(q, 0);
+  if (rc == SQLITE_ROW)
+    *out = mp__column_dup(q, 0);
   mp__stmt_done(q);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return mp__sql_err(s, "cannot read the selected stack", err);
@@ -180,9 +201,11 @@ int mp_store_selected_set(mp_store *s, const char *project, const char *name,
                           mp_err *err) {
   mp_stack_ref st = {project, name};
   int64_t id;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   sqlite3_stmt *q = mp__stmt(s, ST_SELECTED_SET, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   mp__bind_text(q, 1, project);
   mp__bind_text(q, 2, name);
   return mp__stmt_exec(s, q, "cannot select the stack", err);
@@ -194,9 +217,11 @@ int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
                          char **state, mp_err *err) {
   *type = *state = NULL;
   int64_t id;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   sqlite3_stmt *q = mp__stmt(s, ST_SECRETS_GET, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   int rc = sqlite3_step(q);
   if (rc == SQLITE_ROW) {
@@ -212,9 +237,11 @@ int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
 int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
                          const char *state, mp_err *err) {
   int64_t id;
-  if (mp__stack_id(s, st, &id, err) < 0) return err->code;
+  if (mp__stack_id(s, st, &id, err) < 0)
+    return err->code;
   sqlite3_stmt *q = mp__stmt(s, ST_SECRETS_SET, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, id);
   mp__bind_text(q, 2, type);
   mp__bind_text(q, 3, state);

@@ -19,15 +19,18 @@
 /* The file path of |url|: `sqlite:///abs/path.db` or a plain path. */
 static int url_to_path(const char *url, char **path, mp_err *err) {
   const char *p = url;
-  if (strncmp(url, "sqlite://", 9) == 0) p = url + 9;
+  if (strncmp(url, "sqlite://", 9) == 0)
+    p = url + 9;
   else if (strstr(url, "://") != NULL)
     return mp_err_set(err, MP_EINVAL,
                       "unsupported state store URL '%s'; use "
                       "sqlite:///absolute/path.db or a file path",
                       url);
   if (*p == '\0')
-    return mp_err_set(err, MP_EINVAL, "the state store URL '%s' names no "
-                                      "file", url);
+    return mp_err_set(err, MP_EINVAL,
+                      "the state store URL '%s' names no "
+                      "file",
+                      url);
   *path = mp_xstrdup(p);
   return 0;
 }
@@ -52,14 +55,16 @@ static int check_header(const char *path, mp_err *err) {
   static const char magic[16] = "SQLite format 3";
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
-    if (errno == ENOENT) return 0;
+    if (errno == ENOENT)
+      return 0;
     return mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", path,
                       strerror(errno));
   }
   char head[16];
   size_t n = fread(head, 1, sizeof(head), f);
   fclose(f);
-  if (n == 0) return 0;
+  if (n == 0)
+    return 0;
   if (n < sizeof(head) || memcmp(head, magic, sizeof(head)) != 0)
     return mp_err_set(err, MP_ESTATE,
                       "'%s' is not a minipulumi state store (it is not an "
@@ -87,7 +92,8 @@ static int query_int(mp_store *s, const char *sql, int64_t *out, mp_err *err) {
 static int exec_sql(mp_store *s, const char *sql, const char *what,
                     mp_err *err) {
   char *msg = NULL;
-  if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK) return 0;
+  if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+    return 0;
   mp_err_set(err, MP_EIO, "%s in state store '%s': %s", what, s->location,
              msg ? msg : "unknown error");
   sqlite3_free(msg);
@@ -104,7 +110,8 @@ static int file_number(const char *name) {
 static int current_version(void) {
   int v = 1;
   for (const mp_sql_file *f = mp_sql_files; f->name; f++)
-    if (file_number(f->name) > v) v = file_number(f->name);
+    if (file_number(f->name) > v)
+      v = file_number(f->name);
   return v;
 }
 
@@ -126,7 +133,8 @@ static int check_identity(mp_store *s, int *fresh, mp_err *err) {
     return mp_err_prefix(err, "'%s' is not a usable minipulumi state store",
                          s->path);
   *fresh = app == 0 && version == 0 && tables == 0;
-  if (*fresh) return 0;
+  if (*fresh)
+    return 0;
   if (app != MP__STORE_APP_ID)
     return mp_err_set(err, MP_ESTATE,
                       "'%s' is not a minipulumi state store (an SQLite "
@@ -150,8 +158,10 @@ static int check_identity(mp_store *s, int *fresh, mp_err *err) {
 static int set_version(mp_store *s, int version, mp_err *err) {
   char sql[96];
   /* Pragmas take no bound parameters; both values are our own integers. */
-  snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA "
-           "user_version = %d;", MP__STORE_APP_ID, version);
+  snprintf(sql, sizeof(sql),
+           "PRAGMA application_id = %d; PRAGMA "
+           "user_version = %d;",
+           MP__STORE_APP_ID, version);
   return exec_sql(s, sql, "cannot record the schema version", err);
 }
 
@@ -169,17 +179,19 @@ static int migrate(mp_store *s, int64_t from, mp_err *err) {
 /* Creates or migrates the schema in one transaction; the version is read
  * again under the write lock in case another process got there first. */
 static int ensure_schema(mp_store *s, mp_err *err) {
-  if (mp__tx_begin(s, err) < 0) return err->code;
+  if (mp__tx_begin(s, err) < 0)
+    return err->code;
   int64_t version = 0;
   int rc = query_int(s, "PRAGMA user_version", &version, err);
   if (rc == 0 && version == 0)
-    rc = exec_sql(s, find_sql(0, "schema.sql"), "cannot create the schema",
-                  err);
+    rc =
+        exec_sql(s, find_sql(0, "schema.sql"), "cannot create the schema", err);
   else if (rc == 0 && version < current_version())
     rc = migrate(s, version, err);
   if (rc == 0 && version < current_version())
     rc = set_version(s, current_version(), err);
-  if (rc == 0) return mp__tx_commit(s, err);
+  if (rc == 0)
+    return mp__tx_commit(s, err);
   mp__tx_rollback(s);
   return rc;
 }
@@ -188,7 +200,8 @@ static int configure(mp_store *s, mp_err *err) {
   int64_t ignored;
   sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
   int fresh;
-  if (check_identity(s, &fresh, err) < 0) return err->code;
+  if (check_identity(s, &fresh, err) < 0)
+    return err->code;
   if (query_int(s, "PRAGMA journal_mode = WAL", &ignored, err) < 0 ||
       exec_sql(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
                "cannot configure the connection", err) < 0)
@@ -201,7 +214,8 @@ static int configure(mp_store *s, mp_err *err) {
 int mp_store_open(const char *url, mp_store **out, mp_err *err) {
   *out = NULL;
   char *path;
-  if (url_to_path(url, &path, err) < 0) return err->code;
+  if (url_to_path(url, &path, err) < 0)
+    return err->code;
   if (check_directory(path, err) < 0 || check_header(path, err) < 0) {
     free(path);
     return err->code;
@@ -212,10 +226,9 @@ int mp_store_open(const char *url, mp_store **out, mp_err *err) {
   s->pid = (int64_t)getpid();
   if (gethostname(s->host, sizeof(s->host) - 1) != 0)
     snprintf(s->host, sizeof(s->host), "localhost");
-  int rc = sqlite3_open_v2(path, &s->db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                               SQLITE_OPEN_NOMUTEX,
-                           NULL);
+  int rc = sqlite3_open_v2(
+      path, &s->db,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK)
     rc = mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", path,
                     s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
@@ -232,13 +245,15 @@ int mp_store_open(const char *url, mp_store **out, mp_err *err) {
 const char *mp_store_location(const mp_store *s) { return s->location; }
 
 void mp_store_close(mp_store *s) {
-  if (s == NULL) return;
+  if (s == NULL)
+    return;
   while (s->updates) {
     mp_store_update *u = s->updates;
     mp_err ignored;
     mp_store_update_end(u, "failed", NULL, &ignored);
   }
-  for (size_t i = 0; i < ST__COUNT; i++) sqlite3_finalize(s->stmts[i]);
+  for (size_t i = 0; i < ST__COUNT; i++)
+    sqlite3_finalize(s->stmts[i]);
   sqlite3_close_v2(s->db);
   free(s->location);
   free(s->path);

@@ -16,10 +16,11 @@
 /* Room below the lowest ord for one deployment's new states. */
 #define ORD_SPAN ((int64_t)1 << 32)
 
-static int read_int(mp_store *s, mp__stmt_id id, int64_t stack_id,
-                    int64_t *out, int *is_null, mp_err *err) {
+static int read_int(mp_store *s, mp__stmt_id id, int64_t stack_id, int64_t *out,
+                    int *is_null, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, id, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, stack_id);
   int rc = sqlite3_step(q);
   *is_null = rc != SQLITE_ROW || sqlite3_column_type(q, 0) == SQLITE_NULL;
@@ -48,14 +49,16 @@ int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
                           int *broke_stale, mp_store_update **out,
                           mp_err *err) {
   *out = NULL;
-  if (broke_stale) *broke_stale = 0;
+  if (broke_stale)
+    *broke_stale = 0;
   mp_store_update *u = mp_xcalloc(1, sizeof(*u));
   u->s = s;
   u->c = c;
   u->verify = mp__verify_writes_enabled();
   u->label = mp_xasprintf("%s/%s", st.project, st.name);
   int rc = mp__stack_id(s, st, &u->stack_id, err);
-  if (rc == 0) rc = mp__tx_begin(s, err);
+  if (rc == 0)
+    rc = mp__tx_begin(s, err);
   if (rc == 0) {
     rc = begin_tx(s, u, kind, message, broke_stale, err);
     if (rc == 0)
@@ -64,7 +67,8 @@ int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
       mp__tx_rollback(s);
   }
   if (rc < 0) {
-    if (broke_stale) *broke_stale = 0;
+    if (broke_stale)
+      *broke_stale = 0;
     free(u->label);
     free(u);
     return rc;
@@ -82,7 +86,8 @@ int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
 static int check_still_locked(mp_store_update *u, mp_err *err) {
   mp_store *s = u->s;
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_GET, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, u->stack_id);
   int rc = sqlite3_step(q);
   const char *host =
@@ -104,7 +109,8 @@ static int check_still_locked(mp_store_update *u, mp_err *err) {
 /* Runs a row-level UPDATE/DELETE and requires that it touched a row. */
 static int exec_one_row(mp_store_update *u, sqlite3_stmt *q, int64_t row,
                         const char *what, mp_err *err) {
-  if (mp__stmt_exec(u->s, q, what, err) < 0) return err->code;
+  if (mp__stmt_exec(u->s, q, what, err) < 0)
+    return err->code;
   if (sqlite3_changes(u->s->db) == 0)
     return mp_err_set(err, MP_ESTATE, "%s: stack '%s' has no stored row %lld",
                       what, u->label, (long long)row);
@@ -114,22 +120,25 @@ static int exec_one_row(mp_store_update *u, sqlite3_stmt *q, int64_t row,
 /* UPDATE (|ord| NULL: keep the position) or UPDATE_NEW (take *ord). */
 static int apply_update(mp_store_update *u, const mp_resource *r,
                         const mp_buf *json, int64_t *ord, mp_err *err) {
-  sqlite3_stmt *q = mp__stmt(u->s, ord ? ST_RES_UPDATE_NEW : ST_RES_UPDATE,
-                             err);
-  if (q == NULL) return err->code;
+  sqlite3_stmt *q =
+      mp__stmt(u->s, ord ? ST_RES_UPDATE_NEW : ST_RES_UPDATE, err);
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, u->stack_id);
   sqlite3_bind_int64(q, 2, r->row);
   mp__bind_text(q, 3, r->urn);
   sqlite3_bind_int(q, 4, r->delete_ ? 1 : 0);
   sqlite3_bind_text(q, 5, json->data, (int)json->len, SQLITE_STATIC);
-  if (ord) sqlite3_bind_int64(q, 6, (*ord)++);
+  if (ord)
+    sqlite3_bind_int64(q, 6, (*ord)++);
   return exec_one_row(u, q, r->row, "cannot update a resource", err);
 }
 
 static int apply_move(mp_store_update *u, int64_t row, int64_t *ord,
                       mp_err *err) {
   sqlite3_stmt *q = mp__stmt(u->s, ST_RES_MOVE, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, u->stack_id);
   sqlite3_bind_int64(q, 2, row);
   sqlite3_bind_int64(q, 3, (*ord)++);
@@ -139,7 +148,8 @@ static int apply_move(mp_store_update *u, int64_t row, int64_t *ord,
 static int apply_delete(mp_store_update *u, mp__stmt_id id, int64_t row,
                         const char *what, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(u->s, id, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, u->stack_id);
   sqlite3_bind_int64(q, 2, row);
   return exec_one_row(u, q, row, what, err);
@@ -151,24 +161,23 @@ static int apply_one(mp_store_update *u, const mp_store_change *ch,
                      const mp_buf *json, int64_t *ord, int64_t *row,
                      mp_err *err) {
   switch (ch->kind) {
-    case MP_STORE_INSERT_NEW:
-      return mp__row_insert_resource(u->s, u->stack_id, (*ord)++, ch->res,
-                                     json, row, err);
-    case MP_STORE_UPDATE:
-      return apply_update(u, ch->res, json, NULL, err);
-    case MP_STORE_UPDATE_NEW:
-      return apply_update(u, ch->res, json, ord, err);
-    case MP_STORE_MOVE_NEW:
-      return apply_move(u, ch->row, ord, err);
-    case MP_STORE_DELETE:
-      return apply_delete(u, ST_RES_DELETE, ch->row, "cannot delete a resource",
-                          err);
-    case MP_STORE_PENDING_ADD:
-      return mp__row_insert_pending(u->s, u->stack_id, ch->type, json, row,
-                                    err);
-    case MP_STORE_PENDING_REMOVE:
-      return apply_delete(u, ST_PENDING_DELETE, ch->row,
-                          "cannot remove a pending operation", err);
+  case MP_STORE_INSERT_NEW:
+    return mp__row_insert_resource(u->s, u->stack_id, (*ord)++, ch->res, json,
+                                   row, err);
+  case MP_STORE_UPDATE:
+    return apply_update(u, ch->res, json, NULL, err);
+  case MP_STORE_UPDATE_NEW:
+    return apply_update(u, ch->res, json, ord, err);
+  case MP_STORE_MOVE_NEW:
+    return apply_move(u, ch->row, ord, err);
+  case MP_STORE_DELETE:
+    return apply_delete(u, ST_RES_DELETE, ch->row, "cannot delete a resource",
+                        err);
+  case MP_STORE_PENDING_ADD:
+    return mp__row_insert_pending(u->s, u->stack_id, ch->type, json, row, err);
+  case MP_STORE_PENDING_REMOVE:
+    return apply_delete(u, ST_PENDING_DELETE, ch->row,
+                        "cannot remove a pending operation", err);
   }
   return mp_err_set(err, MP_EINVAL, "unknown store change kind %d",
                     (int)ch->kind);
@@ -179,17 +188,19 @@ static int apply_one(mp_store_update *u, const mp_store_change *ch,
 static int encode_changes(mp_store_update *u, const mp_store_change *ch,
                           size_t n, mp_buf *json, mp_err *err) {
   for (size_t i = 0; i < n; i++) {
-    int updates = ch[i].kind == MP_STORE_UPDATE ||
-                  ch[i].kind == MP_STORE_UPDATE_NEW;
+    int updates =
+        ch[i].kind == MP_STORE_UPDATE || ch[i].kind == MP_STORE_UPDATE_NEW;
     int needs = updates || ch[i].kind == MP_STORE_INSERT_NEW ||
                 ch[i].kind == MP_STORE_PENDING_ADD;
-    if (!needs) continue;
+    if (!needs)
+      continue;
     if (ch[i].res == NULL)
-      return mp_err_set(err, MP_EINVAL, "store change %zu has no resource",
-                        i);
+      return mp_err_set(err, MP_EINVAL, "store change %zu has no resource", i);
     if (updates && ch[i].res->row == 0)
-      return mp_err_set(err, MP_EINVAL, "resource '%s' is not stored yet; "
-                        "insert it before updating it", ch[i].res->urn);
+      return mp_err_set(err, MP_EINVAL,
+                        "resource '%s' is not stored yet; "
+                        "insert it before updating it",
+                        ch[i].res->urn);
     if (mp_resource_to_json(ch[i].res, u->c, 0, &json[i], err) < 0)
       return err->code;
   }
@@ -199,7 +210,8 @@ static int encode_changes(mp_store_update *u, const mp_store_change *ch,
 static int apply_tx(mp_store_update *u, const mp_store_change *ch, size_t n,
                     const mp_buf *json, int64_t *ord, int64_t *rows,
                     mp_err *err) {
-  if (check_still_locked(u, err) < 0) return err->code;
+  if (check_still_locked(u, err) < 0)
+    return err->code;
   for (size_t i = 0; i < n; i++)
     if (apply_one(u, &ch[i], &json[i], ord, &rows[i], err) < 0)
       return err->code;
@@ -210,20 +222,23 @@ static int apply_tx(mp_store_update *u, const mp_store_change *ch, size_t n,
 static void assign_rows(const mp_store_change *ch, size_t n,
                         const int64_t *rows) {
   for (size_t i = 0; i < n; i++) {
-    if (ch[i].kind == MP_STORE_INSERT_NEW) ch[i].res->row = rows[i];
+    if (ch[i].kind == MP_STORE_INSERT_NEW)
+      ch[i].res->row = rows[i];
     if (ch[i].kind == MP_STORE_PENDING_ADD && ch[i].pending_row)
       *ch[i].pending_row = rows[i];
   }
 }
 
-int mp_store_apply(mp_store_update *u, const mp_store_change *changes,
-                   size_t n, mp_err *err) {
-  if (n == 0) return 0;
+int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
+                   mp_err *err) {
+  if (n == 0)
+    return 0;
   mp_buf *json = mp_xcalloc(n, sizeof(*json));
   int64_t *rows = mp_xcalloc(n, sizeof(*rows));
   int64_t ord = u->next_ord;
   int rc = encode_changes(u, changes, n, json, err);
-  if (rc == 0) rc = mp__tx_begin(u->s, err);
+  if (rc == 0)
+    rc = mp__tx_begin(u->s, err);
   if (rc == 0) {
     rc = apply_tx(u, changes, n, json, &ord, rows, err);
     if (rc == 0)
@@ -235,7 +250,8 @@ int mp_store_apply(mp_store_update *u, const mp_store_change *changes,
     u->next_ord = ord;
     assign_rows(changes, n, rows);
   }
-  for (size_t i = 0; i < n; i++) mp_buf_destroy(&json[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_buf_destroy(&json[i]);
   free(json);
   free(rows);
   if (rc == 0 && u->verify)
@@ -245,7 +261,8 @@ int mp_store_apply(mp_store_update *u, const mp_store_change *changes,
 
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(u->s, ST_PENDING_DROP_OLD, err);
-  if (q == NULL) return err->code;
+  if (q == NULL)
+    return err->code;
   sqlite3_bind_int64(q, 1, u->stack_id);
   sqlite3_bind_int64(q, 2, u->pending_high);
   return mp__stmt_exec(u->s, q, "cannot drop old pending operations", err);
@@ -268,7 +285,8 @@ int mp_store_update_end(mp_store_update *u, const char *result,
   int rc = mp__tx_begin(s, err);
   if (rc == 0) {
     rc = mp__history_end(s, u->stack_id, u->seq, result, counts, err);
-    if (rc == 0) rc = mp__lock_release(s, u->stack_id, err);
+    if (rc == 0)
+      rc = mp__lock_release(s, u->stack_id, err);
     if (rc == 0)
       rc = mp__tx_commit(s, err);
     else

@@ -105,8 +105,7 @@ static void test_resource_dup_equal(void) {
 static void test_pending_names(void) {
   mp_pending_type t;
   CHECK_STR(mp_pending_type_name(MP_PENDING_IMPORTING), "importing");
-  CHECK(mp_pending_type_parse("deleting", &t) == 0 &&
-        t == MP_PENDING_DELETING);
+  CHECK(mp_pending_type_parse("deleting", &t) == 0 && t == MP_PENDING_DELETING);
   CHECK(mp_pending_type_parse("exploding", &t) == MP_EINVAL);
   char *now = mp_now_rfc3339();
   CHECK(strlen(now) == 20 && now[10] == 'T' && now[19] == 'Z');
@@ -119,7 +118,8 @@ static void test_import_c8_example(void) {
   size_t len;
   char *text = tst_read_fixture("c8_export.json", &len);
   CHECK(text != NULL);
-  if (text == NULL) return;
+  if (text == NULL)
+    return;
   mp_passphrase *pp = NULL;
   mp_err err;
   mp_snapshot *s = NULL;
@@ -128,13 +128,13 @@ static void test_import_c8_example(void) {
   CHECK(s == NULL);
   const char *salt = strstr(text, "v1:ASNF");
   char state[256];
-  snprintf(state, sizeof(state), "%.*s", (int)(strchr(salt, '"') - salt),
-           salt);
+  snprintf(state, sizeof(state), "%.*s", (int)(strchr(salt, '"') - salt), salt);
   CHECK(mp_passphrase_open(state, FIXTURE_PASSPHRASE, &pp, &err) == 0);
   mp_crypter c = mp_passphrase_crypter(pp);
   int rc = mp_snapshot_import(text, len, &c, &s, &err);
   CHECK(rc == 0);
-  if (rc != 0) fprintf(stderr, "import: %s\n", err.msg);
+  if (rc != 0)
+    fprintf(stderr, "import: %s\n", err.msg);
   if (s) {
     CHECK(s->nres == 4 && s->npending == 1);
     CHECK_STR(s->secrets_type, "passphrase");
@@ -146,8 +146,7 @@ static void test_import_c8_example(void) {
           tok->u.secret->kind == MP_VALUE_STRING &&
           strcmp(tok->u.secret->u.str.ptr, "s3cr3t-token-value") == 0);
     CHECK(s->res[3]->delete_ && s->pending[0].type == MP_PENDING_CREATING);
-    CHECK(mp_propdeps_find(&s->res[2]->property_dependencies, "token") !=
-          NULL);
+    CHECK(mp_propdeps_find(&s->res[2]->property_dependencies, "token") != NULL);
     /* export and re-import: same resources */
     mp_buf out;
     mp_buf_init(&out);
@@ -340,8 +339,7 @@ static void test_verify_references(void) {
   mp_snapshot_free(s);
 
   s = valid_snapshot();
-  mp_strv_push(&mp_propdeps_get(&s->res[2]->property_dependencies, "acl")
-                    ->urns,
+  mp_strv_push(&mp_propdeps_get(&s->res[2]->property_dependencies, "acl")->urns,
                "urn:pulumi:dev::proj::x:y:Z::nope");
   CHECK(mp_snapshot_verify(s, &err) == MP_ESTATE);
   CHECK_CONTAINS(err.msg, "property 'acl': resource '" BUCKET_URN
@@ -351,8 +349,8 @@ static void test_verify_references(void) {
   s = valid_snapshot();
   s->res[1]->deleted_with = strdup(BUCKET_URN);
   CHECK(mp_snapshot_verify(s, &err) == MP_ESTATE);
-  CHECK_CONTAINS(err.msg, "deletedWith resource '" BUCKET_URN
-                          "' comes after it");
+  CHECK_CONTAINS(err.msg,
+                 "deletedWith resource '" BUCKET_URN "' comes after it");
   mp_snapshot_free(s);
 }
 

@@ -16,12 +16,14 @@
 /* Reads a whole file; NULL if it cannot. Owned result, NUL-terminated. */
 static inline char *tst_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
+  if (f == NULL)
+    return NULL;
   mp_buf b;
   mp_buf_init(&b);
   char chunk[4096];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+    mp_buf_append(&b, chunk, n);
   fclose(f);
   return mp_buf_detach(&b, len);
 }
@@ -31,10 +33,12 @@ static inline char *tst_read_fixture(const char *name, size_t *len) {
   char dir[PATH_MAX];
   snprintf(dir, sizeof(dir), "%s", __FILE__);
   char *slash = strrchr(dir, '/');
-  if (slash) *slash = '\0';
+  if (slash)
+    *slash = '\0';
   char *path = mp_xasprintf("%s/fixtures/%s", slash ? dir : ".", name);
   char *text = tst_read_file(path, len);
-  if (text == NULL) fprintf(stderr, "cannot read fixture '%s'\n", path);
+  if (text == NULL)
+    fprintf(stderr, "cannot read fixture '%s'\n", path);
   free(path);
   return text;
 }
@@ -42,7 +46,8 @@ static inline char *tst_read_fixture(const char *name, size_t *len) {
 /* A fresh scratch directory (owned path). */
 static inline char *tst_mkdtemp(void) {
   const char *base = getenv("TMPDIR");
-  char *tmpl = mp_xasprintf("%s/mp-state-XXXXXX", base && *base ? base : "/tmp");
+  char *tmpl =
+      mp_xasprintf("%s/mp-state-XXXXXX", base && *base ? base : "/tmp");
   if (mkdtemp(tmpl) == NULL) {
     perror("mkdtemp");
     abort();
@@ -53,7 +58,8 @@ static inline char *tst_mkdtemp(void) {
 /* Removes |dir| and the files directly in it. */
 static inline void tst_rmdir(const char *dir) {
   char *cmd = mp_xasprintf("rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "cannot remove %s\n", dir);
   free(cmd);
 }
 

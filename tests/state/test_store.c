@@ -76,7 +76,8 @@ static char *order_of(mp_store *s, const char *stack) {
 static void test_store_stacks_crud(void) {
   mp_store *s = open_store("crud.db");
   CHECK(s != NULL);
-  if (!s) return;
+  if (!s)
+    return;
   mp_err err;
   mp_stack_ref dev = {P, "dev"}, prod = {P, "prod"}, other = {"other", "dev"};
   CHECK(mp_store_stack_exists(s, dev, &err) == 0);
@@ -92,12 +93,14 @@ static void test_store_stacks_crud(void) {
   CHECK(mp_store_stack_list(s, P, &list, &n, &err) == 0);
   CHECK(n == 2 && strcmp(list[0].name, "dev") == 0 &&
         strcmp(list[1].name, "prod") == 0 && list[0].resource_count == 0);
-  for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&list[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&list[i]);
   free(list);
   list = NULL;
   n = 0;
   CHECK(mp_store_stack_list(s, NULL, &list, &n, &err) == 0 && n == 3);
-  for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&list[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&list[i]);
   free(list);
 
   char *sel = NULL;
@@ -127,13 +130,14 @@ static void test_store_stacks_crud(void) {
 
 static void test_store_remove_refuses_with_resources(void) {
   mp_store *s = open_store("rm.db");
-  if (!s) return;
+  if (!s)
+    return;
   mp_err err;
   mp_stack_ref dev = {P, "dev"};
   CHECK(mp_store_stack_create(s, dev, &err) == 0);
   mp_snapshot *snap = mp_snapshot_new();
-  mp_snapshot_append(snap, mp_resource_new(STACK_URN("dev"),
-                                           "pulumi:pulumi:Stack", 0));
+  mp_snapshot_append(
+      snap, mp_resource_new(STACK_URN("dev"), "pulumi:pulumi:Stack", 0));
   mp_snapshot_append(snap, provider());
   CHECK(mp_store_replace(s, dev, snap, NULL, &err) == 0);
   CHECK(mp_store_stack_remove(s, dev, 0, &err) == MP_ESTATE);
@@ -153,15 +157,16 @@ static void test_store_remove_refuses_with_resources(void) {
 
 static void test_store_rename_rewrites_urns(void) {
   mp_store *s = open_store("rename.db");
-  if (!s) return;
+  if (!s)
+    return;
   mp_err err;
   mp_stack_ref dev = {P, "dev"}, prod = {P, "prod"};
   CHECK(mp_store_stack_create(s, dev, &err) == 0);
   CHECK(mp_store_stack_create(s, prod, &err) == 0);
   CHECK(mp_store_selected_set(s, P, "dev", &err) == 0);
   mp_snapshot *snap = mp_snapshot_new();
-  mp_snapshot_append(snap, mp_resource_new(STACK_URN("dev"),
-                                           "pulumi:pulumi:Stack", 0));
+  mp_snapshot_append(
+      snap, mp_resource_new(STACK_URN("dev"), "pulumi:pulumi:Stack", 0));
   mp_snapshot_append(snap, provider());
   mp_resource *a = custom(URN("dev", "a"), "id-a");
   a->parent = mp_xstrdup(STACK_URN("dev"));
@@ -210,21 +215,25 @@ static void test_store_rename_rewrites_urns(void) {
 static int64_t step_insert(mp_store_update *u, mp_resource *r) {
   mp_err err;
   int64_t prow = 0;
-  mp_store_change add = {.kind = MP_STORE_PENDING_ADD, .res = r,
-                         .type = MP_PENDING_CREATING, .pending_row = &prow};
+  mp_store_change add = {.kind = MP_STORE_PENDING_ADD,
+                         .res = r,
+                         .type = MP_PENDING_CREATING,
+                         .pending_row = &prow};
   CHECK(mp_store_apply(u, &add, 1, &err) == 0);
   CHECK(prow > 0);
   mp_store_change done[2] = {{.kind = MP_STORE_INSERT_NEW, .res = r},
                              {.kind = MP_STORE_PENDING_REMOVE, .row = prow}};
   int rc = mp_store_apply(u, done, 2, &err);
-  if (rc != 0) fprintf(stderr, "apply: %s\n", err.msg);
+  if (rc != 0)
+    fprintf(stderr, "apply: %s\n", err.msg);
   CHECK(rc == 0 && r->row > 0);
   return r->row;
 }
 
 static void test_store_apply_order_two_deployments(void) {
   mp_store *s = open_store("order.db");
-  if (!s) return;
+  if (!s)
+    return;
   mp_err err;
   mp_stack_ref dev = {P, "dev"};
   mp_crypter c = tst_xor_crypter();
@@ -232,9 +241,10 @@ static void test_store_apply_order_two_deployments(void) {
 
   /* deployment 1: stack, provider, a, b, c in completion order */
   mp_store_update *u = NULL;
-  CHECK(mp_store_update_begin(s, dev, "update", "first", &c, NULL, &u,
-                              &err) == 0);
-  if (!u) return;
+  CHECK(mp_store_update_begin(s, dev, "update", "first", &c, NULL, &u, &err) ==
+        0);
+  if (!u)
+    return;
   mp_resource *st = mp_resource_new(STACK_URN("dev"), "pulumi:pulumi:Stack", 0);
   mp_resource *pv = provider();
   mp_resource *a = custom(URN("dev", "a"), "id-a");
@@ -255,9 +265,10 @@ static void test_store_apply_order_two_deployments(void) {
    * c updated (moved), b updated in place, d created, a replaced
    * create-before-delete (new copy first, old marked delete in the same
    * write, then deleted); an interrupted create stays pending */
-  CHECK(mp_store_update_begin(s, dev, "update", "second", &c, NULL, &u,
-                              &err) == 0);
-  if (!u) return;
+  CHECK(mp_store_update_begin(s, dev, "update", "second", &c, NULL, &u, &err) ==
+        0);
+  if (!u)
+    return;
   CHECK(mp_store_drop_old_pending(u, &err) == 0);
   mp_store_change same[2] = {{.kind = MP_STORE_MOVE_NEW, .row = st->row},
                              {.kind = MP_STORE_MOVE_NEW, .row = pv->row}};
@@ -294,8 +305,10 @@ static void test_store_apply_order_two_deployments(void) {
   CHECK(mp_store_apply(u, &del, 1, &err) == 0);
   int64_t prow = 0;
   mp_resource *e = custom(URN("dev", "e"), NULL);
-  mp_store_change pend = {.kind = MP_STORE_PENDING_ADD, .res = e,
-                          .type = MP_PENDING_CREATING, .pending_row = &prow};
+  mp_store_change pend = {.kind = MP_STORE_PENDING_ADD,
+                          .res = e,
+                          .type = MP_PENDING_CREATING,
+                          .pending_row = &prow};
   CHECK(mp_store_apply(u, &pend, 1, &err) == 0);
   /* a row that is not there */
   mp_store_change gone = {.kind = MP_STORE_DELETE, .row = a_old->row};
@@ -324,15 +337,14 @@ static void test_store_apply_order_two_deployments(void) {
 
   /* deployment 3: a creating pending op survives drop_old_pending, an
    * updating one does not */
-  CHECK(mp_store_update_begin(s, dev, "refresh", NULL, &c, NULL, &u,
-                              &err) == 0);
+  CHECK(mp_store_update_begin(s, dev, "refresh", NULL, &c, NULL, &u, &err) ==
+        0);
   mp_resource *f = custom(URN("dev", "b"), "id-b");
-  mp_store_change pend2 = {.kind = MP_STORE_PENDING_ADD, .res = f,
-                           .type = MP_PENDING_UPDATING};
+  mp_store_change pend2 = {
+      .kind = MP_STORE_PENDING_ADD, .res = f, .type = MP_PENDING_UPDATING};
   CHECK(mp_store_apply(u, &pend2, 1, &err) == 0);
   CHECK(mp_store_update_end(u, "failed", NULL, &err) == 0);
-  CHECK(mp_store_update_begin(s, dev, "update", NULL, &c, NULL, &u,
-                              &err) == 0);
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, &c, NULL, &u, &err) == 0);
   CHECK(mp_store_drop_old_pending(u, &err) == 0);
   CHECK(mp_store_update_end(u, "succeeded", NULL, &err) == 0);
   mp_snapshot_free(snap);
@@ -352,46 +364,51 @@ static void test_store_apply_order_two_deployments(void) {
     CHECK(h[3].counts.create == 5 && h[3].end[0] != '\0');
     CHECK_STR(h[1].kind, "refresh");
   }
-  for (size_t i = 0; i < n; i++) mp_history_entry_destroy(&h[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_history_entry_destroy(&h[i]);
   free(h);
 
   mp_stack_info *list = NULL;
   n = 0;
   CHECK(mp_store_stack_list(s, P, &list, &n, &err) == 0);
   CHECK(n == 1 && list[0].resource_count == 6 && list[0].last_update);
-  for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&list[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&list[i]);
   free(list);
 
   mp_snapshot_free(snap);
   mp_resource *all[] = {st, pv, a, b, cc, c2, b2, d, a_new, a_old, e, f, dup};
-  for (size_t i = 0; i < MP_ARRAY_LEN(all); i++) mp_resource_free(all[i]);
+  for (size_t i = 0; i < MP_ARRAY_LEN(all); i++)
+    mp_resource_free(all[i]);
   mp_store_close(s);
 }
 
 static void test_store_verify_writes(void) {
   mp_store *s = open_store("verify.db");
-  if (!s) return;
+  if (!s)
+    return;
   setenv("MINIPULUMI_VERIFY_WRITES", "1", 1);
   mp_err err;
   mp_stack_ref dev = {P, "dev"};
   CHECK(mp_store_stack_create(s, dev, &err) == 0);
   mp_store_update *u = NULL;
-  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u,
-                              &err) == 0);
-  if (!u) return;
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        0);
+  if (!u)
+    return;
   mp_resource *orphan = custom(URN("dev", "a"), "id-a"); /* no provider yet */
   mp_store_change ins = {.kind = MP_STORE_INSERT_NEW, .res = orphan};
   CHECK(mp_store_apply(u, &ins, 1, &err) == MP_ESTATE);
   CHECK_CONTAINS(err.msg, "the snapshot written for stack 'proj/dev' fails "
-                          "verification: resource '" URN("dev", "a")
-                          "' refers to unknown provider");
+                          "verification: resource '" URN(
+                              "dev", "a") "' refers to unknown provider");
   /* without verification the same write goes through silently */
   mp_store_change undo = {.kind = MP_STORE_DELETE, .row = orphan->row};
   CHECK(mp_store_apply(u, &undo, 1, &err) == 0);
   unsetenv("MINIPULUMI_VERIFY_WRITES");
   CHECK(mp_store_update_end(u, "failed", NULL, &err) == 0);
-  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u,
-                              &err) == 0);
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        0);
   CHECK(mp_store_apply(u, &ins, 1, &err) == 0);
   CHECK(mp_store_update_end(u, "failed", NULL, &err) == 0);
   setenv("MINIPULUMI_VERIFY_WRITES", "1", 1);
@@ -423,11 +440,14 @@ static const char *const schema_v1 =
     " result TEXT NOT NULL, PRIMARY KEY (stack_id, seq));"
     "PRAGMA application_id = 1297110348; PRAGMA user_version = 1;"
     "INSERT INTO stacks VALUES (1, 'proj', 'old', NULL, NULL, 't');"
-    "INSERT INTO resources VALUES (7, 1, 0, '" STACK_URN("old") "', 0,"
-    " '{\"urn\":\"" STACK_URN("old") "\",\"custom\":false,"
-    "\"type\":\"pulumi:pulumi:Stack\"}');"
-    "INSERT INTO updates VALUES (1, 1, 'update', 'm', 's', 'e', "
-    "'succeeded');";
+    "INSERT INTO resources VALUES (7, 1, 0, '" STACK_URN(
+        "old") "', 0,"
+               " '{\"urn\":\"" STACK_URN(
+                   "old") "\",\"custom\":false,"
+                          "\"type\":\"pulumi:pulumi:Stack\"}');"
+                          "INSERT INTO updates VALUES (1, 1, 'update', 'm', "
+                          "'s', 'e', "
+                          "'succeeded');";
 
 static void raw_sql(const char *path, const char *sql) {
   sqlite3 *db;
@@ -456,19 +476,21 @@ static void test_store_migrates_v1(void) {
     size_t n = 0;
     CHECK(mp_store_history(s, old, &h, &n, &err) == 0 && n == 1);
     CHECK(n == 1 && h[0].counts.create == 0);
-    for (size_t i = 0; i < n; i++) mp_history_entry_destroy(&h[i]);
+    for (size_t i = 0; i < n; i++)
+      mp_history_entry_destroy(&h[i]);
     free(h);
     /* the new columns work after the migration */
     mp_store_update *u = NULL;
     mp_update_counts counts = {.same = 1, .discard = 2};
-    CHECK(mp_store_update_begin(s, old, "update", NULL, NULL, NULL, &u,
-                                &err) == 0);
+    CHECK(mp_store_update_begin(s, old, "update", NULL, NULL, NULL, &u, &err) ==
+          0);
     CHECK(u && mp_store_update_end(u, "succeeded", &counts, &err) == 0);
     h = NULL;
     n = 0;
     CHECK(mp_store_history(s, old, &h, &n, &err) == 0 && n == 2);
     CHECK(n == 2 && h[0].counts.same == 1 && h[0].counts.discard == 2);
-    for (size_t i = 0; i < n; i++) mp_history_entry_destroy(&h[i]);
+    for (size_t i = 0; i < n; i++)
+      mp_history_entry_destroy(&h[i]);
     free(h);
     mp_store_close(s);
   }
@@ -519,15 +541,18 @@ static void test_store_refuses_newer_schema(void) {
 static void test_store_refuses_foreign_files(void) {
   char *junk = db_path("junk.db");
   FILE *f = fopen(junk, "wb");
-  for (int i = 0; i < 4096; i++) fputc((i * 7919 + 13) & 0xff, f);
+  for (int i = 0; i < 4096; i++)
+    fputc((i * 7919 + 13) & 0xff, f);
   fclose(f);
-  check_refused(junk, MP_ESTATE, "is not a minipulumi state store (it is not "
-                                 "an SQLite database)");
+  check_refused(junk, MP_ESTATE,
+                "is not a minipulumi state store (it is not "
+                "an SQLite database)");
   char *foreign = db_path("foreign.db");
   raw_sql(foreign, "CREATE TABLE recipes (name TEXT); INSERT INTO recipes "
                    "VALUES ('soup');");
-  check_refused(foreign, MP_ESTATE, "is not a minipulumi state store (an "
-                                    "SQLite database of another application");
+  check_refused(foreign, MP_ESTATE,
+                "is not a minipulumi state store (an "
+                "SQLite database of another application");
   free(junk);
   free(foreign);
 
@@ -553,8 +578,7 @@ static void test_store_refuses_foreign_files(void) {
 static mp_passphrase *fixture_passphrase(const char *text, const char *pass) {
   const char *salt = strstr(text, "v1:ASNF");
   char state[256];
-  snprintf(state, sizeof(state), "%.*s", (int)(strchr(salt, '"') - salt),
-           salt);
+  snprintf(state, sizeof(state), "%.*s", (int)(strchr(salt, '"') - salt), salt);
   mp_passphrase *pp = NULL;
   mp_err err;
   CHECK(mp_passphrase_open(state, pass, &pp, &err) == 0);
@@ -625,7 +649,8 @@ static void test_store_import_c8_round_trip(void) {
 
 static void test_store_replace_all_or_nothing(void) {
   mp_store *s = open_store("atomic.db");
-  if (!s) return;
+  if (!s)
+    return;
   mp_err err;
   mp_stack_ref dev = {P, "dev"};
   mp_crypter c = tst_xor_crypter();
@@ -699,11 +724,13 @@ static void test_store_lock_between_processes(void) {
     mp_store_update *cu = NULL;
     mp_stack_ref dev = {P, "dev"};
     if (mp_store_open(path, &cs, &err) != 0 ||
-        mp_store_update_begin(cs, dev, "update", NULL, NULL, NULL, &cu,
-                              &err) != 0)
+        mp_store_update_begin(cs, dev, "update", NULL, NULL, NULL, &cu, &err) !=
+            0)
       _exit(1);
-    if (write(ready[1], "x", 1) != 1) _exit(1);
-    for (;;) pause();
+    if (write(ready[1], "x", 1) != 1)
+      _exit(1);
+    for (;;)
+      pause();
   }
   close(ready[1]);
   char byte;
@@ -719,8 +746,10 @@ static void test_store_lock_between_processes(void) {
                               &err) == MP_EBUSY);
   CHECK(u == NULL && stale == 0);
   char want[128];
-  snprintf(want, sizeof(want), "the stack 'proj/dev' is locked by process %d "
-           "on ", (int)child);
+  snprintf(want, sizeof(want),
+           "the stack 'proj/dev' is locked by process %d "
+           "on ",
+           (int)child);
   CHECK_CONTAINS(err.msg, want);
   CHECK_CONTAINS(err.msg, "(operation update); if that process is gone, run "
                           "`minipulumi cancel` to break the lock");
@@ -740,8 +769,8 @@ static void test_store_lock_between_processes(void) {
   CHECK(info.pid == getpid() && strcmp(info.operation, "destroy") == 0);
   /* a second session in this process is refused too */
   mp_store_update *u2 = NULL;
-  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u2,
-                              &err) == MP_EBUSY);
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u2, &err) ==
+        MP_EBUSY);
   /* `cancel` breaks it; the session notices on its next write */
   CHECK(mp_store_lock_break(s, dev, &err) == 0);
   CHECK(mp_store_lock_get(s, dev, &info, &err) == 0);
@@ -751,8 +780,8 @@ static void test_store_lock_between_processes(void) {
   CHECK_CONTAINS(err.msg, "was broken while this update ran");
   CHECK(mp_store_update_end(u, "canceled", NULL, &err) == 0);
   /* close releases the locks of sessions still open */
-  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u,
-                              &err) == 0);
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        0);
   mp_store_close(s);
   s = open_store("lock.db");
   CHECK(s && mp_store_lock_get(s, dev, &info, &err) == 0);
@@ -765,14 +794,16 @@ static void run_in_dir(void (*fn)(void), const char *name) {
   g_dir = tst_mkdtemp();
   int before = mp_test_checks_failed;
   fn();
-  if (mp_test_checks_failed == before) tst_rmdir(g_dir);
-  else fprintf(stderr, "%s: left %s for inspection\n", name, g_dir);
+  if (mp_test_checks_failed == before)
+    tst_rmdir(g_dir);
+  else
+    fprintf(stderr, "%s: left %s for inspection\n", name, g_dir);
   free(g_dir);
   g_dir = NULL;
 }
 
 #define RUN_DIR(fn) RUN(fn##_in_dir)
-#define IN_DIR(fn) \
+#define IN_DIR(fn)                                                             \
   static void fn##_in_dir(void) { run_in_dir(fn, #fn); }
 
 IN_DIR(test_store_stacks_crud)

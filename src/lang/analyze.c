@@ -1,0 +1,749 @@
+/* Static analysis of a Pulumi YAML program: declarations, references,
+ * options, config and the dependency graph (no monitor calls here). */
+#include "lang/prog.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const resource_fields[] = {
+    "type", "name", "defaultProvider", "properties", "options", "get"};
+static const char *const option_fields[] = {
+    "additionalSecretOutputs", "aliases", "customTimeouts",
+    "deleteBeforeReplace", "dependsOn", "ignoreChanges", "import", "parent",
+    "protect", "provider", "version", "pluginDownloadURL",
+    "replaceOnChanges", "retainOnDelete", "deletedWith"};
+
+static int in_list(const char *const *list, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(list[i], s) == 0)
+      return 1;
+  return 0;
+}
+
+static int at(mp_err *err, const char *file, int line, int col,
+              const char *fmt, const char *a, const char *b) {
+  char msg[400];
+  snprintf(msg, sizeof(msg), fmt, a, b);
+  return mp_err_set(err, MP_EINVAL, "%s:%d:%d: %s", file, line, col, msg);
+}
+
+/* ---- config ---- */
+
+static void cfg_add(mp__prog *p, const char *full, mp_value *v) {
+  const char *proj = p->proj->name;
+  size_t pl = strlen(proj);
+  const char *short_key = full;
+  if (strncmp(full, proj, pl) == 0 && full[pl] == ':')
+    short_key = full + pl + 1;
+  p->cfg = mp_xreallocarray(p->cfg, p->ncfg + 1, sizeof(*p->cfg));
+  p->cfg[p->ncfg].short_key = mp_xstrdup(short_key);
+  p->cfg[p->ncfg].full_key = mp_xstrdup(full);
+  p->cfg[p->ncfg].value = v;
+  p->ncfg++;
+}
+
+static long cfg_find(const mp__prog *p, const char *key) {
+  for (size_t i = 0; i < p->ncfg; i++)
+    if (strcmp(p->cfg[i].full_key, key) == 0 ||
+        strcmp(p->cfg[i].short_key, key) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* Converts a stack config value (usually a string) to |type|. Returns the
+ * new value (owned) or NULL when it does not fit. */
+static mp_value *coerce(const mp_value *v, const char *type) {
+  if (strcmp(mp__lang_value_type(v), type) == 0 ||
+      (strcmp(type, "number") == 0 && v->kind == MP_VALUE_NUMBER))
+    return mp_value_dup(v);
+  if (v->kind != MP_VALUE_STRING)
+    return strcmp(type, "string") == 0 && v->kind != MP_VALUE_ARRAY &&
+                   v->kind != MP_VALUE_OBJECT
+               ? mp_value_new_cstring(v->kind == MP_VALUE_BOOL
+                                          ? (v->u.boolean ? "true" : "false")
+                                          : "")
+               : NULL;
+  const char *s = v->u.str.ptr;
+  if (!strcmp(type, "integer") || !strcmp(type, "number")) {
+    char *end = NULL;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(d) ||
+        (!strcmp(type, "integer") && floor(d) != d))
+      return NULL;
+    return mp_value_new_number(d);
+  }
+  if (!strcmp(type, "boolean")) {
+    if (!strcmp(s, "true") || !strcmp(s, "false"))
+      return mp_value_new_bool(s[0] == 't');
+    return NULL;
+  }
+  if (!strcmp(type, "array") || !strcmp(type, "object")) {
+    mp_value *out = NULL;
+    mp_err e;
+    if (mp_value_from_json(s, v->u.str.len, NULL, &out, &e) < 0)
+      return NULL;
+    if (strcmp(mp__lang_value_type(out), type) != 0) {
+      mp_value_free(out);
+      return NULL;
+    }
+    return out;
+  }
+  return NULL;
+}
+
+static int load_declared(mp__prog *p, const mp_project_config *c,
+                         const mp_value *config, mp_err *err) {
+  char *full = strchr(c->key, ':')
+                   ? mp_xstrdup(c->key)
+                   : mp_xasprintf("%s:%s", p->proj->name, c->key);
+  const mp_value *set = config ? mp_value_object_get(config, full) : NULL;
+  mp_value *v = NULL;
+  if (set == NULL && c->def == NULL) {
+    int rc = mp_err_set(err, MP_EINVAL,
+                        "Pulumi.yaml:%d:%d: missing required configuration "
+                        "variable '%s'; set it with `minipulumi config set "
+                        "%s <value>`",
+                        c->line, c->col, full, c->key);
+    free(full);
+    return rc;
+  }
+  if (set == NULL) {
+    v = mp_value_dup(c->def);
+  } else {
+    int secret = set->kind == MP_VALUE_SECRET;
+    const mp_value *inner = secret ? set->u.secret : set;
+    v = c->type ? coerce(inner, c->type) : mp_value_dup(inner);
+    if (v == NULL) {
+      int rc = mp_err_set(
+          err, MP_EINVAL,
+          "Pulumi.yaml:%d:%d: configuration value '%s' is not a valid %s%s%s%s",
+          c->line, c->col, full, c->type, secret ? "" : ": '",
+          secret ? "" : (inner->kind == MP_VALUE_STRING ? inner->u.str.ptr
+                                                        : "?"),
+          secret ? "" : "'");
+      free(full);
+      return rc;
+    }
+    if (secret)
+      v = mp_value_new_secret(v);
+  }
+  if (c->secret && v->kind != MP_VALUE_SECRET)
+    v = mp_value_new_secret(v);
+  cfg_add(p, full, v);
+  free(full);
+  return 0;
+}
+
+static int load_config(mp__prog *p, const mp_value *config, mp_err *err) {
+  for (size_t i = 0; i < mp_project_config_count(p->proj); i++) {
+    int rc = load_declared(p, mp_project_config_at(p->proj, i), config, err);
+    if (rc < 0)
+      return rc;
+  }
+  if (config == NULL || config->kind != MP_VALUE_OBJECT)
+    return 0;
+  for (size_t i = 0; i < config->u.obj.len; i++) {
+    const mp_value_entry *e = &config->u.obj.items[i];
+    int known = 0;
+    for (size_t j = 0; j < p->ncfg; j++)
+      known |= strcmp(p->cfg[j].full_key, e->key) == 0;
+    if (!known)
+      cfg_add(p, e->key, mp_value_dup(e->value));
+  }
+  return 0;
+}
+
+/* ---- declarations ---- */
+
+static int build(mp__prog *p, const mp__ynode *n, mp__yexpr **out,
+                 mp_err *err) {
+  if (n == NULL || mp__ynode_is_null(n)) {
+    *out = NULL;
+    return 0;
+  }
+  return mp__yexpr_build(n, p->file, out, err);
+}
+
+static long res_find(const mp__prog *p, const char *key) {
+  for (size_t i = 0; i < p->nres; i++)
+    if (strcmp(p->res[i].key, key) == 0)
+      return (long)i;
+  return -1;
+}
+
+static long var_find(const mp__prog *p, const char *key) {
+  for (size_t i = 0; i < p->nvars; i++)
+    if (strcmp(p->vars[i].name, key) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* The option expressions kept for evaluation at registration time. */
+static int load_option_exprs(mp__prog *p, mp__yres *r, const mp__ynode *o,
+                             mp_err *err) {
+  struct {
+    const char *key;
+    mp__yexpr **slot;
+  } map[] = {{"protect", &r->protect},
+             {"retainOnDelete", &r->retain},
+             {"deleteBeforeReplace", &r->dbr},
+             {"version", &r->version},
+             {"import", &r->import_id},
+             {"ignoreChanges", &r->ignore},
+             {"replaceOnChanges", &r->replace_on},
+             {"additionalSecretOutputs", &r->aso},
+             {"customTimeouts", &r->timeouts},
+             {"aliases", &r->aliases},
+             {"pluginDownloadURL", &r->plugin_url}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(map); i++) {
+    int rc = build(p, mp__ynode_get(o, map[i].key), map[i].slot, err);
+    if (rc < 0)
+      return rc;
+  }
+  return 0;
+}
+
+static int check_fields(mp__prog *p, const mp__ynode *m,
+                        const char *const *allowed, size_t n,
+                        const char *what, const char *name, mp_err *err) {
+  for (size_t i = 0; i < m->n; i++) {
+    const mp__ynode *k = m->keys[i];
+    if (!in_list(allowed, n, k->text)) {
+      char w[200];
+      snprintf(w, sizeof(w), "%s '%s'", what, name);
+      return at(err, p->file, k->line, k->col, "%s has unknown field '%s'",
+                w, k->text);
+    }
+  }
+  return 0;
+}
+
+static int load_resource(mp__prog *p, mp__yres *r, const mp__ynode *k,
+                         const mp__ynode *v, mp_err *err) {
+  r->key = mp_xstrdup(k->text);
+  r->line = k->line;
+  r->col = k->col;
+  r->parent = r->provider = r->deleted_with = -1;
+  if (v->kind != MP_YNODE_MAP)
+    return at(err, p->file, v->line, v->col,
+              "resource '%s' must be a map with a 'type'%s", r->key, "");
+  int rc = check_fields(p, v, resource_fields, MP_ARRAY_LEN(resource_fields),
+                        "resource", r->key, err);
+  if (rc < 0)
+    return rc;
+  const mp__ynode *t = mp__ynode_get(v, "type");
+  if (t == NULL || t->kind != MP_YNODE_SCALAR)
+    return at(err, p->file, v->line, v->col,
+              "resource '%s' needs a 'type' string%s", r->key, "");
+  rc = mp_yaml_resolve_type(t->text, &r->type, err);
+  if (rc < 0)
+    return mp_err_prefix(err, "%s:%d:%d: resource '%s'", p->file, t->line,
+                         t->col, r->key);
+  r->is_provider = strncmp(r->type, "pulumi:providers:", 17) == 0;
+  r->pkg = r->is_provider ? mp_xstrdup(r->type + 17)
+                          : mp_xstrndup(r->type, strcspn(r->type, ":"));
+  const mp__ynode *nm = mp__ynode_get(v, "name");
+  if (nm != NULL && nm->kind != MP_YNODE_SCALAR)
+    return at(err, p->file, nm->line, nm->col,
+              "resource '%s': 'name' must be a string%s", r->key, "");
+  r->name = mp_xstrdup(nm ? nm->text : r->key);
+  const mp__ynode *dp = mp__ynode_get(v, "defaultProvider");
+  if (dp != NULL) {
+    mp_value *b = mp__lang_node_value(dp);
+    int ok = b->kind == MP_VALUE_BOOL;
+    r->default_provider = ok && b->u.boolean;
+    mp_value_free(b);
+    if (!ok || (r->default_provider && !r->is_provider))
+      return at(err, p->file, dp->line, dp->col,
+                "resource '%s': defaultProvider must be a boolean on a "
+                "provider resource (type pulumi:providers:<pkg>)%s",
+                r->key, "");
+  }
+  const mp__ynode *props = mp__ynode_get(v, "properties");
+  if (props != NULL && !mp__ynode_is_null(props) &&
+      props->kind != MP_YNODE_MAP)
+    return at(err, p->file, props->line, props->col,
+              "resource '%s': 'properties' must be a map%s", r->key, "");
+  rc = build(p, props, &r->props, err);
+  const mp__ynode *get = mp__ynode_get(v, "get");
+  if (rc == 0 && get != NULL) {
+    r->is_get = 1;
+    if (get->kind != MP_YNODE_MAP || mp__ynode_get(get, "id") == NULL)
+      return at(err, p->file, get->line, get->col,
+                "resource '%s': 'get' needs an 'id'%s", r->key, "");
+    rc = build(p, mp__ynode_get(get, "id"), &r->get_id, err);
+    if (rc == 0)
+      rc = build(p, mp__ynode_get(get, "state"), &r->get_state, err);
+  }
+  const mp__ynode *o = mp__ynode_get(v, "options");
+  if (rc < 0 || o == NULL || mp__ynode_is_null(o))
+    return rc;
+  if (o->kind != MP_YNODE_MAP)
+    return at(err, p->file, o->line, o->col,
+              "resource '%s': 'options' must be a map%s", r->key, "");
+  rc = check_fields(p, o, option_fields, MP_ARRAY_LEN(option_fields),
+                    "the options of resource", r->key, err);
+  if (rc == 0)
+    rc = load_option_exprs(p, r, o, err);
+  return rc;
+}
+
+static int load_section(const mp__ynode *doc, const char *key,
+                        const char *file, const mp__ynode **out,
+                        mp_err *err) {
+  *out = mp__ynode_get(doc, key);
+  if (*out == NULL || mp__ynode_is_null(*out)) {
+    *out = NULL;
+    return 0;
+  }
+  if ((*out)->kind != MP_YNODE_MAP)
+    return at(err, file, (*out)->line, (*out)->col, "'%s' must be a map%s",
+              key, "");
+  return 0;
+}
+
+static int load_decls(mp__prog *p, mp_err *err) {
+  const mp__ynode *doc = p->proj->program, *res, *vars, *outs;
+  int rc = load_section(doc, "resources", p->file, &res, err);
+  if (rc == 0)
+    rc = load_section(doc, "variables", p->file, &vars, err);
+  if (rc == 0)
+    rc = load_section(doc, "outputs", p->file, &outs, err);
+  if (rc < 0)
+    return rc;
+  size_t nres = res ? res->n : 0, nvars = vars ? vars->n : 0;
+  p->res = mp_xcalloc(nres + 1, sizeof(*p->res));
+  p->vars = mp_xcalloc(nvars + 1, sizeof(*p->vars));
+  for (size_t i = 0; i < nres; i++) {
+    p->nres++;
+    rc = load_resource(p, &p->res[i], res->keys[i], res->vals[i], err);
+    if (rc < 0)
+      return rc;
+  }
+  for (size_t i = 0; i < nvars; i++) {
+    mp__yvar *v = &p->vars[p->nvars++];
+    v->name = mp_xstrdup(vars->keys[i]->text);
+    v->line = vars->keys[i]->line;
+    v->col = vars->keys[i]->col;
+    mp_strv_init(&v->deps);
+    if (res_find(p, v->name) >= 0)
+      return at(err, p->file, v->line, v->col,
+                "variable '%s' has the same name as a resource%s", v->name,
+                "");
+    rc = mp__yexpr_build(vars->vals[i], p->file, &v->expr, err);
+    if (rc < 0)
+      return rc;
+  }
+  p->outs = mp_xcalloc((outs ? outs->n : 0) + 1, sizeof(*p->outs));
+  for (size_t i = 0; outs && i < outs->n; i++) {
+    mp__yout *o = &p->outs[p->nouts++];
+    o->key = mp_xstrdup(outs->keys[i]->text);
+    rc = mp__yexpr_build(outs->vals[i], p->file, &o->expr, err);
+    if (rc < 0)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- references ---- */
+
+typedef struct ref_walk {
+  mp__prog *p;
+  const char *what; /* "resource 'a'" */
+  mp_err *err;
+} ref_walk;
+
+static const char *const pulumi_fields[] = {"stack", "project",
+                                            "organization", "cwd",
+                                            "rootDirectory"};
+
+static int resolve_ref(void *ud, mp__yexpr *x) {
+  ref_walk *w = ud;
+  mp__prog *p = w->p;
+  long i;
+  if ((i = res_find(p, x->str)) >= 0) {
+    x->ref = MP_REF_RESOURCE;
+  } else if ((i = var_find(p, x->str)) >= 0) {
+    x->ref = MP_REF_VARIABLE;
+  } else if ((i = cfg_find(p, x->str)) >= 0) {
+    x->ref = MP_REF_CONFIG;
+  } else if (strcmp(x->str, "pulumi") == 0) {
+    x->ref = MP_REF_PULUMI;
+    i = 0;
+    if (x->nacc > 1 || (x->nacc == 1 && (x->acc[0].key == NULL ||
+                                         !in_list(pulumi_fields, 5,
+                                                  x->acc[0].key))))
+      return at(w->err, p->file, x->line, x->col,
+                "%s: unknown property of 'pulumi'; use pulumi.stack, "
+                "pulumi.project or pulumi.organization%s",
+                w->what, "");
+  } else {
+    char msg[300];
+    snprintf(msg, sizeof(msg), "%s refers to unknown resource '%s'",
+             w->what, x->str);
+    return at(w->err, p->file, x->line, x->col,
+              "%s (no resource, variable or config key has that name)%s",
+              msg, "");
+  }
+  x->ref_index = (size_t)i;
+  return 0;
+}
+
+static int resolve_expr(mp__prog *p, mp__yexpr *x, const char *kind,
+                        const char *name, mp_err *err) {
+  char what[256];
+  snprintf(what, sizeof(what), "%s '%s'", kind, name);
+  ref_walk w = {p, what, err};
+  return mp__yexpr_walk(x, resolve_ref, &w) ? MP_EINVAL : 0;
+}
+
+static mp__yexpr **res_exprs(mp__yres *r, size_t *n) {
+  static const size_t offs[] = {
+      offsetof(mp__yres, props),      offsetof(mp__yres, get_id),
+      offsetof(mp__yres, get_state),  offsetof(mp__yres, protect),
+      offsetof(mp__yres, retain),     offsetof(mp__yres, dbr),
+      offsetof(mp__yres, version),    offsetof(mp__yres, import_id),
+      offsetof(mp__yres, ignore),     offsetof(mp__yres, replace_on),
+      offsetof(mp__yres, aso),        offsetof(mp__yres, timeouts),
+      offsetof(mp__yres, aliases),    offsetof(mp__yres, plugin_url)};
+  mp__yexpr **out = mp_xcalloc(MP_ARRAY_LEN(offs), sizeof(*out));
+  for (size_t i = 0; i < MP_ARRAY_LEN(offs); i++)
+    out[i] = *(mp__yexpr **)((char *)r + offs[i]);
+  *n = MP_ARRAY_LEN(offs);
+  return out;
+}
+
+/* A resource-valued option: `${name}` naming a resource. */
+static int resource_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
+                           const char *key, long *out, mp_err *err) {
+  const mp__ynode *n = mp__ynode_get(o, key);
+  *out = -1;
+  if (n == NULL || mp__ynode_is_null(n))
+    return 0;
+  mp__yexpr *x = NULL;
+  int rc = mp__yexpr_build(n, p->file, &x, err);
+  if (rc < 0)
+    return rc;
+  char what[256];
+  snprintf(what, sizeof(what), "option '%s' of resource '%s'", key, r->key);
+  if (x->kind != MP_X_ACCESS || x->nacc != 0) {
+    mp__yexpr_free(x);
+    return at(err, p->file, n->line, n->col,
+              "%s must be a resource reference like ${name}%s", what, "");
+  }
+  long i = res_find(p, x->str);
+  if (i < 0)
+    rc = at(err, p->file, n->line, n->col,
+            "%s refers to unknown resource '%s'", what, x->str);
+  mp__yexpr_free(x);
+  *out = i;
+  return rc;
+}
+
+static int depends_on_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
+                             mp_err *err) {
+  const mp__ynode *n = mp__ynode_get(o, "dependsOn");
+  if (n == NULL || mp__ynode_is_null(n))
+    return 0;
+  if (n->kind != MP_YNODE_SEQ)
+    return at(err, p->file, n->line, n->col,
+              "option 'dependsOn' of resource '%s' must be a list of "
+              "resource references like [${name}]%s",
+              r->key, "");
+  r->depends_on = mp_xcalloc(n->n + 1, sizeof(long));
+  for (size_t i = 0; i < n->n; i++) {
+    mp__ynode wrap = {.kind = MP_YNODE_MAP};
+    mp__ynode key = {.kind = MP_YNODE_SCALAR, .text = "dependsOn"};
+    mp__ynode *keys[1] = {&key};
+    mp__ynode *vals[1] = {n->vals[i]};
+    wrap.keys = keys;
+    wrap.vals = vals;
+    wrap.n = 1;
+    long idx;
+    int rc = resource_option(p, r, &wrap, "dependsOn", &idx, err);
+    if (rc < 0)
+      return rc;
+    r->depends_on[r->ndepends_on++] = idx;
+  }
+  return 0;
+}
+
+static int resolve_resource(mp__prog *p, mp__yres *r, const mp__ynode *decl,
+                            mp_err *err) {
+  size_t n;
+  mp__yexpr **xs = res_exprs(r, &n);
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++)
+    rc = resolve_expr(p, xs[i], "resource", r->key, err);
+  free(xs);
+  const mp__ynode *o = decl ? mp__ynode_get(decl, "options") : NULL;
+  if (rc == 0)
+    rc = resource_option(p, r, o, "parent", &r->parent, err);
+  if (rc == 0)
+    rc = resource_option(p, r, o, "provider", &r->provider, err);
+  if (rc == 0)
+    rc = resource_option(p, r, o, "deletedWith", &r->deleted_with, err);
+  if (rc == 0)
+    rc = depends_on_option(p, r, o, err);
+  if (rc == 0 && r->provider >= 0 && !p->res[r->provider].is_provider) {
+    const mp__ynode *pn = mp__ynode_get(o, "provider");
+    return at(err, p->file, pn->line, pn->col,
+              "option 'provider' of resource '%s': '%s' is not a provider "
+              "resource (type pulumi:providers:<pkg>)",
+              r->key, p->res[r->provider].key);
+  }
+  return rc;
+}
+
+/* Literal option values of the wrong kind are caught before running. */
+static int check_literal(mp__prog *p, mp__yres *r, mp__yexpr *x,
+                         const char *key, mp__xkind want, mp_err *err) {
+  if (x == NULL || x->kind == want || x->kind == MP_X_ACCESS ||
+      x->kind == MP_X_FN || x->kind == MP_X_INTERP)
+    return 0;
+  if (want == MP_X_STR && x->kind == MP_X_NUM)
+    return 0;
+  static const char *const names[] = {
+      [MP_X_BOOL] = "a boolean", [MP_X_STR] = "a string",
+      [MP_X_LIST] = "a list",    [MP_X_OBJECT] = "a map"};
+  char what[200];
+  snprintf(what, sizeof(what), "option '%s' of resource '%s'", key, r->key);
+  return at(err, p->file, x->line, x->col, "%s must be %s", what,
+            names[want]);
+}
+
+static int check_literals(mp__prog *p, mp__yres *r, mp_err *err) {
+  struct {
+    mp__yexpr *x;
+    const char *key;
+    mp__xkind want;
+  } c[] = {{r->protect, "protect", MP_X_BOOL},
+           {r->retain, "retainOnDelete", MP_X_BOOL},
+           {r->dbr, "deleteBeforeReplace", MP_X_BOOL},
+           {r->version, "version", MP_X_STR},
+           {r->import_id, "import", MP_X_STR},
+           {r->ignore, "ignoreChanges", MP_X_LIST},
+           {r->replace_on, "replaceOnChanges", MP_X_LIST},
+           {r->aso, "additionalSecretOutputs", MP_X_LIST},
+           {r->timeouts, "customTimeouts", MP_X_OBJECT},
+           {r->aliases, "aliases", MP_X_LIST}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(c); i++) {
+    int rc = check_literal(p, r, c[i].x, c[i].key, c[i].want, err);
+    if (rc < 0)
+      return rc;
+  }
+  mp__yexpr *t = r->timeouts;
+  for (size_t i = 0; t && t->kind == MP_X_OBJECT && i < t->n; i++) {
+    const char *k = t->keys[i];
+    if (strcmp(k, "create") && strcmp(k, "update") && strcmp(k, "delete") &&
+        strcmp(k, "read"))
+      return at(err, p->file, t->items[i]->line, t->items[i]->col,
+                "customTimeouts of resource '%s' has unknown field '%s'; "
+                "use create, update, delete",
+                r->key, k);
+  }
+  return 0;
+}
+
+/* ---- graph ---- */
+
+typedef struct dep_walk {
+  mp__prog *p;
+  mp__gnode *g;
+} dep_walk;
+
+static void add_dep(mp__gnode *g, size_t node) {
+  for (size_t i = 0; i < g->ndeps; i++)
+    if (g->deps[i] == node)
+      return;
+  g->deps = mp_xreallocarray(g->deps, g->ndeps + 1, sizeof(*g->deps));
+  g->deps[g->ndeps++] = node;
+}
+
+static int collect_dep(void *ud, mp__yexpr *x) {
+  dep_walk *w = ud;
+  if (x->ref == MP_REF_RESOURCE)
+    add_dep(w->g, x->ref_index);
+  else if (x->ref == MP_REF_VARIABLE)
+    add_dep(w->g, w->p->nres + x->ref_index);
+  return 0;
+}
+
+static void build_graph(mp__prog *p) {
+  p->nnodes = p->nres + p->nvars;
+  p->nodes = mp_xcalloc(p->nnodes + 1, sizeof(*p->nodes));
+  for (size_t i = 0; i < p->nres; i++) {
+    mp__yres *r = &p->res[i];
+    mp__gnode *g = &p->nodes[i];
+    g->is_res = 1;
+    g->idx = i;
+    dep_walk w = {p, g};
+    size_t n;
+    mp__yexpr **xs = res_exprs(r, &n);
+    for (size_t j = 0; j < n; j++)
+      mp__yexpr_walk(xs[j], collect_dep, &w);
+    free(xs);
+    long opt[] = {r->parent, r->provider, r->deleted_with,
+                  p->default_providers[i]};
+    for (size_t j = 0; j < MP_ARRAY_LEN(opt); j++)
+      if (opt[j] >= 0)
+        add_dep(g, (size_t)opt[j]);
+    for (size_t j = 0; j < r->ndepends_on; j++)
+      add_dep(g, (size_t)r->depends_on[j]);
+  }
+  for (size_t i = 0; i < p->nvars; i++) {
+    mp__gnode *g = &p->nodes[p->nres + i];
+    g->idx = i;
+    dep_walk w = {p, g};
+    mp__yexpr_walk(p->vars[i].expr, collect_dep, &w);
+  }
+}
+
+static const char *node_name(const mp__prog *p, size_t n) {
+  return n < p->nres ? p->res[n].key : p->vars[n - p->nres].name;
+}
+
+/* Depth-first search; |color|: 0 new, 1 on the stack, 2 finished. */
+static int find_cycle(mp__prog *p, size_t n, int *color, size_t *stack,
+                      size_t depth, mp_err *err) {
+  color[n] = 1;
+  stack[depth] = n;
+  const mp__gnode *g = &p->nodes[n];
+  for (size_t i = 0; i < g->ndeps; i++) {
+    size_t d = g->deps[i];
+    if (color[d] == 2)
+      continue;
+    if (color[d] == 1) {
+      mp_buf path;
+      mp_buf_init(&path);
+      size_t start = 0;
+      while (stack[start] != d)
+        start++;
+      for (size_t j = start; j <= depth; j++)
+        mp_buf_printf(&path, "%s -> ", node_name(p, stack[j]));
+      mp_buf_puts(&path, node_name(p, d));
+      int line = d < p->nres ? p->res[d].line : p->vars[d - p->nres].line;
+      int col = d < p->nres ? p->res[d].col : p->vars[d - p->nres].col;
+      int rc = mp_err_set(err, MP_EINVAL,
+                          "%s:%d:%d: '%s' is part of a dependency cycle: %s",
+                          p->file, line, col, node_name(p, d), path.data);
+      mp_buf_destroy(&path);
+      return rc;
+    }
+    int rc = find_cycle(p, d, color, stack, depth + 1, err);
+    if (rc < 0)
+      return rc;
+  }
+  color[n] = 2;
+  return 0;
+}
+
+static int check_cycles(mp__prog *p, mp_err *err) {
+  int *color = mp_xcalloc(p->nnodes + 1, sizeof(int));
+  size_t *stack = mp_xcalloc(p->nnodes + 1, sizeof(size_t));
+  int rc = 0;
+  for (size_t i = 0; i < p->nnodes && rc == 0; i++)
+    if (color[i] == 0)
+      rc = find_cycle(p, i, color, stack, 0, err);
+  free(color);
+  free(stack);
+  return rc;
+}
+
+static int set_default_providers(mp__prog *p, mp_err *err) {
+  p->default_providers = mp_xcalloc(p->nres + 1, sizeof(long));
+  for (size_t i = 0; i < p->nres; i++)
+    p->default_providers[i] = -1;
+  for (size_t d = 0; d < p->nres; d++) {
+    if (!p->res[d].default_provider)
+      continue;
+    for (size_t e = 0; e < d; e++)
+      if (p->res[e].default_provider &&
+          strcmp(p->res[e].pkg, p->res[d].pkg) == 0)
+        return at(err, p->file, p->res[d].line, p->res[d].col,
+                  "resource '%s': package '%s' already has a default "
+                  "provider",
+                  p->res[d].key, p->res[d].pkg);
+    for (size_t i = 0; i < p->nres; i++)
+      if (i != d && !p->res[i].is_provider && p->res[i].provider < 0 &&
+          strcmp(p->res[i].pkg, p->res[d].pkg) == 0)
+        p->default_providers[i] = (long)d;
+  }
+  return 0;
+}
+
+int mp__prog_analyze(mp__prog *p, const mp_project *proj,
+                     const mp_value *config, mp_err *err) {
+  p->proj = proj;
+  p->file = proj->program_file;
+  int rc = load_config(p, config, err);
+  if (rc == 0)
+    rc = load_decls(p, err);
+  const mp__ynode *res = mp__ynode_get(proj->program, "resources");
+  for (size_t i = 0; rc == 0 && i < p->nres; i++) {
+    rc = resolve_resource(p, &p->res[i], res->vals[i], err);
+    if (rc == 0)
+      rc = check_literals(p, &p->res[i], err);
+  }
+  for (size_t i = 0; rc == 0 && i < p->nvars; i++)
+    rc = resolve_expr(p, p->vars[i].expr, "variable", p->vars[i].name, err);
+  for (size_t i = 0; rc == 0 && i < p->nouts; i++)
+    rc = resolve_expr(p, p->outs[i].expr, "output", p->outs[i].key, err);
+  if (rc == 0)
+    rc = set_default_providers(p, err);
+  if (rc < 0)
+    return rc;
+  build_graph(p);
+  return check_cycles(p, err);
+}
+
+void mp__prog_destroy(mp__prog *p) {
+  for (size_t i = 0; i < p->nres; i++) {
+    mp__yres *r = &p->res[i];
+    size_t n;
+    mp__yexpr **xs = res_exprs(r, &n);
+    for (size_t j = 0; j < n; j++)
+      mp__yexpr_free(xs[j]);
+    free(xs);
+    free(r->key);
+    free(r->name);
+    free(r->type);
+    free(r->pkg);
+    free(r->depends_on);
+    free(r->urn);
+    free(r->id);
+    mp_value_free(r->outputs);
+  }
+  for (size_t i = 0; i < p->nvars; i++) {
+    free(p->vars[i].name);
+    mp__yexpr_free(p->vars[i].expr);
+    mp_value_free(p->vars[i].value);
+    mp_strv_destroy(&p->vars[i].deps);
+  }
+  for (size_t i = 0; i < p->ncfg; i++) {
+    free(p->cfg[i].short_key);
+    free(p->cfg[i].full_key);
+    mp_value_free(p->cfg[i].value);
+  }
+  for (size_t i = 0; i < p->nouts; i++) {
+    free(p->outs[i].key);
+    mp__yexpr_free(p->outs[i].expr);
+  }
+  for (size_t i = 0; i < p->nnodes; i++)
+    free(p->nodes[i].deps);
+  free(p->res);
+  free(p->vars);
+  free(p->cfg);
+  free(p->outs);
+  free(p->nodes);
+  free(p->default_providers);
+  memset(p, 0, sizeof(*p));
+}
+
+char *mp__prog_provider_ref(const mp__yres *r) {
+  return mp_xasprintf("%s::%s", r->urn,
+                      r->id ? r->id : MP_UNKNOWN_SENTINEL);
+}

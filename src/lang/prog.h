@@ -1,0 +1,128 @@
+/* The Pulumi YAML program as the host runs it: resources, variables,
+ * config and outputs, the dependency graph, and the evaluator. */
+#ifndef MP_LANG_PROG_H
+#define MP_LANG_PROG_H
+
+#include "engine/source.h"
+#include "lang/expr.h"
+#include "lang/lang_int.h"
+
+typedef enum mp__nstate {
+  MP_N_WAIT,    /* some dependency is not done */
+  MP_N_INVOKE,  /* evaluation waits for an fn::invoke answer */
+  MP_N_RUNNING, /* registration or read in flight */
+  MP_N_DONE
+} mp__nstate;
+
+/* A resource declaration. Option fields hold -1 when unset. */
+typedef struct mp__yres {
+  char *key;   /* the name under `resources:` */
+  char *name;  /* the registered name (`name:` or the key) */
+  char *type;  /* the resolved type token */
+  char *pkg;   /* the package of |type| (for default providers) */
+  int line, col;
+  int is_provider, default_provider, is_get;
+  mp__yexpr *props;       /* OBJECT or NULL */
+  mp__yexpr *get_id;      /* `get:` */
+  mp__yexpr *get_state;
+  /* options */
+  long parent, provider, deleted_with; /* resource index or -1 */
+  long *depends_on;
+  size_t ndepends_on;
+  mp__yexpr *protect, *retain, *dbr, *version, *import_id, *ignore,
+      *replace_on, *aso, *timeouts, *aliases, *plugin_url;
+  /* state */
+  char *urn, *id;   /* id NULL: unknown (preview) */
+  mp_value *outputs; /* OBJECT, or NULL when all outputs are unknown */
+} mp__yres;
+
+typedef struct mp__yvar {
+  char *name;
+  int line, col;
+  mp__yexpr *expr;
+  mp_value *value; /* when done */
+  mp_strv deps;    /* resource URNs the value depends on */
+} mp__yvar;
+
+typedef struct mp__ycfg {
+  char *short_key; /* "size" for the project's namespace, else full key */
+  char *full_key;  /* "proj:size" */
+  mp_value *value;
+} mp__ycfg;
+
+typedef struct mp__yout {
+  char *key;
+  mp__yexpr *expr;
+} mp__yout;
+
+/* A graph node: resource |idx| (is_res) or variable |idx|. */
+typedef struct mp__gnode {
+  int is_res;
+  size_t idx;
+  size_t *deps; /* node indices */
+  size_t ndeps;
+  mp__nstate state;
+} mp__gnode;
+
+/* Owner: the loop thread. */
+typedef struct mp__prog {
+  const mp_project *proj;
+  const char *file; /* program file display name */
+  mp__yres *res;
+  size_t nres;
+  mp__yvar *vars;
+  size_t nvars;
+  mp__ycfg *cfg;
+  size_t ncfg;
+  mp__yout *outs;
+  size_t nouts;
+  mp__gnode *nodes; /* resources first, then variables */
+  size_t nnodes;
+  long *default_providers; /* per resource: its package's default or -1 */
+  /* run */
+  const char *stack, *organization;
+  int dry_run;
+} mp__prog;
+
+/* Builds |p| from the program document and checks it statically
+ * (references, cycles, types, options, config against |config|, the stack
+ * config OBJECT). Returns 0 or MP_EINVAL with file:line:col. */
+int mp__prog_analyze(mp__prog *p, const mp_project *proj,
+                     const mp_value *config, mp_err *err);
+void mp__prog_destroy(mp__prog *p);
+
+/* The state of one evaluation. */
+typedef struct mp__evalctx {
+  mp__prog *p;
+  mp_strv *deps;   /* receives the URNs of referenced resources */
+  int pending;     /* set: an fn::invoke is in flight */
+  /* Called to start an invoke of |x| (an fn::invoke whose arguments are
+   * known); returns 0 or an MP_E code with |err| set. */
+  int (*start_invoke)(void *ud, mp__yexpr *x, const mp_value *args,
+                      const char *token, const char *provider,
+                      mp_err *err);
+  void *ud;
+} mp__evalctx;
+
+/* Evaluates |x|. Returns an owned value, or NULL with either c->pending
+ * set (try again when the invoke answers) or |err| set (MP_EINVAL,
+ * "<file>:<line>:<col>: ..."). */
+mp_value *mp__eval(mp__evalctx *c, mp__yexpr *x, mp_err *err);
+
+/* The provider reference "<urn>::<id>" of resource |r| (owned). */
+char *mp__prog_provider_ref(const mp__yres *r);
+
+/* Builds the RegisterResourceRequest (or, for `get:`, the
+ * ReadResourceRequest) of resource |idx| under |stack_urn|. Returns 0 with
+ * |*reg| or |*read| set (free with mp__request_free / mp__read_free), 1 when
+ * an fn::invoke is pending, or MP_EINVAL with |err| set. */
+int mp__request_build(mp__evalctx *c, size_t idx, const char *stack_urn,
+                      Pulumirpc__RegisterResourceRequest **reg,
+                      Pulumirpc__ReadResourceRequest **read, mp_err *err);
+/* The stack's registration (type pulumi:pulumi:Stack, parent ""). */
+Pulumirpc__RegisterResourceRequest *mp__request_stack(const char *project,
+                                                      const char *stack);
+void mp__request_free(Pulumirpc__RegisterResourceRequest *req);
+void mp__read_free(Pulumirpc__ReadResourceRequest *req);
+
+#endif

@@ -1,0 +1,423 @@
+/* The Pulumi YAML language host: registers the stack, then every resource
+ * as soon as everything it references is known (all ready registrations
+ * are issued at once), and finally the stack outputs. */
+#include "lang/yaml.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/value_pb.h"
+#include "lang/prog.h"
+
+/* Owner: the loop thread. */
+typedef struct yaml_source {
+  mp_source base;
+  const mp_project *proj;
+  mp__prog prog;
+  mp_monitor *m;
+  char *stack, *organization;
+  char *stack_urn;     /* once the stack is registered */
+  size_t outstanding;  /* registrations, reads and invokes in flight */
+  int started, failed, canceled, finished;
+  char *fail_msg;      /* the first error */
+} yaml_source;
+
+/* One call in flight. */
+typedef struct call {
+  yaml_source *s;
+  size_t idx;        /* resource index */
+  mp__yexpr *invoke; /* for an invoke */
+} call;
+
+static void pump(yaml_source *s);
+
+/* Ends a failed or cancelled program once nothing is in flight (the
+ * successful end is in pump, after the outputs). */
+static void finish(yaml_source *s) {
+  if (s->finished || s->outstanding > 0 || !(s->failed || s->canceled))
+    return;
+  s->finished = 1;
+  mp_monitor_program_done(s->m, 1,
+                          s->failed && s->fail_msg ? s->fail_msg : "");
+}
+
+static void fail(yaml_source *s, const char *msg) {
+  if (!s->failed) {
+    s->failed = 1;
+    s->fail_msg = mp_xstrdup(msg);
+  }
+  finish(s);
+}
+
+static call *call_new(yaml_source *s, size_t idx, mp__yexpr *invoke) {
+  call *c = mp_xcalloc(1, sizeof(*c));
+  c->s = s;
+  c->idx = idx;
+  c->invoke = invoke;
+  s->outstanding++;
+  return c;
+}
+
+/* Common start of every callback: returns 1 if the answer is to be used. */
+static int call_done(call *c, const void *resp, const mp_err *err,
+                     const char *what) {
+  yaml_source *s = c->s;
+  s->outstanding--;
+  if (resp != NULL && (err == NULL || err->code == 0)) {
+    if (!s->failed && !s->canceled)
+      return 1;
+    finish(s);
+    return 0;
+  }
+  if (err && err->code == MP_ECANCELED) {
+    s->canceled = 1;
+  } else if (!s->failed) {
+    mp_err e;
+    mp_err_set(&e, MP_EPLUGIN, "%s: %s", what,
+               err && err->msg[0] ? err->msg : "failed");
+    fail(s, e.msg);
+  }
+  finish(s);
+  return 0;
+}
+
+/* ---- callbacks ---- */
+
+static int set_outputs(yaml_source *s, mp__yres *r,
+                       const Google__Protobuf__Struct *obj, int unknown) {
+  mp_err e;
+  mp_err_clear(&e);
+  if (unknown && s->prog.dry_run)
+    return 0;
+  if (mp_value_from_pb_struct(obj, &r->outputs, &e) < 0) {
+    char *msg = mp_xasprintf("%s:%d:%d: resource '%s': bad outputs: %s",
+                             s->prog.file, r->line, r->col, r->key, e.msg);
+    fail(s, msg);
+    free(msg);
+    return -1;
+  }
+  return 0;
+}
+
+static void resource_done(yaml_source *s, size_t idx) {
+  s->prog.nodes[idx].state = MP_N_DONE;
+  pump(s);
+  finish(s);
+}
+
+static char *res_what(yaml_source *s, size_t idx) {
+  const mp__yres *r = &s->prog.res[idx];
+  return mp_xasprintf("%s:%d:%d: resource '%s'", s->prog.file, r->line,
+                      r->col, r->key);
+}
+
+static void on_registered(void *ud,
+                          const Pulumirpc__RegisterResourceResponse *resp,
+                          const mp_err *err) {
+  call *c = ud;
+  yaml_source *s = c->s;
+  size_t idx = c->idx;
+  char *what = res_what(s, idx);
+  int use = call_done(c, resp, err, what);
+  free(what);
+  free(c);
+  if (!use)
+    return;
+  mp__yres *r = &s->prog.res[idx];
+  r->urn = mp_xstrdup(resp->urn);
+  if (resp->id && (resp->id[0] || !s->prog.dry_run))
+    r->id = mp_xstrdup(resp->id);
+  if (set_outputs(s, r, resp->object, resp->unknown) == 0)
+    resource_done(s, idx);
+}
+
+static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
+                    const mp_err *err) {
+  call *c = ud;
+  yaml_source *s = c->s;
+  size_t idx = c->idx;
+  char *what = res_what(s, idx);
+  int use = call_done(c, resp, err, what);
+  free(what);
+  free(c);
+  if (!use)
+    return;
+  mp__yres *r = &s->prog.res[idx];
+  r->urn = mp_xstrdup(resp->urn);
+  mp_value *id = NULL;
+  mp_err e;
+  mp_err_clear(&e);
+  /* The id is the one the program asked for. */
+  mp__evalctx ec = {.p = &s->prog};
+  id = mp__eval(&ec, r->get_id, &e);
+  mp_value *plain = id ? mp_value_strip_secrets(id) : NULL;
+  if (plain && plain->kind == MP_VALUE_STRING)
+    r->id = mp_xstrdup(plain->u.str.ptr);
+  mp_value_free(plain);
+  mp_value_free(id);
+  if (set_outputs(s, r, resp->properties, resp->unknown) == 0)
+    resource_done(s, idx);
+}
+
+static void on_stack(void *ud,
+                     const Pulumirpc__RegisterResourceResponse *resp,
+                     const mp_err *err) {
+  call *c = ud;
+  yaml_source *s = c->s;
+  int use = call_done(c, resp, err, "cannot register the stack");
+  free(c);
+  if (!use)
+    return;
+  s->stack_urn = mp_xstrdup(resp->urn);
+  pump(s);
+  finish(s);
+}
+
+static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
+                      const mp_err *err) {
+  call *c = ud;
+  yaml_source *s = c->s;
+  mp__yexpr *x = c->invoke;
+  char *what = mp_xasprintf("%s:%d:%d: fn::invoke", s->prog.file, x->line,
+                            x->col);
+  int use = call_done(c, resp, err, what);
+  free(c);
+  if (use && resp->n_failures > 0) {
+    char *msg = mp_xasprintf("%s failed: %s%s%s", what,
+                             resp->failures[0]->reason,
+                             resp->failures[0]->property[0] ? " at " : "",
+                             resp->failures[0]->property);
+    fail(s, msg);
+    free(msg);
+    use = 0;
+  }
+  mp_err e;
+  mp_err_clear(&e);
+  if (use && resp->unknown) {
+    x->invoke_result = mp_value_new_unknown();
+  } else if (use && mp_value_from_pb_struct(resp->return_, &x->invoke_result,
+                                            &e) < 0) {
+    char *msg = mp_xasprintf("%s: bad result: %s", what, e.msg);
+    fail(s, msg);
+    free(msg);
+    use = 0;
+  }
+  free(what);
+  if (!use)
+    return;
+  x->invoke_state = 2;
+  pump(s);
+  finish(s);
+}
+
+/* ---- scheduling ---- */
+
+static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
+                        const char *token, const char *provider,
+                        mp_err *err) {
+  yaml_source *s = ud;
+  Pulumirpc__ResourceInvokeRequest req =
+      PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
+  req.tok = (char *)token;
+  req.provider = provider ? (char *)provider : req.provider;
+  req.acceptresources = 1;
+  int rc = mp_value_to_pb_struct(args, 0, &req.args, err);
+  if (rc < 0)
+    return rc;
+  call *c = call_new(s, 0, x);
+  rc = mp_monitor_invoke(s->m, &req, on_invoke, c, err);
+  mp_value_pb_struct_free(req.args);
+  if (rc < 0) {
+    s->outstanding--;
+    free(c);
+  }
+  return rc;
+}
+
+static mp__evalctx ctx(yaml_source *s) {
+  mp__evalctx c = {.p = &s->prog, .start_invoke = start_invoke, .ud = s};
+  return c;
+}
+
+static int deps_done(const mp__prog *p, const mp__gnode *g) {
+  for (size_t i = 0; i < g->ndeps; i++)
+    if (p->nodes[g->deps[i]].state != MP_N_DONE)
+      return 0;
+  return 1;
+}
+
+static int run_variable(yaml_source *s, mp__gnode *g, mp_err *err) {
+  mp__yvar *v = &s->prog.vars[g->idx];
+  mp__evalctx c = ctx(s);
+  mp_strv_destroy(&v->deps);
+  c.deps = &v->deps;
+  v->value = mp__eval(&c, v->expr, err);
+  if (v->value != NULL)
+    g->state = MP_N_DONE;
+  else if (err->code == 0)
+    g->state = MP_N_INVOKE;
+  return err->code;
+}
+
+static int run_resource(yaml_source *s, mp__gnode *g, mp_err *err) {
+  mp__evalctx c = ctx(s);
+  Pulumirpc__RegisterResourceRequest *reg;
+  Pulumirpc__ReadResourceRequest *read;
+  int rc = mp__request_build(&c, g->idx, s->stack_urn, &reg, &read, err);
+  if (rc == 1) {
+    g->state = MP_N_INVOKE;
+    return 0;
+  }
+  if (rc < 0)
+    return rc;
+  call *cl = call_new(s, g->idx, NULL);
+  if (reg)
+    rc = mp_monitor_register_resource(s->m, reg, on_registered, cl, err);
+  else
+    rc = mp_monitor_read_resource(s->m, read, on_read, cl, err);
+  mp__request_free(reg);
+  mp__read_free(read);
+  if (rc < 0) {
+    s->outstanding--;
+    free(cl);
+    return rc;
+  }
+  g->state = MP_N_RUNNING;
+  return 0;
+}
+
+/* Evaluates the outputs and registers them; 1 while an invoke is pending. */
+static int register_outputs(yaml_source *s, mp_err *err) {
+  mp__evalctx c = ctx(s);
+  mp_value *outs = mp_value_new_object();
+  int rc = 0;
+  for (size_t i = 0; i < s->prog.nouts; i++) {
+    mp_value *v = mp__eval(&c, s->prog.outs[i].expr, err);
+    if (v == NULL) {
+      rc = err->code < 0 ? err->code : 1;
+      if (rc < 0)
+        break;
+      continue;
+    }
+    mp_value_object_set(outs, s->prog.outs[i].key, v);
+  }
+  if (rc == 0) {
+    Pulumirpc__RegisterResourceOutputsRequest req =
+        PULUMIRPC__REGISTER_RESOURCE_OUTPUTS_REQUEST__INIT;
+    req.urn = s->stack_urn;
+    rc = mp_value_to_pb_struct(outs, MP_PB_KEEP_SECRETS, &req.outputs, err);
+    if (rc == 0)
+      rc = mp_monitor_register_outputs(s->m, &req, err);
+    mp_value_pb_struct_free(req.outputs);
+  }
+  mp_value_free(outs);
+  return rc;
+}
+
+/* Starts every node whose dependencies are done, repeating until nothing
+ * changes; when everything is done, registers the outputs. */
+static void pump(yaml_source *s) {
+  mp__prog *p = &s->prog;
+  int changed = 1;
+  mp_err err;
+  mp_err_clear(&err);
+  while (changed && !s->failed && !s->canceled && s->stack_urn) {
+    changed = 0;
+    for (size_t i = 0; i < p->nnodes; i++) {
+      mp__gnode *g = &p->nodes[i];
+      if ((g->state != MP_N_WAIT && g->state != MP_N_INVOKE) ||
+          !deps_done(p, g))
+        continue;
+      mp__nstate before = g->state;
+      int rc = g->is_res ? run_resource(s, g, &err)
+                         : run_variable(s, g, &err);
+      if (rc < 0) {
+        fail(s, err.msg);
+        return;
+      }
+      changed |= g->state != before;
+    }
+  }
+  if (s->failed || s->canceled || !s->stack_urn)
+    return;
+  for (size_t i = 0; i < p->nnodes; i++)
+    if (p->nodes[i].state != MP_N_DONE)
+      return;
+  if (s->outstanding > 0 || s->finished)
+    return;
+  int rc = register_outputs(s, &err);
+  if (rc < 0) {
+    fail(s, err.msg);
+  } else if (rc == 0) {
+    s->finished = 1;
+    mp_monitor_program_done(s->m, 0, NULL);
+  }
+}
+
+/* ---- the source ---- */
+
+static int src_start(mp_source *base, mp_monitor *m,
+                     const mp_source_info *info, mp_err *err) {
+  yaml_source *s = (yaml_source *)base;
+  if (s->started)
+    return mp_err_set(err, MP_EINVAL, "the YAML program was already "
+                      "started");
+  s->started = 1;
+  s->m = m;
+  s->stack = mp_xstrdup(info->stack);
+  s->organization = mp_xstrdup(info->organization ? info->organization
+                                                  : "organization");
+  s->prog.stack = s->stack;
+  s->prog.organization = s->organization;
+  s->prog.dry_run = info->dry_run;
+  int rc = mp__prog_analyze(&s->prog, s->proj, info->config, err);
+  if (rc < 0)
+    return rc;
+  Pulumirpc__RegisterResourceRequest *req =
+      mp__request_stack(s->proj->name, info->stack);
+  call *c = call_new(s, 0, NULL);
+  rc = mp_monitor_register_resource(m, req, on_stack, c, err);
+  mp__request_free(req);
+  if (rc < 0) {
+    s->outstanding--;
+    free(c);
+  }
+  return rc;
+}
+
+static void src_cancel(mp_source *base) {
+  yaml_source *s = (yaml_source *)base;
+  if (!s->started || s->finished)
+    return;
+  s->canceled = 1;
+  finish(s);
+}
+
+static void src_free(mp_source *base) {
+  yaml_source *s = (yaml_source *)base;
+  if (s == NULL)
+    return;
+  mp__prog_destroy(&s->prog);
+  free(s->stack);
+  free(s->organization);
+  free(s->stack_urn);
+  free(s->fail_msg);
+  free(s);
+}
+
+static const mp_source_vtable yaml_vtable = {src_start, src_cancel,
+                                             src_free};
+
+int mp_yaml_source_new(const mp_project *p, mp_source **out, mp_err *err) {
+  *out = NULL;
+  if (p->program == NULL)
+    return mp_err_set(err, MP_EINVAL,
+                      "project '%s' has runtime '%s', not yaml; the "
+                      "embedded host runs only `runtime: yaml` programs",
+                      p->name, p->runtime);
+  yaml_source *s = mp_xcalloc(1, sizeof(*s));
+  s->base.vt = &yaml_vtable;
+  s->proj = p;
+  *out = &s->base;
+  return 0;
+}

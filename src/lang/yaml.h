@@ -1,0 +1,64 @@
+/* Pulumi projects (Pulumi.yaml) and the embedded Pulumi YAML language host
+ * (`runtime: yaml`). The host evaluates the program inside the engine and
+ * talks to it only through the monitor entry points of engine/source.h. */
+#ifndef MP_LANG_YAML_H
+#define MP_LANG_YAML_H
+
+#include <stddef.h>
+
+#include "engine/err.h"
+#include "engine/source.h"
+#include "engine/value.h"
+
+typedef struct mp_project mp_project; /* opaque; src/lang/project.c */
+
+/* One declared project config key (Pulumi.yaml `config:` or the Pulumi
+ * YAML `configuration:` section). */
+typedef struct mp_project_config {
+  const char *key;     /* as declared: "size" or "aws:region" */
+  const char *type;    /* "string", "integer", "number", "boolean",
+                          "array", "object", or NULL (from the default) */
+  const mp_value *def; /* the default, or NULL: the key is required */
+  int secret;          /* declared `secret: true` */
+  int line, col;       /* where the key is declared */
+} mp_project_config;
+
+/* Loads the project in |dir|: Pulumi.yaml (or Pulumi.yml), its name,
+ * runtime (a string or {name: ...}), description, main and declared config.
+ * For `runtime: yaml` the program is read too: Main.yaml in the program
+ * folder (|dir|, or |dir|/<main>) when it exists, else the project file
+ * itself (Pulumi YAML's rule). Sets |*out| (owned; mp_project_free).
+ * Returns 0, MP_ENOENT (no project file) or MP_EINVAL (YAML syntax error or
+ * a bad field, the message naming "<file>:<line>:<col>"). */
+int mp_project_load(const char *dir, mp_project **out, mp_err *err);
+/* Frees |p|; NULL is fine. */
+void mp_project_free(mp_project *p);
+
+/* Accessors; the strings are borrowed from |p|. description and main may
+ * be NULL. dir is the project folder as given to mp_project_load. */
+const char *mp_project_name(const mp_project *p);
+const char *mp_project_runtime(const mp_project *p);
+const char *mp_project_description(const mp_project *p);
+const char *mp_project_main(const mp_project *p);
+const char *mp_project_dir(const mp_project *p);
+size_t mp_project_config_count(const mp_project *p);
+/* The |i|th declared config key (borrowed), in declaration order. */
+const mp_project_config *mp_project_config_at(const mp_project *p, size_t i);
+
+/* Creates the Pulumi YAML language host for |p| (runtime yaml; |p| must
+ * outlive the source). The program is checked when the source starts:
+ * start() returns MP_EINVAL with "<file>:<line>:<col>: ..." for a missing
+ * reference, a cycle, an unknown type or function, a bad option or bad
+ * config, before anything is registered. Sets |*out| (free with
+ * s->vt->free). Returns 0 or MP_EINVAL (not a yaml project). */
+int mp_yaml_source_new(const mp_project *p, mp_source **out, mp_err *err);
+
+/* Resolves a Pulumi YAML type token the way Pulumi YAML does for the
+ * built-in packages (random, command, local, test): `pkg:Type` means
+ * `pkg:index:Type`, then the package's real token (e.g.
+ * `random:index/randomPet:RandomPet`). Tokens of other packages come back
+ * unchanged (owned string in |*out|). Returns 0 or MP_EINVAL for a
+ * malformed token or a type the built-in package lacks. */
+int mp_yaml_resolve_type(const char *token, char **out, mp_err *err);
+
+#endif

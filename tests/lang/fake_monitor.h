@@ -1,0 +1,48 @@
+/* A recording stand-in for the resource monitor (tests only): it keeps a
+ * copy of every request and answers each on a later loop iteration, with
+ * urn computed from type/name/parent, id "id-<name>" and outputs = inputs. */
+#ifndef MP_TESTS_FAKE_MONITOR_H
+#define MP_TESTS_FAKE_MONITOR_H
+
+#include <uv.h>
+
+#include "engine/mem.h"
+#include "engine/source.h"
+
+typedef struct fake_pending fake_pending;
+
+struct mp_monitor {
+  uv_loop_t *loop;
+  uv_timer_t timer;
+  char *project, *stack;
+  /* Behaviour. */
+  int preview;            /* answer id "" (unknown) */
+  const char *fail_name;  /* fail the registration of this name */
+  const char *unknown_name; /* answer this one with unknown outputs */
+  /* Records (copies). */
+  Pulumirpc__RegisterResourceRequest **regs;
+  size_t nregs;
+  Pulumirpc__ReadResourceRequest **reads;
+  size_t nreads;
+  Pulumirpc__ResourceInvokeRequest **invokes;
+  size_t ninvokes;
+  Pulumirpc__RegisterResourceOutputsRequest *outputs;
+  int outputs_calls;
+  mp_strv events; /* "reg:<name>", "ans:<name>", "inv:<tok>", "done" */
+  int done_calls, done_failed;
+  char *done_msg;
+  fake_pending *queue;
+  size_t nqueue;
+};
+
+void fake_monitor_init(mp_monitor *m, uv_loop_t *loop, const char *project,
+                       const char *stack);
+/* Closes the timer; run the loop once more afterwards. */
+void fake_monitor_destroy(mp_monitor *m);
+/* The recorded registration of |name| or NULL. */
+const Pulumirpc__RegisterResourceRequest *fake_monitor_reg(
+    const mp_monitor *m, const char *name);
+/* Index of |event| in the event list, or -1. */
+long fake_monitor_event(const mp_monitor *m, const char *event);
+
+#endif

@@ -1,0 +1,826 @@
+/* Tests of the Pulumi YAML language host against a recording monitor. */
+#include "lang/yaml.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/value_pb.h"
+#include "lang/fake_monitor.h"
+#include "testutil.h"
+
+/* ---- harness ---- */
+
+typedef struct run {
+  uv_loop_t loop;
+  mp_monitor m;
+  mp_project *proj;
+  mp_source *src;
+  int load_rc, start_rc;
+  mp_err err;
+  char dir[64];
+} run;
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[256];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Runs |yaml| as Pulumi.yaml with stack config |config| (JSON or NULL). */
+static void run_program_in(run *r, const char *config, int preview,
+                           const char *fail_name) {
+  uv_loop_init(&r->loop);
+  fake_monitor_init(&r->m, &r->loop, "proj", "dev");
+  r->m.preview = preview;
+  r->m.fail_name = fail_name;
+  mp_err_clear(&r->err);
+  r->load_rc = mp_project_load(r->dir, &r->proj, &r->err);
+  if (r->load_rc < 0)
+    return;
+  CHECK(mp_yaml_source_new(r->proj, &r->src, &r->err) == 0);
+  mp_value *cfg = NULL;
+  if (config)
+    CHECK(mp_value_from_json(config, strlen(config), NULL, &cfg, NULL) == 0);
+  mp_source_info info = {.loop = &r->loop,
+                         .project = "proj",
+                         .stack = "dev",
+                         .organization = "org",
+                         .root_dir = r->dir,
+                         .dry_run = preview,
+                         .parallel = 4,
+                         .config = cfg};
+  r->start_rc = r->src->vt->start(r->src, &r->m, &info, &r->err);
+  mp_value_free(cfg);
+  if (r->start_rc == 0)
+    uv_run(&r->loop, UV_RUN_DEFAULT);
+}
+
+static void run_program(run *r, const char *yaml, const char *config,
+                        int preview) {
+  memset(r, 0, sizeof(*r));
+  strcpy(r->dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r->dir) != NULL);
+  write_file(r->dir, "Pulumi.yaml", yaml);
+  run_program_in(r, config, preview, NULL);
+}
+
+static void run_free(run *r) {
+  if (r->src)
+    r->src->vt->free(r->src);
+  mp_project_free(r->proj);
+  fake_monitor_destroy(&r->m);
+  uv_run(&r->loop, UV_RUN_DEFAULT);
+  CHECK(uv_loop_close(&r->loop) == 0);
+  char cmd[128];
+  snprintf(cmd, sizeof(cmd), "rm -rf %s", r->dir);
+  CHECK(system(cmd) == 0);
+}
+
+/* A compact rendering: secrets as secret(..), unknowns as ?. */
+static void show_into(const mp_value *v, mp_buf *b) {
+  switch (v->kind) {
+  case MP_VALUE_OBJECT:
+    mp_buf_putc(b, '{');
+    for (size_t i = 0; i < v->u.obj.len; i++) {
+      mp_buf_printf(b, "%s%s:", i ? "," : "", v->u.obj.items[i].key);
+      show_into(v->u.obj.items[i].value, b);
+    }
+    mp_buf_putc(b, '}');
+    return;
+  case MP_VALUE_ARRAY:
+    mp_buf_putc(b, '[');
+    for (size_t i = 0; i < v->u.arr.len; i++) {
+      if (i)
+        mp_buf_putc(b, ',');
+      show_into(v->u.arr.items[i], b);
+    }
+    mp_buf_putc(b, ']');
+    return;
+  case MP_VALUE_SECRET:
+    mp_buf_puts(b, "secret(");
+    show_into(v->u.secret, b);
+    mp_buf_putc(b, ')');
+    return;
+  case MP_VALUE_UNKNOWN:
+    mp_buf_putc(b, '?');
+    return;
+  case MP_VALUE_ASSET:
+    mp_buf_printf(b, "asset(%s)", v->u.asset.text    ? v->u.asset.text
+                                  : v->u.asset.path ? v->u.asset.path
+                                                    : "uri");
+    return;
+  case MP_VALUE_ARCHIVE:
+    mp_buf_printf(b, "archive(%s)", v->u.archive.path);
+    return;
+  default:
+    mp_value_to_json(v, NULL, 0, b, NULL);
+  }
+}
+
+/* Owned rendering of a Struct. */
+static char *show_struct(const Google__Protobuf__Struct *s) {
+  mp_value *v = NULL;
+  mp_buf b;
+  mp_buf_init(&b);
+  if (mp_value_from_pb_struct(s, &v, NULL) == 0)
+    show_into(v, &b);
+  mp_value_free(v);
+  return mp_buf_detach(&b, NULL);
+}
+
+static char *props(const run *r, const char *name) {
+  const Pulumirpc__RegisterResourceRequest *q = fake_monitor_reg(&r->m, name);
+  return q ? show_struct(q->object) : mp_xstrdup("(not registered)");
+}
+
+static char *outputs(const run *r) {
+  return r->m.outputs ? show_struct(r->m.outputs->outputs)
+                      : mp_xstrdup("(none)");
+}
+
+#define CHECK_OWNED_STR(expr, want)                                        \
+  do {                                                                     \
+    char *s_ = (expr);                                                     \
+    CHECK_STR(s_, want);                                                   \
+    free(s_);                                                              \
+  } while (0)
+
+static const char *prop_deps(const Pulumirpc__RegisterResourceRequest *q,
+                             const char *key, size_t i) {
+  for (size_t k = 0; k < q->n_propertydependencies; k++)
+    if (strcmp(q->propertydependencies[k]->key, key) == 0)
+      return i < q->propertydependencies[k]->value->n_urns
+                 ? q->propertydependencies[k]->value->urns[i]
+                 : "(none)";
+  return "(no entry)";
+}
+
+#define STACK_URN "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev"
+#define URN(type, name) "urn:pulumi:dev::proj::" type "::" name
+
+/* ---- registration ---- */
+
+static void test_yaml_stack_first_and_concurrent(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "resources:\n"
+              "  c:\n    type: test:Resource\n"
+              "    properties:\n      v: ${a.v}\n"
+              "  a:\n    type: test:Resource\n    properties:\n      v: 1\n"
+              "  b:\n    type: test:Resource\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.nregs == 4);
+  CHECK_STR(r.m.regs[0]->type, "pulumi:pulumi:Stack");
+  CHECK_STR(r.m.regs[0]->name, "proj-dev");
+  CHECK_STR(r.m.regs[0]->parent, "");
+  CHECK(!r.m.regs[0]->custom);
+  CHECK(r.m.regs[0]->object != NULL);
+  /* a and b both go out before either is answered; c waits for a. */
+  long ra = fake_monitor_event(&r.m, "reg:a"),
+       rb = fake_monitor_event(&r.m, "reg:b"),
+       aa = fake_monitor_event(&r.m, "ans:a"),
+       ab = fake_monitor_event(&r.m, "ans:b"),
+       rc = fake_monitor_event(&r.m, "reg:c");
+  CHECK(ra > 0 && rb > 0 && ra < aa && rb < aa && rb < ab);
+  CHECK(rc > aa);
+  const Pulumirpc__RegisterResourceRequest *a = fake_monitor_reg(&r.m, "a");
+  CHECK_STR(a->type, "test:index:Resource");
+  CHECK_STR(a->parent, STACK_URN);
+  CHECK(a->custom && a->acceptsecrets && a->supportspartialvalues &&
+        a->aliasspecs && a->acceptresources);
+  CHECK(a->customtimeouts != NULL);
+  CHECK(a->protect_opt_case == 0 && a->retain_on_delete_opt_case == 0);
+  CHECK_OWNED_STR(props(&r, "c"), "{v:1}");
+  CHECK(r.m.outputs_calls == 1);
+  CHECK_STR(r.m.outputs->urn, STACK_URN);
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  CHECK(fake_monitor_event(&r.m, "outputs") <
+        fake_monitor_event(&r.m, "done"));
+  run_free(&r);
+}
+
+static void test_yaml_dependencies(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "variables:\n  both: ${a.v}-${b.id}\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n      v: x\n"
+              "  b:\n    type: test:Resource\n"
+              "  d:\n    type: test:Resource\n"
+              "  c:\n    type: test:Resource\n"
+              "    properties:\n      x: ${a.v}\n      y: lit\n"
+              "      z: ${both}\n"
+              "    options:\n      dependsOn:\n        - ${d}\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  const Pulumirpc__RegisterResourceRequest *c = fake_monitor_reg(&r.m, "c");
+  CHECK(c != NULL);
+  if (c == NULL) {
+    run_free(&r);
+    return;
+  }
+  CHECK(c->n_dependencies == 3);
+  mp_strv deps = {c->dependencies, c->n_dependencies, c->n_dependencies};
+  CHECK(mp_strv_contains(&deps, URN("test:index:Resource", "a")));
+  CHECK(mp_strv_contains(&deps, URN("test:index:Resource", "b")));
+  CHECK(mp_strv_contains(&deps, URN("test:index:Resource", "d")));
+  CHECK(c->n_propertydependencies == 3);
+  CHECK_STR(prop_deps(c, "x", 0), URN("test:index:Resource", "a"));
+  CHECK_STR(prop_deps(c, "x", 1), "(none)");
+  CHECK_STR(prop_deps(c, "y", 0), "(none)");
+  CHECK_STR(prop_deps(c, "z", 0), URN("test:index:Resource", "a"));
+  CHECK_STR(prop_deps(c, "z", 1), URN("test:index:Resource", "b"));
+  CHECK_OWNED_STR(props(&r, "c"), "{x:\"x\",y:\"lit\",z:\"x-id-b\"}");
+  run_free(&r);
+}
+
+static void test_yaml_options(void) {
+  run r;
+  run_program(
+      &r,
+      "name: proj\nruntime: yaml\n"
+      "resources:\n"
+      "  prov:\n    type: pulumi:providers:test\n"
+      "  par:\n    type: test:Resource\n"
+      "  owner:\n    type: test:Resource\n"
+      "  r:\n    type: test:Resource\n    name: real-name\n"
+      "    options:\n"
+      "      parent: ${par}\n      provider: ${prov}\n"
+      "      protect: true\n      retainOnDelete: false\n"
+      "      deleteBeforeReplace: true\n"
+      "      ignoreChanges: [a, b.c]\n      replaceOnChanges: [d]\n"
+      "      additionalSecretOutputs: [e]\n"
+      "      import: imp-1\n      version: 1.2.3\n"
+      "      deletedWith: ${owner}\n"
+      "      customTimeouts:\n        create: 5m\n        delete: 1h\n"
+      "      aliases:\n        - urn:pulumi:dev::proj::test:index:Resource::old\n"
+      "        - name: older\n          parent: ${owner}\n"
+      "        - name: oldest\n          noParent: true\n"
+      "  plain:\n    type: test:Resource\n"
+      "    options:\n      deleteBeforeReplace: false\n",
+      NULL, 0);
+  CHECK(r.start_rc == 0);
+  const Pulumirpc__RegisterResourceRequest *q =
+      fake_monitor_reg(&r.m, "real-name");
+  CHECK(q != NULL);
+  if (q == NULL) {
+    run_free(&r);
+    return;
+  }
+  CHECK_STR(q->parent, URN("test:index:Resource", "par"));
+  CHECK_STR(q->provider, URN("pulumi:providers:test", "prov") "::id-prov");
+  CHECK(q->protect_opt_case == 6 && q->protect);
+  CHECK(q->retain_on_delete_opt_case == 25 && !q->retainondelete);
+  CHECK(q->deletebeforereplace && q->deletebeforereplacedefined);
+  CHECK(q->n_ignorechanges == 2);
+  CHECK_STR(q->ignorechanges[1], "b.c");
+  CHECK(q->n_replaceonchanges == 1);
+  CHECK_STR(q->replaceonchanges[0], "d");
+  CHECK(q->n_additionalsecretoutputs == 1);
+  CHECK_STR(q->importid, "imp-1");
+  CHECK_STR(q->version, "1.2.3");
+  CHECK_STR(q->deletedwith, URN("test:index:Resource", "owner"));
+  CHECK_STR(q->customtimeouts->create, "5m");
+  CHECK_STR(q->customtimeouts->delete_, "1h");
+  CHECK_STR(q->customtimeouts->update, "");
+  CHECK(q->n_aliases == 3);
+  CHECK(q->aliases[0]->alias_case == PULUMIRPC__ALIAS__ALIAS_URN);
+  CHECK_STR(q->aliases[0]->urn,
+            "urn:pulumi:dev::proj::test:index:Resource::old");
+  CHECK(q->aliases[1]->alias_case == PULUMIRPC__ALIAS__ALIAS_SPEC);
+  CHECK_STR(q->aliases[1]->spec->name, "older");
+  CHECK_STR(q->aliases[1]->spec->parenturn,
+            URN("test:index:Resource", "owner"));
+  CHECK(q->aliases[2]->spec->parent_case ==
+            PULUMIRPC__ALIAS__SPEC__PARENT_NO_PARENT &&
+        q->aliases[2]->spec->noparent);
+  /* Options are not data dependencies; the parent never is. */
+  CHECK(q->n_dependencies == 0);
+  /* The child was issued after its parent, provider and owner answered. */
+  CHECK(fake_monitor_event(&r.m, "reg:real-name") >
+        fake_monitor_event(&r.m, "ans:prov"));
+  const Pulumirpc__RegisterResourceRequest *p =
+      fake_monitor_reg(&r.m, "plain");
+  CHECK(!p->deletebeforereplace && p->deletebeforereplacedefined);
+  CHECK_STR(p->provider, "");
+  CHECK(p->n_aliases == 0);
+  run_free(&r);
+}
+
+static void test_yaml_default_provider(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "resources:\n"
+              "  p:\n    type: pulumi:providers:random\n"
+              "    defaultProvider: true\n"
+              "  pet:\n    type: random:RandomPet\n"
+              "  other:\n    type: test:Resource\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  const Pulumirpc__RegisterResourceRequest *pet =
+      fake_monitor_reg(&r.m, "pet");
+  CHECK_STR(pet->type, "random:index/randomPet:RandomPet");
+  CHECK_STR(pet->provider,
+            URN("pulumi:providers:random", "p") "::id-p");
+  CHECK_STR(fake_monitor_reg(&r.m, "other")->provider, "");
+  run_free(&r);
+}
+
+static void test_yaml_type_resolution(void) {
+  const char *cases[][2] = {
+      {"random:RandomString", "random:index/randomString:RandomString"},
+      {"random:index:RandomPassword",
+       "random:index/randomPassword:RandomPassword"},
+      {"random:RandomInteger", "random:index/randomInteger:RandomInteger"},
+      {"random:RandomId", "random:index/randomId:RandomId"},
+      {"random:RandomUuid", "random:index/randomUuid:RandomUuid"},
+      {"random:index/randomPet:RandomPet", "random:index/randomPet:RandomPet"},
+      {"command:local:Command", "command:local:Command"},
+      {"local:File", "local:index:File"},
+      {"test:Resource", "test:index:Resource"},
+      {"aws:s3:Bucket", "aws:s3:Bucket"},
+      {"foo:Thing", "foo:index:Thing"},
+      {"pulumi:providers:random", "pulumi:providers:random"}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(cases); i++) {
+    char *out = NULL;
+    mp_err err;
+    CHECK(mp_yaml_resolve_type(cases[i][0], &out, &err) == 0);
+    CHECK_STR(out, cases[i][1]);
+    free(out);
+  }
+  char *out = NULL;
+  mp_err err;
+  CHECK(mp_yaml_resolve_type("random:RandomThing", &out, &err) ==
+        MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "unknown resource type 'random:RandomThing'");
+  CHECK(mp_yaml_resolve_type("command:Command", &out, &err) == MP_EINVAL);
+  CHECK(mp_yaml_resolve_type("nocolon", &out, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "not a type token");
+  CHECK(out == NULL);
+}
+
+/* ---- expressions ---- */
+
+static void test_yaml_interpolation(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "variables:\n  n: 42\n  f: 1.5\n  obj:\n    k: [1, two]\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      s: pre-${n}-${f}-${obj.k[1]}-post\n"
+              "      whole: ${obj}\n"
+              "      idx: ${obj[\"k\"][0]}\n"
+              "      esc: cost $${price} and ${pulumi.stack}\n"
+              "      meta: ${pulumi.project}/${pulumi.organization}\n"
+              "      quoted: \"true\"\n      b: true\n      nul: null\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"),
+                  "{b:true,esc:\"cost ${price} and dev\",idx:1,"
+                  "meta:\"proj/org\",nul:null,quoted:\"true\","
+                  "s:\"pre-42-1.5-two-post\",whole:{k:[1,\"two\"]}}");
+  run_free(&r);
+}
+
+static void test_yaml_functions(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "data.txt", "file body");
+  write_file(
+      r.dir, "Pulumi.yaml",
+      "name: proj\nruntime: yaml\n"
+      "resources:\n"
+      "  a:\n    type: test:Resource\n    properties:\n"
+      "      join:\n        fn::join: [\"-\", [a, 1, true]]\n"
+      "      split:\n        fn::split: [\",\", \"x,y,,z\"]\n"
+      "      select:\n        fn::select: [1, [p, q, r]]\n"
+      "      json:\n        fn::toJSON: {k: [1, v]}\n"
+      "      b64:\n        fn::toBase64: hello\n"
+      "      unb64:\n        fn::fromBase64: aGVsbG8h\n"
+      "      file:\n        fn::readFile: data.txt\n"
+      "      sa:\n        fn::stringAsset: text\n"
+      "      fa:\n        fn::fileAsset: ./x.txt\n"
+      "      ar:\n        fn::fileArchive: ./dir\n"
+      "      inv:\n        fn::invoke:\n          function: test:echo\n"
+      "          arguments:\n            q: ${pulumi.stack}\n"
+      "          return: q\n");
+  run_program_in(&r, NULL, 0, NULL);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"),
+                  "{ar:archive(./dir),b64:\"aGVsbG8=\",fa:asset(./x.txt),"
+                  "file:\"file body\",inv:\"dev\",join:\"a-1-true\","
+                  "json:\"{\\\"k\\\":[1,\\\"v\\\"]}\",sa:asset(text),"
+                  "select:\"q\",split:[\"x\",\"y\",\"\",\"z\"],"
+                  "unb64:\"hello!\"}");
+  CHECK(r.m.ninvokes == 1);
+  CHECK_STR(r.m.invokes[0]->tok, "test:index:echo");
+  /* The invoke ran before the resource that needed it. */
+  CHECK(fake_monitor_event(&r.m, "inv:test:index:echo") <
+        fake_monitor_event(&r.m, "reg:a"));
+  run_free(&r);
+}
+
+static void test_yaml_function_errors(void) {
+  const char *progs[][2] = {
+      {"      v:\n        fn::select: [5, [a]]\n",
+       "Pulumi.yaml:8:9: fn::select: index 5 is out of range"},
+      {"      v:\n        fn::fromBase64: '!!'\n",
+       "Pulumi.yaml:8:9: fn::fromBase64: '!!' is not valid base64"},
+      {"      v:\n        fn::readFile: nope.txt\n",
+       "Pulumi.yaml:8:9: fn::readFile: cannot open 'nope.txt'"},
+      {"      v:\n        fn::invoke:\n          function: test:fail\n",
+       "Pulumi.yaml:8:9: fn::invoke failed: no such thing"},
+      {"      v:\n        fn::join: [1, [a]]\n",
+       "fn::join: the delimiter must be a string"}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(progs); i++) {
+    char *yaml = mp_xasprintf("name: proj\nruntime: yaml\nresources:\n"
+                              "  a:\n    type: test:Resource\n"
+                              "    properties:\n%s",
+                              progs[i][0]);
+    run r;
+    run_program(&r, yaml, NULL, 0);
+    CHECK(r.start_rc == 0);
+    CHECK(r.m.done_calls == 1 && r.m.done_failed);
+    CHECK_CONTAINS(r.m.done_msg, progs[i][1]);
+    CHECK(fake_monitor_reg(&r.m, "a") == NULL);
+    CHECK(r.m.outputs_calls == 0);
+    run_free(&r);
+    free(yaml);
+  }
+}
+
+static void test_yaml_secrets(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "config:\n  pw:\n    type: string\n"
+              "variables:\n  s:\n    fn::secret: hush\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      plain: x\n      sec: ${s}\n      interp: a-${s}\n"
+              "      joined:\n        fn::join: [\",\", [\"${s}\", b]]\n"
+              "      fromcfg: ${pw}\n"
+              "  b:\n    type: test:Resource\n    properties:\n"
+              "      fromres: ${a.sec}\n"
+              "outputs:\n  o: ${s}\n  p: ${a.plain}\n",
+              "{\"proj:pw\": {\"4dabf18193072939515e22adb298388d\": "
+              "\"1b47061264138c4ac30d75fd1eb44270\", \"plaintext\": "
+              "\"\\\"pass\\\"\"}}",
+              0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"),
+                  "{fromcfg:secret(\"pass\"),interp:secret(\"a-hush\"),"
+                  "joined:secret(\"hush,b\"),plain:\"x\","
+                  "sec:secret(\"hush\")}");
+  CHECK_OWNED_STR(props(&r, "b"), "{fromres:secret(\"hush\")}");
+  CHECK_OWNED_STR(outputs(&r), "{o:secret(\"hush\"),p:\"x\"}");
+  run_free(&r);
+}
+
+static void test_yaml_preview_unknowns(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n      v: 1\n"
+              "  b:\n    type: test:Resource\n    properties:\n"
+              "      id: ${a.id}\n      interp: x-${a.id}\n"
+              "      known: ${a.v}\n      missing: ${a.nothere}\n"
+              "      joined:\n        fn::join: [\"-\", [\"${a}\", y]]\n"
+              "      urn: ${a.urn}\n"
+              "outputs:\n  aid: ${a.id}\n",
+              NULL, 1);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "b"),
+                  "{id:?,interp:?,joined:?,known:1,missing:?,"
+                  "urn:\"" URN("test:index:Resource", "a") "\"}");
+  CHECK_OWNED_STR(outputs(&r), "{aid:?}");
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  run_free(&r);
+}
+
+static void test_yaml_unknown_outputs_flag(void) {
+  run r;
+  /* With unknown: true on a's answer, every output of a is unknown. */
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  a:\n    type: test:Resource\n    properties:\n      v: 1\n"
+             "  b:\n    type: test:Resource\n    properties:\n"
+             "      v: ${a.v}\n");
+  uv_loop_init(&r.loop);
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  r.m.preview = 1;
+  r.m.unknown_name = "a";
+  CHECK(mp_project_load(r.dir, &r.proj, &r.err) == 0);
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &r.err) == 0);
+  mp_source_info info = {.loop = &r.loop, .project = "proj", .stack = "dev",
+                         .root_dir = r.dir, .dry_run = 1};
+  CHECK(r.src->vt->start(r.src, &r.m, &info, &r.err) == 0);
+  uv_run(&r.loop, UV_RUN_DEFAULT);
+  CHECK_OWNED_STR(props(&r, "b"), "{v:?}");
+  run_free(&r);
+}
+
+static void test_yaml_config(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "config:\n"
+              "  count:\n    type: integer\n    default: 3\n"
+              "  name: fallback\n"
+              "  enabled:\n    type: boolean\n"
+              "  tags:\n    type: array\n"
+              "  ratio:\n    type: number\n    default: 0.5\n"
+              "  hidden:\n    type: string\n    secret: true\n"
+              "    default: shh\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      count: ${count}\n      name: ${name}\n"
+              "      enabled: ${enabled}\n      tag0: ${tags[0]}\n"
+              "      ratio: ${ratio}\n      full: ${proj:count}\n"
+              "      other: ${aws:region}\n      hidden: ${hidden}\n",
+              "{\"proj:count\": \"7\", \"proj:enabled\": \"true\", "
+              "\"proj:tags\": \"[\\\"x\\\", \\\"y\\\"]\", "
+              "\"aws:region\": \"us-west-2\"}",
+              0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"),
+                  "{count:7,enabled:true,full:7,hidden:secret(\"shh\"),"
+                  "name:\"fallback\",other:\"us-west-2\",ratio:0.5,"
+                  "tag0:\"x\"}");
+  CHECK(mp_project_config_count(r.proj) == 6);
+  const mp_project_config *c = mp_project_config_at(r.proj, 0);
+  CHECK_STR(c->key, "count");
+  CHECK_STR(c->type, "integer");
+  CHECK(c->def && c->def->kind == MP_VALUE_NUMBER && c->def->u.number == 3);
+  CHECK(mp_project_config_at(r.proj, 1)->type == NULL);
+  CHECK(mp_project_config_at(r.proj, 5)->secret);
+  run_free(&r);
+}
+
+static void test_yaml_config_errors(void) {
+  struct {
+    const char *yaml, *config, *msg;
+  } cases[] = {
+      {"config:\n  need:\n    type: string\n", NULL,
+       "Pulumi.yaml:4:3: missing required configuration variable "
+       "'proj:need'"},
+      {"config:\n  n:\n    type: integer\n", "{\"proj:n\": \"abc\"}",
+       "Pulumi.yaml:4:3: configuration value 'proj:n' is not a valid "
+       "integer: 'abc'"},
+      {"config:\n  n:\n    type: boolean\n", "{\"proj:n\": \"maybe\"}",
+       "is not a valid boolean"}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(cases); i++) {
+    char *yaml =
+        mp_xasprintf("name: proj\nruntime: yaml\n%s", cases[i].yaml);
+    run r;
+    run_program(&r, yaml, cases[i].config, 0);
+    CHECK(r.start_rc == MP_EINVAL);
+    CHECK_CONTAINS(r.err.msg, cases[i].msg);
+    CHECK(r.m.nregs == 0);
+    run_free(&r);
+    free(yaml);
+  }
+  /* Declaration errors are found when the project loads. */
+  const char *bad[][2] = {
+      {"config:\n  n:\n    type: integer\n    default: abc\n",
+       "Pulumi.yaml:4:3: type mismatch: default value of type string but "
+       "type integer was specified"},
+      {"config:\n  n:\n    type: float\n",
+       "Pulumi.yaml:5:11: unexpected configuration type 'float'"},
+      {"config:\n  n:\n    secret: true\n",
+       "Pulumi.yaml:4:3: unable to infer type"}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(bad); i++) {
+    char *yaml = mp_xasprintf("name: proj\nruntime: yaml\n%s", bad[i][0]);
+    run r;
+    run_program(&r, yaml, NULL, 0);
+    CHECK(r.load_rc == MP_EINVAL);
+    CHECK_CONTAINS(r.err.msg, bad[i][1]);
+    run_free(&r);
+    free(yaml);
+  }
+}
+
+/* ---- errors ---- */
+
+static void test_yaml_static_errors(void) {
+  const char *cases[][2] = {
+      {"resources:\n  b:\n    type: test:Resource\n    properties:\n"
+       "      x: ${nope.id}\n",
+       "Pulumi.yaml:7:10: resource 'b' refers to unknown resource 'nope'"},
+      {"resources:\n  a:\n    type: test:Resource\n    properties:\n"
+       "      x: ${b.v}\n  b:\n    type: test:Resource\n"
+       "    properties:\n      x: ${a.v}\n",
+       "dependency cycle: "},
+      {"variables:\n  v: ${v}\n", "'v' is part of a dependency cycle: v -> v"},
+      {"resources:\n  a:\n    type: random:Nope\n",
+       "Pulumi.yaml:5:11: resource 'a': unknown resource type 'random:Nope'"},
+      {"resources:\n  a:\n    type: test:Resource\n    options:\n"
+       "      protekt: true\n",
+       "Pulumi.yaml:7:7: the options of resource 'a' has unknown field "
+       "'protekt'"},
+      {"resources:\n  a:\n    type: test:Resource\n    options:\n"
+       "      protect: maybe\n",
+       "Pulumi.yaml:7:16: option 'protect' of resource 'a' must be a "
+       "boolean"},
+      {"resources:\n  a:\n    type: test:Resource\n    options:\n"
+       "      parent: notaref\n",
+       "Pulumi.yaml:7:15: option 'parent' of resource 'a' must be a "
+       "resource reference"},
+      {"resources:\n  a:\n    type: test:Resource\n    options:\n"
+       "      dependsOn: [\"${zz}\"]\n",
+       "refers to unknown resource 'zz'"},
+      {"resources:\n  a:\n    type: test:Resource\n  b:\n"
+       "    type: test:Resource\n    options:\n      provider: ${a}\n",
+       "Pulumi.yaml:9:17: option 'provider' of resource 'b': 'a' is not a "
+       "provider resource"},
+      {"resources:\n  a:\n    type: test:Resource\n    colour: red\n",
+       "Pulumi.yaml:6:5: resource 'a' has unknown field 'colour'"},
+      {"resources:\n  a:\n    properties: {}\n",
+       "Pulumi.yaml:5:5: resource 'a' needs a 'type' string"},
+      {"outputs:\n  o:\n    fn::frobnicate: 1\n",
+       "Pulumi.yaml:5:5: unknown function 'fn::frobnicate'"},
+      {"outputs:\n  o: ${a.b[x]}\n", "Pulumi.yaml:4:6: invalid reference"},
+      {"outputs:\n  o: x-${open\n", "unterminated '${'"},
+      {"outputs:\n  o: ${pulumi.nothing}\n",
+       "unknown property of 'pulumi'"}};
+  for (size_t i = 0; i < MP_ARRAY_LEN(cases); i++) {
+    char *yaml = mp_xasprintf("name: proj\nruntime: yaml\n%s", cases[i][0]);
+    run r;
+    run_program(&r, yaml, NULL, 0);
+    CHECK(r.load_rc == 0);
+    CHECK(r.start_rc == MP_EINVAL);
+    CHECK_CONTAINS(r.err.msg, cases[i][1]);
+    CHECK(r.m.nregs == 0 && r.m.done_calls == 0);
+    run_free(&r);
+    free(yaml);
+  }
+}
+
+static void test_yaml_syntax_errors(void) {
+  run r;
+  run_program(&r, "name: proj\nruntime: yaml\nresources:\n  a: [1, 2\n",
+              NULL, 0);
+  CHECK(r.load_rc == MP_EINVAL);
+  CHECK_CONTAINS(r.err.msg, "Pulumi.yaml:5:1: invalid YAML");
+  run_free(&r);
+  run_program(&r, "name: proj\nruntime: yaml\nname: again\n", NULL, 0);
+  CHECK(r.load_rc == MP_EINVAL);
+  CHECK_CONTAINS(r.err.msg, "Pulumi.yaml:3:1: duplicate key 'name'");
+  run_free(&r);
+  run_program(&r, "runtime: yaml\n", NULL, 0);
+  CHECK(r.load_rc == MP_EINVAL);
+  CHECK_CONTAINS(r.err.msg, "missing project 'name'");
+  run_free(&r);
+}
+
+static void test_yaml_registration_failure(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  a:\n    type: test:Resource\n"
+             "  b:\n    type: test:Resource\n"
+             "  c:\n    type: test:Resource\n    properties:\n"
+             "      v: ${a.id}\n");
+  run_program_in(&r, NULL, 0, "a");
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.done_calls == 1 && r.m.done_failed);
+  CHECK_CONTAINS(r.m.done_msg,
+                 "Pulumi.yaml:4:3: resource 'a': create of 'a' failed");
+  /* b was already in flight and is waited for; c is never registered. */
+  CHECK(fake_monitor_event(&r.m, "ans:b") >= 0);
+  CHECK(fake_monitor_reg(&r.m, "c") == NULL);
+  CHECK(fake_monitor_event(&r.m, "done") > fake_monitor_event(&r.m, "ans:b"));
+  CHECK(r.m.outputs_calls == 0);
+  run_free(&r);
+}
+
+static void test_yaml_cancel(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  a:\n    type: test:Resource\n");
+  uv_loop_init(&r.loop);
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  CHECK(mp_project_load(r.dir, &r.proj, &r.err) == 0);
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &r.err) == 0);
+  mp_source_info info = {.loop = &r.loop, .project = "proj", .stack = "dev",
+                         .root_dir = r.dir};
+  CHECK(r.src->vt->start(r.src, &r.m, &info, &r.err) == 0);
+  r.src->vt->cancel(r.src);
+  CHECK(r.m.done_calls == 0); /* the stack registration is in flight */
+  uv_run(&r.loop, UV_RUN_DEFAULT);
+  CHECK(r.m.done_calls == 1 && r.m.done_failed);
+  CHECK_STR(r.m.done_msg, "");
+  CHECK(fake_monitor_reg(&r.m, "a") == NULL);
+  run_free(&r);
+}
+
+/* ---- projects ---- */
+
+static void test_yaml_project_fields_and_main(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime:\n  name: yaml\n"
+             "description: a test\n");
+  write_file(r.dir, "Main.yaml",
+             "resources:\n  m:\n    type: test:Resource\n"
+             "    properties:\n      x: ${nope}\n");
+  run_program_in(&r, NULL, 0, NULL);
+  CHECK_STR(mp_project_name(r.proj), "proj");
+  CHECK_STR(mp_project_runtime(r.proj), "yaml");
+  CHECK_STR(mp_project_description(r.proj), "a test");
+  CHECK(r.start_rc == MP_EINVAL);
+  CHECK_CONTAINS(r.err.msg, "Main.yaml:5:10: resource 'm' refers to "
+                            "unknown resource 'nope'");
+  run_free(&r);
+
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yml", "name: n\nruntime: nodejs\nmain: x.js\n");
+  mp_err err;
+  CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);
+  CHECK_STR(mp_project_runtime(r.proj), "nodejs");
+  CHECK_STR(mp_project_main(r.proj), "x.js");
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "not yaml");
+  uv_loop_init(&r.loop);
+  fake_monitor_init(&r.m, &r.loop, "n", "dev");
+  run_free(&r);
+
+  char empty[] = "/tmp/mp_yaml_XXXXXX";
+  CHECK(mkdtemp(empty) != NULL);
+  mp_project *p = NULL;
+  CHECK(mp_project_load(empty, &p, &err) == MP_ENOENT);
+  CHECK_CONTAINS(err.msg, "no Pulumi.yaml project file found");
+  rmdir(empty);
+}
+
+static void test_yaml_get_reads(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\nresources:\n"
+              "  ext:\n    type: test:Resource\n"
+              "    get:\n      id: existing-1\n"
+              "      state:\n        k: v\n"
+              "  user:\n    type: test:Resource\n    properties:\n"
+              "      from: ${ext.k}\n      eid: ${ext.id}\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.nreads == 1);
+  CHECK_STR(r.m.reads[0]->id, "existing-1");
+  CHECK_STR(r.m.reads[0]->type, "test:index:Resource");
+  CHECK_STR(r.m.reads[0]->parent, STACK_URN);
+  CHECK(r.m.reads[0]->acceptsecrets);
+  CHECK(fake_monitor_reg(&r.m, "ext") == NULL);
+  CHECK_OWNED_STR(props(&r, "user"), "{eid:\"existing-1\",from:\"v\"}");
+  run_free(&r);
+}
+
+int main(void) {
+  RUN(test_yaml_stack_first_and_concurrent);
+  RUN(test_yaml_dependencies);
+  RUN(test_yaml_options);
+  RUN(test_yaml_default_provider);
+  RUN(test_yaml_type_resolution);
+  RUN(test_yaml_interpolation);
+  RUN(test_yaml_functions);
+  RUN(test_yaml_function_errors);
+  RUN(test_yaml_secrets);
+  RUN(test_yaml_preview_unknowns);
+  RUN(test_yaml_unknown_outputs_flag);
+  RUN(test_yaml_config);
+  RUN(test_yaml_config_errors);
+  RUN(test_yaml_static_errors);
+  RUN(test_yaml_syntax_errors);
+  RUN(test_yaml_registration_failure);
+  RUN(test_yaml_cancel);
+  RUN(test_yaml_project_fields_and_main);
+  RUN(test_yaml_get_reads);
+  return mp_test_summary();
+}

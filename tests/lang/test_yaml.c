@@ -802,6 +802,47 @@ static void test_yaml_get_reads(void) {
   run_free(&r);
 }
 
+/* The examples load, pass the static checks and register their resources
+ * (paths are relative to the build directory, where meson runs tests). */
+static void test_yaml_examples(void) {
+  struct {
+    const char *dir;
+    size_t nregs;
+    const char *reg;
+  } ex[] = {{"random-file", 4, "file"},
+            {"command", 3, "upper"},
+            {"dbr-protect", 3, "keeper"}};
+  char base[512];
+  snprintf(base, sizeof(base), "%s", __FILE__);
+  char *slash = strrchr(base, '/');
+  if (slash)
+    *slash = '\0';
+  for (size_t i = 0; i < MP_ARRAY_LEN(ex); i++) {
+    run r;
+    memset(&r, 0, sizeof(r));
+    char dir[600];
+    snprintf(dir, sizeof(dir), "%s/../../examples/%s", base, ex[i].dir);
+    uv_loop_init(&r.loop);
+    fake_monitor_init(&r.m, &r.loop, ex[i].dir, "dev");
+    CHECK(mp_project_load(dir, &r.proj, &r.err) == 0);
+    if (r.proj == NULL) {
+      fprintf(stderr, "  %s\n", r.err.msg);
+      run_free(&r);
+      continue;
+    }
+    CHECK(mp_yaml_source_new(r.proj, &r.src, &r.err) == 0);
+    mp_source_info info = {.loop = &r.loop, .project = ex[i].dir,
+                           .stack = "dev", .root_dir = dir};
+    CHECK(r.src->vt->start(r.src, &r.m, &info, &r.err) == 0);
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+    CHECK(r.m.nregs == ex[i].nregs);
+    CHECK(fake_monitor_reg(&r.m, ex[i].reg) != NULL);
+    CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+    strcpy(r.dir, "/nonexistent-mp-yaml-example");
+    run_free(&r);
+  }
+}
+
 int main(void) {
   RUN(test_yaml_stack_first_and_concurrent);
   RUN(test_yaml_dependencies);
@@ -822,5 +863,6 @@ int main(void) {
   RUN(test_yaml_cancel);
   RUN(test_yaml_project_fields_and_main);
   RUN(test_yaml_get_reads);
+  RUN(test_yaml_examples);
   return mp_test_summary();
 }

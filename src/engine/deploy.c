@@ -306,6 +306,7 @@ static void submit_layer(deploy *d) {
   mp_chain *layer = d->layers[d->next_layer];
   d->layers[d->next_layer] = NULL;
   d->next_layer++;
+  d->submitting++;
   for (size_t i = 0; i < layer->len; i++) {
     mp_step *s = layer->steps[i];
     layer->steps[i] = NULL;
@@ -320,9 +321,13 @@ static void submit_layer(deploy *d) {
   }
   layer->len = 0;
   mp_chain_free(layer);
+  d->submitting--;
 }
 
 void mp__deploy_check_done(deploy *d) {
+  /* Steps without a provider call finish while their batch is still being
+   * queued; judge progress only once the whole batch is in. */
+  if (d->submitting) return;
   if (d->phase == PHASE_DONE) {
     if (mp_stepexec_busy(d->ex) == 0) mp__deploy_finish(d);
     return;
@@ -357,7 +362,7 @@ void mp__deploy_check_done(deploy *d) {
       return;
     }
     submit_layer(d);
-    if (mp_stepexec_busy(d->ex) == 0) mp__deploy_check_done(d);
+    mp__deploy_check_done(d);
   }
 }
 

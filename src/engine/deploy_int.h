@@ -79,6 +79,7 @@ typedef struct deploy { /* Owner: the loop thread, except where noted. */
   int deferred;    /* answers waiting in |defer| */
   deferred *defer;
   int stopping;
+  int submitting; /* a batch is being queued: do not judge progress yet */
   int finished;
   size_t chains_done;
   mp_map news; /* URN -> mp_resource* produced here (owned) */

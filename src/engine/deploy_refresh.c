@@ -92,6 +92,7 @@ int mp__deploy_refresh_start(deploy *d, mp_err *err) {
   d->refresh_done = mp_xcalloc(n + 1, 1);
   d->program_done = 1;
   d->phase = PHASE_REFRESH;
+  d->submitting++;
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
     if (!refresh_targeted(d, i)) continue;
@@ -108,6 +109,7 @@ int mp__deploy_refresh_start(deploy *d, mp_err *err) {
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
   }
+  d->submitting--;
   mp__deploy_check_done(d);
   return 0;
 }

@@ -14,8 +14,6 @@ int mp__exec_needs_worker(const mp_step *s) {
   if (s->flags & MP_STEP_NO_CALL) return 0;
   switch (s->op) {
   case MP_OP_SAME:
-  case MP_OP_REFRESH:
-    return do_refresh(reg, s, err);
   case MP_OP_REPLACE:
   case MP_OP_DISCARD:
   case MP_OP_DISCARD_REPLACED:

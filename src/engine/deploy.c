@@ -141,13 +141,14 @@ static void on_reply(void *ud, mp_chain *c, mp_step *s) {
   }
   mp_resource *st = s->new_;
   s->new_ = NULL;
+  /* Known before the host hears of it: its answer may register outputs. */
+  if (!(s->flags & MP_STEP_SKIPPED_CREATE)) keep_new(d, st);
   if (c->reg) {
     mp_monitor_reg *reg = c->reg;
     c->reg = NULL;
     mp_monitor_complete(d->mon, reg, st);
   }
   if (s->flags & MP_STEP_SKIPPED_CREATE) mp_resource_free(st);
-  else keep_new(d, st);
 }
 
 static void withhold(deploy *d, const mp_resource *r) {

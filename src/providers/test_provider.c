@@ -130,6 +130,10 @@ static int log_call(const char *world, const char *op, const mp_prov_req *q,
                 preview ? "true" : "false", (long long)mono_ns());
   fd =
       rc < 0 ? -1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (rc == 0 && fd < 0 && errno == ENOENT && mkdir(world, 0755) == 0) {
+    /* CheckConfig of a new world runs before Configure creates it. */
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  }
   if (rc == 0 && fd < 0)
     rc = mp_err_set(err, MP_EIO, "cannot open '%s': %s", path, strerror(errno));
   if (fd >= 0) {
@@ -293,6 +297,16 @@ static int t_diff_config(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                          mp_err *err) {
   const char *world = world_of((tprov *)p, q->news);
   r->changes = MP_DIFF_CHANGES_UNKNOWN;
+  /* A provider pointed at another world can no longer manage the
+   * resources of the old one: that change replaces (and so replaces every
+   * resource it manages). Anything else is left to the engine. */
+  const mp_value *ow = q->olds ? mp_value_object_get(q->olds, "world") : NULL;
+  const mp_value *nw = q->news ? mp_value_object_get(q->news, "world") : NULL;
+  if ((ow || nw) && !mp_value_equal(ow, nw, MP_VALUE_EQ_IGNORE_SECRETS)) {
+    r->changes = MP_DIFF_CHANGES_SOME;
+    mp_strv_push(&r->replaces, "world");
+    mp_strv_push(&r->diffs, "world");
+  }
   return world ? log_call(world, "diffConfig", q, q->news, 0, err) : 0;
 }
 

@@ -342,9 +342,14 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   s->fail_after = o->fail_after;
   s->urns = mp_xcalloc(n + 1, sizeof(char *));
   s->ids = mp_xcalloc(n + 1, sizeof(char *));
-  mp_strv targets, replaces;
+  mp_strv targets, replaces, excludes;
   mp_strv_init(&targets);
   mp_strv_init(&replaces);
+  mp_strv_init(&excludes);
+  for (int i = 0; i < 4 && o->excludes[i]; i++)
+    mp_strv_push_take(&excludes, mp_xasprintf("urn:pulumi:test::test::%s", o->excludes[i]));
+  mp_value *config = NULL;
+  if (o->config) mp_value_from_json(o->config, strlen(o->config), NULL, &config, NULL);
   for (int i = 0; i < 4 && o->targets[i]; i++)
     mp_strv_push_take(&targets, mp_xasprintf("urn:pulumi:test::test::%s", o->targets[i]));
   for (int i = 0; i < 4 && o->replaces[i]; i++)
@@ -359,6 +364,9 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   d.parallel = o->parallel ? o->parallel : 1;
   d.targets = &targets;
   d.replaces = &replaces;
+  d.excludes = &excludes;
+  d.exclude_dependents = o->exclude_dependents;
+  d.config = config;
   d.target_dependents = o->target_dependents;
   d.continue_on_error = o->continue_on_error;
   d.sink = sink;
@@ -370,6 +378,8 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   src_free(&s->base);
   mp_strv_destroy(&targets);
   mp_strv_destroy(&replaces);
+  mp_strv_destroy(&excludes);
+  mp_value_free(config);
 }
 
 int steps_are(tenv *e, const char *const *want) {

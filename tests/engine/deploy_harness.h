@@ -56,6 +56,9 @@ typedef struct trun_opts {
   const char *targets[4];
   int target_dependents;
   const char *replaces[4];
+  const char *excludes[4];
+  int exclude_dependents;
+  const char *config; /* stack config JSON object, e.g. {"test:x":"1"} */
   const char *fail_after; /* the program fails after registering this one */
 } trun_opts;
 

@@ -1,3 +1,130 @@
-/* placeholder main, replaced by the CLI work */
+/* minipulumi's main: the one command table, the global flags, SIGINT, and
+ * the only call to exit in the program (STYLE rule 13). */
+#include <signal.h>
 #include <stdio.h>
-int main(void) { printf("minipulumi version %s\n", MP_VERSION); return 0; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+
+typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
+
+/* Adding a command: write src/cli/cmd_<name>.c with
+ * `int mp_cmd_<name>(int argc, const char **argv, mp_ctx *ctx)` (argv[0] is
+ * the command's name; return the exit status), declare it in cli.h, add a
+ * row here and its file to meson.build, and a tests/cli script. */
+static const struct command {
+  const char *name;
+  mp_cmd_fn fn;
+  const char *summary;
+} commands[] = {
+    {"up", mp_cmd_up, "Create or update the resources in a stack"},
+    {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources"},
+    {"refresh", mp_cmd_refresh, "Refresh the resources in a stack"},
+    {"destroy", mp_cmd_destroy, "Destroy all existing resources in the stack"},
+    {"stack", mp_cmd_stack, "Manage stacks and view stack state"},
+    {"config", mp_cmd_config, "Manage configuration"},
+    {"cancel", mp_cmd_cancel, "Cancel a stack's currently running update, if any"},
+    {"version", mp_cmd_version, "Print minipulumi's version number"},
+};
+
+/* The SIGINT handler's only way to reach the process state. This is the
+ * program's one mutable static: a signal handler receives no argument, so
+ * main sets this pointer once, before installing the handler, and never
+ * changes it. The handler only sets ctx->interrupt (a volatile
+ * sig_atomic_t), writes a fixed message with write(2), and on the second
+ * ^C calls _exit; all three are async-signal-safe. */
+static mp_ctx *signal_ctx;
+
+static void on_sigint(int sig) {
+  static const char msg[] =
+      "^C received; cancelling. If you would like to terminate immediately, "
+      "press ^C again.\n";
+  (void)sig;
+  if (signal_ctx->interrupt) {
+    signal_ctx->interrupt = 2;
+    _exit(MP_EXIT_CANCELLED);
+  }
+  signal_ctx->interrupt = 1;
+  ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+  (void)w;
+}
+
+static void install_signals(mp_ctx *ctx) {
+  struct sigaction sa;
+  signal_ctx = ctx;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0; /* no SA_RESTART: a prompt's read returns on ^C */
+  sigaction(SIGINT, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+static void usage(mp_ctx *ctx) {
+  fprintf(ctx->out,
+          "minipulumi - a deployment engine with the semantics of Pulumi\n\n"
+          "Usage:\n  minipulumi [global flags] <command> [flags]\n\n"
+          "Commands:\n");
+  for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
+    fprintf(ctx->out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(ctx->out,
+          "\nGlobal flags: -C/--cwd, -s/--stack, --backend, --non-interactive, "
+          "--color\nUse \"minipulumi <command> --help\" for more about a "
+          "command.\n");
+}
+
+static const struct command *find_command(const char *name) {
+  for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
+    if (!strcmp(commands[i].name, name)) return &commands[i];
+  return NULL;
+}
+
+/* `minipulumi help <cmd>` is `minipulumi <cmd> --help`. */
+static int run_help(mp_ctx *ctx, int argc, const char **argv) {
+  if (argc < 2) {
+    usage(ctx);
+    return 0;
+  }
+  const struct command *c = find_command(argv[1]);
+  if (!c)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "unknown help topic \"%s\"; run 'minipulumi --help'",
+                        argv[1]);
+  const char *args[] = {argv[1], "--help", NULL};
+  return c->fn(2, args, ctx);
+}
+
+static int run(mp_ctx *ctx, int argc, const char **argv) {
+  int first = argc;
+  const char *env = getenv("MINIPULUMI_BACKEND_URL");
+  if (env && *env) ctx->backend = env;
+  int rc = mp_args_parse_global(ctx, argc, argv, &first);
+  if (rc == MP_ARGS_HELP || (rc == MP_ARGS_OK && first >= argc)) {
+    usage(ctx);
+    return 0;
+  }
+  if (rc) return mp_args_exit_status(rc);
+  const char *name = argv[first];
+  if (!strcmp(name, "help")) return run_help(ctx, argc - first, argv + first);
+  const struct command *c = find_command(name);
+  if (!c) {
+    mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"minipulumi\"",
+                 name);
+    fprintf(ctx->err, "Run 'minipulumi --help' for usage.\n");
+    return MP_EXIT_CONFIG;
+  }
+  return c->fn(argc - first, argv + first, ctx);
+}
+
+int main(int argc, char **argv) {
+  mp_ctx ctx;
+  mp_ctx_init(&ctx);
+  install_signals(&ctx);
+  int status = run(&ctx, argc, (const char **)argv);
+  fflush(ctx.out);
+  mp_ctx_destroy(&ctx);
+  exit(status);
+}

@@ -1,0 +1,271 @@
+#include "cli/args.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The flags every command accepts; their destinations live in the ctx, so
+ * the table is built per call. */
+static void global_opts(mp_ctx *ctx, mp_opt out[6]) {
+  const mp_opt g[6] = {
+      MP_OPT_STR_('C', "cwd", &ctx->cwd, "path",
+                  "run as if minipulumi was started in this folder"),
+      MP_OPT_STR_('s', "stack", &ctx->stack, "name",
+                  "the stack to operate on (default: the selected stack)"),
+      MP_OPT_STR_(0, "backend", &ctx->backend, "url",
+                  "the state store: sqlite:///path.db or a path (also "
+                  "MINIPULUMI_BACKEND_URL; default ~/.minipulumi/state.db)"),
+      MP_OPT_BOOL_(0, "non-interactive", &ctx->non_interactive,
+                   "never prompt; fail where an answer would be needed"),
+      MP_OPT_STR_(0, "color", &ctx->color, "mode",
+                  "colorize output: always, never, raw or auto"),
+      MP_OPT_END_};
+  memcpy(out, g, sizeof(g));
+}
+
+static const mp_opt *find_long(const mp_opt *t, const char *name, size_t n) {
+  for (; t->type != MP_OPT_END; t++)
+    if (t->long_name && strlen(t->long_name) == n &&
+        strncmp(t->long_name, name, n) == 0)
+      return t;
+  return NULL;
+}
+
+static const mp_opt *find_short(const mp_opt *t, char c) {
+  for (; t->type != MP_OPT_END; t++)
+    if (t->short_name && t->short_name == c) return t;
+  return NULL;
+}
+
+static int parse_bool_text(const char *s, int *out) {
+  if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "t") ||
+      !strcmp(s, "TRUE") || !strcmp(s, "True")) {
+    *out = 1;
+    return 0;
+  }
+  if (!strcmp(s, "false") || !strcmp(s, "0") || !strcmp(s, "f") ||
+      !strcmp(s, "FALSE") || !strcmp(s, "False")) {
+    *out = 0;
+    return 0;
+  }
+  return -1;
+}
+
+static int bad(mp_ctx *ctx, const char *cmd, const char *fmt,
+               const char *a) {
+  fprintf(ctx->err, "error: ");
+  fprintf(ctx->err, fmt, a);
+  fprintf(ctx->err, "\nRun 'minipulumi %s --help' for usage.\n",
+          cmd ? cmd : "");
+  return MP_ARGS_ERROR;
+}
+
+/* Stores |val| (NULL for a bare bool) into |o|'s destination. */
+static int store_value(mp_ctx *ctx, const char *cmd, const mp_opt *o,
+                       const char *val, const char *shown) {
+  switch (o->type) {
+  case MP_OPT_BOOL:
+    if (!val) {
+      *(int *)o->dest = 1;
+      return MP_ARGS_OK;
+    }
+    if (parse_bool_text(val, (int *)o->dest) != 0)
+      return bad(ctx, cmd, "invalid boolean value for flag %s", shown);
+    return MP_ARGS_OK;
+  case MP_OPT_STRING:
+    *(const char **)o->dest = val;
+    return MP_ARGS_OK;
+  case MP_OPT_INT: {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(val, &end, 10);
+    if (errno || !*val || *end || v < INT_MIN || v > INT_MAX)
+      return bad(ctx, cmd, "invalid integer value for flag %s", shown);
+    *(int *)o->dest = (int)v;
+    return MP_ARGS_OK;
+  }
+  case MP_OPT_LIST:
+    mp_strv_push((mp_strv *)o->dest, val);
+    return MP_ARGS_OK;
+  case MP_OPT_END:
+    break;
+  }
+  return MP_ARGS_ERROR;
+}
+
+typedef struct parser {
+  mp_ctx *ctx;
+  const char *cmd;
+  const mp_opt *tables[2];
+  int argc;
+  const char **argv;
+  int i; /* index of the argument being parsed */
+} parser;
+
+static const mp_opt *lookup_long(const parser *p, const char *n, size_t len) {
+  for (int t = 0; t < 2; t++) {
+    const mp_opt *o = p->tables[t] ? find_long(p->tables[t], n, len) : NULL;
+    if (o) return o;
+  }
+  return NULL;
+}
+
+static const mp_opt *lookup_short(const parser *p, char c) {
+  for (int t = 0; t < 2; t++) {
+    const mp_opt *o = p->tables[t] ? find_short(p->tables[t], c) : NULL;
+    if (o) return o;
+  }
+  return NULL;
+}
+
+static int parse_long(parser *p, const char *arg) {
+  const char *name = arg + 2;
+  const char *eq = strchr(name, '=');
+  size_t n = eq ? (size_t)(eq - name) : strlen(name);
+  const mp_opt *o = lookup_long(p, name, n);
+  if (!o) return bad(p->ctx, p->cmd, "unknown flag: %s", arg);
+  char shown[128];
+  snprintf(shown, sizeof(shown), "--%s", o->long_name);
+  if (eq) return store_value(p->ctx, p->cmd, o, eq + 1, shown);
+  if (o->type == MP_OPT_BOOL) return store_value(p->ctx, p->cmd, o, NULL, shown);
+  if (p->i + 1 >= p->argc)
+    return bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
+  return store_value(p->ctx, p->cmd, o, p->argv[++p->i], shown);
+}
+
+static int parse_short(parser *p, const char *arg) {
+  for (const char *c = arg + 1; *c; c++) {
+    const mp_opt *o = lookup_short(p, *c);
+    char shown[8] = {'-', *c, 0};
+    if (!o) {
+      char msg[64];
+      snprintf(msg, sizeof(msg), "'%c' in %.40s", *c, arg);
+      return bad(p->ctx, p->cmd, "unknown shorthand flag: %s", msg);
+    }
+    if (o->type == MP_OPT_BOOL) {
+      if (c[1] == '=') return store_value(p->ctx, p->cmd, o, c + 2, shown);
+      int rc = store_value(p->ctx, p->cmd, o, NULL, shown);
+      if (rc) return rc;
+      continue;
+    }
+    if (c[1]) return store_value(p->ctx, p->cmd, o, c[1] == '=' ? c + 2 : c + 1, shown);
+    if (p->i + 1 >= p->argc)
+      return bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
+    return store_value(p->ctx, p->cmd, o, p->argv[++p->i], shown);
+  }
+  return MP_ARGS_OK;
+}
+
+static int is_help(const char *a) {
+  return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
+static int check_color(mp_ctx *ctx, const char *cmd) {
+  if (!ctx->color) return MP_ARGS_OK;
+  static const char *const names[] = {"auto", "always", "never", "raw"};
+  for (size_t i = 0; i < MP_ARRAY_LEN(names); i++)
+    if (!strcmp(ctx->color, names[i])) {
+      ctx->color_mode = (mp_color_mode)i;
+      return MP_ARGS_OK;
+    }
+  return bad(ctx, cmd,
+             "unsupported color option '%s'; expected always, never, raw or "
+             "auto",
+             ctx->color);
+}
+
+static void print_table(mp_ctx *ctx, const mp_opt *o) {
+  for (; o->type != MP_OPT_END; o++) {
+    char left[96];
+    char sh[8] = "    ";
+    if (o->short_name) snprintf(sh, sizeof(sh), "-%c, ", o->short_name);
+    snprintf(left, sizeof(left), "  %s--%s%s%s", sh, o->long_name,
+             o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+    fprintf(ctx->out, "%-34s %s%s\n", left, o->help ? o->help : "",
+            o->type == MP_OPT_LIST ? " (repeatable)" : "");
+  }
+}
+
+void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
+                         const mp_opt *opts) {
+  mp_opt g[6];
+  global_opts(ctx, g);
+  if (help->summary) fprintf(ctx->out, "%s\n\n", help->summary);
+  fprintf(ctx->out, "Usage:\n  %s\n", help->usage);
+  if (opts && opts->type != MP_OPT_END) {
+    fprintf(ctx->out, "\nFlags:\n");
+    print_table(ctx, opts);
+  }
+  fprintf(ctx->out, "  -h, --help                        help for this "
+                    "command\n\nGlobal Flags:\n");
+  print_table(ctx, g);
+}
+
+int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
+                  int argc, const char **argv, mp_strv *pos) {
+  mp_opt g[6];
+  global_opts(ctx, g);
+  parser p = {ctx, argv[0], {opts, g}, argc, argv, 1};
+  int only_pos = 0;
+  for (; p.i < argc; p.i++) {
+    const char *a = argv[p.i];
+    int rc = MP_ARGS_OK;
+    if (only_pos || a[0] != '-' || a[1] == 0) {
+      mp_strv_push(pos, a);
+    } else if (!strcmp(a, "--")) {
+      only_pos = 1;
+    } else if (is_help(a)) {
+      mp_args_print_usage(ctx, help, opts);
+      return MP_ARGS_HELP;
+    } else if (a[1] == '-') {
+      rc = parse_long(&p, a);
+    } else {
+      rc = parse_short(&p, a);
+    }
+    if (rc) return rc;
+  }
+  return check_color(ctx, argv[0]);
+}
+
+int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
+                         int *cmd_index) {
+  mp_opt g[6];
+  global_opts(ctx, g);
+  parser p = {ctx, "", {g, NULL}, argc, argv, 1};
+  for (; p.i < argc; p.i++) {
+    const char *a = argv[p.i];
+    int rc;
+    if (a[0] != '-' || a[1] == 0) break;
+    if (!strcmp(a, "--")) {
+      p.i++;
+      break;
+    }
+    if (is_help(a)) return MP_ARGS_HELP;
+    rc = a[1] == '-' ? parse_long(&p, a) : parse_short(&p, a);
+    if (rc) return rc;
+  }
+  *cmd_index = p.i;
+  return check_color(ctx, "");
+}
+
+int mp_args_exit_status(int rc) { return rc == MP_ARGS_HELP ? 0 : 2; }
+
+int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
+                        int min, int max) {
+  int n = (int)pos->len;
+  if (n >= min && (max < 0 || n <= max)) return MP_ARGS_OK;
+  if (max == 0)
+    fprintf(ctx->err, "error: unknown command \"%s\" for \"minipulumi %s\"\n",
+            pos->items[0], cmd);
+  else if (min == max)
+    fprintf(ctx->err, "error: accepts %d arg(s), received %d\n", min, n);
+  else if (n < min)
+    fprintf(ctx->err, "error: requires at least %d arg(s), only received %d\n",
+            min, n);
+  else
+    fprintf(ctx->err, "error: accepts at most %d arg(s), received %d\n", max,
+            n);
+  fprintf(ctx->err, "Run 'minipulumi %s --help' for usage.\n", cmd);
+  return MP_ARGS_ERROR;
+}

@@ -1,0 +1,172 @@
+/* What the commands share: the command prototypes (registered in main.c's
+ * one table), and the workspace helpers (project, store, stack, secrets,
+ * config) in workspace.c, secrets.c and config_values.c.
+ *
+ * Convention inside src/cli: helpers named mp_cli_* that end in an exit
+ * status print their own message to ctx->err and return the status the
+ * command should exit with (0 = go on). */
+#ifndef MP_CLI_CLI_H
+#define MP_CLI_CLI_H
+
+#include "cli/config_file.h"
+#include "cli/ctx.h"
+#include "engine/crypto.h"
+#include "engine/store.h"
+
+/* Exit statuses (Pulumi >= 3.227, ANCHORS.md section 3). */
+enum mp_exit {
+  MP_EXIT_OK = 0,
+  MP_EXIT_ERROR = 1,
+  MP_EXIT_CONFIG = 2,        /* bad flags or configuration */
+  MP_EXIT_RESOURCE = 4,      /* a resource operation failed */
+  MP_EXIT_NO_STACK = 6,      /* stack not found */
+  MP_EXIT_CHANGES = 7,       /* --expect-no-changes found changes */
+  MP_EXIT_CANCELLED = 8,
+  MP_EXIT_INTERNAL = 255
+};
+
+/* ---- commands (one file each) ---- */
+int mp_cmd_version(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx);
+
+/* stack subcommands (cmd_stack_*.c), dispatched by cmd_stack.c */
+int mp_cmd_stack_init(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_select(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_rename(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx);
+
+/* ---- messages ---- */
+
+/* Prints "error: <msg>" to ctx->err and returns |status|. */
+int mp_cli_error(mp_ctx *ctx, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prints "error: <err->msg>" and returns |status|. */
+int mp_cli_fail(mp_ctx *ctx, int status, const mp_err *err);
+/* Prints "warning: <msg>" to ctx->err. */
+void mp_cli_warn(mp_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* 1 if prompts may be shown: stdin and stdout are terminals, CI is unset
+ * and --non-interactive was not given. */
+int mp_cli_interactive(const mp_ctx *ctx);
+/* Asks |question| and reads one line from stdin into |answer|. Returns 0,
+ * or -1 on end of input or interrupt. */
+int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
+                  size_t size);
+
+/* ---- workspace (workspace.c) ---- */
+
+/* Loads Pulumi.yaml, searching upwards from --cwd (or the current folder).
+ * Sets ctx->project. Returns an exit status. */
+int mp_cli_load_project(mp_ctx *ctx);
+/* Opens the state store (--backend, MINIPULUMI_BACKEND_URL, or
+ * ~/.minipulumi/state.db, creating ~/.minipulumi). Sets ctx->store.
+ * Returns an exit status. */
+int mp_cli_store(mp_ctx *ctx);
+/* Resolves the stack to work on: |name| if given (a `[org/][project/]name`
+ * form is accepted), else --stack, else the project's selected stack. With
+ * |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).
+ * Needs the project and the store (opened here). *out: owned name. */
+int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out);
+/* Splits `[org/][project/]name` to the short name (owned). */
+char *mp_cli_stack_short_name(const char *name);
+/* The path of Pulumi.<stack>.yaml beside the project. Owned. */
+char *mp_cli_stack_config_path(const mp_ctx *ctx, const char *stack);
+/* The stack reference for |stack| in the loaded project. */
+mp_stack_ref mp_cli_ref(const mp_ctx *ctx, const char *stack);
+
+/* Creates stack |name| (validated: letters, digits, `-`, `_`, `.`), sets
+ * up its passphrase salt when PULUMI_CONFIG_PASSPHRASE(_FILE) is set (or
+ * adopts the `encryptionsalt` already in its file), copies the config of
+ * |copy_from| (may be NULL) and selects it unless |no_select|. Prints
+ * `Created stack '<name>'`. Returns an exit status. */
+int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
+                        int no_select);
+/* 1 if |name| is a valid stack name. */
+int mp_cli_stack_name_valid(const char *name);
+
+/* ---- secrets (secrets.c) ---- */
+
+enum mp_cli_secrets_mode {
+  MP_SECRETS_EXISTING = 0,     /* NULL in *out when the stack has none */
+  MP_SECRETS_CREATE = 1 << 0,  /* create a salt if the stack has none */
+  MP_SECRETS_FOR_STATE = 1 << 1 /* prefer the store's salt (the snapshot's) */
+};
+
+/* The stack's passphrase manager. The salt comes from `encryptionsalt` in
+ * |cfg| (loaded here if NULL) or from the store's secrets state; a side
+ * that lacks it gets it written. Creating needs PULUMI_CONFIG_PASSPHRASE(
+ * _FILE). Managers are cached in |ctx| (key derivation is slow) and owned
+ * by it. Returns 0 or an MP_E code with |err| set. */
+int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
+                   int mode, mp_passphrase **out, mp_err *err);
+/* Loads the stack's snapshot, decrypting with the stack's passphrase
+ * manager; *crypter is that manager's crypter when *has_crypter. Returns
+ * an exit status. */
+int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
+                         mp_crypter *crypter, int *has_crypter);
+/* The (cached) manager for a salt state "v1:...". */
+int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
+                               mp_passphrase **out, mp_err *err);
+/* Records |salt| as the stack's secrets state in the store. */
+int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
+                         mp_err *err);
+/* Releases the cached managers. */
+void mp_cli_secrets_release(mp_ctx *ctx);
+
+/* ---- configuration (config_values.c) ---- */
+
+/* Splits a user key (`name`, `ns:name`, with --path `ns:a.b[0]`) into the
+ * full key ("<ns>:<name>", owned) and, with |path|, the path below it
+ * (owned, NULL if none). Returns 0 or MP_EINVAL. */
+int mp_cli_config_key(const mp_ctx *ctx, const char *key, int path,
+                      char **full, char **rest, mp_err *err);
+/* Decodes one stored config value: secure objects are decrypted with |pp|
+ * (required if there are any) into SECRET strings; objects and arrays are
+ * decoded recursively. Sets *out (owned). */
+int mp_cli_config_decode(const mp_value *stored, mp_passphrase *pp,
+                         mp_value **out, mp_err *err);
+/* The configuration the engine gets: project defaults, then the stack's
+ * file, secrets decrypted and wrapped. *out: OBJECT (owned). */
+int mp_cli_config_build(mp_ctx *ctx, const char *stack, mp_value **out,
+                        mp_err *err);
+/* Encrypts |plain| into a `{secure: "v1:..."}` object (owned). */
+int mp_cli_config_encrypt(mp_passphrase *pp, const char *plain, size_t len,
+                          mp_value **out, mp_err *err);
+/* Re-encrypts the secure values under |v| (in place) from |from| to |to|
+ * (stack init --copy-config-from). */
+int mp_cli_config_reencrypt(mp_value *v, mp_passphrase *from,
+                            mp_passphrase *to, mp_err *err);
+/* Applies `key=value` pairs (`-c`) to the stack's file as plain values.
+ * Returns 0 or MP_EINVAL / MP_EIO. */
+int mp_cli_config_apply_pairs(mp_ctx *ctx, const char *stack,
+                              const mp_strv *pairs, mp_err *err);
+
+/* ---- value rendering (render.c) ---- */
+
+enum mp_render_flags {
+  MP_RENDER_SHOW_SECRETS = 1 << 0,
+  MP_RENDER_RAW_STRINGS = 1 << 1 /* top-level strings without quotes */
+};
+
+/* Appends a Pulumi-like rendering of |v| ("text", 42, [secret], objects on
+ * several lines indented by |indent| spaces). */
+void mp_cli_render_value(const mp_value *v, unsigned flags, int indent,
+                         mp_buf *out);
+/* JSON text of |v| with secrets masked as "[secret]" unless
+ * MP_RENDER_SHOW_SECRETS. Pretty (two spaces) if |pretty|. */
+void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
+                       mp_buf *out);
+
+#endif

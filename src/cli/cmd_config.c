@@ -1,0 +1,433 @@
+/* minipulumi config: the stack's configuration in Pulumi.<stack>.yaml.
+ *   config [--json] [--show-secrets]
+ *   config set KEY [VALUE] [--secret] [--plaintext] [--path]
+ *   config get KEY [--json] [--path]
+ *   config rm KEY [--path] */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/json_out.h"
+
+/* What every subcommand needs: the stack, its file. */
+typedef struct cfg_cmd {
+  mp_ctx *ctx;
+  char *stack;
+  mp_stack_config file;
+  int loaded;
+} cfg_cmd;
+
+static int open_cfg(mp_ctx *ctx, cfg_cmd *c) {
+  memset(c, 0, sizeof(*c));
+  c->ctx = ctx;
+  int status = mp_cli_stack(ctx, NULL, 1, &c->stack);
+  if (status) return status;
+  mp_err err;
+  mp_err_clear(&err);
+  char *path = mp_cli_stack_config_path(ctx, c->stack);
+  int rc = mp_stack_config_load(path, &c->file, &err);
+  free(path);
+  if (rc) return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  c->loaded = 1;
+  return 0;
+}
+
+static void close_cfg(cfg_cmd *c) {
+  if (c->loaded) mp_stack_config_destroy(&c->file);
+  free(c->stack);
+}
+
+/* The key as shown: the project's own namespace is left out. */
+static const char *pretty_key(const mp_ctx *ctx, const char *key) {
+  size_t n = strlen(ctx->project->name);
+  if (!strncmp(key, ctx->project->name, n) && key[n] == ':') return key + n + 1;
+  return key;
+}
+
+static int contains_secure(const mp_value *v) {
+  if (mp_config_is_secure(v)) return 1;
+  if (v->kind == MP_VALUE_OBJECT) {
+    for (size_t i = 0; i < v->u.obj.len; i++)
+      if (contains_secure(v->u.obj.items[i].value)) return 1;
+  } else if (v->kind == MP_VALUE_ARRAY) {
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      if (contains_secure(v->u.arr.items[i])) return 1;
+  }
+  return 0;
+}
+
+/* ==== list ==== */
+
+static void list_text(cfg_cmd *c, const mp_value *decoded, int show) {
+  const mp_value *vals = decoded;
+  size_t w = 3;
+  for (size_t i = 0; i < vals->u.obj.len; i++) {
+    size_t n = strlen(pretty_key(c->ctx, vals->u.obj.items[i].key));
+    if (n > w) w = n;
+  }
+  fprintf(c->ctx->out, "%-*s  VALUE\n", (int)w, "KEY");
+  for (size_t i = 0; i < vals->u.obj.len; i++) {
+    const mp_value *v = vals->u.obj.items[i].value;
+    mp_buf b;
+    mp_buf_init(&b);
+    unsigned f = show ? MP_RENDER_SHOW_SECRETS : 0;
+    const mp_value *inner = v->kind == MP_VALUE_SECRET && show ? v->u.secret : v;
+    if (inner->kind == MP_VALUE_STRING) mp_buf_puts(&b, inner->u.str.ptr);
+    else if (inner->kind == MP_VALUE_SECRET) mp_buf_puts(&b, "[secret]");
+    else mp_cli_value_json(inner, f, 0, &b);
+    fprintf(c->ctx->out, "%-*s  %s\n", (int)w,
+            pretty_key(c->ctx, vals->u.obj.items[i].key), b.data ? b.data : "");
+    mp_buf_destroy(&b);
+  }
+}
+
+/* Pulumi's `config --json` / `config get --json` entry. */
+static cJSON *entry_json(const mp_value *v, int show, int with_value) {
+  cJSON *e = cJSON_CreateObject();
+  int secret = mp_value_contains_secrets(v);
+  if (!secret || show || with_value) {
+    mp_value *plain = mp_value_strip_secrets(v);
+    if (plain->kind == MP_VALUE_STRING) {
+      cJSON_AddStringToObject(e, "value", plain->u.str.ptr);
+    } else {
+      mp_buf b;
+      mp_buf_init(&b);
+      mp_cli_value_json(plain, MP_RENDER_SHOW_SECRETS, 0, &b);
+      cJSON_AddStringToObject(e, "value", b.data ? b.data : "");
+      mp_buf_destroy(&b);
+      if (plain->kind == MP_VALUE_OBJECT || plain->kind == MP_VALUE_ARRAY)
+        cJSON_AddItemToObject(e, "objectValue",
+                              mp_cli_value_cjson(plain, MP_RENDER_SHOW_SECRETS));
+    }
+    mp_value_free(plain);
+  }
+  cJSON_AddBoolToObject(e, "secret", secret);
+  return e;
+}
+
+static void print_cjson(mp_ctx *ctx, cJSON *j) {
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_cli_cjson_print(j, 2, &b);
+  fprintf(ctx->out, "%s\n", b.data);
+  mp_buf_destroy(&b);
+  cJSON_Delete(j);
+}
+
+/* Decodes the file's values; secrets are decrypted only when shown. */
+static int decode_all(cfg_cmd *c, int decrypt, mp_value **out) {
+  mp_err err;
+  mp_err_clear(&err);
+  const mp_value *vals = mp_value_object_get(c->file.doc, "config");
+  mp_value *res = mp_value_new_object();
+  mp_passphrase *pp = NULL;
+  *out = NULL;
+  if (decrypt && vals && contains_secure(vals) &&
+      mp_cli_secrets(c->ctx, c->stack, &c->file, MP_SECRETS_EXISTING, &pp, &err)) {
+    mp_value_free(res);
+    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  }
+  for (size_t i = 0; vals && i < vals->u.obj.len; i++) {
+    const mp_value *v = vals->u.obj.items[i].value;
+    mp_value *d = NULL;
+    if (!decrypt && contains_secure(v)) {
+      d = mp_value_new_secret(mp_value_new_cstring("[secret]"));
+    } else if (mp_cli_config_decode(v, pp, &d, &err)) {
+      mp_value_free(res);
+      return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+    }
+    mp_value_object_set(res, vals->u.obj.items[i].key, d);
+  }
+  *out = res;
+  return 0;
+}
+
+static int cmd_list(cfg_cmd *c, int json, int show) {
+  mp_value *vals = NULL;
+  int status = decode_all(c, show, &vals);
+  if (status) return status;
+  if (json) {
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; i < vals->u.obj.len; i++)
+      cJSON_AddItemToObject(o, vals->u.obj.items[i].key,
+                            entry_json(vals->u.obj.items[i].value, show, 0));
+    print_cjson(c->ctx, o);
+  } else {
+    list_text(c, vals, show);
+  }
+  mp_value_free(vals);
+  return 0;
+}
+
+/* ==== get ==== */
+
+static int cmd_get(cfg_cmd *c, const char *key, int path, int json) {
+  mp_err err;
+  mp_err_clear(&err);
+  char *full = NULL, *rest = NULL;
+  if (mp_cli_config_key(c->ctx, key, path, &full, &rest, &err))
+    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  mp_value *all = NULL, *found = NULL;
+  int status = decode_all(c, 1, &all);
+  const mp_value *v = all ? mp_value_object_get(all, full) : NULL;
+  if (!status && v && rest) {
+    mp_path p;
+    if (mp_path_parse(rest, &p, &err)) {
+      status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+    } else {
+      const mp_value *at = mp_path_get(v, &p);
+      found = at ? mp_value_dup(at) : NULL;
+      v = found;
+      mp_path_destroy(&p);
+    }
+  }
+  if (!status && !v)
+    status = mp_cli_error(c->ctx, MP_EXIT_ERROR,
+                          "configuration key '%s' not found for stack '%s'",
+                          key, c->stack);
+  if (!status) {
+    if (json) {
+      print_cjson(c->ctx, entry_json(v, 1, 1));
+    } else {
+      mp_value *plain = mp_value_strip_secrets(v);
+      mp_buf b;
+      mp_buf_init(&b);
+      if (plain->kind == MP_VALUE_STRING) mp_buf_puts(&b, plain->u.str.ptr);
+      else mp_cli_value_json(plain, MP_RENDER_SHOW_SECRETS, 0, &b);
+      fprintf(c->ctx->out, "%s\n", b.data ? b.data : "");
+      mp_buf_destroy(&b);
+      mp_value_free(plain);
+    }
+  }
+  mp_value_free(found);
+  mp_value_free(all);
+  free(full);
+  free(rest);
+  return status;
+}
+
+/* ==== set ==== */
+
+static char *read_stdin_value(void) {
+  mp_buf b;
+  mp_buf_init(&b);
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+    mp_buf_append(&b, chunk, n);
+  char *s = mp_buf_detach(&b, &n);
+  if (n && s[n - 1] == '\n') s[--n] = 0;
+  if (n && s[n - 1] == '\r') s[--n] = 0;
+  return s;
+}
+
+static mp_value *new_container(const mp_path_seg *next) {
+  return next->kind == MP_PATH_INDEX ? mp_value_new_array()
+                                     : mp_value_new_object();
+}
+
+/* Sets |v| (owned on success) at segment |i| of |p| below |parent|,
+ * creating objects and lists on the way; an index may name an element or
+ * append one (index == length). */
+static int path_put(mp_value *parent, const mp_path *p, size_t i, mp_value *v,
+                    mp_err *err) {
+  const mp_path_seg *seg = &p->segs[i];
+  int last = i + 1 == p->len;
+  mp_value *child = NULL;
+  if (seg->kind == MP_PATH_WILDCARD)
+    return mp_err_set(err, MP_EINVAL, "a config path cannot contain `*`");
+  if (seg->kind == MP_PATH_KEY) {
+    if (parent->kind != MP_VALUE_OBJECT)
+      return mp_err_set(err, MP_EINVAL, "cannot set key '%s': the parent is a list",
+                        seg->key);
+    if (last) {
+      mp_value_object_set(parent, seg->key, v);
+      return 0;
+    }
+    child = mp_value_object_get(parent, seg->key);
+    if (!child || (child->kind != MP_VALUE_OBJECT && child->kind != MP_VALUE_ARRAY)) {
+      mp_value_object_set(parent, seg->key, new_container(&p->segs[i + 1]));
+      child = mp_value_object_get(parent, seg->key);
+    }
+    return path_put(child, p, i + 1, v, err);
+  }
+  if (parent->kind != MP_VALUE_ARRAY)
+    return mp_err_set(err, MP_EINVAL, "cannot set index %zu: the parent is not a list",
+                      seg->index);
+  if (seg->index > parent->u.arr.len)
+    return mp_err_set(err, MP_EINVAL,
+                      "index %zu is out of range: the list has %zu elements",
+                      seg->index, parent->u.arr.len);
+  if (seg->index == parent->u.arr.len)
+    mp_value_array_push(parent, last ? v : new_container(&p->segs[i + 1]));
+  else if (last) {
+    mp_value_free(parent->u.arr.items[seg->index]);
+    parent->u.arr.items[seg->index] = v;
+  }
+  if (last) return 0;
+  child = parent->u.arr.items[seg->index];
+  if (child->kind != MP_VALUE_OBJECT && child->kind != MP_VALUE_ARRAY) {
+    mp_value_free(child);
+    child = parent->u.arr.items[seg->index] = new_container(&p->segs[i + 1]);
+  }
+  return path_put(child, p, i + 1, v, err);
+}
+
+/* Sets |v| (owned) at |full|[.|rest|]. */
+static int put_value(cfg_cmd *c, const char *full, const char *rest,
+                     mp_value *v, mp_err *err) {
+  mp_value *vals = mp_stack_config_values(&c->file);
+  if (!rest) {
+    mp_value_object_set(vals, full, v);
+    return 0;
+  }
+  mp_path p;
+  int rc = mp_path_parse(rest, &p, err);
+  if (rc) {
+    mp_value_free(v);
+    return rc;
+  }
+  mp_value *root = mp_value_object_get(vals, full);
+  if (root && (mp_config_is_secure(root) ||
+               (root->kind != MP_VALUE_OBJECT && root->kind != MP_VALUE_ARRAY))) {
+    mp_path_destroy(&p);
+    mp_value_free(v);
+    return mp_err_set(err, MP_EINVAL,
+                      "config value '%s' is not an object or a list; cannot "
+                      "set '%s' below it",
+                      full, rest);
+  }
+  if (!root && p.len) {
+    mp_value_object_set(vals, full, new_container(&p.segs[0]));
+    root = mp_value_object_get(vals, full);
+  }
+  rc = p.len ? path_put(root, &p, 0, v, err)
+             : mp_err_set(err, MP_EINVAL, "empty config path '%s'", rest);
+  if (rc) mp_value_free(v);
+  mp_path_destroy(&p);
+  return rc;
+}
+
+static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int path) {
+  mp_err err;
+  mp_err_clear(&err);
+  char *full = NULL, *rest = NULL, *value = NULL;
+  int status = 0;
+  if (mp_cli_config_key(c->ctx, pos->items[1], path, &full, &rest, &err))
+    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  if (pos->len > 2) {
+    value = mp_xstrdup(pos->items[2]);
+  } else if (mp_cli_interactive(c->ctx)) {
+    char line[4096];
+    if (mp_cli_prompt(c->ctx, "value:", line, sizeof(line)) == 0)
+      value = mp_xstrdup(line);
+  } else {
+    value = read_stdin_value();
+  }
+  if (!value) {
+    status = mp_cli_error(c->ctx, MP_EXIT_CONFIG, "no value given for '%s'",
+                          pos->items[1]);
+    goto done;
+  }
+  mp_value *v = NULL;
+  if (secret) {
+    mp_passphrase *pp = NULL;
+    if (mp_cli_secrets(c->ctx, c->stack, &c->file, MP_SECRETS_CREATE, &pp, &err) ||
+        mp_cli_config_encrypt(pp, value, strlen(value), &v, &err)) {
+      status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+      goto done;
+    }
+  } else {
+    v = mp_value_new_cstring(value);
+  }
+  if (put_value(c, full, rest, v, &err) || mp_stack_config_save(&c->file, &err))
+    status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+done:
+  free(value);
+  free(full);
+  free(rest);
+  return status;
+}
+
+/* ==== rm ==== */
+
+static int cmd_rm(cfg_cmd *c, const char *key, int path) {
+  mp_err err;
+  mp_err_clear(&err);
+  char *full = NULL, *rest = NULL;
+  if (mp_cli_config_key(c->ctx, key, path, &full, &rest, &err))
+    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  mp_value *vals = mp_stack_config_values(&c->file);
+  int status = 0;
+  if (!rest) {
+    mp_value_object_del(vals, full);
+  } else {
+    mp_path p;
+    mp_value *root = mp_value_object_get(vals, full);
+    if (mp_path_parse(rest, &p, &err)) {
+      status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+    } else {
+      if (root) mp_path_delete(root, &p);
+      mp_path_destroy(&p);
+    }
+  }
+  if (!status && mp_stack_config_save(&c->file, &err))
+    status = mp_cli_fail(c->ctx, MP_EXIT_ERROR, &err);
+  free(full);
+  free(rest);
+  return status;
+}
+
+/* ==== dispatch ==== */
+
+static const mp_cmd_help help = {
+    "minipulumi config [set KEY [VALUE] | get KEY | rm KEY] [flags]",
+    "Manage the stack's configuration, kept in Pulumi.<stack>.yaml beside "
+    "Pulumi.yaml.\n\nWithout a subcommand, lists the configuration. A key "
+    "without a namespace belongs\nto the project (`name` is "
+    "`<project>:name`)."};
+
+int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
+  int json = 0, show = 0, secret = 0, plaintext = 0, path = 0;
+  mp_strv pos;
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('j', "json", &json, "print JSON"),
+      MP_OPT_BOOL_(0, "show-secrets", &show, "show secret values (list)"),
+      MP_OPT_BOOL_(0, "secret", &secret, "encrypt the value (set)"),
+      MP_OPT_BOOL_(0, "plaintext", &plaintext, "store the value as plain text (set)"),
+      MP_OPT_BOOL_(0, "path", &path, "the key is a property path: a.b[0] (set, get, rm)"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  const char *sub = pos.len ? pos.items[0] : NULL;
+  int status = 0;
+  if (rc) {
+    status = mp_args_exit_status(rc);
+  } else if (secret && plaintext) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "only one of --secret and --plaintext may be given");
+  } else if (sub && strcmp(sub, "set") && strcmp(sub, "get") &&
+             strcmp(sub, "rm") && strcmp(sub, "remove")) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "unknown config subcommand '%s'; expected set, get "
+                          "or rm",
+                          sub);
+  } else if (sub && (pos.len < 2 || pos.len > (strcmp(sub, "set") ? 2u : 3u))) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "usage: minipulumi config %s KEY%s", sub,
+                          strcmp(sub, "set") ? "" : " [VALUE]");
+  } else {
+    cfg_cmd c;
+    status = open_cfg(ctx, &c);
+    if (!status) {
+      if (!sub) status = cmd_list(&c, json, show);
+      else if (!strcmp(sub, "set")) status = cmd_set(&c, &pos, secret, path);
+      else if (!strcmp(sub, "get")) status = cmd_get(&c, pos.items[1], path, json);
+      else status = cmd_rm(&c, pos.items[1], path);
+    }
+    close_cfg(&c);
+  }
+  mp_strv_destroy(&pos);
+  return status;
+}

@@ -1,0 +1,41 @@
+/* minipulumi destroy: delete every resource of the stack. */
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/operation.h"
+
+static const mp_cmd_help help = {
+    "minipulumi destroy [flags]",
+    "Destroy all existing resources in the stack.\n\n"
+    "The stack itself and its configuration are kept unless --remove is "
+    "given."};
+
+int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx) {
+  mp_op_flags f;
+  mp_strv pos;
+  mp_op_flags_init(&f);
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('y', "yes", &f.yes, "approve the destroy after the preview without asking"),
+      MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before destroying"),
+      MP_OPT_BOOL_(0, "preview-only", &f.preview_only, "only show what would be deleted"),
+      MP_OPT_BOOL_(0, "diff", &f.diff, "show the properties of each deleted resource"),
+      MP_OPT_BOOL_('j', "json", &f.json, "print engine events as JSON, one per line"),
+      MP_OPT_STR_(0, "event-log", &f.event_log, "file", "also write engine events to this file"),
+      MP_OPT_INT_('p', "parallel", &f.parallel, "n", "resource operations to run at once"),
+      MP_OPT_LIST_('t', "target", &f.targets, "urn", "destroy only this resource"),
+      MP_OPT_BOOL_(0, "target-dependents", &f.target_dependents, "also destroy the targets' dependents"),
+      MP_OPT_LIST_('x', "exclude", &f.excludes, "urn", "leave this resource alone"),
+      MP_OPT_BOOL_(0, "exclude-dependents", &f.exclude_dependents, "also leave the excluded resources' dependents alone"),
+      MP_OPT_BOOL_(0, "continue-on-error", &f.continue_on_error, "go on with independent deletes after a failure"),
+      MP_OPT_BOOL_(0, "remove", &f.remove, "remove the stack and its config file afterwards"),
+      MP_OPT_STR_('m', "message", &f.message, "text", "a message for the history"),
+      MP_OPT_BOOL_(0, "show-secrets", &f.show_secrets, "show secret values in the output"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "destroy", &pos, 0, 0);
+  int status = rc ? mp_args_exit_status(rc)
+                  : mp_cli_operation(ctx, MP_DEPLOY_DESTROY, 0, &f);
+  mp_strv_destroy(&pos);
+  mp_op_flags_destroy(&f);
+  return status;
+}

@@ -1,0 +1,41 @@
+/* minipulumi refresh: read every resource back from its provider and bring
+ * the stack's state up to date. */
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/operation.h"
+
+static const mp_cmd_help help = {
+    "minipulumi refresh [flags]",
+    "Refresh the resources in a stack.\n\n"
+    "Each resource is read from its provider and the state is updated to "
+    "match; the\nworld is not changed."};
+
+int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
+  mp_op_flags f;
+  mp_strv pos;
+  mp_op_flags_init(&f);
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('y', "yes", &f.yes, "approve the refresh after the preview without asking"),
+      MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before refreshing"),
+      MP_OPT_BOOL_(0, "preview-only", &f.preview_only, "only show what the refresh would change"),
+      MP_OPT_BOOL_(0, "diff", &f.diff, "show the property changes of each step"),
+      MP_OPT_BOOL_('j', "json", &f.json, "print engine events as JSON, one per line"),
+      MP_OPT_STR_(0, "event-log", &f.event_log, "file", "also write engine events to this file"),
+      MP_OPT_INT_('p', "parallel", &f.parallel, "n", "resource operations to run at once"),
+      MP_OPT_LIST_('t', "target", &f.targets, "urn", "refresh only this resource"),
+      MP_OPT_LIST_('x', "exclude", &f.excludes, "urn", "leave this resource alone"),
+      MP_OPT_BOOL_(0, "clear-pending-creates", &f.clear_pending_creates, "drop the pending create operations first"),
+      MP_OPT_BOOL_(0, "skip-pending-creates", &f.skip_pending_creates, "leave the pending create operations as they are"),
+      MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the refresh changed anything"),
+      MP_OPT_STR_('m', "message", &f.message, "text", "a message for the history"),
+      MP_OPT_BOOL_(0, "show-secrets", &f.show_secrets, "show secret values in the output"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "refresh", &pos, 0, 0);
+  int status = rc ? mp_args_exit_status(rc)
+                  : mp_cli_operation(ctx, MP_DEPLOY_REFRESH, 0, &f);
+  mp_strv_destroy(&pos);
+  mp_op_flags_destroy(&f);
+  return status;
+}

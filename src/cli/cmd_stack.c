@@ -1,0 +1,112 @@
+/* minipulumi stack: the group command; dispatches to cmd_stack_*.c and,
+ * without a subcommand, describes the current stack. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+
+static const struct sub {
+  const char *name, *alias;
+  int (*fn)(int argc, const char **argv, mp_ctx *ctx);
+  const char *summary;
+} subs[] = {
+    {"init", "new", mp_cmd_stack_init, "Create an empty stack and select it"},
+    {"ls", "list", mp_cmd_stack_ls, "List the project's stacks"},
+    {"select", NULL, mp_cmd_stack_select, "Switch the current stack"},
+    {"rm", "remove", mp_cmd_stack_rm, "Remove a stack and its configuration"},
+    {"rename", NULL, mp_cmd_stack_rename, "Rename the current stack"},
+    {"output", NULL, mp_cmd_stack_output, "Show the stack's outputs"},
+    {"export", NULL, mp_cmd_stack_export, "Export the stack's deployment as JSON"},
+    {"import", NULL, mp_cmd_stack_import, "Import a deployment into the stack"},
+    {"history", "hist", mp_cmd_stack_history, "Show the stack's update history"},
+};
+
+static const mp_cmd_help help = {
+    "minipulumi stack [subcommand] [flags]",
+    "Manage stacks. Without a subcommand, describe the current stack.\n\n"
+    "Subcommands: init, ls, select, rm, rename, output, export, import, "
+    "history"};
+
+static void print_subs(mp_ctx *ctx) {
+  fprintf(ctx->out, "\nSubcommands:\n");
+  for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++)
+    fprintf(ctx->out, "  %-9s %s\n", subs[i].name, subs[i].summary);
+}
+
+/* `minipulumi stack`: the current stack's name and size. */
+static int describe(mp_ctx *ctx) {
+  char *stack = NULL;
+  int status = mp_cli_stack(ctx, NULL, 1, &stack);
+  if (status) return status;
+  mp_stack_info *infos = NULL;
+  size_t n = 0;
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_store_stack_list(ctx->store, ctx->project->name, &infos, &n, &err)) {
+    free(stack);
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  }
+  fprintf(ctx->out, "Current stack is %s:\n", stack);
+  for (size_t i = 0; i < n; i++) {
+    if (!strcmp(infos[i].name, stack)) {
+      fprintf(ctx->out, "    Last update: %s\n",
+              infos[i].last_update ? infos[i].last_update : "n/a");
+      fprintf(ctx->out, "    Resource count: %lld\n",
+              (long long)infos[i].resource_count);
+    }
+    mp_stack_info_destroy(&infos[i]);
+  }
+  free(infos);
+  free(stack);
+  return 0;
+}
+
+int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx) {
+  int first = 1;
+  if (first < argc &&
+      (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h"))) {
+    mp_args_print_usage(ctx, &help, NULL);
+    print_subs(ctx);
+    return 0;
+  }
+  if (first >= argc || argv[first][0] == '-') {
+    mp_strv pos;
+    mp_strv_init(&pos);
+    const mp_opt opts[] = {MP_OPT_END_};
+    int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+    if (rc == MP_ARGS_OK && pos.len) {
+      /* flags first, then the subcommand: `stack -s dev output` */
+      for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++)
+        if (!strcmp(subs[i].name, pos.items[0]) ||
+            (subs[i].alias && !strcmp(subs[i].alias, pos.items[0]))) {
+          mp_strv_destroy(&pos);
+          return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                              "put flags after the subcommand: "
+                              "`minipulumi stack %s [flags]`",
+                              subs[i].name);
+        }
+      rc = mp_args_check_count(ctx, "stack", &pos, 0, 0);
+    }
+    mp_strv_destroy(&pos);
+    if (rc == MP_ARGS_HELP) print_subs(ctx);
+    return rc ? mp_args_exit_status(rc) : describe(ctx);
+  }
+  for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++) {
+    if (strcmp(subs[i].name, argv[first]) &&
+        !(subs[i].alias && !strcmp(subs[i].alias, argv[first])))
+      continue;
+    char *name = mp_xasprintf("stack %s", subs[i].name);
+    const char **args = mp_xcalloc((size_t)argc, sizeof(*args));
+    args[0] = name;
+    for (int a = first + 1; a < argc; a++) args[a - first] = argv[a];
+    int status = subs[i].fn(argc - first, args, ctx);
+    free(args);
+    free(name);
+    return status;
+  }
+  mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"minipulumi stack\"",
+               argv[first]);
+  fprintf(ctx->err, "Run 'minipulumi stack --help' for usage.\n");
+  return MP_EXIT_CONFIG;
+}

@@ -1,0 +1,94 @@
+/* minipulumi stack ls: the project's stacks (all projects with --all). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/json_out.h"
+
+static const mp_cmd_help help = {
+    "minipulumi stack ls [flags]",
+    "List the stacks of the current project; `*` marks the current one."};
+
+static void print_json(mp_ctx *ctx, const mp_stack_info *s, size_t n,
+                       const char *current, int all) {
+  cJSON *a = cJSON_CreateArray();
+  for (size_t i = 0; i < n; i++) {
+    cJSON *o = cJSON_CreateObject();
+    char *name = all ? mp_xasprintf("%s/%s", s[i].project, s[i].name)
+                     : mp_xstrdup(s[i].name);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddBoolToObject(o, "current", current && !strcmp(current, s[i].name) &&
+                                            (!ctx->project || !strcmp(s[i].project, ctx->project->name)));
+    if (s[i].last_update) cJSON_AddStringToObject(o, "lastUpdate", s[i].last_update);
+    cJSON_AddBoolToObject(o, "updateInProgress", 0);
+    cJSON_AddNumberToObject(o, "resourceCount", (double)s[i].resource_count);
+    cJSON_AddItemToArray(a, o);
+    free(name);
+  }
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_cli_cjson_print(a, 2, &b);
+  fprintf(ctx->out, "%s\n", b.data);
+  mp_buf_destroy(&b);
+  cJSON_Delete(a);
+}
+
+static void print_table(mp_ctx *ctx, const mp_stack_info *s, size_t n,
+                        const char *current, int all) {
+  char **names = mp_xcalloc(n ? n : 1, sizeof(char *));
+  size_t w = 4, wu = 11;
+  for (size_t i = 0; i < n; i++) {
+    int cur = current && !strcmp(current, s[i].name) &&
+              ctx->project && !strcmp(s[i].project, ctx->project->name);
+    names[i] = all ? mp_xasprintf("%s/%s%s", s[i].project, s[i].name, cur ? "*" : "")
+                   : mp_xasprintf("%s%s", s[i].name, cur ? "*" : "");
+    if (strlen(names[i]) > w) w = strlen(names[i]);
+    if (s[i].last_update && strlen(s[i].last_update) > wu) wu = strlen(s[i].last_update);
+  }
+  fprintf(ctx->out, "%-*s  %-*s  RESOURCE COUNT\n", (int)w, "NAME", (int)wu,
+          "LAST UPDATE");
+  for (size_t i = 0; i < n; i++) {
+    fprintf(ctx->out, "%-*s  %-*s  ", (int)w, names[i], (int)wu,
+            s[i].last_update ? s[i].last_update : "n/a");
+    if (s[i].last_update) fprintf(ctx->out, "%lld\n", (long long)s[i].resource_count);
+    else fprintf(ctx->out, "n/a\n");
+    free(names[i]);
+  }
+  free(names);
+}
+
+int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
+  int json = 0, all = 0;
+  mp_strv pos;
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('j', "json", &json, "print JSON"),
+      MP_OPT_BOOL_('a', "all", &all, "list the stacks of every project"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 0);
+  mp_strv_destroy(&pos);
+  if (rc) return mp_args_exit_status(rc);
+  int status = all ? 0 : mp_cli_load_project(ctx);
+  if (!status) status = mp_cli_store(ctx);
+  if (status) return status;
+  mp_err err;
+  mp_err_clear(&err);
+  char *current = NULL;
+  mp_stack_info *infos = NULL;
+  size_t n = 0;
+  if ((ctx->project &&
+       mp_store_selected_get(ctx->store, ctx->project->name, &current, &err)) ||
+      mp_store_stack_list(ctx->store, all ? NULL : ctx->project->name, &infos,
+                          &n, &err)) {
+    free(current);
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  }
+  if (json) print_json(ctx, infos, n, current, all);
+  else print_table(ctx, infos, n, current, all);
+  for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&infos[i]);
+  free(infos);
+  free(current);
+  return 0;
+}

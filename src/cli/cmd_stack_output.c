@@ -1,0 +1,99 @@
+/* minipulumi stack output [NAME]: the outputs of the stack's root resource
+ * (type pulumi:pulumi:Stack). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/json_out.h"
+#include "engine/urn.h"
+
+static const mp_cmd_help help = {
+    "minipulumi stack output [<property-name>] [flags]",
+    "Show the stack's output properties; secrets are shown as [secret] "
+    "unless\n--show-secrets is given."};
+
+static const mp_value *stack_outputs(const mp_snapshot *s) {
+  for (size_t i = 0; i < s->nres; i++)
+    if (!s->res[i]->delete_ && !strcmp(s->res[i]->type, MP_ROOT_STACK_TYPE))
+      return s->res[i]->outputs;
+  return NULL;
+}
+
+static void print_one(mp_ctx *ctx, const mp_value *v, unsigned flags, int json) {
+  mp_buf b;
+  mp_buf_init(&b);
+  int secret = v->kind == MP_VALUE_SECRET ||
+               (v->kind == MP_VALUE_OUTPUT && v->u.output.secret);
+  if (json) {
+    mp_cli_value_json(v, flags, 1, &b);
+  } else if (secret && !(flags & MP_RENDER_SHOW_SECRETS)) {
+    mp_buf_puts(&b, "[secret]");
+  } else {
+    mp_value *plain = mp_value_strip_secrets(v);
+    if (plain->kind == MP_VALUE_STRING) mp_buf_puts(&b, plain->u.str.ptr);
+    else mp_cli_value_json(plain, MP_RENDER_SHOW_SECRETS, 0, &b);
+    mp_value_free(plain);
+  }
+  fprintf(ctx->out, "%s\n", b.data ? b.data : "");
+  mp_buf_destroy(&b);
+}
+
+static void print_all(mp_ctx *ctx, const mp_value *o, unsigned flags) {
+  size_t n = o ? o->u.obj.len : 0;
+  if (!n) {
+    fprintf(ctx->out, "No output values currently in this stack\n");
+    return;
+  }
+  size_t w = 6;
+  for (size_t i = 0; i < n; i++)
+    if (strlen(o->u.obj.items[i].key) > w) w = strlen(o->u.obj.items[i].key);
+  fprintf(ctx->out, "Current stack outputs (%zu):\n    %-*s  VALUE\n", n,
+          (int)w, "OUTPUT");
+  for (size_t i = 0; i < n; i++) {
+    fprintf(ctx->out, "    %-*s  ", (int)w, o->u.obj.items[i].key);
+    print_one(ctx, o->u.obj.items[i].value, flags, 0);
+  }
+}
+
+int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx) {
+  int json = 0, show = 0;
+  mp_strv pos;
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('j', "json", &json, "print JSON"),
+      MP_OPT_BOOL_(0, "show-secrets", &show, "show secret values"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 1);
+  char *stack = NULL;
+  mp_snapshot *snap = NULL;
+  mp_crypter c;
+  int has_c = 0;
+  int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
+  if (!status) status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
+  if (!status) {
+    unsigned flags = show ? MP_RENDER_SHOW_SECRETS : 0;
+    const mp_value *outs = stack_outputs(snap);
+    if (pos.len) {
+      const mp_value *v = outs ? mp_value_object_get(outs, pos.items[0]) : NULL;
+      if (!v)
+        status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                              "current stack does not have output property "
+                              "'%s'",
+                              pos.items[0]);
+      else
+        print_one(ctx, v, flags, json);
+    } else if (json) {
+      mp_value *empty = mp_value_new_object();
+      print_one(ctx, outs ? outs : empty, flags, 1);
+      mp_value_free(empty);
+    } else {
+      print_all(ctx, outs, flags);
+    }
+  }
+  mp_snapshot_free(snap);
+  free(stack);
+  mp_strv_destroy(&pos);
+  return status;
+}

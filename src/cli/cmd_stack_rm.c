@@ -1,0 +1,71 @@
+/* minipulumi stack rm [NAME]: remove a stack, its history and its config
+ * file. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+
+static const mp_cmd_help help = {
+    "minipulumi stack rm [<stack>] [flags]",
+    "Remove a stack and its configuration.\n\n"
+    "A stack that still has resources is refused unless --force is given "
+    "(the resources\nare then forgotten, not deleted)."};
+
+/* The user types the stack's name to confirm. 0: confirmed. */
+static int confirm_rm(mp_ctx *ctx, const char *stack, int yes) {
+  if (yes) return 0;
+  if (!mp_cli_interactive(ctx))
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "--yes must be passed in to proceed when running in "
+                        "non-interactive mode");
+  fprintf(ctx->out, "This will permanently remove the '%s' stack!\n", stack);
+  char q[300], answer[256];
+  snprintf(q, sizeof(q),
+           "Please confirm that this is what you'd like to do by typing `%s`:",
+           stack);
+  if (mp_cli_prompt(ctx, q, answer, sizeof(answer)) != 0 || strcmp(answer, stack))
+    return mp_cli_error(ctx, MP_EXIT_ERROR, "confirmation declined");
+  return 0;
+}
+
+int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
+  int force = 0, yes = 0, preserve = 0;
+  mp_strv pos;
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('f', "force", &force, "remove the stack even if it still has resources"),
+      MP_OPT_BOOL_('y', "yes", &yes, "skip the confirmation"),
+      MP_OPT_BOOL_(0, "preserve-config", &preserve, "keep Pulumi.<stack>.yaml"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 1);
+  char *stack = NULL;
+  int status = rc ? mp_args_exit_status(rc)
+                  : mp_cli_stack(ctx, pos.len ? pos.items[0] : NULL, 1, &stack);
+  if (!status) status = confirm_rm(ctx, stack, yes);
+  if (!status) {
+    mp_err err;
+    mp_err_clear(&err);
+    if (mp_store_stack_remove(ctx->store, mp_cli_ref(ctx, stack), force, &err)) {
+      if (err.code == MP_ESTATE && !force)
+        status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                              "'%s' still has resources; removal rejected. "
+                              "Run `minipulumi destroy` first, or `minipulumi "
+                              "stack rm --force` to forget them (%s)",
+                              stack, err.msg);
+      else
+        status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    }
+  }
+  if (!status) {
+    char *path = mp_cli_stack_config_path(ctx, stack);
+    if (!preserve) unlink(path);
+    free(path);
+    fprintf(ctx->out, "Stack '%s' has been removed!\n", stack);
+  }
+  free(stack);
+  mp_strv_destroy(&pos);
+  return status;
+}

@@ -1,0 +1,54 @@
+/* The stack configuration file `Pulumi.<stack>.yaml`, kept where and how
+ * Pulumi keeps it:
+ *
+ *   encryptionsalt: v1:...
+ *   config:
+ *     proj:name: value
+ *     proj:password:
+ *       secure: v1:...
+ *     aws:region: us-west-2
+ *
+ * The whole document is held as a value tree whose scalars are strings
+ * (plain null scalars become NULL values), so unknown top-level keys
+ * survive a rewrite. Written with libyaml in a stable layout: known keys
+ * first (secretsprovider, encryptedkey, encryptionsalt, config), the rest
+ * sorted; strings YAML would read as something else are double-quoted. */
+#ifndef MP_CLI_CONFIG_FILE_H
+#define MP_CLI_CONFIG_FILE_H
+
+#include "engine/err.h"
+#include "engine/value.h"
+
+typedef struct mp_stack_config {
+  char *path;    /* the file, owned */
+  mp_value *doc; /* OBJECT: the top-level mapping, owned, never NULL */
+} mp_stack_config;
+
+/* Loads |path| into |c| (caller storage). A missing file gives an empty
+ * document. Returns 0, MP_EIO (unreadable) or MP_EINVAL (not YAML, or not
+ * a mapping; the message names the file, line and column). */
+int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err);
+/* Writes the document back to c->path (through a temporary file and a
+ * rename, so a crash never leaves half a file). 0 or MP_EIO. */
+int mp_stack_config_save(const mp_stack_config *c, mp_err *err);
+void mp_stack_config_destroy(mp_stack_config *c);
+
+/* The `config` mapping, created if absent (borrowed). */
+mp_value *mp_stack_config_values(mp_stack_config *c);
+/* `encryptionsalt` or NULL (borrowed). */
+const char *mp_stack_config_salt(const mp_stack_config *c);
+void mp_stack_config_set_salt(mp_stack_config *c, const char *salt);
+
+/* 1 if |v| is a `{secure: "v1:..."}` object. */
+int mp_config_is_secure(const mp_value *v);
+/* The ciphertext of a secure object (borrowed). */
+const char *mp_config_secure_text(const mp_value *v);
+
+/* Parses YAML text into a value tree as above (for tests and Pulumi.yaml
+ * readers). |file| names the source in messages. */
+int mp_cli_yaml_parse(const char *file, const char *text, size_t len,
+                      mp_value **out, mp_err *err);
+/* Emits |v| (an OBJECT) as a YAML document into |out|. 0 or MP_EINVAL. */
+int mp_cli_yaml_emit(const mp_value *v, mp_buf *out, mp_err *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* The CLI's process state: one mp_ctx, created by main() and passed to every
+ * command (STYLE rule 26: no mutable globals). Owner: the main thread. */
+#ifndef MP_CLI_CTX_H
+#define MP_CLI_CTX_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "engine/crypto.h"
+#include "engine/err.h"
+#include "engine/mem.h"
+#include "engine/store.h"
+#include "engine/value.h"
+
+typedef enum mp_color_mode {
+  MP_COLOR_AUTO = 0, /* color when stdout is a terminal and NO_COLOR unset */
+  MP_COLOR_ALWAYS,
+  MP_COLOR_NEVER,
+  MP_COLOR_RAW /* Pulumi's raw color directives `<{%fg 2%}>` */
+} mp_color_mode;
+
+/* The loaded project (Pulumi.yaml) as the CLI needs it. */
+typedef struct mp_cli_project {
+  char *name;          /* project name */
+  char *dir;           /* absolute folder holding Pulumi.yaml */
+  char *runtime;       /* "yaml", "nodejs", ... (may be NULL) */
+  mp_value *defaults;  /* OBJECT "<ns>:<key>" → default value, or NULL */
+  void *lang;          /* the language host's project object (lang/yaml.h) */
+} mp_cli_project;
+
+typedef struct mp_ctx {
+  /* Global flags; the strings point into argv or the environment. */
+  const char *cwd;     /* --cwd/-C, NULL: the process's folder */
+  const char *stack;   /* --stack/-s, NULL: the selected stack */
+  const char *backend; /* --backend, else MINIPULUMI_BACKEND_URL, else NULL */
+  const char *color;   /* --color as given */
+  int non_interactive; /* --non-interactive */
+  mp_color_mode color_mode;
+
+  FILE *out; /* stdout */
+  FILE *err; /* stderr */
+  int stdin_tty, stdout_tty;
+
+  /* Set only by the SIGINT handler in main.c (reached through the single
+   * static pointer there): 1 = cancel gracefully, 2 = stop now. The
+   * deployment polls it (mp_deploy_opts.interrupt). */
+  volatile sig_atomic_t interrupt;
+
+  /* Opened on first use (workspace.c); released by mp_ctx_destroy. */
+  mp_store *store;
+  char *backend_url;
+  mp_cli_project *project;
+  /* Passphrase managers by salt (secrets.c): deriving a key is slow. */
+  mp_passphrase *pp[4];
+  char *pp_salt[4];
+} mp_ctx;
+
+/* Fills |ctx| with defaults (stdout/stderr, TTY detection). */
+void mp_ctx_init(mp_ctx *ctx);
+/* Closes the store, frees the project; |ctx| is reusable afterwards. */
+void mp_ctx_destroy(mp_ctx *ctx);
+
+#endif

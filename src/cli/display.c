@@ -1,0 +1,704 @@
+#include "cli/display.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/urn.h"
+
+/* ==== words ==== */
+
+typedef struct op_words {
+  const char *doing, *done, *plan;
+} op_words;
+
+static const op_words words[MP_OP__COUNT] = {
+    {"", "", ""},
+    {"creating", "created", "create"},
+    {"updating", "updated", "update"},
+    {"deleting", "deleted", "delete"},
+    {"replacing", "replaced", "replace"},
+    {"creating replacement", "created replacement", "create replacement"},
+    {"deleting original", "deleted original", "delete original"},
+    {"reading", "read", "read"},
+    {"reading for replacement", "read for replacement", "read for replacement"},
+    {"refreshing", "refreshed", "refresh"},
+    {"discarding", "discarded", "discard"},
+    {"discarding original", "discarded original", "discard original"},
+    {"removing pending replace", "removed pending replace",
+     "remove pending replace"},
+    {"importing", "imported", "import"},
+    {"importing replacement", "imported replacement", "import replacement"}};
+
+/* ANSI color numbers per op (0: none). */
+static const int op_color[MP_OP__COUNT] = {0, 2, 3, 1, 5, 2, 1, 6,
+                                           6, 3, 1, 1, 1, 6, 6};
+
+/* ==== rows ==== */
+
+enum row_state { ROW_PLANNED, ROW_RUNNING, ROW_DONE, ROW_FAILED };
+
+typedef struct row {
+  char *urn, *type, *name, *parent;
+  mp_step_op op;
+  int has_op;
+  enum row_state state;
+  double start, end;
+  int nerr, nwarn, ninfo;
+  char *detail; /* rendered --diff detail, or NULL */
+} row;
+
+typedef struct diag {
+  char *urn; /* may be NULL */
+  char *severity;
+  char *message;
+} diag;
+
+struct mp_display {
+  mp_display_opts o;
+  row *rows;
+  size_t nrows, cap;
+  size_t *index; /* open-addressing hash of urn → row + 1 (0 = empty) */
+  size_t index_cap;
+  diag *diags;
+  size_t ndiags, dcap;
+  mp_value *outputs; /* the root stack's outputs, or NULL */
+  int have_summary;
+  int64_t counts[MP_OP__COUNT];
+  double duration;
+  size_t drawn;     /* lines drawn by the last tree redraw */
+  double last_draw; /* event time of the last redraw */
+};
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static void index_insert(mp_display *d, size_t rowi) {
+  size_t mask = d->index_cap - 1;
+  size_t i = hash_str(d->rows[rowi].urn) & mask;
+  while (d->index[i]) i = (i + 1) & mask;
+  d->index[i] = rowi + 1;
+}
+
+static void index_grow(mp_display *d) {
+  free(d->index);
+  d->index_cap = d->index_cap ? d->index_cap * 2 : 64;
+  d->index = mp_xcalloc(d->index_cap, sizeof(*d->index));
+  for (size_t r = 0; r < d->nrows; r++) index_insert(d, r);
+}
+
+static row *find_row(const mp_display *d, const char *urn) {
+  if (!d->index_cap || !urn) return NULL;
+  size_t mask = d->index_cap - 1;
+  for (size_t i = hash_str(urn) & mask; d->index[i]; i = (i + 1) & mask)
+    if (!strcmp(d->rows[d->index[i] - 1].urn, urn)) return &d->rows[d->index[i] - 1];
+  return NULL;
+}
+
+static row *get_row(mp_display *d, const mp_step_meta *m) {
+  row *r = find_row(d, m->urn);
+  if (r) return r;
+  if (d->nrows == d->cap) {
+    d->cap = d->cap ? d->cap * 2 : 32;
+    d->rows = mp_xreallocarray(d->rows, d->cap, sizeof(*d->rows));
+  }
+  r = &d->rows[d->nrows++];
+  memset(r, 0, sizeof(*r));
+  r->urn = mp_xstrdup(m->urn);
+  size_t n = 0;
+  const char *name = mp_urn_name(m->urn, &n);
+  r->name = name ? mp_xstrndup(name, n) : mp_xstrdup(m->urn);
+  r->type = mp_xstrdup(m->type ? m->type : "");
+  const mp_resource *st = m->new_ ? m->new_ : m->old;
+  r->parent = st && st->parent ? mp_xstrdup(st->parent) : NULL;
+  if ((d->nrows) * 2 > d->index_cap) index_grow(d);
+  else index_insert(d, d->nrows - 1);
+  return r;
+}
+
+/* ==== colors ==== */
+
+static void color_on(const mp_display *d, mp_buf *b, int c) {
+  if (!c) return;
+  if (d->o.color == MP_COLOR_ALWAYS) mp_buf_printf(b, "\x1b[3%dm", c);
+  else if (d->o.color == MP_COLOR_RAW) mp_buf_printf(b, "<{%%fg %d%%}>", c);
+}
+
+static void color_off(const mp_display *d, mp_buf *b, int c) {
+  if (!c) return;
+  if (d->o.color == MP_COLOR_ALWAYS) mp_buf_puts(b, "\x1b[0m");
+  else if (d->o.color == MP_COLOR_RAW) mp_buf_puts(b, "<{%reset%}>");
+}
+
+static void bold(const mp_display *d, mp_buf *b, int on) {
+  if (d->o.color == MP_COLOR_ALWAYS) mp_buf_puts(b, on ? "\x1b[1m" : "\x1b[0m");
+  else if (d->o.color == MP_COLOR_RAW) mp_buf_puts(b, on ? "<{%bold%}>" : "<{%reset%}>");
+}
+
+/* ==== statuses ==== */
+
+static void put_elapsed(mp_buf *b, double secs) {
+  if (secs < 0) secs = 0;
+  if (secs < 1) mp_buf_printf(b, " (%.2fs)", secs);
+  else mp_buf_printf(b, " (%.0fs)", floor(secs));
+}
+
+static void row_status(const mp_display *d, const row *r, mp_step_op op,
+                       double now, mp_buf *b) {
+  const op_words *w = &words[op];
+  int is_stack = !strcmp(r->type, MP_ROOT_STACK_TYPE);
+  if (d->o.preview) {
+    mp_buf_puts(b, w->plan);
+    return;
+  }
+  switch (r->state) {
+  case ROW_PLANNED:
+    break;
+  case ROW_RUNNING:
+    mp_buf_puts(b, op == MP_OP_SAME ? (is_stack ? "running" : "") : w->doing);
+    if (op != MP_OP_SAME) mp_buf_printf(b, " (%.0fs)", floor(now - r->start));
+    break;
+  case ROW_DONE:
+    mp_buf_puts(b, w->done);
+    if (op != MP_OP_SAME) put_elapsed(b, r->end - r->start);
+    break;
+  case ROW_FAILED:
+    mp_buf_printf(b, "**%s failed**", op == MP_OP_SAME ? "running" : w->doing);
+    break;
+  }
+}
+
+static void row_info(const row *r, mp_buf *b) {
+  const char *sep = "";
+  if (r->nerr) {
+    mp_buf_printf(b, "%d error%s", r->nerr, r->nerr == 1 ? "" : "s");
+    sep = "; ";
+  }
+  if (r->nwarn) {
+    mp_buf_printf(b, "%s%d warning%s", sep, r->nwarn, r->nwarn == 1 ? "" : "s");
+    sep = "; ";
+  }
+  if (r->ninfo)
+    mp_buf_printf(b, "%s%d message%s", sep, r->ninfo, r->ninfo == 1 ? "" : "s");
+}
+
+/* ==== line mode ==== */
+
+static void print_line(mp_display *d, const row *r, mp_step_op op,
+                       double now) {
+  mp_buf b;
+  mp_buf_init(&b);
+  int c = op_color[op];
+  mp_buf_putc(&b, ' ');
+  color_on(d, &b, c);
+  mp_buf_puts(&b, mp_step_op_prefix(op));
+  color_off(d, &b, c);
+  mp_buf_printf(&b, " %s %s ", r->type, r->name);
+  color_on(d, &b, c);
+  row_status(d, r, op, now, &b);
+  color_off(d, &b, c);
+  mp_buf_putc(&b, ' ');
+  row_info(r, &b);
+  while (b.len && b.data[b.len - 1] == ' ') b.data[--b.len] = 0;
+  fprintf(d->o.out, "%s\n", b.data);
+  fflush(d->o.out);
+  mp_buf_destroy(&b);
+}
+
+/* ==== tree mode ==== */
+
+typedef struct tree {
+  size_t *order; /* rows in display order */
+  int *depth;
+  char **prefix; /* tree drawing before the type */
+  size_t n;
+} tree;
+
+static int row_visible(const mp_display *d, const row *r) {
+  (void)d;
+  return r->op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE);
+}
+
+/* Appends row |i| and its visible descendants (children lists |kids|). */
+static void walk(const mp_display *d, size_t **kids, size_t *nkids, size_t i,
+                 int depth, const char *lead, int last, tree *t) {
+  t->order[t->n] = i;
+  t->depth[t->n] = depth;
+  t->prefix[t->n] = depth ? mp_xasprintf("%s%s", lead, last ? "└─ " : "├─ ")
+                          : mp_xstrdup("");
+  t->n++;
+  char *sub = depth ? mp_xasprintf("%s%s", lead, last ? "   " : "│  ")
+                    : mp_xstrdup("");
+  for (size_t k = 0; k < nkids[i]; k++)
+    walk(d, kids, nkids, kids[i][k], depth + 1, sub, k + 1 == nkids[i], t);
+  free(sub);
+}
+
+static void build_tree(const mp_display *d, tree *t) {
+  size_t n = d->nrows;
+  char *vis = mp_xcalloc(n ? n : 1, 1);
+  size_t *parent = mp_xcalloc(n ? n : 1, sizeof(size_t));
+  /* a row is shown if it changes, is the stack, or has a shown child */
+  for (size_t i = 0; i < n; i++) {
+    const row *p = find_row(d, d->rows[i].parent);
+    parent[i] = p ? (size_t)(p - d->rows) : SIZE_MAX;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (!row_visible(d, &d->rows[i])) continue;
+    for (size_t j = i; j != SIZE_MAX && !vis[j]; j = parent[j]) vis[j] = 1;
+  }
+  size_t **kids = mp_xcalloc(n ? n : 1, sizeof(*kids));
+  size_t *nkids = mp_xcalloc(n ? n : 1, sizeof(*nkids));
+  for (size_t i = 0; i < n; i++)
+    if (vis[i] && parent[i] != SIZE_MAX) {
+      kids[parent[i]] = mp_xreallocarray(kids[parent[i]], nkids[parent[i]] + 1,
+                                         sizeof(size_t));
+      kids[parent[i]][nkids[parent[i]]++] = i;
+    }
+  t->order = mp_xcalloc(n ? n : 1, sizeof(size_t));
+  t->depth = mp_xcalloc(n ? n : 1, sizeof(int));
+  t->prefix = mp_xcalloc(n ? n : 1, sizeof(char *));
+  t->n = 0;
+  for (size_t i = 0; i < n; i++)
+    if (vis[i] && parent[i] == SIZE_MAX) walk(d, kids, nkids, i, 0, "", 1, t);
+  for (size_t i = 0; i < n; i++) free(kids[i]);
+  free(kids);
+  free(nkids);
+  free(parent);
+  free(vis);
+}
+
+static void tree_destroy(tree *t) {
+  for (size_t i = 0; i < t->n; i++) free(t->prefix[i]);
+  free(t->order);
+  free(t->depth);
+  free(t->prefix);
+}
+
+/* Display width of UTF-8 text (counts code points). */
+static size_t width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++)
+    if (((unsigned char)*s & 0xC0) != 0x80) w++;
+  return w;
+}
+
+static void pad(mp_buf *b, const char *s, size_t w) {
+  mp_buf_puts(b, s);
+  for (size_t i = width(s); i < w; i++) mp_buf_putc(b, ' ');
+}
+
+static void render_tree(mp_display *d, double now, mp_buf *b) {
+  tree t;
+  build_tree(d, &t);
+  size_t wt = 4, wn = 4;
+  for (size_t k = 0; k < t.n; k++) {
+    const row *r = &d->rows[t.order[k]];
+    size_t tw = width(t.prefix[k]) + width(r->type);
+    if (tw > wt) wt = tw;
+    if (width(r->name) > wn) wn = width(r->name);
+  }
+  mp_buf_puts(b, "     ");
+  pad(b, "Type", wt + 2);
+  pad(b, "Name", wn + 2);
+  mp_buf_puts(b, d->o.preview ? "Plan" : "Status");
+  mp_buf_puts(b, "\n");
+  for (size_t k = 0; k < t.n; k++) {
+    const row *r = &d->rows[t.order[k]];
+    int c = op_color[r->op];
+    char *typ = mp_xasprintf("%s%s", t.prefix[k], r->type);
+    mp_buf_putc(b, ' ');
+    color_on(d, b, c);
+    mp_buf_puts(b, mp_step_op_prefix(r->op));
+    color_off(d, b, c);
+    mp_buf_puts(b, "  ");
+    pad(b, typ, wt + 2);
+    pad(b, r->name, wn + 2);
+    mp_buf st;
+    mp_buf_init(&st);
+    row_status(d, r, r->op, now, &st);
+    color_on(d, b, c);
+    mp_buf_puts(b, st.data ? st.data : "");
+    color_off(d, b, c);
+    mp_buf_destroy(&st);
+    mp_buf info;
+    mp_buf_init(&info);
+    row_info(r, &info);
+    if (info.len) mp_buf_printf(b, "  %s", info.data);
+    mp_buf_destroy(&info);
+    mp_buf_putc(b, '\n');
+    free(typ);
+  }
+  tree_destroy(&t);
+}
+
+/* Moves the cursor to the start of the last drawing and draws again. */
+static void redraw(mp_display *d, double now) {
+  mp_buf b;
+  mp_buf_init(&b);
+  if (d->drawn) mp_buf_printf(&b, "\x1b[%zuA", d->drawn);
+  mp_buf tree;
+  mp_buf_init(&tree);
+  render_tree(d, now, &tree);
+  size_t lines = 0;
+  for (const char *p = tree.data, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+    mp_buf_puts(&b, "\r\x1b[2K");
+    mp_buf_append(&b, p, (size_t)(nl - p) + 1);
+    lines++;
+  }
+  mp_buf_puts(&b, "\x1b[J");
+  fputs(b.data, d->o.out);
+  fflush(d->o.out);
+  d->drawn = lines;
+  d->last_draw = now;
+  mp_buf_destroy(&tree);
+  mp_buf_destroy(&b);
+}
+
+/* ==== --diff detail ==== */
+
+static void render_prop(const mp_display *d, mp_buf *b, const char *sym,
+                        const char *key, const mp_value *v) {
+  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
+  mp_buf_printf(b, "      %s %s: ", sym, key);
+  mp_cli_render_value(v, f, 8, b);
+  mp_buf_putc(b, '\n');
+}
+
+static const mp_value *at_path(const mp_value *root, const char *path) {
+  mp_path p;
+  mp_err err;
+  if (!root || mp_path_parse(path, &p, &err) != 0) return NULL;
+  const mp_value *v = mp_path_get(root, &p);
+  mp_path_destroy(&p);
+  return v;
+}
+
+static void render_changes(const mp_display *d, const mp_step_meta *m,
+                           mp_buf *b) {
+  const mp_value *olds = m->old ? m->old->inputs : NULL;
+  const mp_value *news = m->new_ ? m->new_->inputs : NULL;
+  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
+  if (m->detailed_diff && m->detailed_diff->len) {
+    for (size_t i = 0; i < m->detailed_diff->len; i++) {
+      const mp_diff_entry *e = &m->detailed_diff->items[i];
+      const mp_value *ov = at_path(olds, e->path), *nv = at_path(news, e->path);
+      if (e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE) {
+        render_prop(d, b, "+", e->path, nv);
+      } else if (e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE) {
+        render_prop(d, b, "-", e->path, ov);
+      } else {
+        mp_buf_printf(b, "      ~ %s: ", e->path);
+        mp_cli_render_value(ov, f, 8, b);
+        mp_buf_puts(b, " => ");
+        mp_cli_render_value(nv, f, 8, b);
+        mp_buf_putc(b, '\n');
+      }
+    }
+    return;
+  }
+  for (size_t i = 0; m->diffs && i < m->diffs->len; i++) {
+    const char *k = m->diffs->items[i];
+    const mp_value *ov = olds ? mp_value_object_get(olds, k) : NULL;
+    const mp_value *nv = news ? mp_value_object_get(news, k) : NULL;
+    if (!ov) render_prop(d, b, "+", k, nv);
+    else if (!nv) render_prop(d, b, "-", k, ov);
+    else {
+      mp_buf_printf(b, "      ~ %s: ", k);
+      mp_cli_render_value(ov, f, 8, b);
+      mp_buf_puts(b, " => ");
+      mp_cli_render_value(nv, f, 8, b);
+      mp_buf_putc(b, '\n');
+    }
+  }
+}
+
+static char *render_detail(const mp_display *d, const mp_step_meta *m) {
+  if (m->op == MP_OP_SAME || m->op == MP_OP_REFRESH) return NULL;
+  mp_buf b;
+  mp_buf_init(&b);
+  const mp_resource *st = m->new_ ? m->new_ : m->old;
+  mp_buf_printf(&b, "    %s%s: (%s)\n", mp_step_op_prefix(m->op),
+                m->type ? m->type : "", mp_step_op_name(m->op));
+  if (m->old && m->old->id && *m->old->id)
+    mp_buf_printf(&b, "        [id=%s]\n", m->old->id);
+  mp_buf_printf(&b, "        [urn=%s]\n", m->urn);
+  if (m->op == MP_OP_CREATE || m->op == MP_OP_CREATE_REPLACEMENT ||
+      m->op == MP_OP_IMPORT || m->op == MP_OP_READ) {
+    const mp_value *in = st ? st->inputs : NULL;
+    for (size_t i = 0; in && in->kind == MP_VALUE_OBJECT && i < in->u.obj.len; i++)
+      render_prop(d, &b, "+", in->u.obj.items[i].key, in->u.obj.items[i].value);
+  } else if (m->op == MP_OP_DELETE || m->op == MP_OP_DELETE_REPLACED ||
+             m->op == MP_OP_DISCARD) {
+    const mp_value *in = m->old ? m->old->inputs : NULL;
+    for (size_t i = 0; in && in->kind == MP_VALUE_OBJECT && i < in->u.obj.len; i++)
+      render_prop(d, &b, "-", in->u.obj.items[i].key, in->u.obj.items[i].value);
+  } else {
+    render_changes(d, m, &b);
+  }
+  return mp_buf_detach(&b, NULL);
+}
+
+/* ==== events ==== */
+
+/* A row shows the resource's logical op: the steps of a replacement
+ * (create-replacement, replace, delete-replaced) all show as `replace`. */
+static void set_op(row *r, const mp_step_meta *m) {
+  mp_step_op op = m->op;
+  if (op == MP_OP_CREATE_REPLACEMENT || op == MP_OP_DELETE_REPLACED ||
+      op == MP_OP_DISCARD_REPLACED || op == MP_OP_READ_REPLACEMENT ||
+      op == MP_OP_IMPORT_REPLACEMENT)
+    op = MP_OP_REPLACE;
+  if (!(r->has_op && r->op == MP_OP_REPLACE)) r->op = op;
+  r->has_op = 1;
+}
+
+static void on_pre(mp_display *d, const mp_event *ev) {
+  row *r = get_row(d, &ev->meta);
+  set_op(r, &ev->meta);
+  if (r->state != ROW_RUNNING) r->start = ev->timestamp;
+  r->state = ev->preview ? ROW_PLANNED : ROW_RUNNING;
+  if (ev->preview || d->o.show_diff) {
+    char *detail = render_detail(d, &ev->meta);
+    if (detail) {
+      if (r->detail) {
+        char *both = mp_xasprintf("%s%s", r->detail, detail);
+        free(r->detail);
+        free(detail);
+        detail = both;
+      }
+      r->detail = detail;
+    }
+  }
+  if (d->o.tty) return;
+  int shown = ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE);
+  if (shown) print_line(d, r, ev->meta.op, ev->timestamp);
+  if (shown && d->o.show_diff && r->detail) {
+    fputs(r->detail, d->o.out);
+    free(r->detail);
+    r->detail = NULL;
+  }
+}
+
+static void take_outputs(mp_display *d, const mp_step_meta *m) {
+  if (!m->new_ || strcmp(m->new_->type, MP_ROOT_STACK_TYPE) != 0) return;
+  mp_value_free(d->outputs);
+  d->outputs = m->new_->outputs ? mp_value_dup(m->new_->outputs) : NULL;
+}
+
+static void on_outputs(mp_display *d, const mp_event *ev) {
+  row *r = get_row(d, &ev->meta);
+  take_outputs(d, &ev->meta);
+  if (ev->preview) return;
+  r->state = ROW_DONE;
+  r->end = ev->timestamp;
+  if (!d->o.tty && ev->meta.op != MP_OP_SAME)
+    print_line(d, r, ev->meta.op, ev->timestamp);
+}
+
+static void on_failed(mp_display *d, const mp_event *ev) {
+  row *r = get_row(d, &ev->meta);
+  r->state = ROW_FAILED;
+  r->end = ev->timestamp;
+  if (!d->o.tty) print_line(d, r, ev->meta.op, ev->timestamp);
+}
+
+static void on_diag(mp_display *d, const mp_event *ev) {
+  const char *sev = ev->severity ? ev->severity : "info";
+  if (!strcmp(sev, "debug")) return;
+  if (d->ndiags == d->dcap) {
+    d->dcap = d->dcap ? d->dcap * 2 : 8;
+    d->diags = mp_xreallocarray(d->diags, d->dcap, sizeof(*d->diags));
+  }
+  diag *g = &d->diags[d->ndiags++];
+  g->urn = mp_xstrdup(ev->urn);
+  g->severity = mp_xstrdup(sev);
+  g->message = mp_xstrdup(ev->message ? ev->message : "");
+  row *r = find_row(d, ev->urn);
+  if (!r) return;
+  if (!strcmp(sev, "error")) r->nerr++;
+  else if (!strcmp(sev, "warning")) r->nwarn++;
+  else r->ninfo++;
+}
+
+void mp_display_event(mp_display *d, const mp_event *ev) {
+  switch (ev->kind) {
+  case MP_EVENT_PRELUDE: break;
+  case MP_EVENT_RESOURCE_PRE: on_pre(d, ev); break;
+  case MP_EVENT_RES_OUTPUTS: on_outputs(d, ev); break;
+  case MP_EVENT_RES_OP_FAILED: on_failed(d, ev); break;
+  case MP_EVENT_DIAGNOSTIC: on_diag(d, ev); break;
+  case MP_EVENT_SUMMARY:
+    d->have_summary = 1;
+    memcpy(d->counts, ev->counts, sizeof(d->counts));
+    d->duration = ev->duration_seconds;
+    break;
+  case MP_EVENT_CANCEL: break;
+  }
+  if (d->o.tty && ev->kind != MP_EVENT_SUMMARY &&
+      (ev->timestamp - d->last_draw >= 0.1 || !d->drawn))
+    redraw(d, ev->timestamp);
+}
+
+/* ==== the end ==== */
+
+static void print_diags(mp_display *d) {
+  if (!d->ndiags) return;
+  fprintf(d->o.out, "Diagnostics:\n");
+  char *done = mp_xcalloc(d->ndiags, 1);
+  for (size_t i = 0; i < d->ndiags; i++) {
+    if (done[i]) continue;
+    const char *urn = d->diags[i].urn;
+    const row *r = find_row(d, urn);
+    if (r) fprintf(d->o.out, "  %s (%s):\n", r->type, r->name);
+    else if (urn) {
+      size_t tn = 0, nn = 0;
+      const char *t = mp_urn_type(urn, &tn), *n = mp_urn_name(urn, &nn);
+      fprintf(d->o.out, "  %.*s (%.*s):\n", (int)tn, t ? t : "", (int)nn,
+              n ? n : "");
+    } else {
+      const row *st = NULL;
+      for (size_t k = 0; k < d->nrows && !st; k++)
+        if (!strcmp(d->rows[k].type, MP_ROOT_STACK_TYPE)) st = &d->rows[k];
+      if (st) fprintf(d->o.out, "  %s (%s):\n", st->type, st->name);
+      else fprintf(d->o.out, "  %s:\n", MP_ROOT_STACK_TYPE);
+    }
+    for (size_t j = i; j < d->ndiags; j++) {
+      const char *u = d->diags[j].urn;
+      if (done[j] || (urn ? !u || strcmp(u, urn) : u != NULL)) continue;
+      done[j] = 1;
+      const char *sev = d->diags[j].severity;
+      const char *msg = d->diags[j].message;
+      size_t len = strlen(msg);
+      while (len && msg[len - 1] == '\n') len--;
+      if (!strcmp(sev, "info")) fprintf(d->o.out, "    %.*s\n", (int)len, msg);
+      else fprintf(d->o.out, "    %s: %.*s\n", sev, (int)len, msg);
+    }
+    fputc('\n', d->o.out);
+  }
+  free(done);
+}
+
+static void print_outputs(mp_display *d) {
+  const mp_value *o = d->outputs;
+  if (!o || o->kind != MP_VALUE_OBJECT || !o->u.obj.len) return;
+  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
+  size_t w = 0;
+  for (size_t i = 0; i < o->u.obj.len; i++)
+    if (strlen(o->u.obj.items[i].key) > w) w = strlen(o->u.obj.items[i].key);
+  fprintf(d->o.out, "Outputs:\n");
+  for (size_t i = 0; i < o->u.obj.len; i++) {
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_cli_render_value(o->u.obj.items[i].value, f, 4, &b);
+    fprintf(d->o.out, "    %s%s: %*s%s\n", d->o.preview ? "+ " : "",
+            o->u.obj.items[i].key,
+            (int)(w - strlen(o->u.obj.items[i].key)), "", b.data);
+    mp_buf_destroy(&b);
+  }
+  fputc('\n', d->o.out);
+}
+
+/* Ops that are parts of another op's work (counted by their logical op) or
+ * mere reads; Pulumi leaves them out of the summary. */
+static int summary_op(int op) {
+  switch (op) {
+  case MP_OP_SAME: case MP_OP_READ: case MP_OP_DISCARD:
+  case MP_OP_READ_REPLACEMENT: case MP_OP_CREATE_REPLACEMENT:
+  case MP_OP_DELETE_REPLACED: case MP_OP_DISCARD_REPLACED:
+  case MP_OP_REMOVE_PENDING_REPLACE: case MP_OP_IMPORT_REPLACEMENT:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+static void print_summary(mp_display *d) {
+  int64_t total = 0;
+  int kinds = 0;
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_puts(&b, "Resources:\n");
+  for (int op = 0; op < MP_OP__COUNT; op++) {
+    if (!summary_op(op) || !d->counts[op]) continue;
+    int c = op_color[op];
+    mp_buf_puts(&b, "    ");
+    color_on(d, &b, c);
+    mp_buf_printf(&b, "%s%lld %s%s", mp_step_op_prefix((mp_step_op)op),
+                  (long long)d->counts[op], d->o.preview ? "to " : "",
+                  d->o.preview ? words[op].plan : words[op].done);
+    color_off(d, &b, c);
+    mp_buf_putc(&b, '\n');
+    total += d->counts[op];
+    kinds++;
+  }
+  int pieces = 0;
+  if (kinds >= 2 || d->counts[MP_OP_SAME]) mp_buf_puts(&b, "    ");
+  if (kinds >= 2) {
+    bold(d, &b, 1);
+    mp_buf_printf(&b, "%lld change%s", (long long)total, total == 1 ? "" : "s");
+    bold(d, &b, 0);
+    pieces++;
+  }
+  if (d->counts[MP_OP_SAME])
+    mp_buf_printf(&b, "%s%lld unchanged", pieces ? ". " : "",
+                  (long long)d->counts[MP_OP_SAME]);
+  if (kinds >= 2 || d->counts[MP_OP_SAME]) mp_buf_putc(&b, '\n');
+  fprintf(d->o.out, "%s\n", b.data);
+  mp_buf_destroy(&b);
+  if (!d->o.preview) {
+    long s = (long)ceil(d->duration);
+    if (s >= 60) fprintf(d->o.out, "Duration: %ldm%lds\n\n", s / 60, s % 60);
+    else fprintf(d->o.out, "Duration: %lds\n\n", s);
+  }
+}
+
+void mp_display_finish(mp_display *d) {
+  if (d->o.tty) redraw(d, d->last_draw);
+  fputc('\n', d->o.out);
+  print_diags(d);
+  print_outputs(d);
+  if (d->have_summary) print_summary(d);
+  fflush(d->o.out);
+}
+
+void mp_display_details(mp_display *d) {
+  for (size_t i = 0; i < d->nrows; i++)
+    if (d->rows[i].detail) fputs(d->rows[i].detail, d->o.out);
+  fflush(d->o.out);
+}
+
+mp_display *mp_display_new(const mp_display_opts *o) {
+  mp_display *d = mp_xcalloc(1, sizeof(*d));
+  d->o = *o;
+  if (d->o.show_diff) d->o.tty = 0; /* the detail goes under each line */
+  if (o->header) fprintf(o->out, "%s\n\n", o->header);
+  fflush(o->out);
+  return d;
+}
+
+void mp_display_free(mp_display *d) {
+  if (!d) return;
+  for (size_t i = 0; i < d->nrows; i++) {
+    free(d->rows[i].urn);
+    free(d->rows[i].type);
+    free(d->rows[i].name);
+    free(d->rows[i].parent);
+    free(d->rows[i].detail);
+  }
+  for (size_t i = 0; i < d->ndiags; i++) {
+    free(d->diags[i].urn);
+    free(d->diags[i].severity);
+    free(d->diags[i].message);
+  }
+  free(d->rows);
+  free(d->index);
+  free(d->diags);
+  mp_value_free(d->outputs);
+  free(d);
+}

@@ -1,0 +1,36 @@
+/* Machine output (ANCHORS.md section 3 "Machine output"): engine events as
+ * Pulumi's EngineEvent JSON, one per line (`--json` on up/refresh/destroy,
+ * `--event-log`), and the single PreviewDigest document of
+ * `preview --json`. cJSON stays inside src/cli. */
+#ifndef MP_CLI_JSON_OUT_H
+#define MP_CLI_JSON_OUT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "engine/events.h"
+#include "engine/mem.h"
+#include "engine/value.h"
+
+/* |v| as cJSON; flags: mp_render_flags (secrets masked as "[secret]"
+ * unless MP_RENDER_SHOW_SECRETS; unknowns as the sentinel). Owned. */
+cJSON *mp_cli_value_cjson(const mp_value *v, unsigned flags);
+/* Appends |j| as text: compact if |width| <= 0, else indented by |width|
+ * spaces per level. */
+void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out);
+
+/* One EngineEvent object (`sequence`, `timestamp`, one payload). Owned. */
+cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags);
+/* Writes the event as one line to |f| and flushes it. */
+void mp_cli_event_write(FILE *f, const mp_event *ev, unsigned flags);
+
+/* The PreviewDigest of `preview --json`, built from the events. */
+typedef struct mp_preview_digest mp_preview_digest;
+
+mp_preview_digest *mp_preview_digest_new(unsigned flags);
+void mp_preview_digest_add(mp_preview_digest *d, const mp_event *ev);
+/* Prints the document (four-space indentation, as Pulumi does). */
+void mp_preview_digest_print(const mp_preview_digest *d, FILE *f);
+void mp_preview_digest_free(mp_preview_digest *d);
+
+#endif

@@ -1,0 +1,316 @@
+#include "cli/operation.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/display.h"
+#include "cli/json_out.h"
+
+_Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
+               "mp_deploy_opts.interrupt points at ctx->interrupt");
+
+void mp_op_flags_init(mp_op_flags *f) {
+  memset(f, 0, sizeof(*f));
+  mp_strv_init(&f->targets);
+  mp_strv_init(&f->excludes);
+  mp_strv_init(&f->replaces);
+  mp_strv_init(&f->target_replaces);
+  mp_strv_init(&f->config);
+}
+
+void mp_op_flags_destroy(mp_op_flags *f) {
+  mp_strv_destroy(&f->targets);
+  mp_strv_destroy(&f->excludes);
+  mp_strv_destroy(&f->replaces);
+  mp_strv_destroy(&f->target_replaces);
+  mp_strv_destroy(&f->config);
+}
+
+/* ==== the event sink ==== */
+
+typedef struct sink {
+  mp_display *display;
+  mp_preview_digest *digest;
+  FILE *json;      /* --json event stream, or NULL */
+  FILE *event_log; /* --event-log, or NULL */
+  unsigned flags;  /* mp_render_flags */
+} sink;
+
+static void on_event(void *ud, const mp_event *ev) {
+  sink *s = ud;
+  if (s->display) mp_display_event(s->display, ev);
+  if (s->digest) mp_preview_digest_add(s->digest, ev);
+  if (s->json) mp_cli_event_write(s->json, ev, s->flags);
+  if (s->event_log) mp_cli_event_write(s->event_log, ev, s->flags);
+}
+
+/* ==== one run ==== */
+
+typedef struct run {
+  mp_ctx *ctx;
+  mp_deploy_kind kind;
+  const char *stack;
+  mp_op_flags *f;
+  mp_value *config;
+  mp_passphrase *pp;
+  mp_crypter crypter;
+  mp_strv targets; /* --target plus --target-replace */
+  mp_strv replaces; /* --replace plus --target-replace */
+  FILE *event_log;
+} run;
+
+static const char *kind_noun(mp_deploy_kind k) {
+  return k == MP_DEPLOY_REFRESH ? "refresh"
+         : k == MP_DEPLOY_DESTROY ? "destroy"
+                                  : "update";
+}
+
+static const char *doing_header(mp_deploy_kind k) {
+  return k == MP_DEPLOY_REFRESH ? "Refreshing"
+         : k == MP_DEPLOY_DESTROY ? "Destroying"
+                                  : "Updating";
+}
+
+static mp_color_mode resolve_color(const mp_ctx *ctx) {
+  if (ctx->color_mode != MP_COLOR_AUTO) return ctx->color_mode;
+  const char *nc = getenv("NO_COLOR");
+  return ctx->stdout_tty && !(nc && *nc) ? MP_COLOR_ALWAYS : MP_COLOR_NEVER;
+}
+
+/* Runs one deployment (|dry_run| or not) with its display. The display
+ * is kept in *display_out when not NULL (for the prompt's details). */
+static int deploy_once(run *r, int dry_run, int digest_mode,
+                       mp_display **display_out, mp_deploy_result *res,
+                       mp_err *err) {
+  mp_ctx *ctx = r->ctx;
+  sink s = {0};
+  char *header = NULL;
+  mp_source *src = NULL;
+  s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
+  s.event_log = r->event_log;
+  if (digest_mode) {
+    s.digest = mp_preview_digest_new(s.flags);
+  } else if (r->f->json) {
+    s.json = ctx->out;
+  } else {
+    header = dry_run ? mp_xasprintf("Previewing %s (%s)", kind_noun(r->kind), r->stack)
+                     : mp_xasprintf("%s (%s)", doing_header(r->kind), r->stack);
+    mp_display_opts o = {ctx->out, header, dry_run, ctx->stdout_tty,
+                         resolve_color(ctx), r->f->diff, r->f->show_secrets};
+    s.display = mp_display_new(&o);
+  }
+  int rc = 0;
+  if (r->kind == MP_DEPLOY_UPDATE)
+    rc = mp_cli_source_new(ctx, r->stack, &src, err);
+  if (rc == 0) {
+    mp_deploy_opts o = {0};
+    o.kind = r->kind;
+    o.dry_run = dry_run;
+    o.store = ctx->store;
+    o.stack = mp_cli_ref(ctx, r->stack);
+    o.crypter = r->pp ? &r->crypter : NULL;
+    o.source = src;
+    o.config = r->config;
+    o.root_dir = ctx->project->dir;
+    o.organization = "organization";
+    o.parallel = r->f->parallel;
+    o.targets = r->targets.len ? &r->targets : NULL;
+    o.excludes = r->f->excludes.len ? &r->f->excludes : NULL;
+    o.replaces = r->replaces.len ? &r->replaces : NULL;
+    o.target_dependents = r->f->target_dependents;
+    o.exclude_dependents = r->f->exclude_dependents;
+    o.continue_on_error = r->f->continue_on_error;
+    o.refresh_first = r->f->refresh;
+    o.clear_pending_creates = r->f->clear_pending_creates;
+    o.skip_pending_creates = r->f->skip_pending_creates;
+    o.message = r->f->message;
+    o.sink = on_event;
+    o.sink_ud = &s;
+    o.interrupt = &ctx->interrupt;
+    rc = mp_deploy_run(&o, res, err);
+  }
+  if (src) src->vt->free(src);
+  if (s.display) {
+    if (rc == 0) mp_display_finish(s.display);
+    if (display_out) *display_out = s.display;
+    else mp_display_free(s.display);
+  }
+  if (s.digest) {
+    if (rc == 0) mp_preview_digest_print(s.digest, ctx->out);
+    mp_preview_digest_free(s.digest);
+  }
+  free(header);
+  return rc;
+}
+
+/* The exit status of an mp_deploy_run error. */
+static int run_error_status(mp_ctx *ctx, int rc, const mp_err *err) {
+  int status = rc == MP_EINVAL     ? MP_EXIT_CONFIG
+               : rc == MP_ECANCELED ? MP_EXIT_CANCELLED
+                                    : MP_EXIT_ERROR;
+  return mp_cli_fail(ctx, status, err);
+}
+
+static int result_status(const mp_deploy_result *res) {
+  if (res->canceled) return MP_EXIT_CANCELLED;
+  if (res->step_failed) return MP_EXIT_RESOURCE;
+  if (res->failed) return MP_EXIT_ERROR;
+  return 0;
+}
+
+/* yes / no / details. Returns 1 to go on, 0 when declined. */
+static int confirm(run *r, mp_display *preview) {
+  char q[96], answer[64];
+  snprintf(q, sizeof(q), "Do you want to perform this %s? [yes/no/details]",
+           kind_noun(r->kind));
+  for (;;) {
+    if (mp_cli_prompt(r->ctx, q, answer, sizeof(answer)) != 0) return 0;
+    if (!strcmp(answer, "yes") || !strcmp(answer, "y")) return 1;
+    if (!strcmp(answer, "details") || !strcmp(answer, "d")) {
+      if (preview) mp_display_details(preview);
+      continue;
+    }
+    if (!strcmp(answer, "no") || !strcmp(answer, "n") || !*answer) return 0;
+  }
+}
+
+static int skip_confirmations(void) {
+  const char *s = getenv("PULUMI_SKIP_CONFIRMATIONS");
+  return s && (!strcmp(s, "1") || !strcmp(s, "true"));
+}
+
+/* Loads config, the state crypter and the event log. Exit status. */
+static int prepare(run *r) {
+  mp_ctx *ctx = r->ctx;
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
+      mp_cli_config_build(ctx, r->stack, &r->config, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  const char *pass = getenv("PULUMI_CONFIG_PASSPHRASE");
+  const char *passf = getenv("PULUMI_CONFIG_PASSPHRASE_FILE");
+  int mode = MP_SECRETS_FOR_STATE |
+             ((pass || (passf && *passf)) ? MP_SECRETS_CREATE : 0);
+  if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  if (r->pp) r->crypter = mp_passphrase_crypter(r->pp);
+  for (size_t i = 0; i < r->f->targets.len; i++)
+    mp_strv_push(&r->targets, r->f->targets.items[i]);
+  for (size_t i = 0; i < r->f->replaces.len; i++)
+    mp_strv_push(&r->replaces, r->f->replaces.items[i]);
+  for (size_t i = 0; i < r->f->target_replaces.len; i++) {
+    mp_strv_push(&r->targets, r->f->target_replaces.items[i]);
+    mp_strv_push(&r->replaces, r->f->target_replaces.items[i]);
+  }
+  if (r->f->event_log) {
+    r->event_log = fopen(r->f->event_log, "w");
+    if (!r->event_log)
+      return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot open event log '%s': %m",
+                          r->f->event_log);
+  }
+  return 0;
+}
+
+static void run_destroy(run *r) {
+  mp_value_free(r->config);
+  mp_strv_destroy(&r->targets);
+  mp_strv_destroy(&r->replaces);
+  if (r->event_log) fclose(r->event_log);
+}
+
+/* destroy --remove: the stack and its config file go too. */
+static int remove_stack(run *r) {
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_store_stack_remove(r->ctx->store, mp_cli_ref(r->ctx, r->stack), 0,
+                            &err))
+    return mp_cli_fail(r->ctx, MP_EXIT_ERROR, &err);
+  char *path = mp_cli_stack_config_path(r->ctx, r->stack);
+  unlink(path);
+  free(path);
+  if (!r->f->json)
+    fprintf(r->ctx->out,
+            "The resources in the stack have been deleted, and the history "
+            "and configuration associated with the stack have been removed.\n");
+  return 0;
+}
+
+static int perform(run *r, int preview_cmd) {
+  mp_ctx *ctx = r->ctx;
+  mp_op_flags *f = r->f;
+  mp_deploy_result res;
+  mp_err err;
+  mp_display *preview = NULL;
+  int status = 0, rc;
+  mp_err_clear(&err);
+  int only_preview = preview_cmd || f->preview_only;
+  int yes = f->yes || f->skip_preview || skip_confirmations();
+  if (!f->skip_preview || only_preview) {
+    memset(&res, 0, sizeof(res));
+    int digest = only_preview && f->json;
+    rc = deploy_once(r, 1, digest, only_preview ? NULL : &preview, &res, &err);
+    if (rc) {
+      mp_display_free(preview);
+      return run_error_status(ctx, rc, &err);
+    }
+    status = result_status(&res);
+    if (status == 0 && only_preview && f->expect_no_changes && res.changes > 0)
+      status = mp_cli_error(ctx, MP_EXIT_CHANGES,
+                            "no changes were expected but changes were "
+                            "proposed");
+    if (status || only_preview) {
+      mp_display_free(preview);
+      return status;
+    }
+    if (!yes && !confirm(r, preview)) {
+      mp_display_free(preview);
+      return mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "confirmation declined, not proceeding with the %s",
+                          kind_noun(r->kind));
+    }
+    mp_display_free(preview);
+  }
+  memset(&res, 0, sizeof(res));
+  if ((rc = deploy_once(r, 0, 0, NULL, &res, &err)))
+    return run_error_status(ctx, rc, &err);
+  if ((status = result_status(&res))) return status;
+  if (f->expect_no_changes && res.changes > 0)
+    return mp_cli_error(ctx, MP_EXIT_CHANGES,
+                        "no changes were expected but changes occurred");
+  if (r->kind == MP_DEPLOY_DESTROY && f->remove) return remove_stack(r);
+  if (r->kind == MP_DEPLOY_DESTROY && !f->json && !f->targets.len)
+    fprintf(ctx->out,
+            "The resources in the stack have been deleted, but the history "
+            "and configuration associated with the stack are still "
+            "maintained.\nIf you want to remove the stack completely, run "
+            "`minipulumi stack rm %s`.\n",
+            r->stack);
+  return 0;
+}
+
+int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
+                     mp_op_flags *f) {
+  char *stack = NULL;
+  int status = mp_cli_stack(ctx, NULL, 1, &stack);
+  if (status) return status;
+  int only_preview = preview_cmd || f->preview_only;
+  int interactive = mp_cli_interactive(ctx) && !f->json;
+  int yes = f->yes || f->skip_preview || skip_confirmations();
+  if (!only_preview && !interactive && !yes) {
+    free(stack);
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "--yes must be passed in to proceed when running in "
+                        "non-interactive mode");
+  }
+  if (f->parallel < 0) f->parallel = 0;
+  run r = {.ctx = ctx, .kind = kind, .stack = stack, .f = f};
+  mp_strv_init(&r.targets);
+  mp_strv_init(&r.replaces);
+  status = prepare(&r);
+  if (status == 0) status = perform(&r, preview_cmd);
+  run_destroy(&r);
+  free(stack);
+  return status;
+}

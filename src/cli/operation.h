@@ -1,0 +1,39 @@
+/* What up, preview, refresh and destroy share (Redis's setGenericCommand):
+ * the flags, and one function that runs preview-then-operation through
+ * mp_deploy_run with the display, JSON output and the confirmation
+ * prompt. */
+#ifndef MP_CLI_OPERATION_H
+#define MP_CLI_OPERATION_H
+
+#include "cli/ctx.h"
+#include "engine/deploy.h"
+#include "engine/mem.h"
+
+typedef struct mp_op_flags {
+  int yes, skip_preview, refresh, diff, json, parallel;
+  int target_dependents, exclude_dependents, continue_on_error;
+  int expect_no_changes, show_secrets, preview_only, remove;
+  int clear_pending_creates, skip_pending_creates;
+  const char *event_log, *message;
+  mp_strv targets, excludes, replaces, target_replaces, config;
+} mp_op_flags;
+
+void mp_op_flags_init(mp_op_flags *f);
+void mp_op_flags_destroy(mp_op_flags *f);
+
+/* Runs |kind| on the current stack: a preview (unless -f), the prompt
+ * (unless --yes), then the operation; or only the preview when
+ * |preview_cmd| (the `preview` command) or --preview-only. Returns the
+ * exit status (0, 1, 2, 4, 6, 7, 8). */
+int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
+                     mp_op_flags *f);
+
+/* The program for an update: the project's language host. Sets *out
+ * (owned; free through its vtable). Returns 0 or an MP_E code. */
+int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
+                      mp_err *err);
+
+/* Frees the language host's project kept in mp_cli_project.lang. */
+void mp_cli_project_lang_free(void *lang);
+
+#endif

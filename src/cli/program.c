@@ -1,0 +1,28 @@
+/* The program of an update: the project's language host. */
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/operation.h"
+#include "lang/yaml.h"
+
+int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
+                      mp_err *err) {
+  mp_cli_project *p = ctx->project;
+  (void)stack;
+  *out = NULL;
+  const char *rt = p->runtime ? p->runtime : "";
+  if (strcmp(rt, "yaml") != 0)
+    return mp_err_set(err, MP_EINVAL,
+                      "the '%s' runtime of project '%s' is not supported; "
+                      "minipulumi runs `runtime: yaml` programs",
+                      rt, p->name);
+  if (!p->lang) {
+    mp_project *lp = NULL;
+    int rc = mp_project_load(p->dir, &lp, err);
+    if (rc) return rc;
+    p->lang = lp;
+  }
+  return mp_yaml_source_new(p->lang, out, err);
+}
+
+void mp_cli_project_lang_free(void *lang) { mp_project_free(lang); }

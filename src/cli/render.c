@@ -1,0 +1,217 @@
+/* Rendering property values for people (Pulumi's display) and for JSON
+ * output (secrets masked as "[secret]" unless shown). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/json_out.h"
+
+static void put_indent(mp_buf *out, int n) {
+  for (int i = 0; i < n; i++) mp_buf_putc(out, ' ');
+}
+
+static void put_number(mp_buf *out, double d) {
+  if (isfinite(d) && d == floor(d) && fabs(d) < 1e15)
+    mp_buf_printf(out, "%.0f", d);
+  else
+    mp_buf_printf(out, "%.17g", d);
+}
+
+static void put_quoted(mp_buf *out, const char *s, size_t len) {
+  cJSON *j = cJSON_CreateString("");
+  char *txt;
+  /* cJSON strings stop at NUL; that is fine for display */
+  (void)len;
+  cJSON_SetValuestring(j, s);
+  txt = cJSON_PrintUnformatted(j);
+  mp_buf_puts(out, txt ? txt : "\"\"");
+  cJSON_free(txt);
+  cJSON_Delete(j);
+}
+
+static void render(const mp_value *v, unsigned flags, int indent, int top,
+                   mp_buf *out);
+
+static void render_object(const mp_value *v, unsigned flags, int indent,
+                          mp_buf *out) {
+  if (!v->u.obj.len) {
+    mp_buf_puts(out, "{}");
+    return;
+  }
+  mp_buf_puts(out, "{\n");
+  for (size_t i = 0; i < v->u.obj.len; i++) {
+    put_indent(out, indent + 4);
+    mp_buf_printf(out, "%s: ", v->u.obj.items[i].key);
+    render(v->u.obj.items[i].value, flags, indent + 4, 0, out);
+    mp_buf_putc(out, '\n');
+  }
+  put_indent(out, indent);
+  mp_buf_putc(out, '}');
+}
+
+static void render_array(const mp_value *v, unsigned flags, int indent,
+                         mp_buf *out) {
+  if (!v->u.arr.len) {
+    mp_buf_puts(out, "[]");
+    return;
+  }
+  mp_buf_puts(out, "[\n");
+  for (size_t i = 0; i < v->u.arr.len; i++) {
+    put_indent(out, indent + 4);
+    mp_buf_printf(out, "[%zu]: ", i);
+    render(v->u.arr.items[i], flags, indent + 4, 0, out);
+    mp_buf_putc(out, '\n');
+  }
+  put_indent(out, indent);
+  mp_buf_putc(out, ']');
+}
+
+static void render(const mp_value *v, unsigned flags, int indent, int top,
+                   mp_buf *out) {
+  if (!v) {
+    mp_buf_puts(out, "null");
+    return;
+  }
+  switch (v->kind) {
+  case MP_VALUE_NULL: mp_buf_puts(out, "null"); return;
+  case MP_VALUE_BOOL: mp_buf_puts(out, v->u.boolean ? "true" : "false"); return;
+  case MP_VALUE_NUMBER: put_number(out, v->u.number); return;
+  case MP_VALUE_STRING:
+    if (top && (flags & MP_RENDER_RAW_STRINGS))
+      mp_buf_append(out, v->u.str.ptr, v->u.str.len);
+    else
+      put_quoted(out, v->u.str.ptr, v->u.str.len);
+    return;
+  case MP_VALUE_OBJECT: render_object(v, flags, indent, out); return;
+  case MP_VALUE_ARRAY: render_array(v, flags, indent, out); return;
+  case MP_VALUE_SECRET:
+    if (flags & MP_RENDER_SHOW_SECRETS) render(v->u.secret, flags, indent, top, out);
+    else mp_buf_puts(out, "[secret]");
+    return;
+  case MP_VALUE_OUTPUT:
+    if (v->u.output.secret && !(flags & MP_RENDER_SHOW_SECRETS))
+      mp_buf_puts(out, "[secret]");
+    else if (!v->u.output.value)
+      mp_buf_puts(out, "[unknown]");
+    else
+      render(v->u.output.value, flags, indent, top, out);
+    return;
+  case MP_VALUE_UNKNOWN: mp_buf_puts(out, "[unknown]"); return;
+  case MP_VALUE_ASSET:
+    mp_buf_printf(out, "asset(%s)", v->u.asset.path   ? v->u.asset.path
+                                    : v->u.asset.uri ? v->u.asset.uri
+                                                      : "text");
+    return;
+  case MP_VALUE_ARCHIVE:
+    mp_buf_printf(out, "archive(%s)", v->u.archive.path  ? v->u.archive.path
+                                      : v->u.archive.uri ? v->u.archive.uri
+                                                         : "assets");
+    return;
+  case MP_VALUE_RESOURCE_REF:
+    mp_buf_printf(out, "resource(%s)", v->u.ref.urn);
+    return;
+  }
+}
+
+void mp_cli_render_value(const mp_value *v, unsigned flags, int indent,
+                         mp_buf *out) {
+  render(v, flags, indent, 1, out);
+}
+
+/* ==== JSON ==== */
+
+static cJSON *from_json_text(const mp_value *v) {
+  mp_buf b;
+  mp_err err;
+  mp_buf_init(&b);
+  cJSON *j = NULL;
+  if (mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &b, &err) == 0)
+    j = cJSON_Parse(b.data ? b.data : "null");
+  mp_buf_destroy(&b);
+  return j ? j : cJSON_CreateNull();
+}
+
+cJSON *mp_cli_value_cjson(const mp_value *v, unsigned flags) {
+  if (!v) return cJSON_CreateNull();
+  switch (v->kind) {
+  case MP_VALUE_NULL: return cJSON_CreateNull();
+  case MP_VALUE_BOOL: return cJSON_CreateBool(v->u.boolean);
+  case MP_VALUE_NUMBER: return cJSON_CreateNumber(v->u.number);
+  case MP_VALUE_STRING: return cJSON_CreateString(v->u.str.ptr);
+  case MP_VALUE_UNKNOWN: return cJSON_CreateString(MP_UNKNOWN_SENTINEL);
+  case MP_VALUE_SECRET:
+    if (flags & MP_RENDER_SHOW_SECRETS)
+      return mp_cli_value_cjson(v->u.secret, flags);
+    return cJSON_CreateString("[secret]");
+  case MP_VALUE_OUTPUT:
+    if (v->u.output.secret && !(flags & MP_RENDER_SHOW_SECRETS))
+      return cJSON_CreateString("[secret]");
+    if (!v->u.output.value) return cJSON_CreateString(MP_UNKNOWN_SENTINEL);
+    return mp_cli_value_cjson(v->u.output.value, flags);
+  case MP_VALUE_ARRAY: {
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      cJSON_AddItemToArray(a, mp_cli_value_cjson(v->u.arr.items[i], flags));
+    return a;
+  }
+  case MP_VALUE_OBJECT: {
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; i < v->u.obj.len; i++)
+      cJSON_AddItemToObject(o, v->u.obj.items[i].key,
+                            mp_cli_value_cjson(v->u.obj.items[i].value, flags));
+    return o;
+  }
+  default:
+    return from_json_text(v);
+  }
+}
+
+static void print_json(const cJSON *j, int width, int depth, mp_buf *out) {
+  int is_obj = cJSON_IsObject(j);
+  if (!is_obj && !cJSON_IsArray(j)) {
+    char *s = cJSON_PrintUnformatted(j);
+    mp_buf_puts(out, s ? s : "null");
+    cJSON_free(s);
+    return;
+  }
+  if (!j->child) {
+    mp_buf_puts(out, is_obj ? "{}" : "[]");
+    return;
+  }
+  mp_buf_putc(out, is_obj ? '{' : '[');
+  for (const cJSON *c = j->child; c; c = c->next) {
+    mp_buf_putc(out, '\n');
+    put_indent(out, width * (depth + 1));
+    if (is_obj) {
+      cJSON *k = cJSON_CreateString(c->string ? c->string : "");
+      char *ks = cJSON_PrintUnformatted(k);
+      mp_buf_printf(out, "%s: ", ks);
+      cJSON_free(ks);
+      cJSON_Delete(k);
+    }
+    print_json(c, width, depth + 1, out);
+    if (c->next) mp_buf_putc(out, ',');
+  }
+  mp_buf_putc(out, '\n');
+  put_indent(out, width * depth);
+  mp_buf_putc(out, is_obj ? '}' : ']');
+}
+
+void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out) {
+  if (width <= 0) {
+    char *s = cJSON_PrintUnformatted(j);
+    mp_buf_puts(out, s ? s : "null");
+    cJSON_free(s);
+    return;
+  }
+  print_json(j, width, 0, out);
+}
+
+void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
+                       mp_buf *out) {
+  cJSON *j = mp_cli_value_cjson(v, flags);
+  mp_cli_cjson_print(j, pretty ? 2 : 0, out);
+  cJSON_Delete(j);
+}

@@ -1,0 +1,173 @@
+/* The stack's passphrase secrets manager. Its salt lives in two places, as
+ * with Pulumi: `encryptionsalt` in Pulumi.<stack>.yaml and the stack's
+ * secrets provider state `{"salt": "v1:..."}` in the store. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* The salt from a secrets state JSON text (owned), or NULL. */
+static char *salt_of_state(const char *state) {
+  if (!state) return NULL;
+  cJSON *j = cJSON_Parse(state);
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "salt");
+  char *out = cJSON_IsString(s) ? mp_xstrdup(s->valuestring) : NULL;
+  cJSON_Delete(j);
+  return out;
+}
+
+static char *state_of_salt(const char *salt) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "salt", salt);
+  char *txt = cJSON_PrintUnformatted(j);
+  char *out = mp_xstrdup(txt);
+  cJSON_free(txt);
+  cJSON_Delete(j);
+  return out;
+}
+
+static mp_passphrase *cache_get(mp_ctx *ctx, const char *salt) {
+  for (size_t i = 0; i < MP_ARRAY_LEN(ctx->pp); i++)
+    if (ctx->pp[i] && !strcmp(ctx->pp_salt[i], salt)) return ctx->pp[i];
+  return NULL;
+}
+
+static void cache_put(mp_ctx *ctx, const char *salt, mp_passphrase *pp) {
+  size_t i = 0;
+  while (i < MP_ARRAY_LEN(ctx->pp) - 1 && ctx->pp[i]) i++;
+  mp_passphrase_free(ctx->pp[i]); /* the last slot is recycled when full */
+  free(ctx->pp_salt[i]);
+  ctx->pp[i] = pp;
+  ctx->pp_salt[i] = mp_xstrdup(salt);
+}
+
+void mp_cli_secrets_release(mp_ctx *ctx) {
+  for (size_t i = 0; i < MP_ARRAY_LEN(ctx->pp); i++) {
+    mp_passphrase_free(ctx->pp[i]);
+    free(ctx->pp_salt[i]);
+    ctx->pp[i] = NULL;
+    ctx->pp_salt[i] = NULL;
+  }
+}
+
+static int create_salt(mp_ctx *ctx, char **salt, mp_err *err) {
+  char *pass = NULL;
+  mp_passphrase *pp = NULL;
+  int rc = mp_passphrase_from_env(&pass, err);
+  if (rc == 0) rc = mp_passphrase_create(pass, &pp, err);
+  free(pass);
+  if (rc) return rc;
+  *salt = mp_xstrdup(mp_passphrase_state(pp));
+  cache_put(ctx, *salt, pp);
+  return 0;
+}
+
+/* Writes |salt| where it is missing: the file and/or the store. */
+static int sync_salt(mp_ctx *ctx, mp_stack_ref ref, mp_stack_config *cfg,
+                     const char *salt, int in_file, int in_store,
+                     mp_err *err) {
+  int rc = 0;
+  if (!in_store) {
+    char *state = state_of_salt(salt);
+    rc = mp_store_secrets_set(ctx->store, ref, "passphrase", state, err);
+    free(state);
+  }
+  if (rc == 0 && !in_file) {
+    mp_stack_config_set_salt(cfg, salt);
+    rc = mp_stack_config_save(cfg, err);
+  }
+  return rc;
+}
+
+int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
+                   int mode, mp_passphrase **out, mp_err *err) {
+  mp_stack_config own = {0};
+  char *type = NULL, *state = NULL, *store_salt = NULL, *salt = NULL;
+  mp_stack_ref ref = mp_cli_ref(ctx, stack);
+  int rc = 0;
+  *out = NULL;
+  if (!cfg) {
+    char *path = mp_cli_stack_config_path(ctx, stack);
+    rc = mp_stack_config_load(path, &own, err);
+    free(path);
+    if (rc) return rc;
+    cfg = &own;
+  }
+  if ((rc = mp_store_secrets_get(ctx->store, ref, &type, &state, err)))
+    goto done;
+  if (type && strcmp(type, "passphrase") != 0) {
+    rc = mp_err_set(err, MP_EINVAL,
+                    "stack '%s' uses the '%s' secrets provider; only "
+                    "'passphrase' is supported",
+                    stack, type);
+    goto done;
+  }
+  store_salt = salt_of_state(state);
+  const char *file_salt = mp_stack_config_salt(cfg);
+  if (store_salt && (mode & MP_SECRETS_FOR_STATE)) salt = mp_xstrdup(store_salt);
+  else if (file_salt) salt = mp_xstrdup(file_salt);
+  else if (store_salt) salt = mp_xstrdup(store_salt);
+  if (!salt) {
+    if (!(mode & MP_SECRETS_CREATE)) goto done;
+    if ((rc = create_salt(ctx, &salt, err))) goto done;
+  }
+  if ((rc = sync_salt(ctx, ref, cfg, salt, file_salt != NULL,
+                      store_salt != NULL, err)))
+    goto done;
+  mp_passphrase *pp = cache_get(ctx, salt);
+  if (!pp) {
+    if ((rc = mp_passphrase_open(salt, NULL, &pp, err))) goto done;
+    cache_put(ctx, salt, pp);
+  }
+  *out = pp;
+done:
+  free(type);
+  free(state);
+  free(store_salt);
+  free(salt);
+  if (cfg == &own) mp_stack_config_destroy(&own);
+  return rc;
+}
+
+int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
+                         mp_crypter *crypter, int *has_crypter) {
+  mp_err err;
+  mp_passphrase *pp = NULL;
+  mp_err_clear(&err);
+  *out = NULL;
+  *has_crypter = 0;
+  if (mp_cli_secrets(ctx, stack, NULL, MP_SECRETS_EXISTING | MP_SECRETS_FOR_STATE,
+                     &pp, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  if (pp) {
+    *crypter = mp_passphrase_crypter(pp);
+    *has_crypter = 1;
+  }
+  if (mp_store_load(ctx->store, mp_cli_ref(ctx, stack), pp ? crypter : NULL,
+                    out, &err))
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  return 0;
+}
+
+int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
+                               mp_passphrase **out, mp_err *err) {
+  mp_passphrase *pp = cache_get(ctx, salt);
+  *out = NULL;
+  if (!pp) {
+    int rc = mp_passphrase_open(salt, NULL, &pp, err);
+    if (rc) return rc;
+    cache_put(ctx, salt, pp);
+  }
+  *out = pp;
+  return 0;
+}
+
+int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
+                         mp_err *err) {
+  char *state = state_of_salt(salt);
+  int rc = mp_store_secrets_set(ctx->store, mp_cli_ref(ctx, stack),
+                                "passphrase", state, err);
+  free(state);
+  return rc;
+}

@@ -1,0 +1,95 @@
+/* Creating a stack (stack init, stack select --create). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int mp_cli_stack_name_valid(const char *name) {
+  if (!*name || strlen(name) > 100) return 0;
+  for (const char *p = name; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+      return 0;
+  return 1;
+}
+
+/* Copies the `config` of |from| into the new stack's file, re-encrypting
+ * secrets with the new stack's passphrase salt. */
+static int copy_config(mp_ctx *ctx, const char *from, const char *to,
+                       mp_err *err) {
+  mp_stack_config src, dst;
+  char *sp = mp_cli_stack_config_path(ctx, from);
+  char *dp = mp_cli_stack_config_path(ctx, to);
+  int rc = mp_stack_config_load(sp, &src, err);
+  free(sp);
+  if (rc) {
+    free(dp);
+    return rc;
+  }
+  rc = mp_stack_config_load(dp, &dst, err);
+  free(dp);
+  if (rc) {
+    mp_stack_config_destroy(&src);
+    return rc;
+  }
+  mp_value *vals = mp_value_dup(mp_stack_config_values(&src));
+  mp_passphrase *pfrom = NULL, *pto = NULL;
+  rc = mp_cli_secrets(ctx, from, &src, MP_SECRETS_EXISTING, &pfrom, err);
+  if (rc == 0) rc = mp_cli_secrets(ctx, to, &dst, MP_SECRETS_EXISTING, &pto, err);
+  if (rc == 0) rc = mp_cli_config_reencrypt(vals, pfrom, pto, err);
+  if (rc == 0) {
+    mp_value_object_set(dst.doc, "config", vals);
+    vals = NULL;
+    rc = mp_stack_config_save(&dst, err);
+  }
+  mp_value_free(vals);
+  mp_stack_config_destroy(&src);
+  mp_stack_config_destroy(&dst);
+  return rc;
+}
+
+int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
+                        int no_select) {
+  int status;
+  if ((status = mp_cli_load_project(ctx)) || (status = mp_cli_store(ctx)))
+    return status;
+  char *stack = mp_cli_stack_short_name(name);
+  char *from = copy_from ? mp_cli_stack_short_name(copy_from) : NULL;
+  mp_stack_ref ref = mp_cli_ref(ctx, stack);
+  mp_err err;
+  mp_err_clear(&err);
+  const char *pass = getenv("PULUMI_CONFIG_PASSPHRASE");
+  const char *passf = getenv("PULUMI_CONFIG_PASSPHRASE_FILE");
+  int mode = (pass || (passf && *passf)) ? MP_SECRETS_CREATE : MP_SECRETS_EXISTING;
+  mp_passphrase *pp = NULL;
+  int e;
+  if (!mp_cli_stack_name_valid(stack)) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "invalid stack name '%s': stack names may only "
+                          "contain alphanumerics, hyphens, underscores or "
+                          "periods",
+                          stack);
+  } else if (from && (e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, from),
+                                                &err)) <= 0) {
+    status = e < 0 ? mp_cli_fail(ctx, MP_EXIT_ERROR, &err)
+                   : mp_cli_error(ctx, MP_EXIT_NO_STACK,
+                                  "no stack named '%s' found", from);
+  } else if ((e = mp_store_stack_exists(ctx->store, ref, &err)) != 0) {
+    status = e < 0 ? mp_cli_fail(ctx, MP_EXIT_ERROR, &err)
+                   : mp_cli_error(ctx, MP_EXIT_ERROR,
+                                  "stack '%s' already exists", stack);
+  } else if (mp_store_stack_create(ctx->store, ref, &err)) {
+    status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  } else if (mp_cli_secrets(ctx, stack, NULL, mode, &pp, &err) ||
+             (from && copy_config(ctx, from, stack, &err))) {
+    status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  } else if (!no_select &&
+             mp_store_selected_set(ctx->store, ctx->project->name, stack, &err)) {
+    status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  } else {
+    fprintf(ctx->out, "Created stack '%s'\n", stack);
+  }
+  free(from);
+  free(stack);
+  return status;
+}

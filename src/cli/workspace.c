@@ -1,0 +1,294 @@
+/* The workspace: the project (Pulumi.yaml), the state store, the stack. */
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/operation.h"
+
+/* ==== context and messages ==== */
+
+void mp_ctx_init(mp_ctx *ctx) {
+  memset(ctx, 0, sizeof(*ctx));
+  ctx->out = stdout;
+  ctx->err = stderr;
+  ctx->stdin_tty = isatty(0);
+  ctx->stdout_tty = isatty(1);
+}
+
+static void project_free(mp_cli_project *p) {
+  if (!p) return;
+  mp_cli_project_lang_free(p->lang);
+  free(p->name);
+  free(p->dir);
+  free(p->runtime);
+  mp_value_free(p->defaults);
+  free(p);
+}
+
+void mp_ctx_destroy(mp_ctx *ctx) {
+  mp_cli_secrets_release(ctx);
+  mp_store_close(ctx->store);
+  ctx->store = NULL;
+  free(ctx->backend_url);
+  ctx->backend_url = NULL;
+  project_free(ctx->project);
+  ctx->project = NULL;
+}
+
+int mp_cli_error(mp_ctx *ctx, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("error: ", ctx->err);
+  vfprintf(ctx->err, fmt, ap);
+  fputc('\n', ctx->err);
+  va_end(ap);
+  return status;
+}
+
+int mp_cli_fail(mp_ctx *ctx, int status, const mp_err *err) {
+  return mp_cli_error(ctx, status, "%s", err->msg[0] ? err->msg : "failed");
+}
+
+void mp_cli_warn(mp_ctx *ctx, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("warning: ", ctx->err);
+  vfprintf(ctx->err, fmt, ap);
+  fputc('\n', ctx->err);
+  va_end(ap);
+}
+
+int mp_cli_interactive(const mp_ctx *ctx) {
+  const char *ci = getenv("CI");
+  if (ctx->non_interactive) return 0;
+  if (ci && *ci && strcmp(ci, "false") && strcmp(ci, "0")) return 0;
+  return ctx->stdin_tty && ctx->stdout_tty;
+}
+
+int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
+                  size_t size) {
+  fprintf(ctx->out, "%s ", question);
+  fflush(ctx->out);
+  if (!fgets(answer, (int)size, stdin) || ctx->interrupt) return -1;
+  answer[strcspn(answer, "\r\n")] = 0;
+  return 0;
+}
+
+/* ==== project ==== */
+
+static char *find_project_dir(const char *start) {
+  char *dir = realpath(start, NULL);
+  while (dir) {
+    char *f = mp_xasprintf("%s/Pulumi.yaml", dir);
+    int found = access(f, F_OK) == 0;
+    if (!found) {
+      free(f);
+      f = mp_xasprintf("%s/Pulumi.yml", dir);
+      found = access(f, F_OK) == 0;
+    }
+    free(f);
+    if (found) return dir;
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) {
+      free(dir);
+      return NULL;
+    }
+    *slash = 0;
+  }
+  return NULL;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  mp_buf b;
+  mp_buf_init(&b);
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  fclose(f);
+  return mp_buf_detach(&b, len);
+}
+
+/* Project config declarations: `key: value` or `key: {default: v, ...}`;
+ * a key without `:` belongs to the project. */
+static mp_value *project_defaults(const mp_value *decl, const char *project) {
+  mp_value *out = mp_value_new_object();
+  if (!decl || decl->kind != MP_VALUE_OBJECT) return out;
+  for (size_t i = 0; i < decl->u.obj.len; i++) {
+    const mp_value_entry *e = &decl->u.obj.items[i];
+    const mp_value *v = e->value;
+    if (v->kind == MP_VALUE_OBJECT) {
+      v = mp_value_object_get(v, "default");
+      if (!v && mp_value_object_get(e->value, "value"))
+        v = mp_value_object_get(e->value, "value");
+    }
+    if (!v || v->kind == MP_VALUE_NULL) continue;
+    char *key = strchr(e->key, ':') ? mp_xstrdup(e->key)
+                                    : mp_xasprintf("%s:%s", project, e->key);
+    mp_value_object_set(out, key, mp_value_dup(v));
+    free(key);
+  }
+  return out;
+}
+
+static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
+  char *file = mp_xasprintf("%s/Pulumi.yaml", dir);
+  if (access(file, F_OK) != 0) {
+    free(file);
+    file = mp_xasprintf("%s/Pulumi.yml", dir);
+  }
+  size_t len = 0;
+  char *text = read_file(file, &len);
+  mp_value *doc = NULL;
+  mp_err err;
+  mp_err_clear(&err);
+  int status = 0;
+  if (!text) {
+    status = mp_cli_error(ctx, MP_EXIT_ERROR, "cannot read '%s': %s", file,
+                          strerror(errno));
+  } else if (mp_cli_yaml_parse(file, text, len, &doc, &err) != 0) {
+    status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  } else {
+    const mp_value *name = mp_value_object_get(doc, "name");
+    const mp_value *rt = mp_value_object_get(doc, "runtime");
+    if (!name || name->kind != MP_VALUE_STRING || !name->u.str.len) {
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "'%s' has no project name; add `name: <project>`",
+                            file);
+    } else {
+      mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
+      p->name = mp_xstrdup(name->u.str.ptr);
+      p->dir = mp_xstrdup(dir);
+      if (rt && rt->kind == MP_VALUE_STRING) p->runtime = mp_xstrdup(rt->u.str.ptr);
+      if (rt && rt->kind == MP_VALUE_OBJECT) {
+        const mp_value *rn = mp_value_object_get(rt, "name");
+        if (rn && rn->kind == MP_VALUE_STRING) p->runtime = mp_xstrdup(rn->u.str.ptr);
+      }
+      p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
+      *out = p;
+    }
+  }
+  mp_value_free(doc);
+  free(text);
+  free(file);
+  return status;
+}
+
+int mp_cli_load_project(mp_ctx *ctx) {
+  if (ctx->project) return 0;
+  const char *start = ctx->cwd ? ctx->cwd : ".";
+  struct stat st;
+  if (stat(start, &st) != 0 || !S_ISDIR(st.st_mode))
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "cannot change to folder '%s': %s", start,
+                        strerror(errno ? errno : ENOTDIR));
+  char *dir = find_project_dir(start);
+  if (!dir)
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "no Pulumi.yaml project file found (searching upwards "
+                        "from '%s'); create one or pass --cwd to a project "
+                        "folder",
+                        start);
+  int status = load_project(ctx, dir, &ctx->project);
+  free(dir);
+  return status;
+}
+
+/* ==== store ==== */
+
+static char *home_dir(void) {
+  const char *h = getenv("HOME");
+  if (h && *h) return mp_xstrdup(h);
+  struct passwd *pw = getpwuid(getuid());
+  return pw && pw->pw_dir ? mp_xstrdup(pw->pw_dir) : NULL;
+}
+
+int mp_cli_store(mp_ctx *ctx) {
+  if (ctx->store) return 0;
+  const char *url = ctx->backend;
+  if (!url || !*url) url = getenv("MINIPULUMI_BACKEND_URL");
+  if (url && *url) {
+    ctx->backend_url = mp_xstrdup(url);
+  } else {
+    char *home = home_dir();
+    if (!home)
+      return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "cannot find the home folder for the default state "
+                          "store; set HOME or pass --backend");
+    char *dir = mp_xasprintf("%s/.minipulumi", home);
+    free(home);
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+      int e = errno;
+      mp_cli_error(ctx, MP_EXIT_ERROR, "cannot create '%s': %s; pass --backend",
+                   dir, strerror(e));
+      free(dir);
+      return MP_EXIT_ERROR;
+    }
+    ctx->backend_url = mp_xasprintf("%s/state.db", dir);
+    free(dir);
+  }
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_store_open(ctx->backend_url, &ctx->store, &err) != 0)
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  return 0;
+}
+
+/* ==== stacks ==== */
+
+char *mp_cli_stack_short_name(const char *name) {
+  const char *slash = strrchr(name, '/');
+  return mp_xstrdup(slash ? slash + 1 : name);
+}
+
+mp_stack_ref mp_cli_ref(const mp_ctx *ctx, const char *stack) {
+  mp_stack_ref r = {ctx->project ? ctx->project->name : NULL, stack};
+  return r;
+}
+
+char *mp_cli_stack_config_path(const mp_ctx *ctx, const char *stack) {
+  return mp_xasprintf("%s/Pulumi.%s.yaml", ctx->project->dir, stack);
+}
+
+int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out) {
+  int status;
+  *out = NULL;
+  if ((status = mp_cli_load_project(ctx)) || (status = mp_cli_store(ctx)))
+    return status;
+  mp_err err;
+  mp_err_clear(&err);
+  char *stack = NULL;
+  if (!name) name = ctx->stack;
+  if (name) {
+    stack = mp_cli_stack_short_name(name);
+  } else {
+    if (mp_store_selected_get(ctx->store, ctx->project->name, &stack, &err))
+      return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    if (!stack)
+      return mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "no stack selected; please use `minipulumi stack "
+                          "select` or `minipulumi stack init`, or pass "
+                          "--stack");
+  }
+  if (must_exist) {
+    int e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, stack), &err);
+    if (e < 0) {
+      free(stack);
+      return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    }
+    if (e == 0) {
+      mp_cli_error(ctx, MP_EXIT_NO_STACK, "no stack named '%s' found", stack);
+      free(stack);
+      return MP_EXIT_NO_STACK;
+    }
+  }
+  *out = stack;
+  return 0;
+}

@@ -188,10 +188,67 @@ static const char *update_kind(const mp_deploy_opts *o) {
   }
 }
 
+/* S76: state from before providers were resources has custom resources
+ * without a provider reference; give each package a default provider,
+ * first in the list, as Pulumi does on load. It exists only in memory
+ * until the deployment writes it. */
+static void inject_default_providers(deploy *d) {
+  mp_snapshot *s = d->snap;
+  mp_map made; /* pkg -> ref */
+  mp_map_init(&made);
+  mp_resource **front = NULL;
+  size_t nfront = 0;
+  for (size_t i = 0; i < s->nres; i++) {
+    mp_resource *r = s->res[i];
+    if (!r->custom || r->provider || mp_type_is_provider(r->type)) continue;
+    char *pkg = mp_type_package(r->type);
+    if (pkg == NULL) continue;
+    char *ref = mp_map_get(&made, pkg);
+    if (ref == NULL) {
+      char *urn = mp_default_provider_urn(d->o->stack.name, d->o->stack.project,
+                                          pkg, "default");
+      char *type = mp_xasprintf("%s%s", MP_PROVIDER_TYPE_PREFIX, pkg);
+      mp_resource *p = mp_resource_new(urn, type, 1);
+      p->id = mp_uuid_new();
+      p->inputs = mp_value_new_object();
+      size_t plen = strlen(pkg);
+      const mp_value *cfg = d->o->config;
+      for (size_t k = 0; cfg && k < cfg->u.obj.len; k++) {
+        const mp_value_entry *e = &cfg->u.obj.items[k];
+        if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
+          mp_value_object_set(p->inputs, e->key + plen + 1, mp_value_dup(e->value));
+      }
+      p->outputs = mp_value_dup(p->inputs);
+      ref = mp_provider_ref_format(urn, p->id);
+      mp_map_put(&made, pkg, ref);
+      front = mp_xreallocarray(front, nfront + 1, sizeof(*front));
+      front[nfront++] = p;
+      free(urn);
+      free(type);
+    }
+    r->provider = mp_xstrdup(ref);
+    free(pkg);
+  }
+  if (nfront > 0) {
+    mp_resource **all = mp_xcalloc(s->nres + nfront, sizeof(*all));
+    memcpy(all, front, nfront * sizeof(*all));
+    memcpy(all + nfront, s->res, s->nres * sizeof(*all));
+    free(s->res);
+    s->res = all;
+    s->nres += nfront;
+    s->cap = s->nres;
+  }
+  free(front);
+  for (size_t i = 0; i < made.cap; i++)
+    if (made.slots[i].key) free(made.slots[i].value);
+  mp_map_destroy(&made);
+}
+
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
+  inject_default_providers(d);
   if (!o->dry_run) {
     int stale = 0;
     rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
@@ -245,6 +302,16 @@ static int start(deploy *d, mp_err *err) {
   if (d->upd && o->kind != MP_DEPLOY_DESTROY) {
     int rc = mp_store_drop_old_pending(d->upd, err);
     if (rc < 0) return rc;
+  }
+  if (d->upd && o->kind == MP_DEPLOY_REFRESH && o->clear_pending_creates) {
+    /* refresh --clear-pending-creates: the user says they never happened. */
+    for (size_t i = 0; i < d->snap->npending; i++) {
+      mp_pending_op *p = &d->snap->pending[i];
+      if (p->type != MP_PENDING_CREATING || p->row == 0) continue;
+      mp_store_change c = {.kind = MP_STORE_PENDING_REMOVE, .row = p->row};
+      int rc = mp_store_apply(d->upd, &c, 1, err);
+      if (rc < 0) return rc;
+    }
   }
   if (o->kind == MP_DEPLOY_REFRESH) return mp__deploy_refresh_start(d, err);
   if (o->kind == MP_DEPLOY_DESTROY) {
@@ -334,8 +401,31 @@ static void summary(deploy *d) {
   mp__deploy_emit(d, &ev);
 }
 
+static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
+                   mp_err *err);
+
 int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
                   mp_err *err) {
+  if (o->kind != MP_DEPLOY_UPDATE || !o->refresh_first)
+    return run_one(o, res, err);
+  /* up --refresh: refresh everything first, then update from the result. */
+  mp_deploy_opts ro = *o;
+  ro.kind = MP_DEPLOY_REFRESH;
+  ro.source = NULL;
+  ro.refresh_first = 0;
+  ro.targets = ro.excludes = ro.replaces = NULL;
+  int rc = run_one(&ro, res, err);
+  if (rc < 0 || res->failed) return rc;
+  mp_deploy_result rres = *res;
+  mp_deploy_opts uo = *o;
+  uo.refresh_first = 0;
+  rc = run_one(&uo, res, err);
+  res->counts[MP_OP_REFRESH] += rres.counts[MP_OP_REFRESH];
+  return rc;
+}
+
+static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
+                   mp_err *err) {
   memset(res, 0, sizeof(*res));
   deploy *d = mp_xcalloc(1, sizeof(*d));
   d->o = o;

@@ -1,6 +1,8 @@
 #include "engine/step.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/random.h>
 
 mp_step *mp_step_new(mp_step_op op, const char *urn) {
   mp_step *s = mp_xcalloc(1, sizeof(*s));
@@ -42,4 +44,20 @@ void mp_chain_free(mp_chain *c) {
   for (size_t i = 0; i < c->len; i++) mp_step_free(c->steps[i]);
   free(c->steps);
   free(c);
+}
+
+char *mp_uuid_new(void) {
+  unsigned char b[16];
+  if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(b, 1, sizeof(b), f) : 0;
+    if (f) fclose(f);
+    if (got != sizeof(b)) MP_BUG("no randomness for a provider id");
+  }
+  b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+  b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+  return mp_xasprintf("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                      "%02x%02x%02x%02x%02x%02x",
+                      b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8],
+                      b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }

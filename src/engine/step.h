@@ -67,4 +67,7 @@ mp_chain *mp_chain_new(void *reg);
 void mp_chain_push(mp_chain *c, mp_step *s);
 void mp_chain_free(mp_chain *c);
 
+/* A random version-4 UUID, for the ids of provider resources. Owned. */
+char *mp_uuid_new(void);
+
 #endif

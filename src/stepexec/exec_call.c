@@ -24,22 +24,6 @@ int mp__exec_needs_worker(const mp_step *s) {
   }
 }
 
-/* A random UUID (version 4) for provider resource ids. */
-static char *new_uuid(void) {
-  unsigned char b[16];
-  FILE *f = fopen("/dev/urandom", "rb");
-  if (f == NULL || fread(b, 1, sizeof(b), f) != sizeof(b)) {
-    for (size_t i = 0; i < sizeof(b); i++) b[i] = (unsigned char)rand();
-  }
-  if (f) fclose(f);
-  b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-  b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-  return mp_xasprintf("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-                      "%02x%02x%02x%02x%02x%02x",
-                      b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8],
-                      b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
 static void set_str(char **dst, const char *v) {
   free(*dst);
   *dst = mp_xstrdup(v);
@@ -74,7 +58,7 @@ static int provider_resource(mp_registry *reg, mp_step *s, int preview,
   mp_resource *n = s->new_;
   if (s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT) {
     free(n->id);
-    n->id = preview ? mp_xstrdup(MP_UNKNOWN_SENTINEL) : new_uuid();
+    n->id = preview ? mp_xstrdup(MP_UNKNOWN_SENTINEL) : mp_uuid_new();
     stamp(n, 1);
   } else if (s->op == MP_OP_UPDATE) {
     stamp(n, 0);

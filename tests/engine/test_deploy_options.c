@@ -288,7 +288,32 @@ static void test_deploy_components_and_outputs(void) {
   tenv_destroy(&e);
 }
 
+static void test_deploy_legacy_state_gets_default_provider(void) {
+  tenv e;
+  tenv_init(&e);
+  const char *json =
+      "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":\"\",\"magic\":\"\","
+      "\"version\":\"\"},\"resources\":[{\"urn\":\"urn:pulumi:test::test::"
+      "test:index:Resource::a\",\"custom\":true,\"id\":\"id-7\",\"type\":"
+      "\"test:index:Resource\"}]}}";
+  mp_snapshot *snap = NULL;
+  mp_err err;
+  CHECK(mp_snapshot_import(json, strlen(json), NULL, &snap, &err) == 0);
+  mp_stack_ref st = {"test", "test"};
+  CHECK(snap && mp_store_replace(e.store, st, snap, NULL, &err) == 0);
+  mp_snapshot_free(snap);
+  treg p1[] = {{.name = "a"}};
+  trun(&e, p1, N(p1), NULL);
+  CHECK(!e.res.failed);
+  CHECK(steps_are(&e, (const char *[]){"same default", "same a", NULL}));
+  char *names = state_names(&e);
+  CHECK_STR(names, "default a");
+  free(names);
+  tenv_destroy(&e);
+}
+
 int main(void) {
+  RUN(test_deploy_legacy_state_gets_default_provider);
   RUN(test_deploy_alias_rename_is_same);
   RUN(test_deploy_ignore_changes);
   RUN(test_deploy_replace_on_changes);

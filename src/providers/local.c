@@ -97,6 +97,19 @@ static int write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
+/* Creates the directories above |path| that do not exist yet, as a user
+ * writing a file into a new folder expects. Errors surface at the write. */
+static void make_parents(const char *path) {
+  char *dir = mp_xstrdup(path);
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    mkdir(dir, 0755);
+    *p = '/';
+  }
+  free(dir);
+}
+
 /* Writes |content| to |path| through a temporary file in the same
  * directory and rename, so readers see the old or the new file whole. */
 static int write_atomic(const char *path, const char *content, size_t len,
@@ -109,6 +122,7 @@ static int write_atomic(const char *path, const char *content, size_t len,
   else
     tmp = mp_xasprintf("%.*s/.%s.tmp-XXXXXX", (int)(slash - path), path,
                        slash + 1);
+  make_parents(path);
   fd = mkostemp(tmp, O_CLOEXEC);
   if (fd < 0) {
     saved = errno;

@@ -25,10 +25,17 @@ else
 fi
 quietly "building build" ninja -C build
 
-# The main job. This is the one place to change when the example project
-# becomes runnable (e.g. `./build/src/cli/minipulumi up --cwd examples/...`).
+# The main job: `up` of the random + local file example into a SQLite state
+# store kept under the project folder, then its stack outputs.
 run_main_job() {
-  ./build/src/cli/minipulumi version
+  local mp="$PWD/build/src/cli/minipulumi" dir="$PWD/examples/random-file"
+  mkdir -p "$dir/.minipulumi"
+  export MINIPULUMI_BACKEND_URL="sqlite://$dir/.minipulumi/state.db"
+  export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE-minipulumi-example}"
+  "$mp" version
+  "$mp" -C "$dir" stack select dev --create --non-interactive
+  "$mp" -C "$dir" up --yes --non-interactive
+  "$mp" -C "$dir" stack output
 }
 
 run_main_job

@@ -35,6 +35,10 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 0);
+  if (rc) {
+    mp_strv_destroy(&pos);
+    return mp_args_exit_status(rc);
+  }
   char *stack = NULL;
   mp_snapshot *snap = NULL;
   mp_crypter c;

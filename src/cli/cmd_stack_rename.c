@@ -48,6 +48,10 @@ int mp_cmd_stack_rename(int argc, const char **argv, mp_ctx *ctx) {
   const mp_opt opts[] = {MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 1, 1);
+  if (rc) {
+    mp_strv_destroy(&pos);
+    return mp_args_exit_status(rc);
+  }
   char *stack = NULL, *new_name = NULL;
   int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
   if (!status) {

@@ -41,6 +41,10 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 1);
+  if (rc) {
+    mp_strv_destroy(&pos);
+    return mp_args_exit_status(rc);
+  }
   char *stack = NULL;
   int status = rc ? mp_args_exit_status(rc)
                   : mp_cli_stack(ctx, pos.len ? pos.items[0] : NULL, 1, &stack);

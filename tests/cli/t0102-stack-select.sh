@@ -1,0 +1,25 @@
+#!/bin/bash
+# stack select switches stacks; unknown stacks exit 6; -c creates.
+. "$(dirname "$0")/lib.sh" "$@"
+
+run stack select dev
+expect_rc 6 "unknown stack"
+expect_err "no stack named 'dev' found" "unknown stack"
+run stack init dev
+run stack init prod
+run stack select dev
+expect_rc 0 "select"
+run stack
+expect_out "Current stack is dev:" "selected"
+run stack select -c staging
+expect_rc 0 "select --create"
+expect_out "Created stack 'staging'" "select --create"
+run stack
+expect_out "Current stack is staging:" "created and selected"
+run stack select --create prod
+expect_rc 0 "select --create of an existing stack"
+run stack
+expect_out "Current stack is prod:" "existing selected"
+run stack select
+expect_rc 2 "no name"
+finish

@@ -135,6 +135,16 @@ static void apply_stack_outputs(deploy *d) {
       if (mp_store_apply(d->upd, &c, 1, &e) < 0)
         mp__deploy_diag(d, "error", st->urn, e.msg);
     }
+    /* The stack's outputs as the display shows them under `Outputs:`. */
+    mp_event ev = {0};
+    ev.kind = MP_EVENT_RES_OUTPUTS;
+    ev.meta.op = MP_OP_SAME;
+    ev.meta.urn = st->urn;
+    ev.meta.type = st->type;
+    ev.meta.old = st;
+    ev.meta.new_ = st;
+    ev.urn = st->urn;
+    mp__deploy_emit(d, &ev);
   }
 }
 

@@ -8,7 +8,7 @@ packages=(
   build-essential meson ninja-build pkg-config
   protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev
   libuv1-dev libsqlite3-dev libcjson-dev libnghttp2-dev libyaml-dev
-  libssl-dev
+  libssl-dev python3
 )
 
 missing=()

@@ -49,6 +49,11 @@ typedef struct mp_step {
    * when the resource is gone). */
   mp_step_op refresh_result;
   long snap_index; /* refresh: position in the prior snapshot */
+  /* Prior entries that referred to this resource's prior URN, rewritten to
+   * its new URN (an alias matched); written with the step's result so the
+   * snapshot never refers to a URN that is gone. Owned. */
+  mp_resource **rewrites;
+  size_t nrewrites;
   int failed;
   char *error;
 } mp_step;

@@ -127,13 +127,17 @@ static int pending_type(const mp_step *s, mp_pending_type *t) {
 }
 
 typedef struct changes {
-  mp_store_change c[4];
-  size_t n;
+  mp_store_change *c; /* grown as needed */
+  size_t n, cap;
   mp_resource *scratch; /* a marked copy of the old state, owned */
 } changes;
 
 static void add(changes *ch, mp_store_change_kind k, mp_resource *res,
                 int64_t row) {
+  if (ch->n == ch->cap) {
+    ch->cap = ch->cap ? ch->cap * 2 : 4;
+    ch->c = mp_xreallocarray(ch->c, ch->cap, sizeof(*ch->c));
+  }
   mp_store_change *c = &ch->c[ch->n++];
   memset(c, 0, sizeof(*c));
   c->kind = k;
@@ -164,6 +168,8 @@ static void success_changes(changes *ch, mp_step *s) {
     if (s->flags & MP_STEP_SKIPPED_CREATE) break;
     old_effect(ch, s);
     add(ch, MP_STORE_INSERT_NEW, s->new_, 0);
+    for (size_t i = 0; i < s->nrewrites; i++)
+      add(ch, MP_STORE_UPDATE, s->rewrites[i], 0);
     break;
   case MP_OP_CREATE:
   case MP_OP_UPDATE:
@@ -174,6 +180,8 @@ static void success_changes(changes *ch, mp_step *s) {
   case MP_OP_IMPORT_REPLACEMENT:
     old_effect(ch, s);
     add(ch, MP_STORE_INSERT_NEW, s->new_, 0);
+    for (size_t i = 0; i < s->nrewrites; i++)
+      add(ch, MP_STORE_UPDATE, s->rewrites[i], 0);
     break;
   default: /* deletes, discards, remove-pending-replace */
     old_effect(ch, s);
@@ -187,7 +195,9 @@ static int apply(mp_stepexec *ex, changes *ch, mp_err *err) {
     rc = mp_store_apply(ex->o.store, ch->c, ch->n, err);
   mp_resource_free(ch->scratch);
   ch->scratch = NULL;
-  ch->n = 0;
+  free(ch->c);
+  ch->c = NULL;
+  ch->n = ch->cap = 0;
   return rc;
 }
 

@@ -259,7 +259,7 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   n = m;
   for (size_t i = 0; i < olds->nres; i++) {
     if (!skip[i]) continue;
-    const mp_resource *r = olds->res[i];
+    const mp_resource *r = mp__sg_old_at(sg, i);
     /* Untargeted leftovers are carried forward. */
     mp_step *s = mp_step_new(MP_OP_SAME, r->urn);
     s->old = mp_resource_dup(r);

@@ -34,8 +34,14 @@ struct mp_stepgen {
   mp_map old_live;         /* URN -> index + 1 of the live prior entry */
   mp_map news;             /* URN -> sg_new* */
   mp_map alias_claims;     /* prior URN -> new URN that claimed it */
+  mp_resource **cur;       /* per prior resource: its references rewritten
+                              after an alias matched, or NULL (owned) */
   int preview_failed;
 };
+
+/* The prior resource |i| as the store now holds it (references to
+ * aliased URNs rewritten). */
+const mp_resource *mp__sg_old_at(const mp_stepgen *sg, size_t i);
 
 /* 1 if |urn| matches the glob |pat| (`*` within a part, `**` anything). */
 int mp__sg_glob(const char *pat, const char *urn);

@@ -56,6 +56,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   sg->olds = olds;
   sg->reg = reg;
   sg->status = mp_xcalloc(olds->nres + 1, 1);
+  sg->cur = mp_xcalloc(olds->nres + 1, sizeof(*sg->cur));
   mp_map_init(&sg->old_live);
   mp_map_init(&sg->news);
   mp_map_init(&sg->alias_claims);
@@ -83,6 +84,8 @@ void mp_stepgen_free(mp_stepgen *sg) {
   mp_strv_destroy(&sg->targets);
   mp_strv_destroy(&sg->excludes);
   mp_strv_destroy(&sg->replaces);
+  for (size_t i = 0; i < sg->olds->nres; i++) mp_resource_free(sg->cur[i]);
+  free(sg->cur);
   free(sg->status);
   free(sg->stack);
   free(sg->project);
@@ -91,6 +94,69 @@ void mp_stepgen_free(mp_stepgen *sg) {
 
 int mp_stepgen_preview_failed(const mp_stepgen *sg) {
   return sg->preview_failed;
+}
+
+const mp_resource *mp__sg_old_at(const mp_stepgen *sg, size_t i) {
+  return sg->cur[i] ? sg->cur[i] : sg->olds->res[i];
+}
+
+/* Replaces |from| by |to| in every reference of |r|; 1 if any changed. */
+static int rewrite_refs(mp_resource *r, const char *from, const char *to) {
+  int n = 0;
+  if (r->parent && strcmp(r->parent, from) == 0) {
+    free(r->parent);
+    r->parent = mp_xstrdup(to);
+    n++;
+  }
+  if (r->deleted_with && strcmp(r->deleted_with, from) == 0) {
+    free(r->deleted_with);
+    r->deleted_with = mp_xstrdup(to);
+    n++;
+  }
+  for (size_t i = 0; i < r->dependencies.len; i++)
+    if (strcmp(r->dependencies.items[i], from) == 0) {
+      free(r->dependencies.items[i]);
+      r->dependencies.items[i] = mp_xstrdup(to);
+      n++;
+    }
+  for (size_t k = 0; k < r->property_dependencies.len; k++) {
+    mp_strv *u = &r->property_dependencies.items[k].urns;
+    for (size_t i = 0; i < u->len; i++)
+      if (strcmp(u->items[i], from) == 0) {
+        free(u->items[i]);
+        u->items[i] = mp_xstrdup(to);
+        n++;
+      }
+  }
+  size_t fl = strlen(from);
+  if (r->provider && strncmp(r->provider, from, fl) == 0 &&
+      strncmp(r->provider + fl, "::", 2) == 0) {
+    char *np = mp_xasprintf("%s%s", to, r->provider + fl);
+    free(r->provider);
+    r->provider = np;
+    n++;
+  }
+  return n > 0;
+}
+
+/* An alias matched: prior entries still in the store that refer to the
+ * prior URN are rewritten to the new one along with |s|'s result (B.5). */
+static void alias_rewrites(mp_stepgen *sg, long oi, const char *urn,
+                           mp_step *s) {
+  const char *from = sg->olds->res[oi]->urn;
+  for (size_t j = 0; j < sg->olds->nres; j++) {
+    if ((long)j == oi || sg->status[j] != OLD_UNTOUCHED) continue;
+    mp_resource *c = mp_resource_dup(mp__sg_old_at(sg, j));
+    if (!rewrite_refs(c, from, urn)) {
+      mp_resource_free(c);
+      continue;
+    }
+    mp_resource_free(sg->cur[j]);
+    sg->cur[j] = c;
+    s->rewrites = mp_xreallocarray(s->rewrites, s->nrewrites + 1,
+                                   sizeof(*s->rewrites));
+    s->rewrites[s->nrewrites++] = mp_resource_dup(c);
+  }
 }
 
 long mp__sg_old_index(const mp_stepgen *sg, const char *urn) {
@@ -556,7 +622,7 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
 untargeted:
   /* Carried forward verbatim: no Check, no Diff (S60). */
   {
-    mp_resource *keep = mp_resource_dup(old);
+    mp_resource *keep = mp_resource_dup(mp__sg_old_at(sg, oi));
     free(keep->urn);
     keep->urn = mp_xstrdup(st->urn);
     mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, old, keep,
@@ -592,6 +658,13 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   int replaced = 0;
   for (size_t i = 0; i < c->len; i++)
     if (c->steps[i]->op == MP_OP_REPLACE) replaced = 1;
+  if (oi >= 0 && strcmp(sg->olds->res[oi]->urn, urn) != 0) {
+    for (size_t i = 0; i < c->len; i++)
+      if (c->steps[i]->flags & MP_STEP_REPLY) {
+        alias_rewrites(sg, oi, urn, c->steps[i]);
+        break;
+      }
+  }
   remember_new(sg, st, targeted, replaced);
   *out = c;
 done:

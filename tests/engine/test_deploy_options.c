@@ -39,6 +39,27 @@ static void test_deploy_alias_rename_is_same(void) {
   tenv_destroy(&e);
 }
 
+static void test_deploy_alias_rename_with_dependents(void) {
+  tenv e;
+  tenv_init(&e);
+  treg p1[] = {{.name = "n1"}, {.name = "b", .deps = {"n1"}, .prop_deps = 1,
+                                .inputs = "{\"x\":1}"},
+               {.name = "c", .deps = {"n1"}}};
+  trun(&e, p1, N(p1), NULL);
+  /* n1 is renamed; b and c still refer to it in the store until they run
+   * (every write is integrity-checked). c is dropped from the program. */
+  treg p2[] = {{.name = "n2", .alias_names = {"n1"}},
+               {.name = "b", .deps = {"n2"}, .prop_deps = 1, .inputs = "{\"x\":1}"}};
+  trun(&e, p2, N(p2), NULL);
+  CHECK(!e.res.failed);
+  CHECK(steps_are(&e, (const char *[]){"same default", "same n2", "same b",
+                                       "delete c", NULL}));
+  char *st = state_names(&e);
+  CHECK_STR(st, "default n2 b");
+  free(st);
+  tenv_destroy(&e);
+}
+
 static void test_deploy_ignore_changes(void) {
   tenv e;
   tenv_init(&e);
@@ -315,6 +336,7 @@ static void test_deploy_legacy_state_gets_default_provider(void) {
 int main(void) {
   RUN(test_deploy_legacy_state_gets_default_provider);
   RUN(test_deploy_alias_rename_is_same);
+  RUN(test_deploy_alias_rename_with_dependents);
   RUN(test_deploy_ignore_changes);
   RUN(test_deploy_replace_on_changes);
   RUN(test_deploy_retain_on_delete);

@@ -21,6 +21,7 @@ typedef struct sg_new {
   mp_resource *state; /* owned copy */
   int targeted;
   int replaced; /* being replaced in this deployment */
+  int skipped_create; /* untargeted and new: it does not exist */
 } sg_new;
 
 struct mp_stepgen {

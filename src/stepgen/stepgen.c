@@ -326,13 +326,14 @@ static void copy_diff(mp_step *s, const sg_diff *d) {
 }
 
 static void remember_new(mp_stepgen *sg, const mp_resource *st, int targeted,
-                         int replaced) {
+                         int replaced, int skipped_create) {
   sg_new *n = mp_xcalloc(1, sizeof(*n));
   n->state = mp_resource_dup(st);
   mp_value_free(n->state->inputs);
   n->state->inputs = NULL;
   n->targeted = targeted;
   n->replaced = replaced;
+  n->skipped_create = skipped_create;
   mp_map_put(&sg->news, st->urn, n);
 }
 
@@ -529,6 +530,31 @@ static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
   return 0;
 }
 
+/* A targeted resource cannot use one that an untargeted run did not
+ * create. */
+static int check_untargeted_deps(mp_stepgen *sg, const mp_resource *st,
+                                 mp_diags *diags, mp_err *err) {
+  mp_strv refs;
+  mp_strv_init(&refs);
+  if (st->parent) mp_strv_push(&refs, st->parent);
+  if (st->deleted_with) mp_strv_push(&refs, st->deleted_with);
+  mp_strv_copy(&refs, &st->dependencies);
+  for (size_t i = 0; i < st->property_dependencies.len; i++)
+    mp_strv_copy(&refs, &st->property_dependencies.items[i].urns);
+  int rc = 0;
+  for (size_t i = 0; i < refs.len && rc == 0; i++) {
+    sg_new *n = mp_map_get(&sg->news, refs.items[i]);
+    if (n == NULL || !n->skipped_create) continue;
+    mp_err_set(err, MP_EINVAL,
+               "Resource '%s' depends on '%s' which was was not specified in "
+               "--target list.",
+               st->urn, refs.items[i]);
+    rc = preview_or_fail(sg, diags, st->urn, err);
+  }
+  mp_strv_destroy(&refs);
+  return rc;
+}
+
 static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
                   mp_chain *c, mp_diags *diags, int *targeted, mp_err *err) {
   const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
@@ -570,6 +596,8 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
                                  MP_STEP_NO_CALL));
     return 0;
   }
+  rc = check_untargeted_deps(sg, st, diags, err);
+  if (rc < 0) return rc;
   const mp_value *check_olds =
       (old && !old->external && !recreate && !forced) ? old->inputs : NULL;
   rc = mp__sg_check(sg, st, check_olds, err);
@@ -655,9 +683,11 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
     mp_chain_free(c);
     goto done;
   }
-  int replaced = 0;
-  for (size_t i = 0; i < c->len; i++)
+  int replaced = 0, skipped = 0;
+  for (size_t i = 0; i < c->len; i++) {
     if (c->steps[i]->op == MP_OP_REPLACE) replaced = 1;
+    if (c->steps[i]->flags & MP_STEP_SKIPPED_CREATE) skipped = 1;
+  }
   if (oi >= 0 && strcmp(sg->olds->res[oi]->urn, urn) != 0) {
     for (size_t i = 0; i < c->len; i++)
       if (c->steps[i]->flags & MP_STEP_REPLY) {
@@ -665,7 +695,7 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
         break;
       }
   }
-  remember_new(sg, st, targeted, replaced);
+  remember_new(sg, st, targeted, replaced, skipped);
   *out = c;
 done:
   mp_resource_free(st);

@@ -210,6 +210,18 @@ static void test_deploy_targets(void) {
   tenv_destroy(&e);
 }
 
+static void test_deploy_untargeted_create_needed(void) {
+  tenv e;
+  tenv_init(&e);
+  treg p1[] = {{.name = "newdep"}, {.name = "user", .deps = {"newdep"}}};
+  trun(&e, p1, N(p1), &(trun_opts){.targets = {"test:index:Resource::user"}});
+  CHECK(e.res.failed);
+  CHECK(has_diag(&e, "depends on 'urn:pulumi:test::test::test:index:Resource::newdep' "
+                     "which was was not specified in --target list."));
+  CHECK(calls_count(&e, "create") == 0);
+  tenv_destroy(&e);
+}
+
 static void test_deploy_destroy_target_needs_dependents(void) {
   tenv e;
   tenv_init(&e);
@@ -343,6 +355,7 @@ int main(void) {
   RUN(test_deploy_deleted_with);
   RUN(test_deploy_import_and_read);
   RUN(test_deploy_targets);
+  RUN(test_deploy_untargeted_create_needed);
   RUN(test_deploy_destroy_target_needs_dependents);
   RUN(test_deploy_provider_change_replaces_resources);
   RUN(test_deploy_default_provider_from_config);

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 
 mp_step *mp_step_new(mp_step_op op, const char *urn) {
@@ -24,6 +25,7 @@ void mp_step_free(mp_step *s) {
   free(s->error);
   for (size_t i = 0; i < s->nrewrites; i++) mp_resource_free(s->rewrites[i]);
   free(s->rewrites);
+  mp_value_free(s->goal_inputs);
   free(s);
 }
 
@@ -39,6 +41,13 @@ void mp_chain_push(mp_chain *c, mp_step *s) {
     c->steps = mp_xreallocarray(c->steps, c->cap, sizeof(*c->steps));
   }
   c->steps[c->len++] = s;
+}
+
+void mp_chain_insert(mp_chain *c, size_t pos, mp_step *s) {
+  mp_chain_push(c, s);
+  memmove(&c->steps[pos + 1], &c->steps[pos],
+          (c->len - 1 - pos) * sizeof(*c->steps));
+  c->steps[pos] = s;
 }
 
 void mp_chain_free(mp_chain *c) {

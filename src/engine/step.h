@@ -54,6 +54,9 @@ typedef struct mp_step {
    * snapshot never refers to a URN that is gone. Owned. */
   mp_resource **rewrites;
   size_t nrewrites;
+  /* Import: the program's inputs; when they differ from what was read, an
+   * update follows in the same chain (S67). Owned, may be NULL. */
+  mp_value *goal_inputs;
   int failed;
   char *error;
 } mp_step;
@@ -70,6 +73,8 @@ typedef struct mp_chain {
 mp_chain *mp_chain_new(void *reg);
 /* Takes ownership of |s|. */
 void mp_chain_push(mp_chain *c, mp_step *s);
+/* Takes ownership of |s| and inserts it at |pos| (<= len). */
+void mp_chain_insert(mp_chain *c, size_t pos, mp_step *s);
 void mp_chain_free(mp_chain *c);
 
 /* A random version-4 UUID, for the ids of provider resources. Owned. */

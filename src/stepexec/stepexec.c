@@ -221,6 +221,30 @@ static void step_failed(run *r, mp_step *s, const char *msg) {
   chain_done(r, 1);
 }
 
+/* An import whose program inputs differ from what was read is followed by
+ * an update to the program's inputs, which then answers the registration
+ * (S67). */
+static void import_followup(run *r, mp_step *s) {
+  if ((s->op != MP_OP_IMPORT && s->op != MP_OP_IMPORT_REPLACEMENT) ||
+      s->goal_inputs == NULL || s->new_ == NULL ||
+      mp_value_equal(s->goal_inputs, s->new_->inputs,
+                     MP_VALUE_EQ_IGNORE_SECRETS))
+    return;
+  mp_step *u = mp_step_new(MP_OP_UPDATE, s->urn);
+  u->old = mp_resource_dup(s->new_);
+  u->new_ = mp_resource_dup(s->new_);
+  mp_value_free(u->new_->inputs);
+  u->new_->inputs = s->goal_inputs;
+  s->goal_inputs = NULL;
+  u->provider = mp_xstrdup(s->provider);
+  mp_value_diff(u->old->inputs, u->new_->inputs, MP_VALUE_EQ_IGNORE_SECRETS,
+                &u->detailed, &u->diffs);
+  u->has_detailed = 1;
+  u->flags = s->flags & MP_STEP_REPLY;
+  s->flags &= ~(unsigned)MP_STEP_REPLY;
+  mp_chain_insert(r->chain, r->next + 1, u);
+}
+
 static void step_end(run *r) {
   mp_stepexec *ex = r->ex;
   mp_step *s = r->step;
@@ -247,6 +271,7 @@ static void step_end(run *r) {
     return;
   }
   ex->counts[s->op]++;
+  import_followup(r, s);
   if (ex->o.hooks.on_step)
     ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_RES_OUTPUTS, s, NULL);
   if ((s->flags & MP_STEP_REPLY) && ex->o.hooks.on_reply)

@@ -503,14 +503,18 @@ static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
 static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
   const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
   st->id = mp_xstrdup(st->import_id);
+  mp_step *s;
   if (old) {
-    mp_chain_push(c, mk_step(MP_OP_IMPORT_REPLACEMENT, st->urn, old, st,
-                             MP_STEP_REPLY | MP_STEP_MARK_OLD_DELETE));
+    s = mk_step(MP_OP_IMPORT_REPLACEMENT, st->urn, old, st,
+                MP_STEP_REPLY | MP_STEP_MARK_OLD_DELETE);
+    mp_chain_push(c, s);
     mp_chain_push(c, mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL));
     sg->status[oi] = OLD_REPLACED_CBD;
   } else {
-    mp_chain_push(c, mk_step(MP_OP_IMPORT, st->urn, NULL, st, MP_STEP_REPLY));
+    s = mk_step(MP_OP_IMPORT, st->urn, NULL, st, MP_STEP_REPLY);
+    mp_chain_push(c, s);
   }
+  s->goal_inputs = mp_value_dup(st->inputs);
   return 0;
 }
 

@@ -159,6 +159,17 @@ static void test_deploy_import_and_read(void) {
   trun(&e, NULL, 0, NULL);
   CHECK(step_index(&e, "delete imp") >= 0 && step_index(&e, "discard rd") >= 0);
   CHECK(world_has(&e, "ext-2") && !world_has(&e, "ext-1"));
+  /* Importing with inputs that differ from what is there: import, then an
+   * update to the program's inputs (S67 run 0). */
+  snprintf(path, sizeof(path), "%s/ext-3.json", e.world);
+  f = fopen(path, "w");
+  fputs("{\"foo\":\"old\"}", f);
+  fclose(f);
+  treg p3[] = {{.name = "imp3", .inputs = "{\"foo\":\"new\"}", .import_id = "ext-3"}};
+  trun(&e, p3, N(p3), NULL);
+  CHECK(!e.res.failed);
+  CHECK(steps_are(&e, (const char *[]){"create default", "import imp3", "update imp3", NULL}));
+  CHECK(calls_count(&e, "update") == 1);
   /* Reading something that does not exist fails with Pulumi's text. */
   treg p2[] = {{.name = "ghost", .read_id = "nope"}};
   trun(&e, p2, N(p2), NULL);

@@ -244,9 +244,13 @@ static void build_tree(const mp_display *d, tree *t) {
   char *vis = mp_xcalloc(n ? n : 1, 1);
   size_t *parent = mp_xcalloc(n ? n : 1, sizeof(size_t));
   /* a row is shown if it changes, is the stack, or has a shown child */
+  size_t root = SIZE_MAX;
+  for (size_t i = 0; i < n && root == SIZE_MAX; i++)
+    if (!strcmp(d->rows[i].type, MP_ROOT_STACK_TYPE)) root = i;
+  /* rows without a parent (default providers) show under the stack */
   for (size_t i = 0; i < n; i++) {
     const row *p = find_row(d, d->rows[i].parent);
-    parent[i] = p ? (size_t)(p - d->rows) : SIZE_MAX;
+    parent[i] = p ? (size_t)(p - d->rows) : (i == root ? SIZE_MAX : root);
   }
   for (size_t i = 0; i < n; i++) {
     if (!row_visible(d, &d->rows[i])) continue;
@@ -418,8 +422,17 @@ static void render_changes(const mp_display *d, const mp_step_meta *m,
   }
 }
 
+/* Steps that are part of a replacement and shown through its `replace`
+ * step (Pulumi's default, without --show-replacement-steps). */
+static int replacement_part(mp_step_op op) {
+  return op == MP_OP_CREATE_REPLACEMENT || op == MP_OP_DELETE_REPLACED ||
+         op == MP_OP_DISCARD_REPLACED || op == MP_OP_READ_REPLACEMENT ||
+         op == MP_OP_IMPORT_REPLACEMENT;
+}
+
 static char *render_detail(const mp_display *d, const mp_step_meta *m) {
-  if (m->op == MP_OP_SAME || m->op == MP_OP_REFRESH) return NULL;
+  if (m->op == MP_OP_SAME || m->op == MP_OP_REFRESH || replacement_part(m->op))
+    return NULL;
   mp_buf b;
   mp_buf_init(&b);
   const mp_resource *st = m->new_ ? m->new_ : m->old;
@@ -476,7 +489,8 @@ static void on_pre(mp_display *d, const mp_event *ev) {
     }
   }
   if (d->o.tty) return;
-  int shown = ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE);
+  int shown = (ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE)) &&
+              !replacement_part(ev->meta.op);
   if (shown) print_line(d, r, ev->meta.op, ev->timestamp);
   if (shown && d->o.show_diff && r->detail) {
     fputs(r->detail, d->o.out);
@@ -497,7 +511,7 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   if (ev->preview) return;
   r->state = ROW_DONE;
   r->end = ev->timestamp;
-  if (!d->o.tty && ev->meta.op != MP_OP_SAME)
+  if (!d->o.tty && ev->meta.op != MP_OP_SAME && !replacement_part(ev->meta.op))
     print_line(d, r, ev->meta.op, ev->timestamp);
 }
 
@@ -596,8 +610,7 @@ static void print_outputs(mp_display *d) {
     mp_buf b;
     mp_buf_init(&b);
     mp_cli_render_value(o->u.obj.items[i].value, f, 4, &b);
-    fprintf(d->o.out, "    %s%s: %*s%s\n", d->o.preview ? "+ " : "",
-            o->u.obj.items[i].key,
+    fprintf(d->o.out, "    %s: %*s%s\n", o->u.obj.items[i].key,
             (int)(w - strlen(o->u.obj.items[i].key)), "", b.data);
     mp_buf_destroy(&b);
   }

@@ -11,7 +11,8 @@ typedef enum mp__nstate {
   MP_N_WAIT,    /* some dependency is not done */
   MP_N_INVOKE,  /* evaluation waits for an fn::invoke answer */
   MP_N_RUNNING, /* registration or read in flight */
-  MP_N_DONE
+  MP_N_DONE,
+  MP_N_BROKEN   /* the engine answered FAIL or SKIP (continue-on-error) */
 } mp__nstate;
 
 /* A resource declaration. Option fields hold -1 when unset. */

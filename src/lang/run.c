@@ -18,6 +18,7 @@ typedef struct yaml_source {
   char *stack, *organization;
   char *stack_urn;     /* once the stack is registered */
   size_t outstanding;  /* registrations, reads and invokes in flight */
+  int broken;          /* some resource failed under continue-on-error */
   int started, failed, canceled, finished;
   char *fail_msg;      /* the first error */
 } yaml_source;
@@ -123,6 +124,14 @@ static void on_registered(void *ud,
   free(c);
   if (!use)
     return;
+  if (resp->result != PULUMIRPC__RESULT__SUCCESS) {
+    /* continue-on-error: the engine reported the failure; what depends on
+     * this resource can never run, everything else goes on. */
+    s->prog.nodes[idx].state = MP_N_BROKEN;
+    s->broken = 1;
+    pump(s);
+    return;
+  }
   mp__yres *r = &s->prog.res[idx];
   r->urn = mp_xstrdup(resp->urn);
   if (resp->id && (resp->id[0] || !s->prog.dry_run))
@@ -142,6 +151,14 @@ static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
   free(c);
   if (!use)
     return;
+  if (resp->result != PULUMIRPC__RESULT__SUCCESS) {
+    /* continue-on-error: the engine reported the failure; what depends on
+     * this resource can never run, everything else goes on. */
+    s->prog.nodes[idx].state = MP_N_BROKEN;
+    s->broken = 1;
+    pump(s);
+    return;
+  }
   mp__yres *r = &s->prog.res[idx];
   r->urn = mp_xstrdup(resp->urn);
   mp_value *id = NULL;
@@ -340,9 +357,17 @@ static void pump(yaml_source *s) {
   }
   if (s->failed || s->canceled || !s->stack_urn)
     return;
+  int blocked = 0;
   for (size_t i = 0; i < p->nnodes; i++)
-    if (p->nodes[i].state != MP_N_DONE)
-      return;
+    if (p->nodes[i].state != MP_N_DONE) blocked = 1;
+  if (blocked && s->broken && s->outstanding == 0 && !s->finished) {
+    /* Nothing more can run: end as failed (the engine said why). */
+    s->finished = 1;
+    mp_monitor_program_done(s->m, 1, "");
+    return;
+  }
+  if (blocked)
+    return;
   if (s->outstanding > 0 || s->finished)
     return;
   int rc = register_outputs(s, &err);

@@ -1,5 +1,6 @@
 /* Targets and the deletions after the program (BEHAVIOUR.md D.4, S35,
  * S60-S64). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,28 +122,77 @@ static int is_condemned_urn(const condemned *c, size_t n,
   return 0;
 }
 
-/* Layer = 1 + the deepest layer of a condemned resource it depends on;
- * deleted in reverse, so dependents go first. */
-static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
-  int maxl = 0;
-  int changed = 1;
-  for (size_t i = 0; i < n; i++) c[i].layer = 0;
-  for (size_t round = 0; changed && round <= n; round++) {
-    changed = 0;
-    for (size_t i = 0; i < n; i++) {
-      const mp_resource *r = olds->res[c[i].idx];
-      for (size_t j = 0; j < n; j++) {
-        if (i == j) continue;
-        const mp_resource *d = olds->res[c[j].idx];
-        if (strcmp(d->urn, r->urn) == 0) continue;
-        if (depends_on(r, d->urn) && c[i].layer <= c[j].layer) {
-          c[i].layer = c[j].layer + 1;
-          changed = 1;
-        }
-      }
-      if (c[i].layer > maxl) maxl = c[i].layer;
+/* The URNs |r| refers to (parent, deletedWith, dependencies, property
+ * dependencies, provider), appended to |out|. */
+static void refs_of(const mp_resource *r, mp_strv *out) {
+  if (r->parent) mp_strv_push(out, r->parent);
+  if (r->deleted_with) mp_strv_push(out, r->deleted_with);
+  mp_strv_copy(out, &r->dependencies);
+  for (size_t i = 0; i < r->property_dependencies.len; i++)
+    mp_strv_copy(out, &r->property_dependencies.items[i].urns);
+  if (r->provider) {
+    const char *sep = strstr(r->provider, "::");
+    const char *last = NULL;
+    for (; sep; sep = strstr(sep + 2, "::")) last = sep;
+    if (last) mp_strv_push_take(out, mp_xstrndup(r->provider,
+                                                 (size_t)(last - r->provider)));
+  }
+}
+
+/* Layer = 1 + the deepest layer of a condemned resource it depends on
+ * (longest path, by memoised depth-first search over a URN index: linear
+ * in resources and references); deleted in reverse, dependents first. */
+typedef struct layering {
+  condemned *c;
+  size_t n;
+  const mp_snapshot *olds;
+  mp_map by_urn;  /* URN -> (first index + 1); copies share a URN */
+  size_t *next_same; /* next index with the same URN, or n */
+  unsigned char *state; /* 0 new, 1 on the stack, 2 done */
+} layering;
+
+static int layer_of(layering *L, size_t i) {
+  if (L->state[i] == 2) return L->c[i].layer;
+  if (L->state[i] == 1) return 0; /* a cycle cannot be ordered: break it */
+  L->state[i] = 1;
+  const mp_resource *r = L->olds->res[L->c[i].idx];
+  mp_strv refs;
+  mp_strv_init(&refs);
+  refs_of(r, &refs);
+  int layer = 0;
+  for (size_t k = 0; k < refs.len; k++) {
+    if (strcmp(refs.items[k], r->urn) == 0) continue;
+    void *v = mp_map_get(&L->by_urn, refs.items[k]);
+    for (size_t j = v ? (size_t)(uintptr_t)v - 1 : L->n; j < L->n;
+         j = L->next_same[j]) {
+      int l = layer_of(L, j) + 1;
+      if (l > layer) layer = l;
     }
   }
+  mp_strv_destroy(&refs);
+  L->c[i].layer = layer;
+  L->state[i] = 2;
+  return layer;
+}
+
+static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
+  layering L = {c, n, olds, {0}, NULL, NULL};
+  mp_map_init(&L.by_urn);
+  L.next_same = mp_xcalloc(n + 1, sizeof(*L.next_same));
+  L.state = mp_xcalloc(n + 1, 1);
+  for (size_t i = n; i-- > 0;) {
+    const char *u = olds->res[c[i].idx]->urn;
+    void *prev = mp_map_put(&L.by_urn, u, (void *)(uintptr_t)(i + 1));
+    L.next_same[i] = prev ? (size_t)(uintptr_t)prev - 1 : n;
+  }
+  int maxl = 0;
+  for (size_t i = 0; i < n; i++) {
+    int l = layer_of(&L, i);
+    if (l > maxl) maxl = l;
+  }
+  mp_map_destroy(&L.by_urn);
+  free(L.next_same);
+  free(L.state);
   return maxl;
 }
 
@@ -232,10 +282,12 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   }
   /* A provider kept because something untargeted still uses it. */
   size_t m = 0;
+  int any_skip = 0;
+  for (size_t j = 0; j < olds->nres; j++) any_skip |= skip[j];
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = olds->res[c[i].idx];
     int needed = 0;
-    for (size_t j = 0; j < olds->nres && !needed; j++)
+    for (size_t j = 0; any_skip && j < olds->nres && !needed; j++)
       if (skip[j] && depends_on(olds->res[j], r->urn)) needed = 1;
     if (needed && sg->targets.len > 0 && !mp_type_is_provider(r->type) &&
         r->custom) {

@@ -197,6 +197,8 @@ def parse(path):
                 sc.first_program = rest
         elif word == "world":
             sc.actions.append(("world", line_no, [l.strip() for l in body if l.strip()]))
+        elif word == "file":
+            sc.actions.append(("file", line_no, (rest, dedent(body))))
         elif word == "import":
             sc.actions.append(("import", line_no, (rest, dedent(body))))
         elif word == "run":
@@ -214,10 +216,13 @@ def parse(path):
 
 
 def parse_step_item(names, text):
-    parts = text.split()
+    floating = text.startswith("~")
+    parts = text.lstrip("~").split()
     if len(parts) != 2:
         raise ScenarioError("bad step '%s' (want: op name)" % text)
     op, name = parts
+    if floating:
+        return ("~" + op, urn_of(names, name))
     return (op, urn_of(names, name))
 
 
@@ -252,8 +257,22 @@ def label(seq):
     return out
 
 
+def unfloat(groups):
+    return [[(s[0].lstrip("~"), s[1]) for s in g] for g in groups]
+
+
 def check_total(groups, actual):
-    """Actual must be the groups in order, any order inside a group."""
+    """Actual must be the groups in order, any order inside a group;
+    floating steps (`~op name`) may be anywhere."""
+    floating = [(s[0][1:], s[1]) for g in groups for s in g if s[0].startswith("~")]
+    groups = [[s for s in g if not s[0].startswith("~")] for g in groups]
+    groups = [g for g in groups if g]
+    rest = list(actual)
+    for f in floating:
+        if f not in rest:
+            return False
+        rest.remove(f)
+    actual = rest
     i = 0
     for g in groups:
         chunk = actual[i : i + len(g)]
@@ -600,15 +619,33 @@ def parse_events(stdout, is_preview_cmd):
     if any(e.get("summaryEvent", {}).get("isPreview") for e in events):
         cut = max(i for i, e in enumerate(events) if e.get("summaryEvent", {}).get("isPreview"))
         events = events[cut + 1 :]
+    # A step is a resourcePreEvent answered by a resOutputsEvent (done) or
+    # a resOpFailedEvent (failed); a resOutputsEvent with no open pre-event
+    # is an outputs registration (RegisterResourceOutputs), not a step.
+    open_pre = {}
     for e in events:
-        if "resOutputsEvent" in e:
+        if "resourcePreEvent" in e:
+            ev = e["resourcePreEvent"]
+            if ev.get("planning"):
+                continue
+            m = ev["metadata"]
+            k = (m.get("op"), m.get("urn"))
+            open_pre[k] = open_pre.get(k, 0) + 1
+        elif "resOutputsEvent" in e:
             ev = e["resOutputsEvent"]
             if ev.get("planning"):
                 continue
             m = ev["metadata"]
-            steps.append((m.get("op"), m.get("urn")))
+            k = (m.get("op"), m.get("urn"))
+            if open_pre.get(k, 0) == 0:
+                continue
+            open_pre[k] -= 1
+            steps.append(k)
         elif "resOpFailedEvent" in e:
             m = e["resOpFailedEvent"]["metadata"]
+            k = (m.get("op"), m.get("urn"))
+            if open_pre.get(k, 0) > 0:
+                open_pre[k] -= 1
             steps.append((m.get("op") + "!", m.get("urn")))
         elif "diagnosticEvent" in e:
             diags.append(e["diagnosticEvent"])
@@ -629,7 +666,9 @@ def do_world(env, lines):
         path, _, data = rest.strip().partition(" ")
         full = os.path.join(env.world, path)
         if verb == "delete":
-            if os.path.exists(full):
+            if os.path.isdir(full):
+                shutil.rmtree(full)
+            elif os.path.exists(full):
                 os.unlink(full)
         elif verb == "write":
             with open(full, "w") as f:
@@ -647,16 +686,20 @@ def do_world(env, lines):
 
 
 def do_import(env, arg, text):
-    text = env.subst(text)
-    doc = json.loads(text)
+    doc = wrap_deployment(json.loads(env.subst(text)))
+    argv = ["stack", "import"] + shlex.split(arg)
+    return env.exec(argv, stdin=json.dumps(doc))
+
+
+def wrap_deployment(doc):
+    """A resource list or a bare DeploymentV3 -> an untyped deployment."""
     if isinstance(doc, list):
         doc = {"resources": doc}
     if "deployment" not in doc:
         dep = {"manifest": {"time": "2025-01-01T00:00:00Z", "magic": "", "version": ""}}
         dep.update(doc)
         doc = {"version": 3, "deployment": dep}
-    argv = ["stack", "import"] + shlex.split(arg)
-    return env.exec(argv, stdin=json.dumps(doc))
+    return doc
 
 
 def deploy_argv(env, argv):
@@ -714,6 +757,10 @@ def check_run(env, ctx, run, rc, out, err, state, calls, report):
     exp_steps = run.get("steps")
     if exp_steps is not None and steps is not None:
         groups = parse_steps(names, " ".join(exp_steps))
+        only = run.get("stepops")
+        if only:
+            only = " ".join(only).split()
+            steps = [st for st in steps if st[0].rstrip("!") in only]
         chains = [parse_steps(names, " ".join(c)) for c in run.all("partial")]
         if effective_parallel(env, run.argv) <= 1:
             ok = check_total(groups, steps)
@@ -941,6 +988,15 @@ def run_scenario(binary, sc, parallel, keep):
         for kind, line_no, payload in sc.actions:
             if kind == "world":
                 do_world(env, payload)
+                continue
+            if kind == "file":
+                arg, text = payload
+                fname, _, mode = arg.partition(" ")
+                text = env.subst(text)
+                if mode.strip() == "deployment":
+                    text = json.dumps(wrap_deployment(json.loads(text)))
+                with open(os.path.join(env.tmp, fname), "w") as f:
+                    f.write(text)
                 continue
             if kind == "import":
                 arg, text = payload

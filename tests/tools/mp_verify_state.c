@@ -4,11 +4,13 @@
  * operation.
  *
  *   mp_verify_state STORE PROJECT STACK [--export FILE] [--quiet]
+ *                   [--check-unlocked]
  *
  * Prints one line per pending operation (`pending <type> <urn>`) and per
  * resource (`resource <urn> <flags>`), then `ok: ...` or `integrity: ...`.
  * --export writes the snapshot, pending operations included, as deployment
- * JSON (secrets are left encrypted). Exit status: 0 valid, 1 integrity
+ * JSON (secrets are left encrypted). --check-unlocked also fails (status 1)
+ * when the stack's lock is held, by a live or a dead process. Exit status: 0 valid, 1 integrity
  * violation, 2 the store or the stack could not be opened or loaded, 3
  * usage. The stack's lock is neither taken nor broken. */
 #include <stdio.h>
@@ -21,7 +23,7 @@
 
 typedef struct opts {
   const char *store, *project, *stack, *export_path;
-  int quiet;
+  int quiet, check_unlocked;
 } opts;
 
 static int parse(int argc, char **argv, opts *o) {
@@ -32,6 +34,8 @@ static int parse(int argc, char **argv, opts *o) {
       o->export_path = argv[++i];
     else if (strcmp(argv[i], "--quiet") == 0)
       o->quiet = 1;
+    else if (strcmp(argv[i], "--check-unlocked") == 0)
+      o->check_unlocked = 1;
     else if (argv[i][0] == '-')
       return -1;
     else if (pos == 0 && ++pos)
@@ -108,6 +112,21 @@ static int load(const opts *o, mp_store *st, mp_snapshot **snap,
   return rc;
 }
 
+/* 1 (and a message) if the stack's lock is held or cannot be read. */
+static int locked(const opts *o, mp_store *st) {
+  mp_stack_ref ref = {o->project, o->stack};
+  mp_lock_info li;
+  mp_err err;
+  mp_err_clear(&err);
+  int rc = mp_store_lock_get(st, ref, &li, &err);
+  if (rc < 0)
+    printf("lock: %s\n", err.msg);
+  else if (rc == 1)
+    printf("lock: still held by pid %lld (%s, %s)\n", (long long)li.pid,
+           li.operation, li.time);
+  return rc != 0;
+}
+
 int main(int argc, char **argv) {
   opts o;
   mp_err err;
@@ -118,7 +137,7 @@ int main(int argc, char **argv) {
   int status = 0;
   if (parse(argc, argv, &o) < 0) {
     fprintf(stderr, "usage: mp_verify_state STORE PROJECT STACK "
-                    "[--export FILE] [--quiet]\n");
+                    "[--export FILE] [--quiet] [--check-unlocked]\n");
     return 3;
   }
   mp_err_clear(&err);
@@ -151,6 +170,8 @@ int main(int argc, char **argv) {
   }
   if (mp_snapshot_verify(snap, &err) < 0) {
     printf("integrity: %s\n", err.msg);
+    status = 1;
+  } else if (o.check_unlocked && locked(&o, st)) {
     status = 1;
   } else {
     printf("ok: %zu resources, %zu pending operations\n", snap->nres,

@@ -492,6 +492,7 @@ class Env:
             self.env[k] = self.subst(v)
         self.program = None
         self.transcript = []
+        self.broken = {}
 
     def subst(self, text):
         def rep(m):
@@ -660,10 +661,32 @@ def export_state(env):
     return json.loads(out)
 
 
-def do_world(env, lines):
+def do_world(env, lines, last_ids):
     for l in lines:
         verb, _, rest = env.subst(l).partition(" ")
         path, _, data = rest.strip().partition(" ")
+        if verb in ("break", "repair"):
+            # the live object of resource <name> (its id in the last export):
+            # break = its file becomes a directory, so Delete fails.
+            rid = last_ids.get(urn_of(env.sc.names, path))
+            if verb == "repair" and path in env.broken:
+                rid = env.broken[path]
+            if rid is None:
+                raise ScenarioError("world %s: no resource '%s' in the last state" % (verb, path))
+            full = os.path.join(env.world, rid + ".json")
+            if verb == "break":
+                env.broken[path] = rid
+                if os.path.isdir(full):
+                    continue
+                if os.path.exists(full):
+                    os.unlink(full)
+                os.makedirs(full)
+            else:
+                shutil.rmtree(full, ignore_errors=True)
+                if data:
+                    with open(full, "w") as f:
+                        f.write(data)
+            continue
         full = os.path.join(env.world, path)
         if verb == "delete":
             if os.path.isdir(full):
@@ -831,7 +854,8 @@ def check_run(env, ctx, run, rc, out, err, state, calls, report):
         exp_state = run.get("state")
         if exp_state is not None:
             specs = [] if exp_state == ["none"] else [parse_res_spec(names, s) for s in exp_state]
-            why = match_state(ctx, specs, resources, ordered=env.parallel <= 1)
+            ordered = env.parallel <= 1 and run.get("state-order") != ["any"]
+            why = match_state(ctx, specs, resources, ordered=ordered)
             if why:
                 problems.append("state: " + why)
                 report.append(side_by_side(
@@ -985,9 +1009,14 @@ def run_scenario(binary, sc, parallel, keep):
         if rc != 0:
             raise Mismatch("stack init failed: " + err.strip())
         step_no = 0
+        last_ids = {}
         for kind, line_no, payload in sc.actions:
+            if state is not None:
+                for r in state.get("deployment", {}).get("resources", []) or []:
+                    if not r.get("delete") and r.get("id"):
+                        last_ids[r["urn"]] = r["id"]
             if kind == "world":
-                do_world(env, payload)
+                do_world(env, payload, last_ids)
                 continue
             if kind == "file":
                 arg, text = payload

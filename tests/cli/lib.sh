@@ -51,3 +51,85 @@ finish() {
   if [ "$FAILS" -ne 0 ]; then echo "$FAILS failure(s)" >&2; exit 1; fi
   echo ok
 }
+
+# ---- helpers for the t05xx-t09xx end-to-end scripts ----
+
+# use_test_world: points the built-in `test` provider at $T/world.
+use_test_world() {
+  export MINIPULUMI_TEST_WORLD="$T/world"
+  mkdir -p "$MINIPULUMI_TEST_WORLD"
+}
+
+# export_state: `stack export` into $T/export.json (fails the test if the
+# export fails).
+export_state() {
+  "$M" stack export "$@" </dev/null >"$T/export.json" 2>"$T/export.err" ||
+    fail "stack export: $(cat "$T/export.err")"
+}
+
+# check DESCRIPTION PYTHON: runs the python3 statements PYTHON; an exception
+# (a failed assert) is a failure. The code sees:
+#   out          the last run's stdout as text
+#   events()     the JSON lines of out (or of a file) as dicts
+#   doc()        out (or a file) as one JSON document
+#   steps(ev, planning=False)  [(op, name)] of the resourcePreEvents
+#   outs(ev)     [(op, name)] of the resOutputsEvents (not planning)
+#   res()        the resources of $T/export.json by name (`export_state`);
+#                providers by `<pkg>-provider`
+#   name(urn)    the last part of a URN
+#   calls(op=None)  the test world's calls.jsonl entries [(op, name)]
+check() {
+  local what=$1 code=$2
+  if ! python3 - "$T" "$code" >"$T/check.log" 2>&1 <<'PY'; then
+import json, os, sys
+T, code = sys.argv[1], sys.argv[2]
+out = open(os.path.join(T, "out")).read()
+def events(path=None):
+    text = open(path).read() if path else out
+    return [json.loads(l) for l in text.splitlines() if l.strip()]
+def doc(path=None):
+    return json.loads(open(path).read() if path else out)
+def name(urn):
+    return urn.split("::")[-1]
+def _md(e, kind):
+    return e[kind]["metadata"]
+def steps(ev, planning=False):
+    return [(_md(e, "resourcePreEvent")["op"], name(_md(e, "resourcePreEvent")["urn"]))
+            for e in ev if "resourcePreEvent" in e
+            and bool(e["resourcePreEvent"].get("planning")) == planning]
+def outs(ev, planning=False):
+    return [(_md(e, "resOutputsEvent")["op"], name(_md(e, "resOutputsEvent")["urn"]))
+            for e in ev if "resOutputsEvent" in e
+            and bool(e["resOutputsEvent"].get("planning")) == planning]
+def kinds(ev):
+    return [k for e in ev for k in e if k not in ("sequence", "timestamp")]
+def res():
+    d = json.load(open(os.path.join(T, "export.json")))
+    r = {}
+    for x in d["deployment"].get("resources") or []:
+        n = name(x["urn"])
+        if x["type"].startswith("pulumi:providers:"):
+            n = x["type"].split(":")[2] + "-provider"
+        r[n] = x
+    return r
+def calls(op=None):
+    p = os.path.join(os.environ.get("MINIPULUMI_TEST_WORLD", ""), "calls.jsonl")
+    if not os.path.exists(p):
+        return []
+    c = [json.loads(l) for l in open(p) if l.strip()]
+    return [(x["op"], name(x["urn"])) for x in c if op is None or x["op"] == op]
+exec(code)
+PY
+    fail "$what: $(cat "$T/check.log") (stdout: $(head -c 2000 "$T/out"))"
+  fi
+}
+
+# run_in DIR CMD...: `run` in another folder.
+run_in() {
+  local d=$1
+  shift
+  (cd "$d" && "$M" "$@" </dev/null >"$T/out" 2>"$T/err")
+  RC=$?
+  OUT=$(cat "$T/out")
+  ERR=$(cat "$T/err")
+}

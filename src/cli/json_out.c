@@ -51,11 +51,13 @@ static cJSON *state_json(const mp_resource *r, unsigned flags) {
   return o;
 }
 
-static cJSON *detailed_diff_json(const mp_diff *d) {
+/* |kind_key| is "diffKind" in engine events (apitype.PropertyDiff) and
+ * "kind" in the preview digest (display.PropertyDiff). */
+static cJSON *detailed_diff_json(const mp_diff *d, const char *kind_key) {
   cJSON *o = cJSON_CreateObject();
   for (size_t i = 0; d && i < d->len; i++) {
     cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "diffKind", mp_diff_kind_name(d->items[i].kind));
+    cJSON_AddStringToObject(e, kind_key, mp_diff_kind_name(d->items[i].kind));
     cJSON_AddBoolToObject(e, "inputDiff", d->items[i].input_diff);
     cJSON_AddItemToObject(o, d->items[i].path, e);
   }
@@ -74,7 +76,8 @@ static cJSON *meta_json(const mp_step_meta *m, unsigned flags) {
   if (m->diffs && m->diffs->len)
     cJSON_AddItemToObject(o, "diffs", strv_json(m->diffs));
   if (m->detailed_diff && m->detailed_diff->len)
-    cJSON_AddItemToObject(o, "detailedDiff", detailed_diff_json(m->detailed_diff));
+    cJSON_AddItemToObject(o, "detailedDiff",
+                          detailed_diff_json(m->detailed_diff, "diffKind"));
   add_true(o, "logical", m->logical);
   add_str(o, "provider", m->provider);
   return o;
@@ -225,7 +228,22 @@ static cJSON *resource_v3(const mp_resource *r, unsigned flags) {
   return res;
 }
 
+/* Whether Pulumi's digest lists a step: not `same` (unless protect changed
+ * or it is the stack), not the non-logical parts of a replacement. */
+static int digest_shows(const mp_step_meta *m) {
+  if (m->type && strcmp(m->type, "pulumi:pulumi:Stack") == 0) return 1;
+  if (m->op == MP_OP_SAME)
+    return m->old && m->new_ && m->old->protect != m->new_->protect;
+  if (!m->logical &&
+      (m->op == MP_OP_CREATE_REPLACEMENT || m->op == MP_OP_DELETE_REPLACED ||
+       m->op == MP_OP_DISCARD_REPLACED || m->op == MP_OP_READ_REPLACEMENT ||
+       m->op == MP_OP_IMPORT_REPLACEMENT))
+    return 0;
+  return 1;
+}
+
 static void digest_step(mp_preview_digest *d, const mp_step_meta *m) {
+  if (!digest_shows(m)) return;
   cJSON *s = cJSON_CreateObject();
   add_str(s, "op", mp_step_op_name(m->op));
   add_str(s, "urn", m->urn);
@@ -237,7 +255,8 @@ static void digest_step(mp_preview_digest *d, const mp_step_meta *m) {
   if (m->keys && m->keys->len)
     cJSON_AddItemToObject(s, "replaceReasons", strv_json(m->keys));
   if (m->detailed_diff && m->detailed_diff->len)
-    cJSON_AddItemToObject(s, "detailedDiff", detailed_diff_json(m->detailed_diff));
+    cJSON_AddItemToObject(s, "detailedDiff",
+                          detailed_diff_json(m->detailed_diff, "kind"));
   else
     cJSON_AddNullToObject(s, "detailedDiff");
   cJSON_AddItemToArray(d->steps, s);

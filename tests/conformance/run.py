@@ -285,6 +285,8 @@ def check_total(groups, actual):
 def check_partial(groups, chains, actual):
     """Same multiset; same-URN steps in expected group order; each chain's
     groups in order."""
+    groups = unfloat(groups)
+    chains = [unfloat(c) for c in chains]
     flat = [s for g in groups for s in g]
     if sorted(flat) != sorted(actual):
         return "the steps differ (as a multiset)"

@@ -26,6 +26,7 @@ int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "target-dependents", &f.target_dependents, "also destroy the targets' dependents"),
       MP_OPT_LIST_('x', "exclude", &f.excludes, "urn", "leave this resource alone"),
       MP_OPT_BOOL_(0, "exclude-dependents", &f.exclude_dependents, "also leave the excluded resources' dependents alone"),
+      MP_OPT_BOOL_(0, "ignore-protect", &f.ignore_protect, "delete or replace protected resources anyway"),
       MP_OPT_BOOL_(0, "continue-on-error", &f.continue_on_error, "go on with independent deletes after a failure"),
       MP_OPT_BOOL_(0, "remove", &f.remove, "remove the stack and its config file afterwards"),
       MP_OPT_STR_('m', "message", &f.message, "text", "a message for the history"),

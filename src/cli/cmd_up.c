@@ -30,6 +30,7 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "exclude-dependents", &f.exclude_dependents, "also leave the excluded resources' dependents alone"),
       MP_OPT_LIST_(0, "replace", &f.replaces, "urn", "replace this resource"),
       MP_OPT_LIST_(0, "target-replace", &f.target_replaces, "urn", "replace this resource and target it"),
+      MP_OPT_BOOL_(0, "ignore-protect", &f.ignore_protect, "delete or replace protected resources anyway"),
       MP_OPT_BOOL_(0, "continue-on-error", &f.continue_on_error, "go on with independent resources after a failure"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the update changed anything"),
       MP_OPT_STR_('m', "message", &f.message, "text", "a message for the update's history"),

@@ -122,6 +122,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.target_dependents = r->f->target_dependents;
     o.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
+    o.ignore_protect = r->f->ignore_protect;
     o.refresh_first = r->f->refresh;
     o.clear_pending_creates = r->f->clear_pending_creates;
     o.skip_pending_creates = r->f->skip_pending_creates;

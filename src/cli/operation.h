@@ -12,6 +12,7 @@
 typedef struct mp_op_flags {
   int yes, skip_preview, refresh, diff, json, parallel;
   int target_dependents, exclude_dependents, continue_on_error;
+  int ignore_protect; /* destroy/up --ignore-protect */
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   const char *event_log, *message;

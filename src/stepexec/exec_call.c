@@ -302,7 +302,12 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
   switch (s->op) {
   case MP_OP_DELETE:
   case MP_OP_DELETE_REPLACED:
-    return preview ? 0 : delete_like(reg, s, ignore_protect, err);
+    if (preview) /* nothing is deleted, but protection is still reported */
+      return (s->op == MP_OP_DELETE && s->old && s->old->protect &&
+              !ignore_protect)
+                 ? delete_like(reg, s, ignore_protect, err)
+                 : 0;
+    return delete_like(reg, s, ignore_protect, err);
   case MP_OP_REFRESH:
     return do_refresh(reg, s, err);
   case MP_OP_REPLACE:

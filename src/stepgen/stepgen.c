@@ -680,6 +680,10 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
     rc = mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", urn);
     goto done;
   }
+  if (mp_strv_contains(&st->additional_secret_outputs, "id"))
+    mp_diags_add(diags, "warning", urn,
+                 "The 'id' property cannot be made secret. See "
+                 "pulumi/pulumi#2717 for more details.");
   mp_chain *c = mp_chain_new(reg);
   int targeted = 1;
   rc = decide(sg, g, oi, st, c, diags, &targeted, err);

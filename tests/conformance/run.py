@@ -855,7 +855,8 @@ def check_run(env, ctx, run, rc, out, err, state, calls, report):
         resources = dep.get("resources", []) or []
         exp_state = run.get("state")
         if exp_state is not None:
-            specs = [] if exp_state == ["none"] else [parse_res_spec(names, s) for s in exp_state]
+            specs = [] if exp_state == ["none"] else [
+                parse_res_spec(names, env.subst(s)) for s in exp_state]
             ordered = env.parallel <= 1 and run.get("state-order") != ["any"]
             why = match_state(ctx, specs, resources, ordered=ordered)
             if why:
@@ -978,7 +979,7 @@ def side_by_side(left, right, lt, rt):
     return "\n".join(lines)
 
 
-def normalize_final(state):
+def normalize_final(state, tmp):
     """The final state with what may differ between parallel runs removed."""
     if state is None:
         return None
@@ -990,7 +991,7 @@ def normalize_final(state):
         r = dict(r)
         r.pop("created", None)
         r.pop("modified", None)
-        text = json.dumps(r, sort_keys=True)
+        text = json.dumps(r, sort_keys=True).replace(tmp, "@TMP@")
         text = uuid.sub("<uuid>", text)
         text = idn.sub("id-N", text)
         text = re.sub(r'"ciphertext": "[^"]*"', '"ciphertext": "<c>"', text)
@@ -1073,7 +1074,7 @@ def run_scenario(binary, sc, parallel, keep):
         failures.append("timeout: %s" % e)
     finally:
         env.cleanup()
-    return failures, normalize_final(state)
+    return failures, normalize_final(state, env.tmp)
 
 
 def run_one(binary, path, keep):

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "engine/urn.h"
@@ -471,10 +472,20 @@ static void set_op(row *r, const mp_step_meta *m) {
   r->has_op = 1;
 }
 
+/* The display's clock: the engine's event timestamps are whole seconds
+ * (as Pulumi's), too coarse for the elapsed times of steps. Events are
+ * shown as they happen, so the time of showing stands for theirs. */
+static double clock_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void on_pre(mp_display *d, const mp_event *ev) {
+  double now = clock_now();
   row *r = get_row(d, &ev->meta);
   set_op(r, &ev->meta);
-  if (r->state != ROW_RUNNING) r->start = ev->timestamp;
+  if (r->state != ROW_RUNNING) r->start = now;
   r->state = ev->preview ? ROW_PLANNED : ROW_RUNNING;
   if (ev->preview || d->o.show_diff) {
     char *detail = render_detail(d, &ev->meta);
@@ -491,7 +502,7 @@ static void on_pre(mp_display *d, const mp_event *ev) {
   if (d->o.tty) return;
   int shown = (ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE)) &&
               !replacement_part(ev->meta.op);
-  if (shown) print_line(d, r, ev->meta.op, ev->timestamp);
+  if (shown) print_line(d, r, ev->meta.op, now);
   if (shown && d->o.show_diff && r->detail) {
     fputs(r->detail, d->o.out);
     free(r->detail);
@@ -510,16 +521,16 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   take_outputs(d, &ev->meta);
   if (ev->preview) return;
   r->state = ROW_DONE;
-  r->end = ev->timestamp;
+  r->end = clock_now();
   if (!d->o.tty && ev->meta.op != MP_OP_SAME && !replacement_part(ev->meta.op))
-    print_line(d, r, ev->meta.op, ev->timestamp);
+    print_line(d, r, ev->meta.op, r->end);
 }
 
 static void on_failed(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
   r->state = ROW_FAILED;
-  r->end = ev->timestamp;
-  if (!d->o.tty) print_line(d, r, ev->meta.op, ev->timestamp);
+  r->end = clock_now();
+  if (!d->o.tty) print_line(d, r, ev->meta.op, r->end);
 }
 
 static void on_diag(mp_display *d, const mp_event *ev) {
@@ -554,9 +565,10 @@ void mp_display_event(mp_display *d, const mp_event *ev) {
     break;
   case MP_EVENT_CANCEL: break;
   }
+  double now = clock_now();
   if (d->o.tty && ev->kind != MP_EVENT_SUMMARY &&
-      (ev->timestamp - d->last_draw >= 0.1 || !d->drawn))
-    redraw(d, ev->timestamp);
+      (now - d->last_draw >= 0.1 || !d->drawn))
+    redraw(d, now);
 }
 
 /* ==== the end ==== */

@@ -267,9 +267,11 @@ static int perform(run *r, int preview_cmd) {
     }
     if (!yes && !confirm(r, preview)) {
       mp_display_free(preview);
-      return mp_cli_error(ctx, MP_EXIT_ERROR,
-                          "confirmation declined, not proceeding with the %s",
-                          kind_noun(r->kind));
+      /* Pulumi's FprintBailf: the plain message on stdout, exit 1. */
+      fprintf(ctx->out, "confirmation declined, not proceeding with the %s\n",
+              kind_noun(r->kind));
+      fflush(ctx->out);
+      return MP_EXIT_ERROR;
     }
     mp_display_free(preview);
   }

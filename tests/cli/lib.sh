@@ -133,3 +133,43 @@ run_in() {
   OUT=$(cat "$T/out")
   ERR=$(cat "$T/err")
 }
+
+# run_tty TIMEOUT ANSWERS PROMPT CMD...: runs minipulumi CMD... on a
+# pseudo-terminal (python3's pty module); each time PROMPT shows, types the
+# next of the comma-separated ANSWERS and Enter ('-': types nothing). Output (with the terminal's escape
+# sequences) in $OUT, the exit status in $RC (124 on timeout).
+run_tty() {
+  local timeout=$1 answer=$2 prompt=$3
+  shift 3
+  python3 - "$timeout" "$answer" "$prompt" "$M" "$@" >"$T/out" 2>"$T/err" <<'PY'
+import os, pty, select, signal, sys, time
+timeout, answer, prompt = float(sys.argv[1]), sys.argv[2], sys.argv[3].encode()
+cmd = sys.argv[4:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["COLUMNS"] = "160"
+    os.execv(cmd[0], cmd)
+answers = [] if answer == "-" else answer.split(",")
+buf, sent, eof, end = b"", 0, False, time.time() + timeout
+while time.time() < end and not eof:
+    if select.select([fd], [], [], 0.1)[0]:
+        try:
+            d = os.read(fd, 65536)
+        except OSError:
+            d = b""
+        eof = not d
+        buf += d
+    if sent < len(answers) and buf.count(prompt) > sent:
+        time.sleep(0.2)
+        os.write(fd, answers[sent].encode() + b"\r")
+        sent += 1
+if not eof:
+    os.kill(pid, signal.SIGKILL)
+st = os.waitpid(pid, 0)[1]
+sys.stdout.buffer.write(buf)
+sys.exit(124 if not eof else os.waitstatus_to_exitcode(st))
+PY
+  RC=$?
+  OUT=$(cat "$T/out")
+  ERR=$(cat "$T/err")
+}

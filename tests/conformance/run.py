@@ -598,16 +598,6 @@ def read_calls(path, start):
 def parse_events(stdout, is_preview_cmd):
     """(steps, diagnostics) of the deployment (not its preview)."""
     steps, diags = [], []
-    if is_preview_cmd:
-        try:
-            d = json.loads(stdout) if stdout.strip() else {}
-        except ValueError:
-            return None, None
-        for s in d.get("steps", []):
-            steps.append((s.get("op"), s.get("urn")))
-        for g in d.get("diagnostics", []):
-            diags.append(g)
-        return steps, diags
     in_preview_phase = False
     events = []
     for line in stdout.splitlines():
@@ -619,7 +609,7 @@ def parse_events(stdout, is_preview_cmd):
         except ValueError:
             continue
     # events up to a preview summary belong to the preview
-    if any(e.get("summaryEvent", {}).get("isPreview") for e in events):
+    if not is_preview_cmd and any(e.get("summaryEvent", {}).get("isPreview") for e in events):
         cut = max(i for i, e in enumerate(events) if e.get("summaryEvent", {}).get("isPreview"))
         events = events[cut + 1 :]
     # A step is a resourcePreEvent answered by a resOutputsEvent (done) or
@@ -629,14 +619,14 @@ def parse_events(stdout, is_preview_cmd):
     for e in events:
         if "resourcePreEvent" in e:
             ev = e["resourcePreEvent"]
-            if ev.get("planning"):
+            if ev.get("planning") and not is_preview_cmd:
                 continue
             m = ev["metadata"]
             k = (m.get("op"), m.get("urn"))
             open_pre[k] = open_pre.get(k, 0) + 1
         elif "resOutputsEvent" in e:
             ev = e["resOutputsEvent"]
-            if ev.get("planning"):
+            if ev.get("planning") and not is_preview_cmd:
                 continue
             m = ev["metadata"]
             k = (m.get("op"), m.get("urn"))
@@ -734,6 +724,11 @@ def deploy_argv(env, argv):
     if cmd not in DEPLOY_CMDS:
         return out
     out += ["--non-interactive", "--json"]
+    if cmd == "preview":
+        path = os.path.join(env.tmp, "preview-events.jsonl")
+        if os.path.exists(path):
+            os.unlink(path)
+        out += ["--event-log", path]
     if cmd != "preview":
         out.append("--yes")
         if "--preview" not in argv:
@@ -774,7 +769,16 @@ def check_run(env, ctx, run, rc, out, err, state, calls, report):
 
     steps, diags = (None, None)
     if run.argv[0] in DEPLOY_CMDS and rc != "killed":
-        steps, diags = parse_events(out, is_preview)
+        text = out
+        if is_preview:
+            # `preview --json` prints Pulumi's digest, which hides same and
+            # replacement steps; the event log has every engine event.
+            try:
+                with open(os.path.join(env.tmp, "preview-events.jsonl")) as f:
+                    text = f.read()
+            except OSError:
+                text = ""
+        steps, diags = parse_events(text, is_preview)
         if steps is None:
             problems.append("cannot parse the JSON output")
             steps, diags = [], []

@@ -19,10 +19,11 @@ typedef struct reader {
 } reader;
 
 static int parse_error(reader *r) {
-  return mp_err_set(r->err, MP_EINVAL, "cannot parse '%s': %s at line %lu, column %lu",
-                    r->file, r->p.problem ? r->p.problem : "invalid YAML",
+  /* file:line:col first, as the YAML host reports program errors */
+  return mp_err_set(r->err, MP_EINVAL, "%s:%lu:%lu: invalid YAML: %s", r->file,
                     (unsigned long)r->p.problem_mark.line + 1,
-                    (unsigned long)r->p.problem_mark.column + 1);
+                    (unsigned long)r->p.problem_mark.column + 1,
+                    r->p.problem ? r->p.problem : "parse error");
 }
 
 static int next_event(reader *r, yaml_event_t *ev) {

@@ -11,6 +11,11 @@ int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
   (void)stack;
   *out = NULL;
   const char *rt = p->runtime ? p->runtime : "";
+  if (!*rt)
+    return mp_err_set(err, MP_EINVAL,
+                      "project '%s' has no runtime; add `runtime: yaml` to "
+                      "its Pulumi.yaml",
+                      p->name);
   if (strcmp(rt, "yaml") != 0)
     return mp_err_set(err, MP_EINVAL,
                       "the '%s' runtime of project '%s' is not supported; "

@@ -71,6 +71,10 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.meta.provider = s->provider;
   ev.urn = s->urn;
   ev.message = msg;
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_) {
+    mp_map_put(&d->done_urns, s->new_->urn, d);
+    mp__deploy_release_parked(d);
+  }
   if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical) {
     mp_step_op op = s->op;
     if (op == MP_OP_REFRESH) op = s->refresh_result;
@@ -81,6 +85,54 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     mp__deploy_diag(d, "error", s->urn, msg);
   }
   mp__deploy_emit(d, &ev);
+}
+
+/* ---- chains that wait for other resources ---- */
+
+static int waits_done(deploy *d, const mp_chain *c) {
+  for (size_t i = 0; i < c->waits.len; i++)
+    if (!mp_map_has(&d->done_urns, c->waits.items[i])) return 0;
+  return 1;
+}
+
+/* Submits |c| now, or parks it until what it waits for is written. */
+static void submit_chain(deploy *d, mp_chain *c) {
+  if (waits_done(d, c)) {
+    mp_stepexec_submit(d->ex, c);
+    return;
+  }
+  d->parked = mp_xreallocarray(d->parked, d->nparked + 1, sizeof(*d->parked));
+  d->parked[d->nparked++] = c;
+}
+
+/* Submits the parked chains that can go; with |all|, every one (nothing
+ * else will ever finish, so waiting longer would hang). A step finishing
+ * inside a submit may release more: it only asks for another pass. */
+static void release(deploy *d, int all) {
+  if (d->releasing) {
+    d->release_again = 1;
+    return;
+  }
+  d->releasing = 1;
+  d->submitting++;
+  do {
+    d->release_again = 0;
+    mp_chain **list = d->parked;
+    size_t n = d->nparked;
+    d->parked = NULL;
+    d->nparked = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (all || waits_done(d, list[i])) mp_stepexec_submit(d->ex, list[i]);
+      else submit_chain(d, list[i]);
+    }
+    free(list);
+  } while (d->release_again);
+  d->submitting--;
+  d->releasing = 0;
+}
+
+void mp__deploy_release_parked(deploy *d) {
+  if (d->nparked) release(d, 0);
 }
 
 /* ---- news: the states produced in this deployment ---- */
@@ -273,7 +325,7 @@ void mp__deploy_on_result(deploy *d, result_item *r) {
       mp_monitor_fail(d->mon, r->reg, &e, MP_MONITOR_ERROR);
       mp_chain_free(r->chain);
     } else {
-      mp_stepexec_submit(d->ex, r->chain);
+      submit_chain(d, r->chain);
     }
   } else if (r->kind == WORK_DELETES) {
     if (r->rc < 0) {
@@ -334,6 +386,12 @@ void mp__deploy_check_done(deploy *d) {
     return;
   }
   if (mp_stepexec_busy(d->ex) > 0 || d->in_flight > 0 || d->deferred) return;
+  if (d->nparked > 0) {
+    /* What they wait for will not come (it failed, or was cancelled). */
+    release(d, 1);
+    mp__deploy_check_done(d);
+    return;
+  }
   if (d->phase == PHASE_PROGRAM) {
     if (!d->program_done && !d->stopping) return;
     if (d->stopping && d->o->source && !d->program_done) {

@@ -83,6 +83,10 @@ typedef struct deploy { /* Owner: the loop thread, except where noted. */
   int finished;
   size_t chains_done;
   mp_map news; /* URN -> mp_resource* produced here (owned) */
+  mp_map done_urns; /* URNs whose new state is written (values unused) */
+  mp_chain **parked; /* chains waiting for URNs in their |waits| */
+  size_t nparked;
+  int releasing, release_again; /* release() is on the stack */
   mp_strv failed_urns;
   mp_strv withheld; /* delete phase: URNs kept because a delete failed */
   mp_value *stack_outputs;
@@ -100,6 +104,8 @@ void mp__deploy_emit(deploy *d, mp_event *ev);
 void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
                      const char *msg);
 void mp__deploy_cancel(deploy *d, int interrupted);
+/* Submits parked chains whose waits are satisfied. */
+void mp__deploy_release_parked(deploy *d);
 void mp__deploy_check_done(deploy *d);
 void mp__deploy_finish(deploy *d);
 void mp__deploy_on_result(deploy *d, result_item *r);

@@ -379,6 +379,9 @@ static void teardown(deploy *d) {
   for (size_t i = 0; i < d->news.cap; i++)
     if (d->news.slots[i].key) mp_resource_free(d->news.slots[i].value);
   mp_map_destroy(&d->news);
+  mp_map_destroy(&d->done_urns);
+  for (size_t i = 0; i < d->nparked; i++) mp_chain_free(d->parked[i]);
+  free(d->parked);
   if (d->refreshed) {
     for (size_t i = 0; i < d->snap->nres; i++) mp_resource_free(d->refreshed[i]);
     free(d->refreshed);
@@ -442,6 +445,7 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   d->res = res;
   d->start = (double)uv_hrtime() / 1e9;
   mp_map_init(&d->news);
+  mp_map_init(&d->done_urns);
   uv_mutex_init(&d->mu);
   uv_cond_init(&d->cv);
   int rc = uv_loop_init(&d->loop);

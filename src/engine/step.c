@@ -54,6 +54,7 @@ void mp_chain_free(mp_chain *c) {
   if (c == NULL) return;
   for (size_t i = 0; i < c->len; i++) mp_step_free(c->steps[i]);
   free(c->steps);
+  mp_strv_destroy(&c->waits);
   free(c);
 }
 

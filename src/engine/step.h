@@ -29,7 +29,9 @@ enum mp_step_flags {
   /* The old state is carried forward verbatim (untargeted same). */
   MP_STEP_VERBATIM = 1 << 6,
   /* Refresh/read of an external resource. */
-  MP_STEP_EXTERNAL = 1 << 7
+  MP_STEP_EXTERNAL = 1 << 7,
+  /* Nothing to write: the state was already carried forward. */
+  MP_STEP_NO_WRITE = 1 << 8
 };
 
 typedef struct mp_step {
@@ -68,6 +70,10 @@ typedef struct mp_chain {
   mp_step **steps; /* owned */
   size_t len, cap;
   void *reg; /* the registration this chain answers (deploy-owned), or NULL */
+  /* URNs whose steps must have finished before this chain starts (prior
+   * references of states carried forward verbatim, which the program does
+   * not order). */
+  mp_strv waits;
 } mp_chain;
 
 mp_chain *mp_chain_new(void *reg);

@@ -19,8 +19,10 @@ struct mp_monitor_reg {
   unsigned pb_flags;
   struct dp *dp;        /* REG_DEFAULT_PROVIDER: the provider it makes */
   mp_goal *goal;        /* while waiting for a default provider */
-  mp_monitor_reg *prev, *next; /* outstanding list */
+  mp_monitor_reg *prev, *next; /* outstanding or answered list */
   mp_monitor_reg *wnext;       /* a default provider's waiters */
+  int answered; /* the host has its answer (cancelled); the deployment may
+                   still hold |reg| and will hand it back */
 };
 
 /* A default provider for one (package, version). */
@@ -39,6 +41,9 @@ struct mp_monitor { /* Owner: loop thread. */
   mp_map dps; /* "pkg@version" -> dp* */
   mp_monitor_reg *outstanding;
   size_t noutstanding;
+  /* Registrations cancelled while the deployment still holds them (at the
+   * generator or in a chain): freed when handed back, or at the end. */
+  mp_monitor_reg *answered;
 };
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
@@ -100,8 +105,20 @@ static void dp_resolved(mp_monitor *m, dp *d) {
   }
 }
 
+/* A registration the host already got its answer for is only freed when
+ * the deployment hands it back. */
+static int handed_back(mp_monitor *m, mp_monitor_reg *r) {
+  if (!r->answered) return 0;
+  if (r->prev) r->prev->next = r->next;
+  else m->answered = r->next;
+  if (r->next) r->next->prev = r->prev;
+  reg_free(r);
+  return 1;
+}
+
 static void answer_error(mp_monitor *m, mp_monitor_reg *r, const mp_err *err,
                          int skipped) {
+  if (handed_back(m, r)) return;
   unlink_reg(m, r);
   if (r->kind == REG_DEFAULT_PROVIDER) {
     r->dp->failed = 1;
@@ -128,6 +145,7 @@ void mp_monitor_fail(mp_monitor *m, mp_monitor_reg *reg, const mp_err *err,
 
 void mp_monitor_complete(mp_monitor *m, mp_monitor_reg *r,
                          const mp_resource *st) {
+  if (handed_back(m, r)) return;
   unlink_reg(m, r);
   if (r->kind == REG_DEFAULT_PROVIDER) {
     r->dp->ready = 1;
@@ -156,12 +174,33 @@ void mp_monitor_cancel_all(mp_monitor *m) {
     dp *d = m->dps.slots[i].key ? m->dps.slots[i].value : NULL;
     if (d) d->waiters = NULL;
   }
-  while (m->outstanding) answer_error(m, m->outstanding, &e, 0);
+  while (m->outstanding) {
+    mp_monitor_reg *r = m->outstanding;
+    unlink_reg(m, r);
+    if (r->kind == REG_RESOURCE && r->cb) r->cb(r->ud, NULL, &e);
+    else if (r->kind == REG_READ && r->rcb) r->rcb(r->ud, NULL, &e);
+    else if (r->kind == REG_DEFAULT_PROVIDER) {
+      r->dp->failed = 1;
+      r->dp->err = e;
+    }
+    r->answered = 1;
+    r->cb = NULL;
+    r->rcb = NULL;
+    r->next = m->answered;
+    r->prev = NULL;
+    if (m->answered) m->answered->prev = r;
+    m->answered = r;
+  }
 }
 
 void mp_monitor_free(mp_monitor *m) {
   if (m == NULL) return;
   mp_monitor_cancel_all(m);
+  while (m->answered) {
+    mp_monitor_reg *r = m->answered;
+    m->answered = r->next;
+    reg_free(r);
+  }
   for (size_t i = 0; i < m->dps.cap; i++) {
     dp *d = m->dps.slots[i].key ? m->dps.slots[i].value : NULL;
     if (d) {

@@ -160,6 +160,7 @@ static void old_effect(changes *ch, mp_step *s) {
 
 static void success_changes(changes *ch, mp_step *s) {
   if (s->pending_row) add(ch, MP_STORE_PENDING_REMOVE, NULL, s->pending_row);
+  if (s->flags & MP_STEP_NO_WRITE) return;
   switch (s->op) {
   case MP_OP_REPLACE:
   case MP_OP_REFRESH: /* written once, at the end of the refresh */

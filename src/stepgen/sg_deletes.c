@@ -48,6 +48,8 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
   int hit = 0;
   for (size_t i = 0; i < refs.len && !hit; i++) {
     sg_new *n = mp_map_get(&sg->news, refs.items[i]);
+    /* Providers and the root stack are targeted implicitly (targeted == 2):
+     * that does not make everything under them a dependent. */
     if (n && n->targeted == want_targeted) hit = 1;
   }
   mp_strv_destroy(&refs);
@@ -56,7 +58,7 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
 
 int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
   if (mp_type_is_provider(st->type) || strcmp(st->type, MP_ROOT_STACK_TYPE) == 0)
-    return 1;
+    return (sg->targets.len || sg->excludes.len) ? 2 : 1;
   if (sg->excludes.len > 0) {
     if (matches_any(&sg->excludes, st->urn)) return 0;
     if (sg->exclude_dependents && points_at(sg, st, 0)) return 0;
@@ -268,9 +270,12 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
     if (!condemn_op(sg, i, &op)) continue;
     const mp_resource *r = olds->res[i];
     /* Providers are condemned too; one still used by a kept resource is
-     * kept below. */
-    int targeted =
-        mp_type_is_provider(r->type) || targeted_for_delete(sg, r, &deleted);
+     * kept below. Copies left by a replacement in this deployment finish
+     * it, whatever the targets. */
+    int targeted = mp_type_is_provider(r->type) ||
+                   sg->status[i] == OLD_REPLACED_CBD ||
+                   sg->status[i] == OLD_DBR_DELETED ||
+                   targeted_for_delete(sg, r, &deleted);
     if (!targeted) {
       skip[i] = 1;
       continue;

@@ -22,6 +22,8 @@ typedef struct sg_new {
   int targeted;
   int replaced; /* being replaced in this deployment */
   int skipped_create; /* untargeted and new: it does not exist */
+  int carried; /* carried forward for an untargeted dependent before the
+                  program registered it */
 } sg_new;
 
 struct mp_stepgen {

@@ -478,7 +478,12 @@ static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
                        g->parent && g->parent[0] ? g->parent : NULL, g->type,
                        g->name, err);
   if (u == NULL) return err->code ? err->code : MP_EINVAL;
-  if (mp_map_has(&sg->news, u)) {
+  sg_new *prev = mp_map_get(&sg->news, u);
+  if (prev && prev->carried) {
+    *urn = u;
+    return 0;
+  }
+  if (prev) {
     mp_err_set(err, MP_EINVAL,
                "Duplicate resource URN '%s'; try giving it a unique name", u);
     free(u);
@@ -557,6 +562,62 @@ static int check_untargeted_deps(mp_stepgen *sg, const mp_resource *st,
   }
   mp_strv_destroy(&refs);
   return rc;
+}
+
+/* Appends `same` steps carrying forward the untouched prior resources that
+ * prior resource |oi| refers to (recursively, dependencies first); the
+ * caller then appends |oi|'s own step. */
+static void carry_prior_deps(mp_stepgen *sg, long oi, mp_chain *c, int depth) {
+  const mp_resource *r = mp__sg_old_at(sg, (size_t)oi);
+  mp_strv refs;
+  mp_strv_init(&refs);
+  if (r->parent) mp_strv_push(&refs, r->parent);
+  if (r->deleted_with) mp_strv_push(&refs, r->deleted_with);
+  mp_strv_copy(&refs, &r->dependencies);
+  for (size_t i = 0; i < r->property_dependencies.len; i++)
+    mp_strv_copy(&refs, &r->property_dependencies.items[i].urns);
+  mp_provider_ref pr;
+  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
+    mp_strv_push(&refs, pr.urn);
+    mp_provider_ref_destroy(&pr);
+  }
+  for (size_t i = 0; i < refs.len && depth < 64; i++) {
+    if (mp_map_has(&sg->news, refs.items[i])) {
+      /* Registered here, maybe not done yet: the chain waits for it. */
+      if (!mp_strv_contains(&c->waits, refs.items[i]))
+        mp_strv_push(&c->waits, refs.items[i]);
+      continue;
+    }
+    long j = mp__sg_old_index(sg, refs.items[i]);
+    if (j < 0 || sg->status[j] != OLD_UNTOUCHED) continue;
+    sg->status[j] = OLD_CLAIMED;
+    carry_prior_deps(sg, j, c, depth + 1);
+    const mp_resource *d = mp__sg_old_at(sg, (size_t)j);
+    mp_step *s = mk_step(MP_OP_SAME, d->urn, sg->olds->res[j], d,
+                         MP_STEP_VERBATIM | MP_STEP_NO_CALL);
+    s->flags &= ~(unsigned)MP_STEP_PROVIDER_RES;
+    mp_chain_push(c, s); /* after its own dependencies, pushed above */
+    remember_new(sg, d, 0, 0, 0);
+    sg_new *n = mp_map_get(&sg->news, d->urn);
+    n->carried = 1;
+  }
+  mp_strv_destroy(&refs);
+}
+
+/* The program registers a resource that was carried forward earlier for an
+ * untargeted dependent: its state is already written; answer with it. */
+static int gen_carried(mp_stepgen *sg, sg_new *n, void *reg, mp_chain **out) {
+  n->carried = 0;
+  mp_chain *c = mp_chain_new(reg);
+  mp_step *s = mk_step(MP_OP_SAME, n->state->urn, n->state, n->state,
+                       MP_STEP_REPLY | MP_STEP_NO_CALL | MP_STEP_VERBATIM |
+                           MP_STEP_NO_WRITE);
+  s->flags &= ~(unsigned)MP_STEP_PROVIDER_RES;
+  mp_chain_push(c, s);
+  mp_strv_push(&c->waits, n->state->urn);
+  (void)sg;
+  *out = c;
+  return 0;
 }
 
 static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
@@ -652,7 +713,10 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   return rc;
 
 untargeted:
-  /* Carried forward verbatim: no Check, no Diff (S60). */
+  /* Carried forward verbatim: no Check, no Diff (S60). What it refers to
+   * and the program did not register goes first, also verbatim, so the
+   * written list stays in dependency order. */
+  carry_prior_deps(sg, oi, c, 0);
   {
     mp_resource *keep = mp_resource_dup(mp__sg_old_at(sg, oi));
     free(keep->urn);
@@ -672,6 +736,13 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   long oi = -1;
   mp_resource *st = NULL;
   int rc = check_parent_and_urn(sg, g, &urn, err);
+  if (rc == 0) {
+    sg_new *carried = mp_map_get(&sg->news, urn);
+    if (carried && carried->carried) {
+      rc = gen_carried(sg, carried, reg, out);
+      goto done;
+    }
+  }
   if (rc == 0) rc = find_old(sg, g, urn, &oi, err);
   if (rc < 0) goto done;
   st = state_from_goal(sg, g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);

@@ -177,9 +177,14 @@ void mp_monitor_cancel_all(mp_monitor *m) {
   while (m->outstanding) {
     mp_monitor_reg *r = m->outstanding;
     unlink_reg(m, r);
-    if (r->kind == REG_RESOURCE && r->cb) r->cb(r->ud, NULL, &e);
-    else if (r->kind == REG_READ && r->rcb) r->rcb(r->ud, NULL, &e);
-    else if (r->kind == REG_DEFAULT_PROVIDER) {
+    /* The deployment may still hold |r| (at the generator, in a chain):
+     * park it on the answered list before the host's callback runs, since
+     * that callback can end the program and hand |r| back right away. */
+    mp_register_cb cb = r->cb;
+    mp_read_cb rcb = r->rcb;
+    void *ud = r->ud;
+    enum reg_kind kind = r->kind;
+    if (kind == REG_DEFAULT_PROVIDER) {
       r->dp->failed = 1;
       r->dp->err = e;
     }
@@ -190,6 +195,8 @@ void mp_monitor_cancel_all(mp_monitor *m) {
     r->prev = NULL;
     if (m->answered) m->answered->prev = r;
     m->answered = r;
+    if (kind == REG_RESOURCE && cb) cb(ud, NULL, &e);
+    else if (kind == REG_READ && rcb) rcb(ud, NULL, &e);
   }
 }
 

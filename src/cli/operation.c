@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -36,6 +37,9 @@ typedef struct sink {
   FILE *json;      /* --json event stream, or NULL */
   FILE *event_log; /* --event-log, or NULL */
   unsigned flags;  /* mp_render_flags */
+  uint64_t last_sequence; /* of the last event seen */
+  double last_timestamp;
+  int saw_cancel;
 } sink;
 
 static void on_event(void *ud, const mp_event *ev) {
@@ -44,6 +48,22 @@ static void on_event(void *ud, const mp_event *ev) {
   if (s->digest) mp_preview_digest_add(s->digest, ev);
   if (s->json) mp_cli_event_write(s->json, ev, s->flags);
   if (s->event_log) mp_cli_event_write(s->event_log, ev, s->flags);
+  s->last_sequence = ev->sequence;
+  s->last_timestamp = ev->timestamp;
+  if (ev->kind == MP_EVENT_CANCEL) s->saw_cancel = 1;
+}
+
+/* Pulumi's engine ends every operation's event stream with a cancelEvent
+ * (`defer ... NewCancelEvent()`), whether or not it was cancelled; the JSON
+ * stream and the event log show it as their last line. */
+static void end_event_stream(sink *s) {
+  if (s->saw_cancel || (!s->json && !s->event_log)) return;
+  mp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.kind = MP_EVENT_CANCEL;
+  ev.sequence = s->last_sequence + 1;
+  ev.timestamp = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
+  on_event(s, &ev);
 }
 
 /* ==== one run ==== */
@@ -131,6 +151,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
     rc = mp_deploy_run(&o, res, err);
+    end_event_stream(&s);
   }
   if (src) src->vt->free(src);
   if (s.display) {

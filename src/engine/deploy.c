@@ -233,7 +233,10 @@ static void on_chain_done(void *ud, mp_chain *c, int failed) {
     }
     if (c->reg) {
       mp_err e;
-      mp_err_set(&e, MP_EPLUGIN, "%s", bad && bad->error ? bad->error : "step failed");
+      /* The step's error is already on the resource; without
+       * continue-on-error the host only learns the deployment stops. */
+      mp_err_set(&e, d->o->continue_on_error ? MP_EPLUGIN : MP_ECANCELED, "%s",
+                 bad && bad->error ? bad->error : "step failed");
       mp_monitor_reg *reg = c->reg;
       c->reg = NULL;
       mp_monitor_fail(d->mon, reg, &e,
@@ -317,7 +320,11 @@ void mp__deploy_on_result(deploy *d, result_item *r) {
     if (r->rc < 0) {
       mp__deploy_diag(d, "error", r->urn, r->err.msg);
       fail(d, 0);
-      mp_monitor_fail(d->mon, r->reg, &r->err, MP_MONITOR_ERROR);
+      /* Reported here on the resource; the host only learns the deployment
+       * is stopping (as the Go engine answers UNAVAILABLE). */
+      mp_err stop;
+      mp_err_set(&stop, MP_ECANCELED, "%s", r->err.msg);
+      mp_monitor_fail(d->mon, r->reg, &stop, MP_MONITOR_ERROR);
       if (!d->o->dry_run || r->err.code != MP_EINVAL || 1) mp__deploy_cancel(d, 0);
     } else if (d->stopping) {
       mp_err e;

@@ -88,7 +88,8 @@ typedef struct deploy { /* Owner: the loop thread, except where noted. */
   size_t nparked;
   int releasing, release_again; /* release() is on the stack */
   mp_strv failed_urns;
-  mp_strv withheld; /* delete phase: URNs kept because a delete failed */
+  mp_strv withheld;
+  mp_strv injected; /* URNs given an injected default provider (S76) */ /* delete phase: URNs kept because a delete failed */
   mp_value *stack_outputs;
   mp_chain **layers;
   size_t nlayers, next_layer;

@@ -132,15 +132,27 @@ static int prune(mp_resource *r, const mp_strv *present, const mp_map *gone_pare
       i++;
     }
   }
-  for (size_t k = 0; k < r->property_dependencies.len; k++) {
+  for (size_t k = 0; k < r->property_dependencies.len;) {
     mp_strv *u = &r->property_dependencies.items[k].urns;
+    int pruned = 0;
     for (size_t i = 0; i < u->len;) {
       if (!mp_strv_contains(present, u->items[i])) {
         mp_strv_remove_at(u, i);
-        changed = 1;
+        changed = pruned = 1;
       } else {
         i++;
       }
+    }
+    if (pruned && u->len == 0) {
+      /* S56: a key whose only sources vanished has no entry any more. */
+      mp_propdeps *pd = &r->property_dependencies;
+      free(pd->items[k].key);
+      mp_strv_destroy(&pd->items[k].urns);
+      memmove(&pd->items[k], &pd->items[k + 1],
+              (pd->len - k - 1) * sizeof(*pd->items));
+      pd->len--;
+    } else {
+      k++;
     }
   }
   if (r->deleted_with && !mp_strv_contains(present, r->deleted_with)) {
@@ -181,7 +193,13 @@ void mp__deploy_refresh_write(deploy *d) {
     if (!d->refresh_done[i]) keep[i] = st;
     st->row = old->row;
     prune(st, &present, &gone_parent);
-    if (!mp_resource_equal(st, old)) {
+    if (old->row == 0) {
+      /* A default provider injected into legacy state (S76). */
+      ch[n].kind = MP_STORE_INSERT_NEW;
+      ch[n].res = st;
+      n++;
+    } else if (!mp_resource_equal(st, old) ||
+               mp_strv_contains(&d->injected, old->urn)) {
       ch[n].kind = MP_STORE_UPDATE;
       ch[n].res = st;
       n++;

@@ -237,6 +237,7 @@ static void inject_default_providers(deploy *d) {
       free(type);
     }
     r->provider = mp_xstrdup(ref);
+    mp_strv_push(&d->injected, r->urn);
     free(pkg);
   }
   if (nfront > 0) {
@@ -391,6 +392,7 @@ static void teardown(deploy *d) {
   mp_snapshot_free(d->snap);
   mp_strv_destroy(&d->failed_urns);
   mp_strv_destroy(&d->withheld);
+  mp_strv_destroy(&d->injected);
   mp_value_free(d->stack_outputs);
   uv_cond_destroy(&d->cv);
   uv_mutex_destroy(&d->mu);

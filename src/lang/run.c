@@ -348,6 +348,12 @@ static void pump(yaml_source *s) {
       mp__nstate before = g->state;
       int rc = g->is_res ? run_resource(s, g, &err)
                          : run_variable(s, g, &err);
+      if (rc == MP_ECANCELED) {
+        /* The engine refused and reported it on the resource. */
+        s->canceled = 1;
+        finish(s);
+        return;
+      }
       if (rc < 0) {
         fail(s, err.msg);
         return;

@@ -224,6 +224,19 @@ void mp_monitor_free(mp_monitor *m) {
 
 /* ---- default providers (BEHAVIOUR.md B.4) ---- */
 
+/* 1 if |pkg| (or "*") is an item of the text list |s|: JSON or a bare
+ * `[a, b]` as shells leave it after eating the quotes. */
+static int listed(const char *s, const char *pkg) {
+  size_t n = strlen(pkg);
+  for (const char *p = s; *p; p++) {
+    if (!(p == s || strchr("[, \"", p[-1]))) continue;
+    if (strncmp(p, pkg, n) == 0 && (p[n] == '\0' || strchr("], \"", p[n])))
+      return 1;
+    if (p[0] == '*' && (p[1] == '\0' || strchr("], \"", p[1]))) return 1;
+  }
+  return 0;
+}
+
 static int dp_disabled(mp_monitor *m, const char *pkg) {
   const mp_value *v =
       mp_value_object_get(m->config, "pulumi:disable-default-providers");
@@ -241,6 +254,7 @@ static int dp_disabled(mp_monitor *m, const char *pkg) {
       mp_value_free(parsed);
       return d;
     }
+    return listed(v->u.str.ptr, pkg);
   }
   if (v && v->kind == MP_VALUE_ARRAY)
     for (size_t i = 0; i < v->u.arr.len; i++) {
@@ -290,9 +304,12 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
                "Default provider for '%s' disabled. '%s' must use an explicit "
                "provider.",
                pkg, urn ? urn : g->name);
+    /* Reported on the resource by the engine; the host just stops. */
+    if (m->o.hooks.log) m->o.hooks.log(m->o.hooks.ud, MP_LOG_ERROR, urn, err->msg);
+    err->code = MP_ECANCELED;
     free(urn);
     free(pkg);
-    return MP_EINVAL;
+    return MP_ECANCELED;
   }
   char *key = mp_xasprintf("%s@%s@%s", pkg, g->version ? g->version : "",
                            g->plugin_download_url ? g->plugin_download_url : "");

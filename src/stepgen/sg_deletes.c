@@ -272,8 +272,11 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
     /* Providers are condemned too; one still used by a kept resource is
      * kept below. Copies left by a replacement in this deployment finish
      * it, whatever the targets. */
-    int targeted = mp_type_is_provider(r->type) ||
-                   sg->status[i] == OLD_REPLACED_CBD ||
+    int prov_targeted =
+        mp_type_is_provider(r->type) &&
+        (sg->targets.len == 0 || matches_any(&sg->targets, r->urn)) &&
+        !matches_any(&sg->excludes, r->urn);
+    int targeted = prov_targeted || sg->status[i] == OLD_REPLACED_CBD ||
                    sg->status[i] == OLD_DBR_DELETED ||
                    targeted_for_delete(sg, r, &deleted);
     if (!targeted) {

@@ -343,6 +343,12 @@ static int is_replace_target(mp_stepgen *sg, const char *urn) {
   return 0;
 }
 
+/* A value as Go's %v prints it inside the import message: strings bare. */
+static void plain_text(const mp_value *v, mp_buf *out) {
+  if (v && v->kind == MP_VALUE_STRING) mp_buf_append(out, v->u.str.ptr, v->u.str.len);
+  else if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, out, NULL);
+}
+
 static const char protect_replace_fmt[] =
     "unable to replace resource \"%s\"\nas it is currently marked for "
     "protection. To unprotect the resource, remove the `protect` flag from "
@@ -379,10 +385,8 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
       mp_buf oldt, newt;
       mp_buf_init(&oldt);
       mp_buf_init(&newt);
-      mp_value_to_json(mp_value_object_get(old->inputs, d->keys.items[i]),
-                       NULL, MP_JSON_SHOW_SECRETS, &oldt, NULL);
-      mp_value_to_json(mp_value_object_get(st->inputs, d->keys.items[i]), NULL,
-                       MP_JSON_SHOW_SECRETS, &newt, NULL);
+      plain_text(mp_value_object_get(old->inputs, d->keys.items[i]), &oldt);
+      plain_text(mp_value_object_get(st->inputs, d->keys.items[i]), &newt);
       mp_buf_printf(&b, "\n%s: {%s} => {%s}", d->keys.items[i],
                     oldt.data ? oldt.data : "", newt.data ? newt.data : "");
       mp_buf_destroy(&oldt);

@@ -51,6 +51,11 @@ check "up --json events" '
 ev = events()
 assert all(set(e) - {"sequence", "timestamp"} for e in ev)
 assert kinds(ev)[0] == "preludeEvent", kinds(ev)[:3]
+# each operation (preview, update) ends with summaryEvent then cancelEvent
+k = kinds(ev)
+assert k[-2:] == ["summaryEvent", "cancelEvent"], k[-3:]
+assert k.count("cancelEvent") == 2 and k.count("preludeEvent") == 2, k
+assert ev[-1]["cancelEvent"] == {} and ev[-1]["sequence"] == ev[-2]["sequence"] + 1, ev[-2:]
 assert ev[0]["preludeEvent"]["config"] == {"proj:v": "one"}, ev[0]
 st = steps(ev)
 assert sorted(n for op, n in st if op == "create") == ["a", "b", "c", "default", "proj-dev", "s"], st

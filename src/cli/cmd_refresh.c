@@ -35,8 +35,15 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "refresh", &pos, 0, 0);
-  int status = rc ? mp_args_exit_status(rc)
-                  : mp_cli_operation(ctx, MP_DEPLOY_REFRESH, 0, &f);
+  int status;
+  if (rc)
+    status = mp_args_exit_status(rc);
+  else if (f.skip_pending_creates && f.clear_pending_creates)
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "cannot set both --skip-pending-creates and "
+                          "--clear-pending-creates");
+  else
+    status = mp_cli_operation(ctx, MP_DEPLOY_REFRESH, 0, &f);
   mp_strv_destroy(&pos);
   mp_op_flags_destroy(&f);
   return status;

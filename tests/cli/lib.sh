@@ -173,3 +173,32 @@ PY
   OUT=$(cat "$T/out")
   ERR=$(cat "$T/err")
 }
+
+# start_bg CMD...: starts minipulumi CMD... in the background (stdout in
+# $T/bg.out, stderr in $T/bg.err); its pid in $BG.
+start_bg() {
+  "$M" "$@" </dev/null >"$T/bg.out" 2>"$T/bg.err" &
+  BG=$!
+}
+
+# wait_call OP NAME [SECONDS]: waits until the test world's calls.jsonl has
+# a non-preview OP call on resource NAME; fails the test after SECONDS (10).
+wait_call() {
+  local i n=$((${3:-10} * 20))
+  for ((i = 0; i < n; i++)); do
+    grep -q "\"op\":\"$1\",\"urn\":\"[^\"]*::$2\".*\"preview\":false" \
+      "$MINIPULUMI_TEST_WORLD/calls.jsonl" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  fail "no $1 call on $2 within ${3:-10}s"
+  return 1
+}
+
+# wait_bg: waits for $BG; its exit status in $RC, output in $OUT / $ERR.
+wait_bg() {
+  { wait "$BG"; } 2>/dev/null
+  RC=$?
+  cp "$T/bg.out" "$T/out"
+  OUT=$(cat "$T/bg.out")
+  ERR=$(cat "$T/bg.err")
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Ctrl-C (SIGINT) during `up`: once, the running steps finish and are
+# recorded, nothing new starts, exit 8, and the state exports and imports
+# again; twice, the process exits at once and the interrupted step is left
+# as a pending operation.
+. "$(dirname "$0")/lib.sh" "$@"
+use_test_world
+cat > Pulumi.yaml <<'YAML'
+name: proj
+runtime: yaml
+resources:
+  a:
+    type: test:Resource
+    properties:
+      __latencyMs: 1500
+  b:
+    type: test:Resource
+    properties:
+      v: ${a.id}
+YAML
+now() { date +%s.%N; }
+run stack init dev
+
+# once
+start_bg up -f --json --event-log "$T/events.jsonl"
+wait_call create a
+sleep 0.2
+kill -INT "$BG"
+t0=$(now)
+wait_bg
+t1=$(now)
+expect_rc 8 "up after one Ctrl-C"
+expect_err "^C received; cancelling. If you would like to terminate immediately, press ^C again." "the notice"
+check "one Ctrl-C: the running create finished, nothing new started" '
+ev = events()
+st = steps(ev)
+assert ("create", "a") in outs(ev), outs(ev)
+assert not any(n == "b" for _, n in st), st
+sm = [e["summaryEvent"] for e in ev if "summaryEvent" in e][-1]
+assert sm["result"] == "canceled", sm
+d = [e["diagnosticEvent"]["message"] for e in ev if "diagnosticEvent" in e]
+assert any("update canceled" in m for m in d), d
+assert kinds(ev)[-1] == "cancelEvent", kinds(ev)[-3:]
+'
+python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) > 0.5 else 1)" "$t0" "$t1" ||
+  fail "one Ctrl-C waits for the running create"
+export_state
+check "state after one Ctrl-C" '
+import json
+r = res()
+assert "a" in r and r["a"]["id"], sorted(r)
+assert "b" not in r, sorted(r)
+d = json.load(open(T + "/export.json"))["deployment"]
+assert not d.get("pending_operations"), d.get("pending_operations")
+'
+[ -f "$MINIPULUMI_TEST_WORLD/$(python3 -c 'import json,sys; print([r["id"] for r in json.load(open(sys.argv[1]))["deployment"]["resources"] if r["urn"].endswith("::a")][0])' "$T/export.json").json" ] ||
+  fail "a exists in the world"
+cp "$T/export.json" "$T/cancelled.json"
+run stack import --file "$T/cancelled.json"
+expect_rc 0 "the exported state imports again"
+run stack history --json
+check "history after a cancel" 'assert doc()[0]["result"] in ("failed", "canceled"), doc()[0]'
+run up -y --json
+expect_rc 0 "up after the cancel"
+check "the next up creates only b" '
+st = [s for s in steps(events()) if s[0] != "same"]
+assert st == [("create", "b")], st
+'
+
+# twice
+run stack init two
+: >"$MINIPULUMI_TEST_WORLD/calls.jsonl"
+start_bg up -f -s two
+wait_call create a
+sleep 0.2
+kill -INT "$BG"
+sleep 0.2
+kill -INT "$BG"
+t0=$(now)
+wait_bg
+t1=$(now)
+[ "$RC" != 0 ] || fail "two Ctrl-C: non-zero exit"
+[ "$RC" -lt 128 ] || fail "two Ctrl-C: exits by itself, not killed by the signal (status $RC)"
+python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 0.8 else 1)" "$t0" "$t1" ||
+  fail "two Ctrl-C exit at once"
+export_state -s two
+check "two Ctrl-C: the interrupted create is a pending operation" '
+import json
+d = json.load(open(T + "/export.json"))["deployment"]
+p = [(x["type"], name(x["resource"]["urn"])) for x in d.get("pending_operations") or []]
+assert p == [("creating", "a")], p
+assert "b" not in res() and "a" not in res(), sorted(res())
+'
+run stack import -s two --file "$T/export.json"
+expect_rc 0 "import after two Ctrl-C"
+expect_err "removing pending operation 'creating' on 'urn:pulumi:two::proj::test:index:Resource::a' from snapshot" "import drops pending operations as Pulumi does"
+finish

@@ -18,7 +18,6 @@ resources:
     type: test:Resource
     properties:
       v: ${v}
-      __latencyMs: 300
   b:
     type: test:Resource
     properties:
@@ -27,7 +26,6 @@ resources:
     type: test:Resource
     properties:
       w: 1
-      __latencyMs: 300
   s:
     type: test:Resource
     properties:

@@ -12,7 +12,7 @@ resources:
   a:
     type: test:Resource
     properties:
-      __latencyMs: 1500
+      __latencyMs: 2500
   b:
     type: test:Resource
     properties:
@@ -81,7 +81,7 @@ wait_bg
 t1=$(now)
 [ "$RC" != 0 ] || fail "two Ctrl-C: non-zero exit"
 [ "$RC" -lt 128 ] || fail "two Ctrl-C: exits by itself, not killed by the signal (status $RC)"
-python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 0.8 else 1)" "$t0" "$t1" ||
+python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 1.2 else 1)" "$t0" "$t1" ||
   fail "two Ctrl-C exit at once"
 export_state -s two
 check "two Ctrl-C: the interrupted create is a pending operation" '

@@ -60,6 +60,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   mp_event ev = {0};
   ev.kind = kind;
   ev.meta.op = s->op;
+
   ev.meta.urn = s->urn;
   ev.meta.type = (s->new_ ? s->new_ : s->old) ? (s->new_ ? s->new_ : s->old)->type : "";
   ev.meta.old = s->old;
@@ -76,8 +77,9 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     mp__deploy_release_parked(d);
   }
   if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical) {
-    mp_step_op op = s->op;
-    if (op == MP_OP_REFRESH) op = s->refresh_result;
+    /* Events say `refresh` (the step's op, as Pulumi's do); the summary
+     * counts what the read found. */
+    mp_step_op op = s->op == MP_OP_REFRESH ? s->refresh_result : s->op;
     d->res->counts[op]++;
   }
   if (kind == MP_EVENT_RES_OP_FAILED) {

@@ -242,8 +242,10 @@ static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
 }
 
 static int targeted_for_delete(mp_stepgen *sg, const mp_resource *r,
-                               const mp_strv *deleted) {
+                               const mp_strv *deleted, const mp_strv *excluded) {
   if (sg->excludes.len > 0 && matches_any(&sg->excludes, r->urn)) return 0;
+  for (size_t i = 0; i < excluded->len; i++)
+    if (depends_on(r, excluded->items[i])) return 0;
   if (sg->targets.len == 0) return 1;
   if (matches_any(&sg->targets, r->urn)) return 1;
   if (!sg->target_dependents) return 0;
@@ -261,6 +263,17 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   size_t n = 0;
   mp_strv deleted; /* targeted, condemned URNs (for --target-dependents) */
   mp_strv_init(&deleted);
+  /* --exclude-dependents: what depends on an excluded resource stays too
+   * (prior order is dependency order, so one pass finds them all). */
+  mp_strv excluded;
+  mp_strv_init(&excluded);
+  for (size_t i = 0; sg->exclude_dependents && i < olds->nres; i++) {
+    const mp_resource *r = olds->res[i];
+    int ex = matches_any(&sg->excludes, r->urn);
+    for (size_t k = 0; !ex && k < excluded.len; k++)
+      ex = depends_on(r, excluded.items[k]);
+    if (ex) mp_strv_push(&excluded, r->urn);
+  }
   *sames = mp_chain_new(NULL);
   *layers_out = NULL;
   *nlayers = 0;
@@ -278,7 +291,7 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
         !matches_any(&sg->excludes, r->urn);
     int targeted = prov_targeted || sg->status[i] == OLD_REPLACED_CBD ||
                    sg->status[i] == OLD_DBR_DELETED ||
-                   targeted_for_delete(sg, r, &deleted);
+                   targeted_for_delete(sg, r, &deleted, &excluded);
     if (!targeted) {
       skip[i] = 1;
       continue;
@@ -329,6 +342,7 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   }
   free(skip);
   mp_strv_destroy(&deleted);
+  mp_strv_destroy(&excluded);
   if (err->code) {
     free(c);
     return err->code;

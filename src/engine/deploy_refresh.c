@@ -36,27 +36,9 @@ static int refresh_targeted(deploy *d, size_t i) {
   return 0;
 }
 
-/* `*` within one URN part, `**` across parts. */
-static int glob(const char *pat, const char *s) {
-  if (*pat == '\0') return *s == '\0';
-  if (pat[0] == '*' && pat[1] == '*') {
-    for (const char *p = s;; p++) {
-      if (glob(pat + 2, p)) return 1;
-      if (*p == '\0') return 0;
-    }
-  }
-  if (pat[0] == '*') {
-    for (const char *p = s;; p++) {
-      if (glob(pat + 1, p)) return 1;
-      if (*p == '\0' || *p == ':') return 0;
-    }
-  }
-  return *s == *pat && glob(pat + 1, s + 1);
-}
-
 static int glob_any(const mp_strv *pats, const char *urn) {
   for (size_t i = 0; i < pats->len; i++)
-    if (glob(pats->items[i], urn)) return 1;
+    if (mp_urn_glob(pats->items[i], urn)) return 1;
   return 0;
 }
 
@@ -67,7 +49,7 @@ static int check_refresh_targets(deploy *d, mp_err *err) {
     for (size_t i = 0; i < lists[l]->len; i++) {
       int found = 0;
       for (size_t k = 0; k < d->snap->nres && !found; k++)
-        found = glob(lists[l]->items[i], d->snap->res[k]->urn);
+        found = mp_urn_glob(lists[l]->items[i], d->snap->res[k]->urn);
       if (!found)
         return mp_err_set(err, MP_EINVAL, "no resource named '%s' found",
                           lists[l]->items[i]);

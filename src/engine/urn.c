@@ -365,3 +365,20 @@ int mp_urn_is_default_provider(const char *urn) {
   }
   return strncmp(mp_urn_name(urn, NULL), "default", 7) == 0;
 }
+
+int mp_urn_glob(const char *pat, const char *s) {
+  if (*pat == '\0') return *s == '\0';
+  if (pat[0] == '*' && pat[1] == '*') {
+    for (const char *p = s;; p++) {
+      if (mp_urn_glob(pat + 2, p)) return 1;
+      if (*p == '\0') return 0;
+    }
+  }
+  if (pat[0] == '*') {
+    for (const char *p = s;; p++) {
+      if (mp_urn_glob(pat + 1, p)) return 1;
+      if (*p == '\0' || *p == ':') return 0;
+    }
+  }
+  return *s == *pat && mp_urn_glob(pat + 1, s + 1);
+}

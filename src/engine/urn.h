@@ -77,4 +77,8 @@ char *mp_default_provider_urn(const char *stack, const char *project,
  * "default"). */
 int mp_urn_is_default_provider(const char *urn);
 
+/* 1 if |urn| matches the target pattern |pat|: `*` matches within one
+ * URN part (no `:`), `**` matches anything (Pulumi's --target globs). */
+int mp_urn_glob(const char *pat, const char *urn);
+
 #endif

@@ -349,24 +349,34 @@ out:
 
 /* ---- entry points (engine/source.h) ---- */
 
+/* Routes the goal of a RegisterResource or ReadResource request; the
+ * registration answers through |cb| or |rcb|. On error nothing is kept. */
+static int enqueue(mp_monitor *m, mp_goal *g, enum reg_kind kind,
+                   mp_register_cb cb, mp_read_cb rcb, void *ud,
+                   int accept_secrets, int accept_resources, mp_err *err) {
+  mp_monitor_reg *r = mp_xcalloc(1, sizeof(*r));
+  r->kind = kind;
+  r->cb = cb;
+  r->rcb = rcb;
+  r->ud = ud;
+  r->pb_flags = (accept_secrets ? MP_PB_KEEP_SECRETS : 0) |
+                (accept_resources ? MP_PB_KEEP_RESOURCES : 0);
+  int rc = route(m, g, r, err);
+  if (rc < 0) {
+    mp_goal_free(g);
+    free(r);
+  }
+  return rc;
+}
+
 int mp_monitor_register_resource(mp_monitor *m,
                                  const Pulumirpc__RegisterResourceRequest *req,
                                  mp_register_cb cb, void *ud, mp_err *err) {
   mp_goal *g = NULL;
   int rc = mp__monitor_goal_from_register(req, &g, err);
   if (rc < 0) return rc;
-  mp_monitor_reg *r = mp_xcalloc(1, sizeof(*r));
-  r->kind = REG_RESOURCE;
-  r->cb = cb;
-  r->ud = ud;
-  r->pb_flags = (req->acceptsecrets ? MP_PB_KEEP_SECRETS : 0) |
-                (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
-  rc = route(m, g, r, err);
-  if (rc < 0) {
-    mp_goal_free(g);
-    free(r);
-  }
-  return rc;
+  return enqueue(m, g, REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
+                 req->acceptresources, err);
 }
 
 int mp_monitor_read_resource(mp_monitor *m,
@@ -375,18 +385,8 @@ int mp_monitor_read_resource(mp_monitor *m,
   mp_goal *g = NULL;
   int rc = mp__monitor_goal_from_read(req, &g, err);
   if (rc < 0) return rc;
-  mp_monitor_reg *r = mp_xcalloc(1, sizeof(*r));
-  r->kind = REG_READ;
-  r->rcb = cb;
-  r->ud = ud;
-  r->pb_flags = (req->acceptsecrets ? MP_PB_KEEP_SECRETS : 0) |
-                (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
-  rc = route(m, g, r, err);
-  if (rc < 0) {
-    mp_goal_free(g);
-    free(r);
-  }
-  return rc;
+  return enqueue(m, g, REG_READ, NULL, cb, ud, req->acceptsecrets,
+                 req->acceptresources, err);
 }
 
 int mp_monitor_register_outputs(

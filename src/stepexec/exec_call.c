@@ -89,6 +89,18 @@ static void name_of(const char *urn, char *buf, size_t cap) {
   buf[n] = '\0';
 }
 
+/* A request naming |res| (urn, name, type, id); |name| is caller storage
+ * for the name part of the URN. */
+static void req_for(mp_prov_req *q, const mp_resource *res, char *name,
+                    size_t cap) {
+  memset(q, 0, sizeof(*q));
+  name_of(res->urn, name, cap);
+  q->urn = res->urn;
+  q->name = name;
+  q->type = res->type;
+  q->id = res->id;
+}
+
 static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
   mp_resource *n = s->new_;
   if (r->id && r->id[0]) set_str(&n->id, r->id);
@@ -110,13 +122,10 @@ static int do_create(mp_provider *p, mp_step *s, int preview, int *partial,
                      mp_err *err) {
   mp_resource *n = s->new_;
   char name[256];
-  name_of(n->urn, name, sizeof(name));
-  mp_prov_req q = {0};
+  mp_prov_req q;
   mp_prov_resp r;
+  req_for(&q, n, name, sizeof(name));
   mp_prov_resp_init(&r);
-  q.urn = n->urn;
-  q.name = name;
-  q.type = n->type;
   q.news = n->inputs;
   q.preview = preview;
   q.timeout = n->has_custom_timeouts ? n->custom_timeouts.create : 0;
@@ -134,13 +143,10 @@ static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
                      mp_err *err) {
   mp_resource *n = s->new_;
   char name[256];
-  name_of(n->urn, name, sizeof(name));
-  mp_prov_req q = {0};
+  mp_prov_req q;
   mp_prov_resp r;
+  req_for(&q, n, name, sizeof(name));
   mp_prov_resp_init(&r);
-  q.urn = n->urn;
-  q.name = name;
-  q.type = n->type;
   q.id = s->old->id;
   q.olds = s->old->outputs;
   q.news = n->inputs;
@@ -167,13 +173,10 @@ static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
 static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
   const mp_resource *o = s->old;
   char name[256];
-  name_of(o->urn, name, sizeof(name));
-  mp_prov_req q = {0};
+  mp_prov_req q;
   mp_prov_resp r;
+  req_for(&q, o, name, sizeof(name));
   mp_prov_resp_init(&r);
-  q.urn = o->urn;
-  q.name = name;
-  q.type = o->type;
   q.id = o->id;
   q.olds = o->outputs;
   q.old_inputs = o->inputs;
@@ -188,13 +191,10 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
                    mp_err *err) {
   mp_resource *n = s->new_;
   char name[256];
-  name_of(n->urn, name, sizeof(name));
-  mp_prov_req q = {0};
+  mp_prov_req q;
   mp_prov_resp r;
+  req_for(&q, n, name, sizeof(name));
   mp_prov_resp_init(&r);
-  q.urn = n->urn;
-  q.name = name;
-  q.type = n->type;
   q.id = n->id;
   if (!import) {
     q.olds = n->inputs;
@@ -237,13 +237,10 @@ static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
   const mp_resource *o = s->old;
   mp_resource *n = s->new_;
   char name[256];
-  name_of(o->urn, name, sizeof(name));
-  mp_prov_req q = {0};
+  mp_prov_req q;
   mp_prov_resp r;
+  req_for(&q, o, name, sizeof(name));
   mp_prov_resp_init(&r);
-  q.urn = o->urn;
-  q.name = name;
-  q.type = o->type;
   q.id = o->id;
   q.olds = o->outputs;
   q.old_inputs = o->inputs;

@@ -7,22 +7,7 @@
 #include "engine/urn.h"
 #include "stepgen/sg_int.h"
 
-int mp__sg_glob(const char *pat, const char *s) {
-  if (*pat == '\0') return *s == '\0';
-  if (pat[0] == '*' && pat[1] == '*') {
-    for (const char *p = s;; p++) {
-      if (mp__sg_glob(pat + 2, p)) return 1;
-      if (*p == '\0') return 0;
-    }
-  }
-  if (pat[0] == '*') {
-    for (const char *p = s;; p++) {
-      if (mp__sg_glob(pat + 1, p)) return 1;
-      if (*p == '\0' || *p == ':') return 0;
-    }
-  }
-  return *s == *pat && mp__sg_glob(pat + 1, s + 1);
-}
+int mp__sg_glob(const char *pat, const char *s) { return mp_urn_glob(pat, s); }
 
 static int matches_any(const mp_strv *pats, const char *urn) {
   for (size_t i = 0; i < pats->len; i++)

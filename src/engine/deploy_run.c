@@ -1,4 +1,5 @@
 /* Setting up, running and finishing a deployment; the generator thread. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,13 @@ static int setup(deploy *d, mp_err *err) {
   mp_stepexec_opts eo = {0};
   eo.loop = &d->loop;
   eo.parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
+  /* Provider calls run on libuv's pool, 4 threads unless told otherwise
+   * before its first use; size it for --parallel (libuv's cap is 1024). A
+   * process runs one pool, so the first deployment decides. */
+  char threads[16];
+  snprintf(threads, sizeof(threads), "%d",
+           eo.parallel < 4 ? 4 : eo.parallel > 1024 ? 1024 : eo.parallel);
+  setenv("UV_THREADPOOL_SIZE", threads, 0);
   eo.preview = o->dry_run;
   eo.ignore_protect = o->ignore_protect;
   eo.store = d->upd;

@@ -183,10 +183,26 @@ static int provider_change_replaces(mp_stepgen *sg, const mp_resource *old,
   sg_new *n = mp_map_get(&sg->news, npr.urn);
   mp_provider_ref_destroy(&npr);
   if (oldp == NULL || n == NULL) return 0;
-  /* The new provider's inputs are only known to the registry; its state
-   * there carries them. A provider replaced in this deployment replaces
-   * what it manages. */
-  return n->replaced ? 1 : 0;
+  /* A provider replaced in this deployment replaces what it manages. */
+  if (n->replaced) return 1;
+  /* Otherwise the NEW provider decides whether it can manage what the old
+   * one made: DiffConfig(old provider outputs, new provider inputs). */
+  char *pkg = mp_type_package(n->state->type);
+  mp_provider *p = pkg ? mp_registry_unconfigured(sg->reg, pkg, err) : NULL;
+  free(pkg);
+  if (p == NULL || p->vt->diff_config == NULL) return 0;
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.urn = n->state->urn;
+  q.type = n->state->type;
+  q.olds = oldp->outputs;
+  q.news = n->state->inputs;
+  q.old_inputs = oldp->inputs;
+  int rc = p->vt->diff_config(p, &q, &r, err);
+  int rep = rc < 0 ? rc : r.replaces.len > 0;
+  mp_prov_resp_destroy(&r);
+  return rep;
 }
 
 static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,

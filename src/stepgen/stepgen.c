@@ -329,8 +329,11 @@ static void remember_new(mp_stepgen *sg, const mp_resource *st, int targeted,
                          int replaced, int skipped_create) {
   sg_new *n = mp_xcalloc(1, sizeof(*n));
   n->state = mp_resource_dup(st);
-  mp_value_free(n->state->inputs);
-  n->state->inputs = NULL;
+  if (!mp_type_is_provider(st->type)) {
+    /* Only a provider's inputs are needed later (DiffConfig). */
+    mp_value_free(n->state->inputs);
+    n->state->inputs = NULL;
+  }
   n->targeted = targeted;
   n->replaced = replaced;
   n->skipped_create = skipped_create;

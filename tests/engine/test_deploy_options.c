@@ -282,6 +282,30 @@ static void test_deploy_provider_change_replaces_resources(void) {
   tenv_destroy(&e);
 }
 
+static void test_deploy_switching_providers_asks_diff_config(void) {
+  tenv e;
+  tenv_init(&e);
+  char cfg1[600], cfg2[600];
+  snprintf(cfg1, sizeof(cfg1), "{\"world\":\"%s\"}", e.world);
+  snprintf(cfg2, sizeof(cfg2), "{\"world\":\"%s/two\"}", e.world);
+  treg p1[] = {{.type = "pulumi:providers:test", .name = "pa", .inputs = cfg1},
+               {.type = "pulumi:providers:test", .name = "pb", .inputs = cfg1},
+               {.type = "pulumi:providers:test", .name = "pc", .inputs = cfg2},
+               {.name = "a", .provider = "pa"}};
+  trun(&e, p1, N(p1), NULL);
+  CHECK(!e.res.failed);
+  /* pb manages the same world: the new provider's DiffConfig says so. */
+  treg p2[] = {p1[0], p1[1], p1[2], {.name = "a", .provider = "pb"}};
+  trun(&e, p2, N(p2), NULL);
+  CHECK(!e.res.failed && step_index(&e, "same a") >= 0);
+  /* pc manages another world: a is replaced (key `provider`). */
+  treg p3[] = {p1[0], p1[1], p1[2], {.name = "a", .provider = "pc"}};
+  trun(&e, p3, N(p3), NULL);
+  CHECK(!e.res.failed && step_index(&e, "create-replacement a") >= 0 &&
+        step_index(&e, "delete-replaced a") >= 0);
+  tenv_destroy(&e);
+}
+
 static void test_deploy_default_provider_from_config(void) {
   tenv e;
   tenv_init(&e);
@@ -369,6 +393,7 @@ int main(void) {
   RUN(test_deploy_untargeted_create_needed);
   RUN(test_deploy_destroy_target_needs_dependents);
   RUN(test_deploy_provider_change_replaces_resources);
+  RUN(test_deploy_switching_providers_asks_diff_config);
   RUN(test_deploy_default_provider_from_config);
   RUN(test_deploy_components_and_outputs);
   return mp_test_summary();

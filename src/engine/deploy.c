@@ -256,6 +256,90 @@ static void on_chain_done(void *ud, mp_chain *c, int failed) {
   mp__deploy_check_done(d);
 }
 
+/* ---- provider functions (fn::invoke) ---- */
+
+typedef struct invoke_job {
+  uv_work_t work;
+  deploy *d;
+  char *tok, *ref;
+  mp_value *args, *ret;
+  mp_monitor_call *call;
+  int rc;
+  mp_err err;
+} invoke_job;
+
+static void invoke_work(uv_work_t *w) {
+  invoke_job *j = mp_container_of(w, invoke_job, work);
+  mp_err_clear(&j->err);
+  mp_provider *p = NULL;
+  if (j->ref) {
+    p = mp_registry_get(j->d->reg, j->ref, &j->err);
+  } else {
+    char *pkg = mp_type_package(j->tok);
+    p = pkg ? mp_registry_for_invoke(j->d->reg, pkg, j->d->o->config, &j->err)
+            : NULL;
+    if (pkg == NULL) mp_err_set(&j->err, MP_EINVAL, "invalid function token '%s'", j->tok);
+    free(pkg);
+  }
+  if (p == NULL) {
+    j->rc = j->err.code ? j->err.code : MP_ENOENT;
+    return;
+  }
+  if (p->vt->invoke == NULL) {
+    j->rc = mp_err_set(&j->err, MP_EPLUGIN, "unknown function %s", j->tok);
+    return;
+  }
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.tok = j->tok;
+  q.news = j->args;
+  q.preview = j->d->o->dry_run;
+  j->rc = p->vt->invoke(p, &q, &r, &j->err);
+  if (j->rc == 0) {
+    j->ret = r.outputs;
+    r.outputs = NULL;
+  }
+  mp_prov_resp_destroy(&r);
+}
+
+static void invoke_after(uv_work_t *w, int status) {
+  invoke_job *j = mp_container_of(w, invoke_job, work);
+  deploy *d = j->d;
+  if (status == UV_ECANCELED)
+    j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
+  d->invokes--;
+  mp_monitor_call_done(d->mon, j->call, j->rc < 0 ? NULL : j->ret,
+                       j->rc < 0 ? &j->err : NULL);
+  if (j->rc < 0) mp_value_free(j->ret);
+  mp_value_free(j->args);
+  free(j->tok);
+  free(j->ref);
+  free(j);
+  mp__deploy_check_done(d);
+}
+
+static int on_invoke(void *ud, const char *tok, mp_value *args,
+                     const char *ref, mp_monitor_call *call, mp_err *err) {
+  deploy *d = ud;
+  invoke_job *j = mp_xcalloc(1, sizeof(*j));
+  j->d = d;
+  j->tok = mp_xstrdup(tok);
+  j->ref = mp_xstrdup(ref);
+  j->args = args;
+  j->call = call;
+  int rc = uv_queue_work(&d->loop, &j->work, invoke_work, invoke_after);
+  if (rc < 0) {
+    mp_value_free(j->args);
+    free(j->tok);
+    free(j->ref);
+    free(j);
+    return mp_err_from_uv(err, rc, "cannot call function '%s'", tok);
+  }
+  d->invokes++;
+  return 0;
+}
+
 /* ---- monitor hooks ---- */
 
 static int depends_on_failed(deploy *d, const mp_goal *g) {
@@ -394,7 +478,9 @@ void mp__deploy_check_done(deploy *d) {
     if (mp_stepexec_busy(d->ex) == 0) mp__deploy_finish(d);
     return;
   }
-  if (mp_stepexec_busy(d->ex) > 0 || d->in_flight > 0 || d->deferred) return;
+  if (mp_stepexec_busy(d->ex) > 0 || d->in_flight > 0 || d->deferred ||
+      d->invokes > 0)
+    return;
   if (d->nparked > 0) {
     /* What they wait for will not come (it failed, or was cancelled). */
     release(d, 1);
@@ -456,5 +542,6 @@ mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
   h.outputs = on_outputs;
   h.log = on_log;
   h.program_done = on_program_done;
+  h.invoke = on_invoke;
   return h;
 }

@@ -80,6 +80,7 @@ typedef struct deploy { /* Owner: the loop thread, except where noted. */
   deferred *defer;
   int stopping;
   int submitting; /* a batch is being queued: do not judge progress yet */
+  int invokes;    /* provider function calls on the worker pool */
   int finished;
   size_t chains_done;
   mp_map news; /* URN -> mp_resource* produced here (owned) */

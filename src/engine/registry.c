@@ -158,6 +158,36 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
   return p;
 }
 
+mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
+                                    const mp_value *config, mp_err *err) {
+  char *ref = mp_xasprintf("invoke::%s", pkg);
+  uv_mutex_lock(&r->mu);
+  entry *e = mp_map_get(&r->by_ref, ref);
+  if (e == NULL) {
+    char *type = mp_xasprintf("%s%s", MP_PROVIDER_TYPE_PREFIX, pkg);
+    char *urn = mp_xasprintf("invoke::%s", pkg);
+    e = mp_xcalloc(1, sizeof(*e));
+    e->state = mp_resource_new(urn, type, 1);
+    e->state->inputs = mp_value_new_object();
+    size_t plen = strlen(pkg);
+    for (size_t i = 0; config && i < config->u.obj.len; i++) {
+      const mp_value_entry *c = &config->u.obj.items[i];
+      if (strncmp(c->key, pkg, plen) == 0 && c->key[plen] == ':')
+        mp_value_object_set(e->state->inputs, c->key + plen + 1,
+                            mp_value_dup(c->value));
+    }
+    mp_map_put(&r->by_ref, ref, e);
+    free(type);
+    free(urn);
+  }
+  mp_provider *p = e->prov;
+  if (p == NULL && make_instance(e->state, r->preview, &e->prov, err) == 0)
+    p = e->prov;
+  uv_mutex_unlock(&r->mu);
+  free(ref);
+  return p;
+}
+
 void mp_registry_cancel(mp_registry *r) {
   uv_mutex_lock(&r->mu);
   for (size_t i = 0; i < r->by_ref.cap; i++) {

@@ -38,6 +38,12 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err);
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
                                       mp_err *err);
 
+/* The instance that serves provider functions of |pkg| when the caller
+ * names no provider: configured from the stack config keys `<pkg>:<key>`
+ * in |config| (may be NULL), made once. NULL with |err| set on failure. */
+mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
+                                    const mp_value *config, mp_err *err);
+
 /* Asks every instance to cancel running operations. */
 void mp_registry_cancel(mp_registry *r);
 

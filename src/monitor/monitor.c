@@ -398,15 +398,47 @@ int mp_monitor_register_outputs(
   return m->o.hooks.outputs(m->o.hooks.ud, req->urn, outs, err);
 }
 
+struct mp_monitor_call {
+  mp_invoke_cb cb;
+  void *ud;
+  unsigned pb_flags;
+};
+
 int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req,
                       mp_invoke_cb cb, void *ud, mp_err *err) {
+  if (req->tok == NULL || req->tok[0] == '\0')
+    return mp_err_set(err, MP_EINVAL, "Invoke: missing function token");
+  if (m->o.hooks.invoke == NULL)
+    return mp_err_set(err, MP_EPLUGIN, "unknown function %s", req->tok);
+  mp_value *args = NULL;
+  int rc = mp_value_from_pb_struct(req->args, &args, err);
+  if (rc < 0) return rc;
+  mp_monitor_call *c = mp_xcalloc(1, sizeof(*c));
+  c->cb = cb;
+  c->ud = ud;
+  c->pb_flags = req->acceptresources ? MP_PB_KEEP_RESOURCES : 0;
+  rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
+                         req->provider && req->provider[0] ? req->provider : NULL,
+                         c, err);
+  if (rc < 0) free(c);
+  return rc;
+}
+
+void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *c, mp_value *ret,
+                          const mp_err *err) {
   (void)m;
-  (void)cb;
-  (void)ud;
-  /* None of the built-in providers offers functions; plugin providers
-   * arrive with the gRPC transport. Pulumi answers the same way for a
-   * token its provider does not know. */
-  return mp_err_set(err, MP_EPLUGIN, "unknown function %s", req->tok);
+  if (err && err->code) {
+    if (c->cb) c->cb(c->ud, NULL, err);
+  } else {
+    Pulumirpc__ResourceInvokeResponse resp =
+        PULUMIRPC__RESOURCE_INVOKE_RESPONSE__INIT;
+    if (mp_value_to_pb_struct(ret, c->pb_flags, &resp.return_, NULL) < 0)
+      resp.return_ = NULL;
+    if (c->cb) c->cb(c->ud, &resp, NULL);
+    mp_value_pb_struct_free(resp.return_);
+  }
+  mp_value_free(ret);
+  free(c);
 }
 
 void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,

@@ -12,6 +12,8 @@
 
 /* One registration waiting for its result. Opaque. */
 typedef struct mp_monitor_reg mp_monitor_reg;
+/* One provider function call waiting for its result. Opaque. */
+typedef struct mp_monitor_call mp_monitor_call;
 
 typedef struct mp_monitor_hooks {
   void *ud;
@@ -27,6 +29,11 @@ typedef struct mp_monitor_hooks {
   int (*is_failed)(void *ud, const char *urn);
   /* Marks |urn| skipped. */
   void (*mark_skipped)(void *ud, const char *urn);
+  /* Calls provider function |tok| with |args| (taken) through the provider
+   * |ref| (NULL: the package's default); answers later through
+   * mp_monitor_call_done. Returns 0 or an MP_E code (then no answer). */
+  int (*invoke)(void *ud, const char *tok, mp_value *args, const char *ref,
+                mp_monitor_call *call, mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {
@@ -55,6 +62,10 @@ enum mp_monitor_fail_how {
 };
 void mp_monitor_fail(mp_monitor *m, mp_monitor_reg *reg, const mp_err *err,
                      int how);
+/* The answer of a provider function call: |ret| (taken) or |err|. */
+void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *call, mp_value *ret,
+                          const mp_err *err);
+
 /* Fails every registration still waiting (after a cancellation). */
 void mp_monitor_cancel_all(mp_monitor *m);
 /* Number of registrations waiting for an answer. */

@@ -264,6 +264,30 @@ static int c_delete(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   return run_phase(q->olds, cmd, q->olds, q->timeout, NULL, err);
 }
 
+/* Invoke `command:local:run` (pulumi-command's function): runs `command`
+ * with `dir`, `environment`, `interpreter` and `stdin`; returns the
+ * arguments plus `stdout` and `stderr`. */
+static int c_invoke(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                    mp_err *err) {
+  (void)p;
+  if (q->tok == NULL || strcmp(q->tok, "command:local:run") != 0)
+    return mp_err_set(err, MP_EPLUGIN, "unknown function %s",
+                      q->tok ? q->tok : "(none)");
+  const char *cmd = mp__prov_get_str(q->news, "command");
+  if (cmd == NULL)
+    return mp_err_set(err, MP_EPLUGIN,
+                      "command:local:run: the 'command' argument is required");
+  mp_value *out = mp__prov_obj_dup(q->news);
+  int rc = run_phase(q->news, cmd, NULL, q->timeout, out, err);
+  if (rc < 0) {
+    mp_value_free(out);
+    return rc;
+  }
+  mp_value_free(r->outputs);
+  r->outputs = out;
+  return 0;
+}
+
 static void c_free(mp_provider *p) {
   mp__prov_base *b = (mp__prov_base *)p;
   if (b == NULL)
@@ -279,6 +303,7 @@ static const mp_provider_vtable command_vt = {
     .create = c_create,
     .update = c_update,
     .del = c_delete,
+    .invoke = c_invoke,
     .get_plugin_info = mp__prov_plugin_info,
     .free = c_free,
 };

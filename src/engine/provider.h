@@ -85,7 +85,7 @@ void mp_prov_resp_add_failure(mp_prov_resp *r, const char *property,
 
 /* The method table. Each returns 0 or an MP_E code (MP_EPLUGIN for a
  * failure reported by the provider, with its text in |err|). A NULL entry
- * means "not implemented" and the engine applies Pulumi's fallback
+ * means the provider lacks the method and the engine applies Pulumi's fallback
  * (CheckConfig: news unchanged; DiffConfig: unknown; Check: news unchanged;
  * Diff: unknown; Read: echo). */
 typedef struct mp_provider_vtable {

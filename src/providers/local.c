@@ -114,14 +114,9 @@ static void make_parents(const char *path) {
  * directory and rename, so readers see the old or the new file whole. */
 static int write_atomic(const char *path, const char *content, size_t len,
                         mode_t mode, mp_err *err) {
-  const char *slash = strrchr(path, '/');
   char *tmp;
   int fd, saved;
-  if (slash == NULL)
-    tmp = mp_xasprintf(".%s.tmp-XXXXXX", path);
-  else
-    tmp = mp_xasprintf("%.*s/.%s.tmp-XXXXXX", (int)(slash - path), path,
-                       slash + 1);
+  tmp = mp__prov_tmp_beside(path);
   make_parents(path);
   fd = mkostemp(tmp, O_CLOEXEC);
   if (fd < 0) {

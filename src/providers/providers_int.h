@@ -95,4 +95,9 @@ void mp__prov_hex(const unsigned char *p, size_t n, char *out);
 /* A fresh random lowercase hex string of |nbytes| random bytes (owned). */
 int mp__prov_random_hex(size_t nbytes, char **out, mp_err *err);
 
+/* A mkostemp() template for a temporary file beside |path| (same folder,
+ * so a rename over |path| is atomic): "<dir>/.<name>.tmp-" and the six
+ * placeholder characters mkostemp replaces. Owned. */
+char *mp__prov_tmp_beside(const char *path);
+
 #endif

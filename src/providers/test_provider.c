@@ -188,7 +188,7 @@ done:
 static int write_world(const char *world, const char *id,
                        const mp_value *outputs, mp_err *err) {
   char *path = mp_xasprintf("%s/%s.json", world, id);
-  char *tmp = mp_xasprintf("%s/.%s.json.tmp-XXXXXX", world, id);
+  char *tmp = mp__prov_tmp_beside(path);
   mp_buf text;
   int fd = -1, rc;
   mp_buf_init(&text);

@@ -255,3 +255,15 @@ int mp__prov_random_hex(size_t nbytes, char **out, mp_err *err) {
   free(raw);
   return rc;
 }
+
+char *mp__prov_tmp_beside(const char *path) {
+  const char *slash = strrchr(path, '/');
+  mp_buf b;
+  mp_buf_init(&b);
+  if (slash == NULL)
+    mp_buf_printf(&b, ".%s.tmp-", path);
+  else
+    mp_buf_printf(&b, "%.*s/.%s.tmp-", (int)(slash - path), path, slash + 1);
+  for (int i = 0; i < 6; i++) mp_buf_putc(&b, 'X'); /* mkostemp's slots */
+  return mp_buf_detach(&b, NULL);
+}

@@ -509,3 +509,14 @@ const char *mp_value_kind_name(mp_value_kind k) {
     return "invalid";
   return names[k];
 }
+
+int mp__value_dec_fail(const mp_buf *path, int code, mp_err *err,
+                       const char *msg) {
+  if (path->len == 0)
+    return mp_err_set(err, code, "invalid property value: %s", msg);
+  if (path->len > 160) /* keep the message readable */
+    return mp_err_set(err, code, "invalid property value at '%.60s...%s': %s",
+                      path->data, path->data + path->len - 80, msg);
+  return mp_err_set(err, code, "invalid property value at '%s': %s",
+                    path->data, msg);
+}

@@ -23,4 +23,10 @@ mp_value *mp__value_array_take(mp_value *arr, size_t i);
  * frees the old element. */
 void mp__value_array_replace(mp_value *arr, size_t i, mp_value *v);
 
+/* Sets |err| to |code| for a value that cannot be decoded: "invalid
+ * property value[ at '<path>']: <msg>", a long path shortened in the
+ * middle. Returns |code|. */
+int mp__value_dec_fail(const mp_buf *path, int code, mp_err *err,
+                       const char *msg);
+
 #endif

@@ -300,14 +300,7 @@ static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  if (cx->path.len == 0)
-    return mp_err_set(err, MP_EPROTO, "invalid property value: %s", msg);
-  if (cx->path.len > 160) /* keep the message readable */
-    return mp_err_set(err, MP_EPROTO,
-                      "invalid property value at '%.60s...%s': %s",
-                      cx->path.data, cx->path.data + cx->path.len - 80, msg);
-  return mp_err_set(err, MP_EPROTO, "invalid property value at '%s': %s",
-                    cx->path.data, msg);
+  return mp__value_dec_fail(&cx->path, MP_EPROTO, err, msg);
 }
 
 static const pb_value *pbs_get(const pb_struct *s, const char *key) {

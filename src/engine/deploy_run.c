@@ -19,8 +19,9 @@ static void run_work(deploy *d, work_item *w, result_item *r) {
     return;
   }
   r->rc = 0;
-  if (d->o->kind == MP_DEPLOY_UPDATE)
-    r->rc = mp_stepgen_check_targets(d->sg, 1, &r->err);
+  if (d->o->kind == MP_DEPLOY_UPDATE || d->o->kind == MP_DEPLOY_DESTROY)
+    r->rc = mp_stepgen_check_targets(d->sg, d->o->kind == MP_DEPLOY_UPDATE,
+                                     &r->err);
   if (r->rc == 0 && mp_stepgen_preview_failed(d->sg))
     r->rc = mp_err_set(&r->err, MP_EINVAL, "%s", "");
   if (r->rc == 0)

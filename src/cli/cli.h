@@ -74,13 +74,18 @@ int mp_cli_load_project(mp_ctx *ctx);
  * ~/.minipulumi/state.db, creating ~/.minipulumi). Sets ctx->store.
  * Returns an exit status. */
 int mp_cli_store(mp_ctx *ctx);
-/* Resolves the stack to work on: |name| if given (a `[org/][project/]name`
- * form is accepted), else --stack, else the project's selected stack. With
- * |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).
+/* Resolves the stack to work on: |name| if given (any form
+ * mp_cli_stack_parse accepts), else --stack, else the project's selected
+ * stack. With |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).
  * Needs the project and the store (opened here). *out: owned name. */
 int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out);
-/* Splits `[org/][project/]name` to the short name (owned). */
-char *mp_cli_stack_short_name(const char *name);
+/* Parses the stack reference |ref| — `<stack>`, `organization/<stack>` or
+ * `organization/<project>/<stack>`, as Pulumi's diy backends do — into
+ * the stack's name in *out (owned). Refuses another organization, a
+ * project other than the current one (Pulumi's `provided project name
+ * "<p>" doesn't match Pulumi.yaml`, exit 1) and an invalid name (exit
+ * 2). Loads the project. Returns an exit status. */
+int mp_cli_stack_parse(mp_ctx *ctx, const char *ref, char **out);
 /* The path of Pulumi.<stack>.yaml beside the project. Owned. */
 char *mp_cli_stack_config_path(const mp_ctx *ctx, const char *stack);
 /* The stack reference for |stack| in the loaded project. */

@@ -243,9 +243,43 @@ int mp_cli_store(mp_ctx *ctx) {
 
 /* ==== stacks ==== */
 
-char *mp_cli_stack_short_name(const char *name) {
-  const char *slash = strrchr(name, '/');
-  return mp_xstrdup(slash ? slash + 1 : name);
+/* Pulumi's diy backends accept `<stack>`, `<org>/<stack>` and
+ * `<org>/<project>/<stack>`; the organization is always "organization"
+ * and a missing project is the current one. */
+int mp_cli_stack_parse(mp_ctx *ctx, const char *ref, char **out) {
+  int status;
+  *out = NULL;
+  if ((status = mp_cli_load_project(ctx))) return status;
+  const char *parts[3] = {NULL, NULL, NULL}; /* org, project, name */
+  size_t lens[3] = {0, 0, 0};
+  const char *s1 = strchr(ref, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+  if (s2 && strchr(s2 + 1, '/'))
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "invalid stack name '%s': write <stack>, "
+                        "organization/<stack> or "
+                        "organization/<project>/<stack>",
+                        ref);
+  if (s1) parts[0] = ref, lens[0] = (size_t)(s1 - ref);
+  if (s2) parts[1] = s1 + 1, lens[1] = (size_t)(s2 - s1 - 1);
+  parts[2] = s2 ? s2 + 1 : s1 ? s1 + 1 : ref;
+  lens[2] = strlen(parts[2]);
+  if (lens[0] && (lens[0] != 12 || strncmp(parts[0], "organization", 12)))
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "organization name must be 'organization'");
+  if (lens[1] && (lens[1] != strlen(ctx->project->name) ||
+                  strncmp(parts[1], ctx->project->name, lens[1])))
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "provided project name \"%.*s\" doesn't match "
+                        "Pulumi.yaml",
+                        (int)lens[1], parts[1]);
+  if (!mp_cli_stack_name_valid(parts[2]))
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "invalid stack name '%s': stack names may only "
+                        "contain alphanumerics, hyphens, underscores or "
+                        "periods",
+                        parts[2]);
+  *out = mp_xstrdup(parts[2]);
+  return 0;
 }
 
 mp_stack_ref mp_cli_ref(const mp_ctx *ctx, const char *stack) {
@@ -267,7 +301,7 @@ int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out) {
   char *stack = NULL;
   if (!name) name = ctx->stack;
   if (name) {
-    stack = mp_cli_stack_short_name(name);
+    if ((status = mp_cli_stack_parse(ctx, name, &stack))) return status;
   } else {
     if (mp_store_selected_get(ctx->store, ctx->project->name, &stack, &err))
       return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);

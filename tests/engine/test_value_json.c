@@ -286,6 +286,31 @@ static void test_value_json_embedded_nul(void) {
   mp_value_free(s);
 }
 
+/* Reading and writing back through the ciphertext-keeping crypter gives
+ * the same ciphertext, without any key; a new secret cannot be written. */
+static void test_value_json_keep_ciphertext(void) {
+  mp_crypter keep = mp_crypter_keep_ciphertext();
+  const char *text =
+      "{\"pw\":" SECRET_HEAD "\"ciphertext\":\"v1:bm9uY2U=:Y2lwaGVy\"}}";
+  mp_value *v = from_json(text, &keep);
+  CHECK(v != NULL);
+  const mp_value *pw = v ? mp_value_object_get(v, "pw") : NULL;
+  CHECK(pw && pw->kind == MP_VALUE_SECRET);
+  char *back = v ? to_json(v, &keep, 0) : NULL;
+  CHECK_STR(back, text);
+  free(back);
+  mp_value_free(v);
+  mp_value *fresh = mp_value_new_secret(mp_value_new_number(3));
+  mp_buf b;
+  mp_err err;
+  mp_buf_init(&b);
+  mp_err_clear(&err);
+  CHECK(mp_value_to_json(fresh, &keep, 0, &b, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "without the stack's secrets manager");
+  mp_buf_destroy(&b);
+  mp_value_free(fresh);
+}
+
 int main(void) {
   RUN(test_value_json_plain_kinds);
   RUN(test_value_json_nonfinite);
@@ -297,5 +322,6 @@ int main(void) {
   RUN(test_value_json_pretty);
   RUN(test_value_json_cjson_tree);
   RUN(test_value_json_embedded_nul);
+  RUN(test_value_json_keep_ciphertext);
   return mp_test_summary();
 }

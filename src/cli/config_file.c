@@ -2,9 +2,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -320,6 +323,7 @@ done:
 
 int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err) {
   memset(c, 0, sizeof(*c));
+  c->lock_fd = -1;
   FILE *f = fopen(path, "rb");
   mp_buf text;
   mp_buf_init(&text);
@@ -361,7 +365,60 @@ int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err) {
   return 0;
 }
 
-int mp_stack_config_save(const mp_stack_config *c, mp_err *err) {
+/* Locks |path| (creating it empty if missing; *created says so). A writer
+ * replaces the file by a rename, so a lock taken on the inode it replaced
+ * is worthless: after the lock is granted the path must still name the
+ * locked inode, else the new file is locked instead. */
+static int lock_path(const char *path, int *fd_out, int *created,
+                     mp_err *err) {
+  for (;;) {
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    *created = 0;
+    if (fd < 0 && errno == ENOENT) {
+      fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      *created = fd >= 0;
+      if (fd < 0 && errno == EEXIST) continue;
+    }
+    if (fd < 0)
+      return mp_err_set(err, MP_EIO, "cannot open '%s' for writing: %s", path,
+                        strerror(errno));
+    int rc;
+    while ((rc = flock(fd, LOCK_EX)) < 0 && errno == EINTR) {
+    }
+    struct stat held, now;
+    if (rc < 0) {
+      int e = errno;
+      close(fd);
+      return mp_err_set(err, MP_EIO, "cannot lock '%s': %s", path,
+                        strerror(e));
+    }
+    if (fstat(fd, &held) == 0 && stat(path, &now) == 0 &&
+        held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
+      *fd_out = fd;
+      return 0;
+    }
+    close(fd); /* replaced (or removed) while we waited */
+  }
+}
+
+int mp_stack_config_open(const char *path, mp_stack_config *c, mp_err *err) {
+  int fd = -1, created = 0;
+  memset(c, 0, sizeof(*c));
+  c->lock_fd = -1;
+  int rc = lock_path(path, &fd, &created, err);
+  if (rc) return rc;
+  if ((rc = mp_stack_config_load(path, c, err))) {
+    if (created) unlink(path);
+    close(fd);
+    return rc;
+  }
+  c->locked = 1;
+  c->lock_fd = fd;
+  c->created = created;
+  return 0;
+}
+
+int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
   mp_buf out;
   mp_buf_init(&out);
   int rc = mp_cli_yaml_emit(c->doc, &out, err);
@@ -383,15 +440,37 @@ int mp_stack_config_save(const mp_stack_config *c, mp_err *err) {
       unlink(tmp);
     }
   }
+  if (rc == 0) c->created = 0;
   free(tmp);
   mp_buf_destroy(&out);
   return rc;
 }
 
+int mp_stack_config_save_salt(mp_stack_config *c, const char *salt,
+                              mp_err *err) {
+  mp_stack_config_set_salt(c, salt);
+  if (c->locked) return mp_stack_config_save(c, err);
+  mp_stack_config fresh;
+  int rc = mp_stack_config_open(c->path, &fresh, err);
+  if (rc) return rc;
+  if (!mp_stack_config_salt(&fresh)) {
+    mp_stack_config_set_salt(&fresh, salt);
+    rc = mp_stack_config_save(&fresh, err);
+  }
+  mp_stack_config_destroy(&fresh);
+  return rc;
+}
+
 void mp_stack_config_destroy(mp_stack_config *c) {
+  if (c->locked) {
+    /* A file the lock created and nobody wrote is not left behind. */
+    if (c->created) unlink(c->path);
+    close(c->lock_fd);
+  }
   free(c->path);
   mp_value_free(c->doc);
   memset(c, 0, sizeof(*c));
+  c->lock_fd = -1;
 }
 
 mp_value *mp_stack_config_values(mp_stack_config *c) {

@@ -26,7 +26,7 @@ static int copy_config(mp_ctx *ctx, const char *from, const char *to,
     free(dp);
     return rc;
   }
-  rc = mp_stack_config_load(dp, &dst, err);
+  rc = mp_stack_config_open(dp, &dst, err);
   free(dp);
   if (rc) {
     mp_stack_config_destroy(&src);

@@ -54,6 +54,11 @@ static int l_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   f = mp__prov_str(q->news, "path", &path, r);
   if (f == MP_PROV_FIELD_MISSING || (f == MP_PROV_FIELD_OK && !*path))
     mp_prov_resp_add_failure(r, "path", "missing required property");
+  if (q->news && q->news->kind == MP_VALUE_OBJECT &&
+      mp_value_contains_secrets(mp_value_object_get(q->news, "path")))
+    mp_prov_resp_add_failure(r, "path",
+                             "cannot be secret: the path is the resource's "
+                             "id, which is never secret");
   (void)mp__prov_str(q->news, "content", &content, r);
   f = mp__prov_str(q->news, "mode", &mode, r);
   if (f == MP_PROV_FIELD_OK && parse_mode(mode, &m) < 0)
@@ -139,10 +144,19 @@ static int write_atomic(const char *path, const char *content, size_t len,
   return 0;
 }
 
-static void set_sha(mp_value *out, const char *content, size_t len) {
+/* sha256 of the content; secret when the content is (a hash of a short
+ * secret gives it away). */
+static void set_sha(mp_value *out, const char *content, size_t len,
+                    int secret) {
   char hex[65];
   mp_sha256_hex(content, len, hex);
-  mp_value_object_set(out, "sha256", mp_value_new_cstring(hex));
+  mp_value *v = mp_value_new_cstring(hex);
+  mp_value_object_set(out, "sha256", secret ? mp_value_new_secret(v) : v);
+}
+
+static int content_secret(const mp_value *obj) {
+  return obj && obj->kind == MP_VALUE_OBJECT &&
+         mp_value_contains_secrets(mp_value_object_get(obj, "content"));
 }
 
 /* Create and Update: write the file (unless previewing) and build the
@@ -162,7 +176,7 @@ static int write_file(const mp_prov_req *q, mp_prov_resp *r, mp_err *err) {
   if (mp__prov_is_unknown(q->news, "content"))
     mp_value_object_set(out, "sha256", mp_value_new_unknown());
   else
-    set_sha(out, data, len);
+    set_sha(out, data, len, content_secret(q->news));
   if (!q->preview) {
     if (path == NULL || *path == '\0' ||
         (modes != NULL && parse_mode(modes, &mode) < 0)) {
@@ -258,11 +272,9 @@ static int slurp(const char *path, mp_buf *b, mode_t *mode, mp_err *err) {
 /* Sets path/content (and mode, when |base| has one) from disk. */
 static void apply_disk(mp_value *v, const char *path, const mp_buf *b,
                        mode_t mode) {
-  const mp_value *was = mp_value_object_get(v, "content");
-  int secret = was != NULL && was->kind == MP_VALUE_SECRET;
   mp_value *c = mp_value_new_string(b->len ? b->data : "", b->len);
   /* Content that was secret stays secret. */
-  if (secret)
+  if (content_secret(v))
     c = mp_value_new_secret(c);
   mp_value_object_set(v, "path", mp_value_new_cstring(path));
   mp_value_object_set(v, "content", c);
@@ -294,7 +306,7 @@ static int l_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     mp_value *out = mp__prov_obj_dup(q->olds);
     mp_value *in = mp__prov_obj_dup(q->old_inputs);
     apply_disk(out, path, &b, mode);
-    set_sha(out, b.len ? b.data : "", b.len);
+    set_sha(out, b.len ? b.data : "", b.len, content_secret(out));
     apply_disk(in, path, &b, mode);
     free(r->id);
     r->id = mp_xstrdup(path);

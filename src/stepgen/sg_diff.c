@@ -34,7 +34,9 @@ static int check_failures(const mp_resource *st, const mp_prov_resp *r,
       mp_buf tv;
       mp_buf_init(&tv);
       const mp_value *v = mp_value_object_get(st->inputs, f->property);
-      if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &tv, NULL);
+      /* A secret is never spelled out in a message. */
+      if (v && mp_value_contains_secrets(v)) mp_buf_puts(&tv, "[secret]");
+      else if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &tv, NULL);
       mp_buf_printf(&b,
                     "%s resource '%s': property %s value {%s} has a problem: "
                     "%s",

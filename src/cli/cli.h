@@ -8,6 +8,8 @@
 #ifndef MP_CLI_CLI_H
 #define MP_CLI_CLI_H
 
+#include <sys/types.h>
+
 #include "cli/config_file.h"
 #include "cli/ctx.h"
 #include "engine/crypto.h"
@@ -64,6 +66,16 @@ int mp_cli_interactive(const mp_ctx *ctx);
  * or -1 on end of input or interrupt. */
 int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
                   size_t size);
+
+/* ---- child process groups (children.c) ---- */
+
+/* Fills |out| with up to |max| process groups this process started: its
+ * children that lead their own group (the command provider's commands).
+ * Async-signal-safe. Returns the count. */
+size_t mp_cli_child_groups(pid_t *out, size_t max);
+/* Ends those groups: SIGTERM now, and SIGKILL after |grace_ms| from a
+ * forked helper (so the caller may exit at once). Async-signal-safe. */
+void mp_cli_end_child_groups(int grace_ms);
 
 /* ---- workspace (workspace.c) ---- */
 

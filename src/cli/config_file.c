@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "engine/text.h"
+
 #define MAX_DEPTH 64
 
 /* ==== reading ==== */
@@ -18,15 +20,34 @@
 typedef struct reader {
   yaml_parser_t p;
   const char *file;
+  const char *text; /* the whole input, for positions of reader errors */
+  size_t len;
   mp_err *err;
 } reader;
 
 static int parse_error(reader *r) {
+  int line = (int)r->p.problem_mark.line + 1;
+  int col = (int)r->p.problem_mark.column + 1;
+  /* libyaml gives a reader error (bad UTF-8, a control character) no
+   * mark, only the byte offset. */
+  if (r->p.error == YAML_READER_ERROR)
+    mp_text_position(r->text, r->len, r->p.problem_offset, &line, &col);
   /* file:line:col first, as the YAML host reports program errors */
-  return mp_err_set(r->err, MP_EINVAL, "%s:%lu:%lu: invalid YAML: %s", r->file,
-                    (unsigned long)r->p.problem_mark.line + 1,
-                    (unsigned long)r->p.problem_mark.column + 1,
-                    r->p.problem ? r->p.problem : "parse error");
+  return mp_err_set(r->err, MP_EINVAL, "%s:%d:%d: invalid YAML: %s", r->file,
+                    line, col, r->p.problem ? r->p.problem : "parse error");
+}
+
+/* A NUL would cut the string wherever it goes next; refuse it. */
+static int nul_error(reader *r, const yaml_event_t *ev) {
+  return mp_err_set(r->err, MP_EINVAL,
+                    "%s:%lu:%lu: a string may not contain a NUL character "
+                    "(\\0)",
+                    r->file, (unsigned long)ev->start_mark.line + 1,
+                    (unsigned long)ev->start_mark.column + 1);
+}
+
+static int has_nul(const yaml_event_t *ev) {
+  return memchr(ev->data.scalar.value, '\0', ev->data.scalar.length) != NULL;
 }
 
 static int next_event(reader *r, yaml_event_t *ev) {
@@ -86,6 +107,21 @@ static int parse_map(reader *r, int depth, mp_value **out) {
       yaml_event_delete(&ev);
       break;
     }
+    if (has_nul(&ev)) {
+      rc = nul_error(r, &ev);
+      yaml_event_delete(&ev);
+      break;
+    }
+    /* A repeated key would silently replace the first, as Pulumi refuses
+     * for Pulumi.yaml; refuse it in every file. */
+    if (mp_value_object_get(obj, (const char *)ev.data.scalar.value)) {
+      rc = mp_err_set(r->err, MP_EINVAL, "%s:%lu:%lu: duplicate key '%s'",
+                      r->file, (unsigned long)ev.start_mark.line + 1,
+                      (unsigned long)ev.start_mark.column + 1,
+                      (const char *)ev.data.scalar.value);
+      yaml_event_delete(&ev);
+      break;
+    }
     char *key = mp_xstrdup((const char *)ev.data.scalar.value);
     yaml_event_delete(&ev);
     mp_value *val = NULL;
@@ -110,6 +146,7 @@ static int parse_node(reader *r, yaml_event_t *ev, int depth, mp_value **out) {
                       r->file);
   switch (ev->type) {
   case YAML_SCALAR_EVENT:
+    if (has_nul(ev)) return nul_error(r, ev);
     *out = is_null_scalar(ev)
                ? mp_value_new_null()
                : mp_value_new_string((const char *)ev->data.scalar.value,
@@ -155,7 +192,7 @@ static int parse_document(reader *r, mp_value **out) {
 
 int mp_cli_yaml_parse(const char *file, const char *text, size_t len,
                       mp_value **out, mp_err *err) {
-  reader r = {.file = file, .err = err};
+  reader r = {.file = file, .text = text, .len = len, .err = err};
   mp_value *v = NULL;
   *out = NULL;
   if (!yaml_parser_initialize(&r.p))

@@ -87,8 +87,32 @@ static int parse_seq(reader *r, int depth, mp_value **out) {
   }
 }
 
+/* A mapping key must be a scalar without NUL, not seen before in |obj|
+ * (whose i-th key is on line lines[i]): a repeated key would silently
+ * replace the first, so it is refused in every file, as the program
+ * parser does. Returns 0 or MP_EINVAL. */
+static int check_key(reader *r, const mp_value *obj, const unsigned long *lines,
+                     const yaml_event_t *ev) {
+  if (ev->type != YAML_SCALAR_EVENT)
+    return mp_err_set(r->err, MP_EINVAL,
+                      "cannot parse '%s': only scalar mapping keys are "
+                      "supported (line %lu)",
+                      r->file, (unsigned long)ev->start_mark.line + 1);
+  if (has_nul(ev)) return nul_error(r, ev);
+  const char *key = (const char *)ev->data.scalar.value;
+  for (size_t i = 0; i < obj->u.obj.len; i++)
+    if (strcmp(obj->u.obj.items[i].key, key) == 0)
+      return mp_err_set(r->err, MP_EINVAL,
+                        "%s:%lu:%lu: duplicate key '%s' (first at line %lu)",
+                        r->file, (unsigned long)ev->start_mark.line + 1,
+                        (unsigned long)ev->start_mark.column + 1, key,
+                        lines[i]);
+  return 0;
+}
+
 static int parse_map(reader *r, int depth, mp_value **out) {
   mp_value *obj = mp_value_new_object();
+  unsigned long *lines = NULL; /* of each key of |obj|, for messages */
   int rc;
   for (;;) {
     yaml_event_t ev;
@@ -96,33 +120,17 @@ static int parse_map(reader *r, int depth, mp_value **out) {
     if (rc) break;
     if (ev.type == YAML_MAPPING_END_EVENT) {
       yaml_event_delete(&ev);
+      free(lines);
       *out = obj;
       return 0;
     }
-    if (ev.type != YAML_SCALAR_EVENT) {
-      rc = mp_err_set(r->err, MP_EINVAL,
-                      "cannot parse '%s': only scalar mapping keys are "
-                      "supported (line %lu)",
-                      r->file, (unsigned long)ev.start_mark.line + 1);
-      yaml_event_delete(&ev);
-      break;
-    }
-    if (has_nul(&ev)) {
-      rc = nul_error(r, &ev);
-      yaml_event_delete(&ev);
-      break;
-    }
-    /* A repeated key would silently replace the first, as Pulumi refuses
-     * for Pulumi.yaml; refuse it in every file. */
-    if (mp_value_object_get(obj, (const char *)ev.data.scalar.value)) {
-      rc = mp_err_set(r->err, MP_EINVAL, "%s:%lu:%lu: duplicate key '%s'",
-                      r->file, (unsigned long)ev.start_mark.line + 1,
-                      (unsigned long)ev.start_mark.column + 1,
-                      (const char *)ev.data.scalar.value);
+    if ((rc = check_key(r, obj, lines, &ev))) {
       yaml_event_delete(&ev);
       break;
     }
     char *key = mp_xstrdup((const char *)ev.data.scalar.value);
+    lines = mp_xreallocarray(lines, obj->u.obj.len + 1, sizeof(*lines));
+    lines[obj->u.obj.len] = (unsigned long)ev.start_mark.line + 1;
     yaml_event_delete(&ev);
     mp_value *val = NULL;
     if ((rc = next_event(r, &ev)) == 0) {
@@ -136,6 +144,7 @@ static int parse_map(reader *r, int depth, mp_value **out) {
     mp_value_object_set(obj, key, val);
     free(key);
   }
+  free(lines);
   mp_value_free(obj);
   return rc;
 }

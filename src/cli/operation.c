@@ -333,6 +333,13 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   mp_strv_init(&r.targets);
   mp_strv_init(&r.replaces);
   status = prepare(&r);
+  /* Providers run in the program's folder, as Pulumi's plugins do: a
+   * relative path in a local:index:File, or a command's default `dir`,
+   * means the same whatever folder minipulumi was started from. */
+  if (status == 0 && chdir(ctx->project->program_dir) != 0)
+    status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "cannot change to the program's folder '%s': %m",
+                          ctx->project->program_dir);
   if (status == 0) status = perform(&r, preview_cmd);
   run_destroy(&r);
   free(stack);

@@ -26,6 +26,7 @@ static void project_free(mp_cli_project *p) {
   mp_cli_project_lang_free(p->lang);
   free(p->name);
   free(p->dir);
+  free(p->program_dir);
   free(p->runtime);
   mp_value_free(p->defaults);
   free(p);
@@ -166,6 +167,10 @@ static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
       mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
       p->name = mp_xstrdup(name->u.str.ptr);
       p->dir = mp_xstrdup(dir);
+      const mp_value *main = mp_value_object_get(doc, "main");
+      p->program_dir = main && main->kind == MP_VALUE_STRING && *main->u.str.ptr
+                           ? mp_xasprintf("%s/%s", dir, main->u.str.ptr)
+                           : mp_xstrdup(dir);
       if (rt && rt->kind == MP_VALUE_STRING) p->runtime = mp_xstrdup(rt->u.str.ptr);
       if (rt && rt->kind == MP_VALUE_OBJECT) {
         const mp_value *rn = mp_value_object_get(rt, "name");

@@ -56,6 +56,10 @@ static int logical(const mp_step *s) {
 static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
                     const char *msg) {
   deploy *d = ud;
+  if (kind == MP_EVENT_DIAGNOSTIC) {
+    mp__deploy_diag(d, "warning", s->urn, msg);
+    return;
+  }
   if (s->flags & MP_STEP_SKIPPED_CREATE) return;
   mp_event ev = {0};
   ev.kind = kind;

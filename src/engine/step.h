@@ -61,6 +61,9 @@ typedef struct mp_step {
   mp_value *goal_inputs;
   int failed;
   char *error;
+  /* The provider's warnings about the resource, shown when the step ends
+   * (filled on the worker, read on the loop thread). */
+  mp_strv warnings;
 } mp_step;
 
 mp_step *mp_step_new(mp_step_op op, const char *urn);

@@ -246,10 +246,20 @@ static void import_followup(run *r, mp_step *s) {
   mp_chain_insert(r->chain, r->next + 1, u);
 }
 
+/* The provider's warnings about |s|, as diagnostics on its resource;
+ * shown once. */
+static void report_warnings(mp_stepexec *ex, mp_step *s) {
+  for (size_t i = 0; ex->o.hooks.on_step && i < s->warnings.len; i++)
+    ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_DIAGNOSTIC, s,
+                        s->warnings.items[i]);
+  mp_strv_destroy(&s->warnings);
+}
+
 static void step_end(run *r) {
   mp_stepexec *ex = r->ex;
   mp_step *s = r->step;
   changes ch = {0};
+  report_warnings(ex, s);
   mp_err werr;
   mp_err_clear(&werr);
   if (r->rc < 0) {

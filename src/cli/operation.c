@@ -322,6 +322,13 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();
+  mp_err err;
+  mp_err_clear(&err);
+  /* Before the preview, not after it at the lock. */
+  if (!only_preview && mp_store_writable(ctx->store, &err)) {
+    free(stack);
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  }
   if (!only_preview && !interactive && !yes) {
     free(stack);
     return mp_cli_error(ctx, MP_EXIT_CONFIG,

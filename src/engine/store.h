@@ -53,12 +53,18 @@ typedef struct mp_history_entry {
 /* Opens (creating if needed) the store at |url|: `sqlite:///abs/path.db`,
  * or a plain path. A store from an older schema is migrated; one from a
  * newer schema, or a file that is not a minipulumi store, is refused with
- * MP_ESTATE and left unchanged. Sets *out on success. */
+ * MP_ESTATE and left unchanged. An existing store whose file or folder
+ * this process cannot write is opened read-only (mp_store_writable).
+ * Sets *out on success. */
 int mp_store_open(const char *url, mp_store **out, mp_err *err);
 /* Closes |s|, releasing every lock this process took through it. NULL ok. */
 void mp_store_close(mp_store *s);
 /* Where the store lives, for messages. Borrowed. */
 const char *mp_store_location(const mp_store *s);
+/* 0 if |s| can be written, else MP_EIO saying it is read-only (a store
+ * whose file or folder is not writable opens read-only: reading works,
+ * every write is refused with this error). */
+int mp_store_writable(const mp_store *s, mp_err *err);
 
 /* ---- stacks ---- */
 int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err);

@@ -87,11 +87,16 @@ static int parse_seq(reader *r, int depth, mp_value **out) {
   }
 }
 
-/* A mapping key must be a scalar without NUL, not seen before in |obj|
- * (whose i-th key is on line lines[i]): a repeated key would silently
- * replace the first, so it is refused in every file, as the program
- * parser does. Returns 0 or MP_EINVAL. */
-static int check_key(reader *r, const mp_value *obj, const unsigned long *lines,
+/* The keys of one mapping as read, with their lines. */
+typedef struct seen_keys {
+  mp_strv keys;
+  unsigned long *lines;
+} seen_keys;
+
+/* A mapping key must be a scalar without NUL, not in |seen|: a repeated
+ * key would silently replace the first, so it is refused in every file,
+ * as the program parser does. Returns 0 or MP_EINVAL. */
+static int check_key(reader *r, const seen_keys *seen,
                      const yaml_event_t *ev) {
   if (ev->type != YAML_SCALAR_EVENT)
     return mp_err_set(r->err, MP_EINVAL,
@@ -100,19 +105,20 @@ static int check_key(reader *r, const mp_value *obj, const unsigned long *lines,
                       r->file, (unsigned long)ev->start_mark.line + 1);
   if (has_nul(ev)) return nul_error(r, ev);
   const char *key = (const char *)ev->data.scalar.value;
-  for (size_t i = 0; i < obj->u.obj.len; i++)
-    if (strcmp(obj->u.obj.items[i].key, key) == 0)
+  for (size_t i = 0; i < seen->keys.len; i++)
+    if (strcmp(seen->keys.items[i], key) == 0)
       return mp_err_set(r->err, MP_EINVAL,
                         "%s:%lu:%lu: duplicate key '%s' (first at line %lu)",
                         r->file, (unsigned long)ev->start_mark.line + 1,
                         (unsigned long)ev->start_mark.column + 1, key,
-                        lines[i]);
+                        seen->lines[i]);
   return 0;
 }
 
 static int parse_map(reader *r, int depth, mp_value **out) {
   mp_value *obj = mp_value_new_object();
-  unsigned long *lines = NULL; /* of each key of |obj|, for messages */
+  seen_keys seen = {{0}, NULL};
+  mp_strv_init(&seen.keys);
   int rc;
   for (;;) {
     yaml_event_t ev;
@@ -120,17 +126,19 @@ static int parse_map(reader *r, int depth, mp_value **out) {
     if (rc) break;
     if (ev.type == YAML_MAPPING_END_EVENT) {
       yaml_event_delete(&ev);
-      free(lines);
       *out = obj;
-      return 0;
+      obj = NULL;
+      break;
     }
-    if ((rc = check_key(r, obj, lines, &ev))) {
+    if ((rc = check_key(r, &seen, &ev))) {
       yaml_event_delete(&ev);
       break;
     }
     char *key = mp_xstrdup((const char *)ev.data.scalar.value);
-    lines = mp_xreallocarray(lines, obj->u.obj.len + 1, sizeof(*lines));
-    lines[obj->u.obj.len] = (unsigned long)ev.start_mark.line + 1;
+    seen.lines = mp_xreallocarray(seen.lines, seen.keys.len + 1,
+                                  sizeof(*seen.lines));
+    seen.lines[seen.keys.len] = (unsigned long)ev.start_mark.line + 1;
+    mp_strv_push(&seen.keys, key);
     yaml_event_delete(&ev);
     mp_value *val = NULL;
     if ((rc = next_event(r, &ev)) == 0) {
@@ -144,7 +152,8 @@ static int parse_map(reader *r, int depth, mp_value **out) {
     mp_value_object_set(obj, key, val);
     free(key);
   }
-  free(lines);
+  mp_strv_destroy(&seen.keys);
+  free(seen.lines);
   mp_value_free(obj);
   return rc;
 }

@@ -139,6 +139,11 @@ static mp_value *project_defaults(const mp_value *decl, const char *project) {
   return out;
 }
 
+/* "a" or "an", for mp_value_kind_name(v->kind). */
+static const char *article(const mp_value *v) {
+  return strchr("aeiou", mp_value_kind_name(v->kind)[0]) ? "an" : "a";
+}
+
 static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
   char *file = mp_xasprintf("%s/Pulumi.yaml", dir);
   if (access(file, F_OK) != 0) {
@@ -159,10 +164,25 @@ static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
   } else {
     const mp_value *name = mp_value_object_get(doc, "name");
     const mp_value *rt = mp_value_object_get(doc, "runtime");
-    if (!name || name->kind != MP_VALUE_STRING || !name->u.str.len) {
+    const mp_value *rtn = rt && rt->kind == MP_VALUE_OBJECT
+                              ? mp_value_object_get(rt, "name")
+                              : NULL;
+    if (!name || name->kind == MP_VALUE_NULL) {
       status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                             "'%s' has no project name; add `name: <project>`",
                             file);
+    } else if (name->kind != MP_VALUE_STRING || !name->u.str.len) {
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "'%s': `name` must be a non-empty string; it is "
+                            "%s %s",
+                            file, article(name), mp_value_kind_name(name->kind));
+    } else if (rt && rt->kind != MP_VALUE_NULL && rt->kind != MP_VALUE_STRING &&
+               !(rtn && rtn->kind == MP_VALUE_STRING)) {
+      /* Present but of the wrong type: "has no runtime" would mislead. */
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "'%s': `runtime` must be a string such as `yaml`, "
+                            "or a mapping with a `name` string; it is %s %s",
+                            file, article(rt), mp_value_kind_name(rt->kind));
     } else {
       mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
       p->name = mp_xstrdup(name->u.str.ptr);

@@ -185,6 +185,17 @@ static void warn_pending(deploy *d) {
               "whether the operations completed, then repair the stack with "
               "`minipulumi refresh`, which reads the state from the providers "
               "and clears the pending operations.");
+  /* A plain refresh keeps pending creates (it cannot read what may not
+   * exist), so saying only "refresh" would send the user round in a
+   * circle: name the flag that clears them. */
+  int creates = 0;
+  for (size_t i = 0; i < d->snap->npending; i++)
+    creates |= d->snap->pending[i].type == MP_PENDING_CREATING;
+  if (creates && !d->o->clear_pending_creates)
+    mp_buf_puts(&b,
+                "\n\nA refresh keeps pending CREATE operations: once you have "
+                "confirmed that those resources were not created, clear them "
+                "with `minipulumi refresh --clear-pending-creates`.");
   mp__deploy_diag(d, "warning", NULL, b.data);
   mp_buf_destroy(&b);
 }

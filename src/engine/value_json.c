@@ -443,11 +443,13 @@ static int decode_secret(const cJSON *o, dec_ctx *cx, mp_value **out,
     return dec_fail(cx, err, "secret has neither 'ciphertext' nor 'plaintext'");
   if (cx->in_secret)
     return decode_secret_text(cipher, strlen(cipher), cx, out, err);
+  /* No crypter means the state names no secrets manager (a passphrase
+   * that is only missing fails later, when the key is derived): telling
+   * the user to set the passphrase would send them the wrong way. */
   if (cx->crypter == NULL)
     return dec_fail(cx, err,
-                    "the secret cannot be decrypted because no secrets "
-                    "manager is available; set PULUMI_CONFIG_PASSPHRASE (or "
-                    "PULUMI_CONFIG_PASSPHRASE_FILE) to the stack's passphrase");
+                    "failed to decrypt: snapshot contains encrypted secrets "
+                    "but no secrets manager could be found");
   mp_buf plainbuf;
   mp_buf_init(&plainbuf);
   rc = cx->crypter->decrypt(cx->crypter->ctx, cipher, strlen(cipher), &plainbuf,

@@ -204,9 +204,10 @@ static void test_value_json_errors(void) {
   check_json_error("", NULL, "unexpected end of input at offset 0");
   check_json_error("{} x", NULL, "unexpected trailing data at offset 3");
   check_json_error(SECRET_HEAD "\"ciphertext\":\"rev:1\"}", NULL,
-                   "set PULUMI_CONFIG_PASSPHRASE");
+                   "failed to decrypt: snapshot contains encrypted secrets "
+                   "but no secrets manager could be found");
   check_json_error("{\"a\":{\"b\":" SECRET_HEAD "\"ciphertext\":\"rev:1\"}}}",
-                   NULL, "at 'a.b': the secret cannot be decrypted");
+                   NULL, "at 'a.b': failed to decrypt");
   check_json_error("{\"x\":" SECRET_HEAD "\"ciphertext\":\"zzz\"}}", &c,
                    "cannot decrypt the secret at 'x': bad ciphertext");
   check_json_error(SECRET_HEAD "\"other\":1}", NULL,

@@ -79,6 +79,7 @@ static int on_frame_send(nghttp2_session *s, const nghttp2_frame *frame,
     mp_err_set(&c->fail, MP_EPROTO, "malformed HTTP/2 from peer (%s): %s",
                nghttp2_http2_strerror(frame->goaway.error_code),
                c->h2err[0] ? c->h2err : "no detail");
+  if (c->on_frame_sent) c->on_frame_sent(c, frame);
   return 0;
 }
 

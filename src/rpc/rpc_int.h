@@ -87,6 +87,8 @@ struct mp__rpc_conn {
   void (*on_fail)(mp__rpc_conn *c);
   /* The TCP handle is closed; free the owner's struct. */
   void (*on_closed)(mp__rpc_conn *c);
+  /* Optional: nghttp2 has sent |frame| (inside nghttp2's callbacks). */
+  void (*on_frame_sent)(mp__rpc_conn *c, const nghttp2_frame *frame);
   uint8_t rbuf[64 << 10]; /* read buffer (input is handled synchronously) */
 };
 

@@ -252,13 +252,24 @@ static int on_data_chunk(nghttp2_session *s, uint8_t flags, int32_t stream_id,
   mp_rpc_srv_call *call = stream_call(s, stream_id);
   if (call == NULL || call->answered) return 0;
   mp_err e;
-  if (mp_rpc_reader_feed(&call->reader, data, len, &e) < 0) {
+  if (mp_rpc_reader_feed(&call->reader, data, len, &e) < 0)
     call_answer_error(call, call->reader.status, e.msg, NULL, 0);
-    /* Stop the rest of the upload rather than read it for nothing. */
-    nghttp2_submit_rst_stream(s, NGHTTP2_FLAG_NONE, stream_id,
-                              NGHTTP2_NO_ERROR);
-  }
   return 0;
+}
+
+/* Once an answer has ended the stream while the client is still sending
+ * (an early error), stop the rest of the upload: RST_STREAM(NO_ERROR)
+ * after the answer, as HTTP/2 allows. Submitted only after the answer went
+ * out, so that it cannot overtake it. */
+static void sconn_on_frame_sent(mp__rpc_conn *base,
+                                const nghttp2_frame *frame) {
+  if (frame->hd.type != NGHTTP2_HEADERS ||
+      !(frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
+    return;
+  if (nghttp2_session_get_stream_remote_close(base->h2, frame->hd.stream_id) ==
+      0)
+    nghttp2_submit_rst_stream(base->h2, NGHTTP2_FLAG_NONE, frame->hd.stream_id,
+                              NGHTTP2_NO_ERROR);
 }
 
 static int on_stream_close(nghttp2_session *s, int32_t stream_id,
@@ -330,6 +341,7 @@ static void server_on_connection(uv_stream_t *listener, int status) {
   sc->base.after_io = sconn_after_io;
   sc->base.on_fail = sconn_on_fail;
   sc->base.on_closed = sconn_on_closed;
+  sc->base.on_frame_sent = sconn_on_frame_sent;
   mp__rpc_list_init(&sc->calls);
   mp__rpc_list_init(&sc->ready);
   mp__rpc_list_push(&srv->conns, &sc->link);

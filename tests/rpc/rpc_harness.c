@@ -1,5 +1,6 @@
 #include "rpc_harness.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,57 @@ int rh_loop_close(uv_loop_t *loop) {
   int rc = uv_loop_close(loop);
   if (rc != 0) uv_walk(loop, walk_print, NULL);
   return rc;
+}
+
+/* ---- blocking callers ------------------------------------------------ */
+
+static void worker_main(void *arg) {
+  rh_worker *w = arg;
+  for (int i = 0; i < w->calls; i++) {
+    char msg[32];
+    int len = snprintf(msg, sizeof(msg), "t%d-%d", w->index, i);
+    mp_rpc_reply reply;
+    mp_rpc_reply_init(&reply);
+    w->rc_last = mp_rpc_call_sync(w->cli, w->method, msg, (size_t)len,
+                                  w->opts, &reply, &w->err_last);
+    w->code_last = reply.status.code;
+    if (w->rc_last == 0 && reply.body.len == (size_t)len &&
+        memcmp(reply.body.data, msg, (size_t)len) == 0)
+      w->ok++;
+    mp_rpc_reply_destroy(&reply);
+    if (w->rc_last != 0 && w->rc_last != MP_EPLUGIN) break;
+  }
+  atomic_fetch_add((atomic_int *)w->finished, 1);
+  uv_async_send(w->wake);
+}
+
+static void on_worker_ended(uv_async_t *h) { (void)h; }
+
+static void on_async_closed(uv_handle_t *h) { *(int *)h->data = 1; }
+
+void rh_run_workers(uv_loop_t *loop, mp_rpc_client *cli, const char *method,
+                    const mp_rpc_call_opts *opts, int calls, rh_worker *w,
+                    int n, void (*tick)(void *), void *arg) {
+  uv_async_t wake;
+  atomic_int finished;
+  uv_thread_t tids[64];
+  int closed = 0;
+  atomic_init(&finished, 0);
+  uv_async_init(loop, &wake, on_worker_ended);
+  for (int i = 0; i < n; i++) {
+    w[i] = (rh_worker){.cli = cli, .method = method, .opts = opts,
+                       .calls = calls, .index = i, .wake = &wake,
+                       .finished = &finished};
+    uv_thread_create(&tids[i], worker_main, &w[i]);
+  }
+  while (atomic_load(&finished) < n) {
+    uv_run(loop, UV_RUN_ONCE);
+    if (tick) tick(arg);
+  }
+  for (int i = 0; i < n; i++) uv_thread_join(&tids[i]);
+  wake.data = &closed;
+  uv_close((uv_handle_t *)&wake, on_async_closed);
+  rh_run_until(loop, &closed);
 }
 
 /* ---- the test service ------------------------------------------------- */

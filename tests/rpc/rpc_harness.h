@@ -56,6 +56,30 @@ int rh_service_add(rh_service *svc, mp_rpc_server *s, mp_err *err);
 void rh_service_release(rh_service *svc);
 void rh_service_destroy(rh_service *svc);
 
+/* A thread making blocking calls (mp_rpc_call_sync) of |method|, each
+ * with the message "t<index>-<k>", counting the exact echoes. */
+typedef struct rh_worker {
+  mp_rpc_client *cli;
+  const char *method;
+  const mp_rpc_call_opts *opts;
+  int calls;
+  int index;
+  int ok;          /* replies equal to the request */
+  int rc_last;     /* outcome of the last call */
+  int code_last;
+  mp_err err_last;
+  uv_async_t *wake; /* tells the loop thread the worker ended */
+  void *finished;   /* atomic_int shared by the workers */
+} rh_worker;
+
+/* Runs |n| (at most 64) workers of |calls| calls each while the loop
+ * thread keeps running |loop|, calling |tick|(|arg|) (if not NULL) after
+ * each loop iteration. Returns once all have ended and are joined. A
+ * worker stops at its first transport failure. */
+void rh_run_workers(uv_loop_t *loop, mp_rpc_client *cli, const char *method,
+                    const mp_rpc_call_opts *opts, int calls, rh_worker *w,
+                    int n, void (*tick)(void *), void *arg);
+
 /* A node child process running tests/rpc/peer.js (folder from the
  * MP_RPC_PEER_DIR environment variable). */
 typedef struct rh_node {

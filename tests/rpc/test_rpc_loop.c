@@ -1,7 +1,6 @@
 /* The gRPC client against the gRPC server, both minipulumi's, over
  * loopback: outcomes, errors, concurrency, blocking calls from threads,
  * deadlines, cancellation and broken peers. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,82 +197,12 @@ static void test_rpc_loop_many_concurrent(void) {
 #define SYNC_THREADS 32
 #define SYNC_CALLS 25
 
-typedef struct sync_worker {
-  mp_rpc_client *cli;
-  uv_async_t *done_async; /* wakes the loop thread when the worker ends */
-  atomic_int *finished;
-  int index;
-  int ok;
-  const mp_rpc_call_opts *opts;
-  const char *method;
-  int rc_last;
-  mp_err err_last;
-  int code_last;
-} sync_worker;
-
-static void sync_worker_main(void *arg) {
-  sync_worker *w = arg;
-  for (int i = 0; i < SYNC_CALLS; i++) {
-    char msg[32];
-    int len = snprintf(msg, sizeof(msg), "t%d-%d", w->index, i);
-    mp_rpc_reply reply;
-    mp_rpc_reply_init(&reply);
-    w->rc_last = mp_rpc_call_sync(w->cli, w->method, msg, (size_t)len, w->opts,
-                                  &reply, &w->err_last);
-    w->code_last = reply.status.code;
-    if (w->rc_last == 0 && reply.body.len == (size_t)len &&
-        memcmp(reply.body.data, msg, (size_t)len) == 0)
-      w->ok++;
-    mp_rpc_reply_destroy(&reply);
-    if (w->rc_last != 0 && w->rc_last != MP_EPLUGIN) break;
-  }
-  atomic_fetch_add(w->finished, 1);
-  uv_async_send(w->done_async);
-}
-
-static void on_worker_done(uv_async_t *h) { (void)h; }
-
-static void on_async_closed(uv_handle_t *h) { *(int *)h->data = 1; }
-
-/* Closes the stack-allocated |a| and runs the loop until it is closed. */
-static void close_async(uv_loop_t *loop, uv_async_t *a) {
-  int closed = 0;
-  a->data = &closed;
-  uv_close((uv_handle_t *)a, on_async_closed);
-  rh_run_until(loop, &closed);
-}
-
-/* Runs |n| workers doing blocking calls of |method| while the loop thread
- * keeps the loop going; returns when all have finished. */
-static void run_sync_workers(uv_loop_t *loop, mp_rpc_client *cli,
-                             const char *method, const mp_rpc_call_opts *opts,
-                             sync_worker *w, int n) {
-  uv_async_t done_async;
-  atomic_int finished;
-  uv_thread_t tids[SYNC_THREADS];
-  atomic_init(&finished, 0);
-  uv_async_init(loop, &done_async, on_worker_done);
-  for (int i = 0; i < n; i++) {
-    memset(&w[i], 0, sizeof(w[i]));
-    w[i].cli = cli;
-    w[i].done_async = &done_async;
-    w[i].finished = &finished;
-    w[i].index = i;
-    w[i].opts = opts;
-    w[i].method = method;
-    uv_thread_create(&tids[i], sync_worker_main, &w[i]);
-  }
-  while (atomic_load(&finished) < n) uv_run(loop, UV_RUN_ONCE);
-  for (int i = 0; i < n; i++) uv_thread_join(&tids[i]);
-  close_async(loop, &done_async);
-}
-
 static void test_rpc_loop_sync_from_many_threads(void) {
   fixture f;
-  sync_worker w[SYNC_THREADS];
+  rh_worker w[SYNC_THREADS];
   fx_open(&f, 0, 0);
-  run_sync_workers(&f.loop, f.cli, "/mptest.Test/Echo", NULL, w,
-                   SYNC_THREADS);
+  rh_run_workers(&f.loop, f.cli, "/mptest.Test/Echo", NULL, SYNC_CALLS, w,
+                 SYNC_THREADS, NULL, NULL);
   int ok = 0;
   for (int i = 0; i < SYNC_THREADS; i++) ok += w[i].ok;
   CHECK(ok == SYNC_THREADS * SYNC_CALLS);
@@ -298,10 +227,11 @@ static void test_rpc_loop_sync_on_loop_thread_refused(void) {
  * back DEADLINE_EXCEEDED; the held calls are answered later harmlessly. */
 static void test_rpc_loop_sync_deadline(void) {
   fixture f;
-  sync_worker w[4];
+  rh_worker w[4];
   mp_rpc_call_opts opts = {.timeout_ms = 50};
   fx_open(&f, 0, 0);
-  run_sync_workers(&f.loop, f.cli, "/mptest.Test/Hang", &opts, w, 4);
+  rh_run_workers(&f.loop, f.cli, "/mptest.Test/Hang", &opts, 1, w, 4, NULL,
+                 NULL);
   for (int i = 0; i < 4; i++) {
     CHECK(w[i].rc_last == MP_EIO);
     CHECK(w[i].code_last == MP_RPC_DEADLINE_EXCEEDED);
@@ -313,40 +243,36 @@ static void test_rpc_loop_sync_deadline(void) {
 
 static void fire_token(void *arg) { mp_rpc_cancel_fire(arg); }
 
+typedef struct firer {
+  fixture *f;
+  mp_rpc_cancel *tok;
+  int started;
+  uv_thread_t tid;
+} firer;
+
+/* Fires the token from a thread of its own once the server holds both
+ * calls. */
+static void firer_tick(void *arg) {
+  firer *fi = arg;
+  if (fi->started || fi->f->svc.nheld < 2) return;
+  fi->started = 1;
+  uv_thread_create(&fi->tid, fire_token, fi->tok);
+}
+
 /* A token fired from another thread cancels blocking calls in flight. */
 static void test_rpc_loop_sync_cancel_token(void) {
   fixture f;
   mp_rpc_cancel *tok;
   mp_err err;
+  rh_worker w[2];
   fx_open(&f, 0, 0);
   CHECK(mp_rpc_cancel_new(&f.loop, &tok, &err) == 0);
   mp_rpc_call_opts opts = {.cancel = tok};
-  sync_worker w[2];
-  /* Fire once the server holds both calls, from a thread of its own. */
-  uv_thread_t firer;
-  int started = 0;
-  uv_async_t done_async;
-  atomic_int finished;
-  uv_thread_t tids[2];
-  atomic_init(&finished, 0);
-  uv_async_init(&f.loop, &done_async, on_worker_done);
-  for (int i = 0; i < 2; i++) {
-    memset(&w[i], 0, sizeof(w[i]));
-    w[i] = (sync_worker){.cli = f.cli, .done_async = &done_async,
-                         .finished = &finished, .index = i, .opts = &opts,
-                         .method = "/mptest.Test/Hang"};
-    uv_thread_create(&tids[i], sync_worker_main, &w[i]);
-  }
-  while (atomic_load(&finished) < 2) {
-    uv_run(&f.loop, UV_RUN_ONCE);
-    if (!started && f.svc.nheld == 2) {
-      started = 1;
-      uv_thread_create(&firer, fire_token, tok);
-    }
-  }
-  for (int i = 0; i < 2; i++) uv_thread_join(&tids[i]);
-  uv_thread_join(&firer);
-  close_async(&f.loop, &done_async);
+  firer fi = {.f = &f, .tok = tok};
+  rh_run_workers(&f.loop, f.cli, "/mptest.Test/Hang", &opts, 1, w, 2,
+                 firer_tick, &fi);
+  CHECK(fi.started);
+  if (fi.started) uv_thread_join(&fi.tid);
   for (int i = 0; i < 2; i++) {
     CHECK(w[i].rc_last == MP_ECANCELED);
     CHECK(w[i].code_last == MP_RPC_CANCELLED);

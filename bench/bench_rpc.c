@@ -115,8 +115,11 @@ static uint64_t run_workers(uv_loop_t *loop, mp_rpc_client *cli, int nthreads,
   uv_async_init(loop, &wake, on_wake);
   uint64_t t0 = uv_hrtime();
   for (int i = 0; i < nthreads; i++) {
-    w[i] = (worker){.cli = cli, .ns = ns + (size_t)i * per, .n = per,
-                    .wake = &wake, .finished = &finished};
+    w[i] = (worker){.cli = cli,
+                    .ns = ns + (size_t)i * per,
+                    .n = per,
+                    .wake = &wake,
+                    .finished = &finished};
     uv_thread_create(&tids[i], worker_main, &w[i]);
   }
   /* The loop thread only runs the loop: the workers need it. */

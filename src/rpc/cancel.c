@@ -6,8 +6,8 @@
 static void cancel_on_fire(uv_async_t *h) {
   mp_rpc_cancel *t = mp_container_of(h, mp_rpc_cancel, async);
   while (!mp__rpc_list_empty(&t->calls))
-    mp_rpc_call_cancel(mp_container_of(t->calls.next, mp_rpc_call,
-                                       cancel_link));
+    mp_rpc_call_cancel(
+        mp_container_of(t->calls.next, mp_rpc_call, cancel_link));
 }
 
 int mp_rpc_cancel_new(uv_loop_t *loop, mp_rpc_cancel **out, mp_err *err) {

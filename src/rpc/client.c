@@ -78,8 +78,8 @@ void mp__rpc_call_end(mp_rpc_call *call, int rc, int code, const char *fmt,
   va_end(ap);
   call->ended = 1;
   call->rc = rc;
-  mp_err_set(&call->err, rc, "'%s' on %s: %s", call->method,
-             call->client->peer, what);
+  mp_err_set(&call->err, rc, "'%s' on %s: %s", call->method, call->client->peer,
+             what);
   if (rc < 0 && call->reply.status.code == MP_RPC_OK)
     mp_rpc_status_set(&call->reply.status, code, what);
   call->out.stopped = 1;
@@ -149,8 +149,7 @@ static void call_end_from_stream(mp_rpc_call *call, uint32_t h2code) {
                      "not a gRPC reply: HTTP status %d", call->http_status);
   } else if (call->content_type) {
     mp__rpc_call_end(call, MP_EPROTO, MP_RPC_UNKNOWN,
-                     "not a gRPC reply: content-type '%s'",
-                     call->content_type);
+                     "not a gRPC reply: content-type '%s'", call->content_type);
   } else if (call->grpc_status == -1 && h2code != NGHTTP2_NO_ERROR) {
     mp__rpc_call_end(call, MP_EIO, code_from_h2(h2code),
                      "stream reset by peer mid-reply (HTTP/2 %s)",
@@ -201,13 +200,10 @@ static int on_header(nghttp2_session *s, const nghttp2_frame *frame,
     call->http_status = 0;
     for (size_t i = 0; i < valuelen && i < 3; i++)
       call->http_status = call->http_status * 10 + (value[i] - '0');
-  } else if (mp__rpc_header_is(name, namelen, "content-type")) {
-    static const char grpc_ct[] = "application/grpc";
-    if (valuelen < sizeof(grpc_ct) - 1 ||
-        memcmp(value, grpc_ct, sizeof(grpc_ct) - 1) != 0) {
-      free(call->content_type);
-      call->content_type = mp_xstrndup((const char *)value, valuelen);
-    }
+  } else if (mp__rpc_header_is(name, namelen, "content-type") &&
+             !mp__rpc_is_grpc_content_type(value, valuelen)) {
+    free(call->content_type);
+    call->content_type = mp_xstrndup((const char *)value, valuelen);
   } else if (mp__rpc_header_is(name, namelen, "grpc-status")) {
     call->grpc_status = parse_grpc_status(value, valuelen);
   } else if (mp__rpc_header_is(name, namelen, "grpc-message")) {
@@ -294,8 +290,7 @@ static void cconn_on_closed(mp__rpc_conn *base) {
   mp__rpc_list_remove(&cc->link);
   free(cc);
   mp__rpc_client_dispatch(c);
-  if (c->closing && mp__rpc_list_empty(&c->conns))
-    client_free_async(c);
+  if (c->closing && mp__rpc_list_empty(&c->conns)) client_free_async(c);
 }
 
 static void call_submit(mp_rpc_call *call) {
@@ -354,10 +349,8 @@ static mp__rpc_cconn *cconn_new(mp_rpc_client *c, mp_err *err) {
   }
   mp__rpc_conn_common_callbacks(cbs);
   nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
-  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs,
-                                                            on_data_chunk);
-  nghttp2_session_callbacks_set_on_stream_close_callback(cbs,
-                                                         on_stream_close);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
+  nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_stream_close);
   nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, on_frame_recv);
   mp__rpc_cconn *cc = mp_xcalloc(1, sizeof(*cc));
   int rc = mp__rpc_conn_init(&cc->base, c->loop, 0, cbs, err);
@@ -377,8 +370,7 @@ static mp__rpc_cconn *cconn_new(mp_rpc_client *c, mp_err *err) {
   rc = uv_tcp_connect(&cc->connect_req, &cc->base.tcp,
                       (const struct sockaddr *)&c->addr, cconn_on_connect);
   if (rc < 0)
-    mp__rpc_conn_fail(&cc->base, MP_EIO, "cannot connect: %s",
-                      uv_strerror(rc));
+    mp__rpc_conn_fail(&cc->base, MP_EIO, "cannot connect: %s", uv_strerror(rc));
   return cc;
 }
 
@@ -398,8 +390,8 @@ int mp_rpc_client_new(uv_loop_t *loop, const char *peer_name, int port,
   *out = NULL;
   if (port <= 0 || port > 65535)
     return mp_err_set(err, MP_EINVAL,
-                      "bad port %d for gRPC peer '%s'; expected 1..65535",
-                      port, peer_name);
+                      "bad port %d for gRPC peer '%s'; expected 1..65535", port,
+                      peer_name);
   mp_rpc_client *c = mp_xcalloc(1, sizeof(*c));
   int rc = uv_async_init(loop, &c->wake, client_on_wake);
   if (rc < 0) {

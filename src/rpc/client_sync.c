@@ -7,15 +7,15 @@
 #include "rpc/client_int.h"
 
 typedef struct sync_req {
-  mp__rpc_link link;           /* in client->inbox (inbox_mu) */
-  const char *method;          /* borrowed from the waiting caller */
+  mp__rpc_link link;  /* in client->inbox (inbox_mu) */
+  const char *method; /* borrowed from the waiting caller */
   const void *req;
   size_t len;
   const mp_rpc_call_opts *opts;
-  uv_mutex_t mu;               /* guards |done| */
+  uv_mutex_t mu; /* guards |done| */
   uv_cond_t cv;
   int done;
-  int rc;                      /* written by the loop before |done| */
+  int rc; /* written by the loop before |done| */
   mp_rpc_reply *reply;
   mp_err *err;
 } sync_req;
@@ -99,8 +99,12 @@ int mp_rpc_call_sync(mp_rpc_client *c, const char *method, const void *req,
                       "blocking gRPC call '%s' on %s made on the loop thread, "
                       "which would wait for itself; use mp_rpc_call_start",
                       method ? method : "", c->peer);
-  sync_req r = {.method = method, .req = req, .len = len, .opts = opts,
-                .reply = reply, .err = err};
+  sync_req r = {.method = method,
+                .req = req,
+                .len = len,
+                .opts = opts,
+                .reply = reply,
+                .err = err};
   mp__rpc_list_init(&r.link);
   uv_mutex_init(&r.mu);
   uv_cond_init(&r.cv);

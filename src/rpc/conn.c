@@ -60,8 +60,8 @@ void mp__rpc_out_provider(mp__rpc_out *o, nghttp2_data_provider *prd) {
 
 /* Keeps the library's own explanation of the last protocol error, so that
  * a failure it causes can say what the peer did wrong. */
-static int on_h2_error(nghttp2_session *s, int lib_error_code,
-                       const char *msg, size_t len, void *user_data) {
+static int on_h2_error(nghttp2_session *s, int lib_error_code, const char *msg,
+                       size_t len, void *user_data) {
   (void)s;
   (void)lib_error_code;
   mp__rpc_conn *c = user_data;
@@ -160,8 +160,7 @@ void mp__rpc_conn_start(mp__rpc_conn *c) {
   uv_tcp_nodelay(&c->tcp, 1);
   int rc = uv_read_start((uv_stream_t *)&c->tcp, conn_alloc, conn_on_read);
   if (rc < 0) {
-    mp__rpc_conn_fail(c, MP_EIO, "cannot read from peer: %s",
-                      uv_strerror(rc));
+    mp__rpc_conn_fail(c, MP_EIO, "cannot read from peer: %s", uv_strerror(rc));
     return;
   }
   c->reading = 1;

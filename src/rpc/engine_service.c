@@ -90,8 +90,8 @@ int mp_rpc_engine_service_register(mp_rpc_engine_service *svc,
       {"/pulumirpc.Engine/SetRootResource", on_set_root},
   };
   for (size_t i = 0; i < MP_ARRAY_LEN(methods); i++) {
-    int rc = mp_rpc_server_add(srv, methods[i].path, methods[i].handler, svc,
-                               err);
+    int rc =
+        mp_rpc_server_add(srv, methods[i].path, methods[i].handler, svc, err);
     if (rc < 0) return rc;
   }
   return 0;

@@ -20,11 +20,11 @@ enum mp_rpc_log_severity {
 
 /* One Engine.Log message; the strings are borrowed for the callback. */
 typedef struct mp_rpc_log_entry {
-  int severity;        /* enum mp_rpc_log_severity */
+  int severity; /* enum mp_rpc_log_severity */
   const char *message;
-  const char *urn;     /* the resource it is about, or "" */
-  int32_t stream_id;   /* groups messages of one stream, or 0 */
-  int ephemeral;       /* status-line text, not kept */
+  const char *urn;   /* the resource it is about, or "" */
+  int32_t stream_id; /* groups messages of one stream, or 0 */
+  int ephemeral;     /* status-line text, not kept */
 } mp_rpc_log_entry;
 
 typedef void (*mp_rpc_log_cb)(const mp_rpc_log_entry *entry, void *arg);
@@ -33,7 +33,7 @@ typedef void (*mp_rpc_log_cb)(const mp_rpc_log_entry *entry, void *arg);
 typedef struct mp_rpc_engine_service {
   mp_rpc_log_cb log;
   void *log_arg;
-  char *root_urn;      /* set by SetRootResource; NULL until then */
+  char *root_urn; /* set by SetRootResource; NULL until then */
 } mp_rpc_engine_service;
 
 /* Prepares |svc|; each Log request is handed to |log|(entry, |arg|) (may be

@@ -26,7 +26,7 @@ void mp_rpc_frame_prefix(uint8_t out[MP_RPC_PREFIX_LEN], size_t len);
  * n bytes costs O(n) copying however it is split, and a peer that announces
  * a large message but sends little makes us allocate little. */
 typedef struct mp_rpc_reader {
-  size_t max;        /* largest accepted message, bytes */
+  size_t max; /* largest accepted message, bytes */
   uint8_t prefix[MP_RPC_PREFIX_LEN];
   size_t prefix_got; /* bytes of |prefix| read so far, 0..5 */
   size_t want;       /* announced message length (valid when prefix_got==5) */

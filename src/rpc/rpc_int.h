@@ -54,10 +54,10 @@ typedef struct mp__rpc_out {
   uint8_t prefix[MP_RPC_PREFIX_LEN];
   const uint8_t *data; /* borrowed or owned (see |owned|) */
   size_t len;
-  size_t off;          /* bytes of prefix+data handed to nghttp2 */
-  uint8_t *owned;      /* freed by mp__rpc_out_destroy */
-  int ok_trailers;     /* end with "grpc-status: 0" trailers (server) */
-  int stopped;         /* the owner ended: |data| may be gone, read no more */
+  size_t off;      /* bytes of prefix+data handed to nghttp2 */
+  uint8_t *owned;  /* freed by mp__rpc_out_destroy */
+  int ok_trailers; /* end with "grpc-status: 0" trailers (server) */
+  int stopped;     /* the owner ended: |data| may be gone, read no more */
 } mp__rpc_out;
 
 /* Points |o| at |data|[0..len) (borrowed). */
@@ -70,15 +70,15 @@ void mp__rpc_out_provider(mp__rpc_out *o, nghttp2_data_provider *prd);
  * connection structs; its memory is freed by |on_closed|. */
 typedef struct mp__rpc_conn mp__rpc_conn;
 struct mp__rpc_conn {
-  uv_tcp_t tcp;         /* tcp.data == this */
+  uv_tcp_t tcp; /* tcp.data == this */
   uv_write_t wreq;
   nghttp2_session *h2;
-  mp_buf out;           /* bytes of the write in flight */
-  int writing;          /* a uv_write is in flight */
-  int reading;          /* uv_read_start has been called */
-  int closing;          /* uv_close called; no more I/O */
-  mp_err fail;          /* why the connection ended; first reason wins */
-  char h2err[200];      /* nghttp2's text for the last protocol error */
+  mp_buf out;      /* bytes of the write in flight */
+  int writing;     /* a uv_write is in flight */
+  int reading;     /* uv_read_start has been called */
+  int closing;     /* uv_close called; no more I/O */
+  mp_err fail;     /* why the connection ended; first reason wins */
+  char h2err[200]; /* nghttp2's text for the last protocol error */
   /* After every batch of input or output: lets the owner run what the
    * nghttp2 callbacks queued (completions, requests). */
   void (*after_io)(mp__rpc_conn *c);
@@ -124,6 +124,14 @@ static inline nghttp2_nv mp__rpc_nv(const char *name, const char *value) {
 static inline int mp__rpc_header_is(const uint8_t *name, size_t len,
                                     const char *lit) {
   return len == strlen(lit) && memcmp(name, lit, len) == 0;
+}
+
+/* 1 when a content-type value names gRPC ("application/grpc" and its
+ * "+proto" / ";..." variants), else 0. */
+static inline int mp__rpc_is_grpc_content_type(const uint8_t *v, size_t len) {
+  static const char grpc_ct[] = "application/grpc";
+  return len >= sizeof(grpc_ct) - 1 &&
+         memcmp(v, grpc_ct, sizeof(grpc_ct) - 1) == 0;
 }
 
 #endif

@@ -36,17 +36,17 @@ typedef struct sconn {
 } sconn;
 
 struct mp_rpc_srv_call {
-  sconn *conn;        /* NULL once the stream or connection is gone */
-  mp__rpc_link link;  /* in conn->calls */
+  sconn *conn;       /* NULL once the stream or connection is gone */
+  mp__rpc_link link; /* in conn->calls */
   mp__rpc_link ready_link;
   int32_t stream_id;
   char *path;
   char *content_type; /* when it is not application/grpc* */
   const method_entry *method;
   mp_rpc_reader reader;
-  int answered;       /* a response has been submitted */
-  int in_handler;     /* the handler owns the call */
-  mp__rpc_out out;    /* the reply message */
+  int answered;    /* a response has been submitted */
+  int in_handler;  /* the handler owns the call */
+  mp__rpc_out out; /* the reply message */
 };
 
 /* ---- calls ------------------------------------------------------------ */
@@ -95,8 +95,7 @@ static void call_answer_error(mp_rpc_srv_call *call, int code, const char *msg,
     mp_rpc_b64_encode((const uint8_t *)bin.data, bin.len, &b64);
     nva[nv++] = mp__rpc_nv("grpc-status-details-bin", b64.data);
   }
-  nghttp2_submit_response(call->conn->base.h2, call->stream_id, nva, nv,
-                          NULL);
+  nghttp2_submit_response(call->conn->base.h2, call->stream_id, nva, nv, NULL);
   call->answered = 1;
   free(pct);
   mp_buf_destroy(&bin);
@@ -182,13 +181,10 @@ static int on_header(nghttp2_session *s, const nghttp2_frame *frame,
   if (mp__rpc_header_is(name, namelen, ":path")) {
     free(call->path);
     call->path = mp_xstrndup((const char *)value, valuelen);
-  } else if (mp__rpc_header_is(name, namelen, "content-type")) {
-    static const char grpc_ct[] = "application/grpc";
-    if (valuelen < sizeof(grpc_ct) - 1 ||
-        memcmp(value, grpc_ct, sizeof(grpc_ct) - 1) != 0) {
-      free(call->content_type);
-      call->content_type = mp_xstrndup((const char *)value, valuelen);
-    }
+  } else if (mp__rpc_header_is(name, namelen, "content-type") &&
+             !mp__rpc_is_grpc_content_type(value, valuelen)) {
+    free(call->content_type);
+    call->content_type = mp_xstrndup((const char *)value, valuelen);
   }
   return 0;
 }
@@ -224,8 +220,7 @@ static void call_request_done(mp_rpc_srv_call *call) {
     call_answer_error(call, MP_RPC_INTERNAL,
                       "request ended in the middle of a message", NULL, 0);
   else if (!call->reader.complete)
-    call_answer_error(call, MP_RPC_INTERNAL, "request has no message", NULL,
-                      0);
+    call_answer_error(call, MP_RPC_INTERNAL, "request has no message", NULL, 0);
   else
     mp__rpc_list_push(&call->conn->ready, &call->ready_link);
 }
@@ -325,10 +320,8 @@ static void server_on_connection(uv_stream_t *listener, int status) {
                                                           on_begin_headers);
   nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
   nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, on_frame_recv);
-  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs,
-                                                            on_data_chunk);
-  nghttp2_session_callbacks_set_on_stream_close_callback(cbs,
-                                                         on_stream_close);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
+  nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_stream_close);
   sconn *sc = mp_xcalloc(1, sizeof(*sc));
   mp_err err;
   int rc = mp__rpc_conn_init(&sc->base, srv->loop, 1, cbs, &err);
@@ -347,8 +340,7 @@ static void server_on_connection(uv_stream_t *listener, int status) {
   mp__rpc_list_push(&srv->conns, &sc->link);
   rc = uv_accept(listener, (uv_stream_t *)&sc->base.tcp);
   if (rc < 0)
-    mp__rpc_conn_fail(&sc->base, MP_EIO, "cannot accept: %s",
-                      uv_strerror(rc));
+    mp__rpc_conn_fail(&sc->base, MP_EIO, "cannot accept: %s", uv_strerror(rc));
   else
     mp__rpc_conn_start(&sc->base);
 }
@@ -380,8 +372,7 @@ int mp_rpc_server_add(mp_rpc_server *s, const char *path,
                       "/package.Service/Method",
                       path ? path : "");
   if (find_method(s, path))
-    return mp_err_set(err, MP_EINVAL, "gRPC method '%s' is served twice",
-                      path);
+    return mp_err_set(err, MP_EINVAL, "gRPC method '%s' is served twice", path);
   s->methods =
       mp_xreallocarray(s->methods, s->nmethods + 1, sizeof(*s->methods));
   method_entry *m = &s->methods[s->nmethods++];

@@ -38,7 +38,8 @@ enum mp_rpc_code {
 
 /* One google.protobuf.Any from a status's details. */
 typedef struct mp_rpc_detail {
-  char *type_url; /* e.g. "type.googleapis.com/pulumirpc.ErrorResourceInitFailed" */
+  char *type_url; /* e.g.
+                     "type.googleapis.com/pulumirpc.ErrorResourceInitFailed" */
   uint8_t *value; /* the packed message, owned */
   size_t len;
 } mp_rpc_detail;

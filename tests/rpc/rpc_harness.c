@@ -78,8 +78,8 @@ static void worker_main(void *arg) {
     int len = snprintf(msg, sizeof(msg), "t%d-%d", w->index, i);
     mp_rpc_reply reply;
     mp_rpc_reply_init(&reply);
-    w->rc_last = mp_rpc_call_sync(w->cli, w->method, msg, (size_t)len,
-                                  w->opts, &reply, &w->err_last);
+    w->rc_last = mp_rpc_call_sync(w->cli, w->method, msg, (size_t)len, w->opts,
+                                  &reply, &w->err_last);
     w->code_last = reply.status.code;
     if (w->rc_last == 0 && reply.body.len == (size_t)len &&
         memcmp(reply.body.data, msg, (size_t)len) == 0)
@@ -105,8 +105,12 @@ void rh_run_workers(uv_loop_t *loop, mp_rpc_client *cli, const char *method,
   atomic_init(&finished, 0);
   uv_async_init(loop, &wake, on_worker_ended);
   for (int i = 0; i < n; i++) {
-    w[i] = (rh_worker){.cli = cli, .method = method, .opts = opts,
-                       .calls = calls, .index = i, .wake = &wake,
+    w[i] = (rh_worker){.cli = cli,
+                       .method = method,
+                       .opts = opts,
+                       .calls = calls,
+                       .index = i,
+                       .wake = &wake,
                        .finished = &finished};
     uv_thread_create(&tids[i], worker_main, &w[i]);
   }
@@ -118,6 +122,44 @@ void rh_run_workers(uv_loop_t *loop, mp_rpc_client *cli, const char *method,
   wake.data = &closed;
   uv_close((uv_handle_t *)&wake, on_async_closed);
   rh_run_until(loop, &closed);
+}
+
+/* ---- status details ------------------------------------------------- */
+
+uint8_t *rh_pack_init_failed(const char *id, const char *reason, size_t *len) {
+  Pulumirpc__ErrorResourceInitFailed f =
+      PULUMIRPC__ERROR_RESOURCE_INIT_FAILED__INIT;
+  char *reasons[] = {(char *)reason};
+  f.id = (char *)id;
+  f.n_reasons = 1;
+  f.reasons = reasons;
+  *len = pulumirpc__error_resource_init_failed__get_packed_size(&f);
+  uint8_t *bytes = mp_xmalloc(*len);
+  pulumirpc__error_resource_init_failed__pack(&f, bytes);
+  return bytes;
+}
+
+int rh_has_init_failed(const mp_rpc_status *st, const char *id,
+                       const char *reason) {
+  const mp_rpc_detail *d =
+      mp_rpc_status_find_detail(st, MP_RPC_TYPE_INIT_FAILED);
+  if (d == NULL) {
+    fprintf(stderr, "no %s detail in the status\n", MP_RPC_TYPE_INIT_FAILED);
+    return 0;
+  }
+  Pulumirpc__ErrorResourceInitFailed *f =
+      pulumirpc__error_resource_init_failed__unpack(NULL, d->len, d->value);
+  if (f == NULL) {
+    fprintf(stderr, "the %s detail does not decode\n", MP_RPC_TYPE_INIT_FAILED);
+    return 0;
+  }
+  int ok = strcmp(f->id, id) == 0 && f->n_reasons == 1 &&
+           strcmp(f->reasons[0], reason) == 0;
+  if (!ok)
+    fprintf(stderr, "init-failed detail: id '%s', %zu reasons, first '%s'\n",
+            f->id, f->n_reasons, f->n_reasons ? f->reasons[0] : "");
+  pulumirpc__error_resource_init_failed__free_unpacked(f, NULL);
+  return ok;
 }
 
 /* ---- the test service ------------------------------------------------- */
@@ -149,15 +191,8 @@ static void svc_fail(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
   char *text = mp_xstrndup((const char *)req, len);
   char *colon = strchr(text, ':');
   int code = atoi(text);
-  Pulumirpc__ErrorResourceInitFailed f =
-      PULUMIRPC__ERROR_RESOURCE_INIT_FAILED__INIT;
-  char *reasons[] = {"half created by C"};
-  f.id = "i-c-42";
-  f.n_reasons = 1;
-  f.reasons = reasons;
-  size_t flen = pulumirpc__error_resource_init_failed__get_packed_size(&f);
-  uint8_t *fbytes = mp_xmalloc(flen);
-  pulumirpc__error_resource_init_failed__pack(&f, fbytes);
+  size_t flen;
+  uint8_t *fbytes = rh_pack_init_failed("i-c-42", "half created by C", &flen);
   mp_rpc_detail d = {"type.googleapis.com/" MP_RPC_TYPE_INIT_FAILED, fbytes,
                      flen};
   mp_rpc_srv_fail(call, code, colon ? colon + 1 : "", &d, 1);
@@ -203,8 +238,8 @@ int rh_service_add(rh_service *svc, mp_rpc_server *s, mp_err *err) {
       {"/mptest.Test/Hang", svc_hang},
   };
   for (size_t i = 0; i < MP_ARRAY_LEN(methods); i++) {
-    int rc = mp_rpc_server_add(s, methods[i].path, methods[i].handler, svc,
-                               err);
+    int rc =
+        mp_rpc_server_add(s, methods[i].path, methods[i].handler, svc, err);
     if (rc < 0) return rc;
   }
   return 0;

@@ -35,6 +35,14 @@ void rh_server_close(uv_loop_t *loop, mp_rpc_server *s);
 /* Runs the loop dry and closes it; 0 when no handle was left open. */
 int rh_loop_close(uv_loop_t *loop);
 
+/* Packs pulumirpc.ErrorResourceInitFailed{|id|, reasons: [|reason|]};
+ * returns an owned buffer of *|len| bytes. */
+uint8_t *rh_pack_init_failed(const char *id, const char *reason, size_t *len);
+/* 1 when |st| has an ErrorResourceInitFailed detail with |id| and the one
+ * reason |reason|; otherwise 0, saying what differs on stderr. */
+int rh_has_init_failed(const mp_rpc_status *st, const char *id,
+                       const char *reason);
+
 /* The test service: Echo (reply = request), Fail ("<code>:<message>" ->
  * that error with an ErrorResourceInitFailed detail, id "i-c-42"), Big
  * (decimal size -> that many bytes), Hang (held until rh_service_release).
@@ -44,7 +52,7 @@ typedef struct rh_service {
   uv_loop_t *loop;
   mp_rpc_srv_call **held; /* Hang calls not answered yet */
   size_t nheld;
-  int requests;           /* requests handled so far */
+  int requests; /* requests handled so far */
 } rh_service;
 
 void rh_service_init(rh_service *svc, uv_loop_t *loop);
@@ -64,8 +72,8 @@ typedef struct rh_worker {
   const mp_rpc_call_opts *opts;
   int calls;
   int index;
-  int ok;          /* replies equal to the request */
-  int rc_last;     /* outcome of the last call */
+  int ok;      /* replies equal to the request */
+  int rc_last; /* outcome of the last call */
   int code_last;
   mp_err err_last;
   uv_async_t *wake; /* tells the loop thread the worker ended */

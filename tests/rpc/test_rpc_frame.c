@@ -75,8 +75,7 @@ static void test_frame_reader_large_message(void) {
   mp_rpc_reader_init(&r, len);
   for (size_t off = 0; off < len + MP_RPC_PREFIX_LEN; off += 16384) {
     size_t n = len + MP_RPC_PREFIX_LEN - off;
-    CHECK(mp_rpc_reader_feed(&r, buf + off, n > 16384 ? 16384 : n, &err) ==
-          0);
+    CHECK(mp_rpc_reader_feed(&r, buf + off, n > 16384 ? 16384 : n, &err) == 0);
   }
   CHECK(r.complete);
   CHECK(r.msg.cap == len + 1);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "pulumi/engine.pb-c.h"
-#include "pulumi/provider.pb-c.h"
 #include "rpc/engine_service.h"
 #include "rpc_harness.h"
 #include "testutil.h"
@@ -145,19 +144,7 @@ static void test_rpc_loop_error_with_details(void) {
   CHECK(r.reply.status.code == MP_RPC_UNKNOWN);
   CHECK_STR(r.reply.status.message, "create failed: 100% of\nthe time");
   CHECK_CONTAINS(r.err.msg, "UNKNOWN: create failed: 100% of");
-  const mp_rpc_detail *d =
-      mp_rpc_status_find_detail(&r.reply.status, MP_RPC_TYPE_INIT_FAILED);
-  CHECK(d != NULL);
-  Pulumirpc__ErrorResourceInitFailed *fail =
-      d ? pulumirpc__error_resource_init_failed__unpack(NULL, d->len, d->value)
-        : NULL;
-  CHECK(fail != NULL);
-  if (fail) {
-    CHECK_STR(fail->id, "i-c-42");
-    CHECK(fail->n_reasons == 1 &&
-          strcmp(fail->reasons[0], "half created by C") == 0);
-    pulumirpc__error_resource_init_failed__free_unpacked(fail, NULL);
-  }
+  CHECK(rh_has_init_failed(&r.reply.status, "i-c-42", "half created by C"));
   rh_result_destroy(&r);
   fx_close(&f);
 }
@@ -294,8 +281,8 @@ static void test_rpc_loop_async_cancel(void) {
   mp_err err;
   fx_open(&f, 0, 0);
   rh_result_init(&r);
-  CHECK(mp_rpc_call_start(f.cli, "/mptest.Test/Hang", "x", 1, NULL,
-                          rh_collect, &r, &call, &err) == 0);
+  CHECK(mp_rpc_call_start(f.cli, "/mptest.Test/Hang", "x", 1, NULL, rh_collect,
+                          &r, &call, &err) == 0);
   while (f.svc.nheld == 0) uv_run(&f.loop, UV_RUN_ONCE);
   mp_rpc_call_cancel(call);
   CHECK(!r.done); /* the callback never runs inside cancel */
@@ -394,8 +381,8 @@ static void test_rpc_loop_peer_disconnects_mid_call(void) {
   mp_err err;
   fx_open(&f, 0, 0);
   rh_result_init(&r);
-  CHECK(mp_rpc_call_start(f.cli, "/mptest.Test/Hang", "x", 1, NULL,
-                          rh_collect, &r, NULL, &err) == 0);
+  CHECK(mp_rpc_call_start(f.cli, "/mptest.Test/Hang", "x", 1, NULL, rh_collect,
+                          &r, NULL, &err) == 0);
   while (f.svc.nheld == 0) uv_run(&f.loop, UV_RUN_ONCE);
   mp_rpc_server *srv = f.srv;
   f.srv = NULL;
@@ -421,8 +408,8 @@ static void test_rpc_loop_client_close_cancels(void) {
   mp_err err;
   fx_open(&f, 0, 0);
   rh_result_init(&r);
-  CHECK(mp_rpc_call_start(f.cli, "/mptest.Test/Hang", "x", 1, NULL,
-                          rh_collect, &r, NULL, &err) == 0);
+  CHECK(mp_rpc_call_start(f.cli, "/mptest.Test/Hang", "x", 1, NULL, rh_collect,
+                          &r, NULL, &err) == 0);
   while (f.svc.nheld == 0) uv_run(&f.loop, UV_RUN_ONCE);
   mp_rpc_client_close(f.cli, NULL, NULL);
   rh_run_until(&f.loop, &r.done);
@@ -462,7 +449,8 @@ static void raw_on_connection(uv_stream_t *l, int status) {
 /* A "server" that answers any connection with HTTP/1.1 text. */
 static void test_rpc_loop_garbage_server(void) {
   uv_loop_t loop;
-  raw_peer p = {.junk = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"};
+  raw_peer p = {.junk =
+                    "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"};
   struct sockaddr_in addr;
   struct sockaddr_storage bound;
   int len = sizeof(bound);
@@ -535,8 +523,7 @@ static void test_rpc_loop_garbage_client(void) {
   uv_tcp_connect(&rc.creq, &rc.tcp, (struct sockaddr *)&addr,
                  raw_client_connected);
   rh_run_until(&f.loop, &rc.closed); /* the server hung up on it */
-  CHECK(rh_call(&f.loop, f.cli, "/mptest.Test/Echo", "fine", 4, NULL, &r) ==
-        0);
+  CHECK(rh_call(&f.loop, f.cli, "/mptest.Test/Echo", "fine", 4, NULL, &r) == 0);
   rh_result_destroy(&r);
   fx_close(&f);
 }

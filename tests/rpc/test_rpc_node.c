@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pulumi/provider.pb-c.h"
 #include "rpc/engine_service.h"
 #include "rpc_harness.h"
 #include "testutil.h"
@@ -24,27 +23,11 @@ static int start_peer(uv_loop_t *loop, rh_node *n, const char *const *args) {
   if (rh_node_spawn(loop, n, args) < 0) return -1;
   int port = rh_node_port(loop, n);
   if (port <= 0)
-    fprintf(stderr, "peer.js %s printed no port; did `npm ci` run in "
-            "tests/rpc? (scripts/npm-deps.sh)\n", args[0]);
+    fprintf(stderr,
+            "peer.js %s printed no port; did `npm ci` run in "
+            "tests/rpc? (scripts/npm-deps.sh)\n",
+            args[0]);
   return port;
-}
-
-/* Checks that |d|, the ErrorResourceInitFailed detail, has |id| and the
- * single reason |reason|. */
-static void check_init_failed(const mp_rpc_status *st, const char *id,
-                              const char *reason) {
-  const mp_rpc_detail *d =
-      mp_rpc_status_find_detail(st, MP_RPC_TYPE_INIT_FAILED);
-  CHECK(d != NULL);
-  if (d == NULL) return;
-  Pulumirpc__ErrorResourceInitFailed *f =
-      pulumirpc__error_resource_init_failed__unpack(NULL, d->len, d->value);
-  CHECK(f != NULL);
-  if (f == NULL) return;
-  CHECK_STR(f->id, id);
-  CHECK(f->n_reasons == 1);
-  if (f->n_reasons == 1) CHECK_STR(f->reasons[0], reason);
-  pulumirpc__error_resource_init_failed__free_unpacked(f, NULL);
 }
 
 /* ---- minipulumi's client, grpc-js's server ---------------------------- */
@@ -74,7 +57,8 @@ static void test_rpc_node_client_calls(void) {
   CHECK(r.reply.status.code == MP_RPC_UNKNOWN);
   CHECK_STR(r.reply.status.message, "node says no: 50% of\nthe time");
   CHECK_CONTAINS(r.err.msg, "'/mptest.Test/Fail' on 'grpc-js' (127.0.0.1:");
-  check_init_failed(&r.reply.status, "i-node-7", "half created by node");
+  CHECK(
+      rh_has_init_failed(&r.reply.status, "i-node-7", "half created by node"));
   rh_result_destroy(&r);
 
   CHECK(rh_call(&loop, cli, "/mptest.Test/Nope", "", 0, NULL, &r) ==
@@ -98,13 +82,11 @@ static void test_rpc_node_client_calls(void) {
   for (int i = 0; i < ASYNC; i++) {
     rh_result_init(&res[i]);
     snprintf(msgs[i], sizeof(msgs[i]), "a%d", i);
-    CHECK(mp_rpc_call_start(cli, "/mptest.Test/Echo", msgs[i],
-                            strlen(msgs[i]), NULL, rh_collect, &res[i], NULL,
-                            &err) == 0);
+    CHECK(mp_rpc_call_start(cli, "/mptest.Test/Echo", msgs[i], strlen(msgs[i]),
+                            NULL, rh_collect, &res[i], NULL, &err) == 0);
   }
   rh_worker w[32];
-  rh_run_workers(&loop, cli, "/mptest.Test/Echo", NULL, 10, w, 32, NULL,
-                 NULL);
+  rh_run_workers(&loop, cli, "/mptest.Test/Echo", NULL, 10, w, 32, NULL, NULL);
   int ok = 0;
   for (int i = 0; i < ASYNC; i++) {
     rh_run_until(&loop, &res[i].done);
@@ -185,19 +167,30 @@ typedef struct bad_peer {
 
 static void test_rpc_node_client_against_non_grpc_peers(void) {
   const bad_peer cases[] = {
-      {{"junk", NULL}, MP_EPROTO, MP_RPC_INTERNAL,
+      {{"junk", NULL},
+       MP_EPROTO,
+       MP_RPC_INTERNAL,
        "malformed HTTP/2 from peer"},
-      {{"http2", "404", "text/plain", "", NULL}, MP_EPROTO,
-       MP_RPC_UNIMPLEMENTED, "not a gRPC reply: HTTP status 404"},
-      {{"http2", "503", "text/plain", "", NULL}, MP_EPROTO,
-       MP_RPC_UNAVAILABLE, "not a gRPC reply: HTTP status 503"},
-      {{"http2", "200", "text/html", "3c68746d6c3e", NULL}, MP_EPROTO,
-       MP_RPC_UNKNOWN, "not a gRPC reply: content-type 'text/html'"},
+      {{"http2", "404", "text/plain", "", NULL},
+       MP_EPROTO,
+       MP_RPC_UNIMPLEMENTED,
+       "not a gRPC reply: HTTP status 404"},
+      {{"http2", "503", "text/plain", "", NULL},
+       MP_EPROTO,
+       MP_RPC_UNAVAILABLE,
+       "not a gRPC reply: HTTP status 503"},
+      {{"http2", "200", "text/html", "3c68746d6c3e", NULL},
+       MP_EPROTO,
+       MP_RPC_UNKNOWN,
+       "not a gRPC reply: content-type 'text/html'"},
       {{"http2", "200", "application/grpc", "07000000016100", NULL},
-       MP_EPROTO, MP_RPC_INTERNAL,
+       MP_EPROTO,
+       MP_RPC_INTERNAL,
        "bad gRPC message prefix: flag byte 0x07"},
-      {{"http2", "200", "application/grpc", "000000000161", NULL}, MP_EPROTO,
-       MP_RPC_UNKNOWN, "reply has no grpc-status"},
+      {{"http2", "200", "application/grpc", "000000000161", NULL},
+       MP_EPROTO,
+       MP_RPC_UNKNOWN,
+       "reply has no grpc-status"},
   };
   for (size_t i = 0; i < MP_ARRAY_LEN(cases); i++) {
     uv_loop_t loop;
@@ -231,8 +224,8 @@ static void on_log(const mp_rpc_log_entry *e, void *arg) {
 /* The line of |out| that starts with "<word> ", or NULL. Borrowed. */
 static const char *line_of(const char *out, const char *word) {
   size_t n = strlen(word);
-  for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1
-                                                          : NULL)
+  for (const char *p = out; p && *p;
+       p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
     if (strncmp(p, word, n) == 0 && p[n] == ' ') return p + n + 1;
   return NULL;
 }
@@ -301,7 +294,7 @@ static void test_rpc_node_server_serves_grpc_js(void) {
   CHECK(mp_rpc_b64_decode(b64, strlen(b64), &bin, &err) == 0);
   CHECK(mp_rpc_status_decode_details(&st, (const uint8_t *)bin.data, bin.len,
                                      &err) == 0);
-  check_init_failed(&st, "i-c-42", "half created by C");
+  CHECK(rh_has_init_failed(&st, "i-c-42", "half created by C"));
   mp_rpc_status_destroy(&st);
   mp_buf_destroy(&bin);
   free(b64);

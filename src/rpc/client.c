@@ -108,7 +108,8 @@ static void call_end_ok(mp_rpc_call *call) {
 }
 
 /* The peer answered a non-OK status: hand over its code, message and
- * details exactly as sent. */
+ * details exactly as sent. Details that do not decode are dropped: the
+ * status itself is what the caller acts on. */
 static void call_end_status(mp_rpc_call *call) {
   mp_rpc_status *st = &call->reply.status;
   mp_rpc_status_set(st, call->grpc_status, call->grpc_message);

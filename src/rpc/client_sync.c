@@ -24,7 +24,7 @@ typedef struct sync_req {
  * the caller again once |mu| is released: nothing may touch it after. */
 static void sync_complete(sync_req *r, int rc, const mp_err *err) {
   r->rc = rc;
-  if (rc < 0)
+  if (rc < 0 && r->err)
     *r->err = *err;
   else
     mp_err_clear(r->err);

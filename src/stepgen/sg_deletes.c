@@ -209,6 +209,7 @@ static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
   switch (sg->status[i]) {
   case OLD_CLAIMED:
   case OLD_RECREATED:
+  case OLD_GONE:
     return 0;
   case OLD_REPLACED_CBD:
     *op = r->external ? MP_OP_DISCARD_REPLACED : MP_OP_DELETE_REPLACED;

@@ -12,7 +12,8 @@ enum old_status {
   OLD_CLAIMED,      /* registered: its row is replaced by the new state */
   OLD_REPLACED_CBD, /* replaced create-before-delete: delete at the end */
   OLD_DBR_DELETED,  /* deleted by a delete-before-replace chain */
-  OLD_RECREATED     /* deleted by DBR and created again */
+  OLD_RECREATED,    /* deleted by DBR and created again */
+  OLD_GONE          /* a `delete` copy deleted in a DBR chain: done */
 };
 
 /* A resource registered in this deployment, as the generator remembers

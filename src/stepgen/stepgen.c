@@ -377,8 +377,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     mp_err_set(err, MP_EINVAL, protect_replace_fmt, st->urn);
     if (preview_or_fail(sg, diags, st->urn, err) < 0) return err->code;
   }
-  if (st->import_id && old->import_id &&
-      strcmp(st->import_id, old->import_id) == 0) {
+  if (st->import_id) { /* not an import (decide): the program names the id */
     mp_buf b;
     mp_buf_init(&b);
     mp_buf_puts(&b, "previously-imported resources that still specify an ID "
@@ -425,7 +424,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   if (rc < 0) return rc;
   for (size_t i = 0; i < nd; i++) {
     const mp_resource *dep = sg->olds->res[deps[i]];
-    if (dep->protect && !sg->ignore_protect) {
+    if (dep->protect && !dep->delete_ && !sg->ignore_protect) {
       mp_err_set(err, MP_EINVAL,
                  "unable to replace resource \"%s\" as part of replacing "
                  "\"%s\" as it is currently marked for protection. To "
@@ -437,13 +436,27 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
       return preview_or_fail(sg, diags, st->urn, err);
     }
   }
+  /* The chain: each condemned dependent, then |old|. A copy already marked
+   * `delete` is simply deleted; the others are deleted for replacement and
+   * re-created when the program registers them. One deleted with a member
+   * of the chain goes with it: no provider call. */
+  mp_strv chain;
+  mp_strv_init(&chain);
+  mp_strv_push(&chain, old->urn);
+  for (size_t i = 0; i < nd; i++)
+    mp_strv_push(&chain, sg->olds->res[deps[i]]->urn);
   for (size_t i = 0; i < nd; i++) {
     const mp_resource *dep = sg->olds->res[deps[i]];
-    mp_step *s = mk_step(MP_OP_DELETE_REPLACED, dep->urn, dep, NULL,
-                         MP_STEP_MARK_OLD_PENDING);
+    mp_step *s = dep->delete_
+                     ? mk_step(MP_OP_DELETE, dep->urn, dep, NULL, 0)
+                     : mk_step(MP_OP_DELETE_REPLACED, dep->urn, dep, NULL,
+                               MP_STEP_MARK_OLD_PENDING);
+    if (dep->deleted_with && mp_strv_contains(&chain, dep->deleted_with))
+      s->flags |= MP_STEP_NO_CALL;
     mp_chain_push(c, s);
-    sg->status[deps[i]] = OLD_DBR_DELETED;
+    sg->status[deps[i]] = dep->delete_ ? OLD_GONE : OLD_DBR_DELETED;
   }
+  mp_strv_destroy(&chain);
   free(deps);
   mp_step *del = mk_step(MP_OP_DELETE_REPLACED, old->urn, old, NULL,
                          MP_STEP_MARK_OLD_PENDING);
@@ -533,8 +546,11 @@ static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
 static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
   const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
   unsigned f = MP_STEP_REPLY | MP_STEP_EXTERNAL;
-  if (old && !old->external) {
-    /* A managed resource becomes external: the old one is deleted later. */
+  if (old && !old->external && !(old->id && st->id &&
+                                  strcmp(old->id, st->id) == 0)) {
+    /* A managed resource becomes another, external one: the old object is
+     * deleted later. Reading the same id relinquishes it (a plain read
+     * below: it stays alive and becomes external). */
     mp_chain_push(c, mk_step(MP_OP_READ_REPLACEMENT, st->urn, old, st,
                              f | MP_STEP_MARK_OLD_DELETE));
     mp_chain_push(c, mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL));
@@ -633,8 +649,11 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   int rc;
   *targeted = mp__sg_targeted(sg, st);
   if (g->is_read) return gen_read(sg, oi, st, c);
-  if (st->import_id && (!old || old->external || !old->import_id ||
-                        strcmp(old->import_id, st->import_id) != 0)) {
+  /* An import unless the old state already is that object: its import
+   * id, or for a resource never imported its id, names the goal's. */
+  const char *had = old ? (old->import_id ? old->import_id : old->id) : NULL;
+  if (st->import_id &&
+      (!old || old->external || !had || strcmp(had, st->import_id) != 0)) {
     if (!*targeted && old) goto untargeted;
     return gen_import(sg, oi, st, c);
   }

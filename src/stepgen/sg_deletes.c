@@ -109,10 +109,9 @@ static int is_condemned_urn(const condemned *c, size_t n,
   return 0;
 }
 
-/* The URNs |r| refers to (parent, deletedWith, dependencies, property
- * dependencies, provider), appended to |out|. */
+/* The URNs |r| refers to other than its parent (deletedWith, dependencies,
+ * property dependencies, provider), appended to |out|. */
 static void refs_of(const mp_resource *r, mp_strv *out) {
-  if (r->parent) mp_strv_push(out, r->parent);
   if (r->deleted_with) mp_strv_push(out, r->deleted_with);
   mp_strv_copy(out, &r->dependencies);
   for (size_t i = 0; i < r->property_dependencies.len; i++)
@@ -126,60 +125,112 @@ static void refs_of(const mp_resource *r, mp_strv *out) {
   }
 }
 
-/* Layer = 1 + the deepest layer of a condemned resource it depends on
- * (longest path, by memoised depth-first search over a URN index: linear
- * in resources and references); deleted in reverse, dependents first. */
+/* Delete layers (step_generator.go ScheduleDeletes over
+ * dependency_graph.go DependenciesOf). A condemned entry waits for the
+ * condemned entries EARLIER in the prior list that it depends on: those
+ * with its parent's URN, those with a URN it refers to, and, where such an
+ * entry is a component, that component's descendants (depending on a
+ * component means depending on its subtree). Layer = 1 + the deepest such
+ * dependency (longest path); dependencies are earlier entries, so one pass
+ * in prior order computes it. Layers are deleted deepest first. */
 typedef struct layering {
   condemned *c;
   size_t n;
   const mp_snapshot *olds;
-  mp_map by_urn;  /* URN -> (first index + 1); copies share a URN */
-  size_t *next_same; /* next index with the same URN, or n */
-  unsigned char *state; /* 0 new, 1 on the stack, 2 done */
+  long *cond;        /* prior index -> condemned index, or -1 */
+  mp_map by_urn;     /* URN -> (first prior index + 1); copies share a URN */
+  size_t *next_same; /* next prior index with the same URN, or nres */
+  mp_map children;   /* URN -> size_t* list of descendants' prior indexes,
+                        element 0 = count */
 } layering;
 
+static void add_child(mp_map *children, const char *urn, size_t idx) {
+  size_t *l = mp_map_get(children, urn);
+  size_t n = l ? l[0] : 0;
+  /* Grow at powers of two. */
+  if (l == NULL || (n & (n + 1)) == 0)
+    l = mp_xreallocarray(l, 2 * (n + 1), sizeof(*l));
+  l[0] = n + 1;
+  l[n + 1] = idx;
+  mp_map_put(children, urn, l);
+}
+
+/* Considers prior entry |k| as a dependency of the entry at prior index
+ * |self|; returns the layer it imposes (0 when none). */
+static int via(const layering *L, size_t k, size_t self) {
+  if (k >= self || L->cond[k] < 0) return 0;
+  return L->c[L->cond[k]].layer + 1;
+}
+
+/* The layer of condemned entry |i|; those before it are known. */
 static int layer_of(layering *L, size_t i) {
-  if (L->state[i] == 2) return L->c[i].layer;
-  if (L->state[i] == 1) return 0; /* a cycle cannot be ordered: break it */
-  L->state[i] = 1;
-  const mp_resource *r = L->olds->res[L->c[i].idx];
+  size_t self = (size_t)L->c[i].idx, nres = L->olds->nres;
+  const mp_resource *r = L->olds->res[self];
   mp_strv refs;
   mp_strv_init(&refs);
   refs_of(r, &refs);
-  int layer = 0;
+  int layer = 0, l;
   for (size_t k = 0; k < refs.len; k++) {
     if (strcmp(refs.items[k], r->urn) == 0) continue;
     void *v = mp_map_get(&L->by_urn, refs.items[k]);
-    for (size_t j = v ? (size_t)(uintptr_t)v - 1 : L->n; j < L->n;
+    int component = 0;
+    for (size_t j = v ? (size_t)(uintptr_t)v - 1 : nres; j < self;
          j = L->next_same[j]) {
-      int l = layer_of(L, j) + 1;
-      if (l > layer) layer = l;
+      if ((l = via(L, j, self)) > layer) layer = l;
+      component |= !L->olds->res[j]->custom;
     }
+    size_t *kids = component ? mp_map_get(&L->children, refs.items[k]) : NULL;
+    for (size_t m = 1; kids && m <= kids[0]; m++)
+      if ((l = via(L, kids[m], self)) > layer) layer = l;
   }
   mp_strv_destroy(&refs);
+  void *pv = r->parent ? mp_map_get(&L->by_urn, r->parent) : NULL;
+  for (size_t j = pv ? (size_t)(uintptr_t)pv - 1 : nres; j < self;
+       j = L->next_same[j])
+    if ((l = via(L, j, self)) > layer) layer = l;
   L->c[i].layer = layer;
-  L->state[i] = 2;
   return layer;
 }
 
 static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
-  layering L = {c, n, olds, {0}, NULL, NULL};
+  size_t nres = olds->nres;
+  layering L = {c, n, olds, NULL, {0}, NULL, {0}};
+  L.cond = mp_xcalloc(nres + 1, sizeof(*L.cond));
+  L.next_same = mp_xcalloc(nres + 1, sizeof(*L.next_same));
   mp_map_init(&L.by_urn);
-  L.next_same = mp_xcalloc(n + 1, sizeof(*L.next_same));
-  L.state = mp_xcalloc(n + 1, 1);
-  for (size_t i = n; i-- > 0;) {
-    const char *u = olds->res[c[i].idx]->urn;
-    void *prev = mp_map_put(&L.by_urn, u, (void *)(uintptr_t)(i + 1));
-    L.next_same[i] = prev ? (size_t)(uintptr_t)prev - 1 : n;
+  mp_map_init(&L.children);
+  for (size_t k = 0; k < nres; k++) L.cond[k] = -1;
+  for (size_t i = 0; i < n; i++) L.cond[c[i].idx] = (long)i;
+  for (size_t k = nres; k-- > 0;) {
+    void *prev = mp_map_put(&L.by_urn, olds->res[k]->urn,
+                            (void *)(uintptr_t)(k + 1));
+    L.next_same[k] = prev ? (size_t)(uintptr_t)prev - 1 : nres;
   }
+  /* Each entry is a descendant of every ancestor up its parent chain (the
+   * last entry with the parent's URN before it, as the state is ordered). */
+  mp_map last; /* URN -> last prior index + 1 so far */
+  mp_map_init(&last);
+  for (size_t k = 0; k < nres; k++) {
+    const char *p = olds->res[k]->parent;
+    for (size_t depth = 0; p && depth < nres; depth++) {
+      add_child(&L.children, p, k);
+      void *v = mp_map_get(&last, p);
+      p = v ? olds->res[(size_t)(uintptr_t)v - 1]->parent : NULL;
+    }
+    mp_map_put(&last, olds->res[k]->urn, (void *)(uintptr_t)(k + 1));
+  }
+  mp_map_destroy(&last);
   int maxl = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++) { /* in prior order */
     int l = layer_of(&L, i);
     if (l > maxl) maxl = l;
   }
+  for (size_t i = 0; i < L.children.cap; i++)
+    if (L.children.slots[i].key) free(L.children.slots[i].value);
+  mp_map_destroy(&L.children);
   mp_map_destroy(&L.by_urn);
+  free(L.cond);
   free(L.next_same);
-  free(L.state);
   return maxl;
 }
 

@@ -166,8 +166,8 @@ long mp__sg_old_index(const mp_stepgen *sg, const char *urn) {
 
 /* ---- building the new state ---- */
 
-static mp_resource *state_from_goal(mp_stepgen *sg, mp_goal *g,
-                                    const char *urn, const mp_resource *old) {
+static mp_resource *state_from_goal(mp_goal *g, const char *urn,
+                                    const mp_resource *old) {
   mp_resource *r = mp_resource_new(urn, g->type, g->custom);
   r->inputs = g->inputs;
   g->inputs = NULL;
@@ -184,12 +184,7 @@ static mp_resource *state_from_goal(mp_stepgen *sg, mp_goal *g,
       mp_strv_copy(&pd->urns, &g->dependencies);
     }
   }
-  int protect = g->protect;
-  if (protect < 0 && g->parent) {
-    sg_new *p = mp_map_get(&sg->news, g->parent);
-    protect = p ? p->state->protect : 0;
-  }
-  r->protect = protect > 0;
+  r->protect = g->protect > 0; /* inherited by the monitor when unset */
   r->retain_on_delete = g->retain_on_delete > 0;
   r->deleted_with = mp_xstrdup(g->deleted_with);
   r->import_id = mp_xstrdup(g->import_id);
@@ -771,7 +766,7 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   }
   if (rc == 0) rc = find_old(sg, g, urn, &oi, err);
   if (rc < 0) goto done;
-  st = state_from_goal(sg, g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
+  st = state_from_goal(g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
   if (g->custom && !mp_type_is_provider(g->type) && !g->is_read &&
       st->provider == NULL) {
     rc = mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", urn);

@@ -38,6 +38,7 @@ struct mp_stepgen {
   mp_map old_live;         /* URN -> index + 1 of the live prior entry */
   mp_map news;             /* URN -> sg_new* */
   mp_map alias_claims;     /* prior URN -> new URN that claimed it */
+  mp_map aliases;          /* new URN -> the prior URN it matched (owned) */
   mp_resource **cur;       /* per prior resource: its references rewritten
                               after an alias matched, or NULL (owned) */
   int preview_failed;

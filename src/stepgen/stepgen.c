@@ -60,6 +60,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   mp_map_init(&sg->old_live);
   mp_map_init(&sg->news);
   mp_map_init(&sg->alias_claims);
+  mp_map_init(&sg->aliases);
   for (size_t i = 0; i < olds->nres; i++) {
     const mp_resource *r = olds->res[i];
     if (!r->delete_) mp_map_put(&sg->old_live, r->urn, (void *)(i + 1));
@@ -78,6 +79,9 @@ void mp_stepgen_free(mp_stepgen *sg) {
   }
   for (size_t i = 0; i < sg->alias_claims.cap; i++)
     if (sg->alias_claims.slots[i].key) free(sg->alias_claims.slots[i].value);
+  for (size_t i = 0; i < sg->aliases.cap; i++)
+    if (sg->aliases.slots[i].key) free(sg->aliases.slots[i].value);
+  mp_map_destroy(&sg->aliases);
   mp_map_destroy(&sg->news);
   mp_map_destroy(&sg->old_live);
   mp_map_destroy(&sg->alias_claims);
@@ -209,22 +213,20 @@ static mp_resource *state_from_goal(mp_goal *g, const char *urn,
 
 /* ---- aliases (BEHAVIOUR.md B.5) ---- */
 
+/* The URN an alias spec stands for (step_generator.go
+ * collapseAliasToUrn). The parent is the spec's, with that parent's own
+ * matched alias substituted, or else the current one as it is. */
 static char *alias_urn(mp_stepgen *sg, const mp_goal *g, const mp_alias *a) {
   if (a->urn) return mp_xstrdup(a->urn);
   const char *name = a->name ? a->name : g->name;
   const char *type = a->type ? a->type : g->type;
   const char *parent = g->parent;
+  if (a->parent_urn && a->parent_urn[0]) {
+    const char *moved = mp_map_get(&sg->aliases, a->parent_urn);
+    parent = moved ? moved : a->parent_urn;
+  }
   if (a->no_parent) parent = NULL;
-  else if (a->parent_urn && a->parent_urn[0]) parent = a->parent_urn;
   if (parent) {
-    /* A parent that itself moved: use its prior URN. */
-    for (size_t i = 0; i < sg->alias_claims.cap; i++) {
-      mp_map_slot *s = &sg->alias_claims.slots[i];
-      if (s->key && s->value && strcmp(s->value, parent) == 0) {
-        parent = s->key;
-        break;
-      }
-    }
     size_t qlen = 0;
     const char *q = mp_urn_qualified_type(parent, &qlen);
     if (q && !(qlen == strlen(MP_ROOT_STACK_TYPE) &&
@@ -239,58 +241,103 @@ static char *alias_urn(mp_stepgen *sg, const mp_goal *g, const mp_alias *a) {
                       a->project ? a->project : sg->project, type, name);
 }
 
-/* Finds the prior state for |urn| or one of the goal's aliases. Sets *idx
- * (-1 when none). */
+/* The old URN a child of a parent that matched the alias |parent_old|
+ * would have had (step_generator.go inheritedChildAlias): |name| under the
+ * parent's old type, a leading |parent_name| swapped for the old name. */
+static char *inherited_alias(mp_stepgen *sg, const char *type, const char *name,
+                             const char *parent_name, size_t plen,
+                             const char *parent_old) {
+  size_t olen = 0;
+  const char *oname = mp_urn_name(parent_old, &olen);
+  char *aname = oname && strncmp(name, parent_name, plen) == 0
+                    ? mp_xasprintf("%.*s%s", (int)olen, oname, name + plen)
+                    : mp_xstrdup(name);
+  char *u = mp_urn_new(sg->stack, sg->project, parent_old, type, aname, NULL);
+  free(aname);
+  return u;
+}
+
+static void add_candidate(mp_strv *cands, char *u) {
+  if (u && !mp_strv_contains(cands, u)) mp_strv_push_take(cands, u);
+  else free(u);
+}
+
+/* The candidate old URNs of a registration, in lookup order
+ * (step_generator.go generateAliases): its own aliases; then, when its
+ * parent matched an alias, its name and each own alias re-rooted under the
+ * parent's old URN. */
+static void alias_candidates(mp_stepgen *sg, const mp_goal *g, mp_strv *out) {
+  for (size_t i = 0; i < g->naliases; i++)
+    add_candidate(out, alias_urn(sg, g, &g->aliases[i]));
+  const char *pold = g->parent ? mp_map_get(&sg->aliases, g->parent) : NULL;
+  if (pold == NULL) return;
+  size_t plen = 0;
+  const char *pname = mp_urn_name(g->parent, &plen);
+  if (pname == NULL) return;
+  add_candidate(out, inherited_alias(sg, g->type, g->name, pname, plen, pold));
+  for (size_t i = 0; i < g->naliases; i++) {
+    char *c = alias_urn(sg, g, &g->aliases[i]);
+    size_t tl = 0, nl = 0;
+    const char *t = mp_urn_type(c, &tl), *n = mp_urn_name(c, &nl);
+    if (t && n) {
+      char *type = mp_xstrndup(t, tl), *name = mp_xstrndup(n, nl);
+      add_candidate(out, inherited_alias(sg, type, name, pname, plen, pold));
+      free(type);
+      free(name);
+    }
+    free(c);
+  }
+}
+
+/* Reports a conflict: the first becomes the registration's error, any
+ * further one a diagnostic of its own. */
+static void conflict(mp_err *err, mp_diags *diags, const char *urn,
+                     const char *fmt, const char *a, const char *b,
+                     const char *c) {
+  if (err->code == 0) {
+    mp_err_set(err, MP_EINVAL, fmt, a, b, c);
+    return;
+  }
+  mp_err e;
+  mp_err_set(&e, MP_EINVAL, fmt, a, b, c);
+  mp_diags_add(diags, "error", urn, "%s", e.msg);
+}
+
+static const char dup_alias_fmt[] =
+    "Duplicate resource alias '%s' applied to resource with URN '%s' "
+    "conflicting with resource with URN '%s'";
+
+/* Finds the prior state for |urn| or, failing that, the first candidate
+ * alias with one (step_generator.go getOldResource). Sets *idx (-1 when
+ * none). An alias naming a resource this deployment registered, or one
+ * another resource already claimed, is an error in Pulumi's words. */
 static int find_old(mp_stepgen *sg, const mp_goal *g, const char *urn,
-                    long *idx, mp_err *err) {
+                    long *idx, mp_diags *diags, mp_err *err) {
   *idx = mp__sg_old_index(sg, urn);
   if (*idx >= 0 && sg->status[*idx] == OLD_UNTOUCHED) return 0;
   if (*idx >= 0 && sg->status[*idx] == OLD_DBR_DELETED) return 0;
   *idx = -1;
   mp_strv cands;
   mp_strv_init(&cands);
-  for (size_t i = 0; i < g->naliases; i++)
-    mp_strv_push_take(&cands, alias_urn(sg, g, &g->aliases[i]));
-  /* Inherited aliases: the parent moved, so the child's prior URN hangs
-   * under the parent's prior type chain. */
-  if (g->parent) {
-    for (size_t i = 0; i < sg->alias_claims.cap; i++) {
-      mp_map_slot *s = &sg->alias_claims.slots[i];
-      if (!(s->key && s->value && strcmp(s->value, g->parent) == 0)) continue;
-      mp_err e2;
-      char *u = mp_urn_new(sg->stack, sg->project, s->key, g->type, g->name,
-                           &e2);
-      if (u && !mp_strv_contains(&cands, u)) mp_strv_push_take(&cands, u);
-      else free(u);
-    }
-  }
-  int rc = 0;
-  for (size_t i = 0; i < cands.len && rc == 0; i++) {
+  alias_candidates(sg, g, &cands);
+  for (size_t i = 0; i < cands.len; i++) {
     const char *a = cands.items[i];
     if (strcmp(a, urn) == 0) continue;
     long j = mp__sg_old_index(sg, a);
     if (j < 0) continue;
-    if (mp_map_has(&sg->news, a)) {
-      rc = mp_err_set(err, MP_EINVAL,
-                      "Duplicate resource alias '%s' applied to resource "
-                      "with URN '%s' conflicting with resource with URN '%s'",
-                      a, urn, a);
-      break;
-    }
+    if (mp_map_has(&sg->news, a))
+      conflict(err, diags, urn, dup_alias_fmt, a, urn, urn);
     const char *claimer = mp_map_get(&sg->alias_claims, a);
-    if (claimer || sg->status[j] != OLD_UNTOUCHED) {
-      rc = mp_err_set(err, MP_EINVAL,
-                      "Duplicate resource alias '%s' applied to resource "
-                      "with URN '%s' conflicting with resource with URN '%s'",
-                      a, urn, claimer ? claimer : a);
-      break;
+    if (claimer) conflict(err, diags, urn, dup_alias_fmt, a, urn, claimer);
+    if (err->code == 0) {
+      free(mp_map_put(&sg->alias_claims, a, mp_xstrdup(urn)));
+      free(mp_map_put(&sg->aliases, urn, mp_xstrdup(a)));
+      *idx = j;
     }
-    mp_map_put(&sg->alias_claims, a, mp_xstrdup(urn));
-    *idx = j;
     break;
   }
   mp_strv_destroy(&cands);
-  return rc;
+  return err->code ? err->code : 0;
 }
 
 /* ---- step helpers ---- */
@@ -504,17 +551,14 @@ static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
     free(u);
     return MP_EINVAL;
   }
-  for (size_t i = 0; i < sg->alias_claims.cap; i++) {
-    mp_map_slot *s = &sg->alias_claims.slots[i];
-    if (s->key && s->value && strcmp(s->key, u) == 0 &&
-        strcmp(s->value, u) != 0) {
-      mp_err_set(err, MP_EINVAL,
-                 "Duplicate resource URN '%s' conflicting with alias on "
-                 "resource with URN '%s'",
-                 u, (char *)s->value);
-      free(u);
-      return MP_EINVAL;
-    }
+  const char *claimer = mp_map_get(&sg->alias_claims, u);
+  if (claimer) {
+    mp_err_set(err, MP_EINVAL,
+               "Duplicate resource URN '%s' conflicting with alias on "
+               "resource with URN '%s'",
+               u, claimer);
+    free(u);
+    return MP_EINVAL;
   }
   *urn = u;
   return 0;
@@ -764,7 +808,7 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
       goto done;
     }
   }
-  if (rc == 0) rc = find_old(sg, g, urn, &oi, err);
+  if (rc == 0) rc = find_old(sg, g, urn, &oi, diags, err);
   if (rc < 0) goto done;
   st = state_from_goal(g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
   if (g->custom && !mp_type_is_provider(g->type) && !g->is_read &&

@@ -429,6 +429,7 @@ void mp__deploy_on_result(deploy *d, result_item *r) {
       free(r->layers);
       d->phase = PHASE_DONE;
     } else {
+      if (r->late_fail) fail(d, 0);
       d->layers = r->layers;
       d->nlayers = r->nlayers;
       d->next_layer = 0;

@@ -27,14 +27,15 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
     mp_strv_copy(&refs, &st->property_dependencies.items[i].urns);
   mp_provider_ref pr;
   if (st->provider && mp_provider_ref_parse(st->provider, &pr, NULL) == 0) {
-    if (!mp_urn_is_default_provider(pr.urn)) mp_strv_push(&refs, pr.urn);
+    mp_strv_push(&refs, pr.urn);
     mp_provider_ref_destroy(&pr);
   }
   int hit = 0;
   for (size_t i = 0; i < refs.len && !hit; i++) {
     sg_new *n = mp_map_get(&sg->news, refs.items[i]);
-    /* Providers and the root stack are targeted implicitly (targeted == 2):
-     * that does not make everything under them a dependent. */
+    /* Providers and the root stack not targeted themselves are in the
+     * operation implicitly (targeted == 2): that does not make everything
+     * under them a dependent. */
     if (n && n->targeted == want_targeted) hit = 1;
   }
   mp_strv_destroy(&refs);
@@ -42,8 +43,16 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
 }
 
 int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
-  if (mp_type_is_provider(st->type) || strcmp(st->type, MP_ROOT_STACK_TYPE) == 0)
-    return (sg->targets.len || sg->excludes.len) ? 2 : 1;
+  if (mp_type_is_provider(st->type) ||
+      strcmp(st->type, MP_ROOT_STACK_TYPE) == 0) {
+    /* Always in the operation; its dependents follow it only when it is a
+     * target itself (step_generator.go targetsActual). */
+    if (sg->targets.len == 0 && sg->excludes.len == 0) return 1;
+    if (sg->targets.len > 0 && (matches_any(&sg->targets, st->urn) ||
+                                (sg->target_dependents && points_at(sg, st, 1))))
+      return 1;
+    return 2;
+  }
   if (sg->excludes.len > 0) {
     if (matches_any(&sg->excludes, st->urn)) return 0;
     if (sg->exclude_dependents && points_at(sg, st, 0)) return 0;
@@ -53,30 +62,28 @@ int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
   return sg->target_dependents && points_at(sg, st, 1);
 }
 
-static int known_urn(mp_stepgen *sg, const char *pat) {
-  for (size_t i = 0; i < sg->olds->nres; i++)
-    if (mp__sg_glob(pat, sg->olds->res[i]->urn)) return 1;
-  for (size_t i = 0; i < sg->news.cap; i++)
-    if (sg->news.slots[i].value && mp__sg_glob(pat, sg->news.slots[i].key))
-      return 1;
+/* 1 if |urn| is a prior resource's URN or registered in this run. */
+static int known_urn(const mp_stepgen *sg, const char *urn) {
+  if (mp__sg_old_index(sg, urn) >= 0 || mp_map_has(&sg->news, urn)) return 1;
+  for (size_t i = 0; i < sg->olds->nres; i++) /* `delete` copies */
+    if (strcmp(sg->olds->res[i]->urn, urn) == 0) return 1;
   return 0;
 }
 
-int mp_stepgen_check_targets(mp_stepgen *sg, int up, mp_err *err) {
-  const mp_strv *lists[] = {&sg->targets, &sg->excludes, &sg->replaces};
-  for (size_t l = 0; l < 3; l++) {
-    for (size_t i = 0; i < lists[l]->len; i++) {
-      const char *t = lists[l]->items[i];
-      if (known_urn(sg, t)) continue;
-      if (!up) return mp_err_set(err, MP_EINVAL, "no resource named '%s' found", t);
-      return mp_err_set(err, MP_EINVAL,
-                        "Target '%s' could not be found in the stack.%s", t,
-                        strchr(t, '$') ? ""
-                                       : " Did you forget to escape $ in your "
-                                         "shell?");
-    }
+size_t mp_stepgen_check_targets(const mp_stepgen *sg, int replaces,
+                                mp_diags *diags) {
+  const mp_strv *names = replaces ? &sg->replaces : &sg->targets;
+  size_t bad = 0;
+  for (size_t i = 0; i < names->len; i++) {
+    const char *t = names->items[i];
+    if (strchr(t, '*') || known_urn(sg, t)) continue; /* globs: anything */
+    mp_diags_add(diags, "error", NULL,
+                 "Target '%s' could not be found in the stack.%s", t,
+                 strchr(t, '$') ? ""
+                                : " Did you forget to escape $ in your shell?");
+    bad++;
   }
-  return 0;
+  return bad;
 }
 
 /* ---- condemned set ---- */

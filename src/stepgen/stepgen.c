@@ -626,6 +626,33 @@ static int check_untargeted_deps(mp_stepgen *sg, const mp_resource *st,
   return rc;
 }
 
+/* An untargeted resource keeps its old provider; that provider must be
+ * one this deployment registered (step_generator.go: a provider change
+ * mixed with --target is refused for the untargeted resource). */
+static int check_untargeted_provider(mp_stepgen *sg, const mp_resource *old,
+                                     const char *urn, mp_err *err) {
+  mp_provider_ref pr;
+  if (old->provider == NULL ||
+      mp_provider_ref_parse(old->provider, &pr, NULL) < 0)
+    return 0;
+  int rc = 0;
+  if (!mp_map_has(&sg->news, pr.urn)) {
+    long j = mp__sg_old_index(sg, pr.urn);
+    if (j < 0 || !sg->olds->res[j]->id || strcmp(sg->olds->res[j]->id, pr.id))
+      rc = mp_err_set(err, MP_EINVAL, "could not find provider %s in old state",
+                      old->provider);
+    else
+      rc = mp_err_set(err, MP_EINVAL,
+                      "provider %s for resource %s has not been registered "
+                      "yet, this is due to a change of providers mixed with "
+                      "--target. Change your program back to the original "
+                      "providers",
+                      old->provider, urn);
+  }
+  mp_provider_ref_destroy(&pr);
+  return rc;
+}
+
 /* Appends `same` steps carrying forward the untouched prior resources that
  * prior resource |oi| refers to (recursively, dependencies first); the
  * caller then appends |oi|'s own step. */
@@ -780,7 +807,12 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
 untargeted:
   /* Carried forward verbatim: no Check, no Diff (S60). What it refers to
    * and the program did not register goes first, also verbatim, so the
-   * written list stays in dependency order. */
+   * written list stays in dependency order. Its old provider must be one
+   * this deployment has: a program that changed it cannot be applied to
+   * an untargeted resource. */
+  rc = check_untargeted_provider(sg, mp__sg_old_at(sg, (size_t)oi), st->urn,
+                                 err);
+  if (rc < 0) return rc;
   carry_prior_deps(sg, oi, c, 0);
   {
     mp_resource *keep = mp_resource_dup(mp__sg_old_at(sg, oi));

@@ -86,6 +86,8 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     ev.severity = "error";
     mp__deploy_diag(d, "error", s->urn, msg);
   }
+  if (kind == MP_EVENT_RES_OUTPUTS && s->warning)
+    mp__deploy_diag(d, "warning", s->urn, s->warning);
   mp__deploy_emit(d, &ev);
 }
 

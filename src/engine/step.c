@@ -23,6 +23,7 @@ void mp_step_free(mp_step *s) {
   mp_strv_destroy(&s->diffs);
   mp_diff_destroy(&s->detailed);
   free(s->error);
+  free(s->warning);
   for (size_t i = 0; i < s->nrewrites; i++) mp_resource_free(s->rewrites[i]);
   free(s->rewrites);
   mp_value_free(s->goal_inputs);

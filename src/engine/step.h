@@ -61,6 +61,9 @@ typedef struct mp_step {
   mp_value *goal_inputs;
   int failed;
   char *error;
+  /* A warning the step reports on its resource when it succeeds (a refresh
+   * that found the resource unhealthy). Owned, may be NULL. */
+  char *warning;
 } mp_step;
 
 mp_step *mp_step_new(mp_step_op op, const char *urn);

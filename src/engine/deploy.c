@@ -496,7 +496,11 @@ void mp__deploy_check_done(deploy *d) {
       /* Wait for the host to notice the cancellation. */
       if (mp_monitor_outstanding(d->mon) > 0) return;
     }
-    if (d->res->failed || d->stopping || d->program_failed) {
+    /* Under continue-on-error a failed step does not stop the delete
+     * phase (what the failure needs is withheld there); a failed
+     * registration, the program's own failure or a cancellation does. */
+    if ((d->res->failed && !d->o->continue_on_error) || d->stopping ||
+        d->program_failed) {
       d->phase = PHASE_DONE;
       mp__deploy_finish(d);
       return;

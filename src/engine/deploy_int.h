@@ -90,8 +90,10 @@ typedef struct deploy { /* Owner: the loop thread, except where noted. */
   size_t nparked;
   int releasing, release_again; /* release() is on the stack */
   mp_strv failed_urns;
-  mp_strv withheld;
-  mp_strv injected; /* URNs given an injected default provider (S76) */ /* delete phase: URNs kept because a delete failed */
+  mp_strv withheld;     /* delete phase: URNs live entries that failed or
+                           were withheld refer to */
+  mp_strv withheld_old; /* ... that `delete: true` copies refer to */
+  mp_strv injected; /* URNs given an injected default provider (S76) */
   mp_value *stack_outputs;
   mp_chain **layers;
   size_t nlayers, next_layer;

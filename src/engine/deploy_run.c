@@ -446,6 +446,7 @@ static void teardown(deploy *d) {
   mp_snapshot_free(d->snap);
   mp_strv_destroy(&d->failed_urns);
   mp_strv_destroy(&d->withheld);
+  mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
   mp_value_free(d->stack_outputs);
   uv_cond_destroy(&d->cv);

@@ -56,6 +56,15 @@ static char *slurp(const char *path) {
   return mp_buf_detach(&b, NULL);
 }
 
+static void spew(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
 /* The parsed lines of calls.jsonl (an ARRAY). */
 static mp_value *calls(const char *dir) {
   char *path = mp_xasprintf("%s/calls.jsonl", dir);
@@ -298,10 +307,7 @@ static void test_test_provider_read_script(void) {
   mp_value *want = J("{\"v\":2}");
   mp_value *ins = J("{\"k\":9}");
   char *path = mp_xasprintf("%s/r-1.json", dir);
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL);
-  fputs("{\"v\":2,\"__read\":{\"id\":\"r-2\",\"inputs\":{\"k\":9}}}", f);
-  fclose(f);
+  spew(path, "{\"v\":2,\"__read\":{\"id\":\"r-2\",\"inputs\":{\"k\":9}}}");
   mp_prov_req q;
   memset(&q, 0, sizeof(q));
   q.type = TOKEN;
@@ -314,10 +320,7 @@ static void test_test_provider_read_script(void) {
   CHECK(x.inputs && mp_value_equal(x.inputs, ins, 0));
   CHECK(x.outputs && mp_value_equal(x.outputs, want, 0));
   mp_prov_resp_destroy(&x);
-  f = fopen(path, "w");
-  CHECK(f != NULL);
-  fputs("{\"v\":2,\"__read\":{\"inputs\":null,\"initError\":\"sick\"}}", f);
-  fclose(f);
+  spew(path, "{\"v\":2,\"__read\":{\"inputs\":null,\"initError\":\"sick\"}}");
   mp_prov_resp_init(&x);
   CHECK(call(p, OP_READ, &q, &x, &e) == MP_EPLUGIN);
   CHECK(x.partial == 1 && x.init_errors.len == 1 &&

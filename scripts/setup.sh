@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs minipulumi's build dependencies on a Debian machine with apt-get.
+# Installs minipulumi's build and test dependencies on a Debian machine with
+# apt-get (nodejs and npm run the gRPC test peer in tests/rpc).
 # Idempotent: prints nothing and changes nothing when all are installed;
 # runs `apt-get update` only when something has to be installed.
 set -euo pipefail
@@ -18,6 +19,12 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+
+# Node.js runs the gRPC test peer (tests/rpc). Any node and npm on PATH do
+# (a node build that bundles npm conflicts with Debian's npm package);
+# Debian's packages are installed only for what is missing.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -2,7 +2,7 @@
 # Sets up, builds and runs the whole test suite:
 #   build       debug, -Dwerror=true                  all tests
 #   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
-#   build-tsan  ThreadSanitizer, -Dwerror             suite "stepexec" only
+#   build-tsan  ThreadSanitizer, -Dwerror             suites "stepexec", "rpc"
 # Exits non-zero on any failure; the last line is "N passed, N failed",
 # summed over all trees (a test that times out counts as failed).
 set -uo pipefail
@@ -10,6 +10,8 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+# The gRPC tests' Node.js peer (tests/rpc): npm ci when its lock changed.
+./scripts/npm-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -87,18 +89,13 @@ if build_tree build-asan --buildtype=debug -Dwerror=true \
   run_tests build-asan
 fi
 
-# ThreadSanitizer only for the step executor's concurrency tests, and only
-# once such tests exist.
+# ThreadSanitizer for the suites with threads: the step executor's
+# concurrency tests and the gRPC transport (blocking calls from threads).
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then
-  if meson test -C build-tsan --list --no-rebuild --suite stepexec \
-      2>/dev/null | grep -q ' / '; then
-    if build_tree build-tsan; then
-      run_tests build-tsan --suite stepexec
-    fi
-  else
-    echo "== no tests in suite stepexec yet; skipping build-tsan"
+  if build_tree build-tsan; then
+    run_tests build-tsan --suite stepexec --suite rpc
   fi
 else
   cat "$log"

@@ -316,6 +316,13 @@ static int perform(run *r, int preview_cmd) {
 
 int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                      mp_op_flags *f) {
+  /* Pulumi marks the flags mutually exclusive; its flag-group error is an
+   * unclassified one (exit 1), raised before anything else runs. */
+  if (f->targets.len > 0 && f->excludes.len > 0)
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "if any flags in the group [target exclude] are set "
+                        "none of the others can be; [exclude target] were "
+                        "all set");
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;

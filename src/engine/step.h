@@ -61,8 +61,9 @@ typedef struct mp_step {
   mp_value *goal_inputs;
   int failed;
   char *error;
-  /* The provider's warnings about the resource, shown when the step ends
-   * (filled on the worker, read on the loop thread). */
+  /* Warnings about the resource (the provider's, or a refresh that found
+   * it unhealthy), shown when the step ends (filled on the worker, read
+   * on the loop thread). */
   mp_strv warnings;
 } mp_step;
 

@@ -260,6 +260,18 @@ static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
     r.id = mp_xstrdup(o->id);
     r.outputs = mp_value_dup(o->outputs);
   }
+  if (rc < 0 && r.partial) {
+    /* An unhealthy resource does not fail the refresh: its init errors are
+     * kept in the state and reported as a warning. */
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_buf_puts(&b, "Refreshed resource is in an unhealthy state:");
+    for (size_t i = 0; i < r.init_errors.len; i++)
+      mp_buf_printf(&b, "\n* %s", r.init_errors.items[i]);
+    mp_strv_push_take(&s->warnings, mp_buf_detach(&b, NULL));
+    mp_err_clear(err);
+    rc = 0;
+  }
   if (rc == 0) {
     if (r.id == NULL || r.id[0] == '\0' || r.outputs == NULL) {
       mp_resource_free(s->new_);

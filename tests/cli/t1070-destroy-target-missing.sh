@@ -26,9 +26,9 @@ run destroy -f -y --target "$U::nothing"
 expect_rc 1 "destroy -f --target of a missing URN"
 expect_out "no resource named '$U::nothing' found" "destroy -f names the missing target"
 
-run destroy --preview-only --target "$U::no*"
-expect_rc 1 "destroy --preview-only with a glob that matches nothing"
-expect_out "no resource named '$U::no*' found" "the glob is named"
+run destroy --preview-only --target "$U::nothing"
+expect_rc 1 "destroy --preview-only --target of a missing URN"
+expect_out "no resource named '$U::nothing' found" "the preview names it"
 
 run destroy -y --exclude "$U::nothing"
 expect_rc 1 "destroy --exclude of a missing URN"

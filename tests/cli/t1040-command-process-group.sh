@@ -31,23 +31,22 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
-# gone N: waits (at most 15 s) until no `sleep N` is alive; fails if one is.
-gone() {
+# await N none|some: waits (at most 15 s) until no `sleep N` is alive, or
+# one is. Returns 0 when it happened.
+await() {
   local i
   for ((i = 0; i < 150; i++)); do
-    [ -z "$(live "$1")" ] && return 0
+    if [ -z "$(live "$1")" ]; then [ "$2" = none ] && return 0
+    else [ "$2" = some ] && return 0; fi
     sleep 0.1
   done
-  fail "$2: 'sleep $1' is still running (pids $(live "$1"))"
+  return 1
 }
-# started N: waits (at most 15 s) until `sleep N` runs.
-started() {
-  local i
-  for ((i = 0; i < 150; i++)); do
-    [ -n "$(live "$1")" ] && return 0
-    sleep 0.1
-  done
-  fail "'sleep $1' never started"
+gone() { # N WHAT
+  await "$1" none || fail "$2: 'sleep $1' is still running (pids $(live "$1"))"
+}
+started() { # N
+  await "$1" some || fail "'sleep $1' never started"
 }
 program() { # CREATE [TIMEOUT]
   {

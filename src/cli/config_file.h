@@ -24,7 +24,7 @@ typedef struct mp_stack_config {
   mp_value *doc; /* OBJECT: the top-level mapping, owned, never NULL */
   int locked;    /* 1 while |lock_fd| holds the file's lock */
   int lock_fd;
-  int created;   /* the lock created the (empty) file; no save yet */
+  int created; /* the lock created the (empty) file; no save yet */
 } mp_stack_config;
 
 /* Loads |path| into |c| (caller storage) for reading. A missing file gives

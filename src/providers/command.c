@@ -216,14 +216,14 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
 }
 
 static void set_outputs(mp_value *out, int unknown, int secret) {
-  mp_value_object_set(out, "stdout",
-                      maybe_secret(unknown ? mp_value_new_unknown()
-                                           : mp_value_new_cstring(""),
-                                   secret));
-  mp_value_object_set(out, "stderr",
-                      maybe_secret(unknown ? mp_value_new_unknown()
-                                           : mp_value_new_cstring(""),
-                                   secret));
+  mp_value_object_set(
+      out, "stdout",
+      maybe_secret(unknown ? mp_value_new_unknown() : mp_value_new_cstring(""),
+                   secret));
+  mp_value_object_set(
+      out, "stderr",
+      maybe_secret(unknown ? mp_value_new_unknown() : mp_value_new_cstring(""),
+                   secret));
 }
 
 /* Create and Update share this: |cmd_key| names the command to run, with

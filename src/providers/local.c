@@ -129,7 +129,8 @@ static int content_secret(const mp_value *obj) {
 /* Says so when |path|'s folder is reached through a symbolic link. */
 static void warn_symlinked(const char *path, mp_prov_resp *r) {
   char *real = NULL;
-  if (!mp__local_via_symlink(path, &real)) return;
+  if (!mp__local_via_symlink(path, &real))
+    return;
   mp_strv_push_take(&r->warnings,
                     mp_xasprintf("'%s' is reached through a symbolic link: "
                                  "the file is written at '%s'",
@@ -157,7 +158,8 @@ static int put_file(const mp_prov_req *q, const char *path, int owned,
                       "cannot write '%s': 'mode' must be an octal string",
                       path);
   int there = mp__local_inspect(path, "it was left alone; " REGULAR_ONLY, err);
-  if (there < 0) return there;
+  if (there < 0)
+    return there;
   if (there && !owned && !overwrite)
     return mp_err_set(err, MP_EPLUGIN,
                       "'%s' already exists and this stack did not create it; "
@@ -211,16 +213,18 @@ static char *written_sha(const mp_value *olds) {
   const char *sha = mp__prov_get_str(olds, "sha256");
   const mp_value *c = mp__prov_get(olds, "content");
   char hex[65];
-  if (sha != NULL) return mp_xstrdup(sha);
-  if (c == NULL || c->kind != MP_VALUE_STRING) return NULL;
+  if (sha != NULL)
+    return mp_xstrdup(sha);
+  if (c == NULL || c->kind != MP_VALUE_STRING)
+    return NULL;
   mp_sha256_hex(c->u.str.ptr, c->u.str.len, hex);
   return mp_xstrdup(hex);
 }
 
 /* Deletes |path| only if it is still the regular file this resource wrote
  * (same content); otherwise warns and leaves it. */
-static int remove_owned(const char *path, const mp_value *olds,
-                        mp_prov_resp *r, mp_err *err) {
+static int remove_owned(const char *path, const mp_value *olds, mp_prov_resp *r,
+                        mp_err *err) {
   mp_buf b;
   mode_t mode;
   mp_err why;
@@ -229,7 +233,8 @@ static int remove_owned(const char *path, const mp_value *olds,
   mp_buf_init(&b);
   int rc = mp__local_read(path, &b, &mode, &why);
   char *want = rc == 0 ? written_sha(olds) : NULL;
-  if (rc == 0) mp_sha256_hex(b.data ? b.data : "", b.len, hex);
+  if (rc == 0)
+    mp_sha256_hex(b.data ? b.data : "", b.len, hex);
   mp_buf_destroy(&b);
   if (rc < 0)
     mp_strv_push_take(&r->warnings,

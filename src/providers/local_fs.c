@@ -19,39 +19,49 @@ char *mp__local_clean(const char *path) {
   size_t n = strlen(path), depth = 0; /* parts kept that are not ".." */
   mp_buf b;
   mp_buf_init(&b);
-  if (rooted) mp_buf_putc(&b, '/');
+  if (rooted)
+    mp_buf_putc(&b, '/');
   size_t base = b.len; /* where the parts start */
   for (size_t i = 0; i < n;) {
     size_t j = i;
-    while (j < n && path[j] != '/') j++;
+    while (j < n && path[j] != '/')
+      j++;
     size_t len = j - i;
     const char *part = path + i;
     i = j + 1;
-    if (len == 0 || (len == 1 && part[0] == '.')) continue;
+    if (len == 0 || (len == 1 && part[0] == '.'))
+      continue;
     if (len == 2 && part[0] == '.' && part[1] == '.') {
       if (depth > 0) { /* drop the last part */
-        while (b.len > base && b.data[b.len - 1] != '/') b.len--;
-        if (b.len > base) b.len--; /* its separator */
+        while (b.len > base && b.data[b.len - 1] != '/')
+          b.len--;
+        if (b.len > base)
+          b.len--; /* its separator */
         b.data[b.len] = '\0';
         depth--;
         continue;
       }
-      if (rooted) continue; /* "/.." is "/" */
+      if (rooted)
+        continue; /* "/.." is "/" */
     } else {
       depth++;
     }
-    if (b.len > base) mp_buf_putc(&b, '/');
+    if (b.len > base)
+      mp_buf_putc(&b, '/');
     mp_buf_append(&b, part, len);
   }
-  if (b.len == 0) mp_buf_putc(&b, '.');
+  if (b.len == 0)
+    mp_buf_putc(&b, '.');
   return mp_buf_detach(&b, NULL);
 }
 
 /* |path| made absolute against the current directory, cleaned. */
 static char *absolute(const char *path) {
-  if (path[0] == '/') return mp__local_clean(path);
+  if (path[0] == '/')
+    return mp__local_clean(path);
   char *cwd = getcwd(NULL, 0);
-  if (cwd == NULL) return mp__local_clean(path);
+  if (cwd == NULL)
+    return mp__local_clean(path);
   char *joined = mp_xasprintf("%s/%s", cwd, path);
   free(cwd);
   char *out = mp__local_clean(joined);
@@ -62,11 +72,12 @@ static char *absolute(const char *path) {
 char *mp__local_canonical(const char *path) {
   char *abs = absolute(path);
   char *slash = strrchr(abs, '/');
-  char *dir = slash == abs ? mp_xstrdup("/")
-                           : mp_xstrndup(abs, (size_t)(slash - abs));
+  char *dir =
+      slash == abs ? mp_xstrdup("/") : mp_xstrndup(abs, (size_t)(slash - abs));
   char *real = realpath(dir, NULL);
   free(dir);
-  if (real == NULL) return abs; /* the folder is not there (yet) */
+  if (real == NULL)
+    return abs; /* the folder is not there (yet) */
   char *out = mp_xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash + 1);
   free(real);
   free(abs);
@@ -86,29 +97,37 @@ int mp__local_via_symlink(const char *path, char **resolved) {
   int via = strcmp(abs, canon) != 0;
   free(abs);
   *resolved = via ? canon : NULL;
-  if (!via) free(canon);
+  if (!via)
+    free(canon);
   return via;
 }
 
 static const char *kind_of(mode_t m) {
-  if (S_ISDIR(m)) return "a directory";
-  if (S_ISLNK(m)) return "a symbolic link";
-  if (S_ISFIFO(m)) return "a FIFO";
-  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
-  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISDIR(m))
+    return "a directory";
+  if (S_ISLNK(m))
+    return "a symbolic link";
+  if (S_ISFIFO(m))
+    return "a FIFO";
+  if (S_ISCHR(m) || S_ISBLK(m))
+    return "a device";
+  if (S_ISSOCK(m))
+    return "a socket";
   return "a special file";
 }
 
 int mp__local_inspect(const char *path, const char *why, mp_err *err) {
   struct stat st;
   if (lstat(path, &st) != 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return 0;
+    if (errno == ENOENT || errno == ENOTDIR)
+      return 0;
     return mp_err_set(err, MP_EPLUGIN, "cannot look at '%s': %s", path,
                       strerror(errno));
   }
-  if (S_ISREG(st.st_mode)) return 1;
-  return mp_err_set(err, MP_EPLUGIN, "'%s' is %s, not a regular file; %s",
-                    path, kind_of(st.st_mode), why);
+  if (S_ISREG(st.st_mode))
+    return 1;
+  return mp_err_set(err, MP_EPLUGIN, "'%s' is %s, not a regular file; %s", path,
+                    kind_of(st.st_mode), why);
 }
 
 int mp__local_read(const char *path, mp_buf *b, mode_t *mode, mp_err *err) {
@@ -116,13 +135,15 @@ int mp__local_read(const char *path, mp_buf *b, mode_t *mode, mp_err *err) {
   struct stat st;
   ssize_t n;
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) return 1;
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+    return 1;
   if (fd < 0 && errno == ELOOP)
     return mp_err_set(err, MP_EPLUGIN,
                       "'%s' is a symbolic link, not a regular file", path);
   if (fd < 0 || fstat(fd, &st) < 0) {
     int saved = errno;
-    if (fd >= 0) close(fd);
+    if (fd >= 0)
+      close(fd);
     return mp_err_set(err, MP_EPLUGIN, "cannot read '%s': %s", path,
                       strerror(saved));
   }
@@ -133,7 +154,8 @@ int mp__local_read(const char *path, mp_buf *b, mode_t *mode, mp_err *err) {
   }
   *mode = st.st_mode & 07777;
   while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n < 0 || b->len + (size_t)n > MP_LOCAL_MAX_FILE_BYTES) {
       int saved = errno;
       close(fd);
@@ -149,8 +171,10 @@ int mp__local_read(const char *path, mp_buf *b, mode_t *mode, mp_err *err) {
 static int write_all(int fd, const char *p, size_t n) {
   while (n > 0) {
     ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return -1;
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0)
+      return -1;
     p += w;
     n -= (size_t)w;
   }
@@ -162,7 +186,8 @@ static int write_all(int fd, const char *p, size_t n) {
 static void make_parents(const char *path) {
   char *dir = mp_xstrdup(path);
   for (char *p = dir + 1; *p; p++) {
-    if (*p != '/') continue;
+    if (*p != '/')
+      continue;
     *p = '\0';
     mkdir(dir, 0755);
     *p = '/';
@@ -174,11 +199,14 @@ static void make_parents(const char *path) {
  * (atomically: RENAME_NOREPLACE, or a hard link where the file system
  * lacks it). */
 static int install(const char *tmp, const char *path, int replace) {
-  if (replace) return rename(tmp, path);
+  if (replace)
+    return rename(tmp, path);
   if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
     return 0;
-  if (errno != EINVAL && errno != ENOSYS) return -1;
-  if (link(tmp, path) != 0) return -1;
+  if (errno != EINVAL && errno != ENOSYS)
+    return -1;
+  if (link(tmp, path) != 0)
+    return -1;
   unlink(tmp);
   return 0;
 }
@@ -199,8 +227,10 @@ int mp__local_write(const char *path, const char *content, size_t len,
   }
   int bad = write_all(fd, content, len) < 0 || fchmod(fd, mode) < 0;
   saved = errno;
-  if (close(fd) < 0 && !bad) bad = 1, saved = errno;
-  if (!bad && install(tmp, path, replace) < 0) bad = 1, saved = errno;
+  if (close(fd) < 0 && !bad)
+    bad = 1, saved = errno;
+  if (!bad && install(tmp, path, replace) < 0)
+    bad = 1, saved = errno;
   if (bad) {
     unlink(tmp);
     free(tmp);

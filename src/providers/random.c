@@ -250,7 +250,8 @@ static const rtype types[] = {
  * force a replacement: nothing is computed from them. */
 static int derived_from_secret(const mp_value *news) {
   news = mp__prov_plain(news);
-  if (news == NULL || news->kind != MP_VALUE_OBJECT) return 0;
+  if (news == NULL || news->kind != MP_VALUE_OBJECT)
+    return 0;
   for (size_t i = 0; i < news->u.obj.len; i++)
     if (strcmp(news->u.obj.items[i].key, "keepers") != 0 &&
         mp_value_contains_secrets(news->u.obj.items[i].value))
@@ -261,13 +262,15 @@ static int derived_from_secret(const mp_value *news) {
 /* Results computed from a secret input are secret too, and an id that
  * would spell such a result out (ids are never secret) becomes "none",
  * as RandomPassword's always is. */
-static void protect_results(const rtype *t, const mp_value *news,
-                            mp_value *out, char **id) {
-  if (t->secret || !derived_from_secret(news)) return;
+static void protect_results(const rtype *t, const mp_value *news, mp_value *out,
+                            char **id) {
+  if (t->secret || !derived_from_secret(news))
+    return;
   for (size_t i = 0; i < out->u.obj.len; i++) {
     mp_value_entry *e = &out->u.obj.items[i];
     for (size_t k = 0; t->results[k] != NULL; k++)
-      if (strcmp(e->key, t->results[k]) == 0 && e->value->kind != MP_VALUE_SECRET)
+      if (strcmp(e->key, t->results[k]) == 0 &&
+          e->value->kind != MP_VALUE_SECRET)
         e->value = mp_value_new_secret(e->value);
   }
   if (t->id_is_result && id != NULL && *id != NULL) {

@@ -157,7 +157,8 @@ int mp__tx_begin(mp_store *s, mp_err *err) {
 }
 
 int mp_store_writable(const mp_store *s, mp_err *err) {
-  if (!s->readonly) return 0;
+  if (!s->readonly)
+    return 0;
   return read_only_err(s, NULL, err);
 }
 

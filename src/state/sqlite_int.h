@@ -74,8 +74,8 @@ struct mp_store {
   int64_t pid;
   char host[256];
   mp_store_update *updates; /* open write sessions, to unlock on close */
-  int readonly; /* opened read-only: the file or its folder is not
-                   writable; every write is refused up front */
+  int readonly;             /* opened read-only: the file or its folder is not
+                               writable; every write is refused up front */
 };
 
 struct mp_store_update {

@@ -214,7 +214,8 @@ static int configure(mp_store *s, mp_err *err) {
 /* 1 if |path| exists and this process cannot write it or its folder (a
  * WAL database also writes files beside it): open it read-only. */
 static int read_only_store(const char *path) {
-  if (access(path, F_OK) != 0) return 0;
+  if (access(path, F_OK) != 0)
+    return 0;
   char *copy = mp_xstrdup(path);
   int ro = access(path, W_OK) != 0 || access(dirname(copy), W_OK) != 0;
   free(copy);
@@ -270,14 +271,12 @@ static int side_file(const char *path, const char *suffix) {
 static int open_read_only(mp_store *s, mp_err *err) {
   int shared = side_file(s->path, "-shm") || side_file(s->path, "-wal");
   char *uri = shared ? mp_xstrdup(s->path) : immutable_uri(s->path);
-  int rc = sqlite3_open_v2(uri, &s->db,
-                           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-                               SQLITE_OPEN_NOMUTEX,
-                           NULL);
+  int rc = sqlite3_open_v2(
+      uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+      NULL);
   free(uri);
   if (rc != SQLITE_OK)
-    return mp_err_set(err, MP_EIO, "cannot open state store '%s': %s",
-                      s->path,
+    return mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", s->path,
                       s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
   return configure_read_only(s, err);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tests/engine/deploy_harness.h"
+#include "../tests/deploy/deploy_harness.h"
 
 static double now(void) {
   struct timespec ts;

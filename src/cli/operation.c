@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/display.h"
 #include "cli/json_out.h"
+#include "providers/builtin.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
                "mp_deploy_opts.interrupt points at ctx->interrupt");
@@ -132,6 +133,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.stack = mp_cli_ref(ctx, r->stack);
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
+    o.providers = mp_builtin_providers();
     o.config = r->config;
     o.root_dir = ctx->project->dir;
     o.organization = "organization";

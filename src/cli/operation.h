@@ -6,7 +6,7 @@
 #define MP_CLI_OPERATION_H
 
 #include "cli/ctx.h"
-#include "engine/deploy.h"
+#include "deploy/deploy.h"
 #include "engine/mem.h"
 
 typedef struct mp_op_flags {

@@ -126,13 +126,17 @@ struct mp_provider {
   char *pkg; /* package name, owned */
 };
 
-/* A factory makes an unconfigured provider instance for a package. */
-typedef int (*mp_provider_factory)(const char *pkg, const char *version,
-                                   mp_provider **out, mp_err *err);
-
-/* Built-in packages: "random", "command", "local", "test". Returns the
- * factory or NULL. (src/providers/builtin.c) */
-mp_provider_factory mp_builtin_provider_factory(const char *pkg);
+/* Where provider instances come from. |make| makes an unconfigured
+ * instance of package |pkg| (|version| may be NULL) in *out; it returns 0,
+ * MP_ENOENT when it serves no such package (|err| names the missing
+ * plugin), or another MP_E code. It may be called from any thread. The
+ * deployment's caller chooses the factory (the CLI passes the built-in
+ * one, providers/builtin.h), so the engine links no provider. */
+typedef struct mp_provider_factory {
+  int (*make)(void *ud, const char *pkg, const char *version,
+              mp_provider **out, mp_err *err);
+  void *ud; /* borrowed by |make|; outlives every use of the factory */
+} mp_provider_factory;
 
 /* Frees |p| through its table; NULL is fine. */
 void mp_provider_free(mp_provider *p);

@@ -17,10 +17,12 @@ struct mp_registry {
   mp_map by_ref;  /* ref -> entry* */
   mp_map unconf;  /* pkg -> mp_provider* */
   int preview;
+  mp_provider_factory factory;
 };
 
-mp_registry *mp_registry_new(int preview) {
+mp_registry *mp_registry_new(int preview, mp_provider_factory factory) {
   mp_registry *r = mp_xcalloc(1, sizeof(*r));
+  r->factory = factory;
   uv_mutex_init(&r->mu);
   mp_map_init(&r->by_ref);
   mp_map_init(&r->unconf);
@@ -65,22 +67,13 @@ void mp_registry_add_known(mp_registry *r, const mp_resource *st) {
   free(ref);
 }
 
-static int make_instance(const mp_resource *res, int preview,
+static int make_instance(const mp_registry *r, const mp_resource *res,
                          mp_provider **out, mp_err *err) {
   char *pkg = mp_type_package(res->type);
   if (pkg == NULL)
     return mp_err_set(err, MP_EINVAL, "bad provider type '%s'", res->type);
-  mp_provider_factory f = mp_builtin_provider_factory(pkg);
-  if (f == NULL) {
-    mp_err_set(err, MP_ENOENT,
-               "no resource plugin 'pulumi-resource-%s' found in the "
-               "workspace or on your $PATH",
-               pkg);
-    free(pkg);
-    return MP_ENOENT;
-  }
   mp_provider *p = NULL;
-  int rc = f(pkg, NULL, &p, err);
+  int rc = r->factory.make(r->factory.ud, pkg, NULL, &p, err);
   free(pkg);
   if (rc < 0) return rc;
   if (p->vt->configure) {
@@ -90,7 +83,7 @@ static int make_instance(const mp_resource *res, int preview,
     q.urn = res->urn;
     q.type = res->type;
     q.news = res->inputs;
-    q.preview = preview;
+    q.preview = r->preview;
     rc = p->vt->configure(p, &q, &resp, err);
     mp_prov_resp_destroy(&resp);
     if (rc < 0) {
@@ -105,7 +98,7 @@ static int make_instance(const mp_resource *res, int preview,
 
 int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   mp_provider *p = NULL;
-  int rc = make_instance(res, r->preview, &p, err);
+  int rc = make_instance(r, res, &p, err);
   if (rc < 0) return rc;
   char *ref = ref_of(res);
   entry *e = mp_xcalloc(1, sizeof(*e));
@@ -128,7 +121,7 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
   entry *e = mp_map_get(&r->by_ref, ref);
   if (e && e->prov == NULL) {
     /* First use of a provider known only from the prior snapshot. */
-    if (make_instance(e->state, r->preview, &e->prov, err) < 0) {
+    if (make_instance(r, e->state, &e->prov, err) < 0) {
       uv_mutex_unlock(&r->mu);
       return NULL;
     }
@@ -143,17 +136,8 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
                                       mp_err *err) {
   uv_mutex_lock(&r->mu);
   mp_provider *p = mp_map_get(&r->unconf, pkg);
-  if (p == NULL) {
-    mp_provider_factory f = mp_builtin_provider_factory(pkg);
-    if (f == NULL) {
-      mp_err_set(err, MP_ENOENT,
-                 "no resource plugin 'pulumi-resource-%s' found in the "
-                 "workspace or on your $PATH",
-                 pkg);
-    } else if (f(pkg, NULL, &p, err) == 0) {
-      mp_map_put(&r->unconf, pkg, p);
-    }
-  }
+  if (p == NULL && r->factory.make(r->factory.ud, pkg, NULL, &p, err) == 0)
+    mp_map_put(&r->unconf, pkg, p);
   uv_mutex_unlock(&r->mu);
   return p;
 }
@@ -181,7 +165,7 @@ mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
     free(urn);
   }
   mp_provider *p = e->prov;
-  if (p == NULL && make_instance(e->state, r->preview, &e->prov, err) == 0)
+  if (p == NULL && make_instance(r, e->state, &e->prov, err) == 0)
     p = e->prov;
   uv_mutex_unlock(&r->mu);
   free(ref);

@@ -14,7 +14,10 @@
 
 typedef struct mp_registry mp_registry;
 
-mp_registry *mp_registry_new(int preview);
+/* A registry whose instances |factory| makes (copied; its |ud| must
+ * outlive the registry). With |preview|, instances are configured for a
+ * preview. */
+mp_registry *mp_registry_new(int preview, mp_provider_factory factory);
 void mp_registry_free(mp_registry *r);
 
 /* Remembers a provider resource of the prior snapshot so that resources

@@ -3,7 +3,7 @@
 #ifndef MP_LANG_PROG_H
 #define MP_LANG_PROG_H
 
-#include "engine/source.h"
+#include "monitor/api.h"
 #include "lang/expr.h"
 #include "lang/lang_int.h"
 

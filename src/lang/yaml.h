@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "engine/err.h"
-#include "engine/source.h"
+#include "monitor/api.h"
 #include "engine/value.h"
 
 typedef struct mp_project mp_project; /* opaque; src/lang/project.c */

@@ -8,7 +8,7 @@
 
 #include "engine/goal.h"
 #include "engine/resource.h"
-#include "engine/source.h"
+#include "monitor/api.h"
 
 /* One registration waiting for its result. Opaque. */
 typedef struct mp_monitor_reg mp_monitor_reg;

@@ -1,14 +1,16 @@
-/* The table of built-in packages (provider.h): providers compiled into
- * the binary so that the common packages need no plugin process. Each
- * reports the version it was asked for (it stands in for that version),
- * or "0.1.0" when none was asked. */
-#include "providers/providers_int.h"
+/* The table of built-in packages (providers/builtin.h). Each reports the
+ * version it was asked for (it stands in for that version), or "0.1.0"
+ * when none was asked. */
+#include "providers/builtin.h"
 
 #include <string.h>
 
+#include "providers/providers_int.h"
+
 typedef struct builtin {
   const char *pkg;
-  mp_provider_factory factory;
+  int (*make)(const char *pkg, const char *version, mp_provider **out,
+              mp_err *err);
 } builtin;
 
 static const builtin builtins[] = {
@@ -18,10 +20,20 @@ static const builtin builtins[] = {
     {"test", mp__prov_test_new},
 };
 
-mp_provider_factory mp_builtin_provider_factory(const char *pkg) {
-  size_t i;
-  for (i = 0; pkg != NULL && i < MP_ARRAY_LEN(builtins); i++)
+static int make(void *ud, const char *pkg, const char *version,
+                mp_provider **out, mp_err *err) {
+  (void)ud;
+  *out = NULL;
+  for (size_t i = 0; pkg != NULL && i < MP_ARRAY_LEN(builtins); i++)
     if (strcmp(builtins[i].pkg, pkg) == 0)
-      return builtins[i].factory;
-  return NULL;
+      return builtins[i].make(pkg, version, out, err);
+  return mp_err_set(err, MP_ENOENT,
+                    "no resource plugin 'pulumi-resource-%s' found in the "
+                    "workspace or on your $PATH",
+                    pkg ? pkg : "");
+}
+
+mp_provider_factory mp_builtin_providers(void) {
+  mp_provider_factory f = {make, NULL};
+  return f;
 }

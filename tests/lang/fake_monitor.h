@@ -7,7 +7,7 @@
 #include <uv.h>
 
 #include "engine/mem.h"
-#include "engine/source.h"
+#include "monitor/api.h"
 
 typedef struct fake_pending fake_pending;
 

@@ -8,14 +8,15 @@
 
 #include "engine/provider.h"
 #include "engine/value.h"
+#include "providers/builtin.h"
 #include "testutil.h"
 
 static inline mp_provider *prov_make(const char *pkg) {
   mp_provider *p = NULL;
   mp_err e;
-  mp_provider_factory f = mp_builtin_provider_factory(pkg);
+  mp_provider_factory f = mp_builtin_providers();
   mp_err_clear(&e);
-  if (f == NULL || f(pkg, NULL, &p, &e) != 0)
+  if (f.make(f.ud, pkg, NULL, &p, &e) != 0)
     return NULL;
   return p;
 }

@@ -5,7 +5,7 @@
 #ifndef MP_DEPLOY_HARNESS_H
 #define MP_DEPLOY_HARNESS_H
 
-#include "engine/deploy.h"
+#include "deploy/deploy.h"
 #include "engine/mem.h"
 
 #define T_TYPE "test:index:Resource"

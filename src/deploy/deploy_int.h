@@ -4,7 +4,7 @@
 
 #include <uv.h>
 
-#include "engine/deploy.h"
+#include "deploy/deploy.h"
 #include "engine/map.h"
 #include "engine/registry.h"
 #include "monitor/monitor.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/deploy_int.h"
+#include "deploy/deploy_int.h"
 #include "engine/urn.h"
 
 static int glob_any(const mp_strv *pats, const char *urn);

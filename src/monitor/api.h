@@ -1,11 +1,13 @@
-/* Language hosts and the resource monitor's entry point.
+/* The resource monitor's API for language hosts, and the language host
+ * interface the deployment runs.
  *
- * A language host (embedded Pulumi YAML, a test source, later the gRPC
- * server for external programs) hands the monitor the same protobuf request
- * messages a real SDK sends, and gets the response messages back through a
- * callback. Everything here runs on the deployment's loop thread. */
-#ifndef MP_SOURCE_H
-#define MP_SOURCE_H
+ * The monitor owns this header: a language host (embedded Pulumi YAML, a
+ * test source, later the gRPC server for external programs) includes it,
+ * hands the monitor the same protobuf request messages a real SDK sends,
+ * and gets the response messages back through a callback. Everything here
+ * runs on the deployment's loop thread. */
+#ifndef MP_MONITOR_API_H
+#define MP_MONITOR_API_H
 
 #include <uv.h>
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/deploy_int.h"
+#include "deploy/deploy_int.h"
 #include "engine/urn.h"
 
 /* ---- the generator thread ---- */
@@ -283,7 +283,7 @@ static int setup(deploy *d, mp_err *err) {
       mp__deploy_diag(d, "warning", NULL,
                       "broke a stale lock left by a process that is gone");
   }
-  d->reg = mp_registry_new(o->dry_run);
+  d->reg = mp_registry_new(o->dry_run, o->providers);
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
       mp_registry_add_known(d->reg, d->snap->res[i]);

@@ -1,13 +1,13 @@
 /* The deployment: wires source → monitor → step generator (own thread) →
  * step executor (loop thread + worker pool) → state store, and reports
  * engine events. */
-#include "engine/deploy.h"
+#include "deploy/deploy.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/deploy_int.h"
+#include "deploy/deploy_int.h"
 #include "engine/urn.h"
 
 /* ---- events ---- */

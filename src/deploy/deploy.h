@@ -8,9 +8,10 @@
 #include "engine/err.h"
 #include "engine/events.h"
 #include "engine/mem.h"
-#include "engine/source.h"
+#include "engine/provider.h"
 #include "engine/store.h"
 #include "engine/value.h"
+#include "monitor/api.h"
 
 typedef enum mp_deploy_kind {
   MP_DEPLOY_UPDATE = 0, /* up (or its preview with dry_run) */
@@ -25,6 +26,7 @@ typedef struct mp_deploy_opts {
   mp_stack_ref stack;
   const mp_crypter *crypter; /* for secrets in state; may be NULL */
   mp_source *source;    /* the program; required for UPDATE, else NULL */
+  mp_provider_factory providers; /* makes the provider instances */
   const mp_value *config; /* OBJECT "<ns>:<key>" → value; may be NULL */
   const char *root_dir; /* project folder */
   const char *organization;

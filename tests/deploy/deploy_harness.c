@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include "engine/snapshot.h"
-#include "engine/source.h"
+#include "monitor/api.h"
 #include "engine/urn.h"
 #include "engine/value_pb.h"
+#include "providers/builtin.h"
 
 typedef struct tsrc {
   mp_source base;
@@ -361,6 +362,7 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   d.stack.project = "test";
   d.stack.name = "test";
   d.source = o->kind == MP_DEPLOY_UPDATE ? &s->base : NULL;
+  d.providers = mp_builtin_providers();
   d.parallel = o->parallel ? o->parallel : 1;
   d.targets = &targets;
   d.replaces = &replaces;

@@ -1,4 +1,14 @@
-/* Internals of the deployment orchestrator (engine/deploy*.c). */
+/* Internals of the deployment (src/deploy/). One file per job:
+ *   lifecycle.c  setup, the run of the loop, teardown, the summary
+ *   machine.c    the phases as one state machine, and what it decides
+ *   hooks.c      what the monitor and the executor report, turned into
+ *                events and machine inputs; answers deferred to the loop;
+ *                provider functions (fn::invoke) on the worker pool
+ *   generator.c  the step generator's thread: the only code of the
+ *                deployment that crosses threads
+ *   refresh.c    the refresh steps and the refreshed snapshot's write
+ * Everything runs on the loop thread, except the generator thread's loop
+ * in generator.c. */
 #ifndef MP_DEPLOY_INT_H
 #define MP_DEPLOY_INT_H
 
@@ -11,126 +21,167 @@
 #include "stepexec/stepexec.h"
 #include "stepgen/stepgen.h"
 
-enum work_kind { WORK_REGISTER, WORK_DELETES };
+/* The phases of a deployment (machine.c). Each says what runs and what the
+ * deployment waits for before it moves on; the machine moves only when
+ * nothing is in flight (no step, no registration at the generator, no
+ * deferred answer, no provider function). */
+typedef enum deploy_state {
+  DS_PROGRAM = 0,      /* the program runs; its registrations become steps */
+  DS_PROGRAM_EXITED,   /* it exited: its last steps finish, then the
+                          deletions are planned */
+  DS_PLANNING_DELETES, /* the generator computes the deletions */
+  DS_DELETING,         /* delete layers run, one after another */
+  DS_REFRESHING,       /* the refresh steps run */
+  DS_STOPPING,         /* cancelled, or a failure stops the run: new
+                          registrations are refused, what runs drains */
+  DS_ENDING,           /* nothing more to decide (the program failed, the
+                          deletions could not be planned): what runs drains */
+  DS_FINISHED          /* handles closed; the loop is ending */
+} deploy_state;
 
-/* Loop thread -> generator thread. */
-typedef struct work_item {
-  enum work_kind kind;
-  mp_goal *goal;
-  mp_monitor_reg *reg;
-  struct work_item *next;
-} work_item;
+/* Work for the generator thread, and its answer (generator.c). */
+enum gen_kind {
+  GEN_REGISTER, /* decide the steps of one registration */
+  GEN_DELETES,  /* plan the deletions after the program */
+  GEN_QUIT      /* end the thread (the last job) */
+};
 
-/* Generator thread -> loop thread. */
-typedef struct result_item {
-  enum work_kind kind;
+typedef struct gen_job {
+  enum gen_kind kind;
+  mp_goal *goal;                 /* REGISTER, owned */
+  mp_monitor_reg *registration; /* REGISTER */
+  /* The answer, filled on the generator thread. */
+  char *urn;         /* REGISTER: the URN it names, for messages */
   int rc;
   mp_err err;
   mp_diags diags;
-  mp_monitor_reg *reg;
-  char *urn;
   mp_chain *chain;   /* REGISTER: the chain; DELETES: the leftover sames */
   mp_chain **layers; /* DELETES */
   size_t nlayers;
   int late_fail; /* DELETES: run them, then fail (an unknown --target) */
-  struct result_item *next;
-} result_item;
+  struct gen_job *next;
+} gen_job;
 
-/* A registration answered from the loop rather than inside the host's
- * call. */
+/* The generator thread and its two queues. */
+typedef struct gen {
+  uv_thread_t thread;
+  int started;
+  uv_mutex_t mu;       /* guards |in| and |out| */
+  uv_cond_t cv;        /* signals the thread that |in| has work */
+  gen_job *in, *in_tail;   /* loop -> generator */
+  gen_job *out, *out_tail; /* generator -> loop */
+  uv_async_t wake;     /* the loop's side: |out| has answers */
+} gen;
+
+/* A registration answered with a failure on a later loop iteration rather
+ * than inside the language host's call (hooks.c). */
 typedef struct deferred {
-  mp_monitor_reg *reg;
+  mp_monitor_reg *registration;
   mp_err err;
-  int how;
+  int how; /* enum mp_monitor_fail_how */
   struct deferred *next;
 } deferred;
 
-enum phase {
-  PHASE_PROGRAM,
-  PHASE_DELETES_WAIT,
-  PHASE_LAYERS,
-  PHASE_REFRESH,
-  PHASE_DONE
-};
-
-typedef struct deploy { /* Owner: the loop thread, except where noted. */
+typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   const mp_deploy_opts *o;
   mp_deploy_result *res;
   uv_loop_t loop;
+  uv_timer_t tick;      /* polls o->interrupt */
+  uv_async_t answers;   /* |defer| has answers to give */
+  gen gen;
   mp_snapshot *snap;
-  mp_registry *reg;
-  mp_stepgen *sg; /* used only on the generator thread after start */
+  mp_registry *registry;
+  mp_stepgen *sg; /* used only on the generator thread once it runs */
   mp_stepexec *ex;
   mp_store_update *upd;
   mp_monitor *mon;
-  /* The generator thread and its two queues (guarded by |mu|). */
-  uv_thread_t thr;
-  int thr_started;
-  uv_mutex_t mu;
-  uv_cond_t cv;
-  work_item *in_head, *in_tail;
-  result_item *out_head, *out_tail;
-  int quit;
-  uv_async_t wake;
-  uv_timer_t tick;
-  /* Progress. */
-  enum phase phase;
-  int program_done, program_failed;
-  int in_flight;   /* goals at the generator */
-  int deferred;    /* answers waiting in |defer| */
-  deferred *defer;
-  int stopping;
-  int submitting; /* a batch is being queued: do not judge progress yet */
-  int invokes;    /* provider function calls on the worker pool */
-  int finished;
-  size_t chains_done;
-  mp_map news; /* URN -> mp_resource* produced here (owned) */
-  mp_map done_urns; /* URNs whose new state is written (values unused) */
-  mp_chain **parked; /* chains waiting for URNs in their |waits| */
+  deploy_state state;
+  /* What is in flight; the machine moves when all are zero. */
+  int at_generator; /* jobs the generator has not answered */
+  int invokes;      /* provider functions on the worker pool */
+  deferred *defer;  /* answers waiting for |answers| (last in, first out) */
+  int submitting;   /* a batch is being queued: do not judge progress yet */
+  /* Chains waiting for URNs in their |waits| to be written. */
+  mp_chain **parked;
   size_t nparked;
   int releasing, release_again; /* release() is on the stack */
+  mp_map news;      /* URN -> mp_resource* produced here (owned) */
+  mp_map done_urns; /* URNs whose new state is written (values unused) */
   mp_strv failed_urns;
-  mp_strv withheld;     /* delete phase: URNs live entries that failed or
-                           were withheld refer to */
+  mp_strv withheld;     /* delete phase: URNs that live entries which failed
+                           or were withheld refer to */
   mp_strv withheld_old; /* ... that `delete: true` copies refer to */
   mp_strv injected; /* URNs given an injected default provider (S76) */
   mp_value *stack_outputs;
-  mp_chain **layers;
+  mp_chain **layers; /* the planned delete layers, deepest first */
   size_t nlayers, next_layer;
   uint64_t seq;
   double start;
   /* Refresh: the read state by snapshot index (NULL = gone) and whether
-   * the index was read at all. */
+   * the index was read at all; NULL until the refresh starts. */
   mp_resource **refreshed;
   unsigned char *refresh_done;
 } deploy;
 
+/* Records a failed deployment; |step|: a resource operation failed. */
+static inline void mp__deploy_fail(deploy *d, int step) {
+  d->res->failed = 1;
+  if (step) d->res->step_failed = 1;
+}
+
+/* ---- events and the parts' hooks (hooks.c) ---- */
+/* Stamps |ev| (sequence, time, preview) and hands it to the sink. */
 void mp__deploy_emit(deploy *d, mp_event *ev);
+/* A diagnostic event; |urn| may be NULL. */
 void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
                      const char *msg);
+/* Creates the executor and the monitor with the deployment's hooks, and
+ * the handle that gives deferred answers. */
+void mp__deploy_connect(deploy *d);
+
+/* ---- the state machine (machine.c) ---- */
+/* Moves through the phases as far as what is in flight allows. Call it
+ * whenever something in flight ended or an input changed the state. */
+void mp__deploy_advance(deploy *d);
+/* Stops the deployment (DS_STOPPING): cancels the executor, the providers,
+ * the program and the registrations waiting for answers. |interrupted|:
+ * the user asked (the result is "canceled"). */
 void mp__deploy_cancel(deploy *d, int interrupted);
-/* Submits parked chains whose waits are satisfied. */
-void mp__deploy_release_parked(deploy *d);
-void mp__deploy_check_done(deploy *d);
+/* Submits |c| (taken) to the executor, or parks it until the URNs it
+ * waits for are written. */
+void mp__deploy_submit(deploy *d, mp_chain *c);
+/* The new state of |urn| is written: parked chains may go. */
+void mp__deploy_written(deploy *d, const char *urn);
+/* The executor's hook for a chain's end (stepexec.h): a failure fails the
+ * run, withholds what the failed resource refers to from the deletions,
+ * answers its registration and, without --continue-on-error, stops. */
+void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed);
+/* Handles one answer of the generator thread. Takes what it uses out of
+ * |j| (the caller frees the rest). */
+void mp__deploy_on_answer(deploy *d, gen_job *j);
+
+/* ---- lifecycle (lifecycle.c) ---- */
+/* Ends the run: the last writes, then closes every handle so that the
+ * loop returns. Called once, by the machine. */
 void mp__deploy_finish(deploy *d);
-void mp__deploy_on_result(deploy *d, result_item *r);
-void mp__deploy_thread_push(deploy *d, enum work_kind k, mp_goal *g,
-                            mp_monitor_reg *reg);
-void mp__deploy_defer_fail(deploy *d, mp_goal *g, mp_monitor_reg *reg,
-                           const mp_err *err, int how);
-mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d);
-mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d);
-/* refresh and destroy check their names before anything runs
- * (engine/deployment.go checkTargets): each literal --target and --exclude
- * must name a resource of the stack; a name with `*` is a glob and may
- * match nothing. Returns 0, or 1 after failing the deployment with the
- * first unknown name. */
-int mp__deploy_check_names(deploy *d);
-/* Refresh (engine/deploy_refresh.c). */
-int mp__deploy_refresh_start(deploy *d, mp_err *err);
+
+/* ---- the generator thread (generator.c) ---- */
+/* Starts the thread and the loop's wake-up handle. 0 or an MP_E code. */
+int mp__deploy_gen_start(deploy *d, mp_err *err);
+/* Queues |j| for the thread (loop thread; takes |j|). A GEN_QUIT job ends
+ * it; mp__deploy_finish sends that and closes d->gen.wake. */
+void mp__deploy_gen_push(deploy *d, gen_job *j);
+/* Waits for the thread to end and frees what the queues still hold (after
+ * the loop has ended). */
+void mp__deploy_gen_join(deploy *d);
+
+/* ---- refresh (refresh.c) ---- */
+/* Submits one refresh step per targeted resource (DS_REFRESHING). */
+void mp__deploy_refresh_start(deploy *d);
 /* Records a finished refresh step (takes s->new_). */
 void mp__deploy_refresh_done(deploy *d, mp_step *s);
-/* Writes the refreshed snapshot in one transaction. */
+/* Writes the refreshed snapshot in one transaction (at the end, when the
+ * refresh started and this is not a preview). */
 void mp__deploy_refresh_write(deploy *d);
 
 #endif

@@ -1,115 +1,18 @@
-/* Setting up, running and finishing a deployment; the generator thread. */
+/* A deployment's life: setup, the start of its first phase, the run of
+ * the loop, the end (stack outputs, the refreshed snapshot, the history
+ * entry) and the teardown. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "deploy/deploy_int.h"
 #include "engine/urn.h"
 
-/* ---- the generator thread ---- */
-
-static void run_work(deploy *d, work_item *w, result_item *r) {
-  mp_err_clear(&r->err);
-  if (w->kind == WORK_REGISTER) {
-    char *urn = mp_urn_new(d->o->stack.name, d->o->stack.project,
-                           w->goal->parent, w->goal->type, w->goal->name, NULL);
-    r->urn = urn;
-    r->rc = mp_stepgen_register(d->sg, w->goal, w->reg, &r->chain, &r->diags,
-                                &r->err);
-    return;
-  }
-  r->rc = 0;
-  /* Pulumi checks `up`'s targets after the program and still runs the
-   * targeted deletes before it fails. */
-  if (d->o->kind == MP_DEPLOY_UPDATE)
-    r->late_fail = mp_stepgen_check_targets(d->sg, 0, &r->diags) > 0;
-  if (mp_stepgen_preview_failed(d->sg))
-    r->rc = mp_err_set(&r->err, MP_EINVAL, "%s", "");
-  if (r->rc == 0)
-    r->rc = mp_stepgen_deletes(d->sg, d->o->kind == MP_DEPLOY_DESTROY,
-                               &r->chain, &r->layers, &r->nlayers, &r->diags,
-                               &r->err);
-}
-
-static void thread_main(void *arg) {
-  deploy *d = arg;
-  for (;;) {
-    uv_mutex_lock(&d->mu);
-    while (d->in_head == NULL && !d->quit) uv_cond_wait(&d->cv, &d->mu);
-    work_item *w = d->in_head;
-    if (w) {
-      d->in_head = w->next;
-      if (d->in_head == NULL) d->in_tail = NULL;
-    }
-    uv_mutex_unlock(&d->mu);
-    if (w == NULL) return; /* quit and drained */
-    result_item *r = mp_xcalloc(1, sizeof(*r));
-    r->kind = w->kind;
-    r->reg = w->reg;
-    run_work(d, w, r);
-    free(w);
-    uv_mutex_lock(&d->mu);
-    if (d->out_tail) d->out_tail->next = r;
-    else d->out_head = r;
-    d->out_tail = r;
-    uv_mutex_unlock(&d->mu);
-    uv_async_send(&d->wake);
-  }
-}
-
-void mp__deploy_thread_push(deploy *d, enum work_kind k, mp_goal *g,
-                            mp_monitor_reg *reg) {
-  work_item *w = mp_xcalloc(1, sizeof(*w));
-  w->kind = k;
-  w->goal = g;
-  w->reg = reg;
-  uv_mutex_lock(&d->mu);
-  if (d->in_tail) d->in_tail->next = w;
-  else d->in_head = w;
-  d->in_tail = w;
-  uv_cond_signal(&d->cv);
-  uv_mutex_unlock(&d->mu);
-}
-
-void mp__deploy_defer_fail(deploy *d, mp_goal *g, mp_monitor_reg *reg,
-                           const mp_err *err, int how) {
-  mp_goal_free(g);
-  deferred *x = mp_xcalloc(1, sizeof(*x));
-  x->reg = reg;
-  x->err = *err;
-  x->how = how;
-  x->next = d->defer;
-  d->defer = x;
-  d->deferred++;
-  uv_async_send(&d->wake);
-}
-
-static void on_wake(uv_async_t *h) {
-  deploy *d = h->data;
-  while (d->defer) {
-    deferred *x = d->defer;
-    d->defer = x->next;
-    d->deferred--;
-    mp_monitor_fail(d->mon, x->reg, &x->err, x->how);
-    free(x);
-  }
-  for (;;) {
-    uv_mutex_lock(&d->mu);
-    result_item *r = d->out_head;
-    if (r) {
-      d->out_head = r->next;
-      if (d->out_head == NULL) d->out_tail = NULL;
-    }
-    uv_mutex_unlock(&d->mu);
-    if (r == NULL) break;
-    mp__deploy_on_result(d, r);
-  }
-  mp__deploy_check_done(d);
-}
-
 static void on_tick(uv_timer_t *t) {
   deploy *d = t->data;
-  if (d->o->interrupt && *d->o->interrupt && !d->stopping) {
+  if (d->o->interrupt && *d->o->interrupt && d->state != DS_STOPPING &&
+      d->state != DS_FINISHED) {
     mp__deploy_diag(d, "warning", NULL, "update canceled");
     mp__deploy_cancel(d, 1);
   }
@@ -154,16 +57,17 @@ static void apply_stack_outputs(deploy *d) {
 static void close_cb(uv_handle_t *h) { (void)h; }
 
 void mp__deploy_finish(deploy *d) {
-  if (d->finished) return;
+  if (d->state == DS_FINISHED) return;
+  if (d->refreshed && !d->o->dry_run) mp__deploy_refresh_write(d);
   if (d->mon && mp_monitor_outstanding(d->mon) > 0) mp_monitor_cancel_all(d->mon);
-  d->finished = 1;
+  d->state = DS_FINISHED;
   if (d->o->kind == MP_DEPLOY_UPDATE) apply_stack_outputs(d);
-  uv_mutex_lock(&d->mu);
-  d->quit = 1;
-  uv_cond_signal(&d->cv);
-  uv_mutex_unlock(&d->mu);
+  gen_job *quit = mp_xcalloc(1, sizeof(*quit));
+  quit->kind = GEN_QUIT;
+  mp__deploy_gen_push(d, quit);
   uv_close((uv_handle_t *)&d->tick, close_cb);
-  uv_close((uv_handle_t *)&d->wake, close_cb);
+  uv_close((uv_handle_t *)&d->gen.wake, close_cb);
+  if (d->mon) uv_close((uv_handle_t *)&d->answers, close_cb);
 }
 
 /* ---- setup ---- */
@@ -283,10 +187,10 @@ static int setup(deploy *d, mp_err *err) {
       mp__deploy_diag(d, "warning", NULL,
                       "broke a stale lock left by a process that is gone");
   }
-  d->reg = mp_registry_new(o->dry_run, o->providers);
+  d->registry = mp_registry_new(o->dry_run, o->providers);
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
-      mp_registry_add_known(d->reg, d->snap->res[i]);
+      mp_registry_add_known(d->registry, d->snap->res[i]);
   mp_stepgen_opts so = {0};
   so.stack = o->stack.name;
   so.project = o->stack.project;
@@ -297,30 +201,16 @@ static int setup(deploy *d, mp_err *err) {
   so.target_dependents = o->target_dependents;
   so.exclude_dependents = o->exclude_dependents;
   so.ignore_protect = o->ignore_protect;
-  d->sg = mp_stepgen_new(&so, d->snap, d->reg);
-  mp_stepexec_opts eo = {0};
-  eo.loop = &d->loop;
-  eo.parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
+  d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   /* Provider calls run on libuv's pool, 4 threads unless told otherwise
    * before its first use; size it for --parallel (libuv's cap is 1024). A
    * process runs one pool, so the first deployment decides. */
+  int parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
   char threads[16];
   snprintf(threads, sizeof(threads), "%d",
-           eo.parallel < 4 ? 4 : eo.parallel > 1024 ? 1024 : eo.parallel);
+           parallel < 4 ? 4 : parallel > 1024 ? 1024 : parallel);
   setenv("UV_THREADPOOL_SIZE", threads, 0);
-  eo.preview = o->dry_run;
-  eo.ignore_protect = o->ignore_protect;
-  eo.store = d->upd;
-  eo.reg = d->reg;
-  eo.hooks = mp__deploy_exec_hooks(d);
-  d->ex = mp_stepexec_new(&eo);
-  mp_monitor_opts mo = {0};
-  mo.stack = o->stack.name;
-  mo.project = o->stack.project;
-  mo.preview = o->dry_run;
-  mo.config = o->config;
-  mo.hooks = mp__deploy_monitor_hooks(d);
-  d->mon = mp_monitor_new(&mo);
+  mp__deploy_connect(d);
   return 0;
 }
 
@@ -330,7 +220,11 @@ static int known_name(const mp_snapshot *s, const char *name) {
   return 0;
 }
 
-int mp__deploy_check_names(deploy *d) {
+/* refresh and destroy check their names before anything runs
+ * (engine/deployment.go checkTargets): each literal --target and --exclude
+ * must name a resource of the stack; a name with `*` is a glob and may
+ * match nothing. Returns 1 after reporting the first unknown name. */
+static int unknown_name(deploy *d) {
   const mp_strv *lists[2] = {d->o->targets, d->o->excludes};
   for (int l = 0; l < 2; l++) {
     for (size_t i = 0; lists[l] && i < lists[l]->len; i++) {
@@ -338,11 +232,7 @@ int mp__deploy_check_names(deploy *d) {
       if (strchr(t, '*') || known_name(d->snap, t)) continue;
       mp_err e;
       mp_err_set(&e, MP_EINVAL, "no resource named '%s' found", t);
-      d->res->failed = 1;
       mp__deploy_diag(d, "error", NULL, e.msg);
-      d->phase = PHASE_DONE;
-      d->program_done = 1;
-      mp__deploy_check_done(d);
       return 1;
     }
   }
@@ -350,22 +240,51 @@ int mp__deploy_check_names(deploy *d) {
 }
 
 /* `up` checks its --replace names before the program runs. Returns 1
- * after failing the deployment when one is unknown. */
-static int check_replaces(deploy *d) {
+ * after reporting the unknown ones. */
+static int unknown_replace(deploy *d) {
   mp_diags ds = {0};
   size_t bad = mp_stepgen_check_targets(d->sg, 1, &ds);
   for (size_t i = 0; i < ds.len; i++)
     mp__deploy_diag(d, ds.items[i].severity, ds.items[i].urn,
                     ds.items[i].message);
   mp_diags_destroy(&ds);
-  if (bad == 0) return 0;
-  d->res->failed = 1;
-  d->program_done = 1;
-  d->program_failed = 1;
-  mp__deploy_check_done(d);
-  return 1;
+  return bad > 0;
 }
 
+/* Starts the program (DS_PROGRAM). Returns 0, or MP_EINVAL without a
+ * program. A program that cannot start ends the run as failed. */
+static int start_program(deploy *d, mp_err *err) {
+  const mp_deploy_opts *o = d->o;
+  if (o->source == NULL)
+    return mp_err_set(err, MP_EINVAL, "an update needs a program");
+  if (unknown_replace(d)) {
+    mp__deploy_fail(d, 0);
+    d->state = DS_ENDING;
+    return 0;
+  }
+  mp_source_info si = {0};
+  si.loop = &d->loop;
+  si.project = o->stack.project;
+  si.stack = o->stack.name;
+  si.organization = o->organization ? o->organization : "organization";
+  si.root_dir = o->root_dir;
+  si.dry_run = o->dry_run;
+  si.parallel = o->parallel;
+  si.config = o->config;
+  d->state = DS_PROGRAM;
+  int rc = o->source->vt->start(o->source, d->mon, &si, err);
+  if (rc < 0) {
+    /* The program never started: report it and end as failed. */
+    mp__deploy_fail(d, 0);
+    mp__deploy_diag(d, "error", NULL, err->msg);
+    mp_err_clear(err);
+    d->state = DS_ENDING;
+  }
+  return 0;
+}
+
+/* The prelude, the pending operations, then the first phase of the
+ * operation. Returns 0 or an MP_E code (the run could not start). */
 static int start(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   mp_event ev = {0};
@@ -387,55 +306,29 @@ static int start(deploy *d, mp_err *err) {
       if (rc < 0) return rc;
     }
   }
-  if (o->kind == MP_DEPLOY_REFRESH) return mp__deploy_refresh_start(d, err);
-  if (o->kind == MP_DEPLOY_DESTROY) {
-    if (mp__deploy_check_names(d)) return 0;
-    d->program_done = 1;
-    mp__deploy_check_done(d);
-    return 0;
+  int rc = 0;
+  if (o->kind == MP_DEPLOY_UPDATE) {
+    rc = start_program(d, err);
+  } else if (unknown_name(d)) {
+    mp__deploy_fail(d, 0);
+    d->state = DS_ENDING;
+  } else if (o->kind == MP_DEPLOY_REFRESH) {
+    mp__deploy_refresh_start(d);
+  } else {
+    d->state = DS_PROGRAM_EXITED; /* destroy: no program; the deletions */
   }
-  if (o->source == NULL)
-    return mp_err_set(err, MP_EINVAL, "an update needs a program");
-  if (check_replaces(d)) return 0;
-  mp_source_info si = {0};
-  si.loop = &d->loop;
-  si.project = o->stack.project;
-  si.stack = o->stack.name;
-  si.organization = o->organization ? o->organization : "organization";
-  si.root_dir = o->root_dir;
-  si.dry_run = o->dry_run;
-  si.parallel = o->parallel;
-  si.config = o->config;
-  int rc = o->source->vt->start(o->source, d->mon, &si, err);
-  if (rc < 0) {
-    /* The program never started: report it and end as failed. */
-    d->program_done = 1;
-    d->program_failed = 1;
-    d->res->failed = 1;
-    mp__deploy_diag(d, "error", NULL, err->msg);
-    mp_err_clear(err);
-    mp__deploy_check_done(d);
-  }
-  return 0;
+  if (rc == 0) mp__deploy_advance(d);
+  return rc;
 }
 
 static void teardown(deploy *d) {
-  if (d->thr_started) uv_thread_join(&d->thr);
-  while (d->in_head) {
-    work_item *w = d->in_head;
-    d->in_head = w->next;
-    mp_goal_free(w->goal);
-    free(w);
-  }
-  while (d->out_head) {
-    result_item *r = d->out_head;
-    d->out_head = r->next;
-    mp_chain_free(r->chain);
-    for (size_t i = 0; i < r->nlayers; i++) mp_chain_free(r->layers[i]);
-    free(r->layers);
-    mp_diags_destroy(&r->diags);
-    free(r->urn);
-    free(r);
+  mp__deploy_gen_join(d);
+  while (d->defer) {
+    /* Left when the loop ended early; the monitor answers them as it
+     * goes. */
+    deferred *x = d->defer;
+    d->defer = x->next;
+    free(x);
   }
   mp_monitor_free(d->mon);
   mp_stepgen_free(d->sg);
@@ -453,15 +346,13 @@ static void teardown(deploy *d) {
     free(d->refreshed);
     free(d->refresh_done);
   }
-  mp_registry_free(d->reg);
+  mp_registry_free(d->registry);
   mp_snapshot_free(d->snap);
   mp_strv_destroy(&d->failed_urns);
   mp_strv_destroy(&d->withheld);
   mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
   mp_value_free(d->stack_outputs);
-  uv_cond_destroy(&d->cv);
-  uv_mutex_destroy(&d->mu);
 }
 
 static void summary(deploy *d) {
@@ -514,31 +405,19 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   d->start = (double)uv_hrtime() / 1e9;
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
-  uv_mutex_init(&d->mu);
-  uv_cond_init(&d->cv);
   int rc = uv_loop_init(&d->loop);
   if (rc < 0) {
     mp_err_from_uv(err, rc, "cannot start the event loop");
-    uv_cond_destroy(&d->cv);
-    uv_mutex_destroy(&d->mu);
     free(d);
     return MP_EIO;
   }
-  uv_async_init(&d->loop, &d->wake, on_wake);
-  d->wake.data = d;
   uv_timer_init(&d->loop, &d->tick);
   d->tick.data = d;
   uv_timer_start(&d->tick, on_tick, 100, 100);
-  rc = setup(d, err);
-  if (rc == 0) {
-    rc = uv_thread_create(&d->thr, thread_main, d);
-    if (rc < 0) rc = mp_err_from_uv(err, rc, "cannot start the step generator");
-    else d->thr_started = 1;
-  }
+  rc = mp__deploy_gen_start(d, err);
+  if (rc == 0) rc = setup(d, err);
   if (rc == 0) rc = start(d, err);
-  if (rc < 0) {
-    if (!d->finished) mp__deploy_finish(d);
-  }
+  if (rc < 0) mp__deploy_finish(d);
   uv_run(&d->loop, UV_RUN_DEFAULT);
   if (rc == 0) summary(d);
   if (d->upd) {
@@ -564,4 +443,12 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   uv_loop_close(&d->loop);
   free(d);
   return rc;
+}
+
+int mp_deploy_default_parallel(void) {
+  const char *env = getenv("MINIPULUMI_PARALLEL");
+  if (env == NULL) env = getenv("PULUMI_PARALLEL");
+  if (env && atoi(env) > 0) return atoi(env);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return 4 * (int)(n > 0 ? n : 1);
 }

@@ -1,5 +1,6 @@
 /* Classic refresh (BEHAVIOUR.md A.7, D.6): one refresh step per resource,
- * all in one parallel batch; the rebuilt snapshot is written once. */
+ * all in one parallel batch; the rebuilt snapshot is written once, at the
+ * end (DS_REFRESHING). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,14 +43,11 @@ static int glob_any(const mp_strv *pats, const char *urn) {
   return 0;
 }
 
-int mp__deploy_refresh_start(deploy *d, mp_err *err) {
-  (void)err;
-  if (mp__deploy_check_names(d)) return 0;
+void mp__deploy_refresh_start(deploy *d) {
   size_t n = d->snap->nres;
   d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
   d->refresh_done = mp_xcalloc(n + 1, 1);
-  d->program_done = 1;
-  d->phase = PHASE_REFRESH;
+  d->state = DS_REFRESHING;
   d->submitting++;
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
@@ -68,8 +66,7 @@ int mp__deploy_refresh_start(deploy *d, mp_err *err) {
     mp_stepexec_submit(d->ex, c);
   }
   d->submitting--;
-  mp__deploy_check_done(d);
-  return 0;
+  mp__deploy_advance(d);
 }
 
 void mp__deploy_refresh_done(deploy *d, mp_step *s) {
@@ -167,7 +164,7 @@ void mp__deploy_refresh_write(deploy *d) {
   mp_err e;
   mp_err_clear(&e);
   if (n > 0 && d->upd && mp_store_apply(d->upd, ch, n, &e) < 0) {
-    d->res->failed = 1;
+    mp__deploy_fail(d, 0);
     mp__deploy_diag(d, "error", NULL, e.msg);
   }
   for (size_t i = 0; i < s->nres; i++) mp_resource_free(keep[i]);

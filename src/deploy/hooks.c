@@ -1,0 +1,332 @@
+/* What the executor and the monitor report to the deployment, turned into
+ * engine events and inputs of the state machine; the answers deferred to
+ * a later loop iteration; provider functions on the worker pool. Loop
+ * thread, except invoke_work. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "deploy/deploy_int.h"
+#include "engine/urn.h"
+
+/* ---- events ---- */
+
+void mp__deploy_emit(deploy *d, mp_event *ev) {
+  if (d->o->sink == NULL) return;
+  ev->sequence = ++d->seq;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ev->timestamp = (double)ts.tv_sec;
+  ev->preview = d->o->dry_run;
+  d->o->sink(d->o->sink_ud, ev);
+}
+
+void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
+                     const char *msg) {
+  mp_event ev = {0};
+  ev.kind = MP_EVENT_DIAGNOSTIC;
+  ev.severity = severity;
+  ev.urn = urn;
+  ev.message = msg;
+  mp__deploy_emit(d, &ev);
+}
+
+static int logical(const mp_step *s) {
+  switch (s->op) {
+  case MP_OP_CREATE_REPLACEMENT:
+  case MP_OP_DELETE_REPLACED:
+  case MP_OP_DISCARD_REPLACED:
+  case MP_OP_REMOVE_PENDING_REPLACE:
+  case MP_OP_IMPORT_REPLACEMENT:
+  case MP_OP_READ_REPLACEMENT:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+/* ---- executor hooks ---- */
+
+static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
+                    const char *msg) {
+  deploy *d = ud;
+  if (kind == MP_EVENT_DIAGNOSTIC) {
+    mp__deploy_diag(d, "warning", s->urn, msg);
+    return;
+  }
+  if (s->flags & MP_STEP_SKIPPED_CREATE) return;
+  const mp_resource *st = s->new_ ? s->new_ : s->old;
+  mp_event ev = {0};
+  ev.kind = kind;
+  ev.meta.op = s->op;
+  ev.meta.urn = s->urn;
+  ev.meta.type = st ? st->type : "";
+  ev.meta.old = s->old;
+  ev.meta.new_ = s->new_;
+  ev.meta.keys = &s->keys;
+  ev.meta.diffs = &s->diffs;
+  ev.meta.detailed_diff = s->has_detailed ? &s->detailed : NULL;
+  ev.meta.logical = logical(s);
+  ev.meta.provider = s->provider;
+  ev.urn = s->urn;
+  ev.message = msg;
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_)
+    mp__deploy_written(d, s->new_->urn);
+  if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical) {
+    /* Events say `refresh` (the step's op, as Pulumi's do); the summary
+     * counts what the read found. */
+    mp_step_op op = s->op == MP_OP_REFRESH ? s->refresh_result : s->op;
+    d->res->counts[op]++;
+  }
+  if (kind == MP_EVENT_RES_OP_FAILED) {
+    ev.severity = "error";
+    mp__deploy_diag(d, "error", s->urn, msg);
+  }
+  mp__deploy_emit(d, &ev);
+}
+
+static void on_reply(void *ud, mp_chain *c, mp_step *s) {
+  deploy *d = ud;
+  if (s->op == MP_OP_REFRESH) {
+    mp__deploy_refresh_done(d, s);
+    return;
+  }
+  mp_resource *st = s->new_;
+  s->new_ = NULL;
+  int skipped = (s->flags & MP_STEP_SKIPPED_CREATE) != 0;
+  /* Known before the host hears of it: its answer may register outputs. */
+  if (!skipped) mp_resource_free(mp_map_put(&d->news, st->urn, st));
+  mp_monitor_reg *reg = c->reg;
+  c->reg = NULL;
+  if (reg) mp_monitor_complete(d->mon, reg, st);
+  if (skipped) mp_resource_free(st);
+}
+
+/* ---- answers given on a later loop iteration ---- */
+
+/* Answers |reg| with |err| from the loop rather than inside the host's
+ * call. Takes |g|. */
+static void defer_fail(deploy *d, mp_goal *g, mp_monitor_reg *reg,
+                       const mp_err *err, int how) {
+  mp_goal_free(g);
+  deferred *x = mp_xcalloc(1, sizeof(*x));
+  x->registration = reg;
+  x->err = *err;
+  x->how = how;
+  x->next = d->defer;
+  d->defer = x;
+  uv_async_send(&d->answers);
+}
+
+static void on_answers(uv_async_t *h) {
+  deploy *d = h->data;
+  while (d->defer) {
+    deferred *x = d->defer;
+    d->defer = x->next;
+    mp_monitor_fail(d->mon, x->registration, &x->err, x->how);
+    free(x);
+  }
+  mp__deploy_advance(d);
+}
+
+/* ---- monitor hooks ---- */
+
+static int depends_on_failed(deploy *d, const mp_goal *g) {
+  if (d->failed_urns.len == 0) return 0;
+  if (g->parent && mp_strv_contains(&d->failed_urns, g->parent)) return 1;
+  if (g->deleted_with && mp_strv_contains(&d->failed_urns, g->deleted_with))
+    return 1;
+  for (size_t i = 0; i < g->dependencies.len; i++)
+    if (mp_strv_contains(&d->failed_urns, g->dependencies.items[i])) return 1;
+  for (size_t i = 0; i < g->propdeps.len; i++)
+    for (size_t j = 0; j < g->propdeps.items[i].urns.len; j++)
+      if (mp_strv_contains(&d->failed_urns, g->propdeps.items[i].urns.items[j]))
+        return 1;
+  return 0;
+}
+
+static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
+  deploy *d = ud;
+  mp_err e;
+  if (d->state == DS_STOPPING || d->state == DS_FINISHED) {
+    mp_err_set(&e, MP_ECANCELED, "the deployment was canceled");
+    defer_fail(d, g, reg, &e, MP_MONITOR_ERROR);
+    return;
+  }
+  if (d->o->continue_on_error && depends_on_failed(d, g)) {
+    char *urn = mp_urn_new(d->o->stack.name, d->o->stack.project, g->parent,
+                           g->type, g->name, NULL);
+    if (urn) mp_strv_push_take(&d->failed_urns, urn);
+    mp_err_set(&e, MP_EPLUGIN, "skipped because a dependency failed");
+    defer_fail(d, g, reg, &e, MP_MONITOR_SKIPPED);
+    return;
+  }
+  gen_job *j = mp_xcalloc(1, sizeof(*j));
+  j->kind = GEN_REGISTER;
+  j->goal = g;
+  j->registration = reg;
+  d->at_generator++;
+  mp__deploy_gen_push(d, j);
+}
+
+static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
+  deploy *d = ud;
+  mp_resource *st = mp_map_get(&d->news, urn);
+  if (st == NULL) {
+    mp_value_free(outs);
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterResourceOutputs: unknown resource '%s'", urn);
+  }
+  if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0) {
+    /* Stack outputs are applied at the end (S08). */
+    mp_value_free(d->stack_outputs);
+    d->stack_outputs = outs;
+    return 0;
+  }
+  mp_value_free(st->outputs);
+  st->outputs = outs;
+  if (d->upd && st->row) {
+    mp_store_change c = {.kind = MP_STORE_UPDATE, .res = st};
+    return mp_store_apply(d->upd, &c, 1, err);
+  }
+  return 0;
+}
+
+static void on_log(void *ud, mp_log_severity sev, const char *urn,
+                   const char *msg) {
+  static const char *const names[] = {"debug", "info", "warning", "error"};
+  deploy *d = ud;
+  if (sev == MP_LOG_DEBUG) return;
+  mp__deploy_diag(d, names[sev & 3], urn, msg);
+}
+
+static void on_program_done(void *ud, int failed, const char *msg) {
+  deploy *d = ud;
+  if (failed) {
+    mp__deploy_fail(d, 0);
+    if (msg && msg[0]) mp__deploy_diag(d, "error", NULL, msg);
+  }
+  if (d->state == DS_PROGRAM)
+    d->state = failed ? DS_ENDING : DS_PROGRAM_EXITED;
+  mp__deploy_advance(d);
+}
+
+/* ---- provider functions (fn::invoke) on the worker pool ---- */
+
+typedef struct invoke_job {
+  uv_work_t work;
+  deploy *d;
+  char *tok, *ref;
+  mp_value *args, *ret;
+  mp_monitor_call *call;
+  int rc;
+  mp_err err;
+} invoke_job;
+
+/* Worker thread: touches only the job and the registry. */
+static void invoke_work(uv_work_t *w) {
+  invoke_job *j = mp_container_of(w, invoke_job, work);
+  mp_err_clear(&j->err);
+  mp_provider *p = NULL;
+  if (j->ref) {
+    p = mp_registry_get(j->d->registry, j->ref, &j->err);
+  } else {
+    char *pkg = mp_type_package(j->tok);
+    p = pkg ? mp_registry_for_invoke(j->d->registry, pkg, j->d->o->config,
+                                     &j->err)
+            : NULL;
+    if (pkg == NULL)
+      mp_err_set(&j->err, MP_EINVAL, "invalid function token '%s'", j->tok);
+    free(pkg);
+  }
+  if (p == NULL) {
+    j->rc = j->err.code ? j->err.code : MP_ENOENT;
+    return;
+  }
+  if (p->vt->invoke == NULL) {
+    j->rc = mp_err_set(&j->err, MP_EPLUGIN, "unknown function %s", j->tok);
+    return;
+  }
+  mp_prov_req q = {0};
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  q.tok = j->tok;
+  q.news = j->args;
+  q.preview = j->d->o->dry_run;
+  j->rc = p->vt->invoke(p, &q, &r, &j->err);
+  if (j->rc == 0) {
+    j->ret = r.outputs;
+    r.outputs = NULL;
+  }
+  mp_prov_resp_destroy(&r);
+}
+
+static void invoke_job_free(invoke_job *j) {
+  mp_value_free(j->args);
+  free(j->tok);
+  free(j->ref);
+  free(j);
+}
+
+static void invoke_after(uv_work_t *w, int status) {
+  invoke_job *j = mp_container_of(w, invoke_job, work);
+  deploy *d = j->d;
+  if (status == UV_ECANCELED)
+    j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
+  d->invokes--;
+  mp_monitor_call_done(d->mon, j->call, j->rc < 0 ? NULL : j->ret,
+                       j->rc < 0 ? &j->err : NULL);
+  if (j->rc < 0) mp_value_free(j->ret);
+  invoke_job_free(j);
+  mp__deploy_advance(d);
+}
+
+static int on_invoke(void *ud, const char *tok, mp_value *args,
+                     const char *ref, mp_monitor_call *call, mp_err *err) {
+  deploy *d = ud;
+  invoke_job *j = mp_xcalloc(1, sizeof(*j));
+  j->d = d;
+  j->tok = mp_xstrdup(tok);
+  j->ref = mp_xstrdup(ref);
+  j->args = args;
+  j->call = call;
+  int rc = uv_queue_work(&d->loop, &j->work, invoke_work, invoke_after);
+  if (rc < 0) {
+    invoke_job_free(j);
+    return mp_err_from_uv(err, rc, "cannot call function '%s'", tok);
+  }
+  d->invokes++;
+  return 0;
+}
+
+/* ---- wiring ---- */
+
+void mp__deploy_connect(deploy *d) {
+  const mp_deploy_opts *o = d->o;
+  uv_async_init(&d->loop, &d->answers, on_answers);
+  d->answers.data = d;
+  mp_stepexec_opts eo = {0};
+  eo.loop = &d->loop;
+  eo.parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
+  eo.preview = o->dry_run;
+  eo.ignore_protect = o->ignore_protect;
+  eo.store = d->upd;
+  eo.reg = d->registry;
+  eo.hooks.ud = d;
+  eo.hooks.on_step = on_step;
+  eo.hooks.on_reply = on_reply;
+  eo.hooks.on_chain_done = mp__deploy_chain_ended;
+  d->ex = mp_stepexec_new(&eo);
+  mp_monitor_opts mo = {0};
+  mo.stack = o->stack.name;
+  mo.project = o->stack.project;
+  mo.preview = o->dry_run;
+  mo.config = o->config;
+  mo.hooks.ud = d;
+  mo.hooks.submit = on_submit;
+  mo.hooks.outputs = on_outputs;
+  mo.hooks.log = on_log;
+  mo.hooks.program_done = on_program_done;
+  mo.hooks.invoke = on_invoke;
+  d->mon = mp_monitor_new(&mo);
+}

@@ -100,11 +100,9 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   int at_generator; /* jobs the generator has not answered */
   int invokes;      /* provider functions on the worker pool */
   deferred *defer;  /* answers waiting for |answers| (last in, first out) */
-  int submitting;   /* a batch is being queued: do not judge progress yet */
   /* Chains waiting for URNs in their |waits| to be written. */
   mp_chain **parked;
   size_t nparked;
-  int releasing, release_again; /* release() is on the stack */
   mp_map news;      /* URN -> mp_resource* produced here (owned) */
   mp_map done_urns; /* URNs whose new state is written (values unused) */
   mp_strv failed_urns;

@@ -68,6 +68,8 @@ void mp__deploy_finish(deploy *d) {
   uv_close((uv_handle_t *)&d->tick, close_cb);
   uv_close((uv_handle_t *)&d->gen.wake, close_cb);
   if (d->mon) uv_close((uv_handle_t *)&d->answers, close_cb);
+  mp_stepexec_close(d->ex);
+  d->ex = NULL;
 }
 
 /* ---- setup ---- */
@@ -332,7 +334,6 @@ static void teardown(deploy *d) {
   }
   mp_monitor_free(d->mon);
   mp_stepgen_free(d->sg);
-  mp_stepexec_free(d->ex);
   for (size_t i = 0; i < d->nlayers; i++) mp_chain_free(d->layers[i]);
   free(d->layers);
   for (size_t i = 0; i < d->news.cap; i++)

@@ -22,29 +22,17 @@ static void park(deploy *d, mp_chain *c) {
 }
 
 /* Submits the parked chains that can go; with |all|, every one (nothing
- * else will ever finish, so waiting longer would hang). A step finishing
- * inside a submit may release more: it only asks for another pass. */
+ * else will ever finish, so waiting longer would hang). */
 static void release(deploy *d, int all) {
-  if (d->releasing) {
-    d->release_again = 1;
-    return;
+  mp_chain **list = d->parked;
+  size_t n = d->nparked;
+  d->parked = NULL;
+  d->nparked = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (all || waits_done(d, list[i])) mp_stepexec_submit(d->ex, list[i]);
+    else park(d, list[i]);
   }
-  d->releasing = 1;
-  d->submitting++;
-  do {
-    d->release_again = 0;
-    mp_chain **list = d->parked;
-    size_t n = d->nparked;
-    d->parked = NULL;
-    d->nparked = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (all || waits_done(d, list[i])) mp_stepexec_submit(d->ex, list[i]);
-      else park(d, list[i]);
-    }
-    free(list);
-  } while (d->release_again);
-  d->submitting--;
-  d->releasing = 0;
+  free(list);
 }
 
 void mp__deploy_submit(deploy *d, mp_chain *c) {
@@ -61,9 +49,6 @@ void mp__deploy_written(deploy *d, const char *urn) {
  * parked then wait for something that will not come (it failed, or was
  * cancelled): they are submitted, and the deployment is busy again. */
 static int quiet(deploy *d) {
-  /* Steps without a provider call finish while their batch is still being
-   * queued; judge progress only once the whole batch is in. */
-  if (d->submitting) return 0;
   if (mp_stepexec_busy(d->ex) > 0 || d->at_generator > 0 || d->defer ||
       d->invokes > 0)
     return 0;
@@ -123,7 +108,6 @@ static int next_layer(deploy *d) {
   if (d->next_layer >= d->nlayers) return 0;
   mp_chain *layer = d->layers[d->next_layer];
   d->layers[d->next_layer++] = NULL;
-  d->submitting++;
   for (size_t i = 0; i < layer->len; i++) {
     mp_step *s = layer->steps[i];
     layer->steps[i] = NULL;
@@ -138,7 +122,6 @@ static int next_layer(deploy *d) {
   }
   layer->len = 0;
   mp_chain_free(layer);
-  d->submitting--;
   return 1;
 }
 

@@ -48,7 +48,6 @@ void mp__deploy_refresh_start(deploy *d) {
   d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
   d->refresh_done = mp_xcalloc(n + 1, 1);
   d->state = DS_REFRESHING;
-  d->submitting++;
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
     if (!refresh_targeted(d, i)) continue;
@@ -65,7 +64,6 @@ void mp__deploy_refresh_start(deploy *d) {
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
   }
-  d->submitting--;
   mp__deploy_advance(d);
 }
 

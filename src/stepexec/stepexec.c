@@ -1,6 +1,7 @@
 /* Chain scheduling and the state writes around each step. */
 #include "stepexec/stepexec.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,27 +17,62 @@ typedef struct run {
   mp_err err;      /* the worker's error */
   int rc;
   int partial;     /* the failed call still produced a resource */
+  int dropped;     /* cancelled before it started: it only ends */
   struct run *qnext;
 } run;
 
+typedef struct run_list {
+  run *head, *tail;
+} run_list;
+
 struct mp_stepexec { /* Owner: loop thread. */
   mp_stepexec_opts o;
-  run *qhead, *qtail; /* waiting to start */
-  size_t running;
-  size_t queued;
+  /* Runs while there is something to start or to finish: the loop, never
+   * the call that submitted the work, runs the hooks (as libuv never runs
+   * a callback inside the call that started it). */
+  uv_idle_t drain;
+  run_list waiting; /* chains not started yet */
+  run_list ready;   /* runs whose step ended (or that were dropped) */
+  size_t running;   /* started (ready ones included) */
+  size_t queued;    /* waiting */
   int canceled;
-  int in_start; /* start_ready is on the stack: do not recurse */
   int64_t counts[MP_OP__COUNT];
 };
+
+static void list_push(run_list *l, run *r) {
+  r->qnext = NULL;
+  if (l->tail) l->tail->qnext = r;
+  else l->head = r;
+  l->tail = r;
+}
+
+static run *list_pop(run_list *l) {
+  run *r = l->head;
+  if (r) {
+    l->head = r->qnext;
+    if (l->head == NULL) l->tail = NULL;
+  }
+  return r;
+}
+
+static void on_drain(uv_idle_t *h);
 
 mp_stepexec *mp_stepexec_new(const mp_stepexec_opts *o) {
   mp_stepexec *ex = mp_xcalloc(1, sizeof(*ex));
   ex->o = *o;
   if (ex->o.parallel < 1) ex->o.parallel = 1;
+  uv_idle_init(o->loop, &ex->drain);
+  ex->drain.data = ex;
   return ex;
 }
 
-void mp_stepexec_free(mp_stepexec *ex) { free(ex); }
+static void on_closed(uv_handle_t *h) { free(h->data); }
+
+void mp_stepexec_close(mp_stepexec *ex) {
+  if (ex == NULL) return;
+  assert(mp_stepexec_busy(ex) == 0);
+  uv_close((uv_handle_t *)&ex->drain, on_closed);
+}
 
 size_t mp_stepexec_busy(const mp_stepexec *ex) {
   return ex->running + ex->queued;
@@ -44,8 +80,20 @@ size_t mp_stepexec_busy(const mp_stepexec *ex) {
 
 const int64_t *mp_stepexec_counts(const mp_stepexec *ex) { return ex->counts; }
 
-static void start_ready(mp_stepexec *ex);
 static void step_begin(run *r);
+static void step_end(run *r);
+
+/* The loop is to drain the executor on its next turn. */
+static void wake(mp_stepexec *ex) {
+  if (!uv_is_active((uv_handle_t *)&ex->drain))
+    uv_idle_start(&ex->drain, on_drain);
+}
+
+/* |r|'s current step ended: the loop finishes it. */
+static void ready(run *r) {
+  list_push(&r->ex->ready, r);
+  wake(r->ex);
+}
 
 static void chain_done(run *r, int failed) {
   mp_stepexec *ex = r->ex;
@@ -54,47 +102,70 @@ static void chain_done(run *r, int failed) {
     ex->o.hooks.on_chain_done(ex->o.hooks.ud, r->chain, failed);
   mp_chain_free(r->chain);
   free(r);
-  start_ready(ex);
+}
+
+/* |r| will not start: it only ends, with on_chain_done -1. */
+static void drop(run *r) {
+  r->ex->running++;
+  r->dropped = 1;
+  ready(r);
 }
 
 void mp_stepexec_submit(mp_stepexec *ex, mp_chain *c) {
   run *r = mp_xcalloc(1, sizeof(*r));
   r->chain = c;
   r->ex = ex;
-  if (ex->qtail) ex->qtail->qnext = r;
-  else ex->qhead = r;
-  ex->qtail = r;
+  if (ex->canceled) {
+    drop(r);
+    return;
+  }
+  list_push(&ex->waiting, r);
   ex->queued++;
-  start_ready(ex);
+  wake(ex);
 }
 
-static void start_ready(mp_stepexec *ex) {
-  /* Steps without a provider call finish inline and call back here; the
-   * outer loop picks up their successors instead of deepening the stack. */
-  if (ex->in_start) return;
-  ex->in_start = 1;
-  while (ex->qhead && (int)ex->running < ex->o.parallel) {
-    run *r = ex->qhead;
-    ex->qhead = r->qnext;
-    if (ex->qhead == NULL) ex->qtail = NULL;
+/* Finishes what is ready before starting more, so that a chain whose
+ * steps make no provider call runs to its end before the next one starts,
+ * in submission order. */
+static void on_drain(uv_idle_t *h) {
+  mp_stepexec *ex = h->data;
+  for (;;) {
+    run *r = list_pop(&ex->ready);
+    if (r) {
+      if (r->dropped) chain_done(r, -1);
+      else step_end(r);
+      continue;
+    }
+    if (ex->waiting.head == NULL || (int)ex->running >= ex->o.parallel)
+      break;
+    r = list_pop(&ex->waiting);
     ex->queued--;
     ex->running++;
-    if (ex->canceled) chain_done(r, -1);
-    else step_begin(r);
+    step_begin(r);
   }
-  ex->in_start = 0;
+  uv_idle_stop(h);
 }
 
 void mp_stepexec_cancel(mp_stepexec *ex) {
   ex->canceled = 1;
-  while (ex->qhead) {
-    run *r = ex->qhead;
-    ex->qhead = r->qnext;
-    if (ex->qhead == NULL) ex->qtail = NULL;
+  /* A chain submitted while there was room for it counts as started: its
+   * first step begins on the loop's next turn, as it would have had it
+   * begun inside the submit. The chains waiting for room are dropped. */
+  size_t room = (size_t)ex->o.parallel > ex->running
+                    ? (size_t)ex->o.parallel - ex->running
+                    : 0;
+  run_list keep = {NULL, NULL};
+  run *r;
+  while ((r = list_pop(&ex->waiting))) {
+    if (room > 0) {
+      room--;
+      list_push(&keep, r);
+      continue;
+    }
     ex->queued--;
-    ex->running++;
-    chain_done(r, -1);
+    drop(r);
   }
+  ex->waiting = keep;
 }
 
 /* ---- store writes ---- */
@@ -306,7 +377,7 @@ static void after_work_cb(uv_work_t *w, int status) {
     r->rc = mp_err_set(&r->err, MP_ECANCELED, "step canceled");
     r->partial = 0;
   }
-  step_end(r);
+  ready(r);
 }
 
 static void step_begin(run *r) {
@@ -332,7 +403,7 @@ static void step_begin(run *r) {
   if (!mp__exec_needs_worker(s)) {
     r->rc = mp__exec_call(ex->o.reg, s, ex->o.preview, ex->o.ignore_protect,
                           &r->partial, &r->err);
-    step_end(r);
+    ready(r);
     return;
   }
   int rc = uv_queue_work(ex->o.loop, &r->work, work_cb, after_work_cb);

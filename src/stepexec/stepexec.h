@@ -42,16 +42,23 @@ typedef struct mp_stepexec_opts {
   mp_stepexec_hooks hooks;
 } mp_stepexec_opts;
 
+/* An executor on |o->loop| (it owns an idle handle there). Loop thread. */
 mp_stepexec *mp_stepexec_new(const mp_stepexec_opts *o);
-/* Queues |c|; takes ownership. Loop thread. */
+/* Queues |c| and returns; takes ownership. The chain's steps start, and
+ * every hook runs, on a later turn of the loop, never inside this call (as
+ * libuv never runs a callback inside the call that started it). Loop
+ * thread. */
 void mp_stepexec_submit(mp_stepexec *ex, mp_chain *c);
-/* Number of chains queued or running. */
+/* Number of chains queued or running (ended ones whose hooks have not run
+ * yet included). */
 size_t mp_stepexec_busy(const mp_stepexec *ex);
-/* Stops starting steps: queued chains are dropped (on_chain_done -1),
- * running chains stop after their current step. */
+/* Stops starting steps: queued chains are dropped (each gets
+ * on_chain_done -1 on a later turn of the loop), running chains stop after
+ * their current step. */
 void mp_stepexec_cancel(mp_stepexec *ex);
-/* Frees |ex|; it must not be busy. */
-void mp_stepexec_free(mp_stepexec *ex);
+/* Closes |ex|'s handle; its memory is freed in the close callback, so the
+ * loop must run once more. It must not be busy. NULL is fine. */
+void mp_stepexec_close(mp_stepexec *ex);
 /* Counts of completed steps per op. */
 const int64_t *mp_stepexec_counts(const mp_stepexec *ex);
 

@@ -131,18 +131,19 @@ static void on_answers(uv_async_t *h) {
 
 /* ---- monitor hooks ---- */
 
+/* 1 if |g| refers (provider aside) to a resource that failed or was
+ * skipped. */
 static int depends_on_failed(deploy *d, const mp_goal *g) {
   if (d->failed_urns.len == 0) return 0;
-  if (g->parent && mp_strv_contains(&d->failed_urns, g->parent)) return 1;
-  if (g->deleted_with && mp_strv_contains(&d->failed_urns, g->deleted_with))
-    return 1;
-  for (size_t i = 0; i < g->dependencies.len; i++)
-    if (mp_strv_contains(&d->failed_urns, g->dependencies.items[i])) return 1;
-  for (size_t i = 0; i < g->propdeps.len; i++)
-    for (size_t j = 0; j < g->propdeps.items[i].urns.len; j++)
-      if (mp_strv_contains(&d->failed_urns, g->propdeps.items[i].urns.items[j]))
-        return 1;
-  return 0;
+  mp_strv refs;
+  mp_strv_init(&refs);
+  mp_refs_append(g->parent, g->deleted_with, &g->dependencies, &g->propdeps,
+                 NULL, MP_REF_ALL & ~MP_REF_PROVIDER, &refs);
+  int hit = 0;
+  for (size_t i = 0; i < refs.len && !hit; i++)
+    hit = mp_strv_contains(&d->failed_urns, refs.items[i]);
+  mp_strv_destroy(&refs);
+  return hit;
 }
 
 static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {

@@ -64,17 +64,7 @@ static int quiet(deploy *d) {
  * live entry are kept apart: they name different copies of a URN. */
 static void withhold(deploy *d, const mp_resource *r) {
   if (r == NULL) return;
-  mp_strv *w = r->delete_ ? &d->withheld_old : &d->withheld;
-  if (r->parent) mp_strv_push(w, r->parent);
-  if (r->deleted_with) mp_strv_push(w, r->deleted_with);
-  mp_strv_copy(w, &r->dependencies);
-  for (size_t i = 0; i < r->property_dependencies.len; i++)
-    mp_strv_copy(w, &r->property_dependencies.items[i].urns);
-  mp_provider_ref pr;
-  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
-    mp_strv_push(w, pr.urn);
-    mp_provider_ref_destroy(&pr);
-  }
+  mp_resource_refs(r, MP_REF_ALL, r->delete_ ? &d->withheld_old : &d->withheld);
 }
 
 /* 1 if the prior state has another entry (another id) with |o|'s URN that

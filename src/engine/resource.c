@@ -6,6 +6,35 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/urn.h"
+
+/* ==== references ==== */
+
+void mp_refs_append(const char *parent, const char *deleted_with,
+                    const mp_strv *dependencies,
+                    const mp_propdeps *property_dependencies,
+                    const char *provider, unsigned kinds, mp_strv *out) {
+  if ((kinds & MP_REF_PARENT) && parent) mp_strv_push(out, parent);
+  if ((kinds & MP_REF_DELETED_WITH) && deleted_with)
+    mp_strv_push(out, deleted_with);
+  if (kinds & MP_REF_DEPENDENCY) mp_strv_copy(out, dependencies);
+  for (size_t i = 0;
+       (kinds & MP_REF_PROPERTY) && i < property_dependencies->len; i++)
+    mp_strv_copy(out, &property_dependencies->items[i].urns);
+  mp_provider_ref pr;
+  if ((kinds & MP_REF_PROVIDER) && provider &&
+      mp_provider_ref_parse(provider, &pr, NULL) == 0) {
+    mp_strv_push_take(out, pr.urn);
+    pr.urn = NULL;
+    mp_provider_ref_destroy(&pr);
+  }
+}
+
+void mp_resource_refs(const mp_resource *r, unsigned kinds, mp_strv *out) {
+  mp_refs_append(r->parent, r->deleted_with, &r->dependencies,
+                 &r->property_dependencies, r->provider, kinds, out);
+}
+
 /* ==== property dependencies ==== */
 
 void mp_propdeps_init(mp_propdeps *p) { memset(p, 0, sizeof(*p)); }

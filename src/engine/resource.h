@@ -70,6 +70,28 @@ typedef struct mp_resource {
   int64_t row;
 } mp_resource;
 
+/* The kinds of reference a resource makes to other resources. */
+enum mp_ref_kinds {
+  MP_REF_PARENT = 1 << 0,
+  MP_REF_DELETED_WITH = 1 << 1,
+  MP_REF_DEPENDENCY = 1 << 2,
+  MP_REF_PROPERTY = 1 << 3, /* property dependencies */
+  MP_REF_PROVIDER = 1 << 4, /* the URN of its provider reference */
+  MP_REF_ALL = (1 << 5) - 1
+};
+
+/* Appends to |out| (copies) every URN |r| refers to whose kind is in
+ * |kinds| (enum mp_ref_kinds), in this order: parent, deletedWith,
+ * dependencies, property dependencies by key, provider. Repeats are kept.
+ * A provider reference is read with mp_provider_ref_parse; one that does
+ * not parse adds nothing. */
+void mp_resource_refs(const mp_resource *r, unsigned kinds, mp_strv *out);
+/* The same over the parts, for what is not yet a resource (a goal). */
+void mp_refs_append(const char *parent, const char *deleted_with,
+                    const mp_strv *dependencies,
+                    const mp_propdeps *property_dependencies,
+                    const char *provider, unsigned kinds, mp_strv *out);
+
 /* Allocates a zeroed resource with copies of |urn| and |type|. */
 mp_resource *mp_resource_new(const char *urn, const char *type, int custom);
 void mp_resource_free(mp_resource *r); /* NULL is fine */

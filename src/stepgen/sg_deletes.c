@@ -20,16 +20,7 @@ static int matches_any(const mp_strv *pats, const char *urn) {
 static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
   mp_strv refs;
   mp_strv_init(&refs);
-  if (st->parent) mp_strv_push(&refs, st->parent);
-  if (st->deleted_with) mp_strv_push(&refs, st->deleted_with);
-  mp_strv_copy(&refs, &st->dependencies);
-  for (size_t i = 0; i < st->property_dependencies.len; i++)
-    mp_strv_copy(&refs, &st->property_dependencies.items[i].urns);
-  mp_provider_ref pr;
-  if (st->provider && mp_provider_ref_parse(st->provider, &pr, NULL) == 0) {
-    mp_strv_push(&refs, pr.urn);
-    mp_provider_ref_destroy(&pr);
-  }
+  mp_resource_refs(st, MP_REF_ALL, &refs);
   int hit = 0;
   for (size_t i = 0; i < refs.len && !hit; i++) {
     sg_new *n = mp_map_get(&sg->news, refs.items[i]);
@@ -96,17 +87,12 @@ typedef struct condemned {
 
 /* 1 if prior resource |r| depends on URN |u|. */
 static int depends_on(const mp_resource *r, const char *u) {
-  if (r->parent && strcmp(r->parent, u) == 0) return 1;
-  if (r->deleted_with && strcmp(r->deleted_with, u) == 0) return 1;
-  if (mp_strv_contains(&r->dependencies, u)) return 1;
-  for (size_t i = 0; i < r->property_dependencies.len; i++)
-    if (mp_strv_contains(&r->property_dependencies.items[i].urns, u)) return 1;
-  if (r->provider) {
-    size_t n = strlen(u);
-    if (strncmp(r->provider, u, n) == 0 && strncmp(r->provider + n, "::", 2) == 0)
-      return 1;
-  }
-  return 0;
+  mp_strv refs;
+  mp_strv_init(&refs);
+  mp_resource_refs(r, MP_REF_ALL, &refs);
+  int hit = mp_strv_contains(&refs, u);
+  mp_strv_destroy(&refs);
+  return hit;
 }
 
 static int is_condemned_urn(const condemned *c, size_t n,
@@ -114,22 +100,6 @@ static int is_condemned_urn(const condemned *c, size_t n,
   for (size_t i = 0; i < n; i++)
     if (strcmp(olds->res[c[i].idx]->urn, u) == 0) return 1;
   return 0;
-}
-
-/* The URNs |r| refers to other than its parent (deletedWith, dependencies,
- * property dependencies, provider), appended to |out|. */
-static void refs_of(const mp_resource *r, mp_strv *out) {
-  if (r->deleted_with) mp_strv_push(out, r->deleted_with);
-  mp_strv_copy(out, &r->dependencies);
-  for (size_t i = 0; i < r->property_dependencies.len; i++)
-    mp_strv_copy(out, &r->property_dependencies.items[i].urns);
-  if (r->provider) {
-    const char *sep = strstr(r->provider, "::");
-    const char *last = NULL;
-    for (; sep; sep = strstr(sep + 2, "::")) last = sep;
-    if (last) mp_strv_push_take(out, mp_xstrndup(r->provider,
-                                                 (size_t)(last - r->provider)));
-  }
 }
 
 /* Delete layers (step_generator.go ScheduleDeletes over
@@ -175,7 +145,7 @@ static int layer_of(layering *L, size_t i) {
   const mp_resource *r = L->olds->res[self];
   mp_strv refs;
   mp_strv_init(&refs);
-  refs_of(r, &refs);
+  mp_resource_refs(r, MP_REF_ALL & ~MP_REF_PARENT, &refs);
   int layer = 0, l;
   for (size_t k = 0; k < refs.len; k++) {
     if (strcmp(refs.items[k], r->urn) == 0) continue;

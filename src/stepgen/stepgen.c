@@ -132,13 +132,14 @@ static int rewrite_refs(mp_resource *r, const char *from, const char *to) {
         n++;
       }
   }
-  size_t fl = strlen(from);
-  if (r->provider && strncmp(r->provider, from, fl) == 0 &&
-      strncmp(r->provider + fl, "::", 2) == 0) {
-    char *np = mp_xasprintf("%s%s", to, r->provider + fl);
-    free(r->provider);
-    r->provider = np;
-    n++;
+  mp_provider_ref pr;
+  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
+    if (strcmp(pr.urn, from) == 0) {
+      free(r->provider);
+      r->provider = mp_provider_ref_format(to, pr.id);
+      n++;
+    }
+    mp_provider_ref_destroy(&pr);
   }
   return n > 0;
 }
@@ -607,11 +608,7 @@ static int check_untargeted_deps(mp_stepgen *sg, const mp_resource *st,
                                  mp_diags *diags, mp_err *err) {
   mp_strv refs;
   mp_strv_init(&refs);
-  if (st->parent) mp_strv_push(&refs, st->parent);
-  if (st->deleted_with) mp_strv_push(&refs, st->deleted_with);
-  mp_strv_copy(&refs, &st->dependencies);
-  for (size_t i = 0; i < st->property_dependencies.len; i++)
-    mp_strv_copy(&refs, &st->property_dependencies.items[i].urns);
+  mp_resource_refs(st, MP_REF_ALL & ~MP_REF_PROVIDER, &refs);
   int rc = 0;
   for (size_t i = 0; i < refs.len && rc == 0; i++) {
     sg_new *n = mp_map_get(&sg->news, refs.items[i]);
@@ -660,16 +657,7 @@ static void carry_prior_deps(mp_stepgen *sg, long oi, mp_chain *c, int depth) {
   const mp_resource *r = mp__sg_old_at(sg, (size_t)oi);
   mp_strv refs;
   mp_strv_init(&refs);
-  if (r->parent) mp_strv_push(&refs, r->parent);
-  if (r->deleted_with) mp_strv_push(&refs, r->deleted_with);
-  mp_strv_copy(&refs, &r->dependencies);
-  for (size_t i = 0; i < r->property_dependencies.len; i++)
-    mp_strv_copy(&refs, &r->property_dependencies.items[i].urns);
-  mp_provider_ref pr;
-  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
-    mp_strv_push(&refs, pr.urn);
-    mp_provider_ref_destroy(&pr);
-  }
+  mp_resource_refs(r, MP_REF_ALL, &refs);
   for (size_t i = 0; i < refs.len && depth < 64; i++) {
     if (mp_map_has(&sg->news, refs.items[i])) {
       /* Registered here, maybe not done yet: the chain waits for it. */

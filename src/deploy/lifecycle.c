@@ -8,6 +8,7 @@
 
 #include "deploy/deploy_int.h"
 #include "engine/urn.h"
+#include "stepgen/targets.h"
 
 static void on_tick(uv_timer_t *t) {
   deploy *d = t->data;
@@ -216,29 +217,23 @@ static int setup(deploy *d, mp_err *err) {
   return 0;
 }
 
-static int known_name(const mp_snapshot *s, const char *name) {
-  for (size_t k = 0; k < s->nres; k++)
-    if (strcmp(s->res[k]->urn, name) == 0) return 1;
-  return 0;
-}
-
 /* refresh and destroy check their names before anything runs
  * (engine/deployment.go checkTargets): each literal --target and --exclude
  * must name a resource of the stack; a name with `*` is a glob and may
  * match nothing. Returns 1 after reporting the first unknown name. */
 static int unknown_name(deploy *d) {
-  const mp_strv *lists[2] = {d->o->targets, d->o->excludes};
-  for (int l = 0; l < 2; l++) {
-    for (size_t i = 0; lists[l] && i < lists[l]->len; i++) {
-      const char *t = lists[l]->items[i];
-      if (strchr(t, '*') || known_name(d->snap, t)) continue;
-      mp_err e;
-      mp_err_set(&e, MP_EINVAL, "no resource named '%s' found", t);
-      mp__deploy_diag(d, "error", NULL, e.msg);
-      return 1;
-    }
+  mp_map urns;
+  mp_map_init(&urns);
+  mp_targets_known(d->snap, &urns);
+  const char *bad = mp_targets_first_unknown(d->o->targets, &urns);
+  if (bad == NULL) bad = mp_targets_first_unknown(d->o->excludes, &urns);
+  if (bad) {
+    mp_err e;
+    mp_err_set(&e, MP_EINVAL, "no resource named '%s' found", bad);
+    mp__deploy_diag(d, "error", NULL, e.msg);
   }
-  return 0;
+  mp_map_destroy(&urns);
+  return bad != NULL;
 }
 
 /* `up` checks its --replace names before the program runs. Returns 1

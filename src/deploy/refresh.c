@@ -6,51 +6,22 @@
 
 #include "deploy/deploy_int.h"
 #include "engine/urn.h"
-
-static int glob_any(const mp_strv *pats, const char *urn);
-
-static int refresh_targeted(deploy *d, size_t i) {
-  const mp_snapshot *s = d->snap;
-  const mp_resource *r = s->res[i];
-  const mp_deploy_opts *o = d->o;
-  if (o->excludes && o->excludes->len > 0) {
-    if (glob_any(o->excludes, r->urn)) return 0;
-    if (o->exclude_dependents)
-      for (const mp_resource *p = r; p && p->parent;) {
-        if (glob_any(o->excludes, p->parent)) return 0;
-        long j = -1;
-        for (size_t k = 0; k < s->nres; k++)
-          if (strcmp(s->res[k]->urn, p->parent) == 0) j = (long)k;
-        p = j >= 0 ? s->res[j] : NULL;
-      }
-  }
-  if (o->targets == NULL || o->targets->len == 0) return 1;
-  if (glob_any(o->targets, r->urn)) return 1;
-  if (!o->target_dependents) return 0;
-  for (const mp_resource *p = r; p && p->parent;) {
-    if (glob_any(o->targets, p->parent)) return 1;
-    long j = -1;
-    for (size_t k = 0; k < s->nres; k++)
-      if (strcmp(s->res[k]->urn, p->parent) == 0) j = (long)k;
-    p = j >= 0 ? s->res[j] : NULL;
-  }
-  return 0;
-}
-
-static int glob_any(const mp_strv *pats, const char *urn) {
-  for (size_t i = 0; i < pats->len; i++)
-    if (mp_urn_glob(pats->items[i], urn)) return 1;
-  return 0;
-}
+#include "stepgen/targets.h"
 
 void mp__deploy_refresh_start(deploy *d) {
   size_t n = d->snap->nres;
   d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
   d->refresh_done = mp_xcalloc(n + 1, 1);
   d->state = DS_REFRESHING;
+  mp_targets t;
+  mp_targets_init(&t, d->o->targets, d->o->excludes, d->o->target_dependents,
+                  d->o->exclude_dependents);
+  unsigned char *sel = mp_xcalloc(n + 1, 1);
+  mp_targets_select_tree(&t, d->snap, sel);
+  mp_targets_destroy(&t);
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
-    if (!refresh_targeted(d, i)) continue;
+    if (!sel[i]) continue;
     mp_step *s = mp_step_new(MP_OP_REFRESH, r->urn);
     s->old = mp_resource_dup(r);
     s->new_ = mp_resource_dup(r);
@@ -64,6 +35,7 @@ void mp__deploy_refresh_start(deploy *d) {
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
   }
+  free(sel);
   mp__deploy_advance(d);
 }
 

@@ -1,19 +1,12 @@
-/* Targets and the deletions after the program (BEHAVIOUR.md D.4, S35,
- * S60-S64). */
+/* Targets of registrations and the deletions after the program
+ * (BEHAVIOUR.md D.4, S35, S60-S64); the rules of --target and --exclude
+ * themselves are in stepgen/targets.c. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/urn.h"
 #include "stepgen/sg_int.h"
-
-int mp__sg_glob(const char *pat, const char *s) { return mp_urn_glob(pat, s); }
-
-static int matches_any(const mp_strv *pats, const char *urn) {
-  for (size_t i = 0; i < pats->len; i++)
-    if (mp__sg_glob(pats->items[i], urn)) return 1;
-  return 0;
-}
 
 /* 1 if |st| points (provider, parent, dependencies, property dependencies,
  * deletedWith) at a registered resource for which |pred| holds. */
@@ -34,46 +27,45 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
 }
 
 int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
+  const mp_targets *t = &sg->t;
   if (mp_type_is_provider(st->type) ||
       strcmp(st->type, MP_ROOT_STACK_TYPE) == 0) {
     /* Always in the operation; its dependents follow it only when it is a
      * target itself (step_generator.go targetsActual). */
-    if (sg->targets.len == 0 && sg->excludes.len == 0) return 1;
-    if (sg->targets.len > 0 && (matches_any(&sg->targets, st->urn) ||
-                                (sg->target_dependents && points_at(sg, st, 1))))
+    if (t->targets.len == 0 && t->excludes.len == 0) return 1;
+    if (t->targets.len > 0 && (mp_targets_any(&t->targets, st->urn) ||
+                               (t->target_dependents && points_at(sg, st, 1))))
       return 1;
     return 2;
   }
-  if (sg->excludes.len > 0) {
-    if (matches_any(&sg->excludes, st->urn)) return 0;
-    if (sg->exclude_dependents && points_at(sg, st, 0)) return 0;
+  if (t->excludes.len > 0) {
+    if (mp_targets_any(&t->excludes, st->urn)) return 0;
+    if (t->exclude_dependents && points_at(sg, st, 0)) return 0;
   }
-  if (sg->targets.len == 0) return 1;
-  if (matches_any(&sg->targets, st->urn)) return 1;
-  return sg->target_dependents && points_at(sg, st, 1);
-}
-
-/* 1 if |urn| is a prior resource's URN or registered in this run. */
-static int known_urn(const mp_stepgen *sg, const char *urn) {
-  if (mp__sg_old_index(sg, urn) >= 0 || mp_map_has(&sg->news, urn)) return 1;
-  for (size_t i = 0; i < sg->olds->nres; i++) /* `delete` copies */
-    if (strcmp(sg->olds->res[i]->urn, urn) == 0) return 1;
-  return 0;
+  if (t->targets.len == 0) return 1;
+  if (mp_targets_any(&t->targets, st->urn)) return 1;
+  return t->target_dependents && points_at(sg, st, 1);
 }
 
 size_t mp_stepgen_check_targets(const mp_stepgen *sg, int replaces,
                                 mp_diags *diags) {
-  const mp_strv *names = replaces ? &sg->replaces : &sg->targets;
+  const mp_strv *names = replaces ? &sg->replaces : &sg->t.targets;
+  mp_map known; /* prior URNs (every copy's) and those registered here */
+  mp_map_init(&known);
+  mp_targets_known(sg->olds, &known);
+  for (size_t i = 0; i < sg->news.cap; i++)
+    if (sg->news.slots[i].key) mp_map_put(&known, sg->news.slots[i].key, &known);
   size_t bad = 0;
   for (size_t i = 0; i < names->len; i++) {
     const char *t = names->items[i];
-    if (strchr(t, '*') || known_urn(sg, t)) continue; /* globs: anything */
+    if (mp_targets_is_glob(t) || mp_map_has(&known, t)) continue;
     mp_diags_add(diags, "error", NULL,
                  "Target '%s' could not be found in the stack.%s", t,
                  strchr(t, '$') ? ""
                                 : " Did you forget to escape $ in your shell?");
     bad++;
   }
+  mp_map_destroy(&known);
   return bad;
 }
 
@@ -84,23 +76,6 @@ typedef struct condemned {
   mp_step_op op;
   int layer;
 } condemned;
-
-/* 1 if prior resource |r| depends on URN |u|. */
-static int depends_on(const mp_resource *r, const char *u) {
-  mp_strv refs;
-  mp_strv_init(&refs);
-  mp_resource_refs(r, MP_REF_ALL, &refs);
-  int hit = mp_strv_contains(&refs, u);
-  mp_strv_destroy(&refs);
-  return hit;
-}
-
-static int is_condemned_urn(const condemned *c, size_t n,
-                            const mp_snapshot *olds, const char *u) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(olds->res[c[i].idx]->urn, u) == 0) return 1;
-  return 0;
-}
 
 /* Delete layers (step_generator.go ScheduleDeletes over
  * dependency_graph.go DependenciesOf). A condemned entry waits for the
@@ -211,7 +186,9 @@ static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
   return maxl;
 }
 
-static mp_step *delete_step(mp_stepgen *sg, const condemned *c, size_t n,
+/* The step deleting |me|; |urns| holds the condemned URNs (a resource
+ * deleted with one of them needs no call of its own). */
+static mp_step *delete_step(mp_stepgen *sg, const mp_map *urns,
                             const condemned *me) {
   const mp_resource *old = sg->olds->res[me->idx];
   mp_step *s = mp_step_new(me->op, old->urn);
@@ -224,9 +201,7 @@ static mp_step *delete_step(mp_stepgen *sg, const condemned *c, size_t n,
   int nocall = !old->custom || old->retain_on_delete || old->external ||
                me->op == MP_OP_DISCARD || me->op == MP_OP_DISCARD_REPLACED ||
                me->op == MP_OP_REMOVE_PENDING_REPLACE;
-  if (old->deleted_with &&
-      is_condemned_urn(c, n, sg->olds, old->deleted_with))
-    nocall = 1;
+  if (old->deleted_with && mp_map_has(urns, old->deleted_with)) nocall = 1;
   if (nocall) s->flags |= MP_STEP_NO_CALL;
   return s;
 }
@@ -255,17 +230,94 @@ static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
   return 1;
 }
 
-static int targeted_for_delete(mp_stepgen *sg, const mp_resource *r,
-                               const mp_strv *deleted, const mp_strv *excluded) {
-  if (sg->excludes.len > 0 && matches_any(&sg->excludes, r->urn)) return 0;
-  for (size_t i = 0; i < excluded->len; i++)
-    if (depends_on(r, excluded->items[i])) return 0;
-  if (sg->targets.len == 0) return 1;
-  if (matches_any(&sg->targets, r->urn)) return 1;
-  if (!sg->target_dependents) return 0;
-  for (size_t i = 0; i < deleted->len; i++)
-    if (depends_on(r, deleted->items[i])) return 1;
-  return 0;
+/* Indexes of the untargeted (kept) entries that refer to each URN, in
+ * prior order: URN -> size_t* list, element 0 = count. */
+static void add_kept(mp_map *users, const mp_resource *r, size_t j) {
+  mp_strv refs;
+  mp_strv_init(&refs);
+  mp_resource_refs(r, MP_REF_ALL, &refs);
+  for (size_t k = 0; k < refs.len; k++) {
+    size_t *l = mp_map_get(users, refs.items[k]);
+    if (l && l[l[0]] == j) continue; /* referred to twice */
+    add_child(users, refs.items[k], j);
+  }
+  mp_strv_destroy(&refs);
+}
+
+static void free_lists(mp_map *m) {
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->slots[i].key) free(m->slots[i].value);
+  mp_map_destroy(m);
+}
+
+/* The condemned entries the targets delete (in |c|, prior order), and the
+ * kept ones in |skip|. */
+static size_t select_deletes(mp_stepgen *sg, condemned *c,
+                             unsigned char *skip) {
+  const mp_snapshot *olds = sg->olds;
+  const mp_targets *t = &sg->t;
+  mp_targets_walk w;
+  mp_targets_walk_init(&w, t, olds);
+  size_t n = 0;
+  for (size_t i = 0; i < olds->nres; i++) {
+    mp_step_op op;
+    if (!condemn_op(sg, i, &op)) continue;
+    const mp_resource *r = olds->res[i];
+    /* Providers are condemned too; one still used by a kept resource is
+     * kept later. Copies left by a replacement in this deployment finish
+     * it, whatever the targets. */
+    int prov_targeted =
+        mp_type_is_provider(r->type) &&
+        (t->targets.len == 0 || mp_targets_any(&t->targets, r->urn)) &&
+        !mp_targets_any(&t->excludes, r->urn);
+    int targeted = prov_targeted || sg->status[i] == OLD_REPLACED_CBD ||
+                   sg->status[i] == OLD_DBR_DELETED ||
+                   mp_targets_walk_deletes(&w, r);
+    if (!targeted) {
+      skip[i] = 1;
+      continue;
+    }
+    mp_targets_walk_deleted(&w, r->urn);
+    c[n].idx = (long)i;
+    c[n].op = op;
+    n++;
+  }
+  mp_targets_walk_destroy(&w);
+  return n;
+}
+
+/* Keeps a condemned entry that a kept one still uses; with targets, a
+ * custom resource kept that way is an error (its dependents would dangle)
+ * naming each such dependent. Returns the new count of |c|. */
+static size_t keep_used(mp_stepgen *sg, condemned *c, size_t n,
+                        unsigned char *skip, mp_diags *diags, mp_err *err) {
+  const mp_snapshot *olds = sg->olds;
+  mp_map users;
+  mp_map_init(&users);
+  for (size_t j = 0; j < olds->nres; j++)
+    if (skip[j]) add_kept(&users, olds->res[j], j);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    const mp_resource *r = olds->res[c[i].idx];
+    const size_t *l = mp_map_get(&users, r->urn);
+    if (l == NULL) {
+      c[m++] = c[i];
+      continue;
+    }
+    if (sg->t.targets.len > 0 && !mp_type_is_provider(r->type) && r->custom) {
+      for (size_t k = 1; k <= l[0]; k++)
+        mp_diags_add(diags, "error", olds->res[l[k]]->urn,
+                     "Resource '%s' will be destroyed but was not specified "
+                     "in --target list.\nEither include resource in --target "
+                     "list or pass --target-dependents to proceed.",
+                     olds->res[l[k]]->urn);
+      mp_err_set(err, MP_EINVAL, "delete untargeted resource");
+    }
+    skip[c[i].idx] = 1;
+    add_kept(&users, r, (size_t)c[i].idx);
+  }
+  free_lists(&users);
+  return m;
 }
 
 int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
@@ -273,77 +325,13 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
                        mp_err *err) {
   const mp_snapshot *olds = sg->olds;
   (void)destroy; /* everything unclaimed is condemned either way */
-  condemned *c = mp_xcalloc(olds->nres + 1, sizeof(*c));
-  size_t n = 0;
-  mp_strv deleted; /* targeted, condemned URNs (for --target-dependents) */
-  mp_strv_init(&deleted);
-  /* --exclude-dependents: what depends on an excluded resource stays too
-   * (prior order is dependency order, so one pass finds them all). */
-  mp_strv excluded;
-  mp_strv_init(&excluded);
-  for (size_t i = 0; sg->exclude_dependents && i < olds->nres; i++) {
-    const mp_resource *r = olds->res[i];
-    int ex = matches_any(&sg->excludes, r->urn);
-    for (size_t k = 0; !ex && k < excluded.len; k++)
-      ex = depends_on(r, excluded.items[k]);
-    if (ex) mp_strv_push(&excluded, r->urn);
-  }
   *sames = mp_chain_new(NULL);
   *layers_out = NULL;
   *nlayers = 0;
+  condemned *c = mp_xcalloc(olds->nres + 1, sizeof(*c));
   unsigned char *skip = mp_xcalloc(olds->nres + 1, 1);
-  for (size_t i = 0; i < olds->nres; i++) {
-    mp_step_op op;
-    if (!condemn_op(sg, i, &op)) continue;
-    const mp_resource *r = olds->res[i];
-    /* Providers are condemned too; one still used by a kept resource is
-     * kept below. Copies left by a replacement in this deployment finish
-     * it, whatever the targets. */
-    int prov_targeted =
-        mp_type_is_provider(r->type) &&
-        (sg->targets.len == 0 || matches_any(&sg->targets, r->urn)) &&
-        !matches_any(&sg->excludes, r->urn);
-    int targeted = prov_targeted || sg->status[i] == OLD_REPLACED_CBD ||
-                   sg->status[i] == OLD_DBR_DELETED ||
-                   targeted_for_delete(sg, r, &deleted, &excluded);
-    if (!targeted) {
-      skip[i] = 1;
-      continue;
-    }
-    mp_strv_push(&deleted, r->urn);
-    c[n].idx = (long)i;
-    c[n].op = op;
-    n++;
-  }
-  /* A provider kept because something untargeted still uses it. */
-  size_t m = 0;
-  int any_skip = 0;
-  for (size_t j = 0; j < olds->nres; j++) any_skip |= skip[j];
-  for (size_t i = 0; i < n; i++) {
-    const mp_resource *r = olds->res[c[i].idx];
-    int needed = 0;
-    for (size_t j = 0; any_skip && j < olds->nres && !needed; j++)
-      if (skip[j] && depends_on(olds->res[j], r->urn)) needed = 1;
-    if (needed && sg->targets.len > 0 && !mp_type_is_provider(r->type) &&
-        r->custom) {
-      /* An untargeted dependent would be left dangling. */
-      for (size_t j = 0; j < olds->nres; j++) {
-        if (!skip[j] || !depends_on(olds->res[j], r->urn)) continue;
-        mp_diags_add(diags, "error", olds->res[j]->urn,
-                     "Resource '%s' will be destroyed but was not specified in "
-                     "--target list.\nEither include resource in --target list "
-                     "or pass --target-dependents to proceed.",
-                     olds->res[j]->urn);
-      }
-      mp_err_set(err, MP_EINVAL, "delete untargeted resource");
-    }
-    if (needed) {
-      skip[c[i].idx] = 1;
-      continue;
-    }
-    c[m++] = c[i];
-  }
-  n = m;
+  size_t n = select_deletes(sg, c, skip);
+  n = keep_used(sg, c, n, skip, diags, err);
   for (size_t i = 0; i < olds->nres; i++) {
     if (!skip[i]) continue;
     const mp_resource *r = mp__sg_old_at(sg, i);
@@ -355,8 +343,6 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
     mp_chain_push(*sames, s);
   }
   free(skip);
-  mp_strv_destroy(&deleted);
-  mp_strv_destroy(&excluded);
   if (err->code) {
     free(c);
     return err->code;
@@ -366,13 +352,15 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
     return 0;
   }
   int maxl = assign_layers(c, n, olds);
+  mp_map urns;
+  mp_map_init(&urns);
+  for (size_t i = 0; i < n; i++) mp_map_put(&urns, olds->res[c[i].idx]->urn, c);
+  /* Deepest layer first; within a layer, prior order. */
   mp_chain **layers = mp_xcalloc((size_t)maxl + 1, sizeof(*layers));
-  for (int l = maxl; l >= 0; l--) {
-    mp_chain *ch = mp_chain_new(NULL);
-    for (size_t i = 0; i < n; i++)
-      if (c[i].layer == l) mp_chain_push(ch, delete_step(sg, c, n, &c[i]));
-    layers[maxl - l] = ch;
-  }
+  for (int l = 0; l <= maxl; l++) layers[l] = mp_chain_new(NULL);
+  for (size_t i = 0; i < n; i++)
+    mp_chain_push(layers[maxl - c[i].layer], delete_step(sg, &urns, &c[i]));
+  mp_map_destroy(&urns);
   free(c);
   *layers_out = layers;
   *nlayers = (size_t)maxl + 1;

@@ -5,6 +5,7 @@
 
 #include "engine/map.h"
 #include "stepgen/stepgen.h"
+#include "stepgen/targets.h"
 
 /* What happened to a prior resource in this deployment. */
 enum old_status {
@@ -30,8 +31,9 @@ typedef struct sg_new {
 struct mp_stepgen {
   char *stack, *project;
   int preview;
-  mp_strv targets, excludes, replaces;
-  int target_dependents, exclude_dependents, ignore_protect;
+  mp_targets t;     /* --target, --exclude */
+  mp_strv replaces; /* --replace */
+  int ignore_protect;
   const mp_snapshot *olds;
   mp_registry *reg;
   unsigned char *status;   /* enum old_status per prior resource */
@@ -48,8 +50,6 @@ struct mp_stepgen {
  * aliased URNs rewritten). */
 const mp_resource *mp__sg_old_at(const mp_stepgen *sg, size_t i);
 
-/* 1 if |urn| matches the glob |pat| (`*` within a part, `**` anything). */
-int mp__sg_glob(const char *pat, const char *urn);
 /* Whether a resource (|st|, being registered or prior) is targeted. */
 int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st);
 /* Index of the live prior entry with |urn|, or -1. */

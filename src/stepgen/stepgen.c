@@ -47,11 +47,9 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   sg->stack = mp_xstrdup(o->stack);
   sg->project = mp_xstrdup(o->project);
   sg->preview = o->preview;
-  if (o->targets) mp_strv_copy(&sg->targets, o->targets);
-  if (o->excludes) mp_strv_copy(&sg->excludes, o->excludes);
+  mp_targets_init(&sg->t, o->targets, o->excludes, o->target_dependents,
+                  o->exclude_dependents);
   if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
-  sg->target_dependents = o->target_dependents;
-  sg->exclude_dependents = o->exclude_dependents;
   sg->ignore_protect = o->ignore_protect;
   sg->olds = olds;
   sg->reg = reg;
@@ -85,8 +83,7 @@ void mp_stepgen_free(mp_stepgen *sg) {
   mp_map_destroy(&sg->news);
   mp_map_destroy(&sg->old_live);
   mp_map_destroy(&sg->alias_claims);
-  mp_strv_destroy(&sg->targets);
-  mp_strv_destroy(&sg->excludes);
+  mp_targets_destroy(&sg->t);
   mp_strv_destroy(&sg->replaces);
   for (size_t i = 0; i < sg->olds->nres; i++) mp_resource_free(sg->cur[i]);
   free(sg->cur);
@@ -384,9 +381,7 @@ static void remember_new(mp_stepgen *sg, const mp_resource *st, int targeted,
 }
 
 static int is_replace_target(mp_stepgen *sg, const char *urn) {
-  for (size_t i = 0; i < sg->replaces.len; i++)
-    if (mp__sg_glob(sg->replaces.items[i], urn)) return 1;
-  return 0;
+  return mp_targets_any(&sg->replaces, urn);
 }
 
 /* A value as Go's %v prints it inside the import message: strings bare. */

@@ -36,6 +36,7 @@ struct mp_stepexec { /* Owner: loop thread. */
   size_t running;   /* started (ready ones included) */
   size_t queued;    /* waiting */
   int canceled;
+  int draining;     /* drain() is running (it never nests) */
   int64_t counts[MP_OP__COUNT];
 };
 
@@ -126,9 +127,12 @@ void mp_stepexec_submit(mp_stepexec *ex, mp_chain *c) {
 
 /* Finishes what is ready before starting more, so that a chain whose
  * steps make no provider call runs to its end before the next one starts,
- * in submission order. */
-static void on_drain(uv_idle_t *h) {
-  mp_stepexec *ex = h->data;
+ * in submission order. Called only from the loop's own callbacks (the
+ * idle handle, a worker's completion), never from an entry point of this
+ * module, so a hook never runs inside the call that started its work. */
+static void drain(mp_stepexec *ex) {
+  assert(!ex->draining);
+  ex->draining = 1;
   for (;;) {
     run *r = list_pop(&ex->ready);
     if (r) {
@@ -143,7 +147,12 @@ static void on_drain(uv_idle_t *h) {
     ex->running++;
     step_begin(r);
   }
+  ex->draining = 0;
+}
+
+static void on_drain(uv_idle_t *h) {
   uv_idle_stop(h);
+  drain(h->data);
 }
 
 void mp_stepexec_cancel(mp_stepexec *ex) {
@@ -377,7 +386,10 @@ static void after_work_cb(uv_work_t *w, int status) {
     r->rc = mp_err_set(&r->err, MP_ECANCELED, "step canceled");
     r->partial = 0;
   }
-  ready(r);
+  /* The loop's callback: finish the step now, as libuv drains its own
+   * queue of finished work. */
+  list_push(&r->ex->ready, r);
+  drain(r->ex);
 }
 
 static void step_begin(run *r) {

@@ -9,34 +9,6 @@
 #include "cli/cli.h"
 #include "engine/urn.h"
 
-/* ==== words ==== */
-
-typedef struct op_words {
-  const char *doing, *done, *plan;
-} op_words;
-
-static const op_words words[MP_OP__COUNT] = {
-    {"", "", ""},
-    {"creating", "created", "create"},
-    {"updating", "updated", "update"},
-    {"deleting", "deleted", "delete"},
-    {"replacing", "replaced", "replace"},
-    {"creating replacement", "created replacement", "create replacement"},
-    {"deleting original", "deleted original", "delete original"},
-    {"reading", "read", "read"},
-    {"reading for replacement", "read for replacement", "read for replacement"},
-    {"refreshing", "refreshed", "refresh"},
-    {"discarding", "discarded", "discard"},
-    {"discarding original", "discarded original", "discard original"},
-    {"removing pending replace", "removed pending replace",
-     "remove pending replace"},
-    {"importing", "imported", "import"},
-    {"importing replacement", "imported replacement", "import replacement"}};
-
-/* ANSI color numbers per op (0: none). */
-static const int op_color[MP_OP__COUNT] = {0, 2, 3, 1, 5, 2, 1, 6,
-                                           6, 3, 1, 1, 1, 6, 6};
-
 /* ==== rows ==== */
 
 enum row_state { ROW_PLANNED, ROW_RUNNING, ROW_DONE, ROW_FAILED };
@@ -151,7 +123,7 @@ static void put_elapsed(mp_buf *b, double secs) {
 
 static void row_status(const mp_display *d, const row *r, mp_step_op op,
                        double now, mp_buf *b) {
-  const op_words *w = &words[op];
+  const mp_op_info *w = mp_op_info_of(op);
   int is_stack = !strcmp(r->type, MP_ROOT_STACK_TYPE);
   if (d->o.preview) {
     mp_buf_puts(b, w->plan);
@@ -194,10 +166,10 @@ static void print_line(mp_display *d, const row *r, mp_step_op op,
                        double now) {
   mp_buf b;
   mp_buf_init(&b);
-  int c = op_color[op];
+  int c = mp_op_info_of(op)->color;
   mp_buf_putc(&b, ' ');
   color_on(d, &b, c);
-  mp_buf_puts(&b, mp_step_op_prefix(op));
+  mp_buf_puts(&b, mp_op_info_of(op)->symbol);
   color_off(d, &b, c);
   mp_buf_printf(&b, " %s %s ", r->type, r->name);
   color_on(d, &b, c);
@@ -315,11 +287,11 @@ static void render_tree(mp_display *d, double now, mp_buf *b) {
   mp_buf_puts(b, "\n");
   for (size_t k = 0; k < t.n; k++) {
     const row *r = &d->rows[t.order[k]];
-    int c = op_color[r->op];
+    int c = mp_op_info_of(r->op)->color;
     char *typ = mp_xasprintf("%s%s", t.prefix[k], r->type);
     mp_buf_putc(b, ' ');
     color_on(d, b, c);
-    mp_buf_puts(b, mp_step_op_prefix(r->op));
+    mp_buf_puts(b, mp_op_info_of(r->op)->symbol);
     color_off(d, b, c);
     mp_buf_puts(b, "  ");
     pad(b, typ, wt + 2);
@@ -426,9 +398,7 @@ static void render_changes(const mp_display *d, const mp_step_meta *m,
 /* Steps that are part of a replacement and shown through its `replace`
  * step (Pulumi's default, without --show-replacement-steps). */
 static int replacement_part(mp_step_op op) {
-  return op == MP_OP_CREATE_REPLACEMENT || op == MP_OP_DELETE_REPLACED ||
-         op == MP_OP_DISCARD_REPLACED || op == MP_OP_READ_REPLACEMENT ||
-         op == MP_OP_IMPORT_REPLACEMENT;
+  return (mp_op_info_of(op)->flags & MP_OP_REPLACEMENT_PART) != 0;
 }
 
 static char *render_detail(const mp_display *d, const mp_step_meta *m) {
@@ -437,8 +407,8 @@ static char *render_detail(const mp_display *d, const mp_step_meta *m) {
   mp_buf b;
   mp_buf_init(&b);
   const mp_resource *st = m->new_ ? m->new_ : m->old;
-  mp_buf_printf(&b, "    %s%s: (%s)\n", mp_step_op_prefix(m->op),
-                m->type ? m->type : "", mp_step_op_name(m->op));
+  mp_buf_printf(&b, "    %s%s: (%s)\n", mp_op_info_of(m->op)->symbol,
+                m->type ? m->type : "", mp_op_info_of(m->op)->name);
   if (m->old && m->old->id && *m->old->id)
     mp_buf_printf(&b, "        [id=%s]\n", m->old->id);
   mp_buf_printf(&b, "        [urn=%s]\n", m->urn);
@@ -463,11 +433,7 @@ static char *render_detail(const mp_display *d, const mp_step_meta *m) {
 /* A row shows the resource's logical op: the steps of a replacement
  * (create-replacement, replace, delete-replaced) all show as `replace`. */
 static void set_op(row *r, const mp_step_meta *m) {
-  mp_step_op op = m->op;
-  if (op == MP_OP_CREATE_REPLACEMENT || op == MP_OP_DELETE_REPLACED ||
-      op == MP_OP_DISCARD_REPLACED || op == MP_OP_READ_REPLACEMENT ||
-      op == MP_OP_IMPORT_REPLACEMENT)
-    op = MP_OP_REPLACE;
+  mp_step_op op = replacement_part(m->op) ? MP_OP_REPLACE : m->op;
   if (!(r->has_op && r->op == MP_OP_REPLACE)) r->op = op;
   r->has_op = 1;
 }
@@ -629,20 +595,6 @@ static void print_outputs(mp_display *d) {
   fputc('\n', d->o.out);
 }
 
-/* Ops that are parts of another op's work (counted by their logical op) or
- * mere reads; Pulumi leaves them out of the summary. */
-static int summary_op(int op) {
-  switch (op) {
-  case MP_OP_SAME: case MP_OP_READ: case MP_OP_DISCARD:
-  case MP_OP_READ_REPLACEMENT: case MP_OP_CREATE_REPLACEMENT:
-  case MP_OP_DELETE_REPLACED: case MP_OP_DISCARD_REPLACED:
-  case MP_OP_REMOVE_PENDING_REPLACE: case MP_OP_IMPORT_REPLACEMENT:
-    return 0;
-  default:
-    return 1;
-  }
-}
-
 static void print_summary(mp_display *d) {
   int64_t total = 0;
   int kinds = 0;
@@ -650,13 +602,15 @@ static void print_summary(mp_display *d) {
   mp_buf_init(&b);
   mp_buf_puts(&b, "Resources:\n");
   for (int op = 0; op < MP_OP__COUNT; op++) {
-    if (!summary_op(op) || !d->counts[op]) continue;
-    int c = op_color[op];
+    /* The parts of another op's work (counted by their logical op) and
+     * mere reads are left out, as Pulumi does. */
+    const mp_op_info *w = mp_op_info_of((mp_step_op)op);
+    if (!(w->flags & MP_OP_SUMMARIZED) || !d->counts[op]) continue;
+    int c = w->color;
     mp_buf_puts(&b, "    ");
     color_on(d, &b, c);
-    mp_buf_printf(&b, "%s%lld %s%s", mp_step_op_prefix((mp_step_op)op),
-                  (long long)d->counts[op], d->o.preview ? "to " : "",
-                  d->o.preview ? words[op].plan : words[op].done);
+    mp_buf_printf(&b, "%s%lld %s%s", w->symbol, (long long)d->counts[op],
+                  d->o.preview ? "to " : "", d->o.preview ? w->plan : w->done);
     color_off(d, &b, c);
     mp_buf_putc(&b, '\n');
     total += d->counts[op];

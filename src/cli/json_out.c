@@ -66,7 +66,7 @@ static cJSON *detailed_diff_json(const mp_diff *d, const char *kind_key) {
 
 static cJSON *meta_json(const mp_step_meta *m, unsigned flags) {
   cJSON *o = cJSON_CreateObject();
-  add_str(o, "op", mp_step_op_name(m->op));
+  add_str(o, "op", mp_op_info_of(m->op)->name);
   add_str(o, "urn", m->urn);
   add_str(o, "type", m->type);
   if (m->old) cJSON_AddItemToObject(o, "old", state_json(m->old, flags));
@@ -89,7 +89,7 @@ static cJSON *changes_json(const int64_t counts[MP_OP__COUNT]) {
   cJSON *o = cJSON_CreateObject();
   for (int op = 0; op < MP_OP__COUNT; op++)
     if (counts[op])
-      cJSON_AddNumberToObject(o, mp_step_op_name((mp_step_op)op),
+      cJSON_AddNumberToObject(o, mp_op_info_of((mp_step_op)op)->name,
                               (double)counts[op]);
   return o;
 }
@@ -234,10 +234,7 @@ static int digest_shows(const mp_step_meta *m) {
   if (m->type && strcmp(m->type, "pulumi:pulumi:Stack") == 0) return 1;
   if (m->op == MP_OP_SAME)
     return m->old && m->new_ && m->old->protect != m->new_->protect;
-  if (!m->logical &&
-      (m->op == MP_OP_CREATE_REPLACEMENT || m->op == MP_OP_DELETE_REPLACED ||
-       m->op == MP_OP_DISCARD_REPLACED || m->op == MP_OP_READ_REPLACEMENT ||
-       m->op == MP_OP_IMPORT_REPLACEMENT))
+  if (!m->logical && (mp_op_info_of(m->op)->flags & MP_OP_REPLACEMENT_PART))
     return 0;
   return 1;
 }
@@ -245,7 +242,7 @@ static int digest_shows(const mp_step_meta *m) {
 static void digest_step(mp_preview_digest *d, const mp_step_meta *m) {
   if (!digest_shows(m)) return;
   cJSON *s = cJSON_CreateObject();
-  add_str(s, "op", mp_step_op_name(m->op));
+  add_str(s, "op", mp_op_info_of(m->op)->name);
   add_str(s, "urn", m->urn);
   if (m->provider && *m->provider) add_str(s, "provider", m->provider);
   if (m->old) cJSON_AddItemToObject(s, "oldState", resource_v3(m->old, d->flags));

@@ -31,20 +31,6 @@ void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
   mp__deploy_emit(d, &ev);
 }
 
-static int logical(const mp_step *s) {
-  switch (s->op) {
-  case MP_OP_CREATE_REPLACEMENT:
-  case MP_OP_DELETE_REPLACED:
-  case MP_OP_DISCARD_REPLACED:
-  case MP_OP_REMOVE_PENDING_REPLACE:
-  case MP_OP_IMPORT_REPLACEMENT:
-  case MP_OP_READ_REPLACEMENT:
-    return 0;
-  default:
-    return 1;
-  }
-}
-
 /* ---- executor hooks ---- */
 
 static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
@@ -66,7 +52,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.meta.keys = &s->keys;
   ev.meta.diffs = &s->diffs;
   ev.meta.detailed_diff = s->has_detailed ? &s->detailed : NULL;
-  ev.meta.logical = logical(s);
+  ev.meta.logical = (mp_op_info_of(s->op)->flags & MP_OP_LOGICAL) != 0;
   ev.meta.provider = s->provider;
   ev.urn = s->urn;
   ev.message = msg;

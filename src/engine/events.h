@@ -6,34 +6,9 @@
 
 #include <stdint.h>
 
+#include "engine/op.h"
 #include "engine/resource.h"
 #include "engine/value.h"
-
-typedef enum mp_step_op {
-  MP_OP_SAME = 0,
-  MP_OP_CREATE,
-  MP_OP_UPDATE,
-  MP_OP_DELETE,
-  MP_OP_REPLACE,
-  MP_OP_CREATE_REPLACEMENT,
-  MP_OP_DELETE_REPLACED,
-  MP_OP_READ,
-  MP_OP_READ_REPLACEMENT,
-  MP_OP_REFRESH,
-  MP_OP_DISCARD,
-  MP_OP_DISCARD_REPLACED,
-  MP_OP_REMOVE_PENDING_REPLACE,
-  MP_OP_IMPORT,
-  MP_OP_IMPORT_REPLACEMENT,
-  MP_OP__COUNT
-} mp_step_op;
-
-/* "same", "create", ..., as Pulumi names them. */
-const char *mp_step_op_name(mp_step_op op);
-/* The display prefix: "  ", "+ ", "- ", "~ ", "+-", "++", "--", ... */
-const char *mp_step_op_prefix(mp_step_op op);
-/* Past tense for summaries: "created", "updated", ... */
-const char *mp_step_op_past(mp_step_op op);
 
 typedef enum mp_event_kind {
   MP_EVENT_PRELUDE = 0,   /* config */

@@ -12,16 +12,7 @@ int mp__exec_needs_worker(const mp_step *s) {
     return s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT ||
            s->op == MP_OP_UPDATE || s->op == MP_OP_SAME;
   if (s->flags & MP_STEP_NO_CALL) return 0;
-  switch (s->op) {
-  case MP_OP_SAME:
-  case MP_OP_REPLACE:
-  case MP_OP_DISCARD:
-  case MP_OP_DISCARD_REPLACED:
-  case MP_OP_REMOVE_PENDING_REPLACE:
-    return 0;
-  default:
-    return 1;
-  }
+  return (mp_op_info_of(s->op)->flags & MP_OP_CALLS_PROVIDER) != 0;
 }
 
 static void set_str(char **dst, const char *v) {

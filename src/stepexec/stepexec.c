@@ -179,31 +179,12 @@ void mp_stepexec_cancel(mp_stepexec *ex) {
 
 /* ---- store writes ---- */
 
+/* The pending operation written before |s|'s provider call, if any. */
 static int pending_type(const mp_step *s, mp_pending_type *t) {
-  if (s->flags & MP_STEP_NO_CALL) return 0;
-  switch (s->op) {
-  case MP_OP_CREATE:
-  case MP_OP_CREATE_REPLACEMENT:
-    *t = MP_PENDING_CREATING;
-    return 1;
-  case MP_OP_UPDATE:
-    *t = MP_PENDING_UPDATING;
-    return 1;
-  case MP_OP_DELETE:
-  case MP_OP_DELETE_REPLACED:
-    *t = MP_PENDING_DELETING;
-    return 1;
-  case MP_OP_READ:
-  case MP_OP_READ_REPLACEMENT:
-    *t = MP_PENDING_READING;
-    return 1;
-  case MP_OP_IMPORT:
-  case MP_OP_IMPORT_REPLACEMENT:
-    *t = MP_PENDING_IMPORTING;
-    return 1;
-  default:
-    return 0;
-  }
+  int p = mp_op_info_of(s->op)->pending;
+  if ((s->flags & MP_STEP_NO_CALL) || p < 0) return 0;
+  *t = (mp_pending_type)p;
+  return 1;
 }
 
 typedef struct changes {

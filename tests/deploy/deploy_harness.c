@@ -316,7 +316,7 @@ void tenv_destroy(tenv *e) {
 static char *step_text(const mp_event *ev) {
   size_t n = 0;
   const char *name = mp_urn_name(ev->meta.urn, &n);
-  return mp_xasprintf("%s %.*s", mp_step_op_name(ev->meta.op), (int)n,
+  return mp_xasprintf("%s %.*s", mp_op_info_of(ev->meta.op)->name, (int)n,
                       name ? name : "?");
 }
 

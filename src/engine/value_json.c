@@ -11,8 +11,6 @@
 #include "engine/value_int.h"
 #include "engine/value_json_int.h"
 
-/* Signature of the non-finite number encoding (sig key value). */
-#define SIG_NONFINITE "8ad145fe-0d11-4827-bfd7-1abcbf086f5c"
 
 /* ==== Printing ==== */
 
@@ -169,7 +167,7 @@ static cJSON *encode_number(double d) {
     uint64_t bits;
     memcpy(&bits, &d, sizeof(bits));
     snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)bits);
-    cJSON *o = sig_object(SIG_NONFINITE);
+    cJSON *o = sig_object(MP__SIG_NONFINITE);
     cJSON_AddStringToObject(o, "value", buf);
     return o;
   }
@@ -375,376 +373,66 @@ int mp_value_to_json(const mp_value *v, const mp_crypter *c, unsigned flags,
 
 /* ==== Decoding ==== */
 
-typedef struct dec_ctx {
-  const mp_crypter *crypter;
-  int in_secret; /* nested secrets carry their plaintext as "ciphertext" */
-  int depth;
-  mp_buf path; /* property path of the node being decoded, for errors */
-} dec_ctx;
-
-static int decode(const cJSON *j, dec_ctx *cx, mp_value **out, mp_err *err);
-
-/* Sets |err| to MP_EINVAL with the message and the current path. */
-static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
-  char msg[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
-  va_end(ap);
-  return mp__value_dec_fail(&cx->path, MP_EINVAL, err, msg);
-}
-
-/* Reads optional string member |key| of |o| into *dst (NULL if absent). */
-static int opt_member_string(const cJSON *o, const char *key, dec_ctx *cx,
-                             const char **dst, mp_err *err) {
-  const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
-  *dst = NULL;
-  if (m == NULL || cJSON_IsNull(m))
-    return 0;
-  if (!cJSON_IsString(m))
-    return dec_fail(cx, err, "field '%s' must be a string", key);
-  *dst = m->valuestring;
-  return 0;
-}
-
-/* Parses the JSON text of a secret's inner value. */
-static int decode_secret_text(const char *text, size_t len, dec_ctx *cx,
-                              mp_value **out, mp_err *err) {
-  const char *end = NULL;
-  cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-  if (j == NULL)
-    return dec_fail(cx, err, "the secret's plaintext is not valid JSON");
-  int saved = cx->in_secret;
-  cx->in_secret = 1;
-  mp_value *inner = NULL;
-  int rc = decode(j, cx, &inner, err);
-  cx->in_secret = saved;
-  cJSON_Delete(j);
-  if (rc != 0)
-    return rc;
-  *out = mp_value_new_secret(inner);
-  return 0;
-}
-
-static int decode_secret(const cJSON *o, dec_ctx *cx, mp_value **out,
-                         mp_err *err) {
-  const char *plain = NULL, *cipher = NULL;
-  int rc = opt_member_string(o, "plaintext", cx, &plain, err);
-  if (rc == 0)
-    rc = opt_member_string(o, "ciphertext", cx, &cipher, err);
-  if (rc != 0)
-    return rc;
-  if (plain != NULL)
-    return decode_secret_text(plain, strlen(plain), cx, out, err);
-  if (cipher == NULL)
-    return dec_fail(cx, err, "secret has neither 'ciphertext' nor 'plaintext'");
-  if (cx->in_secret)
-    return decode_secret_text(cipher, strlen(cipher), cx, out, err);
-  /* No crypter means the state names no secrets manager (a passphrase
-   * that is only missing fails later, when the key is derived): telling
-   * the user to set the passphrase would send them the wrong way. */
-  if (cx->crypter == NULL)
-    return dec_fail(cx, err,
-                    "failed to decrypt: snapshot contains encrypted secrets "
-                    "but no secrets manager could be found");
-  mp_buf plainbuf;
-  mp_buf_init(&plainbuf);
-  rc = cx->crypter->decrypt(cx->crypter->ctx, cipher, strlen(cipher), &plainbuf,
-                            err);
-  if (rc != 0) {
-    mp_buf_destroy(&plainbuf);
-    if (cx->path.len)
-      return mp_err_prefix(err, "cannot decrypt the secret at '%s'",
-                           cx->path.data);
-    return mp_err_prefix(err, "cannot decrypt a secret value");
-  }
-  rc = decode_secret_text(plainbuf.data ? plainbuf.data : "", plainbuf.len, cx,
-                          out, err);
-  mp_buf_destroy(&plainbuf);
-  return rc;
-}
-
-static int decode_asset(const cJSON *o, dec_ctx *cx, mp_value **out,
-                        mp_err *err) {
-  const char *hash, *text, *path, *uri;
-  int rc;
-  if ((rc = opt_member_string(o, "hash", cx, &hash, err)) != 0 ||
-      (rc = opt_member_string(o, "text", cx, &text, err)) != 0 ||
-      (rc = opt_member_string(o, "path", cx, &path, err)) != 0 ||
-      (rc = opt_member_string(o, "uri", cx, &uri, err)) != 0)
-    return rc;
-  *out = mp_value_new_asset(hash, text, path, uri);
-  return 0;
-}
-
-static int decode_archive(const cJSON *o, dec_ctx *cx, mp_value **out,
-                          mp_err *err) {
-  const char *hash, *path, *uri;
-  int rc;
-  if ((rc = opt_member_string(o, "hash", cx, &hash, err)) != 0 ||
-      (rc = opt_member_string(o, "path", cx, &path, err)) != 0 ||
-      (rc = opt_member_string(o, "uri", cx, &uri, err)) != 0)
-    return rc;
-  mp_value *assets = NULL;
-  const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "assets");
-  if (a != NULL && !cJSON_IsNull(a)) {
-    if (!cJSON_IsObject(a))
-      return dec_fail(cx, err, "archive field 'assets' must be an object");
-    rc = decode(a, cx, &assets, err);
-    if (rc != 0)
-      return rc;
-  }
-  *out = mp_value_new_archive(hash, assets, path, uri);
-  return 0;
-}
-
-static int decode_ref(const cJSON *o, dec_ctx *cx, mp_value **out,
-                      mp_err *err) {
-  const char *urn, *id, *pv;
-  int rc;
-  if ((rc = opt_member_string(o, "urn", cx, &urn, err)) != 0 ||
-      (rc = opt_member_string(o, "id", cx, &id, err)) != 0 ||
-      (rc = opt_member_string(o, "packageVersion", cx, &pv, err)) != 0)
-    return rc;
-  if (urn == NULL)
-    return dec_fail(cx, err, "resource reference has no 'urn'");
-  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0)
-    id = "";
-  *out = mp_value_new_ref(urn, id, pv);
-  return 0;
-}
-
-static int decode_deps(const cJSON *d, dec_ctx *cx, mp_strv *deps,
-                       mp_err *err) {
-  if (d == NULL || cJSON_IsNull(d))
-    return 0;
-  if (!cJSON_IsArray(d))
-    return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
-  for (const cJSON *c = d->child; c != NULL; c = c->next) {
-    if (!cJSON_IsString(c))
-      return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
-    mp_strv_push(deps, c->valuestring);
-  }
-  return 0;
-}
-
-static int decode_output(const cJSON *o, dec_ctx *cx, mp_value **out,
-                         mp_err *err) {
-  const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "secret");
-  if (s != NULL && !cJSON_IsBool(s) && !cJSON_IsNull(s))
-    return dec_fail(cx, err, "output field 'secret' must be a boolean");
-  mp_strv deps;
-  mp_strv_init(&deps);
-  int rc = decode_deps(cJSON_GetObjectItemCaseSensitive(o, "dependencies"), cx,
-                       &deps, err);
-  mp_value *val = NULL;
-  const cJSON *vj = cJSON_GetObjectItemCaseSensitive(o, "value");
-  if (rc == 0 && vj != NULL)
-    rc = decode(vj, cx, &val, err);
-  if (rc != 0) {
-    mp_strv_destroy(&deps);
-    return rc;
-  }
-  int secret = s != NULL && cJSON_IsTrue(s);
-  if (val != NULL && val->kind == MP_VALUE_UNKNOWN) {
-    mp_value_free(val);
-    val = NULL;
-  }
-  if (val != NULL && val->kind == MP_VALUE_SECRET) {
-    mp_value *inner = val->u.secret;
-    val->u.secret = NULL;
-    mp_value_free(val);
-    val = inner;
-    secret = 1;
-  }
-  *out = mp_value_new_output(val, secret, &deps);
-  mp_strv_destroy(&deps);
-  return 0;
-}
-
-static int decode_nonfinite(const cJSON *o, dec_ctx *cx, mp_value **out,
-                            mp_err *err) {
-  const char *hex;
-  int rc = opt_member_string(o, "value", cx, &hex, err);
-  if (rc != 0)
-    return rc;
-  char *end = NULL;
-  if (hex == NULL || strlen(hex) != 16)
-    return dec_fail(cx, err, "number encoding needs 16 hex digits in 'value'");
-  unsigned long long bits = strtoull(hex, &end, 16);
-  if (*end != '\0')
-    return dec_fail(cx, err, "number encoding needs 16 hex digits in 'value'");
-  uint64_t b64 = bits;
-  double d;
-  memcpy(&d, &b64, sizeof(d));
-  *out = mp_value_new_number(d);
-  return 0;
-}
-
-static int b64_digit(int c) {
-  if (c >= 'A' && c <= 'Z')
-    return c - 'A';
-  if (c >= 'a' && c <= 'z')
-    return c - 'a' + 26;
-  if (c >= '0' && c <= '9')
-    return c - '0' + 52;
-  if (c == '+' || c == '-')
-    return 62;
-  if (c == '/' || c == '_')
-    return 63;
-  return -1;
-}
-
-static int decode_byte_string(const cJSON *o, dec_ctx *cx, mp_value **out,
-                              mp_err *err) {
-  const char *s;
-  int rc = opt_member_string(o, "value", cx, &s, err);
-  if (rc != 0)
-    return rc;
-  if (s == NULL)
-    return dec_fail(cx, err, "byte string has no 'value'");
-  mp_buf b;
-  mp_buf_init(&b);
-  unsigned acc = 0;
-  int nbits = 0;
-  for (const char *p = s; *p && *p != '='; p++) {
-    int d = b64_digit((unsigned char)*p);
-    if (d < 0) {
-      mp_buf_destroy(&b);
-      return dec_fail(cx, err, "byte string 'value' is not valid base64");
-    }
-    acc = (acc << 6) | (unsigned)d;
-    nbits += 6;
-    if (nbits >= 8) {
-      nbits -= 8;
-      mp_buf_putc(&b, (char)((acc >> nbits) & 0xff));
-    }
-  }
-  *out = mp_value_new_string(b.data ? b.data : "", b.len);
-  mp_buf_destroy(&b);
-  return 0;
-}
-
-static int decode_signature(const cJSON *o, const char *sig, dec_ctx *cx,
-                            mp_value **out, mp_err *err) {
-  if (strcmp(sig, MP_SIG_SECRET) == 0)
-    return decode_secret(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_ASSET) == 0)
-    return decode_asset(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_ARCHIVE) == 0)
-    return decode_archive(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0)
-    return decode_ref(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_OUTPUT) == 0)
-    return decode_output(o, cx, out, err);
-  if (strcmp(sig, SIG_NONFINITE) == 0)
-    return decode_nonfinite(o, cx, out, err);
-  if (strcmp(sig, MP_SIG_BYTE_STRING) == 0)
-    return decode_byte_string(o, cx, out, err);
-  return dec_fail(cx, err,
-                  "unrecognized signature '%s'; the state may come from a "
-                  "newer Pulumi version",
-                  sig);
-}
-
-/* Decodes |c| as the child |key| (object) or |index| (array). */
-static int decode_child(const cJSON *c, const char *key, size_t index,
-                        dec_ctx *cx, mp_value **out, mp_err *err) {
-  size_t saved = cx->path.len;
-  if (key != NULL && saved > 0)
-    mp_buf_putc(&cx->path, '.');
-  if (key != NULL)
-    mp_buf_puts(&cx->path, key);
-  else
-    mp_buf_printf(&cx->path, "[%zu]", index);
-  int rc = decode(c, cx, out, err);
-  cx->path.len = saved;
-  cx->path.data[saved] = '\0';
-  return rc;
-}
-
-static int decode_container(const cJSON *j, dec_ctx *cx, mp_value **out,
-                            mp_err *err) {
-  int is_obj = cJSON_IsObject(j);
-  mp_value *v = is_obj ? mp_value_new_object() : mp_value_new_array();
-  size_t i = 0;
-  for (const cJSON *c = j->child; c != NULL; c = c->next, i++) {
-    mp_value *item = NULL;
-    const char *key = is_obj ? (c->string ? c->string : "") : NULL;
-    int rc = decode_child(c, key, i, cx, &item, err);
-    if (rc != 0) {
-      mp_value_free(v);
-      return rc;
-    }
-    if (is_obj)
-      mp_value_object_set(v, key, item);
-    else
-      mp_value_array_push(v, item);
-  }
-  *out = v;
-  return 0;
-}
-
-static int decode_raw(const cJSON *j, dec_ctx *cx, mp_value **out,
-                      mp_err *err) {
-  const char *text = j->valuestring ? j->valuestring : "";
-  cJSON *p = cJSON_Parse(text);
-  if (p == NULL)
-    return dec_fail(cx, err, "raw JSON item is not valid JSON");
-  int rc = decode(p, cx, out, err);
-  cJSON_Delete(p);
-  return rc;
-}
-
-static int decode_node(const cJSON *j, dec_ctx *cx, mp_value **out,
-                       mp_err *err) {
-  switch (j->type & 0xff) {
-  case cJSON_NULL:
+/* The plain tree of |j| (no signature decoding; value_sig.c does that).
+ * Deeper than the decoder accepts, a subtree is cut to a null: the
+ * decoder refuses the node above it, naming its path. */
+static int plain_of(const cJSON *j, int depth, mp_value **out, mp_err *err) {
+  if (depth > MP_VALUE_MAX_DEPTH) {
     *out = mp_value_new_null();
     return 0;
+  }
+  switch (j->type & 0xff) {
   case cJSON_False:
-    *out = mp_value_new_bool(0);
-    return 0;
   case cJSON_True:
-    *out = mp_value_new_bool(1);
+    *out = mp_value_new_bool((j->type & 0xff) == cJSON_True);
     return 0;
   case cJSON_Number:
     *out = mp_value_new_number(j->valuedouble);
     return 0;
   case cJSON_String:
-    if (strcmp(j->valuestring, MP_UNKNOWN_SENTINEL) == 0)
-      *out = mp_value_new_unknown();
-    else
-      *out = mp_value_new_cstring(j->valuestring);
+    *out = mp_value_new_cstring(j->valuestring);
     return 0;
-  case cJSON_Raw:
-    return decode_raw(j, cx, out, err);
+  case cJSON_Raw: {
+    cJSON *p = cJSON_Parse(j->valuestring ? j->valuestring : "");
+    if (p == NULL) {
+      mp_buf none = {0};
+      return mp__value_dec_fail(&none, MP_EINVAL, err,
+                                "raw JSON item is not valid JSON");
+    }
+    int rc = plain_of(p, depth, out, err);
+    cJSON_Delete(p);
+    return rc;
+  }
   case cJSON_Array:
-    return decode_container(j, cx, out, err);
   case cJSON_Object: {
-    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(j, MP_SIG_KEY);
-    if (sig == NULL)
-      return decode_container(j, cx, out, err);
-    if (!cJSON_IsString(sig))
-      return dec_fail(cx, err, "the signature key's value must be a string");
-    return decode_signature(j, sig->valuestring, cx, out, err);
+    int is_obj = cJSON_IsObject(j);
+    mp_value *v = is_obj ? mp_value_new_object() : mp_value_new_array();
+    for (const cJSON *c = j->child; c != NULL; c = c->next) {
+      mp_value *item = NULL;
+      int rc = plain_of(c, depth + 1, &item, err);
+      if (rc != 0) {
+        mp_value_free(v);
+        return rc;
+      }
+      if (is_obj) mp_value_object_set(v, c->string ? c->string : "", item);
+      else mp_value_array_push(v, item);
+    }
+    *out = v;
+    return 0;
   }
   default:
-    return dec_fail(cx, err, "unsupported JSON item");
+    *out = mp_value_new_null();
+    return 0;
   }
 }
 
-static int decode(const cJSON *j, dec_ctx *cx, mp_value **out, mp_err *err) {
-  if (cx->depth >= MP_VALUE_MAX_DEPTH)
-    return dec_fail(cx, err, "nested more than %d levels deep",
-                    MP_VALUE_MAX_DEPTH);
-  cx->depth++;
-  int rc = decode_node(j, cx, out, err);
-  cx->depth--;
-  return rc;
+int mp__value_plain_from_json(const char *text, size_t len, mp_value **out) {
+  const char *end = NULL;
+  cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (j == NULL) return -1;
+  int rc = plain_of(j, 0, out, NULL);
+  cJSON_Delete(j);
+  return rc < 0 ? -1 : 0;
 }
 
 int mp__value_from_cjson(const cJSON *j, const mp_crypter *c, mp_value **out,
@@ -754,12 +442,11 @@ int mp__value_from_cjson(const cJSON *j, const mp_crypter *c, mp_value **out,
     *out = mp_value_new_null();
     return 0;
   }
-  dec_ctx cx = {.crypter = c};
-  mp_buf_init(&cx.path);
-  mp_buf_puts(&cx.path, ""); /* allocate so that truncation can write */
-  int rc = decode(j, &cx, out, err);
-  mp_buf_destroy(&cx.path);
-  return rc;
+  mp_value *plain = NULL;
+  int rc = plain_of(j, 0, &plain, err);
+  if (rc != 0) return rc;
+  mp__sig_opts o = {.code = MP_EINVAL, .checkpoint = 1, .crypter = c};
+  return mp__value_decode_sigs(plain, &o, out, err);
 }
 
 /* Describes where cJSON stopped parsing |text|. */

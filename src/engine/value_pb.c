@@ -284,289 +284,51 @@ int mp_value_to_pb_struct(const mp_value *obj, unsigned flags,
 
 /* ==== Decoding ==== */
 
-typedef struct dec_ctx {
-  int depth;
-  mp_buf path; /* property path of the node being decoded, for errors */
-} dec_ctx;
+/* The plain tree of |pb| (no signature decoding; value_sig.c does that);
+ * NULL or a Value without a kind is a null. Deeper than the decoder
+ * accepts, a subtree is cut to a null: the decoder refuses the node above
+ * it, naming its path. */
+static mp_value *plain_of(const pb_value *pb, int depth);
 
-static int decode(const pb_value *pb, dec_ctx *cx, mp_value **out, mp_err *err);
-
-static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int dec_fail(dec_ctx *cx, mp_err *err, const char *fmt, ...) {
-  char msg[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
-  va_end(ap);
-  return mp__value_dec_fail(&cx->path, MP_EPROTO, err, msg);
-}
-
-static const pb_value *pbs_get(const pb_struct *s, const char *key) {
-  const pb_value *found = NULL;
-  for (size_t i = 0; s && i < s->n_fields; i++)
-    if (s->fields[i]->key && strcmp(s->fields[i]->key, key) == 0)
-      found = s->fields[i]->value; /* last one wins, as for a map */
-  return found;
-}
-
-static int is_null(const pb_value *v) {
-  return v == NULL || v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND__NOT_SET ||
-         v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_NULL_VALUE;
-}
-
-/* Reads optional string field |key| of |s| into *dst (NULL if absent). */
-static int opt_string(const pb_struct *s, const char *key, dec_ctx *cx,
-                      const char **dst, mp_err *err) {
-  const pb_value *v = pbs_get(s, key);
-  *dst = NULL;
-  if (is_null(v))
-    return 0;
-  if (v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE)
-    return dec_fail(cx, err, "field '%s' must be a string", key);
-  *dst = v->string_value ? v->string_value : "";
-  return 0;
-}
-
-/* Decodes |s| as a plain object, or the fields of an archive's assets. */
-static int decode_fields(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                         mp_err *err);
-
-static int decode_secret(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                         mp_err *err) {
-  mp_value *inner = NULL;
-  int rc = decode(pbs_get(s, "value"), cx, &inner, err);
-  if (rc != 0)
-    return rc;
-  *out = mp_value_new_secret(inner);
-  return 0;
-}
-
-static int decode_asset(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                        mp_err *err) {
-  const char *hash, *text, *path, *uri;
-  int rc;
-  if ((rc = opt_string(s, "hash", cx, &hash, err)) != 0 ||
-      (rc = opt_string(s, "text", cx, &text, err)) != 0 ||
-      (rc = opt_string(s, "path", cx, &path, err)) != 0 ||
-      (rc = opt_string(s, "uri", cx, &uri, err)) != 0)
-    return rc;
-  *out = mp_value_new_asset(hash, text, path, uri);
-  return 0;
-}
-
-static int decode_archive(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                          mp_err *err) {
-  const char *hash, *path, *uri;
-  int rc;
-  if ((rc = opt_string(s, "hash", cx, &hash, err)) != 0 ||
-      (rc = opt_string(s, "path", cx, &path, err)) != 0 ||
-      (rc = opt_string(s, "uri", cx, &uri, err)) != 0)
-    return rc;
-  mp_value *assets = NULL;
-  const pb_value *a = pbs_get(s, "assets");
-  if (!is_null(a)) {
-    if (a->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE)
-      return dec_fail(cx, err, "archive field 'assets' must be an object");
-    rc = decode_fields(a->struct_value, cx, &assets, err);
-    if (rc != 0)
-      return rc;
-  }
-  *out = mp_value_new_archive(hash, assets, path, uri);
-  return 0;
-}
-
-static int decode_ref(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                      mp_err *err) {
-  const char *urn, *id, *pv;
-  int rc;
-  if ((rc = opt_string(s, "urn", cx, &urn, err)) != 0 ||
-      (rc = opt_string(s, "id", cx, &id, err)) != 0 ||
-      (rc = opt_string(s, "packageVersion", cx, &pv, err)) != 0)
-    return rc;
-  if (urn == NULL || urn[0] == '\0')
-    return dec_fail(cx, err, "resource reference has no 'urn'");
-  if (id != NULL && strcmp(id, MP_UNKNOWN_SENTINEL) == 0)
-    id = "";
-  *out = mp_value_new_ref(urn, id, pv);
-  return 0;
-}
-
-static int decode_deps(const pb_value *d, dec_ctx *cx, mp_strv *deps,
-                       mp_err *err) {
-  if (is_null(d))
-    return 0;
-  if (d->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE)
-    return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
-  for (size_t i = 0; d->list_value && i < d->list_value->n_values; i++) {
-    const pb_value *e = d->list_value->values[i];
-    if (e == NULL || e->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE)
-      return dec_fail(cx, err, "output 'dependencies' must be a list of URNs");
-    mp_strv_push(deps, e->string_value ? e->string_value : "");
-  }
-  return 0;
-}
-
-static int decode_output(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                         mp_err *err) {
-  const pb_value *sec = pbs_get(s, "secret");
-  if (!is_null(sec) &&
-      sec->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE)
-    return dec_fail(cx, err, "output field 'secret' must be a boolean");
-  mp_strv deps;
-  mp_strv_init(&deps);
-  int rc = decode_deps(pbs_get(s, "dependencies"), cx, &deps, err);
-  mp_value *val = NULL;
-  const pb_value *vp = pbs_get(s, "value");
-  if (rc == 0 && vp != NULL)
-    rc = decode(vp, cx, &val, err);
-  if (rc != 0) {
-    mp_strv_destroy(&deps);
-    return rc;
-  }
-  if (val != NULL && val->kind == MP_VALUE_UNKNOWN) {
-    mp_value_free(val);
-    val = NULL;
-  }
-  int secret = !is_null(sec) && sec->bool_value;
-  *out = mp_value_new_output(val, secret, &deps);
-  mp_strv_destroy(&deps);
-  return 0;
-}
-
-static int decode_signature(const pb_struct *s, const char *sig, dec_ctx *cx,
-                            mp_value **out, mp_err *err) {
-  if (strcmp(sig, MP_SIG_SECRET) == 0)
-    return decode_secret(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_ASSET) == 0)
-    return decode_asset(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_ARCHIVE) == 0)
-    return decode_archive(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_RESOURCE_REF) == 0)
-    return decode_ref(s, cx, out, err);
-  if (strcmp(sig, MP_SIG_OUTPUT) == 0)
-    return decode_output(s, cx, out, err);
-  return dec_fail(cx, err, "unrecognized signature '%s'", sig);
-}
-
-static int decode_child(const pb_value *v, const char *key, size_t index,
-                        dec_ctx *cx, mp_value **out, mp_err *err) {
-  size_t saved = cx->path.len;
-  if (key != NULL && saved > 0)
-    mp_buf_putc(&cx->path, '.');
-  if (key != NULL)
-    mp_buf_puts(&cx->path, key);
-  else
-    mp_buf_printf(&cx->path, "[%zu]", index);
-  int rc = decode(v, cx, out, err);
-  cx->path.len = saved;
-  cx->path.data[saved] = '\0';
-  return rc;
-}
-
-static int decode_fields(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                         mp_err *err) {
+static mp_value *plain_fields(const pb_struct *s, int depth) {
   mp_value *obj = mp_value_new_object();
-  for (size_t i = 0; s && i < s->n_fields; i++) {
-    const char *key = s->fields[i]->key ? s->fields[i]->key : "";
-    mp_value *item = NULL;
-    int rc = decode_child(s->fields[i]->value, key, 0, cx, &item, err);
-    if (rc != 0) {
-      mp_value_free(obj);
-      return rc;
-    }
-    mp_value_object_set(obj, key, item);
-  }
-  *out = obj;
-  return 0;
+  for (size_t i = 0; s && i < s->n_fields; i++) /* the last of a key wins */
+    mp_value_object_set(obj, s->fields[i]->key ? s->fields[i]->key : "",
+                        plain_of(s->fields[i]->value, depth + 1));
+  return obj;
 }
 
-static int decode_list(const pb_list *l, dec_ctx *cx, mp_value **out,
-                       mp_err *err) {
-  mp_value *arr = mp_value_new_array();
-  for (size_t i = 0; l && i < l->n_values; i++) {
-    mp_value *item = NULL;
-    int rc = decode_child(l->values[i], NULL, i, cx, &item, err);
-    if (rc != 0) {
-      mp_value_free(arr);
-      return rc;
-    }
-    mp_value_array_push(arr, item);
-  }
-  *out = arr;
-  return 0;
-}
-
-static int decode_struct(const pb_struct *s, dec_ctx *cx, mp_value **out,
-                         mp_err *err) {
-  const pb_value *sig = pbs_get(s, MP_SIG_KEY);
-  if (sig == NULL)
-    return decode_fields(s, cx, out, err);
-  if (sig->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE ||
-      sig->string_value == NULL)
-    return dec_fail(cx, err, "the signature key's value must be a string");
-  return decode_signature(s, sig->string_value, cx, out, err);
-}
-
-static int decode_node(const pb_value *pb, dec_ctx *cx, mp_value **out,
-                       mp_err *err) {
-  const char *str;
-  switch (pb ? pb->kind_case : GOOGLE__PROTOBUF__VALUE__KIND__NOT_SET) {
+static mp_value *plain_of(const pb_value *pb, int depth) {
+  if (pb == NULL || depth > MP_VALUE_MAX_DEPTH) return mp_value_new_null();
+  switch (pb->kind_case) {
   case GOOGLE__PROTOBUF__VALUE__KIND_NUMBER_VALUE:
-    *out = mp_value_new_number(pb->number_value);
-    return 0;
+    return mp_value_new_number(pb->number_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE:
-    str = pb->string_value ? pb->string_value : "";
-    *out = strcmp(str, MP_UNKNOWN_SENTINEL) == 0 ? mp_value_new_unknown()
-                                                 : mp_value_new_cstring(str);
-    return 0;
+    return mp_value_new_cstring(pb->string_value ? pb->string_value : "");
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
-    *out = mp_value_new_bool(pb->bool_value);
-    return 0;
+    return mp_value_new_bool(pb->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE:
-    return decode_struct(pb->struct_value, cx, out, err);
-  case GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE:
-    return decode_list(pb->list_value, cx, out, err);
-  default:
-    *out = mp_value_new_null();
-    return 0;
+    return plain_fields(pb->struct_value, depth);
+  case GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE: {
+    mp_value *arr = mp_value_new_array();
+    const pb_list *l = pb->list_value;
+    for (size_t i = 0; l && i < l->n_values; i++)
+      mp_value_array_push(arr, plain_of(l->values[i], depth + 1));
+    return arr;
   }
-}
-
-static int decode(const pb_value *pb, dec_ctx *cx, mp_value **out,
-                  mp_err *err) {
-  if (cx->depth >= MP_VALUE_MAX_DEPTH)
-    return dec_fail(cx, err, "nested more than %d levels deep",
-                    MP_VALUE_MAX_DEPTH);
-  cx->depth++;
-  int rc = decode_node(pb, cx, out, err);
-  cx->depth--;
-  return rc;
-}
-
-static void ctx_init(dec_ctx *cx) {
-  cx->depth = 0;
-  mp_buf_init(&cx->path);
-  mp_buf_puts(&cx->path, ""); /* allocate so that truncation can write */
+  default:
+    return mp_value_new_null();
+  }
 }
 
 int mp_value_from_pb(const Google__Protobuf__Value *pb, mp_value **out,
                      mp_err *err) {
-  dec_ctx cx;
-  *out = NULL;
-  ctx_init(&cx);
-  int rc = decode(pb, &cx, out, err);
-  mp_buf_destroy(&cx.path);
-  return rc;
+  mp__sig_opts o = {.code = MP_EPROTO};
+  return mp__value_decode_sigs(plain_of(pb, 0), &o, out, err);
 }
 
 int mp_value_from_pb_struct(const Google__Protobuf__Struct *s, mp_value **out,
                             mp_err *err) {
-  dec_ctx cx;
-  *out = NULL;
-  ctx_init(&cx);
-  int rc = decode_fields(s, &cx, out, err);
-  mp_buf_destroy(&cx.path);
-  return rc;
+  mp__sig_opts o = {.code = MP_EPROTO, .top_fields = 1};
+  return mp__value_decode_sigs(plain_fields(s, 0), &o, out, err);
 }

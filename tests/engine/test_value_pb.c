@@ -348,6 +348,41 @@ static void test_value_pb_errors(void) {
   mp_value_free(str);
 }
 
+/* The JSON and protobuf codecs share one signature-decoding pass; what
+ * differs is the format's own: a checkpoint-only signature is refused on
+ * the wire, and a Struct's own keys are never a signature. */
+static void test_value_pb_shares_the_signature_pass(void) {
+  const char *nonfinite = "{\"n\":{\"SIG\":\"8ad145fe-0d11-4827-bfd7-"
+                          "1abcbf086f5c\",\"value\":\"7ff0000000000000\"}}";
+  check_pb_error(nonfinite, "unrecognized signature '8ad145fe");
+  mp_value *v = NULL;
+  mp_err err;
+  char json[256];
+  snprintf(json, sizeof(json),
+           "{\"n\":{\"" MP_SIG_KEY "\":\"8ad145fe-0d11-4827-bfd7-"
+           "1abcbf086f5c\",\"value\":\"7ff0000000000000\"}}");
+  CHECK(mp_value_from_json(json, strlen(json), NULL, &v, &err) == 0);
+  const mp_value *n = v ? mp_value_object_get(v, "n") : NULL;
+  CHECK(n && n->kind == MP_VALUE_NUMBER && n->u.number > 1e308);
+  mp_value_free(v);
+
+  /* A Struct whose own keys hold the signature key stays a map. */
+  Google__Protobuf__Struct *s = wire("{\"plain\":1}");
+  free(s->fields[0]->key);
+  s->fields[0]->key = strdup(MP_SIG_KEY);
+  mp_value_pb_value_free(s->fields[0]->value);
+  s->fields[0]->value = mp_value_to_pb(NULL, 0);
+  google__protobuf__value__init(s->fields[0]->value);
+  s->fields[0]->value->kind_case = GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE;
+  s->fields[0]->value->string_value = strdup(MP_SIG_SECRET);
+  mp_value *back = NULL;
+  CHECK(mp_value_from_pb_struct(s, &back, &err) == 0);
+  CHECK(back && back->kind == MP_VALUE_OBJECT &&
+        mp_value_object_get(back, MP_SIG_KEY) != NULL);
+  mp_value_free(back);
+  mp_value_pb_struct_free(s);
+}
+
 int main(void) {
   RUN(test_value_pb_round_trip_every_kind);
   RUN(test_value_pb_wire_bytes_match_sdk);
@@ -356,5 +391,6 @@ int main(void) {
   RUN(test_value_pb_single_values);
   RUN(test_value_pb_decodes_sdk_shapes);
   RUN(test_value_pb_errors);
+  RUN(test_value_pb_shares_the_signature_pass);
   return mp_test_summary();
 }

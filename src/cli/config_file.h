@@ -10,9 +10,10 @@
  *
  * The whole document is held as a value tree whose scalars are strings
  * (plain null scalars become NULL values), so unknown top-level keys
- * survive a rewrite. Written with libyaml in a stable layout: known keys
- * first (secretsprovider, encryptedkey, encryptionsalt, config), the rest
- * sorted; strings YAML would read as something else are double-quoted. */
+ * survive a rewrite. Read and written through lang/ynode.h, the one YAML
+ * wrapper, in a stable layout: known keys first (secretsprovider,
+ * encryptedkey, encryptionsalt, config), the rest sorted; strings YAML
+ * would read as something else are double-quoted. */
 #ifndef MP_CLI_CONFIG_FILE_H
 #define MP_CLI_CONFIG_FILE_H
 
@@ -59,12 +60,5 @@ void mp_stack_config_set_salt(mp_stack_config *c, const char *salt);
 int mp_config_is_secure(const mp_value *v);
 /* The ciphertext of a secure object (borrowed). */
 const char *mp_config_secure_text(const mp_value *v);
-
-/* Parses YAML text into a value tree as above (for tests and Pulumi.yaml
- * readers). |file| names the source in messages. */
-int mp_cli_yaml_parse(const char *file, const char *text, size_t len,
-                      mp_value **out, mp_err *err);
-/* Emits |v| (an OBJECT) as a YAML document into |out|. 0 or MP_EINVAL. */
-int mp_cli_yaml_emit(const mp_value *v, mp_buf *out, mp_err *err);
 
 #endif

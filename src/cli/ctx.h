@@ -11,6 +11,7 @@
 #include "engine/mem.h"
 #include "engine/store.h"
 #include "engine/value.h"
+#include "lang/yaml.h"
 
 typedef enum mp_color_mode {
   MP_COLOR_AUTO = 0, /* color when stdout is a terminal and NO_COLOR unset */
@@ -19,14 +20,15 @@ typedef enum mp_color_mode {
   MP_COLOR_RAW /* Pulumi's raw color directives `<{%fg 2%}>` */
 } mp_color_mode;
 
-/* The loaded project (Pulumi.yaml) as the CLI needs it. */
+/* The loaded project (Pulumi.yaml, read once by lang/yaml.h's loader) as
+ * the CLI needs it; the strings are borrowed from |lang|. */
 typedef struct mp_cli_project {
-  char *name;          /* project name */
-  char *dir;           /* absolute folder holding Pulumi.yaml */
-  char *program_dir;   /* the program's folder: |dir|, or dir/<main> */
-  char *runtime;       /* "yaml", "nodejs", ... (may be NULL) */
-  mp_value *defaults;  /* OBJECT "<ns>:<key>" → default value, or NULL */
-  void *lang;          /* the language host's project object (lang/yaml.h) */
+  const char *name;        /* project name */
+  const char *dir;         /* absolute folder holding Pulumi.yaml */
+  const char *program_dir; /* the program's folder: |dir|, or dir/<main> */
+  const char *runtime;     /* "yaml", "nodejs", ... (may be NULL) */
+  const mp_value *defaults; /* OBJECT "<ns>:<key>" → default value */
+  mp_project *lang;        /* the loaded project (owned) */
 } mp_cli_project;
 
 typedef struct mp_ctx {

@@ -34,7 +34,4 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
 int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       mp_err *err);
 
-/* Frees the language host's project kept in mp_cli_project.lang. */
-void mp_cli_project_lang_free(void *lang);
-
 #endif

@@ -21,13 +21,5 @@ int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       "the '%s' runtime of project '%s' is not supported; "
                       "minipulumi runs `runtime: yaml` programs",
                       rt, p->name);
-  if (!p->lang) {
-    mp_project *lp = NULL;
-    int rc = mp_project_load(p->dir, &lp, err);
-    if (rc) return rc;
-    p->lang = lp;
-  }
   return mp_yaml_source_new(p->lang, out, err);
 }
-
-void mp_cli_project_lang_free(void *lang) { mp_project_free(lang); }

@@ -23,12 +23,7 @@ void mp_ctx_init(mp_ctx *ctx) {
 
 static void project_free(mp_cli_project *p) {
   if (!p) return;
-  mp_cli_project_lang_free(p->lang);
-  free(p->name);
-  free(p->dir);
-  free(p->program_dir);
-  free(p->runtime);
-  mp_value_free(p->defaults);
+  mp_project_free(p->lang);
   free(p);
 }
 
@@ -105,105 +100,25 @@ static char *find_project_dir(const char *start) {
   return NULL;
 }
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  mp_buf b;
-  mp_buf_init(&b);
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
-  fclose(f);
-  return mp_buf_detach(&b, len);
-}
-
-/* Project config declarations: `key: value` or `key: {default: v, ...}`;
- * a key without `:` belongs to the project. */
-static mp_value *project_defaults(const mp_value *decl, const char *project) {
-  mp_value *out = mp_value_new_object();
-  if (!decl || decl->kind != MP_VALUE_OBJECT) return out;
-  for (size_t i = 0; i < decl->u.obj.len; i++) {
-    const mp_value_entry *e = &decl->u.obj.items[i];
-    const mp_value *v = e->value;
-    if (v->kind == MP_VALUE_OBJECT) {
-      v = mp_value_object_get(v, "default");
-      if (!v && mp_value_object_get(e->value, "value"))
-        v = mp_value_object_get(e->value, "value");
-    }
-    if (!v || v->kind == MP_VALUE_NULL) continue;
-    char *key = strchr(e->key, ':') ? mp_xstrdup(e->key)
-                                    : mp_xasprintf("%s:%s", project, e->key);
-    mp_value_object_set(out, key, mp_value_dup(v));
-    free(key);
-  }
-  return out;
-}
-
-/* "a" or "an", for mp_value_kind_name(v->kind). */
-static const char *article(const mp_value *v) {
-  return strchr("aeiou", mp_value_kind_name(v->kind)[0]) ? "an" : "a";
-}
-
+/* Loads the project in |dir| (Pulumi.yaml is read once, here; the
+ * language host takes its program from the same load). */
 static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
-  char *file = mp_xasprintf("%s/Pulumi.yaml", dir);
-  if (access(file, F_OK) != 0) {
-    free(file);
-    file = mp_xasprintf("%s/Pulumi.yml", dir);
-  }
-  size_t len = 0;
-  char *text = read_file(file, &len);
-  mp_value *doc = NULL;
+  mp_project *lp = NULL;
   mp_err err;
   mp_err_clear(&err);
-  int status = 0;
-  if (!text) {
-    status = mp_cli_error(ctx, MP_EXIT_ERROR, "cannot read '%s': %s", file,
-                          strerror(errno));
-  } else if (mp_cli_yaml_parse(file, text, len, &doc, &err) != 0) {
-    status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
-  } else {
-    const mp_value *name = mp_value_object_get(doc, "name");
-    const mp_value *rt = mp_value_object_get(doc, "runtime");
-    const mp_value *rtn = rt && rt->kind == MP_VALUE_OBJECT
-                              ? mp_value_object_get(rt, "name")
-                              : NULL;
-    if (!name || name->kind == MP_VALUE_NULL) {
-      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                            "'%s' has no project name; add `name: <project>`",
-                            file);
-    } else if (name->kind != MP_VALUE_STRING || !name->u.str.len) {
-      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                            "'%s': `name` must be a non-empty string; it is "
-                            "%s %s",
-                            file, article(name), mp_value_kind_name(name->kind));
-    } else if (rt && rt->kind != MP_VALUE_NULL && rt->kind != MP_VALUE_STRING &&
-               !(rtn && rtn->kind == MP_VALUE_STRING)) {
-      /* Present but of the wrong type: "has no runtime" would mislead. */
-      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                            "'%s': `runtime` must be a string such as `yaml`, "
-                            "or a mapping with a `name` string; it is %s %s",
-                            file, article(rt), mp_value_kind_name(rt->kind));
-    } else {
-      mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
-      p->name = mp_xstrdup(name->u.str.ptr);
-      p->dir = mp_xstrdup(dir);
-      const mp_value *main = mp_value_object_get(doc, "main");
-      p->program_dir = main && main->kind == MP_VALUE_STRING && *main->u.str.ptr
-                           ? mp_xasprintf("%s/%s", dir, main->u.str.ptr)
-                           : mp_xstrdup(dir);
-      if (rt && rt->kind == MP_VALUE_STRING) p->runtime = mp_xstrdup(rt->u.str.ptr);
-      if (rt && rt->kind == MP_VALUE_OBJECT) {
-        const mp_value *rn = mp_value_object_get(rt, "name");
-        if (rn && rn->kind == MP_VALUE_STRING) p->runtime = mp_xstrdup(rn->u.str.ptr);
-      }
-      p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
-      *out = p;
-    }
-  }
-  mp_value_free(doc);
-  free(text);
-  free(file);
-  return status;
+  int rc = mp_project_load(dir, &lp, &err);
+  if (rc < 0)
+    return mp_cli_fail(ctx, rc == MP_EINVAL ? MP_EXIT_CONFIG : MP_EXIT_ERROR,
+                       &err);
+  mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
+  p->lang = lp;
+  p->name = mp_project_name(lp);
+  p->dir = mp_project_dir(lp);
+  p->program_dir = mp_project_program_dir(lp);
+  p->runtime = mp_project_runtime(lp);
+  p->defaults = mp_project_defaults(lp);
+  *out = p;
+  return 0;
 }
 
 int mp_cli_load_project(mp_ctx *ctx) {

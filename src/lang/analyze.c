@@ -218,9 +218,9 @@ static int load_config(mp__prog *p, const mp_value *config, mp_err *err) {
 
 /* ---- declarations ---- */
 
-static int build(mp__prog *p, const mp__ynode *n, mp__yexpr **out,
+static int build(mp__prog *p, const mp_ynode *n, mp__yexpr **out,
                  mp_err *err) {
-  if (n == NULL || mp__ynode_is_null(n)) {
+  if (n == NULL || mp_ynode_is_null(n)) {
     *out = NULL;
     return 0;
   }
@@ -242,7 +242,7 @@ static long var_find(const mp__prog *p, const char *key) {
 }
 
 /* The option expressions kept for evaluation at registration time. */
-static int load_option_exprs(mp__prog *p, mp__yres *r, const mp__ynode *o,
+static int load_option_exprs(mp__prog *p, mp__yres *r, const mp_ynode *o,
                              mp_err *err) {
   struct {
     const char *key;
@@ -259,18 +259,18 @@ static int load_option_exprs(mp__prog *p, mp__yres *r, const mp__ynode *o,
              {"aliases", &r->aliases},
              {"pluginDownloadURL", &r->plugin_url}};
   for (size_t i = 0; i < MP_ARRAY_LEN(map); i++) {
-    int rc = build(p, mp__ynode_get(o, map[i].key), map[i].slot, err);
+    int rc = build(p, mp_ynode_get(o, map[i].key), map[i].slot, err);
     if (rc < 0)
       return rc;
   }
   return 0;
 }
 
-static int check_fields(mp__prog *p, const mp__ynode *m,
+static int check_fields(mp__prog *p, const mp_ynode *m,
                         const char *const *allowed, size_t n,
                         const char *what, const char *name, mp_err *err) {
   for (size_t i = 0; i < m->n; i++) {
-    const mp__ynode *k = m->keys[i];
+    const mp_ynode *k = m->keys[i];
     if (!in_list(allowed, n, k->text)) {
       char w[200];
       snprintf(w, sizeof(w), "%s '%s'", what, name);
@@ -281,8 +281,8 @@ static int check_fields(mp__prog *p, const mp__ynode *m,
   return 0;
 }
 
-static int load_resource(mp__prog *p, mp__yres *r, const mp__ynode *k,
-                         const mp__ynode *v, mp_err *err) {
+static int load_resource(mp__prog *p, mp__yres *r, const mp_ynode *k,
+                         const mp_ynode *v, mp_err *err) {
   r->key = mp_xstrdup(k->text);
   r->line = k->line;
   r->col = k->col;
@@ -294,7 +294,7 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp__ynode *k,
                         "resource", r->key, err);
   if (rc < 0)
     return rc;
-  const mp__ynode *t = mp__ynode_get(v, "type");
+  const mp_ynode *t = mp_ynode_get(v, "type");
   if (t == NULL || t->kind != MP_YNODE_SCALAR)
     return at(err, p->file, v->line, v->col,
               "resource '%s' needs a 'type' string%s", r->key, "");
@@ -305,14 +305,14 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp__ynode *k,
   r->is_provider = strncmp(r->type, "pulumi:providers:", 17) == 0;
   r->pkg = r->is_provider ? mp_xstrdup(r->type + 17)
                           : mp_xstrndup(r->type, strcspn(r->type, ":"));
-  const mp__ynode *nm = mp__ynode_get(v, "name");
+  const mp_ynode *nm = mp_ynode_get(v, "name");
   if (nm != NULL && nm->kind != MP_YNODE_SCALAR)
     return at(err, p->file, nm->line, nm->col,
               "resource '%s': 'name' must be a string%s", r->key, "");
   r->name = mp_xstrdup(nm ? nm->text : r->key);
-  const mp__ynode *dp = mp__ynode_get(v, "defaultProvider");
+  const mp_ynode *dp = mp_ynode_get(v, "defaultProvider");
   if (dp != NULL) {
-    mp_value *b = mp__lang_node_value(dp);
+    mp_value *b = mp_ynode_value(dp, MP_YNODE_TYPED);
     int ok = b->kind == MP_VALUE_BOOL;
     r->default_provider = ok && b->u.boolean;
     mp_value_free(b);
@@ -322,24 +322,24 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp__ynode *k,
                 "provider resource (type pulumi:providers:<pkg>)%s",
                 r->key, "");
   }
-  const mp__ynode *props = mp__ynode_get(v, "properties");
-  if (props != NULL && !mp__ynode_is_null(props) &&
+  const mp_ynode *props = mp_ynode_get(v, "properties");
+  if (props != NULL && !mp_ynode_is_null(props) &&
       props->kind != MP_YNODE_MAP)
     return at(err, p->file, props->line, props->col,
               "resource '%s': 'properties' must be a map%s", r->key, "");
   rc = build(p, props, &r->props, err);
-  const mp__ynode *get = mp__ynode_get(v, "get");
+  const mp_ynode *get = mp_ynode_get(v, "get");
   if (rc == 0 && get != NULL) {
     r->is_get = 1;
-    if (get->kind != MP_YNODE_MAP || mp__ynode_get(get, "id") == NULL)
+    if (get->kind != MP_YNODE_MAP || mp_ynode_get(get, "id") == NULL)
       return at(err, p->file, get->line, get->col,
                 "resource '%s': 'get' needs an 'id'%s", r->key, "");
-    rc = build(p, mp__ynode_get(get, "id"), &r->get_id, err);
+    rc = build(p, mp_ynode_get(get, "id"), &r->get_id, err);
     if (rc == 0)
-      rc = build(p, mp__ynode_get(get, "state"), &r->get_state, err);
+      rc = build(p, mp_ynode_get(get, "state"), &r->get_state, err);
   }
-  const mp__ynode *o = mp__ynode_get(v, "options");
-  if (rc < 0 || o == NULL || mp__ynode_is_null(o))
+  const mp_ynode *o = mp_ynode_get(v, "options");
+  if (rc < 0 || o == NULL || mp_ynode_is_null(o))
     return rc;
   if (o->kind != MP_YNODE_MAP)
     return at(err, p->file, o->line, o->col,
@@ -351,11 +351,11 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp__ynode *k,
   return rc;
 }
 
-static int load_section(const mp__ynode *doc, const char *key,
-                        const char *file, const mp__ynode **out,
+static int load_section(const mp_ynode *doc, const char *key,
+                        const char *file, const mp_ynode **out,
                         mp_err *err) {
-  *out = mp__ynode_get(doc, key);
-  if (*out == NULL || mp__ynode_is_null(*out)) {
+  *out = mp_ynode_get(doc, key);
+  if (*out == NULL || mp_ynode_is_null(*out)) {
     *out = NULL;
     return 0;
   }
@@ -366,7 +366,7 @@ static int load_section(const mp__ynode *doc, const char *key,
 }
 
 static int load_decls(mp__prog *p, mp_err *err) {
-  const mp__ynode *doc = p->proj->program, *res, *vars, *outs;
+  const mp_ynode *doc = p->proj->program, *res, *vars, *outs;
   int rc = load_section(doc, "resources", p->file, &res, err);
   if (rc == 0)
     rc = load_section(doc, "variables", p->file, &vars, err);
@@ -477,11 +477,11 @@ static mp__yexpr **res_exprs(mp__yres *r, size_t *n) {
 }
 
 /* A resource-valued option: `${name}` naming a resource. */
-static int resource_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
+static int resource_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
                            const char *key, long *out, mp_err *err) {
-  const mp__ynode *n = mp__ynode_get(o, key);
+  const mp_ynode *n = mp_ynode_get(o, key);
   *out = -1;
-  if (n == NULL || mp__ynode_is_null(n))
+  if (n == NULL || mp_ynode_is_null(n))
     return 0;
   mp__yexpr *x = NULL;
   int rc = mp__yexpr_build(n, p->file, &x, err);
@@ -503,10 +503,10 @@ static int resource_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
   return rc;
 }
 
-static int depends_on_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
+static int depends_on_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
                              mp_err *err) {
-  const mp__ynode *n = mp__ynode_get(o, "dependsOn");
-  if (n == NULL || mp__ynode_is_null(n))
+  const mp_ynode *n = mp_ynode_get(o, "dependsOn");
+  if (n == NULL || mp_ynode_is_null(n))
     return 0;
   if (n->kind != MP_YNODE_SEQ)
     return at(err, p->file, n->line, n->col,
@@ -515,10 +515,10 @@ static int depends_on_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
               r->key, "");
   r->depends_on = mp_xcalloc(n->n + 1, sizeof(long));
   for (size_t i = 0; i < n->n; i++) {
-    mp__ynode wrap = {.kind = MP_YNODE_MAP};
-    mp__ynode key = {.kind = MP_YNODE_SCALAR, .text = "dependsOn"};
-    mp__ynode *keys[1] = {&key};
-    mp__ynode *vals[1] = {n->vals[i]};
+    mp_ynode wrap = {.kind = MP_YNODE_MAP};
+    mp_ynode key = {.kind = MP_YNODE_SCALAR, .text = "dependsOn"};
+    mp_ynode *keys[1] = {&key};
+    mp_ynode *vals[1] = {n->vals[i]};
     wrap.keys = keys;
     wrap.vals = vals;
     wrap.n = 1;
@@ -531,7 +531,7 @@ static int depends_on_option(mp__prog *p, mp__yres *r, const mp__ynode *o,
   return 0;
 }
 
-static int resolve_resource(mp__prog *p, mp__yres *r, const mp__ynode *decl,
+static int resolve_resource(mp__prog *p, mp__yres *r, const mp_ynode *decl,
                             mp_err *err) {
   size_t n;
   mp__yexpr **xs = res_exprs(r, &n);
@@ -539,7 +539,7 @@ static int resolve_resource(mp__prog *p, mp__yres *r, const mp__ynode *decl,
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = resolve_expr(p, xs[i], "resource", r->key, err);
   free(xs);
-  const mp__ynode *o = decl ? mp__ynode_get(decl, "options") : NULL;
+  const mp_ynode *o = decl ? mp_ynode_get(decl, "options") : NULL;
   if (rc == 0)
     rc = resource_option(p, r, o, "parent", &r->parent, err);
   if (rc == 0)
@@ -549,7 +549,7 @@ static int resolve_resource(mp__prog *p, mp__yres *r, const mp__ynode *decl,
   if (rc == 0)
     rc = depends_on_option(p, r, o, err);
   if (rc == 0 && r->provider >= 0 && !p->res[r->provider].is_provider) {
-    const mp__ynode *pn = mp__ynode_get(o, "provider");
+    const mp_ynode *pn = mp_ynode_get(o, "provider");
     return at(err, p->file, pn->line, pn->col,
               "option 'provider' of resource '%s': '%s' is not a provider "
               "resource (type pulumi:providers:<pkg>)",
@@ -742,7 +742,7 @@ int mp__prog_analyze(mp__prog *p, const mp_project *proj,
   int rc = load_config(p, config, err);
   if (rc == 0)
     rc = load_decls(p, err);
-  const mp__ynode *res = mp__ynode_get(proj->program, "resources");
+  const mp_ynode *res = mp_ynode_get(proj->program, "resources");
   for (size_t i = 0; rc == 0 && i < p->nres; i++) {
     rc = resolve_resource(p, &p->res[i], res->vals[i], err);
     if (rc == 0)

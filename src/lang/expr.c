@@ -129,7 +129,7 @@ static void push_literal(mp__yexpr *interp, mp_buf *lit, int line, int col) {
 }
 
 /* A string scalar: literal, one reference, or an interpolation. */
-static int build_string(const mp__ynode *n, const char *file,
+static int build_string(const mp_ynode *n, const char *file,
                         mp__yexpr **out, mp_err *err) {
   mp__yexpr *x = expr_new(MP_X_INTERP, n->line, n->col);
   mp_buf lit;
@@ -185,9 +185,9 @@ static int build_string(const mp__ynode *n, const char *file,
   return 0;
 }
 
-static int build_scalar(const mp__ynode *n, const char *file,
+static int build_scalar(const mp_ynode *n, const char *file,
                         mp__yexpr **out, mp_err *err) {
-  mp_value *v = mp__lang_node_value(n);
+  mp_value *v = mp_ynode_value(n, MP_YNODE_TYPED);
   mp__yexpr *x = NULL;
   switch (v->kind) {
   case MP_VALUE_NULL:
@@ -258,11 +258,11 @@ static int check_fn_arg(const mp__yexpr *x, const char *file, mp_err *err) {
   }
 }
 
-static int build_map(const mp__ynode *n, const char *file, mp__yexpr **out,
+static int build_map(const mp_ynode *n, const char *file, mp__yexpr **out,
                      mp_err *err) {
   if (n->n == 1 && strncasecmp(n->keys[0]->text, "fn::", 4) == 0) {
     mp__fn fn;
-    const mp__ynode *k = n->keys[0];
+    const mp_ynode *k = n->keys[0];
     if (!fn_lookup(k->text, &fn))
       return mp_err_set(err, MP_EINVAL, "%s:%d:%d: unknown function '%s'",
                         file, k->line, k->col, k->text);
@@ -292,7 +292,7 @@ static int build_map(const mp__ynode *n, const char *file, mp__yexpr **out,
   return 0;
 }
 
-int mp__yexpr_build(const mp__ynode *n, const char *file, mp__yexpr **out,
+int mp__yexpr_build(const mp_ynode *n, const char *file, mp__yexpr **out,
                     mp_err *err) {
   *out = NULL;
   if (n->kind == MP_YNODE_SCALAR)

@@ -78,7 +78,7 @@ struct mp__yexpr {
 /* Builds the expression for |n|. |file| names the file in messages.
  * Returns 0 or MP_EINVAL ("<file>:<line>:<col>: ..."), e.g. for an
  * unknown fn:: or a malformed ${...}. */
-int mp__yexpr_build(const mp__ynode *n, const char *file, mp__yexpr **out,
+int mp__yexpr_build(const mp_ynode *n, const char *file, mp__yexpr **out,
                     mp_err *err);
 void mp__yexpr_free(mp__yexpr *x);
 

@@ -5,19 +5,31 @@
 #include "lang/yaml.h"
 #include "lang/ynode.h"
 
-/* Owner: whoever loaded it; read-only afterwards. */
+/* Owner: whoever loaded it. Pulumi.yaml is read once: its document is
+ * kept (|doc|) until the host takes the program from it. */
 struct mp_project {
   char *dir, *name, *runtime, *description, *main;
+  char *path;         /* the project file, as messages of every command name
+                         it */
+  char *file_name;    /* "Pulumi.yaml" or "Pulumi.yml", as the host's
+                         messages name it */
+  char *program_dir;  /* folder the program's relative paths start from */
+  mp_value *defaults; /* "<ns>:<key>" -> declared default (strings) */
+  mp_ynode *doc;      /* the project file's document, or NULL */
+  /* The language host's part, loaded once (mp__project_load_program). */
+  int program_rc;
+  mp_err program_err;
   mp_project_config *config; /* declared keys; strings and defaults owned */
   size_t nconfig;
-  char *program_dir;  /* folder the program's relative paths start from */
   char *program_file; /* display name of the program file ("Pulumi.yaml") */
-  mp__ynode *program; /* the program document (runtime yaml), or NULL */
+  mp_ynode *program;  /* the program document (runtime yaml), or NULL */
 };
 
-/* Converts a scalar or a tree of YAML nodes to a plain value (numbers,
- * booleans and null from plain scalars, strings otherwise). Owned. */
-mp_value *mp__lang_node_value(const mp__ynode *n);
+/* Checks what the Pulumi YAML host reads of |p| (runtime, description,
+ * main, the declared config) and takes the program (Main.yaml, else the
+ * project file's own document). Done once; a later call gives the first
+ * outcome. Returns 0 or MP_EINVAL ("<file>:<line>:<col>: ..."). */
+int mp__project_load_program(mp_project *p, mp_err *err);
 
 /* "string", "integer", ... for a Pulumi config type as written in
  * `config:` ("string") or `configuration:` ("String", "List<String>");

@@ -1,7 +1,7 @@
-/* Loading Pulumi.yaml: project metadata, declared config, the program. */
+/* Loading Pulumi.yaml, once: the project's fields for every command, then
+ * (for runtime yaml) the declared config and the program. */
 #include "lang/yaml.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,80 +11,9 @@
 #include "engine/mem.h"
 #include "lang/lang_int.h"
 
-/* Project files larger than this are refused. */
-#define MAX_PROJECT_FILE (16u << 20)
-
-static int read_file(const char *path, mp_buf *out, mp_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
-    return mp_err_set(err, errno == ENOENT ? MP_ENOENT : MP_EIO,
-                      "cannot open '%s': %s", path, strerror(errno));
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-    mp_buf_append(out, chunk, n);
-    if (out->len > MAX_PROJECT_FILE) {
-      fclose(f);
-      return mp_err_set(err, MP_EINVAL, "'%s' is larger than %u bytes",
-                        path, MAX_PROJECT_FILE);
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad)
-    return mp_err_set(err, MP_EIO, "cannot read '%s'", path);
-  return 0;
-}
-
 static int file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Reads and parses |dir|/|name|. */
-static int load_doc(const char *dir, const char *name, mp__ynode **out,
-                    mp_err *err) {
-  char *path = mp_xasprintf("%s/%s", dir, name);
-  mp_buf b;
-  mp_buf_init(&b);
-  int rc = read_file(path, &b, err);
-  if (rc == 0)
-    rc = mp__ynode_parse(name, b.data ? b.data : "", b.len, out, err);
-  mp_buf_destroy(&b);
-  free(path);
-  return rc;
-}
-
-mp_value *mp__lang_node_value(const mp__ynode *n) {
-  if (n->kind == MP_YNODE_SEQ) {
-    mp_value *a = mp_value_new_array();
-    for (size_t i = 0; i < n->n; i++)
-      mp_value_array_push(a, mp__lang_node_value(n->vals[i]));
-    return a;
-  }
-  if (n->kind == MP_YNODE_MAP) {
-    mp_value *o = mp_value_new_object();
-    for (size_t i = 0; i < n->n; i++)
-      mp_value_object_set(o, n->keys[i]->text,
-                          mp__lang_node_value(n->vals[i]));
-    return o;
-  }
-  if (n->quoted)
-    return mp_value_new_string(n->text, n->len);
-  if (mp__ynode_is_null(n))
-    return mp_value_new_null();
-  const char *t = n->text;
-  if (!strcmp(t, "true") || !strcmp(t, "True") || !strcmp(t, "TRUE"))
-    return mp_value_new_bool(1);
-  if (!strcmp(t, "false") || !strcmp(t, "False") || !strcmp(t, "FALSE"))
-    return mp_value_new_bool(0);
-  char *end = NULL;
-  errno = 0;
-  double d = strtod(t, &end);
-  if (end != t && *end == '\0' && errno == 0 && isfinite(d) &&
-      strchr("+-.0123456789", t[0]) && !(t[0] == '0' && t[1] == 'x'))
-    return mp_value_new_number(d);
-  return mp_value_new_string(n->text, n->len);
 }
 
 const char *mp__lang_config_type(const char *t) {
@@ -124,17 +53,17 @@ const char *mp__lang_value_type(const mp_value *v) {
   }
 }
 
-static int bad_field(mp_err *err, const char *file, const mp__ynode *n,
+static int bad_field(mp_err *err, const char *file, const mp_ynode *n,
                      const char *what) {
   return mp_err_set(err, MP_EINVAL, "%s:%d:%d: %s", file, n->line, n->col,
                     what);
 }
 
 /* A string field: absent → NULL, else must be a scalar. */
-static int string_field(const mp__ynode *doc, const char *key,
+static int string_field(const mp_ynode *doc, const char *key,
                         const char *file, char **out, mp_err *err) {
-  const mp__ynode *v = mp__ynode_get(doc, key);
-  if (v == NULL || mp__ynode_is_null(v))
+  const mp_ynode *v = mp_ynode_get(doc, key);
+  if (v == NULL || mp_ynode_is_null(v))
     return 0;
   if (v->kind != MP_YNODE_SCALAR)
     return mp_err_set(err, MP_EINVAL, "%s:%d:%d: '%s' must be a string",
@@ -143,42 +72,22 @@ static int string_field(const mp__ynode *doc, const char *key,
   return 0;
 }
 
-static int load_runtime(mp_project *p, const mp__ynode *doc,
-                        const char *file, mp_err *err) {
-  const mp__ynode *rt = mp__ynode_get(doc, "runtime");
-  if (rt == NULL)
-    return mp_err_set(err, MP_EINVAL,
-                      "%s: missing 'runtime'; add e.g. `runtime: yaml`",
-                      file);
-  if (rt->kind == MP_YNODE_MAP) {
-    int rc = string_field(rt, "name", file, &p->runtime, err);
-    if (rc == 0 && p->runtime == NULL)
-      rc = bad_field(err, file, rt, "'runtime' needs a 'name'");
-    return rc;
-  }
-  if (rt->kind != MP_YNODE_SCALAR || rt->len == 0)
-    return bad_field(err, file, rt, "'runtime' must be a string or a map "
-                                    "with 'name'");
-  p->runtime = mp_xstrdup(rt->text);
-  return 0;
-}
-
 /* One declared key: `key: {type, default, secret}` or `key: <default>`. */
-static int load_config_key(mp_project *p, const mp__ynode *k,
-                           const mp__ynode *v, const char *file, int legacy,
+static int load_config_key(mp_project *p, const mp_ynode *k,
+                           const mp_ynode *v, const char *file, int legacy,
                            mp_err *err) {
   for (size_t i = 0; i < p->nconfig; i++)
     if (strcmp(p->config[i].key, k->text) == 0)
       return bad_field(err, file, k, "config key declared twice");
   mp_project_config c = {.key = NULL, .line = k->line, .col = k->col};
-  const mp__ynode *def = v;
+  const mp_ynode *def = v;
   if (v->kind == MP_YNODE_MAP) {
-    def = mp__ynode_get(v, legacy ? "Default" : "default");
+    def = mp_ynode_get(v, legacy ? "Default" : "default");
     if (def == NULL)
-      def = mp__ynode_get(v, "default");
-    const mp__ynode *t = mp__ynode_get(v, "type");
+      def = mp_ynode_get(v, "default");
+    const mp_ynode *t = mp_ynode_get(v, "type");
     if (t == NULL)
-      t = mp__ynode_get(v, "Type");
+      t = mp_ynode_get(v, "Type");
     if (t != NULL) {
       if (t->kind != MP_YNODE_SCALAR || !mp__lang_config_type(t->text))
         return mp_err_set(err, MP_EINVAL,
@@ -189,16 +98,16 @@ static int load_config_key(mp_project *p, const mp__ynode *k,
                           t->kind == MP_YNODE_SCALAR ? t->text : "?");
       c.type = mp__lang_config_type(t->text);
     }
-    const mp__ynode *s = mp__ynode_get(v, "secret");
+    const mp_ynode *s = mp_ynode_get(v, "secret");
     if (s == NULL)
-      s = mp__ynode_get(v, "Secret");
+      s = mp_ynode_get(v, "Secret");
     if (s != NULL) {
-      mp_value *sv = mp__lang_node_value(s);
+      mp_value *sv = mp_ynode_value(s, MP_YNODE_TYPED);
       c.secret = sv->kind == MP_VALUE_BOOL && sv->u.boolean;
       mp_value_free(sv);
     }
   }
-  mp_value *dv = def ? mp__lang_node_value(def) : NULL;
+  mp_value *dv = def ? mp_ynode_value(def, MP_YNODE_TYPED) : NULL;
   if (c.type && dv) {
     const char *dt = mp__lang_value_type(dv);
     int ok = strcmp(dt, c.type) == 0 ||
@@ -222,10 +131,10 @@ static int load_config_key(mp_project *p, const mp__ynode *k,
   return 0;
 }
 
-static int load_config(mp_project *p, const mp__ynode *doc, const char *key,
+static int load_config(mp_project *p, const mp_ynode *doc, const char *key,
                        const char *file, mp_err *err) {
-  const mp__ynode *cfg = mp__ynode_get(doc, key);
-  if (cfg == NULL || mp__ynode_is_null(cfg))
+  const mp_ynode *cfg = mp_ynode_get(doc, key);
+  if (cfg == NULL || mp_ynode_is_null(cfg))
     return 0;
   if (cfg->kind != MP_YNODE_MAP)
     return mp_err_set(err, MP_EINVAL, "%s:%d:%d: '%s' must be a map", file,
@@ -240,47 +149,132 @@ static int load_config(mp_project *p, const mp__ynode *doc, const char *key,
 }
 
 /* Pulumi YAML reads Main.yaml from the program folder when it exists,
- * otherwise the program lives in Pulumi.yaml itself. */
-static int load_program(mp_project *p, mp__ynode **doc, const char *file,
-                        mp_err *err) {
-  p->program_dir = p->main ? mp_xasprintf("%s/%s", p->dir, p->main)
-                           : mp_xstrdup(p->dir);
+ * otherwise the program lives in Pulumi.yaml itself (whose parsed
+ * document the project already holds). */
+static int load_program(mp_project *p, mp_err *err) {
   char *main_path = mp_xasprintf("%s/Main.yaml", p->program_dir);
   int have_main = file_exists(main_path);
-  free(main_path);
+  int rc = 0;
   if (!have_main) {
-    p->program = *doc;
-    *doc = NULL;
-    p->program_file = mp_xstrdup(file);
-    return 0;
+    p->program = p->doc;
+    p->doc = NULL;
+    p->program_file = mp_xstrdup(p->file_name);
+  } else {
+    p->program_file = mp_xstrdup("Main.yaml");
+    rc = mp_ynode_load(main_path, "Main.yaml", &p->program, err);
   }
-  p->program_file = mp_xstrdup("Main.yaml");
-  return load_doc(p->program_dir, "Main.yaml", &p->program, err);
+  free(main_path);
+  return rc;
 }
 
-static int load_fields(mp_project *p, mp__ynode **doc, const char *file,
-                       mp_err *err) {
-  const mp__ynode *d = *doc;
-  if (d->kind != MP_YNODE_MAP)
-    return bad_field(err, file, d, "the project file must be a map");
-  int rc = string_field(d, "name", file, &p->name, err);
-  if (rc == 0 && (p->name == NULL || p->name[0] == '\0'))
+/* The checks of the fields the language host reads, in the project
+ * file's own terms ("Pulumi.yaml:3:7: ..."). */
+static int load_host_fields(mp_project *p, mp_err *err) {
+  const mp_ynode *d = p->doc;
+  const char *file = p->file_name;
+  const mp_ynode *rt = mp_ynode_get(d, "runtime");
+  char *name = NULL, *unused = NULL;
+  int rc = 0;
+  if (rt == NULL)
     rc = mp_err_set(err, MP_EINVAL,
-                    "%s: missing project 'name'; add `name: <project>`",
-                    file);
-  if (rc == 0)
-    rc = load_runtime(p, d, file, err);
-  if (rc == 0)
-    rc = string_field(d, "description", file, &p->description, err);
-  if (rc == 0)
-    rc = string_field(d, "main", file, &p->main, err);
-  if (rc == 0)
-    rc = load_config(p, d, "config", file, err);
-  if (rc == 0)
-    rc = load_config(p, d, "configuration", file, err);
-  if (rc == 0 && strcmp(p->runtime, "yaml") == 0)
-    rc = load_program(p, doc, file, err);
+                    "%s: missing 'runtime'; add e.g. `runtime: yaml`", file);
+  else if (rt->kind == MP_YNODE_MAP)
+    rc = string_field(rt, "name", file, &name, err);
+  else if (rt->kind != MP_YNODE_SCALAR || rt->len == 0)
+    rc = bad_field(err, file, rt,
+                   "'runtime' must be a string or a map with 'name'");
+  if (rc == 0 && rt->kind == MP_YNODE_MAP && name == NULL)
+    rc = bad_field(err, file, rt, "'runtime' needs a 'name'");
+  free(name);
+  if (rc == 0) rc = string_field(d, "description", file, &unused, err);
+  free(unused);
+  unused = NULL;
+  if (rc == 0) rc = string_field(d, "main", file, &unused, err);
+  free(unused);
+  if (rc == 0) rc = load_config(p, d, "config", file, err);
+  if (rc == 0) rc = load_config(p, d, "configuration", file, err);
   return rc;
+}
+
+int mp__project_load_program(mp_project *p, mp_err *err) {
+  if (p->program_rc == 0 && p->program == NULL) {
+    p->program_rc = load_host_fields(p, err);
+    if (p->program_rc == 0) p->program_rc = load_program(p, err);
+    if (p->program_rc < 0) p->program_err = *err;
+  } else if (p->program_rc < 0 && err) {
+    *err = p->program_err;
+  }
+  return p->program_rc;
+}
+
+/* ---- the project's fields, for every command ---- */
+
+/* "a" or "an", for mp_value_kind_name(v->kind). */
+static const char *article(const mp_value *v) {
+  return strchr("aeiou", mp_value_kind_name(v->kind)[0]) ? "an" : "a";
+}
+
+/* Project config declarations: `key: value` or `key: {default: v, ...}`
+ * (or `value:`); a key without `:` belongs to the project. Scalars are
+ * kept as the strings written, as stack config values are. */
+static mp_value *project_defaults(const mp_value *decl, const char *project) {
+  mp_value *out = mp_value_new_object();
+  if (!decl || decl->kind != MP_VALUE_OBJECT) return out;
+  for (size_t i = 0; i < decl->u.obj.len; i++) {
+    const mp_value_entry *e = &decl->u.obj.items[i];
+    const mp_value *v = e->value;
+    if (v->kind == MP_VALUE_OBJECT) {
+      v = mp_value_object_get(v, "default");
+      if (!v && mp_value_object_get(e->value, "value"))
+        v = mp_value_object_get(e->value, "value");
+    }
+    if (!v || v->kind == MP_VALUE_NULL) continue;
+    char *key = strchr(e->key, ':') ? mp_xstrdup(e->key)
+                                    : mp_xasprintf("%s:%s", project, e->key);
+    mp_value_object_set(out, key, mp_value_dup(v));
+    free(key);
+  }
+  return out;
+}
+
+/* A scalar's text, NULL for anything else. */
+static char *text_of(const mp_value *v) {
+  return v && v->kind == MP_VALUE_STRING ? mp_xstrdup(v->u.str.ptr) : NULL;
+}
+
+/* The name, the runtime and the rest every command needs, from the
+ * document read with every scalar a string. */
+static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
+  const char *file = p->path;
+  if (doc->kind != MP_VALUE_OBJECT)
+    return mp_err_set(err, MP_EINVAL,
+                      "cannot parse '%s': the document is not a mapping", file);
+  const mp_value *name = mp_value_object_get(doc, "name");
+  const mp_value *rt = mp_value_object_get(doc, "runtime");
+  const mp_value *rtn =
+      rt && rt->kind == MP_VALUE_OBJECT ? mp_value_object_get(rt, "name") : NULL;
+  if (!name || name->kind == MP_VALUE_NULL)
+    return mp_err_set(err, MP_EINVAL,
+                      "'%s' has no project name; add `name: <project>`", file);
+  if (name->kind != MP_VALUE_STRING || !name->u.str.len)
+    return mp_err_set(err, MP_EINVAL,
+                      "'%s': `name` must be a non-empty string; it is %s %s",
+                      file, article(name), mp_value_kind_name(name->kind));
+  if (rt && rt->kind != MP_VALUE_NULL && rt->kind != MP_VALUE_STRING &&
+      !(rtn && rtn->kind == MP_VALUE_STRING))
+    /* Present but of the wrong type: "has no runtime" would mislead. */
+    return mp_err_set(err, MP_EINVAL,
+                      "'%s': `runtime` must be a string such as `yaml`, or a "
+                      "mapping with a `name` string; it is %s %s",
+                      file, article(rt), mp_value_kind_name(rt->kind));
+  p->name = text_of(name);
+  p->runtime = text_of(rt && rt->kind == MP_VALUE_OBJECT ? rtn : rt);
+  p->description = text_of(mp_value_object_get(doc, "description"));
+  p->main = text_of(mp_value_object_get(doc, "main"));
+  p->program_dir = p->main && *p->main ? mp_xasprintf("%s/%s", p->dir, p->main)
+                                       : mp_xstrdup(p->dir);
+  p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
+  return 0;
 }
 
 int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
@@ -299,15 +293,16 @@ int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
                         dir);
     }
   }
-  free(path);
-  mp__ynode *doc = NULL;
-  int rc = load_doc(dir, file, &doc, err);
-  if (rc < 0)
-    return rc;
   mp_project *p = mp_xcalloc(1, sizeof(*p));
   p->dir = mp_xstrdup(dir);
-  rc = load_fields(p, &doc, file, err);
-  mp__ynode_free(doc);
+  p->path = path;
+  p->file_name = mp_xstrdup(file);
+  int rc = mp_ynode_load(path, path, &p->doc, err);
+  if (rc == 0) {
+    mp_value *doc = mp_ynode_value(p->doc, 0);
+    rc = load_fields(p, doc, err);
+    mp_value_free(doc);
+  }
   if (rc < 0) {
     mp_project_free(p);
     return rc;
@@ -324,7 +319,11 @@ void mp_project_free(mp_project *p) {
     mp_value_free((mp_value *)p->config[i].def);
   }
   free(p->config);
-  mp__ynode_free(p->program);
+  mp_ynode_free(p->doc);
+  mp_ynode_free(p->program);
+  mp_value_free(p->defaults);
+  free(p->path);
+  free(p->file_name);
   free(p->dir);
   free(p->name);
   free(p->runtime);
@@ -342,6 +341,12 @@ const char *mp_project_description(const mp_project *p) {
 }
 const char *mp_project_main(const mp_project *p) { return p->main; }
 const char *mp_project_dir(const mp_project *p) { return p->dir; }
+const char *mp_project_program_dir(const mp_project *p) {
+  return p->program_dir;
+}
+const mp_value *mp_project_defaults(const mp_project *p) {
+  return p->defaults;
+}
 size_t mp_project_config_count(const mp_project *p) { return p->nconfig; }
 const mp_project_config *mp_project_config_at(const mp_project *p,
                                               size_t i) {

@@ -441,13 +441,15 @@ static void src_free(mp_source *base) {
 static const mp_source_vtable yaml_vtable = {src_start, src_cancel,
                                              src_free};
 
-int mp_yaml_source_new(const mp_project *p, mp_source **out, mp_err *err) {
+int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err) {
   *out = NULL;
-  if (p->program == NULL)
+  if (p->runtime && strcmp(p->runtime, "yaml") != 0)
     return mp_err_set(err, MP_EINVAL,
                       "project '%s' has runtime '%s', not yaml; the "
                       "embedded host runs only `runtime: yaml` programs",
                       p->name, p->runtime);
+  int rc = mp__project_load_program(p, err);
+  if (rc < 0) return rc;
   yaml_source *s = mp_xcalloc(1, sizeof(*s));
   s->base.vt = &yaml_vtable;
   s->proj = p;

@@ -23,35 +23,47 @@ typedef struct mp_project_config {
   int line, col;       /* where the key is declared */
 } mp_project_config;
 
-/* Loads the project in |dir|: Pulumi.yaml (or Pulumi.yml), its name,
- * runtime (a string or {name: ...}), description, main and declared config.
- * For `runtime: yaml` the program is read too: Main.yaml in the program
- * folder (|dir|, or |dir|/<main>) when it exists, else the project file
- * itself (Pulumi YAML's rule). Sets |*out| (owned; mp_project_free).
- * Returns 0, MP_ENOENT (no project file) or MP_EINVAL (YAML syntax error or
- * a bad field, the message naming "<file>:<line>:<col>"). */
+/* Loads the project in |dir|, reading and parsing its Pulumi.yaml (or
+ * Pulumi.yml) once: the fields every command needs are checked and kept
+ * (name, runtime, description, main, program folder, config defaults),
+ * and so is the document, for the language host. Sets |*out| (owned;
+ * mp_project_free). Returns 0, MP_ENOENT (no project file), MP_EIO
+ * (unreadable) or MP_EINVAL (YAML syntax error, not a mapping, no name or
+ * a name that is not a non-empty string, a runtime that is neither a
+ * string nor a mapping with a `name`; the message names the file). */
 int mp_project_load(const char *dir, mp_project **out, mp_err *err);
 /* Frees |p|; NULL is fine. */
 void mp_project_free(mp_project *p);
 
-/* Accessors; the strings are borrowed from |p|. description and main may
- * be NULL. dir is the project folder as given to mp_project_load. */
+/* Accessors; the strings are borrowed from |p|. runtime, description and
+ * main may be NULL. dir is the project folder as given to mp_project_load;
+ * program_dir is dir/<main> when main is set, else dir. defaults maps
+ * "<ns>:<key>" to each declared config default, scalars as strings. */
 const char *mp_project_name(const mp_project *p);
 const char *mp_project_runtime(const mp_project *p);
 const char *mp_project_description(const mp_project *p);
 const char *mp_project_main(const mp_project *p);
 const char *mp_project_dir(const mp_project *p);
+const char *mp_project_program_dir(const mp_project *p);
+const mp_value *mp_project_defaults(const mp_project *p);
+/* The declared config keys (Pulumi.yaml `config:`, Pulumi YAML
+ * `configuration:`), known once a YAML host was made for |p|. The |i|th
+ * (borrowed), in declaration order. */
 size_t mp_project_config_count(const mp_project *p);
-/* The |i|th declared config key (borrowed), in declaration order. */
 const mp_project_config *mp_project_config_at(const mp_project *p, size_t i);
 
 /* Creates the Pulumi YAML language host for |p| (runtime yaml; |p| must
- * outlive the source). The program is checked when the source starts:
- * start() returns MP_EINVAL with "<file>:<line>:<col>: ..." for a missing
- * reference, a cycle, an unknown type or function, a bad option or bad
- * config, before anything is registered. Sets |*out| (free with
- * s->vt->free). Returns 0 or MP_EINVAL (not a yaml project). */
-int mp_yaml_source_new(const mp_project *p, mp_source **out, mp_err *err);
+ * outlive the source). The first host made for |p| checks what the host
+ * reads of the project file (runtime, description, main, the declared
+ * config) and takes the program: Main.yaml in the program folder when it
+ * exists, else the project file's own document. The program itself is
+ * checked when the source starts: start() returns MP_EINVAL with
+ * "<file>:<line>:<col>: ..." for a missing reference, a cycle, an unknown
+ * type or function, a bad option or bad config, before anything is
+ * registered. Sets |*out| (free with s->vt->free). Returns 0 or MP_EINVAL
+ * (another runtime, or the checks above; the message names the file,
+ * line and column). */
+int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err);
 
 /* Resolves a Pulumi YAML type token the way Pulumi YAML does for the
  * built-in packages (random, command, local, test): `pkg:Type` means

@@ -1,5 +1,10 @@
 #include "lang/ynode.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -9,21 +14,21 @@
 /* Nesting deeper than this is refused (a bound on recursion). */
 #define MAX_DEPTH 128
 
-static mp__ynode *node_new(mp__ynode_kind kind, const yaml_mark_t *m) {
-  mp__ynode *n = mp_xcalloc(1, sizeof(*n));
+static mp_ynode *node_new(mp_ynode_kind kind, const yaml_mark_t *m) {
+  mp_ynode *n = mp_xcalloc(1, sizeof(*n));
   n->kind = kind;
   n->line = (int)m->line + 1;
   n->col = (int)m->column + 1;
   return n;
 }
 
-void mp__ynode_free(mp__ynode *n) {
+void mp_ynode_free(mp_ynode *n) {
   if (n == NULL)
     return;
   for (size_t i = 0; i < n->n; i++) {
     if (n->keys)
-      mp__ynode_free(n->keys[i]);
-    mp__ynode_free(n->vals[i]);
+      mp_ynode_free(n->keys[i]);
+    mp_ynode_free(n->vals[i]);
   }
   free(n->keys);
   free(n->vals);
@@ -31,12 +36,12 @@ void mp__ynode_free(mp__ynode *n) {
   free(n);
 }
 
-static void seq_push(mp__ynode *seq, mp__ynode *item) {
+static void seq_push(mp_ynode *seq, mp_ynode *item) {
   seq->vals = mp_xreallocarray(seq->vals, seq->n + 1, sizeof(*seq->vals));
   seq->vals[seq->n++] = item;
 }
 
-static void map_push(mp__ynode *map, mp__ynode *key, mp__ynode *val) {
+static void map_push(mp_ynode *map, mp_ynode *key, mp_ynode *val) {
   map->keys = mp_xreallocarray(map->keys, map->n + 1, sizeof(*map->keys));
   map->vals = mp_xreallocarray(map->vals, map->n + 1, sizeof(*map->vals));
   map->keys[map->n] = key;
@@ -52,7 +57,7 @@ typedef struct parse_state {
 } parse_state;
 
 static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
-                      mp__ynode **out);
+                      mp_ynode **out);
 
 static int next_event(parse_state *ps, yaml_event_t *ev) {
   if (yaml_parser_parse(&ps->parser, ev))
@@ -70,7 +75,7 @@ static int next_event(parse_state *ps, yaml_event_t *ev) {
 }
 
 /* Reads the children of a collection until its end event. */
-static int parse_children(parse_state *ps, mp__ynode *coll, int depth) {
+static int parse_children(parse_state *ps, mp_ynode *coll, int depth) {
   for (;;) {
     yaml_event_t ev;
     int rc = next_event(ps, &ev);
@@ -81,7 +86,7 @@ static int parse_children(parse_state *ps, mp__ynode *coll, int depth) {
       yaml_event_delete(&ev);
       return 0;
     }
-    mp__ynode *child = NULL;
+    mp_ynode *child = NULL;
     rc = parse_node(ps, &ev, depth + 1, &child);
     yaml_event_delete(&ev);
     if (rc < 0)
@@ -94,7 +99,7 @@ static int parse_children(parse_state *ps, mp__ynode *coll, int depth) {
       rc = mp_err_set(ps->err, MP_EINVAL,
                       "%s:%d:%d: a mapping key must be a plain string",
                       ps->file, child->line, child->col);
-      mp__ynode_free(child);
+      mp_ynode_free(child);
       return rc;
     }
     for (size_t i = 0; i < coll->n; i++) {
@@ -103,19 +108,19 @@ static int parse_children(parse_state *ps, mp__ynode *coll, int depth) {
                         "%s:%d:%d: duplicate key '%s' (first at line %d)",
                         ps->file, child->line, child->col, child->text,
                         coll->keys[i]->line);
-        mp__ynode_free(child);
+        mp_ynode_free(child);
         return rc;
       }
     }
     yaml_event_t vev;
-    mp__ynode *val = NULL;
+    mp_ynode *val = NULL;
     rc = next_event(ps, &vev);
     if (rc == 0) {
       rc = parse_node(ps, &vev, depth + 1, &val);
       yaml_event_delete(&vev);
     }
     if (rc < 0) {
-      mp__ynode_free(child);
+      mp_ynode_free(child);
       return rc;
     }
     map_push(coll, child, val);
@@ -123,7 +128,7 @@ static int parse_children(parse_state *ps, mp__ynode *coll, int depth) {
 }
 
 static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
-                      mp__ynode **out) {
+                      mp_ynode **out) {
   const yaml_mark_t *m = &ev->start_mark;
   if (depth > MAX_DEPTH)
     return mp_err_set(ps->err, MP_EINVAL, "%s:%d:%d: nesting is too deep",
@@ -137,7 +142,7 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
                         "%s:%d:%d: a string may not contain a NUL character "
                         "(\\0)",
                         ps->file, (int)m->line + 1, (int)m->column + 1);
-    mp__ynode *n = node_new(MP_YNODE_SCALAR, m);
+    mp_ynode *n = node_new(MP_YNODE_SCALAR, m);
     n->len = ev->data.scalar.length;
     n->text = mp_xstrndup((const char *)ev->data.scalar.value, n->len);
     n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
@@ -146,13 +151,13 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
   }
   case YAML_SEQUENCE_START_EVENT:
   case YAML_MAPPING_START_EVENT: {
-    mp__ynode *n = node_new(ev->type == YAML_SEQUENCE_START_EVENT
+    mp_ynode *n = node_new(ev->type == YAML_SEQUENCE_START_EVENT
                                 ? MP_YNODE_SEQ
                                 : MP_YNODE_MAP,
                             m);
     int rc = parse_children(ps, n, depth);
     if (rc < 0) {
-      mp__ynode_free(n);
+      mp_ynode_free(n);
       return rc;
     }
     *out = n;
@@ -170,7 +175,7 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
 }
 
 /* Skips stream/document starts; returns the root node or an empty map. */
-static int parse_document(parse_state *ps, mp__ynode **out) {
+static int parse_document(parse_state *ps, mp_ynode **out) {
   for (;;) {
     yaml_event_t ev;
     int rc = next_event(ps, &ev);
@@ -193,19 +198,19 @@ static int parse_document(parse_state *ps, mp__ynode **out) {
   }
 }
 
-int mp__ynode_parse(const char *file, const char *text, size_t len,
-                    mp__ynode **out, mp_err *err) {
+int mp_ynode_parse(const char *file, const char *text, size_t len,
+                    mp_ynode **out, mp_err *err) {
   *out = NULL;
   parse_state ps = {.file = file, .text = text, .len = len, .err = err};
   if (!yaml_parser_initialize(&ps.parser))
     return mp_err_set(err, MP_EIO, "cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.parser, (const unsigned char *)text, len);
-  mp__ynode *root = NULL;
+  mp_ynode *root = NULL;
   int rc = parse_document(&ps, &root);
   yaml_parser_delete(&ps.parser);
   if (rc < 0)
     return rc;
-  if (root->kind == MP_YNODE_SCALAR && mp__ynode_is_null(root)) {
+  if (root->kind == MP_YNODE_SCALAR && mp_ynode_is_null(root)) {
     root->kind = MP_YNODE_MAP;
     free(root->text);
     root->text = NULL;
@@ -214,7 +219,36 @@ int mp__ynode_parse(const char *file, const char *text, size_t len,
   return 0;
 }
 
-const mp__ynode *mp__ynode_key(const mp__ynode *map, const char *key) {
+/* Files larger than this are refused. */
+#define MAX_FILE (16u << 20)
+
+int mp_ynode_load(const char *path, const char *file, mp_ynode **out,
+                  mp_err *err) {
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return mp_err_set(err, errno == ENOENT ? MP_ENOENT : MP_EIO,
+                      "cannot read '%s': %s", path, strerror(errno));
+  mp_buf b;
+  mp_buf_init(&b);
+  char chunk[8192];
+  size_t n;
+  int rc = 0;
+  while (rc == 0 && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+    mp_buf_append(&b, chunk, n);
+    if (b.len > MAX_FILE)
+      rc = mp_err_set(err, MP_EINVAL, "'%s' is larger than %u bytes", path,
+                      MAX_FILE);
+  }
+  if (rc == 0 && ferror(f))
+    rc = mp_err_set(err, MP_EIO, "cannot read '%s'", path);
+  fclose(f);
+  if (rc == 0) rc = mp_ynode_parse(file, b.data ? b.data : "", b.len, out, err);
+  mp_buf_destroy(&b);
+  return rc;
+}
+
+const mp_ynode *mp_ynode_key(const mp_ynode *map, const char *key) {
   if (map == NULL || map->kind != MP_YNODE_MAP)
     return NULL;
   for (size_t i = 0; i < map->n; i++)
@@ -223,7 +257,7 @@ const mp__ynode *mp__ynode_key(const mp__ynode *map, const char *key) {
   return NULL;
 }
 
-const mp__ynode *mp__ynode_get(const mp__ynode *map, const char *key) {
+const mp_ynode *mp_ynode_get(const mp_ynode *map, const char *key) {
   if (map == NULL || map->kind != MP_YNODE_MAP)
     return NULL;
   for (size_t i = 0; i < map->n; i++)
@@ -232,7 +266,7 @@ const mp__ynode *mp__ynode_get(const mp__ynode *map, const char *key) {
   return NULL;
 }
 
-int mp__ynode_is_null(const mp__ynode *n) {
+int mp_ynode_is_null(const mp_ynode *n) {
   if (n == NULL)
     return 1;
   if (n->kind != MP_YNODE_SCALAR || n->quoted)
@@ -241,3 +275,183 @@ int mp__ynode_is_null(const mp__ynode *n) {
          strcmp(n->text, "null") == 0 || strcmp(n->text, "Null") == 0 ||
          strcmp(n->text, "NULL") == 0;
 }
+
+/* ==== to values ==== */
+
+/* A plain scalar as YAML types it. */
+static mp_value *typed_scalar(const mp_ynode *n) {
+  const char *t = n->text;
+  if (!strcmp(t, "true") || !strcmp(t, "True") || !strcmp(t, "TRUE"))
+    return mp_value_new_bool(1);
+  if (!strcmp(t, "false") || !strcmp(t, "False") || !strcmp(t, "FALSE"))
+    return mp_value_new_bool(0);
+  char *end = NULL;
+  errno = 0;
+  double d = strtod(t, &end);
+  if (end != t && *end == '\0' && errno == 0 && isfinite(d) &&
+      strchr("+-.0123456789", t[0]) && !(t[0] == '0' && t[1] == 'x'))
+    return mp_value_new_number(d);
+  return mp_value_new_string(n->text, n->len);
+}
+
+mp_value *mp_ynode_value(const mp_ynode *n, unsigned flags) {
+  if (n->kind == MP_YNODE_SEQ) {
+    mp_value *a = mp_value_new_array();
+    for (size_t i = 0; i < n->n; i++)
+      mp_value_array_push(a, mp_ynode_value(n->vals[i], flags));
+    return a;
+  }
+  if (n->kind == MP_YNODE_MAP) {
+    mp_value *o = mp_value_new_object();
+    for (size_t i = 0; i < n->n; i++)
+      mp_value_object_set(o, n->keys[i]->text,
+                          mp_ynode_value(n->vals[i], flags));
+    return o;
+  }
+  if (n->quoted) return mp_value_new_string(n->text, n->len);
+  if (mp_ynode_is_null(n)) return mp_value_new_null();
+  if (flags & MP_YNODE_TYPED) return typed_scalar(n);
+  return mp_value_new_string(n->text, n->len);
+}
+
+/* ==== writing ==== */
+
+static int write_handler(void *data, unsigned char *buffer, size_t size) {
+  mp_buf_append((mp_buf *)data, buffer, size);
+  return 1;
+}
+
+static int looks_like_number(const char *s) {
+  if (!strncmp(s, "0x", 2) || !strncmp(s, "0o", 2)) return 1;
+  const char *t = (*s == '-' || *s == '+') ? s + 1 : s;
+  if (!strcasecmp(t, ".inf") || !strcasecmp(s, ".nan")) return 1;
+  char *end = NULL;
+  errno = 0;
+  (void)strtod(s, &end);
+  if (end != s && *end == 0) return 1;
+  /* a date YAML 1.1 would read as a timestamp */
+  return isdigit((unsigned char)s[0]) && strlen(s) >= 10 && s[4] == '-' &&
+         s[7] == '-';
+}
+
+/* 1 if a plain scalar |s| would not read back as the same string. */
+static int needs_quotes(const char *s) {
+  static const char *const words[] = {"true", "false", "yes", "no", "on",
+                                      "off",  "y",     "n",   "null", "~"};
+  if (!*s) return 1;
+  for (size_t i = 0; i < MP_ARRAY_LEN(words); i++)
+    if (!strcasecmp(s, words[i])) return 1;
+  return looks_like_number(s);
+}
+
+static int emit(yaml_emitter_t *em, yaml_event_t *ev, mp_err *err) {
+  if (!yaml_emitter_emit(em, ev))
+    return mp_err_set(err, MP_EINVAL, "cannot write YAML: %s",
+                      em->problem ? em->problem : "emitter error");
+  return 0;
+}
+
+static int emit_scalar(yaml_emitter_t *em, const char *s, size_t len,
+                       int plain_null, mp_err *err) {
+  yaml_event_t ev;
+  yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
+  if (!plain_null && needs_quotes(s)) style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)len, 1,
+                               1, style);
+  return emit(em, &ev, err);
+}
+
+static int emit_value(yaml_emitter_t *em, const mp_value *v, mp_err *err);
+
+static int in_list(const char *const *l, size_t n, const char *k) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(l[i], k)) return 1;
+  return 0;
+}
+
+static int emit_entry(yaml_emitter_t *em, const char *k, const mp_value *v,
+                      mp_err *err) {
+  int rc = emit_scalar(em, k, strlen(k), 0, err);
+  return rc ? rc : emit_value(em, v, err);
+}
+
+/* Emits the keys named in |first| (in that order) and then the others. */
+static int emit_object(yaml_emitter_t *em, const mp_value *v,
+                       const char *const *first, size_t nfirst, mp_err *err) {
+  yaml_event_t ev;
+  int rc;
+  yaml_mapping_start_event_initialize(
+      &ev, NULL, NULL, 1,
+      v->u.obj.len ? YAML_BLOCK_MAPPING_STYLE : YAML_FLOW_MAPPING_STYLE);
+  if ((rc = emit(em, &ev, err))) return rc;
+  for (size_t f = 0; f < nfirst; f++) {
+    const mp_value *fv = mp_value_object_get(v, first[f]);
+    if (fv && (rc = emit_entry(em, first[f], fv, err))) return rc;
+  }
+  for (size_t i = 0; i < v->u.obj.len; i++) {
+    const mp_value_entry *e = &v->u.obj.items[i];
+    if (in_list(first, nfirst, e->key)) continue;
+    if ((rc = emit_entry(em, e->key, e->value, err))) return rc;
+  }
+  yaml_mapping_end_event_initialize(&ev);
+  return emit(em, &ev, err);
+}
+
+static int emit_value(yaml_emitter_t *em, const mp_value *v, mp_err *err) {
+  yaml_event_t ev;
+  int rc;
+  switch (v->kind) {
+  case MP_VALUE_NULL:
+    return emit_scalar(em, "null", 4, 1, err);
+  case MP_VALUE_STRING:
+    return emit_scalar(em, v->u.str.ptr, v->u.str.len, 0, err);
+  case MP_VALUE_BOOL:
+    return emit_scalar(em, v->u.boolean ? "true" : "false",
+                       v->u.boolean ? 4 : 5, 1, err);
+  case MP_VALUE_NUMBER: {
+    char num[64];
+    snprintf(num, sizeof(num), "%.17g", v->u.number);
+    return emit_scalar(em, num, strlen(num), 1, err);
+  }
+  case MP_VALUE_OBJECT:
+    return emit_object(em, v, NULL, 0, err);
+  case MP_VALUE_ARRAY:
+    yaml_sequence_start_event_initialize(
+        &ev, NULL, NULL, 1,
+        v->u.arr.len ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE);
+    if ((rc = emit(em, &ev, err))) return rc;
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      if ((rc = emit_value(em, v->u.arr.items[i], err))) return rc;
+    yaml_sequence_end_event_initialize(&ev);
+    return emit(em, &ev, err);
+  default:
+    return mp_err_set(err, MP_EINVAL, "cannot write a %s value as YAML",
+                      mp_value_kind_name(v->kind));
+  }
+}
+
+int mp_ynode_emit(const mp_value *v, const char *const *first, size_t nfirst,
+                  mp_buf *out, mp_err *err) {
+  yaml_emitter_t em;
+  yaml_event_t ev;
+  int rc;
+  if (!yaml_emitter_initialize(&em))
+    return mp_err_set(err, MP_EIO, "cannot initialise the YAML emitter");
+  yaml_emitter_set_output(&em, write_handler, out);
+  yaml_emitter_set_unicode(&em, 1);
+  yaml_emitter_set_width(&em, -1);
+  yaml_emitter_set_indent(&em, 2);
+  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+  if ((rc = emit(&em, &ev, err))) goto done;
+  yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+  if ((rc = emit(&em, &ev, err))) goto done;
+  if ((rc = emit_object(&em, v, first, nfirst, err))) goto done;
+  yaml_document_end_event_initialize(&ev, 1);
+  if ((rc = emit(&em, &ev, err))) goto done;
+  yaml_stream_end_event_initialize(&ev);
+  rc = emit(&em, &ev, err);
+done:
+  yaml_emitter_delete(&em);
+  return rc;
+}
+

@@ -9,6 +9,7 @@
 
 #include "engine/value_pb.h"
 #include "lang/fake_monitor.h"
+#include "lang/ynode.h"
 #include "testutil.h"
 
 /* ---- harness ---- */
@@ -39,10 +40,12 @@ static void run_program_in(run *r, const char *config, int preview,
   r->m.preview = preview;
   r->m.fail_name = fail_name;
   mp_err_clear(&r->err);
+  /* Loading: the project file, then what the host reads of it. */
   r->load_rc = mp_project_load(r->dir, &r->proj, &r->err);
+  if (r->load_rc == 0)
+    r->load_rc = mp_yaml_source_new(r->proj, &r->src, &r->err);
   if (r->load_rc < 0)
     return;
-  CHECK(mp_yaml_source_new(r->proj, &r->src, &r->err) == 0);
   mp_value *cfg = NULL;
   if (config)
     CHECK(mp_value_from_json(config, strlen(config), NULL, &cfg, NULL) == 0);
@@ -628,7 +631,8 @@ static void test_yaml_config_errors(void) {
     run_free(&r);
     free(yaml);
   }
-  /* Declaration errors are found when the project loads. */
+  /* Declaration errors are found when the host is made, before the
+   * program starts. */
   const char *bad[][2] = {
       {"config:\n  n:\n    type: integer\n    default: abc\n",
        "Pulumi.yaml:4:3: type mismatch: default value of type string but "
@@ -721,7 +725,7 @@ static void test_yaml_syntax_errors(void) {
   run_free(&r);
   run_program(&r, "runtime: yaml\n", NULL, 0);
   CHECK(r.load_rc == MP_EINVAL);
-  CHECK_CONTAINS(r.err.msg, "missing project 'name'");
+  CHECK_CONTAINS(r.err.msg, "Pulumi.yaml' has no project name");
   run_free(&r);
 }
 
@@ -879,7 +883,75 @@ static void test_yaml_examples(void) {
   }
 }
 
+/* Pulumi.yaml is read once: the project's fields and the program come
+ * from the same load, whatever happens to the file afterwards. */
+static void test_yaml_project_read_once(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nconfig:\n  size: 0755\n"
+             "  aws:region: {default: x}\n"
+             "resources:\n  a:\n    type: test:Resource\n");
+  mp_err err;
+  CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);
+  /* Defaults keep the spelling of their scalars. */
+  const mp_value *d = mp_project_defaults(r.proj);
+  const mp_value *size = mp_value_object_get(d, "proj:size");
+  CHECK(size && size->kind == MP_VALUE_STRING &&
+        strcmp(size->u.str.ptr, "0755") == 0);
+  CHECK(mp_value_object_get(d, "aws:region") != NULL);
+  /* The program is the document loaded above, not the file as it is now
+   * (which is not even YAML). */
+  write_file(r.dir, "Pulumi.yaml", "not: [the same");
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &err) == 0);
+  uv_loop_init(&r.loop);
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  mp_source_info info = {.loop = &r.loop, .project = "proj", .stack = "dev",
+                         .root_dir = r.dir};
+  CHECK(r.src->vt->start(r.src, &r.m, &info, &err) == 0);
+  uv_run(&r.loop, UV_RUN_DEFAULT);
+  CHECK(fake_monitor_reg(&r.m, "a") != NULL);
+  run_free(&r);
+}
+
+/* The one YAML wrapper: typed and string readings, and writing back. */
+static void test_yaml_ynode_values_and_emit(void) {
+  const char *text = "a: 0755\nb: 'x'\nc: ~\nd: [true, 1.5]\ne: {f: no}\n";
+  mp_ynode *n = NULL;
+  mp_err err;
+  CHECK(mp_ynode_parse("t.yaml", text, strlen(text), &n, &err) == 0);
+  mp_value *typed = mp_ynode_value(n, MP_YNODE_TYPED);
+  mp_value *strings = mp_ynode_value(n, 0);
+  mp_ynode_free(n);
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_value_to_json(typed, NULL, 0, &b, NULL);
+  CHECK_STR(b.data, "{\"a\":755,\"b\":\"x\",\"c\":null,"
+                    "\"d\":[true,1.5],\"e\":{\"f\":\"no\"}}");
+  mp_buf_destroy(&b);
+  mp_buf_init(&b);
+  const char *first[] = {"e"};
+  CHECK(mp_ynode_emit(strings, first, 1, &b, &err) == 0);
+  CHECK_STR(b.data, "e:\n  f: \"no\"\na: \"0755\"\nb: x\nc: null\n"
+                    "d:\n- \"true\"\n- \"1.5\"\n");
+  /* What is written reads back as the same strings. */
+  CHECK(mp_ynode_parse("t.yaml", b.data, b.len, &n, &err) == 0);
+  mp_value *again = mp_ynode_value(n, 0);
+  CHECK(mp_value_equal(strings, again, 0));
+  mp_value_free(again);
+  mp_ynode_free(n);
+  mp_buf_destroy(&b);
+  mp_value_free(typed);
+  mp_value_free(strings);
+  CHECK(mp_ynode_load("/nonexistent/x.yaml", "x.yaml", &n, &err) ==
+        MP_ENOENT);
+}
+
 int main(void) {
+  RUN(test_yaml_project_read_once);
+  RUN(test_yaml_ynode_values_and_emit);
   RUN(test_yaml_stack_first_and_concurrent);
   RUN(test_yaml_dependencies);
   RUN(test_yaml_options);

@@ -24,18 +24,30 @@ static void global_opts(mp_ctx *ctx, mp_opt out[6]) {
   memcpy(out, g, sizeof(g));
 }
 
-static const mp_opt *find_long(const mp_opt *t, const char *name, size_t n) {
-  for (; t->type != MP_OPT_END; t++)
-    if (t->long_name && strlen(t->long_name) == n &&
-        strncmp(t->long_name, name, n) == 0)
+/* The first row of |t| (shared groups read in place) named |name| (|n|
+ * bytes), or with the short name |c| when |name| is NULL. */
+static const mp_opt *find(const mp_opt *t, const char *name, size_t n,
+                          char c) {
+  for (; t->type != MP_OPT_END; t++) {
+    if (t->type == MP_OPT_GROUP) {
+      const mp_opt *o = find(t->dest, name, n, c);
+      if (o) return o;
+      continue;
+    }
+    if (name ? (t->long_name && strlen(t->long_name) == n &&
+                strncmp(t->long_name, name, n) == 0)
+             : (t->short_name && t->short_name == c))
       return t;
+  }
   return NULL;
 }
 
+static const mp_opt *find_long(const mp_opt *t, const char *name, size_t n) {
+  return find(t, name, n, 0);
+}
+
 static const mp_opt *find_short(const mp_opt *t, char c) {
-  for (; t->type != MP_OPT_END; t++)
-    if (t->short_name && t->short_name == c) return t;
-  return NULL;
+  return find(t, NULL, 0, c);
 }
 
 static int parse_bool_text(const char *s, int *out) {
@@ -88,6 +100,7 @@ static int store_value(mp_ctx *ctx, const char *cmd, const mp_opt *o,
   case MP_OPT_LIST:
     mp_strv_push((mp_strv *)o->dest, val);
     return MP_ARGS_OK;
+  case MP_OPT_GROUP:
   case MP_OPT_END:
     break;
   }
@@ -175,16 +188,22 @@ static int check_color(mp_ctx *ctx, const char *cmd) {
              ctx->color);
 }
 
-static void print_table(mp_ctx *ctx, const mp_opt *o) {
-  for (; o->type != MP_OPT_END; o++) {
+/* Prints the rows of |o| and then of its shared groups, leaving out a
+ * shared row that |top| (the command's whole table) names earlier. */
+static void print_table(mp_ctx *ctx, const mp_opt *top, const mp_opt *o) {
+  for (const mp_opt *g = o; g->type != MP_OPT_END; g++) {
+    if (g->type == MP_OPT_GROUP) continue;
+    if (find_long(top, g->long_name, strlen(g->long_name)) != g) continue;
     char left[96];
     char sh[8] = "    ";
-    if (o->short_name) snprintf(sh, sizeof(sh), "-%c, ", o->short_name);
-    snprintf(left, sizeof(left), "  %s--%s%s%s", sh, o->long_name,
-             o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
-    fprintf(ctx->out, "%-34s %s%s\n", left, o->help ? o->help : "",
-            o->type == MP_OPT_LIST ? " (repeatable)" : "");
+    if (g->short_name) snprintf(sh, sizeof(sh), "-%c, ", g->short_name);
+    snprintf(left, sizeof(left), "  %s--%s%s%s", sh, g->long_name,
+             g->arg_name ? " " : "", g->arg_name ? g->arg_name : "");
+    fprintf(ctx->out, "%-34s %s%s\n", left, g->help ? g->help : "",
+            g->type == MP_OPT_LIST ? " (repeatable)" : "");
   }
+  for (const mp_opt *g = o; g->type != MP_OPT_END; g++)
+    if (g->type == MP_OPT_GROUP) print_table(ctx, top, g->dest);
 }
 
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
@@ -195,11 +214,11 @@ void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
   fprintf(ctx->out, "Usage:\n  %s\n", help->usage);
   if (opts && opts->type != MP_OPT_END) {
     fprintf(ctx->out, "\nFlags:\n");
-    print_table(ctx, opts);
+    print_table(ctx, opts, opts);
   }
   fprintf(ctx->out, "  -h, --help                        help for this "
                     "command\n\nGlobal Flags:\n");
-  print_table(ctx, g);
+  print_table(ctx, g, g);
 }
 
 int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,

@@ -15,7 +15,11 @@ typedef enum mp_opt_type {
   MP_OPT_BOOL,   /* int *; bare = 1, `--x=true|false` */
   MP_OPT_STRING, /* const char **; the last one wins */
   MP_OPT_INT,    /* int * */
-  MP_OPT_LIST    /* mp_strv *; repeatable, each occurrence appended */
+  MP_OPT_LIST,   /* mp_strv *; repeatable, each occurrence appended */
+  /* const mp_opt *: a table of rows several commands share, read in this
+   * row's place. A row of the command's own with the same long name,
+   * earlier in its table, replaces the shared one. */
+  MP_OPT_GROUP
 } mp_opt_type;
 
 typedef struct mp_opt {
@@ -31,6 +35,7 @@ typedef struct mp_opt {
 #define MP_OPT_STR_(s, l, d, a, h) { MP_OPT_STRING, s, l, d, a, h }
 #define MP_OPT_INT_(s, l, d, a, h) { MP_OPT_INT, s, l, d, a, h }
 #define MP_OPT_LIST_(s, l, d, a, h) { MP_OPT_LIST, s, l, d, a, h }
+#define MP_OPT_GROUP_(t) { MP_OPT_GROUP, 0, NULL, (void *)(t), NULL, NULL }
 #define MP_OPT_END_ { MP_OPT_END, 0, NULL, NULL, NULL, NULL }
 
 /* What a command says about itself in --help. */

@@ -15,23 +15,16 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
   mp_op_flags_init(&f);
   mp_strv_init(&pos);
+  mp_op_shared_opts shared;
+  mp_op_shared_opts_init(&shared, &f, "refresh");
   const mp_opt opts[] = {
       MP_OPT_BOOL_('y', "yes", &f.yes, "approve the refresh after the preview without asking"),
       MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before refreshing"),
       MP_OPT_BOOL_(0, "preview-only", &f.preview_only, "only show what the refresh would change"),
-      MP_OPT_BOOL_(0, "diff", &f.diff, "show the property changes of each step"),
-      MP_OPT_BOOL_('j', "json", &f.json, "print engine events as JSON, one per line"),
-      MP_OPT_STR_(0, "event-log", &f.event_log, "file", "also write engine events to this file"),
-      MP_OPT_INT_('p', "parallel", &f.parallel, "n", "resource operations to run at once"),
-      MP_OPT_LIST_('t', "target", &f.targets, "urn", "refresh only this resource"),
-      MP_OPT_BOOL_(0, "target-dependents", &f.target_dependents, "also refresh the targets' dependents"),
-      MP_OPT_LIST_('x', "exclude", &f.excludes, "urn", "leave this resource alone"),
-      MP_OPT_BOOL_(0, "exclude-dependents", &f.exclude_dependents, "also leave the excluded resources' dependents alone"),
       MP_OPT_BOOL_(0, "clear-pending-creates", &f.clear_pending_creates, "drop the pending create operations first"),
       MP_OPT_BOOL_(0, "skip-pending-creates", &f.skip_pending_creates, "leave the pending create operations as they are"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the refresh changed anything"),
-      MP_OPT_STR_('m', "message", &f.message, "text", "a message for the history"),
-      MP_OPT_BOOL_(0, "show-secrets", &f.show_secrets, "show secret values in the output"),
+      MP_OPT_GROUP_(shared.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "refresh", &pos, 0, 0);

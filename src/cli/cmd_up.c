@@ -16,26 +16,19 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
   mp_op_flags_init(&f);
   mp_strv_init(&pos);
+  mp_op_shared_opts shared;
+  mp_op_shared_opts_init(&shared, &f, "update");
   const mp_opt opts[] = {
       MP_OPT_BOOL_('y', "yes", &f.yes, "approve the update after the preview without asking"),
       MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before updating"),
       MP_OPT_BOOL_('r', "refresh", &f.refresh, "refresh the stack's state before the update"),
-      MP_OPT_BOOL_(0, "diff", &f.diff, "show the property changes of each step"),
-      MP_OPT_BOOL_('j', "json", &f.json, "print engine events as JSON, one per line"),
-      MP_OPT_STR_(0, "event-log", &f.event_log, "file", "also write engine events to this file"),
-      MP_OPT_INT_('p', "parallel", &f.parallel, "n", "resource operations to run at once"),
-      MP_OPT_LIST_('t', "target", &f.targets, "urn", "update only this resource"),
-      MP_OPT_BOOL_(0, "target-dependents", &f.target_dependents, "also update the targets' dependents"),
-      MP_OPT_LIST_('x', "exclude", &f.excludes, "urn", "leave this resource alone"),
-      MP_OPT_BOOL_(0, "exclude-dependents", &f.exclude_dependents, "also leave the excluded resources' dependents alone"),
       MP_OPT_LIST_(0, "replace", &f.replaces, "urn", "replace this resource"),
       MP_OPT_LIST_(0, "target-replace", &f.target_replaces, "urn", "replace this resource and target it"),
       MP_OPT_BOOL_(0, "ignore-protect", &f.ignore_protect, "delete or replace protected resources anyway"),
       MP_OPT_BOOL_(0, "continue-on-error", &f.continue_on_error, "go on with independent resources after a failure"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the update changed anything"),
-      MP_OPT_STR_('m', "message", &f.message, "text", "a message for the update's history"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the update"),
-      MP_OPT_BOOL_(0, "show-secrets", &f.show_secrets, "show secret values in the output"),
+      MP_OPT_GROUP_(shared.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "up", &pos, 0, 0);

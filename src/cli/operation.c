@@ -30,6 +30,28 @@ void mp_op_flags_destroy(mp_op_flags *f) {
   mp_strv_destroy(&f->config);
 }
 
+void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
+                            const char *verb) {
+  snprintf(t->target_help, sizeof(t->target_help), "%s only this resource",
+           verb);
+  snprintf(t->dependents_help, sizeof(t->dependents_help),
+           "also %s the targets' dependents", verb);
+  const mp_opt rows[] = {
+      MP_OPT_BOOL_(0, "diff", &f->diff, "show the property changes of each step"),
+      MP_OPT_BOOL_('j', "json", &f->json, "print engine events as JSON, one per line"),
+      MP_OPT_STR_(0, "event-log", &f->event_log, "file", "also write engine events to this file"),
+      MP_OPT_INT_('p', "parallel", &f->parallel, "n", "resource operations to run at once"),
+      MP_OPT_LIST_('t', "target", &f->targets, "urn", t->target_help),
+      MP_OPT_BOOL_(0, "target-dependents", &f->target_dependents, t->dependents_help),
+      MP_OPT_LIST_('x', "exclude", &f->excludes, "urn", "leave this resource alone"),
+      MP_OPT_BOOL_(0, "exclude-dependents", &f->exclude_dependents, "also leave the excluded resources' dependents alone"),
+      MP_OPT_STR_('m', "message", &f->message, "text", "a message for the history"),
+      MP_OPT_BOOL_(0, "show-secrets", &f->show_secrets, "show secret values in the output"),
+      MP_OPT_END_};
+  _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
+  memcpy(t->rows, rows, sizeof(rows));
+}
+
 /* ==== the event sink ==== */
 
 typedef struct sink {

@@ -5,6 +5,7 @@
 #ifndef MP_CLI_OPERATION_H
 #define MP_CLI_OPERATION_H
 
+#include "cli/args.h"
 #include "cli/ctx.h"
 #include "deploy/deploy.h"
 #include "engine/mem.h"
@@ -21,6 +22,21 @@ typedef struct mp_op_flags {
 
 void mp_op_flags_init(mp_op_flags *f);
 void mp_op_flags_destroy(mp_op_flags *f);
+
+/* The option rows up, preview, refresh and destroy share (--diff, --json,
+ * --event-log, --parallel, --target, --target-dependents, --exclude,
+ * --exclude-dependents, --message, --show-secrets), writing into |f|.
+ * Each command lists its own rows and then MP_OPT_GROUP_(t.rows); an own
+ * row with the same name replaces the shared one. Caller storage. */
+typedef struct mp_op_shared_opts {
+  mp_opt rows[11];
+  char target_help[64], dependents_help[64]; /* name the command's verb */
+} mp_op_shared_opts;
+
+/* Fills |t| for the command whose operation is |verb| ("update",
+ * "preview", "refresh", "destroy"). */
+void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
+                            const char *verb);
 
 /* Runs |kind| on the current stack: a preview (unless -f), the prompt
  * (unless --yes), then the operation; or only the preview when

@@ -12,16 +12,11 @@ static int parse_entry(sqlite3_stmt *q, int col, const mp_crypter *c,
                        unsigned flags, mp_resource **out, mp_err *err) {
   const char *text = (const char *)sqlite3_column_text(q, col);
   int len = sqlite3_column_bytes(q, col);
-  cJSON *j = text ? cJSON_ParseWithLength(text, (size_t)len) : NULL;
-  if (j == NULL)
-    return mp_err_set(err, MP_ESTATE, "stored resource row %lld is not JSON",
-                      (long long)sqlite3_column_int64(q, 0));
-  int rc = mp__resource_from_cjson(j, c, flags, out, err);
-  cJSON_Delete(j);
-  return rc;
+  return mp__store_parse_entry(text, (size_t)len, sqlite3_column_int64(q, 0), c,
+                               flags, out, err);
 }
 
-static int load_resources(mp_store *s, int64_t id, const mp_crypter *c,
+static int load_resources(mp_sqlite *s, int64_t id, const mp_crypter *c,
                           unsigned flags, mp_snapshot *snap, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_RES_LOAD, err);
   if (q == NULL)
@@ -42,7 +37,7 @@ static int load_resources(mp_store *s, int64_t id, const mp_crypter *c,
   return ret;
 }
 
-static int load_pending(mp_store *s, int64_t id, const mp_crypter *c,
+static int load_pending(mp_sqlite *s, int64_t id, const mp_crypter *c,
                         unsigned flags, mp_snapshot *snap, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_PENDING_LOAD, err);
   if (q == NULL)
@@ -73,7 +68,7 @@ static int load_pending(mp_store *s, int64_t id, const mp_crypter *c,
 
 /* Loads everything of stack |id| into a new snapshot (in one read
  * transaction, so that resources and pending operations agree). */
-static int load_all(mp_store *s, int64_t id, const mp_crypter *c,
+static int load_all(mp_sqlite *s, int64_t id, const mp_crypter *c,
                     unsigned flags, mp_snapshot **out, mp_err *err) {
   mp_snapshot *snap = mp_snapshot_new();
   int in_tx = sqlite3_get_autocommit(s->db) == 0;
@@ -92,8 +87,9 @@ static int load_all(mp_store *s, int64_t id, const mp_crypter *c,
   return 0;
 }
 
-int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
-                  mp_snapshot **out, mp_err *err) {
+int mp__sqlite_load(mp_store *base, mp_stack_ref st, const mp_crypter *c,
+                    mp_snapshot **out, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   *out = NULL;
   int64_t id;
   mp_snapshot *snap;
@@ -101,8 +97,8 @@ int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
     return err->code;
   if (load_all(s, id, c, 0, &snap, err) < 0)
     return mp_err_prefix(err, "cannot load stack '%s/%s'", st.project, st.name);
-  if (mp_store_secrets_get(s, st, &snap->secrets_type, &snap->secrets_state,
-                           err) < 0) {
+  if (mp__sqlite_secrets_get(base, st, &snap->secrets_type,
+                             &snap->secrets_state, err) < 0) {
     mp_snapshot_free(snap);
     return err->code;
   }
@@ -110,7 +106,7 @@ int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
   return 0;
 }
 
-int mp__verify_stored(mp_store *s, int64_t stack_id, const char *label,
+int mp__verify_stored(mp_sqlite *s, int64_t stack_id, const char *label,
                       mp_err *err) {
   mp_snapshot *snap;
   if (load_all(s, stack_id, NULL, MP__RES_SKIP_VALUES, &snap, err) < 0)
@@ -127,7 +123,7 @@ int mp__verify_stored(mp_store *s, int64_t stack_id, const char *label,
 
 /* ==== replace ==== */
 
-int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
+int mp__row_insert_resource(mp_sqlite *s, int64_t stack_id, int64_t ord,
                             const mp_resource *r, const mp_buf *json,
                             int64_t *row, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_RES_INSERT, err);
@@ -145,7 +141,7 @@ int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
   return 0;
 }
 
-int mp__row_insert_pending(mp_store *s, int64_t stack_id, mp_pending_type t,
+int mp__row_insert_pending(mp_sqlite *s, int64_t stack_id, mp_pending_type t,
                            const mp_buf *json, int64_t *row, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_PENDING_INSERT, err);
   if (q == NULL)
@@ -162,7 +158,7 @@ int mp__row_insert_pending(mp_store *s, int64_t stack_id, mp_pending_type t,
 
 /* Encodes and inserts one entry of a replaced snapshot: a resource at
  * |ord|, or a pending operation when |op| is set. */
-static int replace_one(mp_store *s, int64_t id, int64_t ord,
+static int replace_one(mp_sqlite *s, int64_t id, int64_t ord,
                        const mp_resource *r, const mp_pending_op *op,
                        const mp_crypter *c, int64_t *row, mp_err *err) {
   mp_buf json;
@@ -176,7 +172,7 @@ static int replace_one(mp_store *s, int64_t id, int64_t ord,
   return rc;
 }
 
-static int clear_stack(mp_store *s, int64_t id, mp_err *err) {
+static int clear_stack(mp_sqlite *s, int64_t id, mp_err *err) {
   static const mp__stmt_id ids[] = {ST_RES_DELETE_ALL, ST_PENDING_DELETE_ALL};
   for (size_t i = 0; i < MP_ARRAY_LEN(ids); i++) {
     sqlite3_stmt *q = mp__stmt(s, ids[i], err);
@@ -191,10 +187,10 @@ static int clear_stack(mp_store *s, int64_t id, mp_err *err) {
 
 /* Writes every entry; |rows| receives the new rows (resources, then
  * pending operations), assigned to |snap| only after the commit. */
-static int replace_tx(mp_store *s, mp_stack_ref st, const mp_snapshot *snap,
+static int replace_tx(mp_sqlite *s, mp_stack_ref st, const mp_snapshot *snap,
                       const mp_crypter *c, int64_t *rows, mp_err *err) {
   int64_t id;
-  char *label = mp_xasprintf("%s/%s", st.project, st.name);
+  char *label = mp__store_label(st);
   int rc = mp__stack_id(s, st, &id, err);
   if (rc == 0)
     rc = mp__lock_check_free(s, id, label, err);
@@ -207,14 +203,15 @@ static int replace_tx(mp_store *s, mp_stack_ref st, const mp_snapshot *snap,
     rc = replace_one(s, id, 0, NULL, &snap->pending[i], c,
                      &rows[snap->nres + i], err);
   if (rc == 0 && snap->secrets_type)
-    rc = mp_store_secrets_set(s, st, snap->secrets_type, snap->secrets_state,
-                              err);
+    rc = mp__sqlite_secrets_set(&s->base, st, snap->secrets_type,
+                                snap->secrets_state, err);
   return rc;
 }
 
-int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
-                     const mp_crypter *c, mp_err *err) {
-  if (mp__verify_writes_enabled() && mp_snapshot_verify(snap, err) < 0)
+int mp__sqlite_replace(mp_store *base, mp_stack_ref st, mp_snapshot *snap,
+                       const mp_crypter *c, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
+  if (mp__store_verify_writes_enabled() && mp_snapshot_verify(snap, err) < 0)
     return mp_err_prefix(err,
                          "refusing to store an invalid snapshot in "
                          "stack '%s/%s'",

@@ -562,8 +562,9 @@ static void test_store_refuses_foreign_files(void) {
   CHECK(mp_store_open(missing, &s, &err) == MP_ENOENT);
   CHECK_CONTAINS(err.msg, "does not exist; create it first");
   free(missing);
-  CHECK(mp_store_open("postgres://db/x", &s, &err) == MP_EINVAL);
-  CHECK_CONTAINS(err.msg, "unsupported state store URL 'postgres://db/x'");
+  CHECK(mp_store_open("s3://user:hunter2@bucket/x", &s, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "unsupported state store URL 's3://user@bucket/x'");
+  CHECK(strstr(err.msg, "hunter2") == NULL);
   char *url = mp_xasprintf("sqlite://%s/url.db", g_dir);
   CHECK(mp_store_open(url, &s, &err) == 0);
   CHECK(s && strcmp(mp_store_location(s), url) == 0);
@@ -741,10 +742,11 @@ static void test_store_lock_between_processes(void) {
   CHECK(mp_store_open(path, &s, &err) == 0);
   mp_stack_ref dev = {P, "dev"};
   mp_store_update *u = NULL;
-  int stale = -1;
+  mp_lock_info stale;
+  stale.pid = -1;
   CHECK(mp_store_update_begin(s, dev, "destroy", NULL, NULL, &stale, &u,
                               &err) == MP_EBUSY);
-  CHECK(u == NULL && stale == 0);
+  CHECK(u == NULL && stale.pid == 0);
   char want[128];
   snprintf(want, sizeof(want),
            "the stack 'proj/dev' is locked by process %d "
@@ -764,7 +766,14 @@ static void test_store_lock_between_processes(void) {
   CHECK(waitpid(child, &status, 0) == child);
   CHECK(mp_store_update_begin(s, dev, "destroy", NULL, NULL, &stale, &u,
                               &err) == 0);
-  CHECK(stale == 1);
+  CHECK(stale.pid == child && strcmp(stale.operation, "update") == 0);
+  char *warning = mp_lock_info_stale_message(&stale);
+  snprintf(want, sizeof(want), "broke a stale lock left by process %d on ",
+           (int)child);
+  CHECK_CONTAINS(warning, want);
+  CHECK_CONTAINS(warning, "(operation update since ");
+  CHECK_CONTAINS(warning, "): that process is gone");
+  free(warning);
   CHECK(mp_store_lock_get(s, dev, &info, &err) == 1);
   CHECK(info.pid == getpid() && strcmp(info.operation, "destroy") == 0);
   /* a second session in this process is refused too */

@@ -23,7 +23,7 @@ int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
   if (o == NULL)
     o = &defaults;
   if (has_scheme(url, "postgres") || has_scheme(url, "postgresql"))
-    return mp__sqlite_open(url, o, out, err); /* refused until a backend */
+    return mp__pg_open(url, o, out, err);
   return mp__sqlite_open(url, o, out, err);
 }
 

@@ -10,7 +10,8 @@ on a free port of 127.0.0.1 with its unix socket in DIR, runs CMD with
     MP_TEST_PG_PASSWORD  the password (tests check it never leaks)
     MP_TEST_PG_BIN    the server's bin folder (psql, createdb, ...)
 
-and stops the server when CMD ends, whatever happened (also on SIGTERM
+(an argument @PG_URL@ of CMD is replaced by that URL too), and stops the
+server when CMD ends, whatever happened (also on SIGTERM
 and SIGINT, as meson sends on a timeout). DIR is removed when CMD passed
 and kept (with the server log) when it failed. Exits with CMD's status.
 
@@ -210,6 +211,7 @@ def main(argv):
         env["MP_TEST_PG_URL"] = server.url()
         env["MP_TEST_PG_PASSWORD"] = PASSWORD
         env["MP_TEST_PG_BIN"] = bindir
+        cmd = [a.replace("@PG_URL@", server.url()) for a in cmd]
         status = subprocess.run(cmd, env=env).returncode
     except KeyboardInterrupt as e:
         print("pgtest: stopped (%s)" % e, file=sys.stderr)

@@ -241,6 +241,7 @@ PGconn *mp__pg_connect(const char *url, const char *location, const char *app,
 int mp__pg_reconnect(mp_pg *s, mp_err *err) {
   PQreset(s->conn);
   memset(s->prepared, 0, sizeof(s->prepared));
+  s->last_state[0] = '\0';
   if (PQstatus(s->conn) == CONNECTION_OK)
     return 0;
   return mp__pg_err(s, NULL, "cannot reconnect", err);
@@ -249,6 +250,12 @@ int mp__pg_reconnect(mp_pg *s, mp_err *err) {
 /* ==== errors ==== */
 
 const char *mp__pg_last_state(const mp_pg *s) { return s->last_state; }
+
+int mp__pg_lost(const mp_pg *s) {
+  return PQstatus(s->conn) != CONNECTION_OK ||
+         strncmp(s->last_state, "08", 2) == 0 ||
+         strncmp(s->last_state, "57P", 3) == 0;
+}
 
 int mp__pg_err(mp_pg *s, const PGresult *r, const char *what, mp_err *err) {
   const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
@@ -259,7 +266,7 @@ int mp__pg_err(mp_pg *s, const PGresult *r, const char *what, mp_err *err) {
   one_line(msg);
   scrub(msg, s->url);
   int rc;
-  if (PQstatus(s->conn) != CONNECTION_OK)
+  if (mp__pg_lost(s))
     rc = mp_err_set(err, MP_EIO,
                     "%s: lost the connection to the state store '%s' (%s); "
                     "the stack keeps what its last completed write stored; "
@@ -341,6 +348,75 @@ int mp__pg_simple(mp_pg *s, const char *sql, const char *what, mp_err *err) {
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
     rc = mp__pg_err(s, r, what, err);
   PQclear(r);
+  return rc;
+}
+
+/* ==== batches ==== */
+
+/* The result of the next query of the pipeline and the NULL that ends it;
+ * NULL if the connection gave nothing more. */
+static PGresult *next_result(mp_pg *s) {
+  PGresult *r = PQgetResult(s->conn);
+  if (r != NULL) {
+    PGresult *end = PQgetResult(s->conn);
+    PQclear(end); /* NULL unless the server broke the protocol */
+  }
+  return r;
+}
+
+/* Reads BEGIN's result, one per statement, and the sync point. */
+static int collect(mp_pg *s, mp_pg_stmt *const *st, size_t n, PGresult **res,
+                   mp_err *err) {
+  int rc = 0;
+  for (size_t i = 0; i <= n; i++) {
+    const char *what = i == 0 ? "cannot start a transaction" : st[i - 1]->what;
+    PGresult *r = next_result(s);
+    if (r == NULL) {
+      if (rc == 0)
+        rc = mp__pg_err(s, NULL, what, err);
+      break;
+    }
+    ExecStatusType t = PQresultStatus(r);
+    if (rc == 0 && t != PGRES_COMMAND_OK && t != PGRES_TUPLES_OK)
+      rc = mp__pg_err(s, r, what, err);
+    if (rc == 0 && i > 0)
+      res[i - 1] = r;
+    else
+      PQclear(r);
+  }
+  for (PGresult *r; (r = PQgetResult(s->conn)) != NULL;) {
+    int sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+    PQclear(r);
+    if (sync)
+      break;
+  }
+  return rc;
+}
+
+int mp__pg_batch(mp_pg *s, mp_pg_stmt *const *st, size_t n, PGresult **res,
+                 mp_err *err) {
+  memset(res, 0, n * sizeof(*res));
+  for (size_t i = 0; i < n; i++)
+    if (!s->prepared[st[i]->id] && prepare(s, st[i]->id, err) < 0)
+      return err->code;
+  if (!PQenterPipelineMode(s->conn))
+    return mp__pg_err(s, NULL, "cannot start a transaction", err);
+  int ok = PQsendQueryParams(s->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
+  for (size_t i = 0; ok && i < n; i++) {
+    char name[16];
+    snprintf(name, sizeof(name), "mp%d", (int)st[i]->id);
+    ok = PQsendQueryPrepared(s->conn, name, st[i]->p.n, st[i]->p.v, NULL, NULL,
+                             0);
+  }
+  int rc = ok && PQpipelineSync(s->conn)
+               ? collect(s, st, n, res, err)
+               : mp__pg_err(s, NULL, "cannot start a transaction", err);
+  PQexitPipelineMode(s->conn);
+  if (rc < 0)
+    for (size_t i = 0; i < n; i++) {
+      PQclear(res[i]);
+      res[i] = NULL;
+    }
   return rc;
 }
 

@@ -135,6 +135,23 @@ int mp__pg_exec(mp_pg *s, mp__pg_stmt_id id, const mp_pg_params *p,
 /* Runs a statement returning one integer (NULL: *is_null = 1 and 0). */
 int mp__pg_query_int(mp_pg *s, mp__pg_stmt_id id, const mp_pg_params *p,
                      const char *what, int64_t *out, int *is_null, mp_err *err);
+/* One statement of a batch: which, its parameters, what it does (for
+ * messages). Built in place: |p| points into itself. */
+typedef struct mp_pg_stmt {
+  mp__pg_stmt_id id;
+  mp_pg_params p;
+  const char *what;
+} mp_pg_stmt;
+
+/* Starts a transaction and runs the |n| statements |st| in it, sent
+ * together (libpq's pipeline mode): two round trips whatever |n|, where
+ * one statement at a time takes n + 2. res[i] receives each statement's
+ * result (free with PQclear). The transaction stays open: the caller
+ * commits or rolls back. On a failure no result is returned, |err| names
+ * the statement that failed (or the lost connection), and the transaction
+ * is aborted. */
+int mp__pg_batch(mp_pg *s, mp_pg_stmt *const *st, size_t n, PGresult **res,
+                 mp_err *err);
 /* Runs SQL text without parameters (transaction control, migrations). */
 int mp__pg_simple(mp_pg *s, const char *sql, const char *what, mp_err *err);
 
@@ -144,6 +161,10 @@ int mp__pg_simple(mp_pg *s, const char *sql, const char *what, mp_err *err);
 int mp__pg_err(mp_pg *s, const PGresult *r, const char *what, mp_err *err);
 /* The SQLSTATE of the last failed statement ("" if none). */
 const char *mp__pg_last_state(const mp_pg *s);
+/* 1 if the connection is lost: libpq says so, or the last failure was of
+ * class 08 (connection exception) or 57P (the server shut down or ended
+ * the session), which may come before libpq notices. */
+int mp__pg_lost(const mp_pg *s);
 
 /* BEGIN (read committed) / BEGIN a repeatable-read read-only snapshot /
  * COMMIT / ROLLBACK. rollback never fails visibly and is a no-op outside a
@@ -193,9 +214,10 @@ int mp__pg_lock_acquire(mp_pg *s, int64_t stack_id, const char *label,
 /* Inside a transaction: MP_EBUSY if a live holder has the lock. */
 int mp__pg_lock_check_free(mp_pg *s, int64_t stack_id, const char *label,
                            mp_err *err);
-/* Inside a transaction: pushes the lease of |u|'s lock forward; MP_EBUSY
- * if the lock is no longer |u|'s (broken by cancel or taken over). */
-int mp__pg_lock_renew(mp_pg_update *u, mp_err *err);
+/* The statement that pushes the lease of |u|'s lock forward; it touches
+ * no row when the lock is no longer |u|'s (broken by cancel or taken
+ * over): then the write must stop (mp__store_lock_lost). */
+void mp__pg_lock_renew_stmt(mp_pg_update *u, mp_pg_stmt *out);
 /* Deletes |u|'s lock row (a single statement). */
 int mp__pg_lock_release(mp_pg_update *u, mp_err *err);
 
@@ -225,13 +247,12 @@ int mp__pg_history_end(mp_pg *s, int64_t stack_id, int64_t seq,
  * MP_ESTATE naming the stack on a violation. */
 int mp__pg_verify_stored(mp_pg *s, int64_t stack_id, const char *label,
                          mp_err *err);
-/* Inside a transaction: inserts a resource row at |ord| / a pending
- * operation row; sets *row. */
-int mp__pg_insert_resource(mp_pg *s, int64_t stack_id, int64_t ord,
-                           const mp_resource *r, const mp_buf *json,
-                           int64_t *row, mp_err *err);
-int mp__pg_insert_pending(mp_pg *s, int64_t stack_id, mp_pending_type t,
-                          const mp_buf *json, int64_t *row, mp_err *err);
+/* The INSERT ... RETURNING id of a resource row at |ord| (|json| its
+ * encoded entry) / of a pending operation row, built into |out|. */
+void mp__pg_resource_stmt(int64_t stack_id, int64_t ord, const mp_resource *r,
+                          const mp_buf *json, mp_pg_stmt *out);
+void mp__pg_pending_stmt(int64_t stack_id, mp_pending_type t,
+                         const mp_buf *json, mp_pg_stmt *out);
 
 /* ---- the operations of store.h (pg_*.c) ---- */
 

@@ -143,16 +143,12 @@ int mp__pg_lock_check_free(mp_pg *s, int64_t stack_id, const char *label,
   return mp__store_busy(label, &info, err);
 }
 
-int mp__pg_lock_renew(mp_pg_update *u, mp_err *err) {
-  mp_pg_params p = {0};
-  mp__pg_int(&p, u->stack_id);
-  mp__pg_text(&p, u->token);
-  mp__pg_int(&p, u->s->lease_ms);
-  int64_t n = 0;
-  if (mp__pg_exec(u->s, PQ_LOCK_RENEW, &p, "cannot renew the stack lock", &n,
-                  err) < 0)
-    return err->code;
-  return n == 1 ? 0 : mp__store_lock_lost(u->label, err);
+void mp__pg_lock_renew_stmt(mp_pg_update *u, mp_pg_stmt *out) {
+  out->id = PQ_LOCK_RENEW;
+  out->what = "cannot renew the stack lock";
+  mp__pg_int(&out->p, u->stack_id);
+  mp__pg_text(&out->p, u->token);
+  mp__pg_int(&out->p, u->s->lease_ms);
 }
 
 int mp__pg_lock_release(mp_pg_update *u, mp_err *err) {

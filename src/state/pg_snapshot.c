@@ -121,33 +121,29 @@ int mp__pg_verify_stored(mp_pg *s, int64_t stack_id, const char *label,
 
 /* ==== rows ==== */
 
-/* Runs an INSERT ... RETURNING id and sets *row. */
-static int insert_returning(mp_pg *s, mp__pg_stmt_id id, const mp_pg_params *p,
-                            const char *what, int64_t *row, mp_err *err) {
-  return mp__pg_query_int(s, id, p, what, row, NULL, err);
+void mp__pg_resource_stmt(int64_t stack_id, int64_t ord, const mp_resource *r,
+                          const mp_buf *json, mp_pg_stmt *out) {
+  out->id = PQ_RES_INSERT;
+  out->what = "cannot store a resource";
+  mp__pg_int(&out->p, stack_id);
+  mp__pg_int(&out->p, ord);
+  mp__pg_text(&out->p, r->urn);
+  mp__pg_int(&out->p, r->delete_ ? 1 : 0);
+  mp__pg_text(&out->p, json->data ? json->data : "");
 }
 
-int mp__pg_insert_resource(mp_pg *s, int64_t stack_id, int64_t ord,
-                           const mp_resource *r, const mp_buf *json,
-                           int64_t *row, mp_err *err) {
-  mp_pg_params p = {0};
-  mp__pg_int(&p, stack_id);
-  mp__pg_int(&p, ord);
-  mp__pg_text(&p, r->urn);
-  mp__pg_int(&p, r->delete_ ? 1 : 0);
-  mp__pg_text(&p, json->data ? json->data : "");
-  return insert_returning(s, PQ_RES_INSERT, &p, "cannot store a resource", row,
-                          err);
+void mp__pg_pending_stmt(int64_t stack_id, mp_pending_type t,
+                         const mp_buf *json, mp_pg_stmt *out) {
+  out->id = PQ_PENDING_INSERT;
+  out->what = "cannot store a pending operation";
+  mp__pg_int(&out->p, stack_id);
+  mp__pg_text(&out->p, mp_pending_type_name(t));
+  mp__pg_text(&out->p, json->data ? json->data : "");
 }
 
-int mp__pg_insert_pending(mp_pg *s, int64_t stack_id, mp_pending_type t,
-                          const mp_buf *json, int64_t *row, mp_err *err) {
-  mp_pg_params p = {0};
-  mp__pg_int(&p, stack_id);
-  mp__pg_text(&p, mp_pending_type_name(t));
-  mp__pg_text(&p, json->data ? json->data : "");
-  return insert_returning(s, PQ_PENDING_INSERT, &p,
-                          "cannot store a pending operation", row, err);
+/* Runs an INSERT ... RETURNING id built by one of the above; sets *row. */
+static int insert(mp_pg *s, const mp_pg_stmt *st, int64_t *row, mp_err *err) {
+  return mp__pg_query_int(s, st->id, &st->p, st->what, row, NULL, err);
 }
 
 /* ==== replace ==== */
@@ -159,11 +155,14 @@ static int replace_one(mp_pg *s, int64_t id, int64_t ord, const mp_resource *r,
                        int64_t *row, mp_err *err) {
   mp_buf json;
   mp_buf_init(&json);
+  mp_pg_stmt st = {0};
   int rc = mp_resource_to_json(op ? op->res : r, c, 0, &json, err);
-  if (rc == 0 && op)
-    rc = mp__pg_insert_pending(s, id, op->type, &json, row, err);
-  else if (rc == 0)
-    rc = mp__pg_insert_resource(s, id, ord, r, &json, row, err);
+  if (op)
+    mp__pg_pending_stmt(id, op->type, &json, &st);
+  else
+    mp__pg_resource_stmt(id, ord, r, &json, &st);
+  if (rc == 0)
+    rc = insert(s, &st, row, err);
   mp_buf_destroy(&json);
   return rc;
 }

@@ -83,80 +83,124 @@ int mp__pg_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
 
 /* ==== apply ==== */
 
-/* Runs a row-level UPDATE/DELETE and requires that it touched a row. */
-static int exec_one_row(mp_pg_update *u, mp__pg_stmt_id id,
-                        const mp_pg_params *p, int64_t row, const char *what,
+/* How a statement of a step's write is judged once it ran. */
+typedef enum check_kind {
+  CHECK_NONE,    /* the lock renewal: judged by the caller */
+  CHECK_RETURNS, /* an INSERT ... RETURNING id: the new row */
+  CHECK_ONE_ROW  /* an UPDATE/DELETE of |row|: it must touch it */
+} check_kind;
+
+typedef struct step_stmt {
+  mp_pg_stmt st;
+  check_kind check;
+  int64_t row; /* CHECK_ONE_ROW: the row, for the message */
+} step_stmt;
+
+/* The statement for UPDATE (|ord| NULL: keep the position) or UPDATE_NEW
+ * (take *ord) of resource |r|. */
+static void build_update(mp_pg_update *u, const mp_resource *r,
+                         const mp_buf *json, int64_t *ord, step_stmt *out) {
+  out->st.id = ord ? PQ_RES_UPDATE_NEW : PQ_RES_UPDATE;
+  out->st.what = "cannot update a resource";
+  out->check = CHECK_ONE_ROW;
+  out->row = r->row;
+  mp__pg_int(&out->st.p, u->stack_id);
+  mp__pg_int(&out->st.p, r->row);
+  mp__pg_text(&out->st.p, r->urn);
+  mp__pg_int(&out->st.p, r->delete_ ? 1 : 0);
+  mp__pg_text(&out->st.p, json->data ? json->data : "");
+  if (ord)
+    mp__pg_int(&out->st.p, (*ord)++);
+}
+
+/* The statement for MOVE_NEW (|ord| set), DELETE or PENDING_REMOVE. */
+static void build_row(mp_pg_update *u, mp__pg_stmt_id id, int64_t row,
+                      int64_t *ord, const char *what, step_stmt *out) {
+  out->st.id = id;
+  out->st.what = what;
+  out->check = CHECK_ONE_ROW;
+  out->row = row;
+  mp__pg_int(&out->st.p, u->stack_id);
+  mp__pg_int(&out->st.p, row);
+  if (ord)
+    mp__pg_int(&out->st.p, (*ord)++);
+}
+
+/* The statement for change |ch| whose resource JSON (if any) is |json|; a
+ * new ord is taken from *ord. */
+static int build_change(mp_pg_update *u, const mp_store_change *ch,
+                        const mp_buf *json, int64_t *ord, step_stmt *out,
                         mp_err *err) {
-  int64_t n = 0;
-  if (mp__pg_exec(u->s, id, p, what, &n, err) < 0)
-    return err->code;
-  return n == 0 ? mp__store_no_row(what, u->label, row, err) : 0;
-}
-
-/* UPDATE (|ord| NULL: keep the position) or UPDATE_NEW (take *ord). */
-static int apply_update(mp_pg_update *u, const mp_resource *r,
-                        const mp_buf *json, int64_t *ord, mp_err *err) {
-  mp_pg_params p = {0};
-  mp__pg_int(&p, u->stack_id);
-  mp__pg_int(&p, r->row);
-  mp__pg_text(&p, r->urn);
-  mp__pg_int(&p, r->delete_ ? 1 : 0);
-  mp__pg_text(&p, json->data ? json->data : "");
-  if (ord)
-    mp__pg_int(&p, (*ord)++);
-  return exec_one_row(u, ord ? PQ_RES_UPDATE_NEW : PQ_RES_UPDATE, &p, r->row,
-                      "cannot update a resource", err);
-}
-
-/* MOVE_NEW (|ord| set), DELETE or PENDING_REMOVE of row |row|. */
-static int apply_row(mp_pg_update *u, mp__pg_stmt_id id, int64_t row,
-                     int64_t *ord, const char *what, mp_err *err) {
-  mp_pg_params p = {0};
-  mp__pg_int(&p, u->stack_id);
-  mp__pg_int(&p, row);
-  if (ord)
-    mp__pg_int(&p, (*ord)++);
-  return exec_one_row(u, id, &p, row, what, err);
-}
-
-/* Applies change |ch| whose resource JSON (if any) is |json|; a new row
- * goes to *row and a new ord is taken from *ord. */
-static int apply_one(mp_pg_update *u, const mp_store_change *ch,
-                     const mp_buf *json, int64_t *ord, int64_t *row,
-                     mp_err *err) {
   switch (ch->kind) {
   case MP_STORE_INSERT_NEW:
-    return mp__pg_insert_resource(u->s, u->stack_id, (*ord)++, ch->res, json,
-                                  row, err);
+    out->check = CHECK_RETURNS;
+    mp__pg_resource_stmt(u->stack_id, (*ord)++, ch->res, json, &out->st);
+    return 0;
   case MP_STORE_UPDATE:
-    return apply_update(u, ch->res, json, NULL, err);
+    build_update(u, ch->res, json, NULL, out);
+    return 0;
   case MP_STORE_UPDATE_NEW:
-    return apply_update(u, ch->res, json, ord, err);
+    build_update(u, ch->res, json, ord, out);
+    return 0;
   case MP_STORE_MOVE_NEW:
-    return apply_row(u, PQ_RES_MOVE, ch->row, ord, "cannot move a resource",
-                     err);
+    build_row(u, PQ_RES_MOVE, ch->row, ord, "cannot move a resource", out);
+    return 0;
   case MP_STORE_DELETE:
-    return apply_row(u, PQ_RES_DELETE, ch->row, NULL,
-                     "cannot delete a resource", err);
+    build_row(u, PQ_RES_DELETE, ch->row, NULL, "cannot delete a resource", out);
+    return 0;
   case MP_STORE_PENDING_ADD:
-    return mp__pg_insert_pending(u->s, u->stack_id, ch->type, json, row, err);
+    out->check = CHECK_RETURNS;
+    mp__pg_pending_stmt(u->stack_id, ch->type, json, &out->st);
+    return 0;
   case MP_STORE_PENDING_REMOVE:
-    return apply_row(u, PQ_PENDING_DELETE, ch->row, NULL,
-                     "cannot remove a pending operation", err);
+    build_row(u, PQ_PENDING_DELETE, ch->row, NULL,
+              "cannot remove a pending operation", out);
+    return 0;
   }
   return mp_err_set(err, MP_EINVAL, "unknown store change kind %d",
                     (int)ch->kind);
 }
 
+/* Judges the results |res| of the statements |st| (the first renews the
+ * lock); new rows go to |rows| (one per change). */
+static int judge(mp_pg_update *u, const step_stmt *st, PGresult **res, size_t n,
+                 int64_t *rows, mp_err *err) {
+  if (strtoll(PQcmdTuples(res[0]), NULL, 10) != 1)
+    return mp__store_lock_lost(u->label, err);
+  for (size_t i = 1; i < n; i++) {
+    if (st[i].check == CHECK_RETURNS)
+      rows[i - 1] = PQntuples(res[i]) > 0 ? mp__pg_int64(res[i], 0, 0) : 0;
+    else if (st[i].check == CHECK_ONE_ROW &&
+             strtoll(PQcmdTuples(res[i]), NULL, 10) == 0)
+      return mp__store_no_row(st[i].st.what, u->label, st[i].row, err);
+  }
+  return 0;
+}
+
+/* Renews the lock and applies the changes, all sent at once; leaves the
+ * transaction open for the caller to commit or roll back. */
 static int apply_tx(mp_pg_update *u, const mp_store_change *ch, size_t n,
                     const mp_buf *json, int64_t *ord, int64_t *rows,
                     mp_err *err) {
-  if (mp__pg_lock_renew(u, err) < 0)
-    return err->code;
-  for (size_t i = 0; i < n; i++)
-    if (apply_one(u, &ch[i], &json[i], ord, &rows[i], err) < 0)
-      return err->code;
-  return 0;
+  step_stmt *st = mp_xcalloc(n + 1, sizeof(*st));
+  PGresult **res = mp_xcalloc(n + 1, sizeof(*res));
+  mp_pg_stmt **batch = mp_xcalloc(n + 1, sizeof(*batch));
+  mp__pg_lock_renew_stmt(u, &st[0].st);
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < n; i++)
+    rc = build_change(u, &ch[i], &json[i], ord, &st[i + 1], err);
+  for (size_t i = 0; i <= n; i++)
+    batch[i] = &st[i].st;
+  if (rc == 0)
+    rc = mp__pg_batch(u->s, batch, n + 1, res, err);
+  if (rc == 0)
+    rc = judge(u, st, res, n + 1, rows, err);
+  for (size_t i = 0; i <= n; i++)
+    PQclear(res[i]);
+  free(batch);
+  free(res);
+  free(st);
+  return rc;
 }
 
 int mp__pg_apply(mp_store_update *base, const mp_store_change *changes,
@@ -168,8 +212,6 @@ int mp__pg_apply(mp_store_update *base, const mp_store_change *changes,
   int64_t *rows = mp_xcalloc(n, sizeof(*rows));
   int64_t ord = u->next_ord;
   int rc = mp__store_encode_changes(changes, n, u->c, json, err);
-  if (rc == 0)
-    rc = mp__pg_tx_begin(u->s, err);
   if (rc == 0) {
     rc = apply_tx(u, changes, n, json, &ord, rows, err);
     if (rc == 0)
@@ -232,7 +274,7 @@ int mp__pg_update_end(mp_store_update *base, const char *result,
   mp_pg *s = u->s;
   mp__pg_lease_stop(u->lease); /* no renewal after the release */
   int rc = end_tx(u, result, counts, err);
-  if (rc < 0 && PQstatus(s->conn) != CONNECTION_OK) {
+  if (rc < 0 && mp__pg_lost(s)) {
     /* The connection was lost mid-update: one new connection records the
      * result and releases the lock, so the stack is not left locked. */
     mp_err again;

@@ -71,24 +71,13 @@ const char *mp_cli_user_name(void) {
 /* The parsed credentials file, or an empty object when there is none. */
 static int creds_read(mp_ctx *ctx, const char *path, cJSON **out) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f && errno == ENOENT) {
-    *out = cJSON_CreateObject();
-    return 0;
-  }
-  if (!f)
+  size_t len = 0;
+  char *text = mp_cli_read_file(path, &len);
+  if (!text && errno != ENOENT)
     return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot read '%s': %s", path,
                         strerror(errno));
-  mp_buf b;
-  mp_buf_init(&b);
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-    mp_buf_append(&b, chunk, n);
-  fclose(f);
-  cJSON *j =
-      b.len ? cJSON_ParseWithLength(b.data, b.len) : cJSON_CreateObject();
-  mp_buf_destroy(&b);
+  cJSON *j = len ? cJSON_ParseWithLength(text, len) : cJSON_CreateObject();
+  free(text);
   if (!cJSON_IsObject(j)) {
     cJSON_Delete(j);
     return mp_cli_error(ctx, MP_EXIT_ERROR,
@@ -246,6 +235,23 @@ char *mp_cli_backend_normalize(const char *url) {
   free(real);
   free(dir);
   return abs;
+}
+
+int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
+                     int local, char **url) {
+  *url = NULL;
+  const char *given = pos->len ? pos->items[0] : cloud_url;
+  if (local && given)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "a URL may not be specified when --local mode is "
+                        "enabled");
+  if (local)
+    return mp_cli_default_backend(ctx, url);
+  if (given) {
+    *url = mp_cli_backend_normalize(given);
+    return 0;
+  }
+  return mp_cli_backend_url(ctx, url, NULL);
 }
 
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o) {

@@ -70,6 +70,10 @@ int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
 
 /* ---- workspace (workspace.c) ---- */
 
+/* The bytes of file |path| (owned, NUL-terminated; *len its length), or
+ * NULL with errno set if it cannot be read. */
+char *mp_cli_read_file(const char *path, size_t *len);
+
 /* Loads Pulumi.yaml, searching upwards from --cwd (or the current folder).
  * Sets ctx->project. Returns an exit status. */
 int mp_cli_load_project(mp_ctx *ctx);
@@ -101,6 +105,12 @@ int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
  * sets the PostgreSQL lock lease (tests use short ones). Exit status. */
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o);
 
+/* The URL `login` or `logout` names: the argument in |pos| or -c
+ * |cloud_url| (not both), ~/.minipulumi/state.db with |local| (and no
+ * URL), else the current backend (mp_cli_backend_url). A relative file
+ * path comes back absolute. Owned. Returns an exit status. */
+int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
+                     int local, char **url);
 /* The login credentials.json remembers as current (owned; NULL if none).
  * Returns an exit status. */
 int mp_cli_credentials_current(mp_ctx *ctx, char **url);

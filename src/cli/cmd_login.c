@@ -25,28 +25,6 @@ static const mp_cmd_help help = {
     "PGPASSWORD or in ~/.pgpass; it is never shown. `--local` is a shortcut\n"
     "for ~/.minipulumi/state.db."};
 
-/* Picks the URL to log in to from the argument, -c and --local. */
-static int choose_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
-                      int local, char **url) {
-  *url = NULL;
-  if (pos->len && cloud_url)
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "only one of --cloud-url or argument URL may be "
-                        "specified, not both");
-  const char *given = pos->len ? pos->items[0] : cloud_url;
-  if (local && given)
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "a URL may not be specified when --local mode is "
-                        "enabled");
-  if (local)
-    return mp_cli_default_backend(ctx, url);
-  if (given) {
-    *url = mp_cli_backend_normalize(given);
-    return 0;
-  }
-  return mp_cli_backend_url(ctx, url, NULL);
-}
-
 static void warn_env_conflict(mp_ctx *ctx, const char *url) {
   const char *name, *env;
   if (!mp_cli_env_backend(&name, &env) || !strcmp(env, url))
@@ -102,8 +80,13 @@ int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx) {
   if (rc == MP_ARGS_OK)
     rc = mp_args_check_count(ctx, "login", &pos, 0, 1);
   char *url = NULL;
-  int status = rc ? mp_args_exit_status(rc)
-                  : choose_url(ctx, &pos, cloud_url, local, &url);
+  int status = rc ? mp_args_exit_status(rc) : 0;
+  if (!status && pos.len && cloud_url)
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "only one of --cloud-url or argument URL may be "
+                          "specified, not both");
+  if (!status)
+    status = mp_cli_login_url(ctx, &pos, cloud_url, local, &url);
   if (!status && (pos.len || cloud_url || local))
     warn_env_conflict(ctx, url);
   if (!status)

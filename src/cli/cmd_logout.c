@@ -17,29 +17,6 @@ static const mp_cmd_help help = {
     "`--local` is a shortcut for ~/.minipulumi/state.db, matching\n"
     "`minipulumi login --local`."};
 
-static int choose_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
-                      int local, int all, char **url) {
-  *url = NULL;
-  if (pos->len && (cloud_url || all))
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "only one of --all, --cloud-url or argument URL may "
-                        "be specified, not both");
-  const char *given = pos->len ? pos->items[0] : cloud_url;
-  if (local && given)
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "a URL may not be specified when --local mode is "
-                        "enabled");
-  if (all)
-    return 0;
-  if (local)
-    return mp_cli_default_backend(ctx, url);
-  if (given) {
-    *url = mp_cli_backend_normalize(given);
-    return 0;
-  }
-  return mp_cli_backend_url(ctx, url, NULL);
-}
-
 int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx) {
   const char *cloud_url = NULL;
   int local = 0, all = 0;
@@ -57,8 +34,13 @@ int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx) {
   if (rc == MP_ARGS_OK)
     rc = mp_args_check_count(ctx, "logout", &pos, 0, 1);
   char *url = NULL;
-  int status = rc ? mp_args_exit_status(rc)
-                  : choose_url(ctx, &pos, cloud_url, local, all, &url);
+  int status = rc ? mp_args_exit_status(rc) : 0;
+  if (!status && pos.len && (cloud_url || all))
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "only one of --all, --cloud-url or argument URL may "
+                          "be specified, not both");
+  if (!status && !all)
+    status = mp_cli_login_url(ctx, &pos, cloud_url, local, &url);
   if (!status)
     status = mp_cli_credentials_update(
         ctx, all ? MP_CREDS_LOGOUT_ALL : MP_CREDS_LOGOUT, url);

@@ -103,7 +103,7 @@ static char *find_project_dir(const char *start) {
   return NULL;
 }
 
-static char *read_file(const char *path, size_t *len) {
+char *mp_cli_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   mp_buf b;
@@ -144,7 +144,7 @@ static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
     file = mp_xasprintf("%s/Pulumi.yml", dir);
   }
   size_t len = 0;
-  char *text = read_file(file, &len);
+  char *text = mp_cli_read_file(file, &len);
   mp_value *doc = NULL;
   mp_err err;
   mp_err_clear(&err);

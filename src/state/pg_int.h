@@ -243,16 +243,18 @@ int mp__pg_history_end(mp_pg *s, int64_t stack_id, int64_t seq,
 
 /* ---- pg_snapshot.c ---- */
 
-/* Reloads the stack's entries (values not decoded) and verifies them;
- * MP_ESTATE naming the stack on a violation. */
-int mp__pg_verify_stored(mp_pg *s, int64_t stack_id, const char *label,
-                         mp_err *err);
 /* The INSERT ... RETURNING id of a resource row at |ord| (|json| its
  * encoded entry) / of a pending operation row, built into |out|. */
 void mp__pg_resource_stmt(int64_t stack_id, int64_t ord, const mp_resource *r,
                           const mp_buf *json, mp_pg_stmt *out);
 void mp__pg_pending_stmt(int64_t stack_id, mp_pending_type t,
                          const mp_buf *json, mp_pg_stmt *out);
+
+/* The PostgreSQL store's database for the shared flows (pg_snapshot.c). */
+extern const mp__store_db mp__pg_db;
+/* mp__store_db.write (pg_update.c): two round trips (mp__pg_batch). */
+int mp__pg_write(mp_store_update *u, const mp_store_change *ch, size_t n,
+                 const mp_buf *json, int64_t *ord, int64_t *rows, mp_err *err);
 
 /* ---- the operations of store.h (pg_*.c) ---- */
 

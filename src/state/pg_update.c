@@ -177,11 +177,12 @@ static int judge(mp_pg_update *u, const step_stmt *st, PGresult **res, size_t n,
   return 0;
 }
 
-/* Renews the lock and applies the changes, all sent at once; leaves the
- * transaction open for the caller to commit or roll back. */
-static int apply_tx(mp_pg_update *u, const mp_store_change *ch, size_t n,
-                    const mp_buf *json, int64_t *ord, int64_t *rows,
-                    mp_err *err) {
+/* Starts a transaction, renews the lock and applies the changes, all sent
+ * at once; leaves the transaction open for the caller to commit or roll
+ * back. */
+int mp__pg_write(mp_store_update *base, const mp_store_change *ch, size_t n,
+                 const mp_buf *json, int64_t *ord, int64_t *rows, mp_err *err) {
+  mp_pg_update *u = mp__pg_update(base);
   step_stmt *st = mp_xcalloc(n + 1, sizeof(*st));
   PGresult **res = mp_xcalloc(n + 1, sizeof(*res));
   mp_pg_stmt **batch = mp_xcalloc(n + 1, sizeof(*batch));
@@ -206,29 +207,11 @@ static int apply_tx(mp_pg_update *u, const mp_store_change *ch, size_t n,
 int mp__pg_apply(mp_store_update *base, const mp_store_change *changes,
                  size_t n, mp_err *err) {
   mp_pg_update *u = mp__pg_update(base);
-  if (n == 0)
-    return 0;
-  mp_buf *json = mp_xcalloc(n, sizeof(*json));
-  int64_t *rows = mp_xcalloc(n, sizeof(*rows));
-  int64_t ord = u->next_ord;
-  int rc = mp__store_encode_changes(changes, n, u->c, json, err);
-  if (rc == 0) {
-    rc = apply_tx(u, changes, n, json, &ord, rows, err);
-    if (rc == 0)
-      rc = mp__pg_tx_commit(u->s, err);
-    else
-      mp__pg_tx_rollback(u->s);
-  }
-  if (rc == 0) {
-    u->next_ord = ord;
-    mp__store_assign_rows(changes, n, rows);
-  }
-  for (size_t i = 0; i < n; i++)
-    mp_buf_destroy(&json[i]);
-  free(json);
-  free(rows);
-  if (rc == 0 && u->verify)
-    rc = mp__pg_verify_stored(u->s, u->stack_id, u->label, err);
+  int rc =
+      mp__store_apply(&mp__pg_db, base, u->c, &u->next_ord, changes, n, err);
+  if (rc == 0 && n > 0 && u->verify)
+    rc = mp__store_verify_stored(&mp__pg_db, base->s, u->stack_id, u->label,
+                                 err);
   return rc;
 }
 

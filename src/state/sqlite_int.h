@@ -150,11 +150,6 @@ int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
 
 /* ---- sqlite_snapshot.c ---- */
 
-/* Reloads the stack's stored entries (without decoding values) and runs
- * mp_snapshot_verify; MP_ESTATE naming the stack on a violation. */
-int mp__verify_stored(mp_sqlite *s, int64_t stack_id, const char *label,
-                      mp_err *err);
-
 /* Inside a transaction: inserts a resource row (|json| is its encoded
  * checkpoint JSON) at |ord|; sets *row. */
 int mp__row_insert_resource(mp_sqlite *s, int64_t stack_id, int64_t ord,
@@ -200,6 +195,13 @@ int mp__sqlite_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
 int mp__sqlite_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
 int mp__sqlite_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                        size_t *n, mp_err *err);
+
+/* The SQLite store's database for the shared flows (sqlite_snapshot.c). */
+extern const mp__store_db mp__sqlite_db;
+/* mp__store_db.write (sqlite_update.c). */
+int mp__sqlite_write(mp_store_update *u, const mp_store_change *ch, size_t n,
+                     const mp_buf *json, int64_t *ord, int64_t *rows,
+                     mp_err *err);
 
 /* ---- sqlite_rename.c ---- */
 

@@ -175,10 +175,11 @@ static int apply_one(mp_sqlite_update *u, const mp_store_change *ch,
                     (int)ch->kind);
 }
 
-static int apply_tx(mp_sqlite_update *u, const mp_store_change *ch, size_t n,
-                    const mp_buf *json, int64_t *ord, int64_t *rows,
-                    mp_err *err) {
-  if (check_still_locked(u, err) < 0)
+int mp__sqlite_write(mp_store_update *base, const mp_store_change *ch, size_t n,
+                     const mp_buf *json, int64_t *ord, int64_t *rows,
+                     mp_err *err) {
+  mp_sqlite_update *u = mp__sqlite_update(base);
+  if (mp__tx_begin(u->s, err) < 0 || check_still_locked(u, err) < 0)
     return err->code;
   for (size_t i = 0; i < n; i++)
     if (apply_one(u, &ch[i], &json[i], ord, &rows[i], err) < 0)
@@ -189,31 +190,11 @@ static int apply_tx(mp_sqlite_update *u, const mp_store_change *ch, size_t n,
 int mp__sqlite_apply(mp_store_update *base, const mp_store_change *changes,
                      size_t n, mp_err *err) {
   mp_sqlite_update *u = mp__sqlite_update(base);
-  if (n == 0)
-    return 0;
-  mp_buf *json = mp_xcalloc(n, sizeof(*json));
-  int64_t *rows = mp_xcalloc(n, sizeof(*rows));
-  int64_t ord = u->next_ord;
-  int rc = mp__store_encode_changes(changes, n, u->c, json, err);
-  if (rc == 0)
-    rc = mp__tx_begin(u->s, err);
-  if (rc == 0) {
-    rc = apply_tx(u, changes, n, json, &ord, rows, err);
-    if (rc == 0)
-      rc = mp__tx_commit(u->s, err);
-    else
-      mp__tx_rollback(u->s);
-  }
-  if (rc == 0) {
-    u->next_ord = ord;
-    mp__store_assign_rows(changes, n, rows);
-  }
-  for (size_t i = 0; i < n; i++)
-    mp_buf_destroy(&json[i]);
-  free(json);
-  free(rows);
-  if (rc == 0 && u->verify)
-    rc = mp__verify_stored(u->s, u->stack_id, u->label, err);
+  int rc = mp__store_apply(&mp__sqlite_db, base, u->c, &u->next_ord, changes, n,
+                           err);
+  if (rc == 0 && n > 0 && u->verify)
+    rc = mp__store_verify_stored(&mp__sqlite_db, base->s, u->stack_id, u->label,
+                                 err);
   return rc;
 }
 

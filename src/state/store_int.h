@@ -91,6 +91,65 @@ int mp__store_encode_changes(const mp_store_change *ch, size_t n,
 void mp__store_assign_rows(const mp_store_change *ch, size_t n,
                            const int64_t *rows);
 
+/* ==== the flows both backends share (store_flow.c) ==== */
+
+/* What the shared flows need from a backend's database: transactions,
+ * reading a stack's rows, and the row writes a step or an import is made
+ * of. */
+typedef struct mp__store_db {
+  /* The id of stack |st| (0) or MP_ENOENT. */
+  int (*stack_id)(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err);
+  /* 1 while a transaction is open. */
+  int (*in_tx)(mp_store *s);
+  /* A read-only snapshot of the database until rollback. */
+  int (*begin_read)(mp_store *s, mp_err *err);
+  int (*begin)(mp_store *s, mp_err *err);
+  int (*commit)(mp_store *s, mp_err *err);
+  /* Never fails visibly; a no-op outside a transaction. */
+  void (*rollback)(mp_store *s);
+  /* A step's write: starts a transaction, fails (MP_EBUSY) unless the
+   * session still holds the stack's lock, and writes the |n| changes |ch|
+   * (resource JSON in json[i]; new ords taken from *ord, new rows to
+   * rows[i]). Leaves the transaction open for commit or rollback. */
+  int (*write)(mp_store_update *u, const mp_store_change *ch, size_t n,
+               const mp_buf *json, int64_t *ord, int64_t *rows, mp_err *err);
+  /* Replace, inside its transaction: the id of stack |st|, its row held
+   * against lock takers, and MP_EBUSY if a live holder has its lock. */
+  int (*replace_start)(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err);
+  /* Deletes every resource and pending operation of stack |id|. */
+  int (*clear)(mp_store *s, int64_t id, mp_err *err);
+  /* Inserts a resource row at |ord| / a pending operation row, |json|
+   * being the entry's checkpoint JSON; sets *row. */
+  int (*insert_resource)(mp_store *s, int64_t id, int64_t ord,
+                         const mp_resource *r, const mp_buf *json, int64_t *row,
+                         mp_err *err);
+  int (*insert_pending)(mp_store *s, int64_t id, mp_pending_type t,
+                        const mp_buf *json, int64_t *row, mp_err *err);
+  /* Appends to |snap| the stored resources of stack |id| in order, then
+   * its pending operations, each with its row (parsed with
+   * mp__store_parse_entry, |c| and |flags|). */
+  int (*read_rows)(mp_store *s, int64_t id, const mp_crypter *c, unsigned flags,
+                   mp_snapshot *snap, mp_err *err);
+} mp__store_db;
+
+/* mp_store_load through |db| (its contract in store.h). */
+int mp__store_load(const mp__store_db *db, mp_store *s, mp_stack_ref st,
+                   const mp_crypter *c, mp_snapshot **out, mp_err *err);
+/* Reloads the entries of stack |id| (values not decoded) and verifies
+ * them; MP_ESTATE naming stack |label| on a violation. */
+int mp__store_verify_stored(const mp__store_db *db, mp_store *s, int64_t id,
+                            const char *label, mp_err *err);
+
+/* mp_store_apply through |db|: encodes the changes before the transaction
+ * (encryption never holds a write lock), runs w->write, commits, then
+ * hands out the new rows and advances *next_ord. All or nothing. */
+int mp__store_apply(const mp__store_db *db, mp_store_update *u,
+                    const mp_crypter *c, int64_t *next_ord,
+                    const mp_store_change *changes, size_t n, mp_err *err);
+/* mp_store_replace through |db| (its contract in store.h). */
+int mp__store_replace(const mp__store_db *db, mp_store *s, mp_stack_ref st,
+                      mp_snapshot *snap, const mp_crypter *c, mp_err *err);
+
 /* Parses a stored entry (checkpoint JSON |text| of |len| bytes, row |row|
  * for messages) into a resource. MP_ESTATE if it is not JSON. */
 int mp__store_parse_entry(const char *text, size_t len, int64_t row,

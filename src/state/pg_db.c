@@ -219,10 +219,15 @@ static void one_line(char *text) {
 PGconn *mp__pg_connect(const char *url, const char *location, const char *app,
                        mp_err *err) {
   /* Keywords before "dbname" are defaults the URL may override; the
-   * fallback name applies only when the URL sets no application_name. */
-  const char *keys[] = {"connect_timeout", "dbname",
+   * fallback name applies only when the URL sets no application_name. A
+   * server that vanishes without closing the connection (a dead network)
+   * is noticed within about half a minute rather than TCP's quarter of an
+   * hour: keepalives while idle, tcp_user_timeout (ms) while sending. */
+  const char *keys[] = {"connect_timeout",           "keepalives_idle",
+                        "keepalives_interval",       "keepalives_count",
+                        "tcp_user_timeout",          "dbname",
                         "fallback_application_name", NULL};
-  const char *vals[] = {"10", url, app, NULL};
+  const char *vals[] = {"10", "10", "5", "3", "30000", url, app, NULL};
   PGconn *conn = PQconnectdbParams(keys, vals, 1);
   if (conn != NULL && PQstatus(conn) == CONNECTION_OK)
     return conn;

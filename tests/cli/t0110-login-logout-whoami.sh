@@ -81,6 +81,13 @@ expect_out "Logged out of everything" "logout --all"
 run whoami -v
 expect_out "Backend URL: $HOME/.minipulumi/state.db" "nothing remembered"
 
+# the lock lease of the PostgreSQL backend comes from the environment
+MINIPULUMI_LOCK_LEASE_SECONDS=soon run stack ls
+expect_rc 2 "a lease that is not a number"
+expect_err "MINIPULUMI_LOCK_LEASE_SECONDS must be a positive number of seconds, not 'soon'" "lease message"
+MINIPULUMI_LOCK_LEASE_SECONDS=0 run stack ls
+expect_rc 2 "a lease of zero"
+
 # ---- PostgreSQL ----
 if [ -n "${MP_TEST_PG_URL:-}" ]; then
   PW=$MP_TEST_PG_PASSWORD

@@ -54,11 +54,12 @@ int mp__pg_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   u->c = c;
   u->verify = mp__store_verify_writes_enabled();
   u->label = mp__store_label(st);
+  int locked = 0;
   int rc = mp__pg_tx_begin(s, err);
   if (rc == 0) {
     rc = begin_tx(s, u, st, kind, message, stale, err);
     if (rc == 0)
-      rc = mp__pg_tx_commit(s, err);
+      locked = (rc = mp__pg_tx_commit(s, err)) == 0;
     else
       mp__pg_tx_rollback(s);
   }
@@ -68,7 +69,7 @@ int mp__pg_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   if (rc < 0) {
     if (stale)
       memset(stale, 0, sizeof(*stale));
-    if (u->seq > 0) { /* locked but no lease: do not leave the lock */
+    if (locked) { /* locked but no lease: do not leave the lock behind */
       mp_err ignored;
       mp__pg_lock_release(u, &ignored);
     }

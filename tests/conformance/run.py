@@ -7,7 +7,7 @@ would, once with --parallel 1 (total step orders) and once with
 --parallel 8 (partial orders, same final state). Prints one line per
 scenario, the details of each failure, and `N passed, N failed`.
 
-Usage: run.py [-j JOBS] [-k FILTER] [--pg-url URL] BINARY [SCENARIO_DIR_OR_FILE...]
+Usage: run.py [-j JOBS] [-k FILTER] [--pg-url URL] [--modes 1,8] BINARY [SCENARIO...]
 With --pg-url (a PostgreSQL server's URL, e.g. the MP_TEST_PG_URL that
 tests/pg/pgtest.py provides), each scenario run gets a database of its own
 on that server as its state backend instead of a SQLite file.
@@ -1105,11 +1105,13 @@ def run_scenario(binary, sc, parallel, keep, pg_url=None):
     return failures, normalize_final(state, env.tmp)
 
 
-def run_one(binary, path, keep, pg_url=None):
+def run_one(binary, path, keep, pg_url=None, modes=None):
     try:
         sc = parse(path)
     except (ScenarioError, OSError, ValueError) as e:
         return os.path.basename(path), ["scenario error: %s" % e]
+    if modes:
+        sc.parallel_modes = tuple(p for p in sc.parallel_modes if p in modes) or sc.parallel_modes[-1:]
     failures = []
     finals = {}
     try:
@@ -1139,6 +1141,8 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the temporary directories")
     ap.add_argument("--pg-url", default=None,
                     help="run on this PostgreSQL server, a database per scenario run")
+    ap.add_argument("--modes", default=None,
+                    help="only these --parallel modes of each scenario, e.g. 8 (default: all)")
     a = ap.parse_args()
     binary = os.path.abspath(a.binary)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -1156,7 +1160,8 @@ def main():
         return 2
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futs = [pool.submit(run_one, binary, f, a.keep, a.pg_url) for f in files]
+        modes = tuple(int(m) for m in a.modes.split(",")) if a.modes else None
+        futs = [pool.submit(run_one, binary, f, a.keep, a.pg_url, modes) for f in files]
         for fut in futs:
             name, failures = fut.result()
             if failures:

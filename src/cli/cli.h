@@ -8,6 +8,8 @@
 #ifndef MP_CLI_CLI_H
 #define MP_CLI_CLI_H
 
+#include <sys/types.h>
+
 #include "cli/config_file.h"
 #include "cli/ctx.h"
 #include "engine/crypto.h"
@@ -68,6 +70,16 @@ int mp_cli_interactive(const mp_ctx *ctx);
 int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
                   size_t size);
 
+/* ---- child process groups (children.c) ---- */
+
+/* Fills |out| with up to |max| process groups this process started: its
+ * children that lead their own group (the command provider's commands).
+ * Async-signal-safe. Returns the count. */
+size_t mp_cli_child_groups(pid_t *out, size_t max);
+/* Ends those groups: SIGTERM now, and SIGKILL after |grace_ms| from a
+ * forked helper (so the caller may exit at once). Async-signal-safe. */
+void mp_cli_end_child_groups(int grace_ms);
+
 /* ---- workspace (workspace.c) ---- */
 
 /* The bytes of file |path| (owned, NUL-terminated; *len its length), or
@@ -122,13 +134,18 @@ enum mp_cli_creds_op {
 /* Rewrites credentials.json (mode 0600) with |op| applied. Exit status. */
 int mp_cli_credentials_update(mp_ctx *ctx, enum mp_cli_creds_op op,
                               const char *url);
-/* Resolves the stack to work on: |name| if given (a `[org/][project/]name`
- * form is accepted), else --stack, else the project's selected stack. With
- * |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).
+/* Resolves the stack to work on: |name| if given (any form
+ * mp_cli_stack_parse accepts), else --stack, else the project's selected
+ * stack. With |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).
  * Needs the project and the store (opened here). *out: owned name. */
 int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out);
-/* Splits `[org/][project/]name` to the short name (owned). */
-char *mp_cli_stack_short_name(const char *name);
+/* Parses the stack reference |ref| — `<stack>`, `organization/<stack>` or
+ * `organization/<project>/<stack>`, as Pulumi's diy backends do — into
+ * the stack's name in *out (owned). Refuses another organization, a
+ * project other than the current one (Pulumi's `provided project name
+ * "<p>" doesn't match Pulumi.yaml`, exit 1) and an invalid name (exit
+ * 2). Loads the project. Returns an exit status. */
+int mp_cli_stack_parse(mp_ctx *ctx, const char *ref, char **out);
 /* The path of Pulumi.<stack>.yaml beside the project. Owned. */
 char *mp_cli_stack_config_path(const mp_ctx *ctx, const char *stack);
 /* The stack reference for |stack| in the loaded project. */

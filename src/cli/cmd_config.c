@@ -18,7 +18,10 @@ typedef struct cfg_cmd {
   int loaded;
 } cfg_cmd;
 
-static int open_cfg(mp_ctx *ctx, cfg_cmd *c) {
+/* Loads the stack's file; a command that writes it (|write|) holds the
+ * file's lock from this read to close_cfg, so parallel writers never lose
+ * each other's keys. */
+static int open_cfg(mp_ctx *ctx, cfg_cmd *c, int write) {
   memset(c, 0, sizeof(*c));
   c->ctx = ctx;
   int status = mp_cli_stack(ctx, NULL, 1, &c->stack);
@@ -26,7 +29,8 @@ static int open_cfg(mp_ctx *ctx, cfg_cmd *c) {
   mp_err err;
   mp_err_clear(&err);
   char *path = mp_cli_stack_config_path(ctx, c->stack);
-  int rc = mp_stack_config_load(path, &c->file, &err);
+  int rc = write ? mp_stack_config_open(path, &c->file, &err)
+                 : mp_stack_config_load(path, &c->file, &err);
   free(path);
   if (rc) return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   c->loaded = 1;
@@ -419,7 +423,8 @@ int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
                           strcmp(sub, "set") ? "" : " [VALUE]");
   } else {
     cfg_cmd c;
-    status = open_cfg(ctx, &c);
+    status = open_cfg(ctx, &c, sub && (!strcmp(sub, "set") || !strcmp(sub, "rm") ||
+                                       !strcmp(sub, "remove")));
     if (!status) {
       if (!sub) status = cmd_list(&c, json, show);
       else if (!strcmp(sub, "set")) status = cmd_set(&c, &pos, secret, path);

@@ -10,7 +10,9 @@
 static const mp_cmd_help help = {
     "minipulumi stack export [flags]",
     "Export the stack's deployment to standard output or a file, in the "
-    "format of\n`pulumi stack export`; `stack import` reads it back."};
+    "format of\n`pulumi stack export`; `stack import` reads it back. "
+    "Secrets are written as the\nciphertext stored, so no passphrase is "
+    "needed unless --show-secrets is given."};
 
 static int write_out(mp_ctx *ctx, const char *file, const mp_buf *b) {
   FILE *f = file ? fopen(file, "w") : ctx->out;
@@ -21,6 +23,19 @@ static int write_out(mp_ctx *ctx, const char *file, const mp_buf *b) {
   if (file && fclose(f) != 0)
     return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot write '%s': %s", file,
                         strerror(errno));
+  return 0;
+}
+
+/* The snapshot with every secret kept as the ciphertext stored (Pulumi
+ * exports without decrypting): no passphrase needed. Exit status. */
+static int load_as_stored(mp_ctx *ctx, const char *stack, mp_snapshot **snap,
+                          mp_crypter *c, int *has_c) {
+  mp_err err;
+  mp_err_clear(&err);
+  *c = mp_crypter_keep_ciphertext();
+  *has_c = 1;
+  if (mp_store_load(ctx->store, mp_cli_ref(ctx, stack), c, snap, &err))
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
   return 0;
 }
 
@@ -44,7 +59,10 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
   mp_crypter c;
   int has_c = 0;
   int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
-  if (!status) status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
+  if (!status && show)
+    status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
+  else if (!status)
+    status = load_as_stored(ctx, stack, &snap, &c, &has_c);
   if (!status) {
     mp_buf b;
     mp_err err;

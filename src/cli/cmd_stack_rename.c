@@ -54,17 +54,8 @@ int mp_cmd_stack_rename(int argc, const char **argv, mp_ctx *ctx) {
   }
   char *stack = NULL, *new_name = NULL;
   int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
-  if (!status) {
-    new_name = mp_cli_stack_short_name(pos.items[0]);
-    if (!mp_cli_stack_name_valid(new_name))
-      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                            "invalid stack name '%s': stack names may only "
-                            "contain alphanumerics, hyphens, underscores or "
-                            "periods",
-                            new_name);
-    else
-      status = rename_stack(ctx, stack, new_name);
-  }
+  if (!status && !(status = mp_cli_stack_parse(ctx, pos.items[0], &new_name)))
+    status = rename_stack(ctx, stack, new_name);
   free(stack);
   free(new_name);
   mp_strv_destroy(&pos);

@@ -53,12 +53,17 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
     mp_err err;
     mp_err_clear(&err);
     if (mp_store_stack_remove(ctx->store, mp_cli_ref(ctx, stack), force, &err)) {
-      if (err.code == MP_ESTATE && !force)
+      if (err.code == MP_ESTATE && !force) /* Pulumi's text, said once */
         status = mp_cli_error(ctx, MP_EXIT_ERROR,
                               "'%s' still has resources; removal rejected. "
-                              "Run `minipulumi destroy` first, or `minipulumi "
-                              "stack rm --force` to forget them (%s)",
-                              stack, err.msg);
+                              "Possible actions:\n"
+                              "- Make sure that '%s' is the stack that you "
+                              "want to destroy\n"
+                              "- Run `minipulumi destroy` to delete the "
+                              "resources, then run `minipulumi stack rm`\n"
+                              "- Run `minipulumi stack rm --force` to override "
+                              "this error",
+                              stack, stack);
       else
         status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
     }

@@ -33,12 +33,20 @@ int mp_cmd_stack_select(int argc, const char **argv, mp_ctx *ctx) {
              (status = mp_cli_store(ctx)) == 0) {
     mp_err err;
     mp_err_clear(&err);
-    char *shortn = mp_cli_stack_short_name(name);
-    int e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, shortn), &err);
+    char *shortn = NULL;
+    int e = 0;
+    if ((status = mp_cli_stack_parse(ctx, name, &shortn)) == 0)
+      e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, shortn), &err);
     free(shortn);
-    if (e < 0) status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
-    else if (e == 0) status = mp_cli_stack_create(ctx, name, NULL, 0);
-    else create = 0; /* exists: plain select below */
+    if (status) {
+      /* refused: printed */
+    } else if (e < 0) {
+      status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    } else if (e == 0) {
+      status = mp_cli_stack_create(ctx, name, NULL, 0);
+    } else {
+      create = 0; /* exists: plain select below */
+    }
   }
   if (!rc && !status && !create) {
     status = mp_cli_stack(ctx, name, 1, &stack);

@@ -2,11 +2,16 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
+
+#include "engine/text.h"
 
 #define MAX_DEPTH 64
 
@@ -15,15 +20,34 @@
 typedef struct reader {
   yaml_parser_t p;
   const char *file;
+  const char *text; /* the whole input, for positions of reader errors */
+  size_t len;
   mp_err *err;
 } reader;
 
 static int parse_error(reader *r) {
+  int line = (int)r->p.problem_mark.line + 1;
+  int col = (int)r->p.problem_mark.column + 1;
+  /* libyaml gives a reader error (bad UTF-8, a control character) no
+   * mark, only the byte offset. */
+  if (r->p.error == YAML_READER_ERROR)
+    mp_text_position(r->text, r->len, r->p.problem_offset, &line, &col);
   /* file:line:col first, as the YAML host reports program errors */
-  return mp_err_set(r->err, MP_EINVAL, "%s:%lu:%lu: invalid YAML: %s", r->file,
-                    (unsigned long)r->p.problem_mark.line + 1,
-                    (unsigned long)r->p.problem_mark.column + 1,
-                    r->p.problem ? r->p.problem : "parse error");
+  return mp_err_set(r->err, MP_EINVAL, "%s:%d:%d: invalid YAML: %s", r->file,
+                    line, col, r->p.problem ? r->p.problem : "parse error");
+}
+
+/* A NUL would cut the string wherever it goes next; refuse it. */
+static int nul_error(reader *r, const yaml_event_t *ev) {
+  return mp_err_set(r->err, MP_EINVAL,
+                    "%s:%lu:%lu: a string may not contain a NUL character "
+                    "(\\0)",
+                    r->file, (unsigned long)ev->start_mark.line + 1,
+                    (unsigned long)ev->start_mark.column + 1);
+}
+
+static int has_nul(const yaml_event_t *ev) {
+  return memchr(ev->data.scalar.value, '\0', ev->data.scalar.length) != NULL;
 }
 
 static int next_event(reader *r, yaml_event_t *ev) {
@@ -63,8 +87,38 @@ static int parse_seq(reader *r, int depth, mp_value **out) {
   }
 }
 
+/* The keys of one mapping as read, with their lines. */
+typedef struct seen_keys {
+  mp_strv keys;
+  unsigned long *lines;
+} seen_keys;
+
+/* A mapping key must be a scalar without NUL, not in |seen|: a repeated
+ * key would silently replace the first, so it is refused in every file,
+ * as the program parser does. Returns 0 or MP_EINVAL. */
+static int check_key(reader *r, const seen_keys *seen,
+                     const yaml_event_t *ev) {
+  if (ev->type != YAML_SCALAR_EVENT)
+    return mp_err_set(r->err, MP_EINVAL,
+                      "cannot parse '%s': only scalar mapping keys are "
+                      "supported (line %lu)",
+                      r->file, (unsigned long)ev->start_mark.line + 1);
+  if (has_nul(ev)) return nul_error(r, ev);
+  const char *key = (const char *)ev->data.scalar.value;
+  for (size_t i = 0; i < seen->keys.len; i++)
+    if (strcmp(seen->keys.items[i], key) == 0)
+      return mp_err_set(r->err, MP_EINVAL,
+                        "%s:%lu:%lu: duplicate key '%s' (first at line %lu)",
+                        r->file, (unsigned long)ev->start_mark.line + 1,
+                        (unsigned long)ev->start_mark.column + 1, key,
+                        seen->lines[i]);
+  return 0;
+}
+
 static int parse_map(reader *r, int depth, mp_value **out) {
   mp_value *obj = mp_value_new_object();
+  seen_keys seen = {{0}, NULL};
+  mp_strv_init(&seen.keys);
   int rc;
   for (;;) {
     yaml_event_t ev;
@@ -73,17 +127,18 @@ static int parse_map(reader *r, int depth, mp_value **out) {
     if (ev.type == YAML_MAPPING_END_EVENT) {
       yaml_event_delete(&ev);
       *out = obj;
-      return 0;
+      obj = NULL;
+      break;
     }
-    if (ev.type != YAML_SCALAR_EVENT) {
-      rc = mp_err_set(r->err, MP_EINVAL,
-                      "cannot parse '%s': only scalar mapping keys are "
-                      "supported (line %lu)",
-                      r->file, (unsigned long)ev.start_mark.line + 1);
+    if ((rc = check_key(r, &seen, &ev))) {
       yaml_event_delete(&ev);
       break;
     }
     char *key = mp_xstrdup((const char *)ev.data.scalar.value);
+    seen.lines = mp_xreallocarray(seen.lines, seen.keys.len + 1,
+                                  sizeof(*seen.lines));
+    seen.lines[seen.keys.len] = (unsigned long)ev.start_mark.line + 1;
+    mp_strv_push(&seen.keys, key);
     yaml_event_delete(&ev);
     mp_value *val = NULL;
     if ((rc = next_event(r, &ev)) == 0) {
@@ -97,6 +152,8 @@ static int parse_map(reader *r, int depth, mp_value **out) {
     mp_value_object_set(obj, key, val);
     free(key);
   }
+  mp_strv_destroy(&seen.keys);
+  free(seen.lines);
   mp_value_free(obj);
   return rc;
 }
@@ -107,6 +164,7 @@ static int parse_node(reader *r, yaml_event_t *ev, int depth, mp_value **out) {
                       r->file);
   switch (ev->type) {
   case YAML_SCALAR_EVENT:
+    if (has_nul(ev)) return nul_error(r, ev);
     *out = is_null_scalar(ev)
                ? mp_value_new_null()
                : mp_value_new_string((const char *)ev->data.scalar.value,
@@ -152,7 +210,7 @@ static int parse_document(reader *r, mp_value **out) {
 
 int mp_cli_yaml_parse(const char *file, const char *text, size_t len,
                       mp_value **out, mp_err *err) {
-  reader r = {.file = file, .err = err};
+  reader r = {.file = file, .text = text, .len = len, .err = err};
   mp_value *v = NULL;
   *out = NULL;
   if (!yaml_parser_initialize(&r.p))
@@ -320,6 +378,7 @@ done:
 
 int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err) {
   memset(c, 0, sizeof(*c));
+  c->lock_fd = -1;
   FILE *f = fopen(path, "rb");
   mp_buf text;
   mp_buf_init(&text);
@@ -361,7 +420,60 @@ int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err) {
   return 0;
 }
 
-int mp_stack_config_save(const mp_stack_config *c, mp_err *err) {
+/* Locks |path| (creating it empty if missing; *created says so). A writer
+ * replaces the file by a rename, so a lock taken on the inode it replaced
+ * is worthless: after the lock is granted the path must still name the
+ * locked inode, else the new file is locked instead. */
+static int lock_path(const char *path, int *fd_out, int *created,
+                     mp_err *err) {
+  for (;;) {
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    *created = 0;
+    if (fd < 0 && errno == ENOENT) {
+      fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      *created = fd >= 0;
+      if (fd < 0 && errno == EEXIST) continue;
+    }
+    if (fd < 0)
+      return mp_err_set(err, MP_EIO, "cannot open '%s' for writing: %s", path,
+                        strerror(errno));
+    int rc;
+    while ((rc = flock(fd, LOCK_EX)) < 0 && errno == EINTR) {
+    }
+    struct stat held, now;
+    if (rc < 0) {
+      int e = errno;
+      close(fd);
+      return mp_err_set(err, MP_EIO, "cannot lock '%s': %s", path,
+                        strerror(e));
+    }
+    if (fstat(fd, &held) == 0 && stat(path, &now) == 0 &&
+        held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
+      *fd_out = fd;
+      return 0;
+    }
+    close(fd); /* replaced (or removed) while we waited */
+  }
+}
+
+int mp_stack_config_open(const char *path, mp_stack_config *c, mp_err *err) {
+  int fd = -1, created = 0;
+  memset(c, 0, sizeof(*c));
+  c->lock_fd = -1;
+  int rc = lock_path(path, &fd, &created, err);
+  if (rc) return rc;
+  if ((rc = mp_stack_config_load(path, c, err))) {
+    if (created) unlink(path);
+    close(fd);
+    return rc;
+  }
+  c->locked = 1;
+  c->lock_fd = fd;
+  c->created = created;
+  return 0;
+}
+
+int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
   mp_buf out;
   mp_buf_init(&out);
   int rc = mp_cli_yaml_emit(c->doc, &out, err);
@@ -383,15 +495,37 @@ int mp_stack_config_save(const mp_stack_config *c, mp_err *err) {
       unlink(tmp);
     }
   }
+  if (rc == 0) c->created = 0;
   free(tmp);
   mp_buf_destroy(&out);
   return rc;
 }
 
+int mp_stack_config_save_salt(mp_stack_config *c, const char *salt,
+                              mp_err *err) {
+  mp_stack_config_set_salt(c, salt);
+  if (c->locked) return mp_stack_config_save(c, err);
+  mp_stack_config fresh;
+  int rc = mp_stack_config_open(c->path, &fresh, err);
+  if (rc) return rc;
+  if (!mp_stack_config_salt(&fresh)) {
+    mp_stack_config_set_salt(&fresh, salt);
+    rc = mp_stack_config_save(&fresh, err);
+  }
+  mp_stack_config_destroy(&fresh);
+  return rc;
+}
+
 void mp_stack_config_destroy(mp_stack_config *c) {
+  if (c->locked) {
+    /* A file the lock created and nobody wrote is not left behind. */
+    if (c->created) unlink(c->path);
+    close(c->lock_fd);
+  }
   free(c->path);
   mp_value_free(c->doc);
   memset(c, 0, sizeof(*c));
+  c->lock_fd = -1;
 }
 
 mp_value *mp_stack_config_values(mp_stack_config *c) {

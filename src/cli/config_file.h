@@ -22,15 +22,31 @@
 typedef struct mp_stack_config {
   char *path;    /* the file, owned */
   mp_value *doc; /* OBJECT: the top-level mapping, owned, never NULL */
+  int locked;    /* 1 while |lock_fd| holds the file's lock */
+  int lock_fd;
+  int created; /* the lock created the (empty) file; no save yet */
 } mp_stack_config;
 
-/* Loads |path| into |c| (caller storage). A missing file gives an empty
- * document. Returns 0, MP_EIO (unreadable) or MP_EINVAL (not YAML, or not
- * a mapping; the message names the file, line and column). */
+/* Loads |path| into |c| (caller storage) for reading. A missing file gives
+ * an empty document. Returns 0, MP_EIO (unreadable) or MP_EINVAL (not
+ * YAML, or not a mapping; the message names the file, line and column). */
 int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err);
+/* Loads |path| for a read-modify-write: takes an exclusive lock on the
+ * file first (flock; waits for other writers, here or in other
+ * processes), then reads it, so that no update is lost. The lock is held
+ * until mp_stack_config_destroy. Never open the same file twice in one
+ * process (the second open would wait forever). Returns as
+ * mp_stack_config_load, or MP_EIO when the file cannot be locked. */
+int mp_stack_config_open(const char *path, mp_stack_config *c, mp_err *err);
 /* Writes the document back to c->path (through a temporary file and a
  * rename, so a crash never leaves half a file). 0 or MP_EIO. */
-int mp_stack_config_save(const mp_stack_config *c, mp_err *err);
+int mp_stack_config_save(mp_stack_config *c, mp_err *err);
+/* Records |salt| as `encryptionsalt` in |c| and in the file. A |c| that is
+ * not locked is not written whole (it may be stale): the file is locked,
+ * read again and given the salt only. 0 or an MP_E code. */
+int mp_stack_config_save_salt(mp_stack_config *c, const char *salt,
+                              mp_err *err);
+/* Frees |c| and releases its lock. */
 void mp_stack_config_destroy(mp_stack_config *c);
 
 /* The `config` mapping, created if absent (borrowed). */

@@ -128,7 +128,7 @@ int mp_cli_config_apply_pairs(mp_ctx *ctx, const char *stack,
   if (!pairs || !pairs->len) return 0;
   mp_stack_config cfg;
   char *path = mp_cli_stack_config_path(ctx, stack);
-  int rc = mp_stack_config_load(path, &cfg, err);
+  int rc = mp_stack_config_open(path, &cfg, err);
   free(path);
   if (rc) return rc;
   mp_value *vals = mp_stack_config_values(&cfg);

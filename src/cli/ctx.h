@@ -23,6 +23,7 @@ typedef enum mp_color_mode {
 typedef struct mp_cli_project {
   char *name;          /* project name */
   char *dir;           /* absolute folder holding Pulumi.yaml */
+  char *program_dir;   /* the program's folder: |dir|, or dir/<main> */
   char *runtime;       /* "yaml", "nodejs", ... (may be NULL) */
   mp_value *defaults;  /* OBJECT "<ns>:<key>" → default value, or NULL */
   void *lang;          /* the language host's project object (lang/yaml.h) */

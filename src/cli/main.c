@@ -38,8 +38,13 @@ static const struct command {
  * main sets this pointer once, before installing the handler, and never
  * changes it. The handler only sets ctx->interrupt (a volatile
  * sig_atomic_t), writes a fixed message with write(2), and on the second
- * ^C calls _exit; all three are async-signal-safe. */
+ * ^C ends the commands' process groups (mp_cli_end_child_groups) and
+ * calls _exit; all are async-signal-safe. */
 static mp_ctx *signal_ctx;
+
+/* Between SIGTERM and SIGKILL for the commands left running on a second
+ * ^C (the command provider gives a timed-out command as long). */
+#define MP_CHILD_GRACE_MS 3000
 
 static void on_sigint(int sig) {
   static const char msg[] =
@@ -48,6 +53,7 @@ static void on_sigint(int sig) {
   (void)sig;
   if (signal_ctx->interrupt) {
     signal_ctx->interrupt = 2;
+    mp_cli_end_child_groups(MP_CHILD_GRACE_MS);
     _exit(MP_EXIT_CANCELLED);
   }
   signal_ctx->interrupt = 1;

@@ -316,12 +316,26 @@ static int perform(run *r, int preview_cmd) {
 
 int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                      mp_op_flags *f) {
+  /* Pulumi marks the flags mutually exclusive; its flag-group error is an
+   * unclassified one (exit 1), raised before anything else runs. */
+  if (f->targets.len > 0 && f->excludes.len > 0)
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "if any flags in the group [target exclude] are set "
+                        "none of the others can be; [exclude target] were "
+                        "all set");
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();
+  mp_err err;
+  mp_err_clear(&err);
+  /* Before the preview, not after it at the lock. */
+  if (!only_preview && mp_store_writable(ctx->store, &err)) {
+    free(stack);
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  }
   if (!only_preview && !interactive && !yes) {
     free(stack);
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
@@ -333,6 +347,13 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   mp_strv_init(&r.targets);
   mp_strv_init(&r.replaces);
   status = prepare(&r);
+  /* Providers run in the program's folder, as Pulumi's plugins do: a
+   * relative path in a local:index:File, or a command's default `dir`,
+   * means the same whatever folder minipulumi was started from. */
+  if (status == 0 && chdir(ctx->project->program_dir) != 0)
+    status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "cannot change to the program's folder '%s': %m",
+                          ctx->project->program_dir);
   if (status == 0) status = perform(&r, preview_cmd);
   run_destroy(&r);
   free(stack);

@@ -74,8 +74,7 @@ static int sync_salt(mp_ctx *ctx, mp_stack_ref ref, mp_stack_config *cfg,
     free(state);
   }
   if (rc == 0 && !in_file) {
-    mp_stack_config_set_salt(cfg, salt);
-    rc = mp_stack_config_save(cfg, err);
+    rc = mp_stack_config_save_salt(cfg, salt, err);
   }
   return rc;
 }

@@ -26,7 +26,7 @@ static int copy_config(mp_ctx *ctx, const char *from, const char *to,
     free(dp);
     return rc;
   }
-  rc = mp_stack_config_load(dp, &dst, err);
+  rc = mp_stack_config_open(dp, &dst, err);
   free(dp);
   if (rc) {
     mp_stack_config_destroy(&src);
@@ -53,8 +53,12 @@ int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
   int status;
   if ((status = mp_cli_load_project(ctx)) || (status = mp_cli_store(ctx)))
     return status;
-  char *stack = mp_cli_stack_short_name(name);
-  char *from = copy_from ? mp_cli_stack_short_name(copy_from) : NULL;
+  char *stack = NULL, *from = NULL;
+  if ((status = mp_cli_stack_parse(ctx, name, &stack)) ||
+      (copy_from && (status = mp_cli_stack_parse(ctx, copy_from, &from)))) {
+    free(stack);
+    return status;
+  }
   mp_stack_ref ref = mp_cli_ref(ctx, stack);
   mp_err err;
   mp_err_clear(&err);
@@ -63,13 +67,7 @@ int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
   int mode = (pass || (passf && *passf)) ? MP_SECRETS_CREATE : MP_SECRETS_EXISTING;
   mp_passphrase *pp = NULL;
   int e;
-  if (!mp_cli_stack_name_valid(stack)) {
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "invalid stack name '%s': stack names may only "
-                          "contain alphanumerics, hyphens, underscores or "
-                          "periods",
-                          stack);
-  } else if (from && (e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, from),
+  if (from && (e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, from),
                                                 &err)) <= 0) {
     status = e < 0 ? mp_cli_fail(ctx, MP_EXIT_ERROR, &err)
                    : mp_cli_error(ctx, MP_EXIT_NO_STACK,

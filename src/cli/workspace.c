@@ -25,6 +25,7 @@ static void project_free(mp_cli_project *p) {
   mp_cli_project_lang_free(p->lang);
   free(p->name);
   free(p->dir);
+  free(p->program_dir);
   free(p->runtime);
   mp_value_free(p->defaults);
   free(p);
@@ -137,6 +138,11 @@ static mp_value *project_defaults(const mp_value *decl, const char *project) {
   return out;
 }
 
+/* "a" or "an", for mp_value_kind_name(v->kind). */
+static const char *article(const mp_value *v) {
+  return strchr("aeiou", mp_value_kind_name(v->kind)[0]) ? "an" : "a";
+}
+
 static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
   char *file = mp_xasprintf("%s/Pulumi.yaml", dir);
   if (access(file, F_OK) != 0) {
@@ -157,14 +163,33 @@ static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
   } else {
     const mp_value *name = mp_value_object_get(doc, "name");
     const mp_value *rt = mp_value_object_get(doc, "runtime");
-    if (!name || name->kind != MP_VALUE_STRING || !name->u.str.len) {
+    const mp_value *rtn = rt && rt->kind == MP_VALUE_OBJECT
+                              ? mp_value_object_get(rt, "name")
+                              : NULL;
+    if (!name || name->kind == MP_VALUE_NULL) {
       status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                             "'%s' has no project name; add `name: <project>`",
                             file);
+    } else if (name->kind != MP_VALUE_STRING || !name->u.str.len) {
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "'%s': `name` must be a non-empty string; it is "
+                            "%s %s",
+                            file, article(name), mp_value_kind_name(name->kind));
+    } else if (rt && rt->kind != MP_VALUE_NULL && rt->kind != MP_VALUE_STRING &&
+               !(rtn && rtn->kind == MP_VALUE_STRING)) {
+      /* Present but of the wrong type: "has no runtime" would mislead. */
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "'%s': `runtime` must be a string such as `yaml`, "
+                            "or a mapping with a `name` string; it is %s %s",
+                            file, article(rt), mp_value_kind_name(rt->kind));
     } else {
       mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
       p->name = mp_xstrdup(name->u.str.ptr);
       p->dir = mp_xstrdup(dir);
+      const mp_value *main = mp_value_object_get(doc, "main");
+      p->program_dir = main && main->kind == MP_VALUE_STRING && *main->u.str.ptr
+                           ? mp_xasprintf("%s/%s", dir, main->u.str.ptr)
+                           : mp_xstrdup(dir);
       if (rt && rt->kind == MP_VALUE_STRING) p->runtime = mp_xstrdup(rt->u.str.ptr);
       if (rt && rt->kind == MP_VALUE_OBJECT) {
         const mp_value *rn = mp_value_object_get(rt, "name");
@@ -218,9 +243,43 @@ int mp_cli_store(mp_ctx *ctx) {
 
 /* ==== stacks ==== */
 
-char *mp_cli_stack_short_name(const char *name) {
-  const char *slash = strrchr(name, '/');
-  return mp_xstrdup(slash ? slash + 1 : name);
+/* Pulumi's diy backends accept `<stack>`, `<org>/<stack>` and
+ * `<org>/<project>/<stack>`; the organization is always "organization"
+ * and a missing project is the current one. */
+int mp_cli_stack_parse(mp_ctx *ctx, const char *ref, char **out) {
+  int status;
+  *out = NULL;
+  if ((status = mp_cli_load_project(ctx))) return status;
+  const char *parts[3] = {NULL, NULL, NULL}; /* org, project, name */
+  size_t lens[3] = {0, 0, 0};
+  const char *s1 = strchr(ref, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+  if (s2 && strchr(s2 + 1, '/'))
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "invalid stack name '%s': write <stack>, "
+                        "organization/<stack> or "
+                        "organization/<project>/<stack>",
+                        ref);
+  if (s1) parts[0] = ref, lens[0] = (size_t)(s1 - ref);
+  if (s2) parts[1] = s1 + 1, lens[1] = (size_t)(s2 - s1 - 1);
+  parts[2] = s2 ? s2 + 1 : s1 ? s1 + 1 : ref;
+  lens[2] = strlen(parts[2]);
+  if (lens[0] && (lens[0] != 12 || strncmp(parts[0], "organization", 12)))
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "organization name must be 'organization'");
+  if (lens[1] && (lens[1] != strlen(ctx->project->name) ||
+                  strncmp(parts[1], ctx->project->name, lens[1])))
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "provided project name \"%.*s\" doesn't match "
+                        "Pulumi.yaml",
+                        (int)lens[1], parts[1]);
+  if (!mp_cli_stack_name_valid(parts[2]))
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "invalid stack name '%s': stack names may only "
+                        "contain alphanumerics, hyphens, underscores or "
+                        "periods",
+                        parts[2]);
+  *out = mp_xstrdup(parts[2]);
+  return 0;
 }
 
 mp_stack_ref mp_cli_ref(const mp_ctx *ctx, const char *stack) {
@@ -242,7 +301,7 @@ int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out) {
   char *stack = NULL;
   if (!name) name = ctx->stack;
   if (name) {
-    stack = mp_cli_stack_short_name(name);
+    if ((status = mp_cli_stack_parse(ctx, name, &stack))) return status;
   } else {
     if (mp_store_selected_get(ctx->store, ctx->project->name, &stack, &err))
       return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);

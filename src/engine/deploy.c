@@ -56,6 +56,10 @@ static int logical(const mp_step *s) {
 static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
                     const char *msg) {
   deploy *d = ud;
+  if (kind == MP_EVENT_DIAGNOSTIC) {
+    mp__deploy_diag(d, "warning", s->urn, msg);
+    return;
+  }
   if (s->flags & MP_STEP_SKIPPED_CREATE) return;
   mp_event ev = {0};
   ev.kind = kind;
@@ -205,16 +209,20 @@ static void on_reply(void *ud, mp_chain *c, mp_step *s) {
   if (s->flags & MP_STEP_SKIPPED_CREATE) mp_resource_free(st);
 }
 
+/* Keeps what |r| (a failed or withheld step's resource) refers to out of
+ * the later delete layers. References of a `delete: true` copy and of a
+ * live entry are kept apart: they name different copies of a URN. */
 static void withhold(deploy *d, const mp_resource *r) {
   if (r == NULL) return;
-  if (r->parent) mp_strv_push(&d->withheld, r->parent);
-  if (r->deleted_with) mp_strv_push(&d->withheld, r->deleted_with);
-  mp_strv_copy(&d->withheld, &r->dependencies);
+  mp_strv *w = r->delete_ ? &d->withheld_old : &d->withheld;
+  if (r->parent) mp_strv_push(w, r->parent);
+  if (r->deleted_with) mp_strv_push(w, r->deleted_with);
+  mp_strv_copy(w, &r->dependencies);
   for (size_t i = 0; i < r->property_dependencies.len; i++)
-    mp_strv_copy(&d->withheld, &r->property_dependencies.items[i].urns);
+    mp_strv_copy(w, &r->property_dependencies.items[i].urns);
   mp_provider_ref pr;
   if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
-    mp_strv_push(&d->withheld, pr.urn);
+    mp_strv_push(w, pr.urn);
     mp_provider_ref_destroy(&pr);
   }
 }
@@ -429,6 +437,7 @@ void mp__deploy_on_result(deploy *d, result_item *r) {
       free(r->layers);
       d->phase = PHASE_DONE;
     } else {
+      if (r->late_fail) fail(d, 0);
       d->layers = r->layers;
       d->nlayers = r->nlayers;
       d->next_layer = 0;
@@ -444,8 +453,29 @@ void mp__deploy_on_result(deploy *d, result_item *r) {
 
 /* ---- phases ---- */
 
+/* 1 if the prior state has another entry (another id) with |o|'s URN that
+ * is (|old|) or is not a `delete: true` copy. */
+static int has_other_copy(const deploy *d, const mp_resource *o, int old) {
+  for (size_t i = 0; i < d->snap->nres; i++) {
+    const mp_resource *r = d->snap->res[i];
+    if (!r->delete_ == !old && strcmp(r->urn, o->urn) == 0 &&
+        !(r->id && o->id && strcmp(r->id, o->id) == 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether a withheld reference names this step's copy. As Pulumi's
+ * dependency graph resolves a URN with both copies present: a live entry
+ * refers to the live copy, a `delete: true` one (or a copy replaced in
+ * this run) to the old copy; with one copy only, that one. */
 static int step_withheld(deploy *d, const mp_step *s) {
-  return s->old && mp_strv_contains(&d->withheld, s->old->urn);
+  const mp_resource *o = s->old;
+  if (o == NULL) return 0;
+  int by_live = mp_strv_contains(&d->withheld, o->urn);
+  int by_old = mp_strv_contains(&d->withheld_old, o->urn);
+  if (o->delete_) return by_old || (by_live && !has_other_copy(d, o, 0));
+  return by_live || (by_old && !has_other_copy(d, o, 1));
 }
 
 static void submit_layer(deploy *d) {
@@ -493,7 +523,11 @@ void mp__deploy_check_done(deploy *d) {
       /* Wait for the host to notice the cancellation. */
       if (mp_monitor_outstanding(d->mon) > 0) return;
     }
-    if (d->res->failed || d->stopping || d->program_failed) {
+    /* Under continue-on-error a failed step does not stop the delete
+     * phase (what the failure needs is withheld there); a failed
+     * registration, the program's own failure or a cancellation does. */
+    if ((d->res->failed && !d->o->continue_on_error) || d->stopping ||
+        d->program_failed) {
       d->phase = PHASE_DONE;
       mp__deploy_finish(d);
       return;

@@ -32,6 +32,7 @@ typedef struct result_item {
   mp_chain *chain;   /* REGISTER: the chain; DELETES: the leftover sames */
   mp_chain **layers; /* DELETES */
   size_t nlayers;
+  int late_fail; /* DELETES: run them, then fail (an unknown --target) */
   struct result_item *next;
 } result_item;
 
@@ -89,8 +90,10 @@ typedef struct deploy { /* Owner: the loop thread, except where noted. */
   size_t nparked;
   int releasing, release_again; /* release() is on the stack */
   mp_strv failed_urns;
-  mp_strv withheld;
-  mp_strv injected; /* URNs given an injected default provider (S76) */ /* delete phase: URNs kept because a delete failed */
+  mp_strv withheld;     /* delete phase: URNs live entries that failed or
+                           were withheld refer to */
+  mp_strv withheld_old; /* ... that `delete: true` copies refer to */
+  mp_strv injected; /* URNs given an injected default provider (S76) */
   mp_value *stack_outputs;
   mp_chain **layers;
   size_t nlayers, next_layer;
@@ -117,6 +120,12 @@ void mp__deploy_defer_fail(deploy *d, mp_goal *g, mp_monitor_reg *reg,
                            const mp_err *err, int how);
 mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d);
 mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d);
+/* refresh and destroy check their names before anything runs
+ * (engine/deployment.go checkTargets): each literal --target and --exclude
+ * must name a resource of the stack; a name with `*` is a glob and may
+ * match nothing. Returns 0, or 1 after failing the deployment with the
+ * first unknown name. */
+int mp__deploy_check_names(deploy *d);
 /* Refresh (engine/deploy_refresh.c). */
 int mp__deploy_refresh_start(deploy *d, mp_err *err);
 /* Records a finished refresh step (takes s->new_). */

@@ -42,33 +42,9 @@ static int glob_any(const mp_strv *pats, const char *urn) {
   return 0;
 }
 
-static int check_refresh_targets(deploy *d, mp_err *err) {
-  const mp_strv *lists[2] = {d->o->targets, d->o->excludes};
-  for (int l = 0; l < 2; l++) {
-    if (lists[l] == NULL) continue;
-    for (size_t i = 0; i < lists[l]->len; i++) {
-      int found = 0;
-      for (size_t k = 0; k < d->snap->nres && !found; k++)
-        found = mp_urn_glob(lists[l]->items[i], d->snap->res[k]->urn);
-      if (!found)
-        return mp_err_set(err, MP_EINVAL, "no resource named '%s' found",
-                          lists[l]->items[i]);
-    }
-  }
-  return 0;
-}
-
 int mp__deploy_refresh_start(deploy *d, mp_err *err) {
-  int rc = check_refresh_targets(d, err);
-  if (rc < 0) {
-    d->res->failed = 1;
-    mp__deploy_diag(d, "error", NULL, err->msg);
-    mp_err_clear(err);
-    d->phase = PHASE_DONE;
-    d->program_done = 1;
-    mp__deploy_check_done(d);
-    return 0;
-  }
+  (void)err;
+  if (mp__deploy_check_names(d)) return 0;
   size_t n = d->snap->nres;
   d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
   d->refresh_done = mp_xcalloc(n + 1, 1);

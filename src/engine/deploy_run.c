@@ -19,9 +19,11 @@ static void run_work(deploy *d, work_item *w, result_item *r) {
     return;
   }
   r->rc = 0;
+  /* Pulumi checks `up`'s targets after the program and still runs the
+   * targeted deletes before it fails. */
   if (d->o->kind == MP_DEPLOY_UPDATE)
-    r->rc = mp_stepgen_check_targets(d->sg, 1, &r->err);
-  if (r->rc == 0 && mp_stepgen_preview_failed(d->sg))
+    r->late_fail = mp_stepgen_check_targets(d->sg, 0, &r->diags) > 0;
+  if (mp_stepgen_preview_failed(d->sg))
     r->rc = mp_err_set(&r->err, MP_EINVAL, "%s", "");
   if (r->rc == 0)
     r->rc = mp_stepgen_deletes(d->sg, d->o->kind == MP_DEPLOY_DESTROY,
@@ -184,6 +186,17 @@ static void warn_pending(deploy *d) {
               "whether the operations completed, then repair the stack with "
               "`minipulumi refresh`, which reads the state from the providers "
               "and clears the pending operations.");
+  /* A plain refresh keeps pending creates (it cannot read what may not
+   * exist), so saying only "refresh" would send the user round in a
+   * circle: name the flag that clears them. */
+  int creates = 0;
+  for (size_t i = 0; i < d->snap->npending; i++)
+    creates |= d->snap->pending[i].type == MP_PENDING_CREATING;
+  if (creates && !d->o->clear_pending_creates)
+    mp_buf_puts(&b,
+                "\n\nA refresh keeps pending CREATE operations: once you have "
+                "confirmed that those resources were not created, clear them "
+                "with `minipulumi refresh --clear-pending-creates`.");
   mp__deploy_diag(d, "warning", NULL, b.data);
   mp_buf_destroy(&b);
 }
@@ -313,6 +326,48 @@ static int setup(deploy *d, mp_err *err) {
   return 0;
 }
 
+static int known_name(const mp_snapshot *s, const char *name) {
+  for (size_t k = 0; k < s->nres; k++)
+    if (strcmp(s->res[k]->urn, name) == 0) return 1;
+  return 0;
+}
+
+int mp__deploy_check_names(deploy *d) {
+  const mp_strv *lists[2] = {d->o->targets, d->o->excludes};
+  for (int l = 0; l < 2; l++) {
+    for (size_t i = 0; lists[l] && i < lists[l]->len; i++) {
+      const char *t = lists[l]->items[i];
+      if (strchr(t, '*') || known_name(d->snap, t)) continue;
+      mp_err e;
+      mp_err_set(&e, MP_EINVAL, "no resource named '%s' found", t);
+      d->res->failed = 1;
+      mp__deploy_diag(d, "error", NULL, e.msg);
+      d->phase = PHASE_DONE;
+      d->program_done = 1;
+      mp__deploy_check_done(d);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* `up` checks its --replace names before the program runs. Returns 1
+ * after failing the deployment when one is unknown. */
+static int check_replaces(deploy *d) {
+  mp_diags ds = {0};
+  size_t bad = mp_stepgen_check_targets(d->sg, 1, &ds);
+  for (size_t i = 0; i < ds.len; i++)
+    mp__deploy_diag(d, ds.items[i].severity, ds.items[i].urn,
+                    ds.items[i].message);
+  mp_diags_destroy(&ds);
+  if (bad == 0) return 0;
+  d->res->failed = 1;
+  d->program_done = 1;
+  d->program_failed = 1;
+  mp__deploy_check_done(d);
+  return 1;
+}
+
 static int start(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   mp_event ev = {0};
@@ -336,12 +391,14 @@ static int start(deploy *d, mp_err *err) {
   }
   if (o->kind == MP_DEPLOY_REFRESH) return mp__deploy_refresh_start(d, err);
   if (o->kind == MP_DEPLOY_DESTROY) {
+    if (mp__deploy_check_names(d)) return 0;
     d->program_done = 1;
     mp__deploy_check_done(d);
     return 0;
   }
   if (o->source == NULL)
     return mp_err_set(err, MP_EINVAL, "an update needs a program");
+  if (check_replaces(d)) return 0;
   mp_source_info si = {0};
   si.loop = &d->loop;
   si.project = o->stack.project;
@@ -402,6 +459,7 @@ static void teardown(deploy *d) {
   mp_snapshot_free(d->snap);
   mp_strv_destroy(&d->failed_urns);
   mp_strv_destroy(&d->withheld);
+  mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
   mp_value_free(d->stack_outputs);
   uv_cond_destroy(&d->cv);

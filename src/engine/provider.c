@@ -10,6 +10,7 @@ void mp_prov_resp_init(mp_prov_resp *r) {
   mp_strv_init(&r->stables);
   mp_strv_init(&r->diffs);
   mp_strv_init(&r->init_errors);
+  mp_strv_init(&r->warnings);
   mp_diff_init(&r->detailed_diff);
   r->changes = MP_DIFF_CHANGES_UNKNOWN;
 }
@@ -26,6 +27,7 @@ void mp_prov_resp_destroy(mp_prov_resp *r) {
   mp_strv_destroy(&r->stables);
   mp_strv_destroy(&r->diffs);
   mp_strv_destroy(&r->init_errors);
+  mp_strv_destroy(&r->warnings);
   mp_diff_destroy(&r->detailed_diff);
   free(r->id);
   mp_value_free(r->outputs);

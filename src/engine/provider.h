@@ -76,6 +76,10 @@ typedef struct mp_prov_resp {
   mp_strv init_errors;
   /* GetPluginInfo */
   char *version;
+  /* Any resource method: warnings for the user about the resource (what
+   * a plugin would send through the engine's Log call), shown as the
+   * resource's diagnostics. */
+  mp_strv warnings;
 } mp_prov_resp;
 
 void mp_prov_resp_init(mp_prov_resp *r);

@@ -10,6 +10,7 @@ mp_step *mp_step_new(mp_step_op op, const char *urn) {
   s->op = op;
   s->urn = mp_xstrdup(urn);
   mp_diff_init(&s->detailed);
+  mp_strv_init(&s->warnings);
   return s;
 }
 
@@ -26,6 +27,7 @@ void mp_step_free(mp_step *s) {
   for (size_t i = 0; i < s->nrewrites; i++) mp_resource_free(s->rewrites[i]);
   free(s->rewrites);
   mp_value_free(s->goal_inputs);
+  mp_strv_destroy(&s->warnings);
   free(s);
 }
 

@@ -61,6 +61,10 @@ typedef struct mp_step {
   mp_value *goal_inputs;
   int failed;
   char *error;
+  /* Warnings about the resource (the provider's, or a refresh that found
+   * it unhealthy), shown when the step ends (filled on the worker, read
+   * on the loop thread). */
+  mp_strv warnings;
 } mp_step;
 
 mp_step *mp_step_new(mp_step_op op, const char *urn);

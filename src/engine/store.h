@@ -67,8 +67,10 @@ typedef struct mp_store_opts {
  *   reads the password from PGPASSWORD or ~/.pgpass.
  * A store from an older schema is migrated; one from a newer schema, or a
  * file or database that is not a minipulumi store, is refused with
- * MP_ESTATE and left unchanged. Messages never contain the password.
- * |o| may be NULL. Sets *out on success. */
+ * MP_ESTATE and left unchanged. An existing SQLite store whose file or
+ * folder this process cannot write is opened read-only
+ * (mp_store_writable). Messages never contain the password. |o| may be
+ * NULL. Sets *out on success. */
 int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
                        mp_err *err);
 /* mp_store_open_with with the default options. */
@@ -81,6 +83,10 @@ const char *mp_store_location(const mp_store *s);
 /* `url` with any password removed (userinfo and `password=` parameters):
  * what may be shown or logged. Owned. */
 char *mp_store_url_redact(const char *url);
+/* 0 if |s| can be written, else MP_EIO saying it is read-only (a SQLite
+ * store whose file or folder is not writable opens read-only: reading
+ * works, every write is refused with this error). */
+int mp_store_writable(const mp_store *s, mp_err *err);
 
 /* ---- stacks ---- */
 int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err);
@@ -259,6 +265,7 @@ typedef struct mp_store_ops {
   int (*lock_break)(mp_store *s, mp_stack_ref st, mp_err *err);
   int (*history)(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                  size_t *n, mp_err *err);
+  int (*writable)(const mp_store *s, mp_err *err);
 } mp_store_ops;
 
 #endif

@@ -366,19 +366,73 @@ int mp_urn_is_default_provider(const char *urn) {
   return strncmp(mp_urn_name(urn, NULL), "default", 7) == 0;
 }
 
+/* One element of a compiled target pattern. */
+enum glob_tok { GLOB_CHAR, GLOB_STAR /* [^:]* */, GLOB_ANY /* .* */ };
+
+typedef struct glob_elem {
+  enum glob_tok tok;
+  char c; /* GLOB_CHAR */
+} glob_elem;
+
+/* Splits |pat| into elements: `**` first, then `*`, as Pulumi's matcher
+ * does, so `***` is `**` followed by `*`. Returns the count. */
+static size_t glob_compile(const char *pat, glob_elem *out) {
+  size_t n = 0;
+  while (*pat) {
+    if (pat[0] == '*' && pat[1] == '*') {
+      out[n++].tok = GLOB_ANY;
+      pat += 2;
+    } else if (pat[0] == '*') {
+      out[n++].tok = GLOB_STAR;
+      pat++;
+    } else {
+      out[n].tok = GLOB_CHAR;
+      out[n++].c = *pat++;
+    }
+  }
+  return n;
+}
+
+/* Adds state |i| to |set| with everything reachable from it without
+ * consuming a character (stars may match nothing). */
+static void glob_add(unsigned char *set, const glob_elem *e, size_t n,
+                     size_t i) {
+  while (i <= n && !set[i]) {
+    set[i] = 1;
+    if (i == n || e[i].tok == GLOB_CHAR) return;
+    i++;
+  }
+}
+
+/* A set-of-states simulation of the pattern's automaton: state i means
+ * "elements before i matched". Each character of |s| is looked at once
+ * per state, so the time is O(len(s) * len(pat)) whatever the pattern;
+ * backtracking was exponential in the number of stars. */
 int mp_urn_glob(const char *pat, const char *s) {
-  if (*pat == '\0') return *s == '\0';
-  if (pat[0] == '*' && pat[1] == '*') {
-    for (const char *p = s;; p++) {
-      if (mp_urn_glob(pat + 2, p)) return 1;
-      if (*p == '\0') return 0;
+  size_t plen = strlen(pat);
+  glob_elem *e = mp_xcalloc(plen + 1, sizeof(*e));
+  size_t n = glob_compile(pat, e);
+  unsigned char *cur = mp_xcalloc(n + 1, 1), *next = mp_xcalloc(n + 1, 1);
+  int alive = 1;
+  glob_add(cur, e, n, 0);
+  for (; *s && alive; s++) {
+    memset(next, 0, n + 1);
+    alive = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (!cur[i]) continue;
+      if (e[i].tok == GLOB_CHAR) {
+        if (e[i].c == *s) glob_add(next, e, n, i + 1), alive = 1;
+      } else if (e[i].tok == GLOB_ANY || *s != ':') {
+        glob_add(next, e, n, i), alive = 1;
+      }
     }
+    unsigned char *t = cur;
+    cur = next;
+    next = t;
   }
-  if (pat[0] == '*') {
-    for (const char *p = s;; p++) {
-      if (mp_urn_glob(pat + 1, p)) return 1;
-      if (*p == '\0' || *p == ':') return 0;
-    }
-  }
-  return *s == *pat && mp_urn_glob(pat + 1, s + 1);
+  int match = cur[n]; /* empty once no state is alive */
+  free(e);
+  free(cur);
+  free(next);
+  return match;
 }

@@ -78,7 +78,8 @@ char *mp_default_provider_urn(const char *stack, const char *project,
 int mp_urn_is_default_provider(const char *urn);
 
 /* 1 if |urn| matches the target pattern |pat|: `*` matches within one
- * URN part (no `:`), `**` matches anything (Pulumi's --target globs). */
+ * URN part (no `:`), `**` matches anything (Pulumi's --target globs).
+ * Time O(len(urn) * len(pat)), without backtracking, for any pattern. */
 int mp_urn_glob(const char *pat, const char *urn);
 
 #endif

@@ -157,6 +157,12 @@ typedef struct mp_crypter {
   void *ctx;
 } mp_crypter;
 
+/* A crypter that needs no key: reading keeps each secret's ciphertext as
+ * its value (a string), and writing that value back gives the same
+ * ciphertext; any other secret cannot be written (MP_EINVAL). For
+ * copying stored state as it is (`stack export` without the passphrase). */
+mp_crypter mp_crypter_keep_ciphertext(void);
+
 enum mp_value_json_flags {
   /* Write secrets as {sig, "plaintext": "<json>"} instead of ciphertext
    * (stack export --show-secrets); on read, plaintext is always accepted. */

@@ -52,44 +52,103 @@ static long cfg_find(const mp__prog *p, const char *key) {
   return -1;
 }
 
+/* Integers are carried as doubles: beyond 2^53 they would change. */
+#define MAX_EXACT_INT 9007199254740992.0
+
+/* Parses an integer as Pulumi does (Go's strconv.Atoi: an optional sign
+ * and decimal digits, nothing else, within 64 bits), and refuses what a
+ * double would not carry exactly. Returns 0, or -1 with |why| set. */
+static int parse_integer(const char *s, double *out, char *why, size_t cap) {
+  const char *p = s + (*s == '+' || *s == '-');
+  if (!*p || strspn(p, "0123456789") != strlen(p)) {
+    snprintf(why, cap, "'%.64s' is not a decimal integer", s);
+    return -1;
+  }
+  errno = 0;
+  long long v = strtoll(s, NULL, 10);
+  if (errno == ERANGE) {
+    snprintf(why, cap, "'%.64s' is out of the range of 64-bit integers", s);
+    return -1;
+  }
+  if (v > (1LL << 53) || v < -(1LL << 53)) {
+    snprintf(why, cap,
+             "'%.64s' is beyond 2^53, the largest integer carried exactly", s);
+    return -1;
+  }
+  *out = (double)v;
+  return 0;
+}
+
+/* A decimal number: sign, digits, fraction, exponent; no hex, no inf or
+ * nan, no spaces. Returns 0, or -1 with |why| set. */
+static int parse_number(const char *s, double *out, char *why, size_t cap) {
+  const char *p = s + (*s == '+' || *s == '-');
+  size_t n = strspn(p, "0123456789");
+  if (p[n] == '.') n += 1 + strspn(p + n + 1, "0123456789");
+  int digits = n > 0 && !(n == 1 && p[0] == '.');
+  if (digits && (p[n] == 'e' || p[n] == 'E')) {
+    size_t e = n + 1 + (p[n + 1] == '+' || p[n + 1] == '-');
+    size_t k = strspn(p + e, "0123456789");
+    n = k ? e + k : 0;
+  }
+  errno = 0;
+  double d = digits && n && !p[n] ? strtod(s, NULL) : NAN;
+  if (!isfinite(d)) {
+    snprintf(why, cap, "'%.64s' is not a decimal number", s);
+    return -1;
+  }
+  *out = d;
+  return 0;
+}
+
+/* What |v| is, for messages: "an object", "the string 'x'", ... */
+static void describe(const mp_value *v, int secret, char *out, size_t cap) {
+  const char *t = mp__lang_value_type(v);
+  if (v->kind == MP_VALUE_STRING && !secret)
+    snprintf(out, cap, "it is the string '%.64s'", v->u.str.ptr);
+  else
+    snprintf(out, cap, "it is %s %s%s",
+             strchr("aeiou", t[0]) ? "an" : "a", secret ? "secret " : "", t);
+}
+
 /* Converts a stack config value (usually a string) to |type|. Returns the
- * new value (owned) or NULL when it does not fit. */
-static mp_value *coerce(const mp_value *v, const char *type) {
-  if (strcmp(mp__lang_value_type(v), type) == 0 ||
-      (strcmp(type, "number") == 0 && v->kind == MP_VALUE_NUMBER))
+ * new value (owned), or NULL with the reason in |why|. */
+static mp_value *coerce(const mp_value *v, const char *type, int secret,
+                        char *why, size_t cap) {
+  double d;
+  const char *vt = mp__lang_value_type(v);
+  if (!strcmp(vt, type) || (!strcmp(type, "number") && !strcmp(vt, "integer"))) {
+    if (!strcmp(type, "integer") && fabs(v->u.number) > MAX_EXACT_INT) {
+      snprintf(why, cap, "it is beyond 2^53, the largest integer carried "
+                         "exactly");
+      return NULL;
+    }
     return mp_value_dup(v);
+  }
+  describe(v, secret, why, cap);
+  if (v->kind == MP_VALUE_BOOL && !strcmp(type, "string"))
+    return mp_value_new_cstring(v->u.boolean ? "true" : "false");
   if (v->kind != MP_VALUE_STRING)
-    return strcmp(type, "string") == 0 && v->kind != MP_VALUE_ARRAY &&
-                   v->kind != MP_VALUE_OBJECT
-               ? mp_value_new_cstring(v->kind == MP_VALUE_BOOL
-                                          ? (v->u.boolean ? "true" : "false")
-                                          : "")
-               : NULL;
+    return NULL;
   const char *s = v->u.str.ptr;
   if (!strcmp(type, "integer") || !strcmp(type, "number")) {
-    char *end = NULL;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(d) ||
-        (!strcmp(type, "integer") && floor(d) != d))
-      return NULL;
-    return mp_value_new_number(d);
-  }
-  if (!strcmp(type, "boolean")) {
-    if (!strcmp(s, "true") || !strcmp(s, "false"))
-      return mp_value_new_bool(s[0] == 't');
+    char detail[160];
+    int rc = !strcmp(type, "integer")
+                 ? parse_integer(s, &d, detail, sizeof(detail))
+                 : parse_number(s, &d, detail, sizeof(detail));
+    if (rc == 0) return mp_value_new_number(d);
+    if (!secret) snprintf(why, cap, "%s", detail); /* it quotes the value */
     return NULL;
   }
+  if (!strcmp(type, "boolean") && (!strcmp(s, "true") || !strcmp(s, "false")))
+    return mp_value_new_bool(s[0] == 't');
   if (!strcmp(type, "array") || !strcmp(type, "object")) {
     mp_value *out = NULL;
     mp_err e;
-    if (mp_value_from_json(s, v->u.str.len, NULL, &out, &e) < 0)
-      return NULL;
-    if (strcmp(mp__lang_value_type(out), type) != 0) {
-      mp_value_free(out);
-      return NULL;
-    }
-    return out;
+    if (mp_value_from_json(s, v->u.str.len, NULL, &out, &e) == 0 &&
+        !strcmp(mp__lang_value_type(out), type))
+      return out;
+    mp_value_free(out);
   }
   return NULL;
 }
@@ -115,15 +174,16 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
   } else {
     int secret = set->kind == MP_VALUE_SECRET;
     const mp_value *inner = secret ? set->u.secret : set;
-    v = c->type ? coerce(inner, c->type) : mp_value_dup(inner);
+    char why[160] = "";
+    v = c->type ? coerce(inner, c->type, secret, why, sizeof(why))
+                : mp_value_dup(inner);
     if (v == NULL) {
-      int rc = mp_err_set(
-          err, MP_EINVAL,
-          "Pulumi.yaml:%d:%d: configuration value '%s' is not a valid %s%s%s%s",
-          c->line, c->col, full, c->type, secret ? "" : ": '",
-          secret ? "" : (inner->kind == MP_VALUE_STRING ? inner->u.str.ptr
-                                                        : "?"),
-          secret ? "" : "'");
+      /* Pulumi's words, then what the value is (never a secret's text). */
+      int rc = mp_err_set(err, MP_EINVAL,
+                          "Pulumi.yaml:%d:%d: Stack '%s' with configuration "
+                          "key '%s' must be of type '%s'; %s",
+                          c->line, c->col, p->stack ? p->stack : "",
+                          c->key, c->type, why);
       free(full);
       return rc;
     }

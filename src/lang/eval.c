@@ -4,12 +4,17 @@
 #include "lang/prog.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-/* Files read by fn::readFile larger than this are refused. */
+#include "engine/text.h"
+
+/* Files read by fn::readFile larger than this are refused (not cut). */
 #define MAX_READ_FILE (64u << 20)
 
 static int fail(mp_err *err, const mp__prog *p, const mp__yexpr *x,
@@ -324,6 +329,66 @@ static mp_value *fn_select(mp__evalctx *c, const mp__yexpr *x,
   return mp_value_dup(l->u.arr.items[(size_t)d]);
 }
 
+/* Reads the regular file |fd| whole into |b|, refusing more than
+ * MAX_READ_FILE bytes. Returns 0, or -1 with the reason in |why|. */
+static int read_regular(int fd, mp_buf *b, char *why, size_t cap) {
+  struct stat st;
+  if (fstat(fd, &st) < 0) {
+    snprintf(why, cap, "%s", strerror(errno));
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(why, cap, "it is not a regular file (a %s)",
+             S_ISDIR(st.st_mode)    ? "directory"
+             : S_ISFIFO(st.st_mode) ? "FIFO"
+             : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device"
+                                                          : "special file");
+    return -1;
+  }
+  if ((uintmax_t)st.st_size > MAX_READ_FILE) {
+    snprintf(why, cap, "it is larger than the limit of %u MiB",
+             MAX_READ_FILE >> 20);
+    return -1;
+  }
+  /* The size is checked again while reading: a file may grow, and some
+   * (in /proc) report none. */
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      snprintf(why, cap, "read error: %s", strerror(errno));
+      return -1;
+    }
+    if (n == 0) return 0;
+    if (b->len + (size_t)n > MAX_READ_FILE) {
+      snprintf(why, cap, "it is larger than the limit of %u MiB",
+               MAX_READ_FILE >> 20);
+      return -1;
+    }
+    mp_buf_append(b, chunk, (size_t)n);
+  }
+}
+
+/* The content must be what a string carries exactly: UTF-8 text without
+ * NUL bytes. Returns 0, or -1 with the reason in |why|. */
+static int check_text(const mp_buf *b, char *why, size_t cap) {
+  const char *nul = b->len ? memchr(b->data, '\0', b->len) : NULL;
+  size_t bad = mp_utf8_invalid_at(b->data ? b->data : "", b->len);
+  int line, col;
+  if (nul == NULL && bad == b->len) return 0;
+  size_t at = nul && (size_t)(nul - b->data) < bad ? (size_t)(nul - b->data)
+                                                   : bad;
+  mp_text_position(b->data, b->len, at, &line, &col);
+  snprintf(why, cap,
+           "%s at byte %zu (line %d, column %d); only UTF-8 text without NUL "
+           "bytes can be read (use fn::fileAsset for other content)",
+           nul && (size_t)(nul - b->data) == at ? "it has a NUL byte"
+                                                : "it is not valid UTF-8",
+           at, line, col);
+  return -1;
+}
+
 static mp_value *fn_read_file(mp__evalctx *c, const mp__yexpr *x,
                               const mp_value *a, mp_err *err) {
   if (need(c, x, a, MP_VALUE_STRING, "the path", err) < 0)
@@ -332,21 +397,26 @@ static mp_value *fn_read_file(mp__evalctx *c, const mp__yexpr *x,
   char *full = path[0] == '/'
                    ? mp_xstrdup(path)
                    : mp_xasprintf("%s/%s", c->p->proj->program_dir, path);
-  FILE *f = fopen(full, "rb");
+  /* Non-blocking, so that opening a FIFO cannot hang; it is refused as
+   * not a regular file. */
+  int fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   free(full);
-  if (f == NULL) {
+  if (fd < 0) {
     fail(err, c->p, x, "fn::readFile: cannot open '%s': %s", path,
          strerror(errno));
     return NULL;
   }
   mp_buf b;
   mp_buf_init(&b);
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 &&
-         b.len <= MAX_READ_FILE)
-    mp_buf_append(&b, chunk, n);
-  fclose(f);
+  char why[256];
+  int rc = read_regular(fd, &b, why, sizeof(why));
+  close(fd);
+  if (rc == 0) rc = check_text(&b, why, sizeof(why));
+  if (rc < 0) {
+    mp_buf_destroy(&b);
+    fail(err, c->p, x, "fn::readFile: cannot read '%s': %s", path, why);
+    return NULL;
+  }
   mp_value *out = mp_value_new_string(b.data ? b.data : "", b.len);
   mp_buf_destroy(&b);
   return out;

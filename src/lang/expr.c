@@ -1,6 +1,8 @@
 #include "lang/expr.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -93,9 +95,17 @@ static int parse_access(const char *s, const char *file, int line, int col,
       char *end = NULL;
       if (!isdigit((unsigned char)p[1]))
         goto bad;
+      errno = 0;
       a.index = strtoul(p + 1, &end, 10);
       if (*end != ']')
         goto bad;
+      if (errno == ERANGE) { /* strtoul saturates: never use that index */
+        char why[96];
+        snprintf(why, sizeof(why), "the index %.*s is out of range",
+                 (int)(end - p - 1 > 40 ? 40 : end - p - 1), p + 1);
+        mp__yexpr_free(x);
+        return access_error(file, line, col, s, why, err);
+      }
       p = end + 1;
     }
     x->acc = mp_xreallocarray(x->acc, x->nacc + 1, sizeof(*x->acc));

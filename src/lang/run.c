@@ -367,9 +367,11 @@ static void pump(yaml_source *s) {
   for (size_t i = 0; i < p->nnodes; i++)
     if (p->nodes[i].state != MP_N_DONE) blocked = 1;
   if (blocked && s->broken && s->outstanding == 0 && !s->finished) {
-    /* Nothing more can run: end as failed (the engine said why). */
+    /* Nothing more can run. The engine reported the failures and fails the
+     * update; the program itself ends normally, as Pulumi's SDKs do under
+     * continue-on-error, so that the delete phase still runs. */
     s->finished = 1;
-    mp_monitor_program_done(s->m, 1, "");
+    mp_monitor_program_done(s->m, 0, NULL);
     return;
   }
   if (blocked)

@@ -4,6 +4,7 @@
 #include <yaml.h>
 
 #include "engine/mem.h"
+#include "engine/text.h"
 
 /* Nesting deeper than this is refused (a bound on recursion). */
 #define MAX_DEPTH 128
@@ -45,6 +46,8 @@ static void map_push(mp__ynode *map, mp__ynode *key, mp__ynode *val) {
 typedef struct parse_state {
   yaml_parser_t parser;
   const char *file;
+  const char *text; /* the whole input, for positions of reader errors */
+  size_t len;
   mp_err *err;
 } parse_state;
 
@@ -55,8 +58,14 @@ static int next_event(parse_state *ps, yaml_event_t *ev) {
   if (yaml_parser_parse(&ps->parser, ev))
     return 0;
   const yaml_mark_t *m = &ps->parser.problem_mark;
+  int line = (int)m->line + 1, col = (int)m->column + 1;
+  /* libyaml gives a reader error (bad UTF-8, a control character) no
+   * mark, only the byte offset. */
+  if (ps->parser.error == YAML_READER_ERROR)
+    mp_text_position(ps->text, ps->len, ps->parser.problem_offset, &line,
+                     &col);
   return mp_err_set(ps->err, MP_EINVAL, "%s:%d:%d: invalid YAML: %s",
-                    ps->file, (int)m->line + 1, (int)m->column + 1,
+                    ps->file, line, col,
                     ps->parser.problem ? ps->parser.problem : "parse error");
 }
 
@@ -121,6 +130,13 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
                       ps->file, (int)m->line + 1, (int)m->column + 1);
   switch (ev->type) {
   case YAML_SCALAR_EVENT: {
+    /* A string ends at its first NUL wherever it goes next (a command's
+     * arguments, a C string); refuse it rather than cut it. */
+    if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
+      return mp_err_set(ps->err, MP_EINVAL,
+                        "%s:%d:%d: a string may not contain a NUL character "
+                        "(\\0)",
+                        ps->file, (int)m->line + 1, (int)m->column + 1);
     mp__ynode *n = node_new(MP_YNODE_SCALAR, m);
     n->len = ev->data.scalar.length;
     n->text = mp_xstrndup((const char *)ev->data.scalar.value, n->len);
@@ -180,7 +196,7 @@ static int parse_document(parse_state *ps, mp__ynode **out) {
 int mp__ynode_parse(const char *file, const char *text, size_t len,
                     mp__ynode **out, mp_err *err) {
   *out = NULL;
-  parse_state ps = {.file = file, .err = err};
+  parse_state ps = {.file = file, .text = text, .len = len, .err = err};
   if (!yaml_parser_initialize(&ps.parser))
     return mp_err_set(err, MP_EIO, "cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.parser, (const unsigned char *)text, len);

@@ -11,6 +11,15 @@
 
 enum reg_kind { REG_RESOURCE, REG_READ, REG_DEFAULT_PROVIDER };
 
+/* What a registered resource passes on to its children
+ * (source_eval.go inheritFromParent): its options as registered, after its
+ * own inheritance and provider resolution. */
+typedef struct heritage {
+  int protect, retain_on_delete; /* -1 unset */
+  char *deleted_with;            /* or NULL */
+  char *provider;                /* "<urn>::<id>" or NULL */
+} heritage;
+
 struct mp_monitor_reg {
   enum reg_kind kind;
   mp_register_cb cb;
@@ -23,6 +32,7 @@ struct mp_monitor_reg {
   mp_monitor_reg *wnext;       /* a default provider's waiters */
   int answered; /* the host has its answer (cancelled); the deployment may
                    still hold |reg| and will hand it back */
+  heritage *heir; /* REG_RESOURCE: what its children inherit, once known */
 };
 
 /* A default provider for one (package, version). */
@@ -41,6 +51,7 @@ struct mp_monitor { /* Owner: loop thread. */
   mp_map dps; /* "pkg@version" -> dp* */
   mp_monitor_reg *outstanding;
   size_t noutstanding;
+  mp_map heritages; /* URN of a registered resource -> heritage* */
   /* Registrations cancelled while the deployment still holds them (at the
    * generator or in a chain): freed when handed back, or at the end. */
   mp_monitor_reg *answered;
@@ -56,6 +67,7 @@ mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
   m->o.stack = m->stack;
   m->o.project = m->project;
   mp_map_init(&m->dps);
+  mp_map_init(&m->heritages);
   return m;
 }
 
@@ -76,9 +88,61 @@ static void unlink_reg(mp_monitor *m, mp_monitor_reg *r) {
 
 size_t mp_monitor_outstanding(const mp_monitor *m) { return m->noutstanding; }
 
+static void heritage_free(heritage *h) {
+  if (h == NULL) return;
+  free(h->deleted_with);
+  free(h->provider);
+  free(h);
+}
+
 static void reg_free(mp_monitor_reg *r) {
   mp_goal_free(r->goal);
+  heritage_free(r->heir);
   free(r);
+}
+
+/* ---- inheritance from the parent ---- */
+
+/* Fills |g|'s unset deletedWith, protect and retainOnDelete from its
+ * parent's registration, and its provider when the parent's provider is
+ * of |g|'s package (custom resources only: components keep no provider).
+ * Children name their parent after it registered, so it is known. */
+static void inherit(mp_monitor *m, mp_goal *g) {
+  const heritage *h = g->parent ? mp_map_get(&m->heritages, g->parent) : NULL;
+  if (h == NULL) return;
+  if (g->deleted_with == NULL) g->deleted_with = mp_xstrdup(h->deleted_with);
+  if (g->protect < 0) g->protect = h->protect;
+  if (g->retain_on_delete < 0) g->retain_on_delete = h->retain_on_delete;
+  if (g->provider || h->provider == NULL || !g->custom ||
+      mp_type_is_provider(g->type))
+    return;
+  mp_provider_ref pr;
+  if (mp_provider_ref_parse(h->provider, &pr, NULL) < 0) return;
+  size_t tlen = 0;
+  const char *t = mp_urn_type(pr.urn, &tlen);
+  char *ptype = t ? mp_xstrndup(t, tlen) : NULL;
+  char *ppkg = ptype ? mp_type_package(ptype) : NULL;
+  char *cpkg = mp_type_package(g->type);
+  free(ptype);
+  if (ppkg && cpkg && strcmp(ppkg, cpkg) == 0)
+    g->provider = mp_xstrdup(h->provider);
+  free(ppkg);
+  free(cpkg);
+  mp_provider_ref_destroy(&pr);
+}
+
+/* Hands |g| to the deployment; a resource registration first notes what
+ * its children will inherit. */
+static void submit(mp_monitor *m, mp_goal *g, mp_monitor_reg *r) {
+  if (r->kind == REG_RESOURCE && r->heir == NULL) {
+    heritage *h = mp_xcalloc(1, sizeof(*h));
+    h->protect = g->protect;
+    h->retain_on_delete = g->retain_on_delete;
+    h->deleted_with = mp_xstrdup(g->deleted_with);
+    h->provider = mp_xstrdup(g->provider);
+    r->heir = h;
+  }
+  m->o.hooks.submit(m->o.hooks.ud, g, r);
 }
 
 /* ---- answers ---- */
@@ -99,7 +163,7 @@ static void dp_resolved(mp_monitor *m, dp *d) {
       w->goal = NULL;
       free(g->provider);
       g->provider = mp_xstrdup(d->ref);
-      m->o.hooks.submit(m->o.hooks.ud, g, w);
+      submit(m, g, w);
     }
     w = next;
   }
@@ -152,6 +216,10 @@ void mp_monitor_complete(mp_monitor *m, mp_monitor_reg *r,
     r->dp->ref = mp_provider_ref_format(st->urn, st->id);
     dp_resolved(m, r->dp);
   } else if (r->kind == REG_RESOURCE && r->cb) {
+    if (r->heir && st->urn) {
+      heritage_free(mp_map_put(&m->heritages, st->urn, r->heir));
+      r->heir = NULL;
+    }
     Pulumirpc__RegisterResourceResponse *resp =
         mp__monitor_register_response(st, r->pb_flags, m->o.preview);
     r->cb(r->ud, resp, NULL);
@@ -216,6 +284,9 @@ void mp_monitor_free(mp_monitor *m) {
     }
   }
   mp_map_destroy(&m->dps);
+  for (size_t i = 0; i < m->heritages.cap; i++)
+    if (m->heritages.slots[i].key) heritage_free(m->heritages.slots[i].value);
+  mp_map_destroy(&m->heritages);
   mp_value_free(m->config);
   free(m->stack);
   free(m->project);
@@ -292,7 +363,7 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
                  !mp_type_is_provider(g->type);
   if (!needs_dp) {
     link_reg(m, r);
-    m->o.hooks.submit(m->o.hooks.ud, g, r);
+    submit(m, g, r);
     return 0;
   }
   char *pkg = mp_type_package(g->type);
@@ -332,7 +403,7 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
   link_reg(m, r);
   if (d->ready) {
     g->provider = mp_xstrdup(d->ref);
-    m->o.hooks.submit(m->o.hooks.ud, g, r);
+    submit(m, g, r);
   } else if (d->failed) {
     unlink_reg(m, r);
     rc = mp_err_set(err, d->err.code, "%s", d->err.msg);
@@ -375,6 +446,7 @@ int mp_monitor_register_resource(mp_monitor *m,
   mp_goal *g = NULL;
   int rc = mp__monitor_goal_from_register(req, &g, err);
   if (rc < 0) return rc;
+  inherit(m, g);
   return enqueue(m, g, REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
                  req->acceptresources, err);
 }

@@ -2,7 +2,10 @@
  * pulumi-command's local Command. Create runs `create`; an input change
  * updates (running `update`) when `update` is set and replaces otherwise,
  * and a `triggers` change always replaces; Delete runs `delete`. update
- * and delete see the previous outputs as PULUMI_COMMAND_STDOUT/STDERR. */
+ * and delete see the previous outputs as PULUMI_COMMAND_STDOUT/STDERR.
+ * When any input (or a previous output fed to the command) is secret,
+ * stdout and stderr are secret too and errors do not quote them, as the
+ * current pulumi-command provider does. */
 #include "providers/command_int.h"
 #include "providers/providers_int.h"
 
@@ -142,9 +145,21 @@ static char **build_argv(const mp_value *in, const char *cmd) {
   return argv;
 }
 
+/* 1 if what the command sees includes a secret: then its output may
+ * reveal it. */
+static int sees_secret(const mp_value *in, const mp_value *prev) {
+  return mp_value_contains_secrets(in) || mp_value_contains_secrets(prev);
+}
+
+/* |v| (owned), made secret when |secret|. */
+static mp_value *maybe_secret(mp_value *v, int secret) {
+  return secret ? mp_value_new_secret(v) : v;
+}
+
 /* Runs |cmd| with the settings of the inputs |in|; |prev| (old outputs,
  * may be NULL) provides PULUMI_COMMAND_STDOUT/STDERR. On success sets
- * stdout/stderr in |out| (may be NULL). */
+ * stdout/stderr in |out| (may be NULL), secret when the command saw a
+ * secret. */
 static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
                      double timeout, mp_value *out, mp_err *err) {
   mp__cmd_spec s;
@@ -172,21 +187,27 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
   s.timeout_ms = timeout > 0 ? (int64_t)(timeout * 1000) : 0;
   mp__cmd_result_init(&res);
   rc = mp__cmd_run(&s, &res, err);
-  elen = res.err.len;
+  int secret = sees_secret(in, prev);
+  elen = secret ? 0 : res.err.len; /* a secret's output is never quoted */
   while (elen > 0 &&
          (res.err.data[elen - 1] == '\n' || res.err.data[elen - 1] == '\r'))
     elen--;
   if (elen > 400)
     elen = 400;
+  const char *detail = secret ? " (its output is not shown: an input is "
+                                "secret)"
+                              : ": ";
   if (rc == 0 && res.signal != 0)
-    rc = mp_err_set(err, MP_EPLUGIN, "command was killed by signal %d: %.*s",
-                    res.signal, (int)elen, res.err.data ? res.err.data : "");
+    rc = mp_err_set(err, MP_EPLUGIN, "command was killed by signal %d%s%.*s",
+                    res.signal, detail, (int)elen,
+                    res.err.data ? res.err.data : "");
   else if (rc == 0 && res.status != 0)
-    rc = mp_err_set(err, MP_EPLUGIN, "command exited with status %d: %.*s",
-                    res.status, (int)elen, res.err.data ? res.err.data : "");
+    rc = mp_err_set(err, MP_EPLUGIN, "command exited with status %d%s%.*s",
+                    res.status, detail, (int)elen,
+                    res.err.data ? res.err.data : "");
   if (rc == 0 && out != NULL) {
-    mp_value_object_set(out, "stdout", trimmed(&res.out));
-    mp_value_object_set(out, "stderr", trimmed(&res.err));
+    mp_value_object_set(out, "stdout", maybe_secret(trimmed(&res.out), secret));
+    mp_value_object_set(out, "stderr", maybe_secret(trimmed(&res.err), secret));
   }
   mp__cmd_result_destroy(&res);
   mp_strv_destroy(&s.env);
@@ -194,9 +215,15 @@ static int run_phase(const mp_value *in, const char *cmd, const mp_value *prev,
   return rc;
 }
 
-static void set_unknown_outputs(mp_value *out) {
-  mp_value_object_set(out, "stdout", mp_value_new_unknown());
-  mp_value_object_set(out, "stderr", mp_value_new_unknown());
+static void set_outputs(mp_value *out, int unknown, int secret) {
+  mp_value_object_set(
+      out, "stdout",
+      maybe_secret(unknown ? mp_value_new_unknown() : mp_value_new_cstring(""),
+                   secret));
+  mp_value_object_set(
+      out, "stderr",
+      maybe_secret(unknown ? mp_value_new_unknown() : mp_value_new_cstring(""),
+                   secret));
 }
 
 /* Create and Update share this: |cmd_key| names the command to run, with
@@ -209,14 +236,10 @@ static int create_or_update(const mp_prov_req *q, const char *cmd_key,
   int rc = 0;
   if (cmd == NULL)
     cmd = mp__prov_get_str(q->news, "create");
-  if (q->preview) {
-    set_unknown_outputs(out);
-  } else if (cmd != NULL) {
+  if (q->preview || cmd == NULL)
+    set_outputs(out, q->preview, sees_secret(q->news, prev));
+  else
     rc = run_phase(q->news, cmd, prev, q->timeout, out, err);
-  } else {
-    mp_value_object_set(out, "stdout", mp_value_new_cstring(""));
-    mp_value_object_set(out, "stderr", mp_value_new_cstring(""));
-  }
   if (rc < 0) {
     mp_value_free(out);
     return rc;

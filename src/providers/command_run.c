@@ -1,7 +1,10 @@
 /* Runs one local command for the `command` provider: posix_spawnp (safe
  * to call from several threads at once), stdout/stderr captured through
  * pipes and stdin fed through a socket (so that a child that exits early
- * gives EPIPE instead of SIGPIPE), all multiplexed with poll. */
+ * gives EPIPE instead of SIGPIPE), all multiplexed with poll. Each command
+ * leads its own process group, so that ending it on a timeout ends what
+ * it started too (a shell's `sleep`): SIGTERM to the group, then SIGKILL
+ * after MP_CMD_GRACE_MS. */
 #include "providers/command_int.h"
 
 #include <errno.h>
@@ -17,6 +20,9 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/* How long a command's process group gets between SIGTERM and SIGKILL. */
+#define MP_CMD_GRACE_MS 3000
 
 void mp__cmd_result_init(mp__cmd_result *res) {
   mp_buf_init(&res->out);
@@ -150,8 +156,10 @@ static int spawn_child(const mp__cmd_spec *s, int in, int out, int errfd,
   sigaddset(&defs, SIGINT);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &defs);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0); /* its own group, led by the child */
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETSIGDEF |
+                                      POSIX_SPAWN_SETPGROUP);
   rc = posix_spawnp(pid, s->argv[0], &fa, &attr, s->argv, envp);
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
@@ -174,6 +182,29 @@ static int reap(pid_t pid, mp__cmd_result *res, mp_err *err) {
   if (WIFSIGNALED(status))
     res->signal = WTERMSIG(status);
   return 0;
+}
+
+/* Ends the process group |pid| leads: SIGTERM, then SIGKILL to whatever
+ * is left once the leader has exited, or after the grace period. The
+ * output read meanwhile is kept. The leader is left for the caller to
+ * reap: until then its id cannot be reused, so the group id names this
+ * group only. */
+static void end_group(pid_t pid, io *x, mp__cmd_result *res) {
+  int64_t deadline = now_ms() + MP_CMD_GRACE_MS;
+  kill(-pid, SIGTERM);
+  /* The pipes close once every member holding them is gone. */
+  if (pump(x, res, deadline) == 0) {
+    while (now_ms() < deadline) {
+      siginfo_t si;
+      memset(&si, 0, sizeof(si));
+      if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+          si.si_pid == pid)
+        break;
+      struct timespec ts = {0, 20 * 1000 * 1000};
+      nanosleep(&ts, NULL);
+    }
+  }
+  kill(-pid, SIGKILL);
 }
 
 int mp__cmd_run(const mp__cmd_spec *s, mp__cmd_result *res, mp_err *err) {
@@ -199,7 +230,7 @@ int mp__cmd_run(const mp__cmd_spec *s, mp__cmd_result *res, mp_err *err) {
     close_fd(&x.in);
   timed_out = pump(&x, res, deadline);
   if (timed_out)
-    kill(pid, SIGKILL);
+    end_group(pid, &x, res);
   close_fd(&x.out);
   close_fd(&x.err);
   close_fd(&x.in);

@@ -23,6 +23,7 @@ typedef struct rtype {
   gen_fn gen;
   const char *const *results; /* output-only keys, NULL-terminated */
   int secret;                 /* results are secret */
+  int id_is_result;           /* the id spells the result out */
 } rtype;
 
 /* ---- RandomInteger ---- */
@@ -233,16 +234,50 @@ static const char *const res_id[] = {"b64Std", "b64Url", "dec", "hex", NULL};
 
 static const rtype types[] = {
     {"random:index/randomString:RandomString", mp__random_check_string,
-     mp__random_gen_string, res_result, 0},
+     mp__random_gen_string, res_result, 0, 1},
     {"random:index/randomPassword:RandomPassword", mp__random_check_string,
-     mp__random_gen_password, res_result, 1},
+     mp__random_gen_password, res_result, 1, 0},
     {"random:index/randomInteger:RandomInteger", check_integer, gen_integer,
-     res_result, 0},
+     res_result, 0, 1},
     {"random:index/randomPet:RandomPet", mp__random_check_pet,
-     mp__random_gen_pet, res_none, 0},
-    {"random:index/randomId:RandomId", check_id, gen_id, res_id, 0},
-    {"random:index/randomUuid:RandomUuid", check_none, gen_uuid, res_result, 0},
+     mp__random_gen_pet, res_none, 0, 0},
+    {"random:index/randomId:RandomId", check_id, gen_id, res_id, 0, 0},
+    {"random:index/randomUuid:RandomUuid", check_none, gen_uuid, res_result, 0,
+     0},
 };
+
+/* 1 if an input the results are computed from is secret. `keepers` only
+ * force a replacement: nothing is computed from them. */
+static int derived_from_secret(const mp_value *news) {
+  news = mp__prov_plain(news);
+  if (news == NULL || news->kind != MP_VALUE_OBJECT)
+    return 0;
+  for (size_t i = 0; i < news->u.obj.len; i++)
+    if (strcmp(news->u.obj.items[i].key, "keepers") != 0 &&
+        mp_value_contains_secrets(news->u.obj.items[i].value))
+      return 1;
+  return 0;
+}
+
+/* Results computed from a secret input are secret too, and an id that
+ * would spell such a result out (ids are never secret) becomes "none",
+ * as RandomPassword's always is. */
+static void protect_results(const rtype *t, const mp_value *news, mp_value *out,
+                            char **id) {
+  if (t->secret || !derived_from_secret(news))
+    return;
+  for (size_t i = 0; i < out->u.obj.len; i++) {
+    mp_value_entry *e = &out->u.obj.items[i];
+    for (size_t k = 0; t->results[k] != NULL; k++)
+      if (strcmp(e->key, t->results[k]) == 0 &&
+          e->value->kind != MP_VALUE_SECRET)
+        e->value = mp_value_new_secret(e->value);
+  }
+  if (t->id_is_result && id != NULL && *id != NULL) {
+    free(*id);
+    *id = mp_xstrdup("none");
+  }
+}
 
 static const rtype *find_type(const char *tok, mp_err *err) {
   size_t i;
@@ -305,6 +340,7 @@ static int r_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
       mp_value_object_set(out, t->results[i],
                           t->secret ? mp_value_new_secret(u) : u);
     }
+    protect_results(t, q->news, out, NULL);
     r->outputs = out;
     return 0;
   }
@@ -312,6 +348,7 @@ static int r_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     mp_value_free(out);
     return mp_err_prefix(err, "cannot create '%s'", q->urn ? q->urn : "?");
   }
+  protect_results(t, q->news, out, &id);
   free(r->id);
   r->id = id;
   r->outputs = out;
@@ -336,6 +373,7 @@ static int r_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     if (old != NULL)
       mp_value_object_set(out, t->results[i], mp_value_dup(old));
   }
+  protect_results(t, q->news, out, NULL);
   r->outputs = out;
   return 0;
 }

@@ -77,6 +77,19 @@ int mp__random_check_pet(const mp_value *news, mp_value *out, mp_prov_resp *r) {
   if (f == MP_PROV_FIELD_MISSING)
     mp_value_object_set(out, "separator", mp_value_new_cstring("-"));
   (void)mp__prov_str(news, "prefix", &s, r);
+  /* The pet name is the id, and an id is never secret: a secret spelled
+   * into it would come out in plaintext. */
+  static const char *const spelled[] = {"prefix", "separator"};
+  for (size_t i = 0; i < MP_ARRAY_LEN(spelled); i++) {
+    const mp_value *v = news && news->kind == MP_VALUE_OBJECT
+                            ? mp_value_object_get(news, spelled[i])
+                            : NULL;
+    if (mp_value_contains_secrets(v))
+      mp_prov_resp_add_failure(r, spelled[i],
+                               "cannot be secret: it is spelled into the "
+                               "pet name, which is the resource's id and "
+                               "never secret");
+  }
   return 0;
 }
 

@@ -10,7 +10,13 @@
  *   __replaceKeys a change to these keys replaces
  *   __dbr         replacements delete before they create
  *   __initError   create/update succeed but report this init error
- * Everything else is plain data: outputs = inputs. */
+ * Everything else is plain data: outputs = inputs. Read answers from the
+ * live object; a key `__read` in it (an object, not part of the outputs)
+ * scripts the answer, as providers do when the world drifted:
+ *   "id": "<id>"      the object now has this id
+ *   "inputs": {...}   these inputs (null: none), not the old ones
+ *   "initError": "t"  a partial failure: the object exists, not initialised
+ */
 #include "providers/providers_int.h"
 
 #include <errno.h>
@@ -451,14 +457,29 @@ static int t_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     return rc;
   if (rc == 1)
     return 0; /* gone: no id, no outputs */
+  mp_value *script =
+      live->kind == MP_VALUE_OBJECT ? mp_value_object_take(live, "__read") : NULL;
+  const char *id = mp__prov_get_str(script, "id");
+  const mp_value *ins = script ? mp_value_object_get(script, "inputs") : NULL;
+  const char *init_error = mp__prov_get_str(script, "initError");
   free(r->id);
-  r->id = mp_xstrdup(q->id);
+  r->id = mp_xstrdup(id ? id : q->id);
   mp_value_free(r->inputs);
-  r->inputs =
-      q->old_inputs ? mp_value_dup(q->old_inputs) : mp__prov_obj_dup(live);
+  if (ins)
+    r->inputs = ins->kind == MP_VALUE_NULL ? NULL : mp_value_dup(ins);
+  else
+    r->inputs =
+        q->old_inputs ? mp_value_dup(q->old_inputs) : mp__prov_obj_dup(live);
   mp_value_free(r->outputs);
   r->outputs = live;
-  return 0;
+  if (init_error) {
+    r->partial = 1;
+    mp_strv_push(&r->init_errors, init_error);
+    rc = mp_err_set(err, MP_EPLUGIN, "resource initialization failed: %s",
+                    init_error);
+  }
+  mp_value_free(script);
+  return rc;
 }
 
 static void t_free(mp_provider *p) {

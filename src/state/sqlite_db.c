@@ -87,6 +87,17 @@ static const char *const stmt_sql[ST__COUNT] = {
         " ORDER BY seq DESC",
 };
 
+/* The error for any write to a store that cannot be written; |what|
+ * (may be NULL) says which write. */
+static int read_only_err(const mp_sqlite *s, const char *what, mp_err *err) {
+  return mp_err_set(err, MP_EIO,
+                    "%s%sthe state store '%s' is read-only (the file or its "
+                    "folder is not writable): it can be read, but nothing "
+                    "can be changed; give write access or use another "
+                    "--backend",
+                    what ? what : "", what ? ": " : "", s->base.location);
+}
+
 int mp__sql_err(mp_sqlite *s, const char *what, mp_err *err) {
   int code = sqlite3_errcode(s->db);
   const char *msg = sqlite3_errmsg(s->db);
@@ -101,6 +112,8 @@ int mp__sql_err(mp_sqlite *s, const char *what, mp_err *err) {
   case SQLITE_NOTADB:
     return mp_err_set(err, MP_ESTATE, "%s: the state store '%s' is damaged: %s",
                       what, s->base.location, msg);
+  case SQLITE_READONLY:
+    return read_only_err(s, what, err);
   default:
     return mp_err_set(err, MP_EIO, "%s: state store '%s': %s", what,
                       s->base.location, msg);
@@ -139,7 +152,15 @@ static int run_fixed(mp_sqlite *s, mp__stmt_id id, const char *what,
 }
 
 int mp__tx_begin(mp_sqlite *s, mp_err *err) {
-  return run_fixed(s, ST_BEGIN, "cannot start a transaction", err);
+  int rc = mp__sqlite_writable(&s->base, err);
+  return rc ? rc : run_fixed(s, ST_BEGIN, "cannot start a transaction", err);
+}
+
+int mp__sqlite_writable(const mp_store *base, mp_err *err) {
+  const mp_sqlite *s = mp_container_of(base, const mp_sqlite, base);
+  if (!s->readonly)
+    return 0;
+  return read_only_err(s, NULL, err);
 }
 
 int mp__tx_begin_read(mp_sqlite *s, mp_err *err) {

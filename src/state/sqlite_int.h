@@ -70,6 +70,8 @@ struct mp_sqlite {
   int64_t pid;
   char host[256];
   mp_sqlite_update *updates; /* open write sessions, to unlock on close */
+  int readonly;              /* opened read-only: the file or its folder is not
+                                writable; every write is refused up front */
 };
 
 struct mp_sqlite_update {
@@ -193,6 +195,7 @@ int mp__sqlite_update_end(mp_store_update *u, const char *result,
 int mp__sqlite_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
                         mp_err *err);
 int mp__sqlite_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__sqlite_writable(const mp_store *s, mp_err *err);
 int mp__sqlite_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                        size_t *n, mp_err *err);
 

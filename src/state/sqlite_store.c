@@ -194,6 +194,77 @@ static int configure(mp_sqlite *s, mp_err *err) {
 
 /* ==== open / close ==== */
 
+/* 1 if |path| exists and this process cannot write it or its folder (a
+ * WAL database also writes files beside it): open it read-only. */
+static int read_only_store(const char *path) {
+  if (access(path, F_OK) != 0)
+    return 0;
+  char *copy = mp_xstrdup(path);
+  int ro = access(path, W_OK) != 0 || access(dirname(copy), W_OK) != 0;
+  free(copy);
+  return ro;
+}
+
+/* A read-only connection checks what it can without writing: it must be
+ * ours and of this schema (a migration would need to write). */
+static int configure_read_only(mp_sqlite *s, mp_err *err) {
+  int fresh;
+  int64_t version = 0;
+  sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+  if (check_identity(s, &fresh, err) < 0 ||
+      query_int(s, "PRAGMA user_version", &version, err) < 0)
+    return err->code;
+  if (fresh || version != mp__sql_version(mp_sql_files))
+    return mp_err_set(err, MP_EIO,
+                      "the state store '%s' is read-only and its schema (%lld) "
+                      "needs upgrading to %d; open it once with write access",
+                      s->path, (long long)version,
+                      mp__sql_version(mp_sql_files));
+  return 0;
+}
+
+/* |path| as an SQLite URI that opens it read-only and immutable. */
+static char *immutable_uri(const char *path) {
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_puts(&b, "file:");
+  for (const char *p = path; *p; p++) {
+    if (*p == '?' || *p == '#' || *p == '%')
+      mp_buf_printf(&b, "%%%02X", (unsigned char)*p);
+    else
+      mp_buf_putc(&b, *p);
+  }
+  mp_buf_puts(&b, "?immutable=1");
+  return mp_buf_detach(&b, NULL);
+}
+
+/* 1 if the file |path| + |suffix| exists and is not empty. */
+static int side_file(const char *path, const char *suffix) {
+  char *f = mp_xasprintf("%s%s", path, suffix);
+  struct stat st;
+  int there = stat(f, &st) == 0 && st.st_size > 0;
+  free(f);
+  return there;
+}
+
+/* Opens the store read-only. With a -shm file beside it (a writer may be
+ * at work) it is shared as usual. Without one and with an empty log, the
+ * database file alone is the state: it is opened immutable, so that no
+ * -shm file is made — one made by a reader that cannot write would keep
+ * the store's owner from writing later. */
+static int open_read_only(mp_sqlite *s, mp_err *err) {
+  int shared = side_file(s->path, "-shm") || side_file(s->path, "-wal");
+  char *uri = shared ? mp_xstrdup(s->path) : immutable_uri(s->path);
+  int rc = sqlite3_open_v2(
+      uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+      NULL);
+  free(uri);
+  if (rc != SQLITE_OK)
+    return mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", s->path,
+                      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+  return configure_read_only(s, err);
+}
+
 static void sqlite_close(mp_store *base) {
   mp_sqlite *s = mp__sqlite(base);
   while (s->updates) {
@@ -229,6 +300,7 @@ static const mp_store_ops sqlite_ops = {
     .lock_get = mp__sqlite_lock_get,
     .lock_break = mp__sqlite_lock_break,
     .history = mp__sqlite_history,
+    .writable = mp__sqlite_writable,
 };
 
 int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,
@@ -249,14 +321,20 @@ int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,
   s->pid = (int64_t)getpid();
   if (gethostname(s->host, sizeof(s->host) - 1) != 0)
     snprintf(s->host, sizeof(s->host), "localhost");
-  int rc = sqlite3_open_v2(
-      path, &s->db,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-  if (rc != SQLITE_OK)
-    rc = mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", path,
-                    s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-  else
-    rc = configure(s, err);
+  int rc;
+  if (read_only_store(path)) {
+    s->readonly = 1;
+    rc = open_read_only(s, err);
+  } else {
+    rc = sqlite3_open_v2(
+        path, &s->db,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK)
+      rc = mp_err_set(err, MP_EIO, "cannot open state store '%s': %s", path,
+                      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+    else
+      rc = configure(s, err);
+  }
   if (rc < 0) {
     sqlite_close(&s->base);
     return rc;

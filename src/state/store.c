@@ -130,6 +130,10 @@ int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
   return s->ops->history(s, st, out, n, err);
 }
 
+int mp_store_writable(const mp_store *s, mp_err *err) {
+  return s->ops->writable(s, err);
+}
+
 /* ==== values the interface hands out ==== */
 
 void mp_stack_info_destroy(mp_stack_info *i) {

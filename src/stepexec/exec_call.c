@@ -101,6 +101,12 @@ static void req_for(mp_prov_req *q, const mp_resource *res, char *name,
   q->id = res->id;
 }
 
+/* Moves the provider's warnings to the step, to be shown when it ends. */
+static void keep_warnings(mp_step *s, mp_prov_resp *r) {
+  for (size_t i = 0; i < r->warnings.len; i++)
+    mp_strv_push(&s->warnings, r->warnings.items[i]);
+}
+
 static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
   mp_resource *n = s->new_;
   if (r->id && r->id[0]) set_str(&n->id, r->id);
@@ -135,6 +141,7 @@ static int do_create(mp_provider *p, mp_step *s, int preview, int *partial,
   if (rc == 0 && !preview && (n->id == NULL || n->id[0] == '\0'))
     rc = mp_err_set(err, MP_EPLUGIN, "provider did not return an ID from Create");
   if (!preview) stamp(n, 1);
+  keep_warnings(s, &r);
   mp_prov_resp_destroy(&r);
   return rc;
 }
@@ -166,6 +173,7 @@ static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
     }
   }
   if (!preview) stamp(n, 0);
+  keep_warnings(s, &r);
   mp_prov_resp_destroy(&r);
   return rc;
 }
@@ -182,6 +190,7 @@ static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
   q.old_inputs = o->inputs;
   q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
   int rc = p->vt->del ? p->vt->del(p, &q, &r, err) : 0;
+  keep_warnings(s, &r);
   mp_prov_resp_destroy(&r);
   return rc;
 }
@@ -221,6 +230,7 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
     take_result(s, &r, partial);
     stamp(n, 1);
   }
+  keep_warnings(s, &r);
   mp_prov_resp_destroy(&r);
   return rc;
 }
@@ -250,6 +260,18 @@ static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
     r.id = mp_xstrdup(o->id);
     r.outputs = mp_value_dup(o->outputs);
   }
+  if (rc < 0 && r.partial) {
+    /* An unhealthy resource does not fail the refresh: its init errors are
+     * kept in the state and reported as a warning. */
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_buf_puts(&b, "Refreshed resource is in an unhealthy state:");
+    for (size_t i = 0; i < r.init_errors.len; i++)
+      mp_buf_printf(&b, "\n* %s", r.init_errors.items[i]);
+    mp_strv_push_take(&s->warnings, mp_buf_detach(&b, NULL));
+    mp_err_clear(err);
+    rc = 0;
+  }
   if (rc == 0) {
     if (r.id == NULL || r.id[0] == '\0' || r.outputs == NULL) {
       mp_resource_free(s->new_);
@@ -270,6 +292,7 @@ static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
       if (in_changed || out_changed) stamp(n, 0);
     }
   }
+  keep_warnings(s, &r);
   mp_prov_resp_destroy(&r);
   return rc;
 }

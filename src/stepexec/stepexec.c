@@ -224,11 +224,16 @@ static void step_failed(run *r, mp_step *s, const char *msg) {
 
 /* An import whose program inputs differ from what was read is followed by
  * an update to the program's inputs, which then answers the registration
- * (S67). */
+ * (S67). As for any registration with prior state, the imported values of
+ * ignoreChanges paths are kept (TestImportIgnoreChanges). */
 static void import_followup(run *r, mp_step *s) {
   if ((s->op != MP_OP_IMPORT && s->op != MP_OP_IMPORT_REPLACEMENT) ||
-      s->goal_inputs == NULL || s->new_ == NULL ||
-      mp_value_equal(s->goal_inputs, s->new_->inputs,
+      s->goal_inputs == NULL || s->new_ == NULL)
+    return;
+  if (s->new_->ignore_changes.len > 0 && s->new_->inputs)
+    (void)mp_value_apply_ignore_changes(s->new_->inputs, s->goal_inputs,
+                                        &s->new_->ignore_changes, NULL, NULL);
+  if (mp_value_equal(s->goal_inputs, s->new_->inputs,
                      MP_VALUE_EQ_IGNORE_SECRETS))
     return;
   mp_step *u = mp_step_new(MP_OP_UPDATE, s->urn);
@@ -246,10 +251,20 @@ static void import_followup(run *r, mp_step *s) {
   mp_chain_insert(r->chain, r->next + 1, u);
 }
 
+/* The provider's warnings about |s|, as diagnostics on its resource;
+ * shown once. */
+static void report_warnings(mp_stepexec *ex, mp_step *s) {
+  for (size_t i = 0; ex->o.hooks.on_step && i < s->warnings.len; i++)
+    ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_DIAGNOSTIC, s,
+                        s->warnings.items[i]);
+  mp_strv_destroy(&s->warnings);
+}
+
 static void step_end(run *r) {
   mp_stepexec *ex = r->ex;
   mp_step *s = r->step;
   changes ch = {0};
+  report_warnings(ex, s);
   mp_err werr;
   mp_err_clear(&werr);
   if (r->rc < 0) {

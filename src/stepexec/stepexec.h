@@ -19,7 +19,8 @@ typedef struct mp_stepexec mp_stepexec;
 typedef struct mp_stepexec_hooks {
   void *ud;
   /* A step starts (MP_EVENT_RESOURCE_PRE), finished (RES_OUTPUTS) or
-   * failed (RES_OP_FAILED, |msg| = the error). */
+   * failed (RES_OP_FAILED, |msg| = the error); DIAGNOSTIC: the provider
+   * warned about the step's resource (|msg|), before it ends. */
   void (*on_step)(void *ud, mp_event_kind kind, const mp_step *s,
                   const char *msg);
   /* The step that answers a registration finished; s->new_ is the new

@@ -27,14 +27,15 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
     mp_strv_copy(&refs, &st->property_dependencies.items[i].urns);
   mp_provider_ref pr;
   if (st->provider && mp_provider_ref_parse(st->provider, &pr, NULL) == 0) {
-    if (!mp_urn_is_default_provider(pr.urn)) mp_strv_push(&refs, pr.urn);
+    mp_strv_push(&refs, pr.urn);
     mp_provider_ref_destroy(&pr);
   }
   int hit = 0;
   for (size_t i = 0; i < refs.len && !hit; i++) {
     sg_new *n = mp_map_get(&sg->news, refs.items[i]);
-    /* Providers and the root stack are targeted implicitly (targeted == 2):
-     * that does not make everything under them a dependent. */
+    /* Providers and the root stack not targeted themselves are in the
+     * operation implicitly (targeted == 2): that does not make everything
+     * under them a dependent. */
     if (n && n->targeted == want_targeted) hit = 1;
   }
   mp_strv_destroy(&refs);
@@ -42,8 +43,16 @@ static int points_at(mp_stepgen *sg, const mp_resource *st, int want_targeted) {
 }
 
 int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
-  if (mp_type_is_provider(st->type) || strcmp(st->type, MP_ROOT_STACK_TYPE) == 0)
-    return (sg->targets.len || sg->excludes.len) ? 2 : 1;
+  if (mp_type_is_provider(st->type) ||
+      strcmp(st->type, MP_ROOT_STACK_TYPE) == 0) {
+    /* Always in the operation; its dependents follow it only when it is a
+     * target itself (step_generator.go targetsActual). */
+    if (sg->targets.len == 0 && sg->excludes.len == 0) return 1;
+    if (sg->targets.len > 0 && (matches_any(&sg->targets, st->urn) ||
+                                (sg->target_dependents && points_at(sg, st, 1))))
+      return 1;
+    return 2;
+  }
   if (sg->excludes.len > 0) {
     if (matches_any(&sg->excludes, st->urn)) return 0;
     if (sg->exclude_dependents && points_at(sg, st, 0)) return 0;
@@ -53,30 +62,28 @@ int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st) {
   return sg->target_dependents && points_at(sg, st, 1);
 }
 
-static int known_urn(mp_stepgen *sg, const char *pat) {
-  for (size_t i = 0; i < sg->olds->nres; i++)
-    if (mp__sg_glob(pat, sg->olds->res[i]->urn)) return 1;
-  for (size_t i = 0; i < sg->news.cap; i++)
-    if (sg->news.slots[i].value && mp__sg_glob(pat, sg->news.slots[i].key))
-      return 1;
+/* 1 if |urn| is a prior resource's URN or registered in this run. */
+static int known_urn(const mp_stepgen *sg, const char *urn) {
+  if (mp__sg_old_index(sg, urn) >= 0 || mp_map_has(&sg->news, urn)) return 1;
+  for (size_t i = 0; i < sg->olds->nres; i++) /* `delete` copies */
+    if (strcmp(sg->olds->res[i]->urn, urn) == 0) return 1;
   return 0;
 }
 
-int mp_stepgen_check_targets(mp_stepgen *sg, int up, mp_err *err) {
-  const mp_strv *lists[] = {&sg->targets, &sg->excludes, &sg->replaces};
-  for (size_t l = 0; l < 3; l++) {
-    for (size_t i = 0; i < lists[l]->len; i++) {
-      const char *t = lists[l]->items[i];
-      if (known_urn(sg, t)) continue;
-      if (!up) return mp_err_set(err, MP_EINVAL, "no resource named '%s' found", t);
-      return mp_err_set(err, MP_EINVAL,
-                        "Target '%s' could not be found in the stack.%s", t,
-                        strchr(t, '$') ? ""
-                                       : " Did you forget to escape $ in your "
-                                         "shell?");
-    }
+size_t mp_stepgen_check_targets(const mp_stepgen *sg, int replaces,
+                                mp_diags *diags) {
+  const mp_strv *names = replaces ? &sg->replaces : &sg->targets;
+  size_t bad = 0;
+  for (size_t i = 0; i < names->len; i++) {
+    const char *t = names->items[i];
+    if (strchr(t, '*') || known_urn(sg, t)) continue; /* globs: anything */
+    mp_diags_add(diags, "error", NULL,
+                 "Target '%s' could not be found in the stack.%s", t,
+                 strchr(t, '$') ? ""
+                                : " Did you forget to escape $ in your shell?");
+    bad++;
   }
-  return 0;
+  return bad;
 }
 
 /* ---- condemned set ---- */
@@ -109,10 +116,9 @@ static int is_condemned_urn(const condemned *c, size_t n,
   return 0;
 }
 
-/* The URNs |r| refers to (parent, deletedWith, dependencies, property
- * dependencies, provider), appended to |out|. */
+/* The URNs |r| refers to other than its parent (deletedWith, dependencies,
+ * property dependencies, provider), appended to |out|. */
 static void refs_of(const mp_resource *r, mp_strv *out) {
-  if (r->parent) mp_strv_push(out, r->parent);
   if (r->deleted_with) mp_strv_push(out, r->deleted_with);
   mp_strv_copy(out, &r->dependencies);
   for (size_t i = 0; i < r->property_dependencies.len; i++)
@@ -126,60 +132,112 @@ static void refs_of(const mp_resource *r, mp_strv *out) {
   }
 }
 
-/* Layer = 1 + the deepest layer of a condemned resource it depends on
- * (longest path, by memoised depth-first search over a URN index: linear
- * in resources and references); deleted in reverse, dependents first. */
+/* Delete layers (step_generator.go ScheduleDeletes over
+ * dependency_graph.go DependenciesOf). A condemned entry waits for the
+ * condemned entries EARLIER in the prior list that it depends on: those
+ * with its parent's URN, those with a URN it refers to, and, where such an
+ * entry is a component, that component's descendants (depending on a
+ * component means depending on its subtree). Layer = 1 + the deepest such
+ * dependency (longest path); dependencies are earlier entries, so one pass
+ * in prior order computes it. Layers are deleted deepest first. */
 typedef struct layering {
   condemned *c;
   size_t n;
   const mp_snapshot *olds;
-  mp_map by_urn;  /* URN -> (first index + 1); copies share a URN */
-  size_t *next_same; /* next index with the same URN, or n */
-  unsigned char *state; /* 0 new, 1 on the stack, 2 done */
+  long *cond;        /* prior index -> condemned index, or -1 */
+  mp_map by_urn;     /* URN -> (first prior index + 1); copies share a URN */
+  size_t *next_same; /* next prior index with the same URN, or nres */
+  mp_map children;   /* URN -> size_t* list of descendants' prior indexes,
+                        element 0 = count */
 } layering;
 
+static void add_child(mp_map *children, const char *urn, size_t idx) {
+  size_t *l = mp_map_get(children, urn);
+  size_t n = l ? l[0] : 0;
+  /* Grow at powers of two. */
+  if (l == NULL || (n & (n + 1)) == 0)
+    l = mp_xreallocarray(l, 2 * (n + 1), sizeof(*l));
+  l[0] = n + 1;
+  l[n + 1] = idx;
+  mp_map_put(children, urn, l);
+}
+
+/* Considers prior entry |k| as a dependency of the entry at prior index
+ * |self|; returns the layer it imposes (0 when none). */
+static int via(const layering *L, size_t k, size_t self) {
+  if (k >= self || L->cond[k] < 0) return 0;
+  return L->c[L->cond[k]].layer + 1;
+}
+
+/* The layer of condemned entry |i|; those before it are known. */
 static int layer_of(layering *L, size_t i) {
-  if (L->state[i] == 2) return L->c[i].layer;
-  if (L->state[i] == 1) return 0; /* a cycle cannot be ordered: break it */
-  L->state[i] = 1;
-  const mp_resource *r = L->olds->res[L->c[i].idx];
+  size_t self = (size_t)L->c[i].idx, nres = L->olds->nres;
+  const mp_resource *r = L->olds->res[self];
   mp_strv refs;
   mp_strv_init(&refs);
   refs_of(r, &refs);
-  int layer = 0;
+  int layer = 0, l;
   for (size_t k = 0; k < refs.len; k++) {
     if (strcmp(refs.items[k], r->urn) == 0) continue;
     void *v = mp_map_get(&L->by_urn, refs.items[k]);
-    for (size_t j = v ? (size_t)(uintptr_t)v - 1 : L->n; j < L->n;
+    int component = 0;
+    for (size_t j = v ? (size_t)(uintptr_t)v - 1 : nres; j < self;
          j = L->next_same[j]) {
-      int l = layer_of(L, j) + 1;
-      if (l > layer) layer = l;
+      if ((l = via(L, j, self)) > layer) layer = l;
+      component |= !L->olds->res[j]->custom;
     }
+    size_t *kids = component ? mp_map_get(&L->children, refs.items[k]) : NULL;
+    for (size_t m = 1; kids && m <= kids[0]; m++)
+      if ((l = via(L, kids[m], self)) > layer) layer = l;
   }
   mp_strv_destroy(&refs);
+  void *pv = r->parent ? mp_map_get(&L->by_urn, r->parent) : NULL;
+  for (size_t j = pv ? (size_t)(uintptr_t)pv - 1 : nres; j < self;
+       j = L->next_same[j])
+    if ((l = via(L, j, self)) > layer) layer = l;
   L->c[i].layer = layer;
-  L->state[i] = 2;
   return layer;
 }
 
 static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
-  layering L = {c, n, olds, {0}, NULL, NULL};
+  size_t nres = olds->nres;
+  layering L = {c, n, olds, NULL, {0}, NULL, {0}};
+  L.cond = mp_xcalloc(nres + 1, sizeof(*L.cond));
+  L.next_same = mp_xcalloc(nres + 1, sizeof(*L.next_same));
   mp_map_init(&L.by_urn);
-  L.next_same = mp_xcalloc(n + 1, sizeof(*L.next_same));
-  L.state = mp_xcalloc(n + 1, 1);
-  for (size_t i = n; i-- > 0;) {
-    const char *u = olds->res[c[i].idx]->urn;
-    void *prev = mp_map_put(&L.by_urn, u, (void *)(uintptr_t)(i + 1));
-    L.next_same[i] = prev ? (size_t)(uintptr_t)prev - 1 : n;
+  mp_map_init(&L.children);
+  for (size_t k = 0; k < nres; k++) L.cond[k] = -1;
+  for (size_t i = 0; i < n; i++) L.cond[c[i].idx] = (long)i;
+  for (size_t k = nres; k-- > 0;) {
+    void *prev = mp_map_put(&L.by_urn, olds->res[k]->urn,
+                            (void *)(uintptr_t)(k + 1));
+    L.next_same[k] = prev ? (size_t)(uintptr_t)prev - 1 : nres;
   }
+  /* Each entry is a descendant of every ancestor up its parent chain (the
+   * last entry with the parent's URN before it, as the state is ordered). */
+  mp_map last; /* URN -> last prior index + 1 so far */
+  mp_map_init(&last);
+  for (size_t k = 0; k < nres; k++) {
+    const char *p = olds->res[k]->parent;
+    for (size_t depth = 0; p && depth < nres; depth++) {
+      add_child(&L.children, p, k);
+      void *v = mp_map_get(&last, p);
+      p = v ? olds->res[(size_t)(uintptr_t)v - 1]->parent : NULL;
+    }
+    mp_map_put(&last, olds->res[k]->urn, (void *)(uintptr_t)(k + 1));
+  }
+  mp_map_destroy(&last);
   int maxl = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++) { /* in prior order */
     int l = layer_of(&L, i);
     if (l > maxl) maxl = l;
   }
+  for (size_t i = 0; i < L.children.cap; i++)
+    if (L.children.slots[i].key) free(L.children.slots[i].value);
+  mp_map_destroy(&L.children);
   mp_map_destroy(&L.by_urn);
+  free(L.cond);
   free(L.next_same);
-  free(L.state);
   return maxl;
 }
 
@@ -209,6 +267,7 @@ static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
   switch (sg->status[i]) {
   case OLD_CLAIMED:
   case OLD_RECREATED:
+  case OLD_GONE:
     return 0;
   case OLD_REPLACED_CBD:
     *op = r->external ? MP_OP_DISCARD_REPLACED : MP_OP_DELETE_REPLACED;

@@ -34,7 +34,9 @@ static int check_failures(const mp_resource *st, const mp_prov_resp *r,
       mp_buf tv;
       mp_buf_init(&tv);
       const mp_value *v = mp_value_object_get(st->inputs, f->property);
-      if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &tv, NULL);
+      /* A secret is never spelled out in a message. */
+      if (v && mp_value_contains_secrets(v)) mp_buf_puts(&tv, "[secret]");
+      else if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &tv, NULL);
       mp_buf_printf(&b,
                     "%s resource '%s': property %s value {%s} has a problem: "
                     "%s",
@@ -130,20 +132,21 @@ static void apply_provider_diff(const mp_prov_resp *r, sg_diff *d) {
   }
 }
 
-/* replaceOnChanges: a changed key covered by a listed path replaces. */
-static void replace_on_changes(const mp_resource *old, const mp_resource *st,
+/* replaceOnChanges |roc|: a changed key covered by a listed path replaces;
+ * with |init_errors| the old state's init errors count as the change
+ * "#initerror". */
+static void replace_on_changes(const mp_strv *roc, int init_errors,
                                sg_diff *d) {
-  if (st->replace_on_changes.len == 0) return;
+  if (roc->len == 0) return;
   mp_strv changed;
   mp_strv_init(&changed);
   mp_strv_copy(&changed, &d->diffs);
   for (size_t i = 0; i < d->detailed.len; i++)
     mp_strv_push(&changed, d->detailed.items[i].path);
-  if (old->init_errors.len > 0) mp_strv_push(&changed, "#initerror");
-  for (size_t i = 0; i < st->replace_on_changes.len; i++) {
+  if (init_errors) mp_strv_push(&changed, "#initerror");
+  for (size_t i = 0; i < roc->len; i++) {
     mp_path pat;
-    if (mp_path_parse(st->replace_on_changes.items[i], &pat, NULL) < 0)
-      continue;
+    if (mp_path_parse(roc->items[i], &pat, NULL) < 0) continue;
     for (size_t j = 0; j < changed.len; j++) {
       mp_path p;
       if (mp_path_parse(changed.items[j], &p, NULL) < 0) continue;
@@ -162,6 +165,41 @@ static void replace_on_changes(const mp_resource *old, const mp_resource *st,
     mp_path_destroy(&pat);
   }
   mp_strv_destroy(&changed);
+}
+
+/* The provider's Diff of prior |old| against |news| (for |urn|, |type|),
+ * read as the engine reads it: where the provider has no opinion, the
+ * engine compares the old inputs with |news| itself, re-applying
+ * |ignore| first when |reapply_ignore| (the caller has not). */
+static int diff_resource(mp_provider *p, const mp_resource *old,
+                         const char *urn, const char *type,
+                         const mp_value *news, const mp_strv *ignore,
+                         int reapply_ignore, sg_diff *d, mp_err *err) {
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  int rc = 0;
+  if (p->vt->diff) {
+    mp_prov_req q = {0};
+    q.urn = urn;
+    q.type = type;
+    q.id = old->id;
+    q.olds = old->outputs;
+    q.news = news;
+    q.old_inputs = old->inputs;
+    q.ignore_changes = ignore;
+    rc = p->vt->diff(p, &q, &r, err);
+  }
+  if (rc == 0 && r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0) {
+    mp_value *cmp = mp_value_dup(news);
+    if (reapply_ignore && ignore->len > 0 && old->inputs && cmp)
+      rc = mp_value_apply_ignore_changes(old->inputs, cmp, ignore, NULL, err);
+    if (rc == 0) engine_diff(old->inputs, cmp, d);
+    mp_value_free(cmp);
+  } else if (rc == 0) {
+    apply_provider_diff(&r, d);
+  }
+  mp_prov_resp_destroy(&r);
+  return rc;
 }
 
 /* The old provider resource a reference names, from the prior snapshot. */
@@ -267,37 +305,17 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
   }
   mp_provider *p = mp_registry_get(sg->reg, st->provider, err);
   if (p == NULL) return err->code;
-  mp_prov_resp r;
-  mp_prov_resp_init(&r);
-  int rc = 0;
-  if (p->vt->diff) {
-    mp_prov_req q = {0};
-    q.urn = st->urn;
-    q.type = st->type;
-    q.id = old->id;
-    q.olds = old->outputs;
-    q.news = st->inputs;
-    q.old_inputs = old->inputs;
-    q.ignore_changes = &st->ignore_changes;
-    rc = p->vt->diff(p, &q, &r, err);
-    if (rc < 0) mp_err_prefix(err, "diffing %s", st->urn);
+  int rc = diff_resource(p, old, st->urn, st->type, st->inputs,
+                         &st->ignore_changes, 0, d, err);
+  if (rc < 0) {
+    mp_err_prefix(err, "diffing %s", st->urn);
+    return rc;
   }
-  if (rc == 0) {
-    if (r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0)
-      engine_diff(old->inputs, st->inputs, d);
-    else
-      apply_provider_diff(&r, d);
-    replace_on_changes(old, st, d);
-  }
-  mp_prov_resp_destroy(&r);
-  return rc;
+  replace_on_changes(&st->replace_on_changes, old->init_errors.len > 0, d);
+  return 0;
 }
 
 /* ---- delete-before-replace dependents (BEHAVIOUR.md S21) ---- */
-
-static int urn_in(const mp_strv *set, const char *urn) {
-  return urn && mp_strv_contains(set, urn);
-}
 
 static int provider_urn_in(const mp_strv *set, const char *ref) {
   mp_provider_ref pr;
@@ -307,13 +325,18 @@ static int provider_urn_in(const mp_strv *set, const char *ref) {
   return in;
 }
 
-/* Diff of |r| with the inputs that come from the replace set unknown. */
+/* 1 if prior resource |r|, with the inputs that come from the replace set
+ * |set| unknown, would be replaced: its provider's Diff (DiffConfig for a
+ * provider resource) read as for a registration, then its
+ * replaceOnChanges. Only input keys present in |r| count. */
 static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
                                 const mp_strv *set, mp_err *err) {
-  mp_value *news = r->inputs ? mp_value_dup(r->inputs) : mp_value_new_object();
+  if (r->inputs == NULL || r->inputs->kind != MP_VALUE_OBJECT) return 0;
+  mp_value *news = mp_value_dup(r->inputs);
   int touched = 0;
   for (size_t i = 0; i < r->property_dependencies.len; i++) {
     const mp_propdep *pd = &r->property_dependencies.items[i];
+    if (mp_value_object_get(news, pd->key) == NULL) continue;
     for (size_t j = 0; j < pd->urns.len; j++) {
       if (!mp_strv_contains(set, pd->urns.items[j])) continue;
       mp_value_object_set(news, pd->key, mp_value_new_unknown());
@@ -321,67 +344,80 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
       break;
     }
   }
-  int rep = 0;
-  if (touched && r->provider) {
+  int rc = 0;
+  sg_diff d;
+  mp__sg_diff_init(&d);
+  if (touched && mp_type_is_provider(r->type)) {
+    mp_resource probe = *r;
+    probe.inputs = news;
+    rc = diff_provider_resource(sg, r, &probe, &d, err);
+  } else if (touched) {
     mp_provider *p = mp_registry_get(sg->reg, r->provider, err);
-    if (p == NULL) {
-      mp_value_free(news);
-      return err->code;
-    }
-    if (p->vt->diff) {
-      mp_prov_req q = {0};
-      mp_prov_resp resp;
-      mp_prov_resp_init(&resp);
-      q.urn = r->urn;
-      q.type = r->type;
-      q.id = r->id;
-      q.olds = r->outputs;
-      q.news = news;
-      q.old_inputs = r->inputs;
-      q.ignore_changes = &r->ignore_changes;
-      int rc = p->vt->diff(p, &q, &resp, err);
-      rep = rc < 0 ? rc : resp.replaces.len > 0;
-      mp_prov_resp_destroy(&resp);
-    }
+    rc = p ? diff_resource(p, r, r->urn, r->type, news, &r->ignore_changes, 1,
+                           &d, err)
+           : err->code;
+    if (rc == 0) replace_on_changes(&r->replace_on_changes, 0, &d);
   }
+  int rep = rc < 0 ? rc : d.replace;
+  mp__sg_diff_destroy(&d);
   mp_value_free(news);
   return rep;
 }
 
+/* Whether prior resource |r| must go when the resources in |set| are
+ * deleted before being replaced (step_generator.go's
+ * calculateDependentReplacements): components and external resources
+ * never; a resource whose provider or deletedWith target is in the set
+ * always; otherwise when its Diff with unknowns says replace. */
+static int requires_replacement(mp_stepgen *sg, const mp_resource *r,
+                                const mp_strv *set, mp_err *err) {
+  if (!r->custom || r->external) return 0;
+  if (provider_urn_in(set, r->provider)) return 1;
+  if (r->deleted_with && mp_strv_contains(set, r->deleted_with)) return 1;
+  return replaced_by_unknowns(sg, r, set, err);
+}
+
 int mp__sg_dbr_dependents(mp_stepgen *sg, long self, long **out, size_t *n,
                           mp_err *err) {
+  const char *root = sg->olds->res[self]->urn;
   mp_strv set;
   mp_strv_init(&set);
-  mp_strv_push(&set, sg->olds->res[self]->urn);
-  long *list = NULL;
-  size_t len = 0;
+  mp_strv_push(&set, root);
+  long *list = mp_xcalloc(sg->olds->nres + 1, sizeof(*list));
+  size_t len = 0, ncascade = 0;
+  /* Prior order is dependency order: one pass finds every dependent. What
+   * this deployment already registered cannot depend on the root. */
   for (size_t i = (size_t)self + 1; i < sg->olds->nres; i++) {
     const mp_resource *r = sg->olds->res[i];
-    if (r->delete_ || sg->status[i] != OLD_UNTOUCHED) continue;
-    int joins = provider_urn_in(&set, r->provider);
-    if (!joins) {
-      int rep = replaced_by_unknowns(sg, r, &set, err);
-      if (rep < 0) {
-        mp_strv_destroy(&set);
-        free(list);
-        return rep;
-      }
-      joins = rep;
+    if (sg->status[i] != OLD_UNTOUCHED || mp_map_has(&sg->news, r->urn))
+      continue;
+    int rep = requires_replacement(sg, r, &set, err);
+    if (rep < 0) {
+      mp_strv_destroy(&set);
+      free(list);
+      return rep;
     }
-    if (!joins) continue;
-    mp_strv_push(&set, r->urn);
-    list = mp_xreallocarray(list, len + 1, sizeof(*list));
+    if (rep == 0 && !(r->deleted_with && strcmp(r->deleted_with, root) == 0))
+      continue;
+    /* Only what requires replacement condemns further dependents. */
+    if (rep == 1 && !mp_strv_contains(&set, r->urn)) mp_strv_push(&set, r->urn);
     list[len++] = (long)i;
   }
-  /* Reverse dependency order: the last dependent goes first. */
-  for (size_t i = 0; i < len / 2; i++) {
-    long t = list[i];
-    list[i] = list[len - 1 - i];
-    list[len - 1 - i] = t;
+  /* Deletion order: what is deleted with the root first (Pulumi appends
+   * those again after the walk and deletes from the end), then the other
+   * dependents in reverse dependency order. */
+  long *order = mp_xcalloc(len + 1, sizeof(*order));
+  for (size_t k = len; k-- > 0;) {
+    const char *dw = sg->olds->res[list[k]]->deleted_with;
+    if (dw && strcmp(dw, root) == 0) order[ncascade++] = list[k];
   }
-  (void)urn_in;
+  for (size_t k = len, m = ncascade; k-- > 0;) {
+    const char *dw = sg->olds->res[list[k]]->deleted_with;
+    if (!(dw && strcmp(dw, root) == 0)) order[m++] = list[k];
+  }
+  free(list);
   mp_strv_destroy(&set);
-  *out = list;
+  *out = order;
   *n = len;
   return 0;
 }

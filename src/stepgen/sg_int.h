@@ -12,7 +12,8 @@ enum old_status {
   OLD_CLAIMED,      /* registered: its row is replaced by the new state */
   OLD_REPLACED_CBD, /* replaced create-before-delete: delete at the end */
   OLD_DBR_DELETED,  /* deleted by a delete-before-replace chain */
-  OLD_RECREATED     /* deleted by DBR and created again */
+  OLD_RECREATED,    /* deleted by DBR and created again */
+  OLD_GONE          /* a `delete` copy deleted in a DBR chain: done */
 };
 
 /* A resource registered in this deployment, as the generator remembers
@@ -37,6 +38,7 @@ struct mp_stepgen {
   mp_map old_live;         /* URN -> index + 1 of the live prior entry */
   mp_map news;             /* URN -> sg_new* */
   mp_map alias_claims;     /* prior URN -> new URN that claimed it */
+  mp_map aliases;          /* new URN -> the prior URN it matched (owned) */
   mp_resource **cur;       /* per prior resource: its references rewritten
                               after an alias matched, or NULL (owned) */
   int preview_failed;

@@ -60,6 +60,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   mp_map_init(&sg->old_live);
   mp_map_init(&sg->news);
   mp_map_init(&sg->alias_claims);
+  mp_map_init(&sg->aliases);
   for (size_t i = 0; i < olds->nres; i++) {
     const mp_resource *r = olds->res[i];
     if (!r->delete_) mp_map_put(&sg->old_live, r->urn, (void *)(i + 1));
@@ -78,6 +79,9 @@ void mp_stepgen_free(mp_stepgen *sg) {
   }
   for (size_t i = 0; i < sg->alias_claims.cap; i++)
     if (sg->alias_claims.slots[i].key) free(sg->alias_claims.slots[i].value);
+  for (size_t i = 0; i < sg->aliases.cap; i++)
+    if (sg->aliases.slots[i].key) free(sg->aliases.slots[i].value);
+  mp_map_destroy(&sg->aliases);
   mp_map_destroy(&sg->news);
   mp_map_destroy(&sg->old_live);
   mp_map_destroy(&sg->alias_claims);
@@ -166,8 +170,8 @@ long mp__sg_old_index(const mp_stepgen *sg, const char *urn) {
 
 /* ---- building the new state ---- */
 
-static mp_resource *state_from_goal(mp_stepgen *sg, mp_goal *g,
-                                    const char *urn, const mp_resource *old) {
+static mp_resource *state_from_goal(mp_goal *g, const char *urn,
+                                    const mp_resource *old) {
   mp_resource *r = mp_resource_new(urn, g->type, g->custom);
   r->inputs = g->inputs;
   g->inputs = NULL;
@@ -184,12 +188,7 @@ static mp_resource *state_from_goal(mp_stepgen *sg, mp_goal *g,
       mp_strv_copy(&pd->urns, &g->dependencies);
     }
   }
-  int protect = g->protect;
-  if (protect < 0 && g->parent) {
-    sg_new *p = mp_map_get(&sg->news, g->parent);
-    protect = p ? p->state->protect : 0;
-  }
-  r->protect = protect > 0;
+  r->protect = g->protect > 0; /* inherited by the monitor when unset */
   r->retain_on_delete = g->retain_on_delete > 0;
   r->deleted_with = mp_xstrdup(g->deleted_with);
   r->import_id = mp_xstrdup(g->import_id);
@@ -214,22 +213,20 @@ static mp_resource *state_from_goal(mp_stepgen *sg, mp_goal *g,
 
 /* ---- aliases (BEHAVIOUR.md B.5) ---- */
 
+/* The URN an alias spec stands for (step_generator.go
+ * collapseAliasToUrn). The parent is the spec's, with that parent's own
+ * matched alias substituted, or else the current one as it is. */
 static char *alias_urn(mp_stepgen *sg, const mp_goal *g, const mp_alias *a) {
   if (a->urn) return mp_xstrdup(a->urn);
   const char *name = a->name ? a->name : g->name;
   const char *type = a->type ? a->type : g->type;
   const char *parent = g->parent;
+  if (a->parent_urn && a->parent_urn[0]) {
+    const char *moved = mp_map_get(&sg->aliases, a->parent_urn);
+    parent = moved ? moved : a->parent_urn;
+  }
   if (a->no_parent) parent = NULL;
-  else if (a->parent_urn && a->parent_urn[0]) parent = a->parent_urn;
   if (parent) {
-    /* A parent that itself moved: use its prior URN. */
-    for (size_t i = 0; i < sg->alias_claims.cap; i++) {
-      mp_map_slot *s = &sg->alias_claims.slots[i];
-      if (s->key && s->value && strcmp(s->value, parent) == 0) {
-        parent = s->key;
-        break;
-      }
-    }
     size_t qlen = 0;
     const char *q = mp_urn_qualified_type(parent, &qlen);
     if (q && !(qlen == strlen(MP_ROOT_STACK_TYPE) &&
@@ -244,58 +241,103 @@ static char *alias_urn(mp_stepgen *sg, const mp_goal *g, const mp_alias *a) {
                       a->project ? a->project : sg->project, type, name);
 }
 
-/* Finds the prior state for |urn| or one of the goal's aliases. Sets *idx
- * (-1 when none). */
+/* The old URN a child of a parent that matched the alias |parent_old|
+ * would have had (step_generator.go inheritedChildAlias): |name| under the
+ * parent's old type, a leading |parent_name| swapped for the old name. */
+static char *inherited_alias(mp_stepgen *sg, const char *type, const char *name,
+                             const char *parent_name, size_t plen,
+                             const char *parent_old) {
+  size_t olen = 0;
+  const char *oname = mp_urn_name(parent_old, &olen);
+  char *aname = oname && strncmp(name, parent_name, plen) == 0
+                    ? mp_xasprintf("%.*s%s", (int)olen, oname, name + plen)
+                    : mp_xstrdup(name);
+  char *u = mp_urn_new(sg->stack, sg->project, parent_old, type, aname, NULL);
+  free(aname);
+  return u;
+}
+
+static void add_candidate(mp_strv *cands, char *u) {
+  if (u && !mp_strv_contains(cands, u)) mp_strv_push_take(cands, u);
+  else free(u);
+}
+
+/* The candidate old URNs of a registration, in lookup order
+ * (step_generator.go generateAliases): its own aliases; then, when its
+ * parent matched an alias, its name and each own alias re-rooted under the
+ * parent's old URN. */
+static void alias_candidates(mp_stepgen *sg, const mp_goal *g, mp_strv *out) {
+  for (size_t i = 0; i < g->naliases; i++)
+    add_candidate(out, alias_urn(sg, g, &g->aliases[i]));
+  const char *pold = g->parent ? mp_map_get(&sg->aliases, g->parent) : NULL;
+  if (pold == NULL) return;
+  size_t plen = 0;
+  const char *pname = mp_urn_name(g->parent, &plen);
+  if (pname == NULL) return;
+  add_candidate(out, inherited_alias(sg, g->type, g->name, pname, plen, pold));
+  for (size_t i = 0; i < g->naliases; i++) {
+    char *c = alias_urn(sg, g, &g->aliases[i]);
+    size_t tl = 0, nl = 0;
+    const char *t = mp_urn_type(c, &tl), *n = mp_urn_name(c, &nl);
+    if (t && n) {
+      char *type = mp_xstrndup(t, tl), *name = mp_xstrndup(n, nl);
+      add_candidate(out, inherited_alias(sg, type, name, pname, plen, pold));
+      free(type);
+      free(name);
+    }
+    free(c);
+  }
+}
+
+/* Reports a conflict: the first becomes the registration's error, any
+ * further one a diagnostic of its own. */
+static void conflict(mp_err *err, mp_diags *diags, const char *urn,
+                     const char *fmt, const char *a, const char *b,
+                     const char *c) {
+  if (err->code == 0) {
+    mp_err_set(err, MP_EINVAL, fmt, a, b, c);
+    return;
+  }
+  mp_err e;
+  mp_err_set(&e, MP_EINVAL, fmt, a, b, c);
+  mp_diags_add(diags, "error", urn, "%s", e.msg);
+}
+
+static const char dup_alias_fmt[] =
+    "Duplicate resource alias '%s' applied to resource with URN '%s' "
+    "conflicting with resource with URN '%s'";
+
+/* Finds the prior state for |urn| or, failing that, the first candidate
+ * alias with one (step_generator.go getOldResource). Sets *idx (-1 when
+ * none). An alias naming a resource this deployment registered, or one
+ * another resource already claimed, is an error in Pulumi's words. */
 static int find_old(mp_stepgen *sg, const mp_goal *g, const char *urn,
-                    long *idx, mp_err *err) {
+                    long *idx, mp_diags *diags, mp_err *err) {
   *idx = mp__sg_old_index(sg, urn);
   if (*idx >= 0 && sg->status[*idx] == OLD_UNTOUCHED) return 0;
   if (*idx >= 0 && sg->status[*idx] == OLD_DBR_DELETED) return 0;
   *idx = -1;
   mp_strv cands;
   mp_strv_init(&cands);
-  for (size_t i = 0; i < g->naliases; i++)
-    mp_strv_push_take(&cands, alias_urn(sg, g, &g->aliases[i]));
-  /* Inherited aliases: the parent moved, so the child's prior URN hangs
-   * under the parent's prior type chain. */
-  if (g->parent) {
-    for (size_t i = 0; i < sg->alias_claims.cap; i++) {
-      mp_map_slot *s = &sg->alias_claims.slots[i];
-      if (!(s->key && s->value && strcmp(s->value, g->parent) == 0)) continue;
-      mp_err e2;
-      char *u = mp_urn_new(sg->stack, sg->project, s->key, g->type, g->name,
-                           &e2);
-      if (u && !mp_strv_contains(&cands, u)) mp_strv_push_take(&cands, u);
-      else free(u);
-    }
-  }
-  int rc = 0;
-  for (size_t i = 0; i < cands.len && rc == 0; i++) {
+  alias_candidates(sg, g, &cands);
+  for (size_t i = 0; i < cands.len; i++) {
     const char *a = cands.items[i];
     if (strcmp(a, urn) == 0) continue;
     long j = mp__sg_old_index(sg, a);
     if (j < 0) continue;
-    if (mp_map_has(&sg->news, a)) {
-      rc = mp_err_set(err, MP_EINVAL,
-                      "Duplicate resource alias '%s' applied to resource "
-                      "with URN '%s' conflicting with resource with URN '%s'",
-                      a, urn, a);
-      break;
-    }
+    if (mp_map_has(&sg->news, a))
+      conflict(err, diags, urn, dup_alias_fmt, a, urn, urn);
     const char *claimer = mp_map_get(&sg->alias_claims, a);
-    if (claimer || sg->status[j] != OLD_UNTOUCHED) {
-      rc = mp_err_set(err, MP_EINVAL,
-                      "Duplicate resource alias '%s' applied to resource "
-                      "with URN '%s' conflicting with resource with URN '%s'",
-                      a, urn, claimer ? claimer : a);
-      break;
+    if (claimer) conflict(err, diags, urn, dup_alias_fmt, a, urn, claimer);
+    if (err->code == 0) {
+      free(mp_map_put(&sg->alias_claims, a, mp_xstrdup(urn)));
+      free(mp_map_put(&sg->aliases, urn, mp_xstrdup(a)));
+      *idx = j;
     }
-    mp_map_put(&sg->alias_claims, a, mp_xstrdup(urn));
-    *idx = j;
     break;
   }
   mp_strv_destroy(&cands);
-  return rc;
+  return err->code ? err->code : 0;
 }
 
 /* ---- step helpers ---- */
@@ -377,8 +419,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     mp_err_set(err, MP_EINVAL, protect_replace_fmt, st->urn);
     if (preview_or_fail(sg, diags, st->urn, err) < 0) return err->code;
   }
-  if (st->import_id && old->import_id &&
-      strcmp(st->import_id, old->import_id) == 0) {
+  if (st->import_id) { /* not an import (decide): the program names the id */
     mp_buf b;
     mp_buf_init(&b);
     mp_buf_puts(&b, "previously-imported resources that still specify an ID "
@@ -425,7 +466,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   if (rc < 0) return rc;
   for (size_t i = 0; i < nd; i++) {
     const mp_resource *dep = sg->olds->res[deps[i]];
-    if (dep->protect && !sg->ignore_protect) {
+    if (dep->protect && !dep->delete_ && !sg->ignore_protect) {
       mp_err_set(err, MP_EINVAL,
                  "unable to replace resource \"%s\" as part of replacing "
                  "\"%s\" as it is currently marked for protection. To "
@@ -437,13 +478,27 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
       return preview_or_fail(sg, diags, st->urn, err);
     }
   }
+  /* The chain: each condemned dependent, then |old|. A copy already marked
+   * `delete` is simply deleted; the others are deleted for replacement and
+   * re-created when the program registers them. One deleted with a member
+   * of the chain goes with it: no provider call. */
+  mp_strv chain;
+  mp_strv_init(&chain);
+  mp_strv_push(&chain, old->urn);
+  for (size_t i = 0; i < nd; i++)
+    mp_strv_push(&chain, sg->olds->res[deps[i]]->urn);
   for (size_t i = 0; i < nd; i++) {
     const mp_resource *dep = sg->olds->res[deps[i]];
-    mp_step *s = mk_step(MP_OP_DELETE_REPLACED, dep->urn, dep, NULL,
-                         MP_STEP_MARK_OLD_PENDING);
+    mp_step *s = dep->delete_
+                     ? mk_step(MP_OP_DELETE, dep->urn, dep, NULL, 0)
+                     : mk_step(MP_OP_DELETE_REPLACED, dep->urn, dep, NULL,
+                               MP_STEP_MARK_OLD_PENDING);
+    if (dep->deleted_with && mp_strv_contains(&chain, dep->deleted_with))
+      s->flags |= MP_STEP_NO_CALL;
     mp_chain_push(c, s);
-    sg->status[deps[i]] = OLD_DBR_DELETED;
+    sg->status[deps[i]] = dep->delete_ ? OLD_GONE : OLD_DBR_DELETED;
   }
+  mp_strv_destroy(&chain);
   free(deps);
   mp_step *del = mk_step(MP_OP_DELETE_REPLACED, old->urn, old, NULL,
                          MP_STEP_MARK_OLD_PENDING);
@@ -496,17 +551,14 @@ static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
     free(u);
     return MP_EINVAL;
   }
-  for (size_t i = 0; i < sg->alias_claims.cap; i++) {
-    mp_map_slot *s = &sg->alias_claims.slots[i];
-    if (s->key && s->value && strcmp(s->key, u) == 0 &&
-        strcmp(s->value, u) != 0) {
-      mp_err_set(err, MP_EINVAL,
-                 "Duplicate resource URN '%s' conflicting with alias on "
-                 "resource with URN '%s'",
-                 u, (char *)s->value);
-      free(u);
-      return MP_EINVAL;
-    }
+  const char *claimer = mp_map_get(&sg->alias_claims, u);
+  if (claimer) {
+    mp_err_set(err, MP_EINVAL,
+               "Duplicate resource URN '%s' conflicting with alias on "
+               "resource with URN '%s'",
+               u, claimer);
+    free(u);
+    return MP_EINVAL;
   }
   *urn = u;
   return 0;
@@ -533,8 +585,11 @@ static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
 static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
   const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
   unsigned f = MP_STEP_REPLY | MP_STEP_EXTERNAL;
-  if (old && !old->external) {
-    /* A managed resource becomes external: the old one is deleted later. */
+  if (old && !old->external && !(old->id && st->id &&
+                                  strcmp(old->id, st->id) == 0)) {
+    /* A managed resource becomes another, external one: the old object is
+     * deleted later. Reading the same id relinquishes it (a plain read
+     * below: it stays alive and becomes external). */
     mp_chain_push(c, mk_step(MP_OP_READ_REPLACEMENT, st->urn, old, st,
                              f | MP_STEP_MARK_OLD_DELETE));
     mp_chain_push(c, mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL));
@@ -568,6 +623,33 @@ static int check_untargeted_deps(mp_stepgen *sg, const mp_resource *st,
     rc = preview_or_fail(sg, diags, st->urn, err);
   }
   mp_strv_destroy(&refs);
+  return rc;
+}
+
+/* An untargeted resource keeps its old provider; that provider must be
+ * one this deployment registered (step_generator.go: a provider change
+ * mixed with --target is refused for the untargeted resource). */
+static int check_untargeted_provider(mp_stepgen *sg, const mp_resource *old,
+                                     const char *urn, mp_err *err) {
+  mp_provider_ref pr;
+  if (old->provider == NULL ||
+      mp_provider_ref_parse(old->provider, &pr, NULL) < 0)
+    return 0;
+  int rc = 0;
+  if (!mp_map_has(&sg->news, pr.urn)) {
+    long j = mp__sg_old_index(sg, pr.urn);
+    if (j < 0 || !sg->olds->res[j]->id || strcmp(sg->olds->res[j]->id, pr.id))
+      rc = mp_err_set(err, MP_EINVAL, "could not find provider %s in old state",
+                      old->provider);
+    else
+      rc = mp_err_set(err, MP_EINVAL,
+                      "provider %s for resource %s has not been registered "
+                      "yet, this is due to a change of providers mixed with "
+                      "--target. Change your program back to the original "
+                      "providers",
+                      old->provider, urn);
+  }
+  mp_provider_ref_destroy(&pr);
   return rc;
 }
 
@@ -633,8 +715,11 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   int rc;
   *targeted = mp__sg_targeted(sg, st);
   if (g->is_read) return gen_read(sg, oi, st, c);
-  if (st->import_id && (!old || old->external || !old->import_id ||
-                        strcmp(old->import_id, st->import_id) != 0)) {
+  /* An import unless the old state already is that object: its import
+   * id, or for a resource never imported its id, names the goal's. */
+  const char *had = old ? (old->import_id ? old->import_id : old->id) : NULL;
+  if (st->import_id &&
+      (!old || old->external || !had || strcmp(had, st->import_id) != 0)) {
     if (!*targeted && old) goto untargeted;
     return gen_import(sg, oi, st, c);
   }
@@ -722,7 +807,12 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
 untargeted:
   /* Carried forward verbatim: no Check, no Diff (S60). What it refers to
    * and the program did not register goes first, also verbatim, so the
-   * written list stays in dependency order. */
+   * written list stays in dependency order. Its old provider must be one
+   * this deployment has: a program that changed it cannot be applied to
+   * an untargeted resource. */
+  rc = check_untargeted_provider(sg, mp__sg_old_at(sg, (size_t)oi), st->urn,
+                                 err);
+  if (rc < 0) return rc;
   carry_prior_deps(sg, oi, c, 0);
   {
     mp_resource *keep = mp_resource_dup(mp__sg_old_at(sg, oi));
@@ -750,9 +840,9 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
       goto done;
     }
   }
-  if (rc == 0) rc = find_old(sg, g, urn, &oi, err);
+  if (rc == 0) rc = find_old(sg, g, urn, &oi, diags, err);
   if (rc < 0) goto done;
-  st = state_from_goal(sg, g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
+  st = state_from_goal(g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
   if (g->custom && !mp_type_is_provider(g->type) && !g->is_read &&
       st->provider == NULL) {
     rc = mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", urn);

@@ -61,9 +61,14 @@ int mp_stepgen_register(mp_stepgen *sg, mp_goal *goal, void *reg,
  * goes on and fails at the end). */
 int mp_stepgen_preview_failed(const mp_stepgen *sg);
 
-/* Checks that every --target/--exclude names something; `up` form of the
- * message when |up|. Returns 0 or MP_EINVAL. */
-int mp_stepgen_check_targets(mp_stepgen *sg, int up, mp_err *err);
+/* `up`'s check of its names (deployment_executor.go checkTargets): each
+ * literal --target (with |replaces|, --replace) that names neither a prior
+ * resource nor one registered so far is reported as an error diagnostic in
+ * |diags|; returns how many. A name with `*` is a glob and may match
+ * nothing; --exclude is not checked. Reads only: safe before the
+ * generator's thread has work. */
+size_t mp_stepgen_check_targets(const mp_stepgen *sg, int replaces,
+                                mp_diags *diags);
 
 /* After the program: the untargeted leftovers as one chain of `same` steps
  * (*sames, may be empty) and the deletions as antichains, dependents

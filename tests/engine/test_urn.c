@@ -313,6 +313,54 @@ static void test_urn_default_provider_urn(void) {
   CHECK(!mp_urn_is_default_provider("not a urn"));
 }
 
+static void test_urn_glob_matches_like_pulumi(void) {
+  const char *u = "urn:pulumi:dev::proj::test:index:Resource::a";
+  CHECK(mp_urn_glob(u, u));
+  CHECK(!mp_urn_glob("urn:pulumi:dev::proj::test:index:Resource::b", u));
+  CHECK(mp_urn_glob("**", u));
+  CHECK(mp_urn_glob("urn:pulumi:dev::proj::test:index:Resource::*", u));
+  CHECK(mp_urn_glob("urn:pulumi:*::proj::**::a", u));
+  CHECK(mp_urn_glob("**::a", u));
+  CHECK(mp_urn_glob("***::a", u)); /* `**` then `*` */
+  /* `*` stays within a part: it does not cross a ':'. */
+  CHECK(!mp_urn_glob("urn:pulumi:*::a", u));
+  CHECK(!mp_urn_glob("*", u));
+  CHECK(mp_urn_glob("*", "abc"));
+  CHECK(mp_urn_glob("*", ""));
+  CHECK(mp_urn_glob("", ""));
+  CHECK(!mp_urn_glob("", "a"));
+  CHECK(!mp_urn_glob("a", ""));
+  CHECK(mp_urn_glob("a*b*c", "aXbYc"));
+  CHECK(!mp_urn_glob("a*b*c", "aXbY:c"));
+  CHECK(mp_urn_glob("a**c", "aX:bY:c"));
+  CHECK(!mp_urn_glob("**Z", u));
+}
+
+/* A pattern of many stars against a long URN that does not match: a
+ * backtracking matcher tries every way to split the URN between the
+ * stars (minutes of CPU here); the automaton answers at once. */
+static void test_urn_glob_pathological_pattern(void) {
+  char urn[400], pat[64];
+  snprintf(urn, sizeof(urn), "urn:pulumi:dev::proj::test:index:Resource::");
+  size_t n = strlen(urn);
+  memset(urn + n, 'a', 300);
+  urn[n + 300] = '\0';
+  memset(pat, '*', 32);
+  strcpy(pat + 32, "Z");
+  CHECK(!mp_urn_glob(pat, urn));
+  urn[n + 299] = 'Z';
+  CHECK(mp_urn_glob(pat, urn));
+  /* Single stars too: one part of 300 characters, 20 stars. */
+  memset(pat, 0, sizeof(pat));
+  for (int i = 0; i < 20; i++) strcat(pat, "*a");
+  strcat(pat, "Z");
+  urn[n + 299] = 'a';
+  CHECK(!mp_urn_glob(pat, urn + n)); /* no Z at all */
+  urn[n + 299] = 'Z';
+  CHECK(mp_urn_glob(pat, urn + n));
+  CHECK(!mp_urn_glob(pat, "aaaaaaaaaaaaaaaaaaaZ")); /* 19 a's: too few */
+}
+
 int main(void) {
   RUN(test_urn_root_stack);
   RUN(test_urn_new_b2_examples);
@@ -328,5 +376,7 @@ int main(void) {
   RUN(test_urn_default_provider_names);
   RUN(test_urn_default_provider_name_rejects_bad_semver);
   RUN(test_urn_default_provider_urn);
+  RUN(test_urn_glob_matches_like_pulumi);
+  RUN(test_urn_glob_pathological_pattern);
   return mp_test_summary();
 }

@@ -204,9 +204,10 @@ static void test_value_json_errors(void) {
   check_json_error("", NULL, "unexpected end of input at offset 0");
   check_json_error("{} x", NULL, "unexpected trailing data at offset 3");
   check_json_error(SECRET_HEAD "\"ciphertext\":\"rev:1\"}", NULL,
-                   "set PULUMI_CONFIG_PASSPHRASE");
+                   "failed to decrypt: snapshot contains encrypted secrets "
+                   "but no secrets manager could be found");
   check_json_error("{\"a\":{\"b\":" SECRET_HEAD "\"ciphertext\":\"rev:1\"}}}",
-                   NULL, "at 'a.b': the secret cannot be decrypted");
+                   NULL, "at 'a.b': failed to decrypt");
   check_json_error("{\"x\":" SECRET_HEAD "\"ciphertext\":\"zzz\"}}", &c,
                    "cannot decrypt the secret at 'x': bad ciphertext");
   check_json_error(SECRET_HEAD "\"other\":1}", NULL,
@@ -286,6 +287,31 @@ static void test_value_json_embedded_nul(void) {
   mp_value_free(s);
 }
 
+/* Reading and writing back through the ciphertext-keeping crypter gives
+ * the same ciphertext, without any key; a new secret cannot be written. */
+static void test_value_json_keep_ciphertext(void) {
+  mp_crypter keep = mp_crypter_keep_ciphertext();
+  const char *text =
+      "{\"pw\":" SECRET_HEAD "\"ciphertext\":\"v1:bm9uY2U=:Y2lwaGVy\"}}";
+  mp_value *v = from_json(text, &keep);
+  CHECK(v != NULL);
+  const mp_value *pw = v ? mp_value_object_get(v, "pw") : NULL;
+  CHECK(pw && pw->kind == MP_VALUE_SECRET);
+  char *back = v ? to_json(v, &keep, 0) : NULL;
+  CHECK_STR(back, text);
+  free(back);
+  mp_value_free(v);
+  mp_value *fresh = mp_value_new_secret(mp_value_new_number(3));
+  mp_buf b;
+  mp_err err;
+  mp_buf_init(&b);
+  mp_err_clear(&err);
+  CHECK(mp_value_to_json(fresh, &keep, 0, &b, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "without the stack's secrets manager");
+  mp_buf_destroy(&b);
+  mp_value_free(fresh);
+}
+
 int main(void) {
   RUN(test_value_json_plain_kinds);
   RUN(test_value_json_nonfinite);
@@ -297,5 +323,6 @@ int main(void) {
   RUN(test_value_json_pretty);
   RUN(test_value_json_cjson_tree);
   RUN(test_value_json_embedded_nul);
+  RUN(test_value_json_keep_ciphertext);
   return mp_test_summary();
 }

@@ -581,10 +581,42 @@ static void test_yaml_config_errors(void) {
        "Pulumi.yaml:4:3: missing required configuration variable "
        "'proj:need'"},
       {"config:\n  n:\n    type: integer\n", "{\"proj:n\": \"abc\"}",
-       "Pulumi.yaml:4:3: configuration value 'proj:n' is not a valid "
-       "integer: 'abc'"},
+       "Pulumi.yaml:4:3: Stack 'dev' with configuration key 'n' must be of "
+       "type 'integer'; 'abc' is not a decimal integer"},
       {"config:\n  n:\n    type: boolean\n", "{\"proj:n\": \"maybe\"}",
-       "is not a valid boolean"}};
+       "Stack 'dev' with configuration key 'n' must be of type 'boolean'; it "
+       "is the string 'maybe'"},
+      /* The value's kind and the key, not `not a valid string: '?'`. */
+      {"config:\n  s:\n    type: string\n", "{\"proj:s\": {\"a\": 1}}",
+       "Stack 'dev' with configuration key 's' must be of type 'string'; it "
+       "is an object"},
+      {"config:\n  s:\n    type: string\n", "{\"proj:s\": [1]}",
+       "must be of type 'string'; it is an array"},
+      /* Integers as Pulumi parses them (strconv.Atoi), carried exactly. */
+      {"config:\n  n:\n    type: integer\n", "{\"proj:n\": \"1e3\"}",
+       "must be of type 'integer'; '1e3' is not a decimal integer"},
+      {"config:\n  n:\n    type: integer\n", "{\"proj:n\": \"0x10\"}",
+       "'0x10' is not a decimal integer"},
+      {"config:\n  n:\n    type: integer\n", "{\"proj:n\": \" 12\"}",
+       "' 12' is not a decimal integer"},
+      {"config:\n  n:\n    type: integer\n", "{\"proj:n\": \"3.0\"}",
+       "'3.0' is not a decimal integer"},
+      {"config:\n  n:\n    type: integer\n",
+       "{\"proj:n\": \"99999999999999999999999\"}",
+       "'99999999999999999999999' is out of the range of 64-bit integers"},
+      {"config:\n  n:\n    type: integer\n",
+       "{\"proj:n\": \"9007199254740993\"}",
+       "'9007199254740993' is beyond 2^53"},
+      {"config:\n  x:\n    type: number\n", "{\"proj:x\": \"0x10\"}",
+       "must be of type 'number'; '0x10' is not a decimal number"},
+      {"config:\n  x:\n    type: number\n", "{\"proj:x\": \"inf\"}",
+       "'inf' is not a decimal number"},
+      /* A secret's text is never quoted. */
+      {"config:\n  n:\n    type: integer\n",
+       "{\"proj:n\": {\"4dabf18193072939515e22adb298388d\": "
+       "\"1b47061264138c4ac30d75fd1eb44270\", \"plaintext\": "
+       "\"\\\"hush-1e3\\\"\"}}",
+       "must be of type 'integer'; it is a secret string"}};
   for (size_t i = 0; i < MP_ARRAY_LEN(cases); i++) {
     char *yaml =
         mp_xasprintf("name: proj\nruntime: yaml\n%s", cases[i].yaml);
@@ -656,6 +688,10 @@ static void test_yaml_static_errors(void) {
       {"outputs:\n  o:\n    fn::frobnicate: 1\n",
        "Pulumi.yaml:5:5: unknown function 'fn::frobnicate'"},
       {"outputs:\n  o: ${a.b[x]}\n", "Pulumi.yaml:4:6: invalid reference"},
+      /* Not silently the largest index (18446744073709551615). */
+      {"variables:\n  l: [1]\noutputs:\n  o: ${l[18446744073709551616]}\n",
+       "Pulumi.yaml:6:6: invalid reference '${l[18446744073709551616]}': the "
+       "index 18446744073709551616 is out of range"},
       {"outputs:\n  o: x-${open\n", "unterminated '${'"},
       {"outputs:\n  o: ${pulumi.nothing}\n",
        "unknown property of 'pulumi'"}};

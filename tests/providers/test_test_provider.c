@@ -56,6 +56,15 @@ static char *slurp(const char *path) {
   return mp_buf_detach(&b, NULL);
 }
 
+static void spew(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
 /* The parsed lines of calls.jsonl (an ARRAY). */
 static mp_value *calls(const char *dir) {
   char *path = mp_xasprintf("%s/calls.jsonl", dir);
@@ -287,6 +296,48 @@ static void test_test_provider_init_error_and_latency(void) {
   mp_provider_free(p);
 }
 
+/* A `__read` object in the live object scripts Read: another id, other
+ * inputs (or none), a partial failure; it is never part of the outputs. */
+static void test_test_provider_read_script(void) {
+  char dir[] = "/tmp/mp-world-XXXXXX";
+  mp_provider *p = make_world(dir);
+  mp_prov_resp x;
+  mp_err e;
+  mp_value *olds = J("{\"k\":1}");
+  mp_value *want = J("{\"v\":2}");
+  mp_value *ins = J("{\"k\":9}");
+  char *path = mp_xasprintf("%s/r-1.json", dir);
+  spew(path, "{\"v\":2,\"__read\":{\"id\":\"r-2\",\"inputs\":{\"k\":9}}}");
+  mp_prov_req q;
+  memset(&q, 0, sizeof(q));
+  q.type = TOKEN;
+  q.urn = URN;
+  q.id = "r-1";
+  q.old_inputs = olds;
+  mp_prov_resp_init(&x);
+  CHECK(call(p, OP_READ, &q, &x, &e) == 0);
+  CHECK_STR(x.id, "r-2");
+  CHECK(x.inputs && mp_value_equal(x.inputs, ins, 0));
+  CHECK(x.outputs && mp_value_equal(x.outputs, want, 0));
+  mp_prov_resp_destroy(&x);
+  spew(path, "{\"v\":2,\"__read\":{\"inputs\":null,\"initError\":\"sick\"}}");
+  mp_prov_resp_init(&x);
+  CHECK(call(p, OP_READ, &q, &x, &e) == MP_EPLUGIN);
+  CHECK(x.partial == 1 && x.init_errors.len == 1 &&
+        strcmp(x.init_errors.items[0], "sick") == 0);
+  CHECK_STR(x.id, "r-1");
+  CHECK(x.inputs == NULL);
+  CHECK(x.outputs && mp_value_equal(x.outputs, want, 0));
+  CHECK_CONTAINS(e.msg, "sick");
+  mp_prov_resp_destroy(&x);
+  free(path);
+  mp_value_free(olds);
+  mp_value_free(want);
+  mp_value_free(ins);
+  rm_world(dir);
+  mp_provider_free(p);
+}
+
 static void test_test_provider_world_config(void) {
   mp_provider *p = prov_make("test");
   mp_prov_resp x;
@@ -415,6 +466,7 @@ int main(void) {
   RUN(test_test_provider_fail_on);
   RUN(test_test_provider_replace_keys_dbr);
   RUN(test_test_provider_init_error_and_latency);
+  RUN(test_test_provider_read_script);
   RUN(test_test_provider_world_config);
   RUN(test_test_provider_parallel_ids);
   return mp_test_summary();

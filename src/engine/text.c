@@ -1,0 +1,63 @@
+/* UTF-8 validation and byte positions for messages about files. */
+#include "engine/text.h"
+
+/* The length of the well-formed sequence at |p| (at most |n| bytes
+ * available), or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *p, size_t n) {
+  unsigned c = p[0];
+  size_t len;
+  unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+  if (c < 0x80)
+    return 1;
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2;
+  else if (c >= 0xE0 && c <= 0xEF)
+    len = 3;
+  else if (c >= 0xF0 && c <= 0xF4)
+    len = 4;
+  else
+    return 0;
+  if (c == 0xE0)
+    lo = 0xA0; /* overlong */
+  else if (c == 0xED)
+    hi = 0x9F; /* surrogates */
+  else if (c == 0xF0)
+    lo = 0x90; /* overlong */
+  else if (c == 0xF4)
+    hi = 0x8F; /* above U+10FFFF */
+  if (n < len || p[1] < lo || p[1] > hi)
+    return 0;
+  for (size_t i = 2; i < len; i++)
+    if (p[i] < 0x80 || p[i] > 0xBF)
+      return 0;
+  return len;
+}
+
+size_t mp_utf8_invalid_at(const char *s, size_t len) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < len) {
+    size_t n = utf8_seq(p + i, len - i);
+    if (n == 0)
+      return i;
+    i += n;
+  }
+  return len;
+}
+
+void mp_text_position(const char *text, size_t len, size_t offset, int *line,
+                      int *col) {
+  if (offset > len)
+    offset = len;
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < offset; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '\n') {
+      (*line)++;
+      *col = 1;
+    } else if ((c & 0xC0) != 0x80) {
+      (*col)++;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/* Checks on text read from files: UTF-8 validity and positions. */
+#ifndef MP_TEXT_H
+#define MP_TEXT_H
+
+#include <stddef.h>
+
+/* The offset of the first byte of |s| (|len| bytes) that does not belong
+ * to a well-formed UTF-8 sequence (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF; a truncated sequence at the end is
+ * invalid), or |len| when all of it is valid. Any thread. */
+size_t mp_utf8_invalid_at(const char *s, size_t len);
+
+/* The 1-based line and column of byte |offset| in |text| (|len| bytes);
+ * columns count characters (UTF-8 lead bytes), as YAML marks do. An
+ * offset past the end is clamped to it. Any thread. */
+void mp_text_position(const char *text, size_t len, size_t offset, int *line,
+                      int *col);
+
+#endif

@@ -4,7 +4,10 @@
  *   create: apply(PENDING_ADD), then apply(INSERT_NEW + PENDING_REMOVE)
  *   update: apply(PENDING_ADD), then apply(UPDATE_NEW + PENDING_REMOVE)
  * and prints the median over several runs in microseconds per step.
- * Usage: bench_store [DIR]  (a scratch directory; default $TMPDIR or /tmp) */
+ * Usage: bench_store [DIR | URL]
+ *   DIR  a scratch directory for SQLite files (default $TMPDIR or /tmp)
+ *   URL  a PostgreSQL database (postgres://...): the stacks bench-1000 and
+ *        bench-10000 are made there and removed afterwards */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,18 +122,37 @@ static double run(mp_store *s, mp_stack_ref st, const mp_crypter *c,
   return per_step[RUNS / 2];
 }
 
-static void bench_size(const char *dir, size_t n) {
-  char *path = mp_xasprintf("%s/bench-%zu.db", dir, n);
+/* Removes the SQLite files of |path| (and its WAL). */
+static void unlink_db(const char *path) {
   char *wal = mp_xasprintf("%s-wal", path), *shm = mp_xasprintf("%s-shm", path);
   unlink(path);
   unlink(wal);
   unlink(shm);
+  free(wal);
+  free(shm);
+}
+
+/* |target| is a PostgreSQL URL rather than a directory. */
+static int is_url(const char *target) {
+  return strncmp(target, "postgres", 8) == 0;
+}
+
+static void bench_size(const char *target, size_t n) {
+  char name[32];
+  snprintf(name, sizeof(name), "bench-%zu", n);
+  char *path = is_url(target) ? mp_xstrdup(target)
+                              : mp_xasprintf("%s/%s.db", target, name);
+  if (!is_url(target))
+    unlink_db(path);
   mp_store *s;
   mp_err err;
-  mp_stack_ref st = {"proj", "bench"};
+  mp_stack_ref st = {"proj", name};
   mp_crypter c = {no_encrypt, NULL, NULL};
   if (mp_store_open(path, &s, &err) < 0)
     fail("open", &err);
+  if (mp_store_stack_exists(s, st, &err) == 1 &&
+      mp_store_stack_remove(s, st, 1, &err) < 0)
+    fail("remove", &err);
   if (mp_store_stack_create(s, st, &err) < 0)
     fail("create", &err);
   mp_snapshot *snap = make_snapshot(n);
@@ -145,20 +167,20 @@ static void bench_size(const char *dir, size_t n) {
          "(median of %d runs x %d steps; initial import %.0f ms)\n",
          n, create, update, RUNS, STEPS_PER_RUN, load_ms);
   mp_snapshot_free(snap);
+  if (is_url(target) && mp_store_stack_remove(s, st, 1, &err) < 0)
+    fail("remove", &err);
   mp_store_close(s);
-  unlink(path);
-  unlink(wal);
-  unlink(shm);
+  if (!is_url(target))
+    unlink_db(path);
   free(path);
-  free(wal);
-  free(shm);
 }
 
 int main(int argc, char **argv) {
   const char *tmp = getenv("TMPDIR");
-  const char *dir = argc > 1 ? argv[1] : (tmp && *tmp ? tmp : "/tmp");
+  const char *target = argc > 1 ? argv[1] : (tmp && *tmp ? tmp : "/tmp");
   unsetenv("MINIPULUMI_VERIFY_WRITES"); /* measure the real write path */
-  bench_size(dir, 1000);
-  bench_size(dir, 10000);
+  printf("%s\n", is_url(target) ? "PostgreSQL" : "SQLite");
+  bench_size(target, 1000);
+  bench_size(target, 10000);
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs minipulumi's build and test dependencies on a Debian machine with
-# apt-get (nodejs and npm run the gRPC test peer in tests/rpc).
+# apt-get (nodejs and npm run the gRPC test peer in tests/rpc; postgresql
+# gives the server the PostgreSQL backend's tests start).
 # Idempotent: prints nothing and changes nothing when all are installed;
 # runs `apt-get update` only when something has to be installed.
 set -euo pipefail
@@ -9,7 +10,9 @@ packages=(
   build-essential meson ninja-build pkg-config
   protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev
   libuv1-dev libsqlite3-dev libcjson-dev libnghttp2-dev libyaml-dev
-  libssl-dev python3
+  libssl-dev libpq-dev python3
+  # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
+  postgresql
 )
 
 missing=()

@@ -2,7 +2,11 @@
 # Sets up, builds and runs the whole test suite:
 #   build       debug, -Dwerror=true                  all tests
 #   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
-#   build-tsan  ThreadSanitizer, -Dwerror             suites "stepexec", "rpc"
+#   build-tsan  ThreadSanitizer, -Dwerror             suites "stepexec", "rpc",
+#                                                     "state-pg"
+# The PostgreSQL backend's tests start private servers of their own
+# (tests/pg/pgtest.py); the end-to-end ones (suite "postgres") run in the
+# debug tree only.
 # Exits non-zero on any failure; the last line is "N passed, N failed",
 # summed over all trees (a test that times out counts as failed).
 set -uo pipefail
@@ -90,12 +94,13 @@ if build_tree build-asan --buildtype=debug -Dwerror=true \
 fi
 
 # ThreadSanitizer for the suites with threads: the step executor's
-# concurrency tests and the gRPC transport (blocking calls from threads).
+# concurrency tests, the gRPC transport (blocking calls from threads) and
+# the PostgreSQL store (its lease renewal thread).
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then
   if build_tree build-tsan; then
-    run_tests build-tsan --suite stepexec --suite rpc
+    run_tests build-tsan --suite stepexec --suite rpc --suite state-pg
   fi
 else
   cat "$log"

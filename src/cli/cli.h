@@ -36,6 +36,9 @@ int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_whoami(int argc, const char **argv, mp_ctx *ctx);
 
 /* stack subcommands (cmd_stack_*.c), dispatched by cmd_stack.c */
 int mp_cmd_stack_init(int argc, const char **argv, mp_ctx *ctx);
@@ -79,13 +82,58 @@ void mp_cli_end_child_groups(int grace_ms);
 
 /* ---- workspace (workspace.c) ---- */
 
+/* The bytes of file |path| (owned, NUL-terminated; *len its length), or
+ * NULL with errno set if it cannot be read. */
+char *mp_cli_read_file(const char *path, size_t *len);
+
 /* Loads Pulumi.yaml, searching upwards from --cwd (or the current folder).
  * Sets ctx->project. Returns an exit status. */
 int mp_cli_load_project(mp_ctx *ctx);
-/* Opens the state store (--backend, MINIPULUMI_BACKEND_URL, or
- * ~/.minipulumi/state.db, creating ~/.minipulumi). Sets ctx->store.
- * Returns an exit status. */
+/* Opens the state store at mp_cli_backend_url with mp_cli_store_opts. Sets
+ * ctx->store and ctx->backend_url. Returns an exit status. */
 int mp_cli_store(mp_ctx *ctx);
+
+/* ---- the backend and logins (backend_url.c) ---- */
+
+/* The state backend's URL (owned): --backend, else MINIPULUMI_BACKEND_URL
+ * or PULUMI_BACKEND_URL, else the login remembered in
+ * ~/.minipulumi/credentials.json, else ~/.minipulumi/state.db. *source
+ * (if not NULL) names where it came from: "--backend", the variable's
+ * name, "credentials" or "default". Returns an exit status. */
+int mp_cli_backend_url(mp_ctx *ctx, char **url, const char **source);
+/* The first of MINIPULUMI_BACKEND_URL and PULUMI_BACKEND_URL that is set:
+ * 1 with *name and *url (borrowed from the environment), else 0. */
+int mp_cli_env_backend(const char **name, const char **url);
+/* ~/.minipulumi/state.db (owned), creating ~/.minipulumi. Exit status. */
+int mp_cli_default_backend(mp_ctx *ctx, char **url);
+/* |url| as a login remembers it: a relative file path made absolute (a
+ * later command may run elsewhere); anything else unchanged. Owned. */
+char *mp_cli_backend_normalize(const char *url);
+/* The name of the user running minipulumi (borrowed). */
+const char *mp_cli_user_name(void);
+/* ~/.minipulumi/<name> (owned), creating ~/.minipulumi. Exit status. */
+int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
+/* The store options from the environment: MINIPULUMI_LOCK_LEASE_SECONDS
+ * sets the PostgreSQL lock lease (tests use short ones). Exit status. */
+int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o);
+
+/* The URL `login` or `logout` names: the argument in |pos| or -c
+ * |cloud_url| (not both), ~/.minipulumi/state.db with |local| (and no
+ * URL), else the current backend (mp_cli_backend_url). A relative file
+ * path comes back absolute. Owned. Returns an exit status. */
+int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
+                     int local, char **url);
+/* The login credentials.json remembers as current (owned; NULL if none).
+ * Returns an exit status. */
+int mp_cli_credentials_current(mp_ctx *ctx, char **url);
+enum mp_cli_creds_op {
+  MP_CREDS_LOGIN,     /* remember |url| and make it current */
+  MP_CREDS_LOGOUT,    /* forget |url| (and current, if it is) */
+  MP_CREDS_LOGOUT_ALL /* forget every login */
+};
+/* Rewrites credentials.json (mode 0600) with |op| applied. Exit status. */
+int mp_cli_credentials_update(mp_ctx *ctx, enum mp_cli_creds_op op,
+                              const char *url);
 /* Resolves the stack to work on: |name| if given (any form
  * mp_cli_stack_parse accepts), else --stack, else the project's selected
  * stack. With |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).

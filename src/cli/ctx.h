@@ -35,7 +35,7 @@ typedef struct mp_ctx {
   /* Global flags; the strings point into argv or the environment. */
   const char *cwd;     /* --cwd/-C, NULL: the process's folder */
   const char *stack;   /* --stack/-s, NULL: the selected stack */
-  const char *backend; /* --backend, else MINIPULUMI_BACKEND_URL, else NULL */
+  const char *backend; /* --backend, else NULL (see mp_cli_backend_url) */
   const char *color;   /* --color as given */
   int non_interactive; /* --non-interactive */
   mp_color_mode color_mode;

@@ -27,6 +27,9 @@ static const struct command {
     {"stack", mp_cmd_stack, "Manage stacks and view stack state"},
     {"config", mp_cmd_config, "Manage configuration"},
     {"cancel", mp_cmd_cancel, "Cancel a stack's currently running update, if any"},
+    {"login", mp_cmd_login, "Log in to a minipulumi state backend"},
+    {"logout", mp_cmd_logout, "Log out of a minipulumi state backend"},
+    {"whoami", mp_cmd_whoami, "Display the current logged-in user"},
     {"version", mp_cmd_version, "Print minipulumi's version number"},
 };
 
@@ -105,8 +108,6 @@ static int run_help(mp_ctx *ctx, int argc, const char **argv) {
 
 static int run(mp_ctx *ctx, int argc, const char **argv) {
   int first = argc;
-  const char *env = getenv("MINIPULUMI_BACKEND_URL");
-  if (env && *env) ctx->backend = env;
   int rc = mp_args_parse_global(ctx, argc, argv, &first);
   if (rc == MP_ARGS_HELP || (rc == MP_ARGS_OK && first >= argc)) {
     usage(ctx);

@@ -1,7 +1,6 @@
 /* The workspace: the project (Pulumi.yaml), the state store, the stack. */
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +99,18 @@ static char *find_project_dir(const char *start) {
   return NULL;
 }
 
+char *mp_cli_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  mp_buf b;
+  mp_buf_init(&b);
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  fclose(f);
+  return mp_buf_detach(&b, len);
+}
+
 /* Loads the project in |dir| (Pulumi.yaml is read once, here; the
  * language host takes its program from the same load). */
 static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
@@ -143,40 +154,16 @@ int mp_cli_load_project(mp_ctx *ctx) {
 
 /* ==== store ==== */
 
-static char *home_dir(void) {
-  const char *h = getenv("HOME");
-  if (h && *h) return mp_xstrdup(h);
-  struct passwd *pw = getpwuid(getuid());
-  return pw && pw->pw_dir ? mp_xstrdup(pw->pw_dir) : NULL;
-}
-
 int mp_cli_store(mp_ctx *ctx) {
   if (ctx->store) return 0;
-  const char *url = ctx->backend;
-  if (!url || !*url) url = getenv("MINIPULUMI_BACKEND_URL");
-  if (url && *url) {
-    ctx->backend_url = mp_xstrdup(url);
-  } else {
-    char *home = home_dir();
-    if (!home)
-      return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "cannot find the home folder for the default state "
-                          "store; set HOME or pass --backend");
-    char *dir = mp_xasprintf("%s/.minipulumi", home);
-    free(home);
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-      int e = errno;
-      mp_cli_error(ctx, MP_EXIT_ERROR, "cannot create '%s': %s; pass --backend",
-                   dir, strerror(e));
-      free(dir);
-      return MP_EXIT_ERROR;
-    }
-    ctx->backend_url = mp_xasprintf("%s/state.db", dir);
-    free(dir);
-  }
+  mp_store_opts o;
+  int status = mp_cli_store_opts(ctx, &o);
+  if (!status && !ctx->backend_url)
+    status = mp_cli_backend_url(ctx, &ctx->backend_url, NULL);
+  if (status) return status;
   mp_err err;
   mp_err_clear(&err);
-  if (mp_store_open(ctx->backend_url, &ctx->store, &err) != 0)
+  if (mp_store_open_with(ctx->backend_url, &o, &ctx->store, &err) != 0)
     return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
   return 0;
 }

@@ -182,13 +182,15 @@ static int setup(deploy *d, mp_err *err) {
   if (rc < 0) return rc;
   inject_default_providers(d);
   if (!o->dry_run) {
-    int stale = 0;
+    mp_lock_info stale;
     rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
                                o->crypter, &stale, &d->upd, err);
     if (rc < 0) return rc;
-    if (stale)
-      mp__deploy_diag(d, "warning", NULL,
-                      "broke a stale lock left by a process that is gone");
+    if (stale.pid > 0) {
+      char *msg = mp_lock_info_stale_message(&stale);
+      mp__deploy_diag(d, "warning", NULL, msg);
+      free(msg);
+    }
   }
   d->registry = mp_registry_new(o->dry_run, o->providers);
   for (size_t i = 0; i < d->snap->nres; i++)

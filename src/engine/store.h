@@ -1,7 +1,8 @@
 /* The state store interface: stacks, their snapshots (written step by step),
- * locks and update history. One backend today (SQLite, src/state/); the
- * engine only sees this header, so a PostgreSQL backend can be added behind
- * the same table of operations.
+ * locks and update history. Two backends fill the table of operations
+ * below (src/state/): SQLite (a file) and PostgreSQL (a server shared by
+ * many machines). mp_store_open picks one by the URL's scheme; the engine
+ * and the CLI call only the mp_store_* functions and never learn which.
  *
  * Threads: a store and everything obtained from it is owned by one thread
  * (the deployment's loop thread); it is not safe to share. */
@@ -35,6 +36,7 @@ typedef struct mp_lock_info {
   char host[256];
   char time[40];      /* RFC 3339 */
   char operation[32]; /* "update", "refresh", ... */
+  char gone[96];      /* why a broken lock was stale; "" otherwise */
 } mp_lock_info;
 
 typedef struct mp_update_counts {
@@ -42,7 +44,7 @@ typedef struct mp_update_counts {
 } mp_update_counts;
 
 typedef struct mp_history_entry {
-  int64_t id; /* 1, 2, ... per stack */
+  int64_t id;      /* 1, 2, ... per stack */
   char kind[16];   /* update, preview?, refresh, destroy, import */
   char result[16]; /* in-progress, succeeded, failed, canceled */
   char *message;
@@ -50,20 +52,40 @@ typedef struct mp_history_entry {
   mp_update_counts counts;
 } mp_history_entry;
 
-/* Opens (creating if needed) the store at |url|: `sqlite:///abs/path.db`,
- * or a plain path. A store from an older schema is migrated; one from a
- * newer schema, or a file that is not a minipulumi store, is refused with
- * MP_ESTATE and left unchanged. An existing store whose file or folder
- * this process cannot write is opened read-only (mp_store_writable).
- * Sets *out on success. */
+/* How a store is opened. Zeroed means the defaults. */
+typedef struct mp_store_opts {
+  /* PostgreSQL: how long a stack lock lives without renewal, in ms; the
+   * holder renews it every lease_ms / 8. <= 0: 5 minutes (Pulumi Cloud's
+   * update lease). SQLite ignores it (its holders are on this host). */
+  int64_t lease_ms;
+} mp_store_opts;
+
+/* Opens (creating if needed) the store at |url|:
+ *   `sqlite:///abs/path.db` or a plain path: a SQLite file;
+ *   `postgres://user[:password]@host[:port]/db[?sslmode=...]` (or
+ *   `postgresql://`): a PostgreSQL database through libpq, which also
+ *   reads the password from PGPASSWORD or ~/.pgpass.
+ * A store from an older schema is migrated; one from a newer schema, or a
+ * file or database that is not a minipulumi store, is refused with
+ * MP_ESTATE and left unchanged. An existing SQLite store whose file or
+ * folder this process cannot write is opened read-only
+ * (mp_store_writable). Messages never contain the password. |o| may be
+ * NULL. Sets *out on success. */
+int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
+                       mp_err *err);
+/* mp_store_open_with with the default options. */
 int mp_store_open(const char *url, mp_store **out, mp_err *err);
 /* Closes |s|, releasing every lock this process took through it. NULL ok. */
 void mp_store_close(mp_store *s);
-/* Where the store lives, for messages. Borrowed. */
+/* Where the store lives, for messages: the URL without its password.
+ * Borrowed, valid until mp_store_close. */
 const char *mp_store_location(const mp_store *s);
-/* 0 if |s| can be written, else MP_EIO saying it is read-only (a store
- * whose file or folder is not writable opens read-only: reading works,
- * every write is refused with this error). */
+/* `url` with any password removed (userinfo and `password=` parameters):
+ * what may be shown or logged. Owned. */
+char *mp_store_url_redact(const char *url);
+/* 0 if |s| can be written, else MP_EIO saying it is read-only (a SQLite
+ * store whose file or folder is not writable opens read-only: reading
+ * works, every write is refused with this error). */
 int mp_store_writable(const mp_store *s, mp_err *err);
 
 /* ---- stacks ---- */
@@ -73,13 +95,12 @@ int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err);
 /* Lists the stacks of |project| (all projects if NULL). Appends owned
  * entries to *out and *n; free each with mp_stack_info_destroy and the array
  * with free(). */
-int mp_store_stack_list(mp_store *s, const char *project,
-                        mp_stack_info **out, size_t *n, mp_err *err);
+int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
+                        size_t *n, mp_err *err);
 void mp_stack_info_destroy(mp_stack_info *i);
 /* Removes a stack and everything stored for it. Refuses (MP_ESTATE) when
  * it still has resources unless |force|. */
-int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
-                          mp_err *err);
+int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force, mp_err *err);
 int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
                           mp_err *err);
 /* The selected stack of |project| (owned), or NULL in *out if none. */
@@ -154,19 +175,25 @@ typedef struct mp_store_update mp_store_update;
 /* Takes the stack's lock and starts a history entry of |kind|
  * ("update", "refresh", "destroy", "import"). If another live process
  * holds the lock: MP_EBUSY with a message naming the holder (pid, host,
- * time, operation) and `minipulumi cancel` to break it. A lock whose
- * holder is a dead process on this host is broken with |broke_stale| = 1.
- * Sets *out on success. |c| is kept (borrowed) to encrypt secrets. */
+ * time, operation) and `minipulumi cancel` to break it. A stale lock is
+ * broken: its holder is a dead process on this host (SQLite), or its
+ * database session ended or its lease expired (PostgreSQL); then |stale|
+ * (if not NULL) receives the old holder, with the reason in stale->gone,
+ * and stale->pid > 0; otherwise it is zeroed. Sets *out on success. |c| is
+ * kept (borrowed) to encrypt secrets. */
 int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
                           const char *message, const mp_crypter *c,
-                          int *broke_stale, mp_store_update **out,
+                          mp_lock_info *stale, mp_store_update **out,
                           mp_err *err);
+/* The warning for a broken stale lock |stale| (as filled by
+ * mp_store_update_begin), naming the old holder. Owned. */
+char *mp_lock_info_stale_message(const mp_lock_info *stale);
 /* Applies |n| changes in one short transaction. The cost does not grow
  * with the number of resources in the stack. With MINIPULUMI_VERIFY_WRITES
  * set, the whole snapshot is reloaded and verified after the write, and a
  * violation is an MP_ESTATE error (tests use this). */
-int mp_store_apply(mp_store_update *u, const mp_store_change *changes,
-                   size_t n, mp_err *err);
+int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
+                   mp_err *err);
 /* Drops every pending operation of the stack except `creating` ones (the
  * first write of an update, BEHAVIOUR.md C.7). */
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err);
@@ -187,5 +214,58 @@ int mp_store_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
 int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                      size_t *n, mp_err *err);
 void mp_history_entry_destroy(mp_history_entry *h);
+
+/* ---- backends ----
+ * A backend (src/state/) embeds mp_store as the first member of its store
+ * and mp_store_update as the first member of its write session, and fills
+ * one mp_store_ops. Each operation has the contract of the mp_store_*
+ * function of the same name above; the functions above only dispatch. */
+
+struct mp_store {
+  const struct mp_store_ops *ops;
+  char *location; /* the URL without its password; owned by the backend */
+};
+
+struct mp_store_update {
+  mp_store *s; /* the store the session writes to */
+};
+
+typedef struct mp_store_ops {
+  const char *name; /* "sqlite", "postgres" */
+  void (*close)(mp_store *s);
+  int (*stack_create)(mp_store *s, mp_stack_ref st, mp_err *err);
+  int (*stack_exists)(mp_store *s, mp_stack_ref st, mp_err *err);
+  int (*stack_list)(mp_store *s, const char *project, mp_stack_info **out,
+                    size_t *n, mp_err *err);
+  int (*stack_remove)(mp_store *s, mp_stack_ref st, int force, mp_err *err);
+  int (*stack_rename)(mp_store *s, mp_stack_ref st, const char *new_name,
+                      mp_err *err);
+  int (*selected_get)(mp_store *s, const char *project, char **out,
+                      mp_err *err);
+  int (*selected_set)(mp_store *s, const char *project, const char *name,
+                      mp_err *err);
+  int (*secrets_get)(mp_store *s, mp_stack_ref st, char **type, char **state,
+                     mp_err *err);
+  int (*secrets_set)(mp_store *s, mp_stack_ref st, const char *type,
+                     const char *state, mp_err *err);
+  int (*load)(mp_store *s, mp_stack_ref st, const mp_crypter *c,
+              mp_snapshot **out, mp_err *err);
+  int (*replace)(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
+                 const mp_crypter *c, mp_err *err);
+  int (*update_begin)(mp_store *s, mp_stack_ref st, const char *kind,
+                      const char *message, const mp_crypter *c,
+                      mp_lock_info *stale, mp_store_update **out, mp_err *err);
+  int (*apply)(mp_store_update *u, const mp_store_change *changes, size_t n,
+               mp_err *err);
+  int (*drop_old_pending)(mp_store_update *u, mp_err *err);
+  int (*update_end)(mp_store_update *u, const char *result,
+                    const mp_update_counts *counts, mp_err *err);
+  int (*lock_get)(mp_store *s, mp_stack_ref st, mp_lock_info *info,
+                  mp_err *err);
+  int (*lock_break)(mp_store *s, mp_stack_ref st, mp_err *err);
+  int (*history)(mp_store *s, mp_stack_ref st, mp_history_entry **out,
+                 size_t *n, mp_err *err);
+  int (*writable)(const mp_store *s, mp_err *err);
+} mp_store_ops;
 
 #endif

@@ -89,16 +89,16 @@ static const char *const stmt_sql[ST__COUNT] = {
 
 /* The error for any write to a store that cannot be written; |what|
  * (may be NULL) says which write. */
-static int read_only_err(const mp_store *s, const char *what, mp_err *err) {
+static int read_only_err(const mp_sqlite *s, const char *what, mp_err *err) {
   return mp_err_set(err, MP_EIO,
                     "%s%sthe state store '%s' is read-only (the file or its "
                     "folder is not writable): it can be read, but nothing "
                     "can be changed; give write access or use another "
                     "--backend",
-                    what ? what : "", what ? ": " : "", s->location);
+                    what ? what : "", what ? ": " : "", s->base.location);
 }
 
-int mp__sql_err(mp_store *s, const char *what, mp_err *err) {
+int mp__sql_err(mp_sqlite *s, const char *what, mp_err *err) {
   int code = sqlite3_errcode(s->db);
   const char *msg = sqlite3_errmsg(s->db);
   switch (code & 0xff) {
@@ -107,20 +107,20 @@ int mp__sql_err(mp_store *s, const char *what, mp_err *err) {
     return mp_err_set(err, MP_EBUSY,
                       "%s: the state store '%s' stayed busy (another "
                       "process is writing to it); try again",
-                      what, s->location);
+                      what, s->base.location);
   case SQLITE_CORRUPT:
   case SQLITE_NOTADB:
     return mp_err_set(err, MP_ESTATE, "%s: the state store '%s' is damaged: %s",
-                      what, s->location, msg);
+                      what, s->base.location, msg);
   case SQLITE_READONLY:
     return read_only_err(s, what, err);
   default:
     return mp_err_set(err, MP_EIO, "%s: state store '%s': %s", what,
-                      s->location, msg);
+                      s->base.location, msg);
   }
 }
 
-sqlite3_stmt *mp__stmt(mp_store *s, mp__stmt_id id, mp_err *err) {
+sqlite3_stmt *mp__stmt(mp_sqlite *s, mp__stmt_id id, mp_err *err) {
   if (s->stmts[id] == NULL &&
       sqlite3_prepare_v3(s->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT,
                          &s->stmts[id], NULL) != SQLITE_OK) {
@@ -135,7 +135,7 @@ void mp__stmt_done(sqlite3_stmt *st) {
   sqlite3_clear_bindings(st);
 }
 
-int mp__stmt_exec(mp_store *s, sqlite3_stmt *st, const char *what,
+int mp__stmt_exec(mp_sqlite *s, sqlite3_stmt *st, const char *what,
                   mp_err *err) {
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -145,35 +145,36 @@ int mp__stmt_exec(mp_store *s, sqlite3_stmt *st, const char *what,
   return ret;
 }
 
-static int run_fixed(mp_store *s, mp__stmt_id id, const char *what,
+static int run_fixed(mp_sqlite *s, mp__stmt_id id, const char *what,
                      mp_err *err) {
   sqlite3_stmt *st = mp__stmt(s, id, err);
   return st ? mp__stmt_exec(s, st, what, err) : err->code;
 }
 
-int mp__tx_begin(mp_store *s, mp_err *err) {
-  int rc = mp_store_writable(s, err);
+int mp__tx_begin(mp_sqlite *s, mp_err *err) {
+  int rc = mp__sqlite_writable(&s->base, err);
   return rc ? rc : run_fixed(s, ST_BEGIN, "cannot start a transaction", err);
 }
 
-int mp_store_writable(const mp_store *s, mp_err *err) {
+int mp__sqlite_writable(const mp_store *base, mp_err *err) {
+  const mp_sqlite *s = mp_container_of(base, const mp_sqlite, base);
   if (!s->readonly)
     return 0;
   return read_only_err(s, NULL, err);
 }
 
-int mp__tx_begin_read(mp_store *s, mp_err *err) {
+int mp__tx_begin_read(mp_sqlite *s, mp_err *err) {
   return run_fixed(s, ST_BEGIN_READ, "cannot start a read transaction", err);
 }
 
-int mp__tx_commit(mp_store *s, mp_err *err) {
+int mp__tx_commit(mp_sqlite *s, mp_err *err) {
   int rc = run_fixed(s, ST_COMMIT, "cannot commit", err);
   if (rc < 0)
     mp__tx_rollback(s);
   return rc;
 }
 
-void mp__tx_rollback(mp_store *s) {
+void mp__tx_rollback(mp_sqlite *s) {
   if (sqlite3_get_autocommit(s->db))
     return; /* nothing open */
   mp_err ignored;
@@ -194,7 +195,7 @@ char *mp__column_dup(sqlite3_stmt *st, int i) {
   return mp_xstrndup((const char *)t, (size_t)sqlite3_column_bytes(st, i));
 }
 
-int mp__stack_id(mp_store *s, mp_stack_ref ref, int64_t *id, mp_err *err) {
+int mp__stack_id(mp_sqlite *s, mp_stack_ref ref, int64_t *id, mp_err *err) {
   sqlite3_stmt *st = mp__stmt(s, ST_STACK_ID, err);
   if (st == NULL)
     return err->code;
@@ -205,17 +206,9 @@ int mp__stack_id(mp_store *s, mp_stack_ref ref, int64_t *id, mp_err *err) {
     *id = sqlite3_column_int64(st, 0);
   int ret = 0;
   if (rc == SQLITE_DONE)
-    ret = mp_err_set(err, MP_ENOENT,
-                     "no stack named '%s' in project '%s'; create it with "
-                     "`minipulumi stack init %s`",
-                     ref.name, ref.project, ref.name);
+    ret = mp__store_no_stack(ref, err);
   else if (rc != SQLITE_ROW)
     ret = mp__sql_err(s, "cannot look up a stack", err);
   mp__stmt_done(st);
   return ret;
-}
-
-int mp__verify_writes_enabled(void) {
-  const char *v = getenv("MINIPULUMI_VERIFY_WRITES");
-  return v && *v && strcmp(v, "0") != 0;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mp__history_begin(mp_store *s, int64_t stack_id, const char *kind,
+int mp__history_begin(mp_sqlite *s, int64_t stack_id, const char *kind,
                       const char *message, int64_t *seq, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_HIST_NEXT, err);
   if (q == NULL)
@@ -31,13 +31,11 @@ int mp__history_begin(mp_store *s, int64_t stack_id, const char *kind,
   return rc;
 }
 
-int mp__history_end(mp_store *s, int64_t stack_id, int64_t seq,
+int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
                     const char *result, const mp_update_counts *counts,
                     mp_err *err) {
-  static const mp_update_counts none;
-  const mp_update_counts *c = counts ? counts : &none;
-  const int64_t n[] = {c->same, c->create, c->update,  c->del,    c->replace,
-                       c->read, c->import, c->refresh, c->discard};
+  int64_t n[9];
+  mp__store_counts_to_array(counts, n);
   sqlite3_stmt *q = mp__stmt(s, ST_HIST_END, err);
   if (q == NULL)
     return err->code;
@@ -66,15 +64,15 @@ static void read_entry(sqlite3_stmt *q, mp_history_entry *h) {
   h->message = mp__column_dup(q, 3);
   copy_col(q, 4, h->start, sizeof(h->start));
   copy_col(q, 5, h->end, sizeof(h->end));
-  int64_t *n[] = {&h->counts.same,   &h->counts.create,  &h->counts.update,
-                  &h->counts.del,    &h->counts.replace, &h->counts.read,
-                  &h->counts.import, &h->counts.refresh, &h->counts.discard};
+  int64_t *n[9];
+  mp__store_counts_fields(&h->counts, n);
   for (size_t i = 0; i < MP_ARRAY_LEN(n); i++)
     *n[i] = sqlite3_column_int64(q, 6 + (int)i);
 }
 
-int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
-                     size_t *n, mp_err *err) {
+int mp__sqlite_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,
+                       size_t *n, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)
     return err->code;
@@ -91,11 +89,4 @@ int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
   if (rc != SQLITE_DONE)
     return mp__sql_err(s, "cannot read the history", err);
   return 0;
-}
-
-void mp_history_entry_destroy(mp_history_entry *h) {
-  if (h == NULL)
-    return;
-  free(h->message);
-  memset(h, 0, sizeof(*h));
 }

@@ -7,17 +7,10 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "engine/store.h"
+#include "state/store_int.h"
 
 /* "MPUL": marks a SQLite file as a minipulumi state store. */
 #define MP__STORE_APP_ID 0x4D50554C
-
-/* The SQL files embedded by snapshots/meson.build; ends with {NULL, NULL}. */
-typedef struct mp_sql_file {
-  const char *name;
-  const char *text;
-} mp_sql_file;
-extern const mp_sql_file mp_sql_files[];
 
 /* Every statement the store runs more than once, prepared on first use and
  * kept for the life of the connection (sqlite_db.c holds the SQL). */
@@ -65,52 +58,65 @@ typedef enum mp__stmt_id {
   ST__COUNT
 } mp__stmt_id;
 
+typedef struct mp_sqlite mp_sqlite;
+typedef struct mp_sqlite_update mp_sqlite_update;
+
 /* Owner: one thread (store.h). */
-struct mp_store {
+struct mp_sqlite {
+  mp_store base; /* base.location: the URL as given, for messages */
   sqlite3 *db;
-  char *location; /* the URL as given, for messages */
-  char *path;     /* the database file */
+  char *path; /* the database file */
   sqlite3_stmt *stmts[ST__COUNT];
   int64_t pid;
   char host[256];
-  mp_store_update *updates; /* open write sessions, to unlock on close */
-  int readonly;             /* opened read-only: the file or its folder is not
-                               writable; every write is refused up front */
+  mp_sqlite_update *updates; /* open write sessions, to unlock on close */
+  int readonly;              /* opened read-only: the file or its folder is not
+                                writable; every write is refused up front */
 };
 
-struct mp_store_update {
-  mp_store *s;
+struct mp_sqlite_update {
+  mp_store_update base;
+  mp_sqlite *s;
   int64_t stack_id;
-  char *label;           /* "project/stack", for messages */
-  int64_t seq;           /* history row */
-  int64_t next_ord;      /* ord of the next INSERT_NEW (below old rows) */
-  int64_t pending_high;  /* pending rows <= this existed at begin */
-  const mp_crypter *c;   /* borrowed */
-  int verify;            /* MINIPULUMI_VERIFY_WRITES was set at begin */
-  mp_store_update *next; /* in s->updates */
+  char *label;            /* "project/stack", for messages */
+  int64_t seq;            /* history row */
+  int64_t next_ord;       /* ord of the next INSERT_NEW (below old rows) */
+  int64_t pending_high;   /* pending rows <= this existed at begin */
+  const mp_crypter *c;    /* borrowed */
+  int verify;             /* MINIPULUMI_VERIFY_WRITES was set at begin */
+  mp_sqlite_update *next; /* in s->updates */
 };
+
+/* The store and the session behind the interface's pointers. */
+static inline mp_sqlite *mp__sqlite(mp_store *s) {
+  return mp_container_of(s, mp_sqlite, base);
+}
+static inline mp_sqlite_update *mp__sqlite_update(mp_store_update *u) {
+  return mp_container_of(u, mp_sqlite_update, base);
+}
 
 /* ---- sqlite_db.c ---- */
 
 /* The cached statement |id|, reset and without bindings; sets |err| and
  * returns NULL if it cannot be prepared. Call mp__stmt_done after use. */
-sqlite3_stmt *mp__stmt(mp_store *s, mp__stmt_id id, mp_err *err);
+sqlite3_stmt *mp__stmt(mp_sqlite *s, mp__stmt_id id, mp_err *err);
 /* Resets |st| so that it holds no read transaction open. */
 void mp__stmt_done(sqlite3_stmt *st);
 /* Steps a statement that returns no rows (or whose rows are ignored) and
  * resets it. Returns 0 or an MP_E code naming |what|. */
-int mp__stmt_exec(mp_store *s, sqlite3_stmt *st, const char *what, mp_err *err);
+int mp__stmt_exec(mp_sqlite *s, sqlite3_stmt *st, const char *what,
+                  mp_err *err);
 /* Sets |err| from the connection's last error: MP_EBUSY for a store that
  * stays locked, MP_ESTATE for corruption, MP_EIO otherwise. */
-int mp__sql_err(mp_store *s, const char *what, mp_err *err);
+int mp__sql_err(mp_sqlite *s, const char *what, mp_err *err);
 
 /* BEGIN IMMEDIATE / BEGIN (deferred, for consistent reads) / COMMIT /
  * ROLLBACK. rollback never fails visibly and is a no-op outside a
  * transaction. */
-int mp__tx_begin(mp_store *s, mp_err *err);
-int mp__tx_begin_read(mp_store *s, mp_err *err);
-int mp__tx_commit(mp_store *s, mp_err *err);
-void mp__tx_rollback(mp_store *s);
+int mp__tx_begin(mp_sqlite *s, mp_err *err);
+int mp__tx_begin_read(mp_sqlite *s, mp_err *err);
+int mp__tx_commit(mp_sqlite *s, mp_err *err);
+void mp__tx_rollback(mp_sqlite *s);
 
 /* Binds text (NULL binds SQL NULL). */
 void mp__bind_text(sqlite3_stmt *st, int i, const char *s);
@@ -118,55 +124,93 @@ void mp__bind_text(sqlite3_stmt *st, int i, const char *s);
 char *mp__column_dup(sqlite3_stmt *st, int i);
 
 /* The id of stack |st|: 0, or MP_ENOENT ("no stack named ..."). */
-int mp__stack_id(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err);
-/* 1 if MINIPULUMI_VERIFY_WRITES is set to something other than "" or "0". */
-int mp__verify_writes_enabled(void);
+int mp__stack_id(mp_sqlite *s, mp_stack_ref st, int64_t *id, mp_err *err);
 
 /* ---- sqlite_lock.c ---- */
 
 /* Inside a write transaction: takes the lock of |stack_id| for this
- * process, breaking a stale one (*broke_stale = 1). MP_EBUSY naming the
- * holder when a live process has it. */
-int mp__lock_acquire(mp_store *s, int64_t stack_id, const char *label,
-                     const char *operation, int *broke_stale, mp_err *err);
+ * process, breaking a stale one (then *stale, if not NULL, receives the
+ * old holder). MP_EBUSY naming the holder when a live process has it. */
+int mp__lock_acquire(mp_sqlite *s, int64_t stack_id, const char *label,
+                     const char *operation, mp_lock_info *stale, mp_err *err);
 /* Inside a transaction: MP_EBUSY if a live process other than this store's
  * open sessions holds the lock of |stack_id|. */
-int mp__lock_check_free(mp_store *s, int64_t stack_id, const char *label,
+int mp__lock_check_free(mp_sqlite *s, int64_t stack_id, const char *label,
                         mp_err *err);
 /* Deletes this process's lock on |stack_id| (a single statement). */
-int mp__lock_release(mp_store *s, int64_t stack_id, mp_err *err);
+int mp__lock_release(mp_sqlite *s, int64_t stack_id, mp_err *err);
 
 /* ---- sqlite_history.c ---- */
 
 /* Inside a transaction: appends an in-progress history row; sets *seq. */
-int mp__history_begin(mp_store *s, int64_t stack_id, const char *kind,
+int mp__history_begin(mp_sqlite *s, int64_t stack_id, const char *kind,
                       const char *message, int64_t *seq, mp_err *err);
 /* Inside a transaction: records the end of history row |seq|. */
-int mp__history_end(mp_store *s, int64_t stack_id, int64_t seq,
+int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
                     const char *result, const mp_update_counts *counts,
                     mp_err *err);
 
 /* ---- sqlite_snapshot.c ---- */
 
-/* Reloads the stack's stored entries (without decoding values) and runs
- * mp_snapshot_verify; MP_ESTATE naming the stack on a violation. */
-int mp__verify_stored(mp_store *s, int64_t stack_id, const char *label,
-                      mp_err *err);
-
 /* Inside a transaction: inserts a resource row (|json| is its encoded
  * checkpoint JSON) at |ord|; sets *row. */
-int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
+int mp__row_insert_resource(mp_sqlite *s, int64_t stack_id, int64_t ord,
                             const mp_resource *r, const mp_buf *json,
                             int64_t *row, mp_err *err);
 /* Inside a transaction: inserts a pending operation row; sets *row. */
-int mp__row_insert_pending(mp_store *s, int64_t stack_id, mp_pending_type t,
+int mp__row_insert_pending(mp_sqlite *s, int64_t stack_id, mp_pending_type t,
                            const mp_buf *json, int64_t *row, mp_err *err);
+
+/* ---- the operations of store.h (sqlite_*.c) ---- */
+
+int mp__sqlite_stack_create(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__sqlite_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__sqlite_stack_list(mp_store *s, const char *project, mp_stack_info **out,
+                          size_t *n, mp_err *err);
+int mp__sqlite_stack_remove(mp_store *s, mp_stack_ref st, int force,
+                            mp_err *err);
+int mp__sqlite_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
+                            mp_err *err);
+int mp__sqlite_selected_get(mp_store *s, const char *project, char **out,
+                            mp_err *err);
+int mp__sqlite_selected_set(mp_store *s, const char *project, const char *name,
+                            mp_err *err);
+int mp__sqlite_secrets_get(mp_store *s, mp_stack_ref st, char **type,
+                           char **state, mp_err *err);
+int mp__sqlite_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
+                           const char *state, mp_err *err);
+int mp__sqlite_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
+                    mp_snapshot **out, mp_err *err);
+int mp__sqlite_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
+                       const mp_crypter *c, mp_err *err);
+int mp__sqlite_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
+                            const char *message, const mp_crypter *c,
+                            mp_lock_info *stale, mp_store_update **out,
+                            mp_err *err);
+int mp__sqlite_apply(mp_store_update *u, const mp_store_change *changes,
+                     size_t n, mp_err *err);
+int mp__sqlite_drop_old_pending(mp_store_update *u, mp_err *err);
+int mp__sqlite_update_end(mp_store_update *u, const char *result,
+                          const mp_update_counts *counts, mp_err *err);
+int mp__sqlite_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
+                        mp_err *err);
+int mp__sqlite_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__sqlite_writable(const mp_store *s, mp_err *err);
+int mp__sqlite_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
+                       size_t *n, mp_err *err);
+
+/* The SQLite store's database for the shared flows (sqlite_snapshot.c). */
+extern const mp__store_db mp__sqlite_db;
+/* mp__store_db.write (sqlite_update.c). */
+int mp__sqlite_write(mp_store_update *u, const mp_store_change *ch, size_t n,
+                     const mp_buf *json, int64_t *ord, int64_t *rows,
+                     mp_err *err);
 
 /* ---- sqlite_rename.c ---- */
 
 /* Inside a transaction: rewrites every URN stored for |stack_id| (resources
  * and pending operations) to name stack |new_name| (BEHAVIOUR.md B.1). */
-int mp__rename_urns(mp_store *s, int64_t stack_id, const char *project,
+int mp__rename_urns(mp_sqlite *s, int64_t stack_id, const char *project,
                     const char *new_name, mp_err *err);
 
 #endif

@@ -16,7 +16,7 @@ static void copy_col(sqlite3_stmt *q, int i, char *dst, size_t n) {
 
 /* Reads the lock row of |stack_id|: 1 and |info| if there is one, 0 if
  * not, or an MP_E code. */
-static int read_lock(mp_store *s, int64_t stack_id, mp_lock_info *info,
+static int read_lock(mp_sqlite *s, int64_t stack_id, mp_lock_info *info,
                      mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_GET, err);
   if (q == NULL)
@@ -40,22 +40,13 @@ static int read_lock(mp_store *s, int64_t stack_id, mp_lock_info *info,
 
 /* 1 if the holder is certainly gone: a process of this host that no longer
  * exists. A holder on another host is never presumed dead. */
-static int holder_is_stale(const mp_store *s, const mp_lock_info *info) {
+static int holder_is_stale(const mp_sqlite *s, const mp_lock_info *info) {
   if (strcmp(info->host, s->host) != 0 || info->pid <= 0)
     return 0;
   return kill((pid_t)info->pid, 0) != 0 && errno == ESRCH;
 }
 
-static int busy(const char *label, const mp_lock_info *info, mp_err *err) {
-  return mp_err_set(err, MP_EBUSY,
-                    "the stack '%s' is locked by process %lld on %s since %s "
-                    "(operation %s); if that process is gone, run "
-                    "`minipulumi cancel` to break the lock",
-                    label, (long long)info->pid, info->host, info->time,
-                    info->operation);
-}
-
-static int delete_lock(mp_store *s, int64_t stack_id, mp_err *err) {
+static int delete_lock(mp_sqlite *s, int64_t stack_id, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_DELETE, err);
   if (q == NULL)
     return err->code;
@@ -63,19 +54,21 @@ static int delete_lock(mp_store *s, int64_t stack_id, mp_err *err) {
   return mp__stmt_exec(s, q, "cannot break the stack lock", err);
 }
 
-int mp__lock_acquire(mp_store *s, int64_t stack_id, const char *label,
-                     const char *operation, int *broke_stale, mp_err *err) {
+int mp__lock_acquire(mp_sqlite *s, int64_t stack_id, const char *label,
+                     const char *operation, mp_lock_info *stale, mp_err *err) {
   mp_lock_info info;
   int rc = read_lock(s, stack_id, &info, err);
   if (rc < 0)
     return rc;
   if (rc == 1) {
     if (!holder_is_stale(s, &info))
-      return busy(label, &info, err);
+      return mp__store_busy(label, &info, err);
     if (delete_lock(s, stack_id, err) < 0)
       return err->code;
-    if (broke_stale)
-      *broke_stale = 1;
+    if (stale) {
+      *stale = info;
+      snprintf(stale->gone, sizeof(stale->gone), "that process is gone");
+    }
   }
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_INSERT, err);
   if (q == NULL)
@@ -91,7 +84,7 @@ int mp__lock_acquire(mp_store *s, int64_t stack_id, const char *label,
   return rc;
 }
 
-int mp__lock_check_free(mp_store *s, int64_t stack_id, const char *label,
+int mp__lock_check_free(mp_sqlite *s, int64_t stack_id, const char *label,
                         mp_err *err) {
   mp_lock_info info;
   int rc = read_lock(s, stack_id, &info, err);
@@ -99,10 +92,10 @@ int mp__lock_check_free(mp_store *s, int64_t stack_id, const char *label,
     return rc;
   if (holder_is_stale(s, &info))
     return 0;
-  return busy(label, &info, err);
+  return mp__store_busy(label, &info, err);
 }
 
-int mp__lock_release(mp_store *s, int64_t stack_id, mp_err *err) {
+int mp__lock_release(mp_sqlite *s, int64_t stack_id, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_RELEASE, err);
   if (q == NULL)
     return err->code;
@@ -112,15 +105,17 @@ int mp__lock_release(mp_store *s, int64_t stack_id, mp_err *err) {
   return mp__stmt_exec(s, q, "cannot unlock the stack", err);
 }
 
-int mp_store_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
-                      mp_err *err) {
+int mp__sqlite_lock_get(mp_store *base, mp_stack_ref st, mp_lock_info *info,
+                        mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)
     return err->code;
   return read_lock(s, id, info, err);
 }
 
-int mp_store_lock_break(mp_store *s, mp_stack_ref st, mp_err *err) {
+int mp__sqlite_lock_break(mp_store *base, mp_stack_ref st, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)
     return err->code;

@@ -12,16 +12,11 @@ static int parse_entry(sqlite3_stmt *q, int col, const mp_crypter *c,
                        unsigned flags, mp_resource **out, mp_err *err) {
   const char *text = (const char *)sqlite3_column_text(q, col);
   int len = sqlite3_column_bytes(q, col);
-  cJSON *j = text ? cJSON_ParseWithLength(text, (size_t)len) : NULL;
-  if (j == NULL)
-    return mp_err_set(err, MP_ESTATE, "stored resource row %lld is not JSON",
-                      (long long)sqlite3_column_int64(q, 0));
-  int rc = mp__resource_from_cjson(j, c, flags, out, err);
-  cJSON_Delete(j);
-  return rc;
+  return mp__store_parse_entry(text, (size_t)len, sqlite3_column_int64(q, 0), c,
+                               flags, out, err);
 }
 
-static int load_resources(mp_store *s, int64_t id, const mp_crypter *c,
+static int load_resources(mp_sqlite *s, int64_t id, const mp_crypter *c,
                           unsigned flags, mp_snapshot *snap, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_RES_LOAD, err);
   if (q == NULL)
@@ -42,7 +37,7 @@ static int load_resources(mp_store *s, int64_t id, const mp_crypter *c,
   return ret;
 }
 
-static int load_pending(mp_store *s, int64_t id, const mp_crypter *c,
+static int load_pending(mp_sqlite *s, int64_t id, const mp_crypter *c,
                         unsigned flags, mp_snapshot *snap, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_PENDING_LOAD, err);
   if (q == NULL)
@@ -71,63 +66,9 @@ static int load_pending(mp_store *s, int64_t id, const mp_crypter *c,
   return ret;
 }
 
-/* Loads everything of stack |id| into a new snapshot (in one read
- * transaction, so that resources and pending operations agree). */
-static int load_all(mp_store *s, int64_t id, const mp_crypter *c,
-                    unsigned flags, mp_snapshot **out, mp_err *err) {
-  mp_snapshot *snap = mp_snapshot_new();
-  int in_tx = sqlite3_get_autocommit(s->db) == 0;
-  int rc = in_tx ? 0 : mp__tx_begin_read(s, err);
-  if (rc == 0)
-    rc = load_resources(s, id, c, flags, snap, err);
-  if (rc == 0)
-    rc = load_pending(s, id, c, flags, snap, err);
-  if (!in_tx)
-    mp__tx_rollback(s); /* read only: nothing to commit */
-  if (rc < 0) {
-    mp_snapshot_free(snap);
-    return rc;
-  }
-  *out = snap;
-  return 0;
-}
-
-int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
-                  mp_snapshot **out, mp_err *err) {
-  *out = NULL;
-  int64_t id;
-  mp_snapshot *snap;
-  if (mp__stack_id(s, st, &id, err) < 0)
-    return err->code;
-  if (load_all(s, id, c, 0, &snap, err) < 0)
-    return mp_err_prefix(err, "cannot load stack '%s/%s'", st.project, st.name);
-  if (mp_store_secrets_get(s, st, &snap->secrets_type, &snap->secrets_state,
-                           err) < 0) {
-    mp_snapshot_free(snap);
-    return err->code;
-  }
-  *out = snap;
-  return 0;
-}
-
-int mp__verify_stored(mp_store *s, int64_t stack_id, const char *label,
-                      mp_err *err) {
-  mp_snapshot *snap;
-  if (load_all(s, stack_id, NULL, MP__RES_SKIP_VALUES, &snap, err) < 0)
-    return err->code;
-  int rc = mp_snapshot_verify(snap, err);
-  mp_snapshot_free(snap);
-  if (rc < 0)
-    return mp_err_prefix(err,
-                         "the snapshot written for stack '%s' fails "
-                         "verification",
-                         label);
-  return 0;
-}
-
 /* ==== replace ==== */
 
-int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
+int mp__row_insert_resource(mp_sqlite *s, int64_t stack_id, int64_t ord,
                             const mp_resource *r, const mp_buf *json,
                             int64_t *row, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_RES_INSERT, err);
@@ -145,7 +86,7 @@ int mp__row_insert_resource(mp_store *s, int64_t stack_id, int64_t ord,
   return 0;
 }
 
-int mp__row_insert_pending(mp_store *s, int64_t stack_id, mp_pending_type t,
+int mp__row_insert_pending(mp_sqlite *s, int64_t stack_id, mp_pending_type t,
                            const mp_buf *json, int64_t *row, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_PENDING_INSERT, err);
   if (q == NULL)
@@ -160,24 +101,51 @@ int mp__row_insert_pending(mp_store *s, int64_t stack_id, mp_pending_type t,
   return 0;
 }
 
-/* Encodes and inserts one entry of a replaced snapshot: a resource at
- * |ord|, or a pending operation when |op| is set. */
-static int replace_one(mp_store *s, int64_t id, int64_t ord,
-                       const mp_resource *r, const mp_pending_op *op,
-                       const mp_crypter *c, int64_t *row, mp_err *err) {
-  mp_buf json;
-  mp_buf_init(&json);
-  int rc = mp_resource_to_json(op ? op->res : r, c, 0, &json, err);
-  if (rc == 0 && op)
-    rc = mp__row_insert_pending(s, id, op->type, &json, row, err);
-  else if (rc == 0)
-    rc = mp__row_insert_resource(s, id, ord, r, &json, row, err);
-  mp_buf_destroy(&json);
+/* ==== the database of the shared flows (store_flow.c) ==== */
+
+static int stack_id(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err) {
+  return mp__stack_id(mp__sqlite(s), st, id, err);
+}
+
+static int in_tx(mp_store *s) {
+  return sqlite3_get_autocommit(mp__sqlite(s)->db) == 0;
+}
+
+static int begin_read(mp_store *s, mp_err *err) {
+  return mp__tx_begin_read(mp__sqlite(s), err);
+}
+
+static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
+                     unsigned flags, mp_snapshot *snap, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
+  int rc = load_resources(s, id, c, flags, snap, err);
+  return rc < 0 ? rc : load_pending(s, id, c, flags, snap, err);
+}
+
+static int sq_begin(mp_store *s, mp_err *err) {
+  return mp__tx_begin(mp__sqlite(s), err);
+}
+
+static int sq_commit(mp_store *s, mp_err *err) {
+  return mp__tx_commit(mp__sqlite(s), err);
+}
+
+static void sq_rollback(mp_store *s) { mp__tx_rollback(mp__sqlite(s)); }
+
+static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
+                         mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
+  char *label = mp__store_label(st);
+  int rc = mp__stack_id(s, st, id, err);
+  if (rc == 0)
+    rc = mp__lock_check_free(s, *id, label, err);
+  free(label);
   return rc;
 }
 
-static int clear_stack(mp_store *s, int64_t id, mp_err *err) {
+static int clear_stack(mp_store *base, int64_t id, mp_err *err) {
   static const mp__stmt_id ids[] = {ST_RES_DELETE_ALL, ST_PENDING_DELETE_ALL};
+  mp_sqlite *s = mp__sqlite(base);
   for (size_t i = 0; i < MP_ARRAY_LEN(ids); i++) {
     sqlite3_stmt *q = mp__stmt(s, ids[i], err);
     if (q == NULL)
@@ -189,52 +157,38 @@ static int clear_stack(mp_store *s, int64_t id, mp_err *err) {
   return 0;
 }
 
-/* Writes every entry; |rows| receives the new rows (resources, then
- * pending operations), assigned to |snap| only after the commit. */
-static int replace_tx(mp_store *s, mp_stack_ref st, const mp_snapshot *snap,
-                      const mp_crypter *c, int64_t *rows, mp_err *err) {
-  int64_t id;
-  char *label = mp_xasprintf("%s/%s", st.project, st.name);
-  int rc = mp__stack_id(s, st, &id, err);
-  if (rc == 0)
-    rc = mp__lock_check_free(s, id, label, err);
-  free(label);
-  if (rc == 0)
-    rc = clear_stack(s, id, err);
-  for (size_t i = 0; rc == 0 && i < snap->nres; i++)
-    rc = replace_one(s, id, (int64_t)i, snap->res[i], NULL, c, &rows[i], err);
-  for (size_t i = 0; rc == 0 && i < snap->npending; i++)
-    rc = replace_one(s, id, 0, NULL, &snap->pending[i], c,
-                     &rows[snap->nres + i], err);
-  if (rc == 0 && snap->secrets_type)
-    rc = mp_store_secrets_set(s, st, snap->secrets_type, snap->secrets_state,
-                              err);
-  return rc;
+static int insert_resource(mp_store *s, int64_t id, int64_t ord,
+                           const mp_resource *r, const mp_buf *json,
+                           int64_t *row, mp_err *err) {
+  return mp__row_insert_resource(mp__sqlite(s), id, ord, r, json, row, err);
 }
 
-int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
-                     const mp_crypter *c, mp_err *err) {
-  if (mp__verify_writes_enabled() && mp_snapshot_verify(snap, err) < 0)
-    return mp_err_prefix(err,
-                         "refusing to store an invalid snapshot in "
-                         "stack '%s/%s'",
-                         st.project, st.name);
-  int64_t *rows = mp_xcalloc(snap->nres + snap->npending, sizeof(*rows));
-  int rc = mp__tx_begin(s, err);
-  if (rc == 0) {
-    rc = replace_tx(s, st, snap, c, rows, err);
-    if (rc == 0)
-      rc = mp__tx_commit(s, err);
-    else
-      mp__tx_rollback(s);
-  }
-  for (size_t i = 0; rc == 0 && i < snap->nres; i++)
-    snap->res[i]->row = rows[i];
-  for (size_t i = 0; rc == 0 && i < snap->npending; i++)
-    snap->pending[i].row = rows[snap->nres + i];
-  free(rows);
-  if (rc < 0)
-    return mp_err_prefix(err, "cannot replace the snapshot of stack '%s/%s'",
-                         st.project, st.name);
-  return 0;
+static int insert_pending(mp_store *s, int64_t id, mp_pending_type t,
+                          const mp_buf *json, int64_t *row, mp_err *err) {
+  return mp__row_insert_pending(mp__sqlite(s), id, t, json, row, err);
+}
+
+const mp__store_db mp__sqlite_db = {
+    .stack_id = stack_id,
+    .in_tx = in_tx,
+    .begin_read = begin_read,
+    .begin = sq_begin,
+    .commit = sq_commit,
+    .rollback = sq_rollback,
+    .write = mp__sqlite_write,
+    .replace_start = replace_start,
+    .clear = clear_stack,
+    .insert_resource = insert_resource,
+    .insert_pending = insert_pending,
+    .read_rows = read_rows,
+};
+
+int mp__sqlite_load(mp_store *base, mp_stack_ref st, const mp_crypter *c,
+                    mp_snapshot **out, mp_err *err) {
+  return mp__store_load(&mp__sqlite_db, base, st, c, out, err);
+}
+
+int mp__sqlite_replace(mp_store *base, mp_stack_ref st, mp_snapshot *snap,
+                       const mp_crypter *c, mp_err *err) {
+  return mp__store_replace(&mp__sqlite_db, base, st, snap, c, err);
 }

@@ -5,19 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *label_of(mp_stack_ref st) {
-  return mp_xasprintf("%s/%s", st.project, st.name);
-}
-
-int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err) {
-  if (st.name == NULL || *st.name == '\0' || st.project == NULL ||
-      *st.project == '\0')
-    return mp_err_set(err, MP_EINVAL, "a stack needs a project and a name");
-  int rc = mp_store_stack_exists(s, st, err);
+int mp__sqlite_stack_create(mp_store *base, mp_stack_ref st, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
+  if (mp__store_check_new_stack(st, err) < 0)
+    return err->code;
+  int rc = mp__sqlite_stack_exists(base, st, err);
   if (rc < 0)
     return rc;
   if (rc == 1)
-    return mp_err_set(err, MP_EINVAL, "stack '%s' already exists", st.name);
+    return mp__store_exists_err(st.name, err);
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_INSERT, err);
   if (q == NULL)
     return err->code;
@@ -28,11 +24,12 @@ int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err) {
   rc = mp__stmt_exec(s, q, "cannot create the stack", err);
   free(now);
   if (rc < 0 && sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
-    return mp_err_set(err, MP_EINVAL, "stack '%s' already exists", st.name);
+    return mp__store_exists_err(st.name, err);
   return rc;
 }
 
-int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err) {
+int mp__sqlite_stack_exists(mp_store *base, mp_stack_ref st, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   int64_t id;
   int rc = mp__stack_id(s, st, &id, err);
   if (rc == MP_ENOENT) {
@@ -42,17 +39,9 @@ int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err) {
   return rc < 0 ? rc : 1;
 }
 
-void mp_stack_info_destroy(mp_stack_info *i) {
-  if (i == NULL)
-    return;
-  free(i->project);
-  free(i->name);
-  free(i->last_update);
-  memset(i, 0, sizeof(*i));
-}
-
-int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
-                        size_t *n, mp_err *err) {
+int mp__sqlite_stack_list(mp_store *base, const char *project,
+                          mp_stack_info **out, size_t *n, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_LIST, err);
   if (q == NULL)
     return err->code;
@@ -71,7 +60,7 @@ int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
   return ret;
 }
 
-static int count_resources(mp_store *s, int64_t id, int64_t *n, mp_err *err) {
+static int count_resources(mp_sqlite *s, int64_t id, int64_t *n, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_COUNT, err);
   if (q == NULL)
     return err->code;
@@ -82,7 +71,7 @@ static int count_resources(mp_store *s, int64_t id, int64_t *n, mp_err *err) {
   return rc == SQLITE_ROW ? 0 : mp__sql_err(s, "cannot count resources", err);
 }
 
-static int delete_stack_rows(mp_store *s, mp_stack_ref st, int64_t id,
+static int delete_stack_rows(mp_sqlite *s, mp_stack_ref st, int64_t id,
                              mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_DELETE, err);
   if (q == NULL)
@@ -98,9 +87,9 @@ static int delete_stack_rows(mp_store *s, mp_stack_ref st, int64_t id,
 }
 
 /* The body of remove, inside its transaction. */
-static int remove_tx(mp_store *s, mp_stack_ref st, int force, mp_err *err) {
+static int remove_tx(mp_sqlite *s, mp_stack_ref st, int force, mp_err *err) {
   int64_t id, n;
-  char *label = label_of(st);
+  char *label = mp__store_label(st);
   int rc = mp__stack_id(s, st, &id, err);
   if (rc == 0)
     rc = mp__lock_check_free(s, id, label, err);
@@ -108,15 +97,13 @@ static int remove_tx(mp_store *s, mp_stack_ref st, int force, mp_err *err) {
   if (rc == 0)
     rc = count_resources(s, id, &n, err);
   if (rc == 0 && n > 0 && !force)
-    rc = mp_err_set(err, MP_ESTATE,
-                    "stack '%s' still has %lld resources; use --force to "
-                    "remove it anyway",
-                    st.name, (long long)n);
+    rc = mp__store_not_empty(st, n, err);
   return rc < 0 ? rc : delete_stack_rows(s, st, id, err);
 }
 
-int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
-                          mp_err *err) {
+int mp__sqlite_stack_remove(mp_store *base, mp_stack_ref st, int force,
+                            mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   if (mp__tx_begin(s, err) < 0)
     return err->code;
   int rc = remove_tx(s, st, force, err);
@@ -126,7 +113,7 @@ int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
   return rc;
 }
 
-static int rename_rows(mp_store *s, mp_stack_ref st, int64_t id,
+static int rename_rows(mp_sqlite *s, mp_stack_ref st, int64_t id,
                        const char *new_name, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, ST_STACK_RENAME, err);
   if (q == NULL)
@@ -145,19 +132,19 @@ static int rename_rows(mp_store *s, mp_stack_ref st, int64_t id,
   return mp__rename_urns(s, id, st.project, new_name, err);
 }
 
-static int rename_tx(mp_store *s, mp_stack_ref st, const char *new_name,
+static int rename_tx(mp_sqlite *s, mp_stack_ref st, const char *new_name,
                      mp_err *err) {
   int64_t id;
   mp_stack_ref to = {st.project, new_name};
   int rc = mp__stack_id(s, st, &id, err);
   if (rc < 0)
     return rc;
-  rc = mp_store_stack_exists(s, to, err);
+  rc = mp__sqlite_stack_exists(&s->base, to, err);
   if (rc < 0)
     return rc;
   if (rc == 1)
-    return mp_err_set(err, MP_EINVAL, "stack '%s' already exists", new_name);
-  char *label = label_of(st);
+    return mp__store_exists_err(new_name, err);
+  char *label = mp__store_label(st);
   rc = mp__lock_check_free(s, id, label, err);
   free(label);
   if (rc < 0)
@@ -165,11 +152,11 @@ static int rename_tx(mp_store *s, mp_stack_ref st, const char *new_name,
   return rename_rows(s, st, id, new_name, err);
 }
 
-int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
-                          mp_err *err) {
-  if (new_name == NULL || *new_name == '\0' || strstr(new_name, "::"))
-    return mp_err_set(err, MP_EINVAL, "invalid stack name '%s'",
-                      new_name ? new_name : "");
+int mp__sqlite_stack_rename(mp_store *base, mp_stack_ref st,
+                            const char *new_name, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
+  if (mp__store_check_new_name(new_name, err) < 0)
+    return err->code;
   if (mp__tx_begin(s, err) < 0)
     return err->code;
   int rc = rename_tx(s, st, new_name, err);
@@ -181,8 +168,9 @@ int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
 
 /* ==== selected stack ==== */
 
-int mp_store_selected_get(mp_store *s, const char *project, char **out,
-                          mp_err *err) {
+int mp__sqlite_selected_get(mp_store *base, const char *project, char **out,
+                            mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   *out = NULL;
   sqlite3_stmt *q = mp__stmt(s, ST_SELECTED_GET, err);
   if (q == NULL)
@@ -197,8 +185,9 @@ int mp_store_selected_get(mp_store *s, const char *project, char **out,
   return 0;
 }
 
-int mp_store_selected_set(mp_store *s, const char *project, const char *name,
-                          mp_err *err) {
+int mp__sqlite_selected_set(mp_store *base, const char *project,
+                            const char *name, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   mp_stack_ref st = {project, name};
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)
@@ -213,8 +202,9 @@ int mp_store_selected_set(mp_store *s, const char *project, const char *name,
 
 /* ==== secrets provider ==== */
 
-int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
-                         char **state, mp_err *err) {
+int mp__sqlite_secrets_get(mp_store *base, mp_stack_ref st, char **type,
+                           char **state, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   *type = *state = NULL;
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)
@@ -234,8 +224,9 @@ int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
   return 0;
 }
 
-int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
-                         const char *state, mp_err *err) {
+int mp__sqlite_secrets_set(mp_store *base, mp_stack_ref st, const char *type,
+                           const char *state, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)
     return err->code;

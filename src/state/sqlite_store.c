@@ -19,13 +19,18 @@
 /* The file path of |url|: `sqlite:///abs/path.db` or a plain path. */
 static int url_to_path(const char *url, char **path, mp_err *err) {
   const char *p = url;
-  if (strncmp(url, "sqlite://", 9) == 0)
+  if (strncmp(url, "sqlite://", 9) == 0) {
     p = url + 9;
-  else if (strstr(url, "://") != NULL)
-    return mp_err_set(err, MP_EINVAL,
-                      "unsupported state store URL '%s'; use "
-                      "sqlite:///absolute/path.db or a file path",
-                      url);
+  } else if (strstr(url, "://") != NULL) {
+    char *shown = mp_store_url_redact(url);
+    mp_err_set(err, MP_EINVAL,
+               "unsupported state store URL '%s'; use "
+               "sqlite:///absolute/path.db, a file path or "
+               "postgres://user@host:port/database",
+               shown);
+    free(shown);
+    return MP_EINVAL;
+  }
   if (*p == '\0')
     return mp_err_set(err, MP_EINVAL,
                       "the state store URL '%s' names no "
@@ -77,7 +82,7 @@ static int check_header(const char *path, mp_err *err) {
 /* ==== schema ==== */
 
 /* One integer from a query run once (pragmas, counts). */
-static int query_int(mp_store *s, const char *sql, int64_t *out, mp_err *err) {
+static int query_int(mp_sqlite *s, const char *sql, int64_t *out, mp_err *err) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
     return mp__sql_err(s, "cannot read the state store", err);
@@ -89,43 +94,20 @@ static int query_int(mp_store *s, const char *sql, int64_t *out, mp_err *err) {
   return 0;
 }
 
-static int exec_sql(mp_store *s, const char *sql, const char *what,
+static int exec_sql(mp_sqlite *s, const char *sql, const char *what,
                     mp_err *err) {
   char *msg = NULL;
   if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
     return 0;
-  mp_err_set(err, MP_EIO, "%s in state store '%s': %s", what, s->location,
+  mp_err_set(err, MP_EIO, "%s in state store '%s': %s", what, s->base.location,
              msg ? msg : "unknown error");
   sqlite3_free(msg);
   return MP_EIO;
 }
 
-/* The migration number of an embedded file ("0002_x.sql" -> 2), 0 for
- * schema.sql. */
-static int file_number(const char *name) {
-  return (name[0] >= '0' && name[0] <= '9') ? atoi(name) : 0;
-}
-
-/* The schema version this build writes: the highest migration, at least 1. */
-static int current_version(void) {
-  int v = 1;
-  for (const mp_sql_file *f = mp_sql_files; f->name; f++)
-    if (file_number(f->name) > v)
-      v = file_number(f->name);
-  return v;
-}
-
-static const char *find_sql(int number, const char *exact) {
-  for (const mp_sql_file *f = mp_sql_files; f->name; f++) {
-    if (exact ? strcmp(f->name, exact) == 0 : file_number(f->name) == number)
-      return f->text;
-  }
-  return NULL;
-}
-
 /* Is this file ours? Reads only; refuses foreign and newer stores. Sets
  * *fresh when the database is empty. */
-static int check_identity(mp_store *s, int *fresh, mp_err *err) {
+static int check_identity(mp_sqlite *s, int *fresh, mp_err *err) {
   int64_t app, version, tables;
   if (query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err) < 0 ||
       query_int(s, "PRAGMA application_id", &app, err) < 0 ||
@@ -142,11 +124,12 @@ static int check_identity(mp_store *s, int *fresh, mp_err *err) {
                       "%lld, %lld tables); refusing to touch it; choose "
                       "another backend path",
                       s->path, (long long)app, (long long)tables);
-  if (version > current_version())
+  if (version > mp__sql_version(mp_sql_files))
     return mp_err_set(err, MP_ESTATE,
                       "state store '%s' was written by a newer minipulumi "
                       "(schema %lld, this one knows %d); upgrade minipulumi",
-                      s->path, (long long)version, current_version());
+                      s->path, (long long)version,
+                      mp__sql_version(mp_sql_files));
   if (version < 1)
     return mp_err_set(err, MP_ESTATE,
                       "state store '%s' has no schema version; it was not "
@@ -155,7 +138,7 @@ static int check_identity(mp_store *s, int *fresh, mp_err *err) {
   return 0;
 }
 
-static int set_version(mp_store *s, int version, mp_err *err) {
+static int set_version(mp_sqlite *s, int version, mp_err *err) {
   char sql[96];
   /* Pragmas take no bound parameters; both values are our own integers. */
   snprintf(sql, sizeof(sql),
@@ -165,9 +148,9 @@ static int set_version(mp_store *s, int version, mp_err *err) {
   return exec_sql(s, sql, "cannot record the schema version", err);
 }
 
-static int migrate(mp_store *s, int64_t from, mp_err *err) {
-  for (int v = (int)from + 1; v <= current_version(); v++) {
-    const char *sql = find_sql(v, NULL);
+static int migrate(mp_sqlite *s, int64_t from, mp_err *err) {
+  for (int v = (int)from + 1; v <= mp__sql_version(mp_sql_files); v++) {
+    const char *sql = mp__sql_find(mp_sql_files, v, NULL);
     if (sql == NULL)
       MP_BUG("no embedded migration to schema %d", v);
     if (exec_sql(s, sql, "cannot migrate the schema", err) < 0)
@@ -178,25 +161,25 @@ static int migrate(mp_store *s, int64_t from, mp_err *err) {
 
 /* Creates or migrates the schema in one transaction; the version is read
  * again under the write lock in case another process got there first. */
-static int ensure_schema(mp_store *s, mp_err *err) {
+static int ensure_schema(mp_sqlite *s, mp_err *err) {
   if (mp__tx_begin(s, err) < 0)
     return err->code;
   int64_t version = 0;
   int rc = query_int(s, "PRAGMA user_version", &version, err);
   if (rc == 0 && version == 0)
-    rc =
-        exec_sql(s, find_sql(0, "schema.sql"), "cannot create the schema", err);
-  else if (rc == 0 && version < current_version())
+    rc = exec_sql(s, mp__sql_find(mp_sql_files, 0, "schema.sql"),
+                  "cannot create the schema", err);
+  else if (rc == 0 && version < mp__sql_version(mp_sql_files))
     rc = migrate(s, version, err);
-  if (rc == 0 && version < current_version())
-    rc = set_version(s, current_version(), err);
+  if (rc == 0 && version < mp__sql_version(mp_sql_files))
+    rc = set_version(s, mp__sql_version(mp_sql_files), err);
   if (rc == 0)
     return mp__tx_commit(s, err);
   mp__tx_rollback(s);
   return rc;
 }
 
-static int configure(mp_store *s, mp_err *err) {
+static int configure(mp_sqlite *s, mp_err *err) {
   int64_t ignored;
   sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
   int fresh;
@@ -224,18 +207,19 @@ static int read_only_store(const char *path) {
 
 /* A read-only connection checks what it can without writing: it must be
  * ours and of this schema (a migration would need to write). */
-static int configure_read_only(mp_store *s, mp_err *err) {
+static int configure_read_only(mp_sqlite *s, mp_err *err) {
   int fresh;
   int64_t version = 0;
   sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
   if (check_identity(s, &fresh, err) < 0 ||
       query_int(s, "PRAGMA user_version", &version, err) < 0)
     return err->code;
-  if (fresh || version != current_version())
+  if (fresh || version != mp__sql_version(mp_sql_files))
     return mp_err_set(err, MP_EIO,
                       "the state store '%s' is read-only and its schema (%lld) "
                       "needs upgrading to %d; open it once with write access",
-                      s->path, (long long)version, current_version());
+                      s->path, (long long)version,
+                      mp__sql_version(mp_sql_files));
   return 0;
 }
 
@@ -268,7 +252,7 @@ static int side_file(const char *path, const char *suffix) {
  * database file alone is the state: it is opened immutable, so that no
  * -shm file is made — one made by a reader that cannot write would keep
  * the store's owner from writing later. */
-static int open_read_only(mp_store *s, mp_err *err) {
+static int open_read_only(mp_sqlite *s, mp_err *err) {
   int shared = side_file(s->path, "-shm") || side_file(s->path, "-wal");
   char *uri = shared ? mp_xstrdup(s->path) : immutable_uri(s->path);
   int rc = sqlite3_open_v2(
@@ -281,7 +265,47 @@ static int open_read_only(mp_store *s, mp_err *err) {
   return configure_read_only(s, err);
 }
 
-int mp_store_open(const char *url, mp_store **out, mp_err *err) {
+static void sqlite_close(mp_store *base) {
+  mp_sqlite *s = mp__sqlite(base);
+  while (s->updates) {
+    mp_err ignored;
+    mp__sqlite_update_end(&s->updates->base, "failed", NULL, &ignored);
+  }
+  for (size_t i = 0; i < ST__COUNT; i++)
+    sqlite3_finalize(s->stmts[i]);
+  sqlite3_close_v2(s->db);
+  free(s->base.location);
+  free(s->path);
+  free(s);
+}
+
+static const mp_store_ops sqlite_ops = {
+    .name = "sqlite",
+    .close = sqlite_close,
+    .stack_create = mp__sqlite_stack_create,
+    .stack_exists = mp__sqlite_stack_exists,
+    .stack_list = mp__sqlite_stack_list,
+    .stack_remove = mp__sqlite_stack_remove,
+    .stack_rename = mp__sqlite_stack_rename,
+    .selected_get = mp__sqlite_selected_get,
+    .selected_set = mp__sqlite_selected_set,
+    .secrets_get = mp__sqlite_secrets_get,
+    .secrets_set = mp__sqlite_secrets_set,
+    .load = mp__sqlite_load,
+    .replace = mp__sqlite_replace,
+    .update_begin = mp__sqlite_update_begin,
+    .apply = mp__sqlite_apply,
+    .drop_old_pending = mp__sqlite_drop_old_pending,
+    .update_end = mp__sqlite_update_end,
+    .lock_get = mp__sqlite_lock_get,
+    .lock_break = mp__sqlite_lock_break,
+    .history = mp__sqlite_history,
+    .writable = mp__sqlite_writable,
+};
+
+int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,
+                    mp_err *err) {
+  (void)o; /* holders of SQLite locks are on this host: no lease */
   *out = NULL;
   char *path;
   if (url_to_path(url, &path, err) < 0)
@@ -290,8 +314,9 @@ int mp_store_open(const char *url, mp_store **out, mp_err *err) {
     free(path);
     return err->code;
   }
-  mp_store *s = mp_xcalloc(1, sizeof(*s));
-  s->location = mp_xstrdup(url);
+  mp_sqlite *s = mp_xcalloc(1, sizeof(*s));
+  s->base.ops = &sqlite_ops;
+  s->base.location = mp_xstrdup(url);
   s->path = path;
   s->pid = (int64_t)getpid();
   if (gethostname(s->host, sizeof(s->host) - 1) != 0)
@@ -311,27 +336,9 @@ int mp_store_open(const char *url, mp_store **out, mp_err *err) {
       rc = configure(s, err);
   }
   if (rc < 0) {
-    mp_store_close(s);
+    sqlite_close(&s->base);
     return rc;
   }
-  *out = s;
+  *out = &s->base;
   return 0;
-}
-
-const char *mp_store_location(const mp_store *s) { return s->location; }
-
-void mp_store_close(mp_store *s) {
-  if (s == NULL)
-    return;
-  while (s->updates) {
-    mp_store_update *u = s->updates;
-    mp_err ignored;
-    mp_store_update_end(u, "failed", NULL, &ignored);
-  }
-  for (size_t i = 0; i < ST__COUNT; i++)
-    sqlite3_finalize(s->stmts[i]);
-  sqlite3_close_v2(s->db);
-  free(s->location);
-  free(s->path);
-  free(s);
 }

@@ -13,11 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room below the lowest ord for one deployment's new states. */
-#define ORD_SPAN ((int64_t)1 << 32)
-
-static int read_int(mp_store *s, mp__stmt_id id, int64_t stack_id, int64_t *out,
-                    int *is_null, mp_err *err) {
+static int read_int(mp_sqlite *s, mp__stmt_id id, int64_t stack_id,
+                    int64_t *out, int *is_null, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(s, id, err);
   if (q == NULL)
     return err->code;
@@ -30,52 +27,52 @@ static int read_int(mp_store *s, mp__stmt_id id, int64_t stack_id, int64_t *out,
 }
 
 /* The body of begin, inside its transaction. */
-static int begin_tx(mp_store *s, mp_store_update *u, const char *kind,
-                    const char *message, int *broke_stale, mp_err *err) {
+static int begin_tx(mp_sqlite *s, mp_sqlite_update *u, const char *kind,
+                    const char *message, mp_lock_info *stale, mp_err *err) {
   int64_t min_ord;
   int empty, ignored;
-  if (mp__lock_acquire(s, u->stack_id, u->label, kind, broke_stale, err) < 0 ||
+  if (mp__lock_acquire(s, u->stack_id, u->label, kind, stale, err) < 0 ||
       mp__history_begin(s, u->stack_id, kind, message, &u->seq, err) < 0 ||
       read_int(s, ST_RES_MIN_ORD, u->stack_id, &min_ord, &empty, err) < 0 ||
       read_int(s, ST_PENDING_MAX, u->stack_id, &u->pending_high, &ignored,
                err) < 0)
     return err->code;
-  u->next_ord = empty ? 0 : min_ord - ORD_SPAN;
+  u->next_ord = empty ? 0 : min_ord - MP__STORE_ORD_SPAN;
   return 0;
 }
 
-int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
-                          const char *message, const mp_crypter *c,
-                          int *broke_stale, mp_store_update **out,
-                          mp_err *err) {
+int mp__sqlite_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
+                            const char *message, const mp_crypter *c,
+                            mp_lock_info *stale, mp_store_update **out,
+                            mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
   *out = NULL;
-  if (broke_stale)
-    *broke_stale = 0;
-  mp_store_update *u = mp_xcalloc(1, sizeof(*u));
+  mp_sqlite_update *u = mp_xcalloc(1, sizeof(*u));
+  u->base.s = base;
   u->s = s;
   u->c = c;
-  u->verify = mp__verify_writes_enabled();
-  u->label = mp_xasprintf("%s/%s", st.project, st.name);
+  u->verify = mp__store_verify_writes_enabled();
+  u->label = mp__store_label(st);
   int rc = mp__stack_id(s, st, &u->stack_id, err);
   if (rc == 0)
     rc = mp__tx_begin(s, err);
   if (rc == 0) {
-    rc = begin_tx(s, u, kind, message, broke_stale, err);
+    rc = begin_tx(s, u, kind, message, stale, err);
     if (rc == 0)
       rc = mp__tx_commit(s, err);
     else
       mp__tx_rollback(s);
   }
   if (rc < 0) {
-    if (broke_stale)
-      *broke_stale = 0;
+    if (stale)
+      memset(stale, 0, sizeof(*stale));
     free(u->label);
     free(u);
     return rc;
   }
   u->next = s->updates;
   s->updates = u;
-  *out = u;
+  *out = &u->base;
   return 0;
 }
 
@@ -83,8 +80,8 @@ int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
 
 /* Fails unless this process still holds the stack's lock (`cancel` may
  * have broken it, and then another writer may be at work). */
-static int check_still_locked(mp_store_update *u, mp_err *err) {
-  mp_store *s = u->s;
+static int check_still_locked(mp_sqlite_update *u, mp_err *err) {
+  mp_sqlite *s = u->s;
   sqlite3_stmt *q = mp__stmt(s, ST_LOCK_GET, err);
   if (q == NULL)
     return err->code;
@@ -98,27 +95,22 @@ static int check_still_locked(mp_store_update *u, mp_err *err) {
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return mp__sql_err(s, "cannot read the stack lock", err);
   if (!ours)
-    return mp_err_set(err, MP_EBUSY,
-                      "the lock of stack '%s' was broken while this update "
-                      "ran (by `minipulumi cancel`?); stopping to avoid "
-                      "conflicting writes",
-                      u->label);
+    return mp__store_lock_lost(u->label, err);
   return 0;
 }
 
 /* Runs a row-level UPDATE/DELETE and requires that it touched a row. */
-static int exec_one_row(mp_store_update *u, sqlite3_stmt *q, int64_t row,
+static int exec_one_row(mp_sqlite_update *u, sqlite3_stmt *q, int64_t row,
                         const char *what, mp_err *err) {
   if (mp__stmt_exec(u->s, q, what, err) < 0)
     return err->code;
   if (sqlite3_changes(u->s->db) == 0)
-    return mp_err_set(err, MP_ESTATE, "%s: stack '%s' has no stored row %lld",
-                      what, u->label, (long long)row);
+    return mp__store_no_row(what, u->label, row, err);
   return 0;
 }
 
 /* UPDATE (|ord| NULL: keep the position) or UPDATE_NEW (take *ord). */
-static int apply_update(mp_store_update *u, const mp_resource *r,
+static int apply_update(mp_sqlite_update *u, const mp_resource *r,
                         const mp_buf *json, int64_t *ord, mp_err *err) {
   sqlite3_stmt *q =
       mp__stmt(u->s, ord ? ST_RES_UPDATE_NEW : ST_RES_UPDATE, err);
@@ -134,7 +126,7 @@ static int apply_update(mp_store_update *u, const mp_resource *r,
   return exec_one_row(u, q, r->row, "cannot update a resource", err);
 }
 
-static int apply_move(mp_store_update *u, int64_t row, int64_t *ord,
+static int apply_move(mp_sqlite_update *u, int64_t row, int64_t *ord,
                       mp_err *err) {
   sqlite3_stmt *q = mp__stmt(u->s, ST_RES_MOVE, err);
   if (q == NULL)
@@ -145,7 +137,7 @@ static int apply_move(mp_store_update *u, int64_t row, int64_t *ord,
   return exec_one_row(u, q, row, "cannot move a resource", err);
 }
 
-static int apply_delete(mp_store_update *u, mp__stmt_id id, int64_t row,
+static int apply_delete(mp_sqlite_update *u, mp__stmt_id id, int64_t row,
                         const char *what, mp_err *err) {
   sqlite3_stmt *q = mp__stmt(u->s, id, err);
   if (q == NULL)
@@ -157,7 +149,7 @@ static int apply_delete(mp_store_update *u, mp__stmt_id id, int64_t row,
 
 /* Applies change |ch| whose resource JSON (if any) is |json|; a new row
  * goes to *row and a new ord is taken from *ord. */
-static int apply_one(mp_store_update *u, const mp_store_change *ch,
+static int apply_one(mp_sqlite_update *u, const mp_store_change *ch,
                      const mp_buf *json, int64_t *ord, int64_t *row,
                      mp_err *err) {
   switch (ch->kind) {
@@ -183,34 +175,11 @@ static int apply_one(mp_store_update *u, const mp_store_change *ch,
                     (int)ch->kind);
 }
 
-/* Encodes the resource of every change that carries one, before the
- * transaction starts, so that encryption never holds the write lock. */
-static int encode_changes(mp_store_update *u, const mp_store_change *ch,
-                          size_t n, mp_buf *json, mp_err *err) {
-  for (size_t i = 0; i < n; i++) {
-    int updates =
-        ch[i].kind == MP_STORE_UPDATE || ch[i].kind == MP_STORE_UPDATE_NEW;
-    int needs = updates || ch[i].kind == MP_STORE_INSERT_NEW ||
-                ch[i].kind == MP_STORE_PENDING_ADD;
-    if (!needs)
-      continue;
-    if (ch[i].res == NULL)
-      return mp_err_set(err, MP_EINVAL, "store change %zu has no resource", i);
-    if (updates && ch[i].res->row == 0)
-      return mp_err_set(err, MP_EINVAL,
-                        "resource '%s' is not stored yet; "
-                        "insert it before updating it",
-                        ch[i].res->urn);
-    if (mp_resource_to_json(ch[i].res, u->c, 0, &json[i], err) < 0)
-      return err->code;
-  }
-  return 0;
-}
-
-static int apply_tx(mp_store_update *u, const mp_store_change *ch, size_t n,
-                    const mp_buf *json, int64_t *ord, int64_t *rows,
-                    mp_err *err) {
-  if (check_still_locked(u, err) < 0)
+int mp__sqlite_write(mp_store_update *base, const mp_store_change *ch, size_t n,
+                     const mp_buf *json, int64_t *ord, int64_t *rows,
+                     mp_err *err) {
+  mp_sqlite_update *u = mp__sqlite_update(base);
+  if (mp__tx_begin(u->s, err) < 0 || check_still_locked(u, err) < 0)
     return err->code;
   for (size_t i = 0; i < n; i++)
     if (apply_one(u, &ch[i], &json[i], ord, &rows[i], err) < 0)
@@ -218,48 +187,19 @@ static int apply_tx(mp_store_update *u, const mp_store_change *ch, size_t n,
   return 0;
 }
 
-/* After the commit: hands out the new rows. */
-static void assign_rows(const mp_store_change *ch, size_t n,
-                        const int64_t *rows) {
-  for (size_t i = 0; i < n; i++) {
-    if (ch[i].kind == MP_STORE_INSERT_NEW)
-      ch[i].res->row = rows[i];
-    if (ch[i].kind == MP_STORE_PENDING_ADD && ch[i].pending_row)
-      *ch[i].pending_row = rows[i];
-  }
-}
-
-int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
-                   mp_err *err) {
-  if (n == 0)
-    return 0;
-  mp_buf *json = mp_xcalloc(n, sizeof(*json));
-  int64_t *rows = mp_xcalloc(n, sizeof(*rows));
-  int64_t ord = u->next_ord;
-  int rc = encode_changes(u, changes, n, json, err);
-  if (rc == 0)
-    rc = mp__tx_begin(u->s, err);
-  if (rc == 0) {
-    rc = apply_tx(u, changes, n, json, &ord, rows, err);
-    if (rc == 0)
-      rc = mp__tx_commit(u->s, err);
-    else
-      mp__tx_rollback(u->s);
-  }
-  if (rc == 0) {
-    u->next_ord = ord;
-    assign_rows(changes, n, rows);
-  }
-  for (size_t i = 0; i < n; i++)
-    mp_buf_destroy(&json[i]);
-  free(json);
-  free(rows);
-  if (rc == 0 && u->verify)
-    rc = mp__verify_stored(u->s, u->stack_id, u->label, err);
+int mp__sqlite_apply(mp_store_update *base, const mp_store_change *changes,
+                     size_t n, mp_err *err) {
+  mp_sqlite_update *u = mp__sqlite_update(base);
+  int rc = mp__store_apply(&mp__sqlite_db, base, u->c, &u->next_ord, changes, n,
+                           err);
+  if (rc == 0 && n > 0 && u->verify)
+    rc = mp__store_verify_stored(&mp__sqlite_db, base->s, u->stack_id, u->label,
+                                 err);
   return rc;
 }
 
-int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
+int mp__sqlite_drop_old_pending(mp_store_update *base, mp_err *err) {
+  mp_sqlite_update *u = mp__sqlite_update(base);
   sqlite3_stmt *q = mp__stmt(u->s, ST_PENDING_DROP_OLD, err);
   if (q == NULL)
     return err->code;
@@ -270,8 +210,8 @@ int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
 
 /* ==== end ==== */
 
-static void unlink_update(mp_store_update *u) {
-  for (mp_store_update **p = &u->s->updates; *p; p = &(*p)->next) {
+static void unlink_update(mp_sqlite_update *u) {
+  for (mp_sqlite_update **p = &u->s->updates; *p; p = &(*p)->next) {
     if (*p == u) {
       *p = u->next;
       return;
@@ -279,9 +219,10 @@ static void unlink_update(mp_store_update *u) {
   }
 }
 
-int mp_store_update_end(mp_store_update *u, const char *result,
-                        const mp_update_counts *counts, mp_err *err) {
-  mp_store *s = u->s;
+int mp__sqlite_update_end(mp_store_update *base, const char *result,
+                          const mp_update_counts *counts, mp_err *err) {
+  mp_sqlite_update *u = mp__sqlite_update(base);
+  mp_sqlite *s = u->s;
   int rc = mp__tx_begin(s, err);
   if (rc == 0) {
     rc = mp__history_end(s, u->stack_id, u->seq, result, counts, err);

@@ -7,8 +7,11 @@ would, once with --parallel 1 (total step orders) and once with
 --parallel 8 (partial orders, same final state). Prints one line per
 scenario, the details of each failure, and `N passed, N failed`.
 
-Usage: run.py [-j JOBS] [-k FILTER] [-v] BINARY [SCENARIO_DIR_OR_FILE...]
-Standard library only.
+Usage: run.py [-j JOBS] [-k FILTER] [--pg-url URL] [--modes 1,8] BINARY [SCENARIO...]
+With --pg-url (a PostgreSQL server's URL, e.g. the MP_TEST_PG_URL that
+tests/pg/pgtest.py provides), each scenario run gets a database of its own
+on that server as its state backend instead of a SQLite file.
+Standard library only (and psql for --pg-url).
 """
 
 import argparse
@@ -468,8 +471,18 @@ def fmt_res(names, r):
 # ---------------------------------------------------------------- executing
 
 
+def pg_database(pg_url, sc, parallel):
+    """A fresh database on |pg_url| for one run of |sc|: (name, URL)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pg"))
+    import pgtest
+
+    name = "conf_%s_p%d_%s" % (re.sub(r"[^a-z0-9]", "_", sc.name.lower())[:30], parallel,
+                               os.urandom(4).hex())
+    return name, pgtest.createdb(pg_url, name)
+
+
 class Env:
-    def __init__(self, binary, sc, parallel, keep):
+    def __init__(self, binary, sc, parallel, keep, pg_url=None):
         self.binary = binary
         self.sc = sc
         self.parallel = parallel
@@ -490,6 +503,9 @@ class Env:
             }
         )
         self.env.pop("PULUMI_PARALLEL", None)
+        self.pg_url, self.pg_db = pg_url, None
+        if pg_url:
+            self.pg_db, self.env["MINIPULUMI_BACKEND_URL"] = pg_database(pg_url, sc, parallel)
         for k, v in sc.env.items():
             self.env[k] = self.subst(v)
         self.program = None
@@ -577,6 +593,10 @@ class Env:
     def cleanup(self):
         if not self.keep:
             shutil.rmtree(self.tmp, ignore_errors=True)
+            if self.pg_db:
+                import pgtest
+
+                pgtest.dropdb(self.pg_url, self.pg_db)
 
 
 def read_calls(path, start):
@@ -1009,8 +1029,8 @@ def normalize_final(state, tmp):
     return sorted(res), pend
 
 
-def run_scenario(binary, sc, parallel, keep):
-    env = Env(binary, sc, parallel, keep)
+def run_scenario(binary, sc, parallel, keep, pg_url=None):
+    env = Env(binary, sc, parallel, keep, pg_url)
     ctx = Ctx(sc.names, relax_ids=parallel > 1)
     failures = []
     state = None
@@ -1085,16 +1105,18 @@ def run_scenario(binary, sc, parallel, keep):
     return failures, normalize_final(state, env.tmp)
 
 
-def run_one(binary, path, keep):
+def run_one(binary, path, keep, pg_url=None, modes=None):
     try:
         sc = parse(path)
     except (ScenarioError, OSError, ValueError) as e:
         return os.path.basename(path), ["scenario error: %s" % e]
+    if modes:
+        sc.parallel_modes = tuple(p for p in sc.parallel_modes if p in modes) or sc.parallel_modes[-1:]
     failures = []
     finals = {}
     try:
         for p in sc.parallel_modes:
-            f, final = run_scenario(binary, sc, p, keep)
+            f, final = run_scenario(binary, sc, p, keep, pg_url)
             failures += f
             finals[p] = final
     except ScenarioError as e:
@@ -1117,6 +1139,10 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=min(8, os.cpu_count() or 2))
     ap.add_argument("-k", "--filter", default=None, help="only scenarios whose name contains this")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directories")
+    ap.add_argument("--pg-url", default=None,
+                    help="run on this PostgreSQL server, a database per scenario run")
+    ap.add_argument("--modes", default=None,
+                    help="only these --parallel modes of each scenario, e.g. 8 (default: all)")
     a = ap.parse_args()
     binary = os.path.abspath(a.binary)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -1134,7 +1160,8 @@ def main():
         return 2
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futs = [pool.submit(run_one, binary, f, a.keep) for f in files]
+        modes = tuple(int(m) for m in a.modes.split(",")) if a.modes else None
+        futs = [pool.submit(run_one, binary, f, a.keep, a.pg_url, modes) for f in files]
         for fut in futs:
             name, failures = fut.result()
             if failures:

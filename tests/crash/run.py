@@ -35,6 +35,11 @@ point prints its seed and keeps its directory.
 
   tests/crash/run.py --minipulumi build/src/cli/minipulumi \
       --verify build/tests/mp_verify_state --kills 500
+
+With --pg-url URL (a PostgreSQL server, e.g. tests/pg/pgtest.py's
+MP_TEST_PG_URL) the state lives in a database per directory on that
+server instead of its state.db; copies are made with CREATE DATABASE ...
+TEMPLATE.
 """
 import argparse
 import concurrent.futures
@@ -137,10 +142,42 @@ def render(prog, latency):
 
 # ---------------------------------------------------------------- running
 
+def pg_module():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "pg"))
+    import pgtest
+    return pgtest
+
+
+def pg_db(root):
+    """The database that holds the state of directory |root|."""
+    return "crash_" + "".join(c if c.isalnum() else "_" for c in
+                              os.path.basename(root).lower())
+
+
+def backend(args, root):
+    """The state backend URL of directory |root|."""
+    if args.pg_url:
+        return pg_module().with_db(args.pg_url, pg_db(root))
+    return os.path.join(root, "state.db")
+
+
+def new_state(args, root, copy_of=None):
+    """Creates the (empty, or copied) database of |root| with --pg-url."""
+    if args.pg_url:
+        pg_module().createdb(args.pg_url, pg_db(root),
+                             pg_db(copy_of) if copy_of else None)
+
+
+def drop_state(args, root):
+    if args.pg_url:
+        pg_module().dropdb(args.pg_url, pg_db(root))
+
+
 class Env:
     def __init__(self, args, root):
         self.args = args
-        self.root = root  # holds proj/, world/, state.db
+        self.root = root  # holds proj/, world/, state.db (or names the db)
 
     def env(self):
         e = dict(os.environ)
@@ -153,7 +190,7 @@ class Env:
 
     def argv(self, *cmd):
         return [self.args.minipulumi, "--backend",
-                os.path.join(self.root, "state.db"), "--non-interactive",
+                backend(self.args, self.root), "--non-interactive",
                 "--color", "never", "-C", os.path.join(self.root, "proj"),
                 "-s", STACK] + list(cmd)
 
@@ -181,8 +218,8 @@ class Env:
     def verify(self):
         """Integrity check; returns the exported deployment."""
         path = os.path.join(self.root, "export.json")
-        p = subprocess.run([self.args.verify, os.path.join(self.root,
-                            "state.db"), PROJECT, STACK, "--export", path],
+        p = subprocess.run([self.args.verify, backend(self.args, self.root),
+                            PROJECT, STACK, "--export", path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=120)
         log_append(self.root, ["mp_verify_state"], p.returncode, p.stdout)
@@ -211,6 +248,7 @@ def log_append(root, cmd, rc, out):
 def make_base(args, root, program):
     os.makedirs(os.path.join(root, "proj"))
     os.makedirs(os.path.join(root, "world"))
+    new_state(args, root)
     e = Env(args, root)
     e.write_program(program)
     e.run("stack", "init", STACK)
@@ -218,8 +256,9 @@ def make_base(args, root, program):
     return e
 
 
-def clone(src, dst):
+def clone(args, src, dst):
     shutil.copytree(src, dst)
+    new_state(args, dst, copy_of=src)
     for f in ("log.txt", "export.json"):
         p = os.path.join(dst, f)
         if os.path.exists(p):
@@ -342,7 +381,7 @@ def kill_run(env, op, at):
 def one_case(args, mode, base, ref, duration, idx, seed):
     rng = random.Random(seed)
     at = rng.uniform(0.0, duration * 1.05)
-    root = clone(base, os.path.join(args.workdir, "%s-%03d" % (mode, idx)))
+    root = clone(args, base, os.path.join(args.workdir, "%s-%03d" % (mode, idx)))
     env = Env(args, root)
     info = {"mode": mode, "idx": idx, "seed": seed, "at": at, "root": root}
     try:
@@ -367,6 +406,7 @@ def one_case(args, mode, base, ref, duration, idx, seed):
         info["ok"] = True
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
+            drop_state(args, root)
     except (Failure, subprocess.TimeoutExpired, OSError, ValueError) as e:
         info["ok"] = False
         info["error"] = str(e)
@@ -387,16 +427,16 @@ def prepare(args, mode, programs, work):
     else:
         root = os.path.join(work, "base-v2")
         if not os.path.exists(root):
-            clone(base, root)
+            clone(args, base, root)
             e = Env(args, root)
             e.write_program(v2)
             e.op("up")
         if mode == "refresh":
             root = os.path.join(work, "base-drift")
-            clone(os.path.join(work, "base-v2"), root)
+            clone(args, os.path.join(work, "base-v2"), root)
             drift(root, random.Random(args.seed + 7))
     # The uninterrupted run, timed, then the same recovery commands.
-    refdir = clone(root, os.path.join(work, "ref-" + mode))
+    refdir = clone(args, root, os.path.join(work, "ref-" + mode))
     e = Env(args, refdir)
     if mode == "up":
         e.write_program(v2)
@@ -412,7 +452,7 @@ def prepare(args, mode, programs, work):
     if mode == "up":
         # Kill points run v2 on copies of the v1 base.
         kbase = os.path.join(work, "base-up")
-        clone(base, kbase)
+        clone(args, base, kbase)
         Env(args, kbase).write_program(v2)
         root = kbase
     return root, norm_state(dep), duration
@@ -454,6 +494,8 @@ def main():
     ap.add_argument("--keep", action="store_true",
                     help="keep passing cases' directories")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--pg-url", default=None,
+                    help="keep the state on this PostgreSQL server")
     args = ap.parse_args()
     args.minipulumi = os.path.abspath(args.minipulumi)
     args.verify = os.path.abspath(args.verify)

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "testutil.h"
 
 /* Written by Pulumi's Go implementation for the passphrase "password". */
@@ -226,6 +228,42 @@ static void test_crypto_passphrase_opens_pulumi_state(void) {
   mp_passphrase_free(pp);
 }
 
+/* The derivation against libcrypto's own PBKDF2 as the reference, at the
+ * HMAC key-length boundary: a 64-byte passphrase is used as the HMAC key,
+ * a 65-byte one is hashed first. A state whose check value is encrypted
+ * with the reference key opens only with that passphrase. */
+static void check_derivation_matches_libcrypto(const char *phrase) {
+  static const unsigned char salt[8] = {9, 8, 7, 6, 5, 4, 3, 2};
+  unsigned char key[32];
+  CHECK(PKCS5_PBKDF2_HMAC(phrase, (int)strlen(phrase), salt, sizeof(salt),
+                          1000000, EVP_sha256(), sizeof(key), key) == 1);
+  mp_buf st;
+  mp_err err;
+  mp_buf_init(&st);
+  mp_buf_puts(&st, "v1:");
+  mp_base64_encode(salt, sizeof(salt), &st);
+  mp_buf_puts(&st, ":");
+  CHECK(mp_aesgcm_encrypt(key, "pulumi", 6, &st, &err) == 0);
+  mp_passphrase *pp = NULL;
+  CHECK(mp_passphrase_open(st.data, phrase, &pp, &err) == 0);
+  CHECK(mp_passphrase_verify(pp, &err) == 0);
+  mp_passphrase_free(pp);
+  pp = NULL;
+  char *other = mp_xasprintf("%sx", phrase);
+  CHECK(mp_passphrase_open(st.data, other, &pp, &err) == 0);
+  CHECK(mp_passphrase_verify(pp, &err) == MP_EINVAL);
+  mp_passphrase_free(pp);
+  free(other);
+  mp_buf_destroy(&st);
+}
+
+static void test_crypto_passphrase_derivation_matches_libcrypto(void) {
+  check_derivation_matches_libcrypto(
+      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+  check_derivation_matches_libcrypto(
+      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefg");
+}
+
 static void test_crypto_passphrase_wrong_is_detected_lazily(void) {
   mp_passphrase *pp = NULL;
   mp_err err;
@@ -377,6 +415,7 @@ int main(void) {
   RUN(test_crypto_aesgcm_known_answer);
   RUN(test_crypto_aesgcm_rejects_tampering_and_bad_format);
   RUN(test_crypto_passphrase_opens_pulumi_state);
+  RUN(test_crypto_passphrase_derivation_matches_libcrypto);
   RUN(test_crypto_passphrase_wrong_is_detected_lazily);
   RUN(test_crypto_passphrase_empty_is_valid);
   RUN(test_crypto_passphrase_rejects_malformed_state);

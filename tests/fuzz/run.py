@@ -38,6 +38,10 @@ again and keeps its directory. Prints `N passed, N failed`.
   tests/fuzz/run.py --minipulumi build/src/cli/minipulumi \
       --verify build/tests/mp_verify_state \
       --load build/tests/mp_load_state --cases 10000
+
+With --pg-url URL (a PostgreSQL server, e.g. tests/pg/pgtest.py's
+MP_TEST_PG_URL) each case keeps its state in a database of its own on that
+server instead of a state.db file.
 """
 import argparse
 import concurrent.futures
@@ -359,11 +363,36 @@ def norm(dep):
                       sort_keys=True)
 
 
+def pg_module():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "pg"))
+    import pgtest
+    return pgtest
+
+
 class Runner:
     def __init__(self, args, secrets, stack_cfg):
         self.args = args
         self.secrets = secrets
         self.stack_cfg = stack_cfg
+
+    def pg_db(self, root):
+        return "fuzz_" + "".join(c if c.isalnum() else "_" for c in
+                                 os.path.basename(root).lower())
+
+    def backend(self, root):
+        """The state backend URL of case directory |root|."""
+        if self.args.pg_url:
+            return pg_module().with_db(self.args.pg_url, self.pg_db(root))
+        return os.path.join(root, "state.db")
+
+    def new_state(self, root):
+        if self.args.pg_url:
+            pg_module().createdb(self.args.pg_url, self.pg_db(root))
+
+    def drop_state(self, root):
+        if self.args.pg_url:
+            pg_module().dropdb(self.args.pg_url, self.pg_db(root))
 
     def env(self, root):
         e = dict(os.environ)
@@ -375,13 +404,13 @@ class Runner:
 
     def cli(self, root, cmd):
         return [self.args.minipulumi, "--backend",
-                os.path.join(root, "state.db"), "--non-interactive",
+                self.backend(root), "--non-interactive",
                 "--color", "never", "-C", os.path.join(root, "proj"),
                 "-s", STACK] + cmd
 
     def verify(self, root, export):
         p = subprocess.run([self.args.verify,
-                            os.path.join(root, "state.db"), PROJECT, STACK,
+                            self.backend(root), PROJECT, STACK,
                             "--check-unlocked", "--quiet", "--export",
                             export], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=60)
@@ -392,6 +421,7 @@ class Runner:
             return json.load(f)["deployment"]
 
     def setup(self, root, case, dep_json, world):
+        self.new_state(root)
         os.makedirs(os.path.join(root, "proj"))
         os.makedirs(os.path.join(root, "world"))
         with open(os.path.join(root, "proj", "Pulumi.yaml"), "w") as f:
@@ -407,7 +437,7 @@ class Runner:
                 json.dump(content, f)
         with open(os.path.join(root, "world", ".counter"), "w") as f:
             f.write("1000\n")
-        p = subprocess.run([self.args.load, os.path.join(root, "state.db"),
+        p = subprocess.run([self.args.load, self.backend(root),
                             PROJECT, STACK, prior_path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            env=self.env(root), timeout=60)
@@ -481,6 +511,7 @@ class Runner:
             rc = self.run_case(case, root, dep_json, world)
             if not keep:
                 shutil.rmtree(root, ignore_errors=True)
+                self.drop_state(root)
             return seed, None, rc, root
         except (Failure, OSError, ValueError) as e:
             path = os.path.join(self.args.fail_dir, "fuzz-case-%d.json" %
@@ -507,6 +538,7 @@ def template_secrets(args, work):
     with open(os.path.join(root, "proj", "Pulumi.yaml"), "w") as f:
         f.write("name: %s\nruntime: yaml\n" % PROJECT)
     r = Runner(args, None, "")
+    r.new_state(root)
     p = subprocess.run(r.cli(root, ["stack", "init", STACK]),
                        env=r.env(root), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=120)
@@ -538,6 +570,8 @@ def main():
                     help="print the scenario of this seed and exit")
     ap.add_argument("--stats", action="store_true",
                     help="print the operations' exit statuses")
+    ap.add_argument("--pg-url", default=None,
+                    help="keep each case's state on this PostgreSQL server")
     args = ap.parse_args()
     for k in ("minipulumi", "verify", "load"):
         setattr(args, k, os.path.abspath(getattr(args, k)))

@@ -1,0 +1,273 @@
+/* Which state backend the CLI uses, and the logins that choose it.
+ *
+ * Precedence (as Pulumi's): --backend, then MINIPULUMI_BACKEND_URL (or
+ * Pulumi's PULUMI_BACKEND_URL), then the backend `minipulumi login`
+ * remembered in ~/.minipulumi/credentials.json, then the default SQLite
+ * file ~/.minipulumi/state.db.
+ *
+ * credentials.json follows Pulumi's file: {"current": URL, "accounts":
+ * {URL: {"lastValidatedAt": TIME}}}. It holds each URL as given, password
+ * included (a later command must be able to connect), so it is written
+ * with mode 0600, like Pulumi's, and never shown: everything printed goes
+ * through mp_store_url_redact. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/cli.h"
+#include "cli/json_out.h"
+
+#define CREDENTIALS "credentials.json"
+
+/* ==== ~/.minipulumi ==== */
+
+static char *home_dir(void) {
+  const char *h = getenv("HOME");
+  if (h && *h)
+    return mp_xstrdup(h);
+  struct passwd *pw = getpwuid(getuid());
+  return pw && pw->pw_dir ? mp_xstrdup(pw->pw_dir) : NULL;
+}
+
+int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out) {
+  *out = NULL;
+  char *home = home_dir();
+  if (!home)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "cannot find the home folder for ~/.minipulumi; set "
+                        "HOME or pass --backend");
+  char *dir = mp_xasprintf("%s/.minipulumi", home);
+  free(home);
+  if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+    int e = errno;
+    mp_cli_error(ctx, MP_EXIT_ERROR, "cannot create '%s': %s; pass --backend",
+                 dir, strerror(e));
+    free(dir);
+    return MP_EXIT_ERROR;
+  }
+  *out = mp_xasprintf("%s/%s", dir, name);
+  free(dir);
+  return 0;
+}
+
+const char *mp_cli_user_name(void) {
+  struct passwd *pw = getpwuid(getuid());
+  if (pw && pw->pw_name)
+    return pw->pw_name;
+  const char *u = getenv("USER");
+  return u && *u ? u : "unknown";
+}
+
+/* ==== credentials.json ==== */
+
+/* The parsed credentials file, or an empty object when there is none. */
+static int creds_read(mp_ctx *ctx, const char *path, cJSON **out) {
+  *out = NULL;
+  size_t len = 0;
+  char *text = mp_cli_read_file(path, &len);
+  if (!text && errno != ENOENT)
+    return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot read '%s': %s", path,
+                        strerror(errno));
+  cJSON *j = len ? cJSON_ParseWithLength(text, len) : cJSON_CreateObject();
+  free(text);
+  if (!cJSON_IsObject(j)) {
+    cJSON_Delete(j);
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "'%s' is not a credentials file (not a JSON object); "
+                        "fix it or remove it with `minipulumi logout --all`",
+                        path);
+  }
+  *out = j;
+  return 0;
+}
+
+/* Writes |j| to |path| through a temporary file (mode 0600) and rename, so
+ * that a crash never leaves half a file. */
+static int creds_write(mp_ctx *ctx, const char *path, const cJSON *j) {
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_cli_cjson_print(j, 4, &b);
+  mp_buf_putc(&b, '\n');
+  char *tmp = mp_xasprintf("%s.tmp", path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  int ok =
+      fd >= 0 && write(fd, b.data, b.len) == (ssize_t)b.len && fsync(fd) == 0;
+  int e = errno;
+  if (fd >= 0)
+    close(fd);
+  if (ok && rename(tmp, path) != 0) {
+    ok = 0;
+    e = errno;
+  }
+  if (!ok)
+    unlink(tmp);
+  free(tmp);
+  mp_buf_destroy(&b);
+  if (!ok)
+    return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot write '%s': %s", path,
+                        strerror(e));
+  return 0;
+}
+
+int mp_cli_credentials_current(mp_ctx *ctx, char **url) {
+  *url = NULL;
+  char *path;
+  cJSON *j;
+  int status = mp_cli_home_file(ctx, CREDENTIALS, &path);
+  if (status)
+    return status;
+  status = creds_read(ctx, path, &j);
+  free(path);
+  if (status)
+    return status;
+  const cJSON *cur = cJSON_GetObjectItemCaseSensitive(j, "current");
+  if (cJSON_IsString(cur) && *cur->valuestring)
+    *url = mp_xstrdup(cur->valuestring);
+  cJSON_Delete(j);
+  return 0;
+}
+
+/* Applies |op| on |url| to the parsed file |j|. */
+static void creds_apply(cJSON *j, enum mp_cli_creds_op op, const char *url) {
+  if (op == MP_CREDS_LOGOUT_ALL) {
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "current");
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "accounts");
+    return;
+  }
+  cJSON *accounts = cJSON_GetObjectItemCaseSensitive(j, "accounts");
+  if (!cJSON_IsObject(accounts)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "accounts");
+    accounts = cJSON_AddObjectToObject(j, "accounts");
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(accounts, url);
+  const cJSON *cur = cJSON_GetObjectItemCaseSensitive(j, "current");
+  int is_current = cJSON_IsString(cur) && !strcmp(cur->valuestring, url);
+  if (op == MP_CREDS_LOGOUT) {
+    if (is_current)
+      cJSON_DeleteItemFromObjectCaseSensitive(j, "current");
+    return;
+  }
+  char *now = mp_now_rfc3339();
+  cJSON *acct = cJSON_AddObjectToObject(accounts, url);
+  cJSON_AddStringToObject(acct, "lastValidatedAt", now);
+  free(now);
+  cJSON_DeleteItemFromObjectCaseSensitive(j, "current");
+  cJSON_AddStringToObject(j, "current", url);
+}
+
+int mp_cli_credentials_update(mp_ctx *ctx, enum mp_cli_creds_op op,
+                              const char *url) {
+  char *path;
+  cJSON *j = NULL;
+  int status = mp_cli_home_file(ctx, CREDENTIALS, &path);
+  if (!status && op == MP_CREDS_LOGOUT_ALL)
+    j = cJSON_CreateObject(); /* even an unreadable file goes */
+  else if (!status)
+    status = creds_read(ctx, path, &j);
+  if (!status) {
+    creds_apply(j, op, url);
+    status = creds_write(ctx, path, j);
+  }
+  cJSON_Delete(j);
+  free(path);
+  return status;
+}
+
+/* ==== the backend URL ==== */
+
+int mp_cli_default_backend(mp_ctx *ctx, char **url) {
+  return mp_cli_home_file(ctx, "state.db", url);
+}
+
+int mp_cli_env_backend(const char **name, const char **url) {
+  static const char *const vars[] = {"MINIPULUMI_BACKEND_URL",
+                                     "PULUMI_BACKEND_URL"};
+  for (size_t i = 0; i < MP_ARRAY_LEN(vars); i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) {
+      if (name)
+        *name = vars[i];
+      *url = v;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int mp_cli_backend_url(mp_ctx *ctx, char **url, const char **source) {
+  *url = NULL;
+  const char *env_name = NULL, *env = NULL, *src = "--backend";
+  int status = 0;
+  if (ctx->backend && *ctx->backend) {
+    *url = mp_xstrdup(ctx->backend);
+  } else if (mp_cli_env_backend(&env_name, &env)) {
+    *url = mp_xstrdup(env);
+    src = env_name;
+  } else if ((status = mp_cli_credentials_current(ctx, url)) == 0 && *url) {
+    src = "credentials";
+  } else if (status == 0) {
+    status = mp_cli_default_backend(ctx, url);
+    src = "default";
+  }
+  if (source)
+    *source = src;
+  return status;
+}
+
+char *mp_cli_backend_normalize(const char *url) {
+  if (strstr(url, "://") || url[0] == '/')
+    return mp_xstrdup(url);
+  /* The folder resolved (it must exist for the store anyway), the file
+   * name kept: the file may not exist yet. */
+  const char *slash = strrchr(url, '/');
+  char *dir = slash ? mp_xstrndup(url, (size_t)(slash - url)) : mp_xstrdup(".");
+  char *real = realpath(*dir ? dir : "/", NULL);
+  char *abs = real ? mp_xasprintf("%s/%s", real, slash ? slash + 1 : url)
+                   : mp_xstrdup(url);
+  free(real);
+  free(dir);
+  return abs;
+}
+
+int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
+                     int local, char **url) {
+  *url = NULL;
+  const char *given = pos->len ? pos->items[0] : cloud_url;
+  if (local && given)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "a URL may not be specified when --local mode is "
+                        "enabled");
+  if (local)
+    return mp_cli_default_backend(ctx, url);
+  if (given) {
+    *url = mp_cli_backend_normalize(given);
+    return 0;
+  }
+  return mp_cli_backend_url(ctx, url, NULL);
+}
+
+int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o) {
+  memset(o, 0, sizeof(*o));
+  const char *v = getenv("MINIPULUMI_LOCK_LEASE_SECONDS");
+  if (!v || !*v)
+    return 0;
+  char *end;
+  double secs = strtod(v, &end);
+  if (*end || !(secs > 0) || secs > 86400.0 * 365)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "MINIPULUMI_LOCK_LEASE_SECONDS must be a positive "
+                        "number of seconds, not '%s'",
+                        v);
+  o->lease_ms = (int64_t)(secs * 1000.0 + 0.5);
+  if (o->lease_ms < 1)
+    o->lease_ms = 1;
+  return 0;
+}

@@ -1,0 +1,209 @@
+/* The store interface's entry points: mp_store_open picks the backend by
+ * the URL's scheme, and every other mp_store_* function dispatches through
+ * the backend's table of operations (store.h). */
+#include "state/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* 1 if |url| starts with |scheme| followed by "://" (case-insensitive, as
+ * URL schemes are). */
+static int has_scheme(const char *url, const char *scheme) {
+  size_t n = strlen(scheme);
+  return strncasecmp(url, scheme, n) == 0 && strncmp(url + n, "://", 3) == 0;
+}
+
+int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
+                       mp_err *err) {
+  static const mp_store_opts defaults;
+  *out = NULL;
+  if (url == NULL || *url == '\0')
+    return mp_err_set(err, MP_EINVAL, "no state store URL given");
+  if (o == NULL)
+    o = &defaults;
+  if (has_scheme(url, "postgres") || has_scheme(url, "postgresql"))
+    return mp__pg_open(url, o, out, err);
+  return mp__sqlite_open(url, o, out, err);
+}
+
+int mp_store_open(const char *url, mp_store **out, mp_err *err) {
+  return mp_store_open_with(url, NULL, out, err);
+}
+
+void mp_store_close(mp_store *s) {
+  if (s != NULL)
+    s->ops->close(s);
+}
+
+const char *mp_store_location(const mp_store *s) { return s->location; }
+
+/* ==== dispatch ==== */
+
+int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err) {
+  return s->ops->stack_create(s, st, err);
+}
+
+int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err) {
+  return s->ops->stack_exists(s, st, err);
+}
+
+int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
+                        size_t *n, mp_err *err) {
+  return s->ops->stack_list(s, project, out, n, err);
+}
+
+int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
+                          mp_err *err) {
+  return s->ops->stack_remove(s, st, force, err);
+}
+
+int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
+                          mp_err *err) {
+  return s->ops->stack_rename(s, st, new_name, err);
+}
+
+int mp_store_selected_get(mp_store *s, const char *project, char **out,
+                          mp_err *err) {
+  return s->ops->selected_get(s, project, out, err);
+}
+
+int mp_store_selected_set(mp_store *s, const char *project, const char *name,
+                          mp_err *err) {
+  return s->ops->selected_set(s, project, name, err);
+}
+
+int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
+                         char **state, mp_err *err) {
+  return s->ops->secrets_get(s, st, type, state, err);
+}
+
+int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
+                         const char *state, mp_err *err) {
+  return s->ops->secrets_set(s, st, type, state, err);
+}
+
+int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
+                  mp_snapshot **out, mp_err *err) {
+  return s->ops->load(s, st, c, out, err);
+}
+
+int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
+                     const mp_crypter *c, mp_err *err) {
+  return s->ops->replace(s, st, snap, c, err);
+}
+
+int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
+                          const char *message, const mp_crypter *c,
+                          mp_lock_info *stale, mp_store_update **out,
+                          mp_err *err) {
+  if (stale)
+    memset(stale, 0, sizeof(*stale));
+  return s->ops->update_begin(s, st, kind, message, c, stale, out, err);
+}
+
+int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
+                   mp_err *err) {
+  return u->s->ops->apply(u, changes, n, err);
+}
+
+int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
+  return u->s->ops->drop_old_pending(u, err);
+}
+
+int mp_store_update_end(mp_store_update *u, const char *result,
+                        const mp_update_counts *counts, mp_err *err) {
+  return u->s->ops->update_end(u, result, counts, err);
+}
+
+int mp_store_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
+                      mp_err *err) {
+  return s->ops->lock_get(s, st, info, err);
+}
+
+int mp_store_lock_break(mp_store *s, mp_stack_ref st, mp_err *err) {
+  return s->ops->lock_break(s, st, err);
+}
+
+int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
+                     size_t *n, mp_err *err) {
+  return s->ops->history(s, st, out, n, err);
+}
+
+int mp_store_writable(const mp_store *s, mp_err *err) {
+  return s->ops->writable(s, err);
+}
+
+/* ==== values the interface hands out ==== */
+
+void mp_stack_info_destroy(mp_stack_info *i) {
+  if (i == NULL)
+    return;
+  free(i->project);
+  free(i->name);
+  free(i->last_update);
+  memset(i, 0, sizeof(*i));
+}
+
+void mp_history_entry_destroy(mp_history_entry *h) {
+  if (h == NULL)
+    return;
+  free(h->message);
+  memset(h, 0, sizeof(*h));
+}
+
+char *mp_lock_info_stale_message(const mp_lock_info *stale) {
+  return mp_xasprintf("broke a stale lock left by process %lld on %s "
+                      "(operation %s since %s): %s",
+                      (long long)stale->pid, stale->host, stale->operation,
+                      stale->time, stale->gone);
+}
+
+/* ==== URLs ==== */
+
+/* Removes every `password=...` parameter from the query |q| (after '?'). */
+static void redact_query(mp_buf *b, const char *q) {
+  int first = 1;
+  while (*q) {
+    size_t n = strcspn(q, "&");
+    if (!(n >= 9 && strncasecmp(q, "password=", 9) == 0)) {
+      mp_buf_puts(b, first ? "?" : "&");
+      mp_buf_append(b, q, n);
+      first = 0;
+    }
+    q += n;
+    if (*q == '&')
+      q++;
+  }
+}
+
+char *mp_store_url_redact(const char *url) {
+  const char *sep = strstr(url, "://");
+  if (sep == NULL)
+    return mp_xstrdup(url);
+  const char *auth = sep + 3;
+  size_t auth_len = strcspn(auth, "/?#");
+  const char *at = NULL;
+  for (const char *p = auth; p < auth + auth_len; p++)
+    if (*p == '@')
+      at = p; /* the last '@' ends the userinfo */
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_append(&b, url, (size_t)(auth - url));
+  if (at != NULL) {
+    const char *colon = memchr(auth, ':', (size_t)(at - auth));
+    mp_buf_append(&b, auth, (size_t)((colon ? colon : at) - auth));
+    mp_buf_append(&b, at, (size_t)(auth + auth_len - at));
+  } else {
+    mp_buf_append(&b, auth, auth_len);
+  }
+  const char *rest = auth + auth_len;
+  const char *q = strchr(rest, '?');
+  if (q == NULL) {
+    mp_buf_puts(&b, rest);
+  } else {
+    mp_buf_append(&b, rest, (size_t)(q - rest));
+    redact_query(&b, q + 1);
+  }
+  return mp_buf_detach(&b, NULL);
+}

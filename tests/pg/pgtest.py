@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""A private PostgreSQL server for the tests (issue 14).
+
+    pgtest.py run --dir DIR [--durable] -- CMD ARG...
+
+initdb's a fresh cluster in DIR (created; under the build folder), starts it
+on a free port of 127.0.0.1 with its unix socket in DIR, runs CMD with
+
+    MP_TEST_PG_URL    postgresql://mp:<password>@127.0.0.1:<port>/postgres?sslmode=disable
+    MP_TEST_PG_PASSWORD  the password (tests check it never leaks)
+    MP_TEST_PG_BIN    the server's bin folder (psql, createdb, ...)
+
+(an argument @PG_URL@ of CMD is replaced by that URL too), and stops the
+server when CMD ends, whatever happened (also on SIGTERM
+and SIGINT, as meson sends on a timeout). DIR is removed when CMD passed
+and kept (with the server log) when it failed. Exits with CMD's status.
+
+PostgreSQL refuses to run as root: as root, the server runs as the
+unprivileged user `nobody`. Without Debian's server binaries
+(/usr/lib/postgresql/*/bin/initdb) the command is skipped (exit 77, with
+the reason); scripts/setup.sh installs them, so CI always runs.
+
+--durable keeps fsync and synchronous commit on (benchmarks); the tests
+turn them off, as they kill clients, never the server.
+
+Other runners import this module for createdb()/dropdb()/psql().
+"""
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+SKIP = 77
+PASSWORD = "mp-test-Pw-7f3a9c"
+USER = "mp"
+
+
+def find_bin():
+    """The newest installed server's bin folder, or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(p.split("/")[4]) if
+                   p.split("/")[4].isdigit() else 0)
+    return os.path.dirname(found[-1]) if found else None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, bindir, root, durable=False):
+        self.bindir = bindir
+        self.root = os.path.abspath(root)
+        self.data = os.path.join(self.root, "data")
+        self.log = os.path.join(self.root, "server.log")
+        self.durable = durable
+        self.port = None
+        self.runas = []
+        self.started = False
+
+    def _as_server(self, argv, **kw):
+        return subprocess.run(self.runas + argv, **kw)
+
+    def _own(self):
+        """As root, the cluster belongs to `nobody`, which must be able to
+        reach the folder; otherwise we run as ourselves."""
+        os.makedirs(self.root, exist_ok=True)
+        if os.geteuid() != 0:
+            return
+        nobody = pwd.getpwnam("nobody")
+        os.chown(self.root, nobody.pw_uid, nobody.pw_gid)
+        self.runas = ["runuser", "-u", "nobody", "--"]
+        if self._as_server(["test", "-w", self.root]).returncode != 0:
+            raise SystemExit("pgtest: user nobody cannot write %s (a parent "
+                             "folder is not searchable); build in a folder "
+                             "others can reach" % self.root)
+
+    def start(self):
+        self._own()
+        pwfile = os.path.join(self.root, "pw")
+        with open(pwfile, "w") as f:
+            f.write(PASSWORD + "\n")
+        if self.runas:
+            nobody = pwd.getpwnam("nobody")
+            os.chown(pwfile, nobody.pw_uid, nobody.pw_gid)
+        p = self._as_server(
+            [os.path.join(self.bindir, "initdb"), "-D", self.data, "-U", USER,
+             "--pwfile", pwfile, "-A", "scram-sha-256", "-E", "UTF8",
+             "--locale", "C.UTF-8", "--no-sync"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        os.unlink(pwfile)
+        if p.returncode != 0:
+            raise SystemExit("pgtest: initdb failed:\n" +
+                             p.stdout.decode(errors="replace"))
+        opts = ["-c listen_addresses=127.0.0.1", "-k " + self.root,
+                "-c shared_buffers=16MB", "-c max_connections=200"]
+        if not self.durable:
+            opts += ["-c fsync=off", "-c synchronous_commit=off",
+                     "-c full_page_writes=off"]
+        for attempt in range(5):
+            self.port = free_port()
+            p = self._as_server(
+                [os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-l",
+                 self.log, "-w", "-t", "60", "-o",
+                 " ".join(opts + ["-p %d" % self.port]), "start"],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if p.returncode == 0:
+                self.started = True
+                return
+            time.sleep(0.2)  # the port was taken meanwhile: another one
+        raise SystemExit("pgtest: the server did not start:\n" +
+                         p.stdout.decode(errors="replace") + tail(self.log))
+
+    def stop(self):
+        if not self.started:
+            return
+        self._as_server([os.path.join(self.bindir, "pg_ctl"), "-D", self.data,
+                         "-m", "immediate", "-w", "stop"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.started = False
+
+    def url(self, db="postgres"):
+        return "postgresql://%s:%s@127.0.0.1:%d/%s?sslmode=disable" % (
+            USER, PASSWORD, self.port, db)
+
+
+def tail(path, n=30):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
+# ---------------------------------------------------------------- helpers
+
+def with_db(url, db):
+    """|url| naming database |db| instead."""
+    u = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit((u.scheme, u.netloc, "/" + db, u.query,
+                                    u.fragment))
+
+
+def psql(url, sql, check=True):
+    """Runs |sql| with psql on |url|; returns stdout (tuples only)."""
+    bindir = os.environ.get("MP_TEST_PG_BIN") or find_bin()
+    p = subprocess.run([os.path.join(bindir, "psql"), "-X", "-q", "-A", "-t",
+                        "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=120)
+    if check and p.returncode != 0:
+        raise RuntimeError("psql %r: %s" % (sql, p.stderr.decode(
+            errors="replace").strip()))
+    return p.stdout.decode(errors="replace")
+
+
+def createdb(admin_url, name, template=None):
+    """Creates database |name| (a fresh copy of |template| if given) and
+    returns its URL."""
+    sql = 'CREATE DATABASE "%s"' % name
+    if template:
+        sql += ' TEMPLATE "%s"' % template
+    psql(admin_url, sql + " STRATEGY FILE_COPY")
+    return with_db(admin_url, name)
+
+
+def dropdb(admin_url, name):
+    psql(admin_url, 'DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % name,
+         check=False)
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv):
+    if len(argv) < 4 or argv[1] != "run" or "--" not in argv:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    cut = argv.index("--")
+    opts, cmd = argv[2:cut], argv[cut + 1:]
+    durable = "--durable" in opts
+    root = opts[opts.index("--dir") + 1] if "--dir" in opts else None
+    bindir = find_bin()
+    if bindir is None:
+        print("SKIP: no PostgreSQL server binaries "
+              "(/usr/lib/postgresql/*/bin/initdb); install Debian's "
+              "`postgresql` package (scripts/setup.sh does)")
+        return SKIP
+    if root is None:
+        root = tempfile.mkdtemp(prefix="mp-pg-")
+    elif os.path.exists(root):
+        shutil.rmtree(root)
+    server = Server(bindir, root, durable)
+
+    def on_signal(sig, frame):
+        raise KeyboardInterrupt("signal %d" % sig)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    status = 1
+    try:
+        server.start()
+        env = dict(os.environ)
+        env["MP_TEST_PG_URL"] = server.url()
+        env["MP_TEST_PG_PASSWORD"] = PASSWORD
+        env["MP_TEST_PG_BIN"] = bindir
+        cmd = [a.replace("@PG_URL@", server.url()) for a in cmd]
+        status = subprocess.run(cmd, env=env).returncode
+    except KeyboardInterrupt as e:
+        print("pgtest: stopped (%s)" % e, file=sys.stderr)
+    finally:
+        server.stop()
+        if status == 0:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            print("pgtest: kept %s (server log: %s)" % (root, server.log),
+                  file=sys.stderr)
+            print(tail(server.log, 15), file=sys.stderr)
+    return status if status >= 0 else 128 - status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -2,8 +2,8 @@
 # Sets up, builds and runs the whole test suite:
 #   build       debug, -Dwerror=true                  all tests
 #   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
-#   build-tsan  ThreadSanitizer, -Dwerror             suites "stepexec", "rpc",
-#                                                     "state-pg"
+#   build-tsan  ThreadSanitizer, -Dwerror             suite "tsan": every test
+#                                                     that starts threads
 # The PostgreSQL backend's tests start private servers of their own
 # (tests/pg/pgtest.py); the end-to-end ones (suite "postgres") run in the
 # debug tree only.
@@ -93,14 +93,16 @@ if build_tree build-asan --buildtype=debug -Dwerror=true \
   run_tests build-asan
 fi
 
-# ThreadSanitizer for the suites with threads: the step executor's
-# concurrency tests, the gRPC transport (blocking calls from threads) and
-# the PostgreSQL store (its lease renewal thread).
+# ThreadSanitizer for every test that starts threads (tests/meson.build
+# puts each in suite "tsan"): the deployment (its generator thread and the
+# worker pool), the step executor, the gRPC transport (blocking calls from
+# threads), the providers called from many threads, and the PostgreSQL
+# store (its lease renewal thread).
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then
   if build_tree build-tsan; then
-    run_tests build-tsan --suite stepexec --suite rpc --suite state-pg
+    run_tests build-tsan --suite tsan
   fi
 else
   cat "$log"

@@ -124,9 +124,15 @@ static int world_call(mp_provider *p, const char *method, const mp_prov_req *q,
   uv_mutex_lock(&w->mu);
   w->in_flight++;
   if (w->in_flight > w->max_in_flight) w->max_in_flight = w->in_flight;
-  uv_cond_broadcast(&w->cv);
   if (w->gate > 0 && strcmp(method, "create") == 0) {
-    while (w->in_flight < w->gate)
+    /* A barrier: the last of |gate| arrivals opens the round. */
+    unsigned round = w->gate_round;
+    if (++w->gate_arrived == w->gate) {
+      w->gate_arrived = 0;
+      w->gate_round++;
+      uv_cond_broadcast(&w->cv);
+    }
+    while (w->gate_round == round)
       if (uv_cond_timedwait(&w->cv, &w->mu, 10ull * 1000 * 1000 * 1000) != 0) {
         w->gate_timeouts++;
         break;

@@ -42,11 +42,14 @@ typedef struct sp_world {
   mp_strv calls; /* "check a", "check a +olds", "diff a", "create a", ... */
   /* Create/Update/Delete in progress now, and the most seen at once. */
   int in_flight, max_in_flight;
-  /* > 0: each Create waits until |gate| calls are in flight together
-   * (a rendezvous that only parallel execution passes). At most 10 s:
-   * then |gate_timeouts| counts it and the call goes on. */
+  /* > 0: Creates meet in rounds of |gate|: each waits until |gate| are
+   * in flight together (a rendezvous that only parallel execution
+   * passes). At most 10 s: then |gate_timeouts| counts it and the call
+   * goes on. */
   int gate;
   int gate_timeouts;
+  int gate_arrived;     /* in the current round */
+  unsigned gate_round;
 } sp_world;
 
 void sp_world_init(sp_world *w);

@@ -140,6 +140,7 @@ static int world_call(mp_provider *p, const char *method, const mp_prov_req *q,
   }
   w->in_flight--;
   uv_mutex_unlock(&w->mu);
+  if (w->on_call) w->on_call(w->on_call_ud, method, q->urn);
   if (a.fail) return mp_err_set(err, MP_EPLUGIN, "%s", a.fail);
   return 0;
 }

@@ -50,6 +50,10 @@ typedef struct sp_world {
   int gate_timeouts;
   int gate_arrived;     /* in the current round */
   unsigned gate_round;
+  /* Called (on the worker, outside the mutex) in each Create, Update and
+   * Delete before it answers: a test can look at the world mid-call. */
+  void (*on_call)(void *ud, const char *method, const char *urn);
+  void *on_call_ud;
 } sp_world;
 
 void sp_world_init(sp_world *w);

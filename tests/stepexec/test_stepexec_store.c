@@ -1,0 +1,212 @@
+/* The step executor's state writes (src/stepexec/), against a real SQLite
+ * store: a pending operation is recorded before each world-changing call
+ * and replaced by the result after it; a failed call leaves neither. The
+ * scripted provider stops inside each call while the loop thread reads
+ * the store. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/op.h"
+#include "engine/urn.h"
+#include "scripted_provider.h"
+#include "stepexec/stepexec.h"
+#include "testutil.h"
+
+#define URN(n) "urn:pulumi:s::p::pkgA:m:T::" n
+#define PROV_URN "urn:pulumi:s::p::pulumi:providers:pkgA::default"
+#define PROV_REF PROV_URN "::p1"
+
+typedef struct st_fx {
+  uv_loop_t loop;
+  uv_async_t look;  /* a provider call asks the loop to read the store */
+  uv_sem_t looked;  /* ... and waits until it has */
+  char dir[64];
+  mp_store *store;
+  mp_stack_ref st;
+  mp_strv views; /* "<method> <name>: <resources> / <pending>" */
+  char call[128]; /* the call being looked at (set before the async) */
+  mp_strv done;
+} st_fx;
+
+static char *name_of(const char *urn) {
+  size_t n = 0;
+  const char *p = mp_urn_name(urn, &n);
+  return mp_xstrndup(p ? p : "?", p ? n : 1);
+}
+
+/* The stack as stored: resource names in order, then the pending
+ * operations. */
+static char *view(st_fx *f) {
+  mp_snapshot *snap = NULL;
+  mp_err err;
+  if (mp_store_load(f->store, f->st, NULL, &snap, &err) < 0)
+    return mp_xasprintf("load failed: %s", err.msg);
+  mp_buf b;
+  mp_buf_init(&b);
+  for (size_t i = 0; i < snap->nres; i++) {
+    char *n = name_of(snap->res[i]->urn);
+    mp_buf_printf(&b, "%s%s", i ? "," : "", n);
+    free(n);
+  }
+  mp_buf_puts(&b, " /");
+  for (size_t i = 0; i < snap->npending; i++) {
+    char *n = name_of(snap->pending[i].res->urn);
+    mp_buf_printf(&b, " %s:%s", mp_pending_type_name(snap->pending[i].type), n);
+    free(n);
+  }
+  mp_snapshot_free(snap);
+  return mp_buf_detach(&b, NULL);
+}
+
+static void on_look(uv_async_t *h) {
+  st_fx *f = h->data;
+  char *v = view(f);
+  mp_strv_push_take(&f->views, mp_xasprintf("%s: %s", f->call, v));
+  free(v);
+  uv_sem_post(&f->looked);
+}
+
+/* Worker thread, inside a provider call; one call at a time (parallel 1). */
+static void on_call(void *ud, const char *method, const char *urn) {
+  st_fx *f = ud;
+  char *n = name_of(urn);
+  snprintf(f->call, sizeof(f->call), "%s %s", method, n);
+  free(n);
+  uv_async_send(&f->look);
+  uv_sem_wait(&f->looked);
+}
+
+static void on_chain_done(void *ud, mp_chain *c, int failed) {
+  st_fx *f = ud;
+  (void)c;
+  mp_strv_push_take(&f->done, mp_xasprintf("%d", failed));
+}
+
+static mp_resource *custom(const char *name) {
+  char *urn = mp_xasprintf(URN("%s"), name);
+  mp_resource *r = mp_resource_new(urn, "pkgA:m:T", 1);
+  free(urn);
+  r->provider = mp_xstrdup(PROV_REF);
+  r->inputs = mp_value_new_object();
+  r->outputs = mp_value_new_object();
+  return r;
+}
+
+static mp_step *step(mp_step_op op, mp_resource *old, mp_resource *new_,
+                     unsigned flags) {
+  mp_step *s = mp_step_new(op, (new_ ? new_ : old)->urn);
+  s->old = old;
+  s->new_ = new_;
+  s->flags = flags;
+  if (!mp_type_is_provider((new_ ? new_ : old)->type))
+    s->provider = mp_xstrdup(PROV_REF);
+  return s;
+}
+
+/* One chain: the provider carried forward, a created, b deleted, c's
+ * create failing; the store is read inside each call and at the end. */
+static void test_pending_then_result(void) {
+  st_fx f;
+  memset(&f, 0, sizeof(f));
+  snprintf(f.dir, sizeof(f.dir), "/tmp/mp-stepexec-XXXXXX");
+  CHECK(mkdtemp(f.dir) != NULL);
+  char *db = mp_xasprintf("%s/state.db", f.dir);
+  mp_err err;
+  f.st.project = "p";
+  f.st.name = "s";
+  CHECK(mp_store_open(db, &f.store, &err) == 0);
+  CHECK(mp_store_stack_create(f.store, f.st, &err) == 0);
+  /* The prior state: the provider and b. */
+  mp_snapshot *prior = mp_snapshot_new();
+  mp_resource *prov = mp_resource_new(PROV_URN, "pulumi:providers:pkgA", 1);
+  prov->id = mp_xstrdup("p1");
+  prov->inputs = mp_value_new_object();
+  prov->outputs = mp_value_new_object();
+  mp_snapshot_append(prior, prov);
+  mp_resource *b = custom("b");
+  b->id = mp_xstrdup("id-b");
+  mp_snapshot_append(prior, b);
+  CHECK(mp_store_replace(f.store, f.st, prior, NULL, &err) == 0);
+  mp_snapshot_free(prior);
+  mp_snapshot *olds = NULL;
+  CHECK(mp_store_load(f.store, f.st, NULL, &olds, &err) == 0);
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(f.store, f.st, "update", "", NULL, NULL, &u,
+                              &err) == 0);
+
+  sp_world w;
+  sp_world_init(&w);
+  w.on_call = on_call;
+  w.on_call_ud = &f;
+  sp_script(&w, "c")->fail = "no room";
+  mp_registry *reg = mp_registry_new(0, sp_factory(&w));
+  uv_loop_init(&f.loop);
+  uv_async_init(&f.loop, &f.look, on_look);
+  uv_unref((uv_handle_t *)&f.look); /* the provider calls keep the loop up */
+  f.look.data = &f;
+  uv_sem_init(&f.looked, 0);
+  mp_stepexec_opts o = {0};
+  o.loop = &f.loop;
+  o.parallel = 1;
+  o.store = u;
+  o.reg = reg;
+  o.hooks.ud = &f;
+  o.hooks.on_chain_done = on_chain_done;
+  mp_stepexec *ex = mp_stepexec_new(&o);
+
+  mp_chain *c = mp_chain_new(NULL);
+  mp_chain_push(c, step(MP_OP_SAME, mp_resource_dup(olds->res[0]),
+                        mp_resource_dup(olds->res[0]), MP_STEP_PROVIDER_RES));
+  mp_chain_push(c, step(MP_OP_CREATE, NULL, custom("a"), MP_STEP_REPLY));
+  mp_chain_push(c, step(MP_OP_DELETE, mp_resource_dup(olds->res[1]), NULL, 0));
+  mp_chain_push(c, step(MP_OP_CREATE, NULL, custom("c"), MP_STEP_REPLY));
+  mp_chain_push(c, step(MP_OP_CREATE, NULL, custom("never"), MP_STEP_REPLY));
+  mp_stepexec_submit(ex, c);
+  uv_run(&f.loop, UV_RUN_DEFAULT);
+
+  char *views = NULL;
+  {
+    mp_buf vb;
+    mp_buf_init(&vb);
+    for (size_t i = 0; i < f.views.len; i++)
+      mp_buf_printf(&vb, "%s%s", i ? "\n" : "", f.views.items[i]);
+    mp_buf_puts(&vb, "");
+    views = mp_buf_detach(&vb, NULL);
+  }
+  CHECK_STR(views, "create a: default,b / creating:a\n"
+                   "delete b: default,a,b / deleting:b\n"
+                   "create c: default,a / creating:c");
+  free(views);
+  char *end = view(&f);
+  CHECK_STR(end, "default,a /");
+  free(end);
+  CHECK(f.done.len == 1 && strcmp(f.done.items[0], "1") == 0);
+  mp_snapshot *after = NULL;
+  CHECK(mp_store_load(f.store, f.st, NULL, &after, &err) == 0);
+  CHECK(after && after->nres == 2 && strcmp(after->res[1]->id, "id-a") == 0);
+  mp_snapshot_free(after);
+
+  mp_update_counts counts = {0};
+  CHECK(mp_store_update_end(u, "failed", &counts, &err) == 0);
+  mp_stepexec_close(ex);
+  uv_close((uv_handle_t *)&f.look, NULL);
+  uv_run(&f.loop, UV_RUN_DEFAULT);
+  CHECK(uv_loop_close(&f.loop) == 0);
+  uv_sem_destroy(&f.looked);
+  mp_registry_free(reg);
+  sp_world_destroy(&w);
+  mp_snapshot_free(olds);
+  mp_store_close(f.store);
+  mp_strv_destroy(&f.views);
+  mp_strv_destroy(&f.done);
+  char *rm = mp_xasprintf("rm -rf '%s'", f.dir);
+  CHECK(system(rm) == 0);
+  free(rm);
+  free(db);
+}
+
+int main(void) {
+  RUN(test_pending_then_result);
+  return mp_test_summary();
+}

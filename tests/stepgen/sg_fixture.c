@@ -1,5 +1,6 @@
 #include "sg_fixture.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,7 +119,9 @@ const char *fx_deletes(fx *f) {
 const mp_step *fx_step(const fx *f, mp_step_op op) {
   for (size_t i = 0; f->last && i < f->last->len; i++)
     if (f->last->steps[i]->op == op) return f->last->steps[i];
-  return NULL;
+  fprintf(stderr, "no %s step in \"%s\"\n", mp_op_info_of(op)->name,
+          f->text ? f->text : "");
+  abort();
 }
 
 const char *fx_diags(fx *f) {

@@ -47,7 +47,8 @@ const char *fx_reg(fx *f, mp_goal *g);
 /* The deletions after the program, layers separated by " | ", or
  * "error: ..."; the untargeted `same` steps are not shown. */
 const char *fx_deletes(fx *f);
-/* The step of the last chain with op |op| (NULL when none). */
+/* The first step of the last chain with op |op|; when there is none the
+ * test stops (abort) naming the op and the chain. */
 const mp_step *fx_step(const fx *f, mp_step_op op);
 /* The diagnostics so far, "severity: message" joined by "\n". */
 const char *fx_diags(fx *f);

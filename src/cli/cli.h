@@ -114,7 +114,9 @@ const char *mp_cli_user_name(void);
 /* ~/.minipulumi/<name> (owned), creating ~/.minipulumi. Exit status. */
 int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
 /* The store options from the environment: MINIPULUMI_LOCK_LEASE_SECONDS
- * sets the PostgreSQL lock lease (tests use short ones). Exit status. */
+ * sets the PostgreSQL lock lease (tests use short ones), and
+ * MINIPULUMI_VERIFY_WRITES other than "" or "0" has every write verified
+ * (the test suites set it). Exit status. */
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o);
 
 /* The URL `login` or `logout` names: the argument in |pos| or -c
@@ -184,6 +186,9 @@ int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
 /* The (cached) manager for a salt state "v1:...". */
 int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
                                mp_passphrase **out, mp_err *err);
+/* 1 if the user gave a passphrase: PULUMI_CONFIG_PASSPHRASE is set, or
+ * PULUMI_CONFIG_PASSPHRASE_FILE is set and not empty. */
+int mp_cli_passphrase_given(void);
 /* Records |salt| as the stack's secrets state in the store. */
 int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);

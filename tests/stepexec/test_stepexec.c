@@ -85,7 +85,7 @@ static void fx_init(ex_fx *f, int parallel, int ignore_protect) {
   o.loop = &f->loop;
   o.parallel = parallel;
   o.ignore_protect = ignore_protect;
-  o.reg = f->reg;
+  o.registry = f->reg;
   o.hooks.ud = f;
   o.hooks.on_step = on_step;
   o.hooks.on_reply = on_reply;

@@ -115,7 +115,9 @@ static void test_pending_then_result(void) {
   mp_err err;
   f.st.project = "p";
   f.st.name = "s";
-  CHECK(mp_store_open(db, &f.store, &err) == 0);
+  mp_store_opts so = {0};
+  so.verify_writes = 1; /* every write is checked for integrity */
+  CHECK(mp_store_open_with(db, &so, &f.store, &err) == 0);
   CHECK(mp_store_stack_create(f.store, f.st, &err) == 0);
   /* The prior state: the provider and b. */
   mp_snapshot *prior = mp_snapshot_new();
@@ -150,7 +152,7 @@ static void test_pending_then_result(void) {
   o.loop = &f.loop;
   o.parallel = 1;
   o.store = u;
-  o.reg = reg;
+  o.registry = reg;
   o.hooks.ud = &f;
   o.hooks.on_chain_done = on_chain_done;
   mp_stepexec *ex = mp_stepexec_new(&o);

@@ -96,8 +96,9 @@ fi
 # ThreadSanitizer for every test that starts threads (tests/meson.build
 # puts each in suite "tsan"): the deployment (its generator thread and the
 # worker pool), the step executor, the gRPC transport (blocking calls from
-# threads), the providers called from many threads, and the PostgreSQL
-# store (its lease renewal thread).
+# threads), the providers called from many threads, the PostgreSQL store
+# (its lease renewal thread), and the binary itself on every conformance
+# scenario at --parallel 8.
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then

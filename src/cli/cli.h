@@ -15,7 +15,7 @@
 #include "engine/crypto.h"
 #include "engine/store.h"
 
-/* Exit statuses (Pulumi >= 3.227, ANCHORS.md section 3). */
+/* Exit statuses (Pulumi >= 3.227; docs/architecture.md, "Exit statuses"). */
 enum mp_exit {
   MP_EXIT_OK = 0,
   MP_EXIT_ERROR = 1,

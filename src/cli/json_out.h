@@ -1,4 +1,4 @@
-/* Machine output (ANCHORS.md section 3 "Machine output"): engine events as
+/* Machine output (tests/conformance/README.md reads it): engine events as
  * Pulumi's EngineEvent JSON, one per line (`--json` on up/refresh/destroy,
  * `--event-log`), and the single PreviewDigest document of
  * `preview --json`. cJSON stays inside src/cli. */

@@ -1,5 +1,6 @@
-/* Pulumi's passphrase secrets provider (ANCHORS.md section 5, BEHAVIOUR.md
- * C.6): PBKDF2-HMAC-SHA256 (1,000,000 iterations, 8-byte salt, 32-byte key)
+/* Pulumi's passphrase secrets provider
+ * (tests/conformance/scenarios/S16-secrets.scn, README.md "Secrets"):
+ * PBKDF2-HMAC-SHA256 (1,000,000 iterations, 8-byte salt, 32-byte key)
  * and AES-256-GCM with a fresh 12-byte nonce per value, written as
  * `v1:<b64 nonce>:<b64 ciphertext+tag>`. The salt state
  * `v1:<b64 salt>:<v1-encrypted "pulumi">` detects a wrong passphrase. */

@@ -200,7 +200,8 @@ char *mp_lock_info_stale_message(const mp_lock_info *stale);
 int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
                    mp_err *err);
 /* Drops every pending operation of the stack except `creating` ones (the
- * first write of an update, BEHAVIOUR.md C.7). */
+ * first write of an update;
+ * tests/conformance/scenarios/S52-pending-operations.scn). */
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err);
 /* Ends the update: records |result| ("succeeded", "failed", "canceled")
  * and |counts| in the history, releases the lock and frees |u|. */

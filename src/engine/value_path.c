@@ -1,4 +1,5 @@
-/* Property paths (BEHAVIOUR.md B.6): parsing, formatting, get/set/delete,
+/* Property paths (tests/conformance/scenarios/S33-ignore-changes.scn,
+ * S32-replace-on-changes.scn): parsing, formatting, get/set/delete,
  * prefix matching for replaceOnChanges, and ignoreChanges. */
 #include "engine/value.h"
 

@@ -12,7 +12,7 @@
 
 /* Identity columns and ON CONFLICT need PostgreSQL 10. */
 #define MIN_SERVER_VERSION 100000
-/* Pulumi Cloud's update lease (ANCHORS.md, Locking). */
+/* Pulumi Cloud's update lease (docs/state-backends.md, "PostgreSQL"). */
 #define DEFAULT_LEASE_MS (5 * 60 * 1000)
 
 static void pg_close(mp_store *base) {

@@ -5,7 +5,7 @@
  * taken over), and ends by recording its result and releasing the lock.
  * While the session is open a renewal thread keeps the lease alive
  * (pg_lease.c). New states go below every old one by `ord`
- * (MP__STORE_ORD_SPAN, BEHAVIOUR.md C.7). */
+ * (MP__STORE_ORD_SPAN, tests/conformance/scenarios/S17-cbd-replacement.scn). */
 #include "state/pg_int.h"
 
 #include <stdlib.h>

@@ -209,7 +209,7 @@ int mp__sqlite_write(mp_store_update *u, const mp_store_change *ch, size_t n,
 /* ---- sqlite_rename.c ---- */
 
 /* Inside a transaction: rewrites every URN stored for |stack_id| (resources
- * and pending operations) to name stack |new_name| (BEHAVIOUR.md B.1). */
+ * and pending operations) to name stack |new_name| (docs/state-backends.md). */
 int mp__rename_urns(mp_sqlite *s, int64_t stack_id, const char *project,
                     const char *new_name, mp_err *err);
 

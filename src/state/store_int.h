@@ -14,7 +14,7 @@
 /* Room below the lowest `ord` for one deployment's new states: a session
  * starts at min(ord) - MP__STORE_ORD_SPAN (or 0 for an empty stack), so
  * each new state lands after the earlier new ones and before every old
- * one (BEHAVIOUR.md C.7). */
+ * one (tests/conformance/scenarios/S17-cbd-replacement.scn). */
 #define MP__STORE_ORD_SPAN ((int64_t)1 << 32)
 
 /* ==== the backends ==== */
@@ -154,7 +154,7 @@ int mp__store_parse_entry(const char *text, size_t len, int64_t row,
                           const mp_crypter *c, unsigned flags,
                           mp_resource **out, mp_err *err);
 
-/* Stack rename (BEHAVIOUR.md B.1): the stored entry |json| (row |row|)
+/* Stack rename (docs/state-backends.md): the stored entry |json| (row |row|)
  * with every URN moved to stack |new_name| of |project|: urn, parent,
  * dependencies, property dependencies, provider reference, deletedWith,
  * replaceWith; the root stack resource's name follows. Works on the JSON

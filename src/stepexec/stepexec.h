@@ -1,4 +1,5 @@
-/* The step executor (BEHAVIOUR.md D): runs chains of steps, at most
+/* The step executor (docs/architecture.md, "From the program to the
+ * state", step 6): runs chains of steps, at most
  * |parallel| chains at once. Provider calls run on the libuv worker pool;
  * everything else — the scheduling, the state writes (a pending operation
  * before a world-changing call, the result after it, each one short

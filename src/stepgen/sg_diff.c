@@ -315,7 +315,9 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
   return 0;
 }
 
-/* ---- delete-before-replace dependents (BEHAVIOUR.md S21) ---- */
+/* ---- delete-before-replace dependents ---- */
+/* Shown by
+ * tests/conformance/scenarios/S21-dbr-dependents-diff-with-unknowns.scn. */
 
 static int provider_urn_in(const mp_strv *set, const char *ref) {
   mp_provider_ref pr;

@@ -1,4 +1,5 @@
-/* The step decision for one registration (BEHAVIOUR.md 0.5). */
+/* The step decision for one registration (docs/architecture.md lists the
+ * scenarios that show each rule). */
 #include "stepgen/stepgen.h"
 
 #include <stdarg.h>
@@ -209,7 +210,9 @@ static mp_resource *state_from_goal(mp_goal *g, const char *urn,
   return r;
 }
 
-/* ---- aliases (BEHAVIOUR.md B.5) ---- */
+/* ---- aliases ---- */
+/* Shown by tests/conformance/scenarios/S38-alias-rename.scn and
+ * X22-alias-lookup-and-normalisation.scn. */
 
 /* The URN an alias spec stands for (step_generator.go
  * collapseAliasToUrn). The parent is the spec's, with that parent's own

@@ -1,5 +1,6 @@
-/* The step generator (BEHAVIOUR.md 0.5): turns each registration into a
- * chain of steps, and, when the program is done, the deletions as layers.
+/* The step generator (docs/architecture.md, "Where each rule lives"): turns
+ * each registration into a chain of steps, and, when the program is done,
+ * the deletions as layers.
  *
  * Threads: a generator is owned by one thread (the deployment's step
  * generator thread); it calls providers (Check, Diff, DiffConfig)

@@ -2,7 +2,9 @@
  * snapshot, with a scripted provider and no deployment: same, update,
  * create, replace (create-before-delete and delete-before-replace with
  * dependents), ignoreChanges, replaceOnChanges, protect, retainOnDelete,
- * errors, and what is deleted after the program. */
+ * errors, and what is deleted after the program. "Sxx" names the
+ * conformance scenario (tests/conformance/scenarios/Sxx-*.scn) that shows
+ * the same rule end to end. */
 #include <stdlib.h>
 #include <string.h>
 

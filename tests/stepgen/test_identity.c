@@ -1,7 +1,9 @@
 /* Which prior state a registration takes over (src/stepgen/), with a
  * scripted provider and no deployment: aliases (rename, re-parent,
  * conflicts), import (new, the same id, another id) and read (new, of a
- * managed resource with the same id and with another). */
+ * managed resource with the same id and with another). "Sxx" and "Xxx"
+ * name the conformance scenario (tests/conformance/scenarios/) that shows
+ * the same rule end to end. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +32,8 @@ static void test_alias_rename(void) {
   const mp_step *s = fx_step(&f, MP_OP_SAME);
   CHECK(s && s->old && strcmp(s->old->urn, FX_URN("a")) == 0);
   CHECK_STR(s->new_->id, "id-a");
-  /* The prior entry that referred to a now refers to b (B.5). */
+  /* The prior entry that referred to a now refers to b: the state never
+   * names a URN that is gone. */
   CHECK(s->nrewrites == 1 &&
         strcmp(s->rewrites[0]->dependencies.items[0], FX_URN("b")) == 0);
   CHECK_STR(fx_reg(&f, fx_goal("dep", "{}")), "same:dep");
@@ -96,7 +99,7 @@ static void test_alias_reparent(void) {
   fx_destroy(&f);
 }
 
-/* Two registrations may not claim one prior resource through aliases,
+/* X18: two registrations may not claim one prior resource through aliases,
  * and an alias may not name a URN registered in this deployment. */
 static void test_alias_conflicts(void) {
   fx f;
@@ -120,8 +123,8 @@ static void test_alias_conflicts(void) {
   fx_destroy(&f);
 }
 
-/* S67: import of a new resource; of one whose state already has that id
- * (same, through the normal Diff); and under an id other than the one
+/* S67, X11: import of a new resource; of one whose state already has that
+ * id (same, through the normal Diff); and under an id other than the one
  * in the state (import-replacement, the old one deleted after). */
 static void test_import(void) {
   fx f;
@@ -155,7 +158,7 @@ static mp_goal *read_goal(const char *name, const char *id) {
   return g;
 }
 
-/* A read of a new resource; of a managed one with its own id (it is
+/* S69, X10: a read of a new resource; of a managed one with its own id (it is
  * relinquished: kept in the world, not deleted, now external); of a
  * managed one under another id (read-replacement: the managed object is
  * deleted after the program). */

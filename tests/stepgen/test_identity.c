@@ -99,8 +99,9 @@ static void test_alias_reparent(void) {
   fx_destroy(&f);
 }
 
-/* X18: two registrations may not claim one prior resource through aliases,
- * and an alias may not name a URN registered in this deployment. */
+/* X18: two registrations may not claim one prior resource through
+ * aliases, and an alias may not name a URN registered in this
+ * deployment. */
 static void test_alias_conflicts(void) {
   fx f;
   fx_init(&f);
@@ -158,10 +159,10 @@ static mp_goal *read_goal(const char *name, const char *id) {
   return g;
 }
 
-/* S69, X10: a read of a new resource; of a managed one with its own id (it is
- * relinquished: kept in the world, not deleted, now external); of a
- * managed one under another id (read-replacement: the managed object is
- * deleted after the program). */
+/* S69, X10: a read of a new resource; of a managed one with its own id
+ * (it is relinquished: kept in the world, not deleted, now external); of
+ * a managed one under another id (read-replacement: the managed object
+ * is deleted after the program). */
 static void test_read(void) {
   fx f;
   fx_init(&f);

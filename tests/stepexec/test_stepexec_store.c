@@ -25,7 +25,11 @@ typedef struct st_fx {
   mp_store *store;
   mp_stack_ref st;
   mp_strv views; /* "<method> <name>: <resources> / <pending>" */
-  char call[128]; /* the call being looked at (set before the async) */
+  /* The call being looked at: written on the worker, read on the loop
+   * (libuv's async wake-up orders them, but ThreadSanitizer cannot see
+   * into libuv, so a mutex says it). */
+  uv_mutex_t mu;
+  char call[128];
   mp_strv done;
 } st_fx;
 
@@ -62,7 +66,9 @@ static char *view(st_fx *f) {
 static void on_look(uv_async_t *h) {
   st_fx *f = h->data;
   char *v = view(f);
+  uv_mutex_lock(&f->mu);
   mp_strv_push_take(&f->views, mp_xasprintf("%s: %s", f->call, v));
+  uv_mutex_unlock(&f->mu);
   free(v);
   uv_sem_post(&f->looked);
 }
@@ -71,7 +77,9 @@ static void on_look(uv_async_t *h) {
 static void on_call(void *ud, const char *method, const char *urn) {
   st_fx *f = ud;
   char *n = name_of(urn);
+  uv_mutex_lock(&f->mu);
   snprintf(f->call, sizeof(f->call), "%s %s", method, n);
+  uv_mutex_unlock(&f->mu);
   free(n);
   uv_async_send(&f->look);
   uv_sem_wait(&f->looked);
@@ -148,6 +156,7 @@ static void test_pending_then_result(void) {
   uv_unref((uv_handle_t *)&f.look); /* the provider calls keep the loop up */
   f.look.data = &f;
   uv_sem_init(&f.looked, 0);
+  uv_mutex_init(&f.mu);
   mp_stepexec_opts o = {0};
   o.loop = &f.loop;
   o.parallel = 1;
@@ -196,6 +205,7 @@ static void test_pending_then_result(void) {
   uv_run(&f.loop, UV_RUN_DEFAULT);
   CHECK(uv_loop_close(&f.loop) == 0);
   uv_sem_destroy(&f.looked);
+  uv_mutex_destroy(&f.mu);
   mp_registry_free(reg);
   sp_world_destroy(&w);
   mp_snapshot_free(olds);

@@ -6,20 +6,26 @@
 # ignores SIGTERM.
 . "$(dirname "$0")/lib.sh" "$@"
 # Each case uses its own `sleep 3010N` so that the processes can be told
-# apart (and ended by id should the test fail).
-live() { # N: pids of live (non-zombie) `sleep 3010N` processes
+# apart (and ended by id should the test fail). The commands inherit
+# MP_T1040_RUN, which names this run: another run of this script on the
+# same machine (a second worktree's suite) has sleeps of the same
+# numbers, which are neither counted nor killed here.
+export MP_T1040_RUN="$$-$RANDOM-$T"
+live() { # N: pids of this run's live (non-zombie) `sleep 3010N` processes
   python3 - "$1" <<'PY'
 import os, sys
 want = b"sleep\x00" + sys.argv[1].encode() + b"\x00"
+tag = b"MP_T1040_RUN=" + os.environ["MP_T1040_RUN"].encode()
 for p in os.listdir("/proc"):
     if not p.isdigit():
         continue
     try:
         cmd = open("/proc/%s/cmdline" % p, "rb").read()
         state = open("/proc/%s/stat" % p).read().rsplit(")", 1)[1].split()[0]
+        env = open("/proc/%s/environ" % p, "rb").read().split(b"\x00")
     except OSError:
         continue
-    if cmd.startswith(want) and state != "Z":
+    if cmd.startswith(want) and state != "Z" and tag in env:
         print(p)
 PY
 }

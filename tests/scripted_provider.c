@@ -34,8 +34,10 @@ static sp_answer *find(sp_world *w, const char *name, size_t n) {
 
 sp_answer *sp_script(sp_world *w, const char *name) {
   sp_answer *a = find(w, name, strlen(name));
-  if (a) return a;
-  if (w->nanswers == sizeof(w->answers) / sizeof(w->answers[0])) abort();
+  if (a)
+    return a;
+  if (w->nanswers == sizeof(w->answers) / sizeof(w->answers[0]))
+    abort();
   a = &w->answers[w->nanswers++];
   memset(a, 0, sizeof(*a));
   snprintf(a->name, sizeof(a->name), "%s", name);
@@ -67,14 +69,16 @@ static sp_answer called(mp_provider *p, const char *method, const char *urn,
   sp_world *w = ((sp_provider *)p)->w;
   size_t n = 0;
   const char *name = urn ? mp_urn_name(urn, &n) : NULL;
-  if (name == NULL) name = "?", n = 1;
+  if (name == NULL)
+    name = "?", n = 1;
   sp_answer a;
   memset(&a, 0, sizeof(a));
   uv_mutex_lock(&w->mu);
   mp_strv_push_take(&w->calls, mp_xasprintf("%s %.*s%s", method, (int)n, name,
                                             suffix ? suffix : ""));
   const sp_answer *s = find(w, name, n);
-  if (s) a = *s;
+  if (s)
+    a = *s;
   uv_mutex_unlock(&w->mu);
   return a;
 }
@@ -108,7 +112,8 @@ static int sp_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
         mp_strv_push(&r->replaces, q->news->u.obj.items[i].key);
         r->changes = MP_DIFF_CHANGES_SOME;
       }
-  if (!a.diff_set) return 0;
+  if (!a.diff_set)
+    return 0;
   r->changes = a.changes;
   push_keys(&r->replaces, a.replaces);
   r->delete_before_replace = a.dbr;
@@ -123,7 +128,8 @@ static int world_call(mp_provider *p, const char *method, const mp_prov_req *q,
   sp_world *w = ((sp_provider *)p)->w;
   uv_mutex_lock(&w->mu);
   w->in_flight++;
-  if (w->in_flight > w->max_in_flight) w->max_in_flight = w->in_flight;
+  if (w->in_flight > w->max_in_flight)
+    w->max_in_flight = w->in_flight;
   if (w->gate > 0 && strcmp(method, "create") == 0) {
     /* A barrier: the last of |gate| arrivals opens the round. */
     unsigned round = w->gate_round;
@@ -140,8 +146,10 @@ static int world_call(mp_provider *p, const char *method, const mp_prov_req *q,
   }
   w->in_flight--;
   uv_mutex_unlock(&w->mu);
-  if (w->on_call) w->on_call(w->on_call_ud, method, q->urn);
-  if (a.fail) return mp_err_set(err, MP_EPLUGIN, "%s", a.fail);
+  if (w->on_call)
+    w->on_call(w->on_call_ud, method, q->urn);
+  if (a.fail)
+    return mp_err_set(err, MP_EPLUGIN, "%s", a.fail);
   return 0;
 }
 
@@ -154,7 +162,8 @@ static char *id_of(const char *urn) {
 static int sp_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                      mp_err *err) {
   int rc = world_call(p, "create", q, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   r->id = id_of(q->urn);
   r->outputs = mp_value_dup(q->news);
   return 0;
@@ -163,7 +172,8 @@ static int sp_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int sp_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                      mp_err *err) {
   int rc = world_call(p, "update", q, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   r->outputs = mp_value_dup(q->news);
   return 0;
 }

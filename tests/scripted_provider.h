@@ -48,7 +48,7 @@ typedef struct sp_world {
    * goes on. */
   int gate;
   int gate_timeouts;
-  int gate_arrived;     /* in the current round */
+  int gate_arrived; /* in the current round */
   unsigned gate_round;
   /* Called (on the worker, outside the mutex) in each Create, Update and
    * Delete before it answers: a test can look at the world mid-call. */

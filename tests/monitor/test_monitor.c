@@ -65,7 +65,8 @@ static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
     mp_chain_free(c);
     mp_diags_destroy(&diags);
   }
-  if (f->ngoals == sizeof(f->goals) / sizeof(f->goals[0])) abort();
+  if (f->ngoals == sizeof(f->goals) / sizeof(f->goals[0]))
+    abort();
   f->goals[f->ngoals].goal = g;
   f->goals[f->ngoals].reg = reg;
   f->ngoals++;
@@ -86,8 +87,8 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
 static void on_log(void *ud, mp_log_severity sev, const char *urn,
                    const char *msg) {
   mon_fx *f = ud;
-  mp_strv_push_take(&f->events, mp_xasprintf("log %d %s %s", (int)sev,
-                                             urn ? urn : "-", msg));
+  mp_strv_push_take(
+      &f->events, mp_xasprintf("log %d %s %s", (int)sev, urn ? urn : "-", msg));
 }
 
 static void on_program_done(void *ud, int failed, const char *msg) {
@@ -116,13 +117,15 @@ static void fx_init(mon_fx *f, const char *config_json) {
 
 static void fx_destroy(mon_fx *f) {
   mp_monitor_free(f->m);
-  for (size_t i = 0; i < f->ngoals; i++) mp_goal_free(f->goals[i].goal);
+  for (size_t i = 0; i < f->ngoals; i++)
+    mp_goal_free(f->goals[i].goal);
   mp_strv_destroy(&f->answers);
   mp_strv_destroy(&f->events);
 }
 
 static host *host_for(mon_fx *f, const char *name) {
-  if (f->nhosts == sizeof(f->hosts) / sizeof(f->hosts[0])) abort();
+  if (f->nhosts == sizeof(f->hosts) / sizeof(f->hosts[0]))
+    abort();
   host *h = &f->hosts[f->nhosts++];
   h->f = f;
   h->name = name;
@@ -151,12 +154,12 @@ static void answer(const host *h, const char *urn, const char *id,
     mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &b, NULL);
   mp_value_free(v);
   mp_strv_push_take(log, mp_xasprintf("%s ok %s %s %s", name, urn,
-                                                id ? id : "-",
-                                                b.data ? b.data : "-"));
+                                      id ? id : "-", b.data ? b.data : "-"));
   mp_buf_destroy(&b);
 }
 
-static void on_registered(void *ud, const Pulumirpc__RegisterResourceResponse *r,
+static void on_registered(void *ud,
+                          const Pulumirpc__RegisterResourceResponse *r,
                           const mp_err *err) {
   answer(ud, r ? r->urn : NULL, r ? r->id : NULL, r ? r->object : NULL, err,
          r ? (int)r->result : 0);
@@ -170,8 +173,8 @@ static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *r,
 static int reg_req(mon_fx *f, Pulumirpc__RegisterResourceRequest *q,
                    const char *name, mp_err *err) {
   mp_err_clear(err);
-  return mp_monitor_register_resource(f->m, q, on_registered,
-                                      host_for(f, name), err);
+  return mp_monitor_register_resource(f->m, q, on_registered, host_for(f, name),
+                                      err);
 }
 
 static Pulumirpc__RegisterResourceRequest custom_req(const char *name) {
@@ -204,11 +207,11 @@ static char *joined(const mp_strv *v) {
   return mp_buf_detach(&b, NULL);
 }
 
-#define CHECK_JOINED(v, want)                                              \
-  do {                                                                     \
-    char *got_ = joined(v);                                                \
-    CHECK_STR(got_, want);                                                 \
-    free(got_);                                                            \
+#define CHECK_JOINED(v, want)                                                  \
+  do {                                                                         \
+    char *got_ = joined(v);                                                    \
+    CHECK_STR(got_, want);                                                     \
+    free(got_);                                                                \
   } while (0)
 
 /* A custom resource with no provider waits for its package's default
@@ -302,7 +305,8 @@ static void test_inherit_from_parent(void) {
   mp_err err;
   Pulumirpc__RegisterResourceRequest q = custom_req("par");
   q.provider = PROV_URN "::p9";
-  q.protect_opt_case = PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROTECT_OPT_PROTECT;
+  q.protect_opt_case =
+      PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROTECT_OPT_PROTECT;
   q.protect = 1;
   q.deletedwith = URN("owner");
   CHECK(reg_req(&f, &q, "par", &err) == 0);
@@ -312,7 +316,8 @@ static void test_inherit_from_parent(void) {
   CHECK(reg_req(&f, &q, "kid", &err) == 0);
   q = custom_req("free");
   q.parent = URN("par");
-  q.protect_opt_case = PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROTECT_OPT_PROTECT;
+  q.protect_opt_case =
+      PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROTECT_OPT_PROTECT;
   q.protect = 0;
   q.provider = PROV_URN "::own";
   CHECK(reg_req(&f, &q, "free", &err) == 0);
@@ -352,8 +357,8 @@ static void test_read_resource(void) {
   complete(&f, 0, URN("r"), "ext-1", "{\"size\":3}", 1);
   CHECK_JOINED(&f.answers, "r ok " URN("r") " read {\"size\":3}");
   q.id = "";
-  CHECK(mp_monitor_read_resource(f.m, &q, on_read, host_for(&f, "r2"),
-                                 &err) == MP_EINVAL);
+  CHECK(mp_monitor_read_resource(f.m, &q, on_read, host_for(&f, "r2"), &err) ==
+        MP_EINVAL);
   CHECK_STR(err.msg, "ReadResource 'r': missing id");
   CHECK(f.ngoals == 1 && f.answers.len == 1);
   fx_destroy(&f);
@@ -382,7 +387,8 @@ static void test_invalid_requests(void) {
   q = custom_req("d");
   q.version = "not-semver";
   CHECK(reg_req(&f, &q, "d", &err) < 0);
-  Pulumirpc__ResourceInvokeRequest iq = PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
+  Pulumirpc__ResourceInvokeRequest iq =
+      PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
   mp_err_clear(&err);
   CHECK(mp_monitor_invoke(f.m, &iq, NULL, NULL, &err) == MP_EINVAL);
   CHECK_STR(err.msg, "Invoke: missing function token");
@@ -408,11 +414,10 @@ static void test_outputs_and_program_done(void) {
   mp_value_free(outs);
   mp_monitor_log(f.m, MP_LOG_WARNING, NULL, "careful");
   mp_monitor_program_done(f.m, 1, "Pulumi.yaml:3:5: bad");
-  CHECK_JOINED(&f.events,
-               "outputs urn:pulumi:s::p::pulumi:pulumi:Stack::p-s "
-               "{\"url\":\"http://x\"}\n"
-               "log 2 - careful\n"
-               "done 1 Pulumi.yaml:3:5: bad");
+  CHECK_JOINED(&f.events, "outputs urn:pulumi:s::p::pulumi:pulumi:Stack::p-s "
+                          "{\"url\":\"http://x\"}\n"
+                          "log 2 - careful\n"
+                          "done 1 Pulumi.yaml:3:5: bad");
   fx_destroy(&f);
 }
 
@@ -473,8 +478,8 @@ static void test_duplicate_urn(void) {
     CHECK(reg_req(&f, &q, i ? "second" : "first", &err) == 0);
   }
   CHECK(f.ngoals == 1);
-  CHECK_JOINED(&f.answers, "second error Duplicate resource URN '" URN("a")
-                           "'; try giving it a unique name");
+  CHECK_JOINED(&f.answers, "second error Duplicate resource URN '" URN(
+                               "a") "'; try giving it a unique name");
   complete(&f, 0, URN("a"), "id-a", NULL, 1);
   CHECK(f.answers.len == 2);
   CHECK(f.answers.len == 2 &&

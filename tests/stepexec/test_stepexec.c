@@ -24,14 +24,15 @@ typedef struct ex_fx {
   sp_world w;
   mp_registry *reg;
   mp_stepexec *ex;
-  mp_strv log; /* the hooks, in order */
-  mp_strv done; /* "<first step's name>=<failed>" per ended chain */
+  mp_strv log;              /* the hooks, in order */
+  mp_strv done;             /* "<first step's name>=<failed>" per ended chain */
   int running, max_running; /* steps begun and not yet ended */
 } ex_fx;
 
 static const char *name_of(const char *urn, size_t *n) {
   const char *p = mp_urn_name(urn, n);
-  if (p == NULL) p = "?", *n = 1;
+  if (p == NULL)
+    p = "?", *n = 1;
   return p;
 }
 
@@ -40,18 +41,17 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ex_fx *f = ud;
   size_t n;
   const char *name = name_of(s->urn, &n);
-  const char *what = kind == MP_EVENT_RESOURCE_PRE      ? "pre"
-                     : kind == MP_EVENT_RES_OUTPUTS     ? "out"
-                     : kind == MP_EVENT_RES_OP_FAILED   ? "fail"
-                                                        : "diag";
+  const char *what = kind == MP_EVENT_RESOURCE_PRE    ? "pre"
+                     : kind == MP_EVENT_RES_OUTPUTS   ? "out"
+                     : kind == MP_EVENT_RES_OP_FAILED ? "fail"
+                                                      : "diag";
   if (kind == MP_EVENT_RESOURCE_PRE && ++f->running > f->max_running)
     f->max_running = f->running;
   if (kind == MP_EVENT_RES_OUTPUTS || kind == MP_EVENT_RES_OP_FAILED)
     f->running--;
-  mp_strv_push_take(&f->log, mp_xasprintf("%s %s:%.*s%s%s", what,
-                                          mp_op_info_of(s->op)->name, (int)n,
-                                          name, msg ? " " : "",
-                                          msg ? msg : ""));
+  mp_strv_push_take(
+      &f->log, mp_xasprintf("%s %s:%.*s%s%s", what, mp_op_info_of(s->op)->name,
+                            (int)n, name, msg ? " " : "", msg ? msg : ""));
 }
 
 static void on_reply(void *ud, mp_chain *c, mp_step *s) {
@@ -59,16 +59,17 @@ static void on_reply(void *ud, mp_chain *c, mp_step *s) {
   (void)c;
   size_t n;
   const char *name = name_of(s->urn, &n);
-  mp_strv_push_take(&f->log, mp_xasprintf("reply %.*s id=%s", (int)n, name,
-                                          s->new_ && s->new_->id ? s->new_->id
-                                                                 : "-"));
+  mp_strv_push_take(&f->log,
+                    mp_xasprintf("reply %.*s id=%s", (int)n, name,
+                                 s->new_ && s->new_->id ? s->new_->id : "-"));
 }
 
 static void on_chain_done(void *ud, mp_chain *c, int failed) {
   ex_fx *f = ud;
   size_t n;
   const char *name = c->len ? name_of(c->steps[0]->urn, &n) : "-";
-  if (!c->len) n = 1;
+  if (!c->len)
+    n = 1;
   mp_strv_push_take(&f->done, mp_xasprintf("%.*s=%d", (int)n, name, failed));
 }
 
@@ -114,18 +115,18 @@ static char *joined(const mp_strv *v) {
   return mp_buf_detach(&b, NULL);
 }
 
-#define CHECK_LOG(v, want)                                                 \
-  do {                                                                     \
-    char *got_ = joined(v);                                                \
-    CHECK_STR(got_, want);                                                 \
-    free(got_);                                                            \
+#define CHECK_LOG(v, want)                                                     \
+  do {                                                                         \
+    char *got_ = joined(v);                                                    \
+    CHECK_STR(got_, want);                                                     \
+    free(got_);                                                                \
   } while (0)
 
-#define CHECK_CALLS(f, want)                                               \
-  do {                                                                     \
-    char *got_ = sp_calls(&(f)->w);                                        \
-    CHECK_STR(got_, want);                                                 \
-    free(got_);                                                            \
+#define CHECK_CALLS(f, want)                                                   \
+  do {                                                                         \
+    char *got_ = sp_calls(&(f)->w);                                            \
+    CHECK_STR(got_, want);                                                     \
+    free(got_);                                                                \
   } while (0)
 
 static mp_resource *custom(const char *name) {
@@ -148,15 +149,18 @@ static mp_step *step(mp_step_op op, const char *name, unsigned flags) {
     s->old = mp_resource_dup(r);
     s->old->id = mp_xasprintf("id-%s", name);
   }
-  if (op == MP_OP_DELETE) mp_resource_free(r);
-  else s->new_ = r;
+  if (op == MP_OP_DELETE)
+    mp_resource_free(r);
+  else
+    s->new_ = r;
   return s;
 }
 
 static mp_chain *chain(mp_step *a, mp_step *b) {
   mp_chain *c = mp_chain_new(NULL);
   mp_chain_push(c, a);
-  if (b) mp_chain_push(c, b);
+  if (b)
+    mp_chain_push(c, b);
   return c;
 }
 
@@ -165,9 +169,9 @@ static mp_chain *chain(mp_step *a, mp_step *b) {
 static void test_nothing_finishes_inside_submit(void) {
   ex_fx f;
   fx_init(&f, 4, 0);
-  mp_stepexec_submit(f.ex, chain(step(MP_OP_SAME, "a",
-                                      MP_STEP_REPLY | MP_STEP_NO_CALL),
-                                 NULL));
+  mp_stepexec_submit(
+      f.ex,
+      chain(step(MP_OP_SAME, "a", MP_STEP_REPLY | MP_STEP_NO_CALL), NULL));
   CHECK(f.log.len == 0 && f.done.len == 0);
   CHECK(mp_stepexec_busy(f.ex) == 1);
   fx_run(&f);
@@ -216,9 +220,9 @@ static void test_no_call_chains_in_submission_order(void) {
   fx_init(&f, 2, 0);
   const char *names[] = {"c1", "c2", "c3", "c4", "c5"};
   for (size_t i = 0; i < 5; i++)
-    mp_stepexec_submit(f.ex, chain(step(MP_OP_SAME, names[i], MP_STEP_NO_CALL),
-                                   step(MP_OP_DELETE, names[i],
-                                        MP_STEP_NO_CALL)));
+    mp_stepexec_submit(f.ex,
+                       chain(step(MP_OP_SAME, names[i], MP_STEP_NO_CALL),
+                             step(MP_OP_DELETE, names[i], MP_STEP_NO_CALL)));
   fx_run(&f);
   CHECK_LOG(&f.done, "c1=0; c2=0; c3=0; c4=0; c5=0");
   CHECK_CALLS(&f, "");
@@ -255,8 +259,8 @@ static void test_parallel_limit(void) {
 static void test_cancel(void) {
   ex_fx f;
   fx_init(&f, 1, 0);
-  mp_stepexec_submit(f.ex, chain(step(MP_OP_CREATE, "a", 0),
-                                 step(MP_OP_UPDATE, "a", 0)));
+  mp_stepexec_submit(
+      f.ex, chain(step(MP_OP_CREATE, "a", 0), step(MP_OP_UPDATE, "a", 0)));
   mp_stepexec_submit(f.ex, chain(step(MP_OP_CREATE, "b", 0), NULL));
   mp_stepexec_submit(f.ex, chain(step(MP_OP_CREATE, "c", 0), NULL));
   mp_stepexec_cancel(f.ex);
@@ -267,7 +271,8 @@ static void test_cancel(void) {
   CHECK_CALLS(&f, "create a");
   CHECK_LOG(&f.log, "pre create:a; out create:a");
   CHECK(f.done.len == 4);
-  CHECK(mp_strv_contains(&f.done, "a=-1") && mp_strv_contains(&f.done, "b=-1") &&
+  CHECK(mp_strv_contains(&f.done, "a=-1") &&
+        mp_strv_contains(&f.done, "b=-1") &&
         mp_strv_contains(&f.done, "c=-1") && mp_strv_contains(&f.done, "d=-1"));
   fx_destroy(&f);
 }
@@ -281,14 +286,15 @@ static void test_delete_protect_and_retain(void) {
   mp_step *s = step(MP_OP_DELETE, "p", 0);
   s->old->protect = 1;
   mp_stepexec_submit(f.ex, chain(s, NULL));
-  mp_stepexec_submit(f.ex, chain(step(MP_OP_DELETE, "keep", MP_STEP_NO_CALL),
-                                 NULL));
+  mp_stepexec_submit(f.ex,
+                     chain(step(MP_OP_DELETE, "keep", MP_STEP_NO_CALL), NULL));
   fx_run(&f);
   CHECK_CALLS(&f, "");
-  CHECK(mp_strv_contains(&f.done, "p=1") && mp_strv_contains(&f.done, "keep=0"));
+  CHECK(mp_strv_contains(&f.done, "p=1") &&
+        mp_strv_contains(&f.done, "keep=0"));
   char *log = joined(&f.log);
-  CHECK_CONTAINS(log, "fail delete:p resource \"" URN("p")
-                      "\" cannot be deleted\nbecause it is protected");
+  CHECK_CONTAINS(log, "fail delete:p resource \"" URN(
+                          "p") "\" cannot be deleted\nbecause it is protected");
   CHECK_CONTAINS(log, "out delete:keep");
   free(log);
   fx_destroy(&f);

@@ -19,8 +19,8 @@
 
 typedef struct st_fx {
   uv_loop_t loop;
-  uv_async_t look;  /* a provider call asks the loop to read the store */
-  uv_sem_t looked;  /* ... and waits until it has */
+  uv_async_t look; /* a provider call asks the loop to read the store */
+  uv_sem_t looked; /* ... and waits until it has */
   char dir[64];
   mp_store *store;
   mp_stack_ref st;
@@ -31,6 +31,11 @@ typedef struct st_fx {
   uv_mutex_t mu;
   char call[128];
   mp_strv done;
+  mp_snapshot *olds; /* the prior entries, with their rows */
+  mp_store_update *u;
+  sp_world w;
+  mp_registry *reg;
+  mp_stepexec *ex;
 } st_fx;
 
 static char *name_of(const char *urn) {
@@ -112,22 +117,24 @@ static mp_step *step(mp_step_op op, mp_resource *old, mp_resource *new_,
   return s;
 }
 
-/* One chain: the provider carried forward, a created, b deleted, c's
- * create failing; the store is read inside each call and at the end. */
-static void test_pending_then_result(void) {
-  st_fx f;
-  memset(&f, 0, sizeof(f));
-  snprintf(f.dir, sizeof(f.dir), "/tmp/mp-stepexec-XXXXXX");
-  CHECK(mkdtemp(f.dir) != NULL);
-  char *db = mp_xasprintf("%s/state.db", f.dir);
+/* A store in a fresh folder whose stack "s" holds the provider and b,
+ * an update open on it (f->u), the prior entries with their rows
+ * (f->olds), and an executor (parallel 1) on a loop whose provider calls
+ * stop while the loop reads the store. */
+static void fx_open(st_fx *f) {
+  memset(f, 0, sizeof(*f));
+  snprintf(f->dir, sizeof(f->dir), "/tmp/mp-stepexec-XXXXXX");
+  if (mkdtemp(f->dir) == NULL)
+    abort();
+  char *db = mp_xasprintf("%s/state.db", f->dir);
   mp_err err;
-  f.st.project = "p";
-  f.st.name = "s";
+  f->st.project = "p";
+  f->st.name = "s";
   mp_store_opts so = {0};
   so.verify_writes = 1; /* every write is checked for integrity */
-  CHECK(mp_store_open_with(db, &so, &f.store, &err) == 0);
-  CHECK(mp_store_stack_create(f.store, f.st, &err) == 0);
-  /* The prior state: the provider and b. */
+  CHECK(mp_store_open_with(db, &so, &f->store, &err) == 0);
+  free(db);
+  CHECK(mp_store_stack_create(f->store, f->st, &err) == 0);
   mp_snapshot *prior = mp_snapshot_new();
   mp_resource *prov = mp_resource_new(PROV_URN, "pulumi:providers:pkgA", 1);
   prov->id = mp_xstrdup("p1");
@@ -137,85 +144,88 @@ static void test_pending_then_result(void) {
   mp_resource *b = custom("b");
   b->id = mp_xstrdup("id-b");
   mp_snapshot_append(prior, b);
-  CHECK(mp_store_replace(f.store, f.st, prior, NULL, &err) == 0);
+  CHECK(mp_store_replace(f->store, f->st, prior, NULL, &err) == 0);
   mp_snapshot_free(prior);
-  mp_snapshot *olds = NULL;
-  CHECK(mp_store_load(f.store, f.st, NULL, &olds, &err) == 0);
-  mp_store_update *u = NULL;
-  CHECK(mp_store_update_begin(f.store, f.st, "update", "", NULL, NULL, &u,
+  CHECK(mp_store_load(f->store, f->st, NULL, &f->olds, &err) == 0);
+  CHECK(mp_store_update_begin(f->store, f->st, "update", "", NULL, NULL, &f->u,
                               &err) == 0);
-
-  sp_world w;
-  sp_world_init(&w);
-  w.on_call = on_call;
-  w.on_call_ud = &f;
-  sp_script(&w, "c")->fail = "no room";
-  mp_registry *reg = mp_registry_new(0, sp_factory(&w));
-  uv_loop_init(&f.loop);
-  uv_async_init(&f.loop, &f.look, on_look);
-  uv_unref((uv_handle_t *)&f.look); /* the provider calls keep the loop up */
-  f.look.data = &f;
-  uv_sem_init(&f.looked, 0);
-  uv_mutex_init(&f.mu);
+  sp_world_init(&f->w);
+  f->w.on_call = on_call;
+  f->w.on_call_ud = f;
+  f->reg = mp_registry_new(0, sp_factory(&f->w));
+  uv_loop_init(&f->loop);
+  uv_async_init(&f->loop, &f->look, on_look);
+  uv_unref((uv_handle_t *)&f->look); /* provider calls keep the loop up */
+  f->look.data = f;
+  uv_sem_init(&f->looked, 0);
+  uv_mutex_init(&f->mu);
   mp_stepexec_opts o = {0};
-  o.loop = &f.loop;
+  o.loop = &f->loop;
   o.parallel = 1;
-  o.store = u;
-  o.registry = reg;
-  o.hooks.ud = &f;
+  o.store = f->u;
+  o.registry = f->reg;
+  o.hooks.ud = f;
   o.hooks.on_chain_done = on_chain_done;
-  mp_stepexec *ex = mp_stepexec_new(&o);
+  f->ex = mp_stepexec_new(&o);
+}
 
+static void fx_close(st_fx *f) {
+  mp_err err;
+  mp_update_counts counts = {0};
+  CHECK(mp_store_update_end(f->u, "failed", &counts, &err) == 0);
+  mp_stepexec_close(f->ex);
+  uv_close((uv_handle_t *)&f->look, NULL);
+  uv_run(&f->loop, UV_RUN_DEFAULT);
+  CHECK(uv_loop_close(&f->loop) == 0);
+  uv_sem_destroy(&f->looked);
+  uv_mutex_destroy(&f->mu);
+  mp_registry_free(f->reg);
+  sp_world_destroy(&f->w);
+  mp_snapshot_free(f->olds);
+  mp_store_close(f->store);
+  mp_strv_destroy(&f->views);
+  mp_strv_destroy(&f->done);
+  char *rm = mp_xasprintf("rm -rf '%s'", f->dir);
+  CHECK(system(rm) == 0);
+  free(rm);
+}
+
+/* One chain: the provider carried forward, a created, b deleted, c's
+ * create failing (the last step never starts); the store is read inside
+ * each call and at the end. */
+static void test_pending_then_result(void) {
+  st_fx f;
+  fx_open(&f);
+  sp_script(&f.w, "c")->fail = "no room";
+  mp_resource *prov = f.olds->res[0], *b = f.olds->res[1];
   mp_chain *c = mp_chain_new(NULL);
-  mp_chain_push(c, step(MP_OP_SAME, mp_resource_dup(olds->res[0]),
-                        mp_resource_dup(olds->res[0]), MP_STEP_PROVIDER_RES));
+  mp_chain_push(c, step(MP_OP_SAME, mp_resource_dup(prov),
+                        mp_resource_dup(prov), MP_STEP_PROVIDER_RES));
   mp_chain_push(c, step(MP_OP_CREATE, NULL, custom("a"), MP_STEP_REPLY));
-  mp_chain_push(c, step(MP_OP_DELETE, mp_resource_dup(olds->res[1]), NULL, 0));
+  mp_chain_push(c, step(MP_OP_DELETE, mp_resource_dup(b), NULL, 0));
   mp_chain_push(c, step(MP_OP_CREATE, NULL, custom("c"), MP_STEP_REPLY));
   mp_chain_push(c, step(MP_OP_CREATE, NULL, custom("never"), MP_STEP_REPLY));
-  mp_stepexec_submit(ex, c);
+  mp_stepexec_submit(f.ex, c);
   uv_run(&f.loop, UV_RUN_DEFAULT);
 
-  char *views = NULL;
-  {
-    mp_buf vb;
-    mp_buf_init(&vb);
-    for (size_t i = 0; i < f.views.len; i++)
-      mp_buf_printf(&vb, "%s%s", i ? "\n" : "", f.views.items[i]);
-    mp_buf_puts(&vb, "");
-    views = mp_buf_detach(&vb, NULL);
+  CHECK(f.views.len == 3);
+  for (size_t i = 0; i < f.views.len; i++) {
+    static const char *const want[] = {"create a: default,b / creating:a",
+                                       "delete b: default,a,b / deleting:b",
+                                       "create c: default,a / creating:c"};
+    if (i < 3)
+      CHECK_STR(f.views.items[i], want[i]);
   }
-  CHECK_STR(views, "create a: default,b / creating:a\n"
-                   "delete b: default,a,b / deleting:b\n"
-                   "create c: default,a / creating:c");
-  free(views);
   char *end = view(&f);
   CHECK_STR(end, "default,a /");
   free(end);
   CHECK(f.done.len == 1 && strcmp(f.done.items[0], "1") == 0);
   mp_snapshot *after = NULL;
+  mp_err err;
   CHECK(mp_store_load(f.store, f.st, NULL, &after, &err) == 0);
   CHECK(after && after->nres == 2 && strcmp(after->res[1]->id, "id-a") == 0);
   mp_snapshot_free(after);
-
-  mp_update_counts counts = {0};
-  CHECK(mp_store_update_end(u, "failed", &counts, &err) == 0);
-  mp_stepexec_close(ex);
-  uv_close((uv_handle_t *)&f.look, NULL);
-  uv_run(&f.loop, UV_RUN_DEFAULT);
-  CHECK(uv_loop_close(&f.loop) == 0);
-  uv_sem_destroy(&f.looked);
-  uv_mutex_destroy(&f.mu);
-  mp_registry_free(reg);
-  sp_world_destroy(&w);
-  mp_snapshot_free(olds);
-  mp_store_close(f.store);
-  mp_strv_destroy(&f.views);
-  mp_strv_destroy(&f.done);
-  char *rm = mp_xasprintf("rm -rf '%s'", f.dir);
-  CHECK(system(rm) == 0);
-  free(rm);
-  free(db);
+  fx_close(&f);
 }
 
 int main(void) {

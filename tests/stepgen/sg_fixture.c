@@ -9,7 +9,8 @@
 
 static mp_value *json(const char *text) {
   mp_value *v = NULL;
-  if (mp_value_from_json(text, strlen(text), NULL, &v, NULL) < 0) abort();
+  if (mp_value_from_json(text, strlen(text), NULL, &v, NULL) < 0)
+    abort();
   return v;
 }
 
@@ -56,7 +57,8 @@ void fx_start(fx *f) {
       mp_registry_add_known(f->reg, f->olds->res[i]);
   f->sg = mp_stepgen_new(&f->o, f->olds, f->reg);
   mp_goal *g = mp_goal_new("pulumi:providers:pkgA", "default", 1);
-  if (strcmp(fx_reg(f, g), "same:default") != 0) abort();
+  if (strcmp(fx_reg(f, g), "same:default") != 0)
+    abort();
   sp_calls_clear(&f->w);
 }
 
@@ -92,8 +94,10 @@ const char *fx_reg(fx *f, mp_goal *g) {
   mp_buf b;
   mp_buf_init(&b);
   int rc = mp_stepgen_register(f->sg, g, NULL, &f->last, &f->diags, &f->err);
-  if (rc < 0) mp_buf_printf(&b, "error: %s", f->err.msg);
-  else describe(&b, f->last);
+  if (rc < 0)
+    mp_buf_printf(&b, "error: %s", f->err.msg);
+  else
+    describe(&b, f->last);
   return keep(f, &b);
 }
 
@@ -107,7 +111,8 @@ const char *fx_deletes(fx *f) {
   if (mp_stepgen_deletes(f->sg, 0, &sames, &layers, &n, &f->diags, &err) < 0)
     mp_buf_printf(&b, "error: %s", err.msg);
   for (size_t i = 0; i < n; i++) {
-    if (i) mp_buf_puts(&b, " | ");
+    if (i)
+      mp_buf_puts(&b, " | ");
     describe(&b, layers[i]);
     mp_chain_free(layers[i]);
   }
@@ -118,7 +123,8 @@ const char *fx_deletes(fx *f) {
 
 const mp_step *fx_step(const fx *f, mp_step_op op) {
   for (size_t i = 0; f->last && i < f->last->len; i++)
-    if (f->last->steps[i]->op == op) return f->last->steps[i];
+    if (f->last->steps[i]->op == op)
+      return f->last->steps[i];
   fprintf(stderr, "no %s step in \"%s\"\n", mp_op_info_of(op)->name,
           f->text ? f->text : "");
   abort();

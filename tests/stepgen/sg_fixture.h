@@ -23,9 +23,9 @@ typedef struct fx {
   mp_stepgen *sg;
   mp_stepgen_opts o; /* stack "s", project "p"; set fields before fx_start */
   mp_diags diags;
-  mp_err err;        /* the last registration's error */
-  mp_chain *last;    /* the last registration's chain, owned */
-  char *text;        /* the last description, owned */
+  mp_err err;     /* the last registration's error */
+  mp_chain *last; /* the last registration's chain, owned */
+  char *text;     /* the last description, owned */
 } fx;
 
 /* A prior snapshot holding only the default provider of pkgA (id p1). */

@@ -196,8 +196,8 @@ static void test_dbr_blocked_by_protected_dependent(void) {
   sp_script(&f.w, "a")->dbr = 1;
   fx_start(&f);
   CHECK_CONTAINS(fx_reg(&f, fx_goal("a", "{\"x\":2}")),
-                 "error: unable to replace resource \"" FX_URN("b")
-                 "\" as part of replacing \"" FX_URN("a") "\"");
+                 "error: unable to replace resource \"" FX_URN(
+                     "b") "\" as part of replacing \"" FX_URN("a") "\"");
   fx_destroy(&f);
 }
 
@@ -220,8 +220,9 @@ static void test_protect_refuses_replacement(void) {
       CHECK_CONTAINS(fx_diags(&f), "error: unable to replace resource");
       CHECK(mp_stepgen_preview_failed(f.sg));
     } else {
-      CHECK_CONTAINS(got, "error: unable to replace resource \"" FX_URN("a")
-                          "\"\nas it is currently marked for protection");
+      CHECK_CONTAINS(got,
+                     "error: unable to replace resource \"" FX_URN(
+                         "a") "\"\nas it is currently marked for protection");
     }
     fx_destroy(&f);
   }
@@ -352,8 +353,8 @@ static void test_registration_errors(void) {
   fx_start(&f);
   CHECK_STR(fx_reg(&f, fx_goal("a", "{}")), "create:a");
   CHECK_STR(fx_reg(&f, fx_goal("a", "{}")),
-            "error: Duplicate resource URN '" FX_URN("a")
-            "'; try giving it a unique name");
+            "error: Duplicate resource URN '" FX_URN(
+                "a") "'; try giving it a unique name");
   mp_goal *g = fx_goal("b", "{}");
   g->parent = mp_xstrdup(FX_URN("nope"));
   CHECK_STR(fx_reg(&f, g),
@@ -361,8 +362,7 @@ static void test_registration_errors(void) {
   g = fx_goal("c", "{}");
   free(g->provider);
   g->provider = NULL;
-  CHECK_STR(fx_reg(&f, g),
-            "error: resource '" FX_URN("c") "' has no provider");
+  CHECK_STR(fx_reg(&f, g), "error: resource '" FX_URN("c") "' has no provider");
   fx_destroy(&f);
 }
 
@@ -396,7 +396,8 @@ static void test_deletes_in_dependency_layers(void) {
       CHECK(!!(s->flags & MP_STEP_NO_CALL) == retained);
     }
   }
-  for (size_t i = 0; i < n; i++) mp_chain_free(layers[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_chain_free(layers[i]);
   free(layers);
   CHECK(sames->len == 0);
   mp_chain_free(sames);

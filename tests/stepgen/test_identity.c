@@ -112,15 +112,19 @@ static void test_alias_conflicts(void) {
   CHECK_STR(fx_reg(&f, g), "same:b");
   g = fx_goal("c", "{}");
   alias_name(g, "a");
-  CHECK_STR(fx_reg(&f, g),
-            "error: Duplicate resource alias '" FX_URN("a")
-            "' applied to resource with URN '" FX_URN("c")
-            "' conflicting with resource with URN '" FX_URN("b") "'");
+  CHECK_STR(
+      fx_reg(&f, g),
+      "error: Duplicate resource alias '" FX_URN(
+          "a") "' applied to resource with URN '" FX_URN("c") "' conflicting "
+                                                              "with resource "
+                                                              "with URN "
+                                                              "'" FX_URN("b") "'");
   /* The URN an alias claimed cannot be registered itself. */
-  CHECK_STR(fx_reg(&f, fx_goal("a", "{}")),
-            "error: Duplicate resource URN '" FX_URN("a")
-            "' conflicting with alias on resource with URN '" FX_URN("b")
-            "'");
+  CHECK_STR(
+      fx_reg(&f, fx_goal("a", "{}")),
+      "error: Duplicate resource URN '" FX_URN("a") "' conflicting with alias "
+                                                    "on resource with URN "
+                                                    "'" FX_URN("b") "'");
   fx_destroy(&f);
 }
 

@@ -69,6 +69,16 @@ int mp_cli_interactive(const mp_ctx *ctx);
  * or -1 on end of input or interrupt. */
 int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
                   size_t size);
+/* The error of a command that must ask but may not (`--yes must be passed
+ * in ...`); returns its exit status (2). */
+int mp_cli_need_yes(mp_ctx *ctx);
+/* Confirms an irreversible action on |stack|: 0 at once with |yes|; else,
+ * when prompts may be shown, prints the warning |fmt| (a line, formatted
+ * with the arguments) and asks the user to type the stack's name. Returns
+ * 0 when confirmed, else an exit status after the error. */
+int mp_cli_confirm_by_name(mp_ctx *ctx, const char *stack, int yes,
+                           const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- child process groups (children.c) ---- */
 

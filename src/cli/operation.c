@@ -384,9 +384,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   }
   if (!only_preview && !interactive && !yes) {
     free(stack);
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "--yes must be passed in to proceed when running in "
-                        "non-interactive mode");
+    return mp_cli_need_yes(ctx);
   }
   f->parallel = resolve_parallel(f->parallel);
   size_thread_pool(f->parallel);

@@ -392,17 +392,26 @@ static int finish_write(const mp_value *news, mp_prov_resp *r, mp_err *err) {
                     s.init_error);
 }
 
-static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
-                    mp_err *err) {
-  const char *world;
-  char *id = NULL;
-  int rc = begin((tprov *)p, "create", q, q->news, q->preview, &world, err);
+/* The start of create and update (|op|): the outputs are the inputs.
+ * Returns 1 when that is all (a preview), 0 to write the world, or an
+ * error. */
+static int start_write(mp_provider *p, const char *op, const mp_prov_req *q,
+                       mp_prov_resp *r, const char **world, mp_err *err) {
+  int rc = begin((tprov *)p, op, q, q->news, q->preview, world, err);
   if (rc < 0)
     return rc;
   mp_value_free(r->outputs);
   r->outputs = mp__prov_obj_dup(q->news);
-  if (q->preview)
-    return 0;
+  return q->preview ? 1 : 0;
+}
+
+static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                    mp_err *err) {
+  const char *world;
+  char *id = NULL;
+  int rc = start_write(p, "create", q, r, &world, err);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
   if ((rc = next_id(world, &id, err)) < 0)
     return rc;
   if ((rc = write_world(world, id, r->outputs, err)) < 0) {
@@ -417,13 +426,9 @@ static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int t_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   const char *world;
-  int rc = begin((tprov *)p, "update", q, q->news, q->preview, &world, err);
-  if (rc < 0)
-    return rc;
-  mp_value_free(r->outputs);
-  r->outputs = mp__prov_obj_dup(q->news);
-  if (q->preview)
-    return 0;
+  int rc = start_write(p, "update", q, r, &world, err);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
   if ((rc = check_id(q->id, err)) < 0 ||
       (rc = write_world(world, q->id, r->outputs, err)) < 0)
     return rc;

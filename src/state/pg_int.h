@@ -194,6 +194,10 @@ typedef enum mp__pg_row_lock {
  * for SHARE and EXCL): 0, or MP_ENOENT ("no stack named ..."). */
 int mp__pg_stack_id(mp_pg *s, mp_stack_ref st, mp__pg_row_lock lock,
                     int64_t *id, mp_err *err);
+/* Starts the parameters |p| (zeroed here) of a query about stack |st|
+ * with its id (mp__pg_stack_id without a row lock): 0 or MP_ENOENT. */
+int mp__pg_stack_param(mp_pg *s, mp_stack_ref st, mp_pg_params *p,
+                       mp_err *err);
 
 /* ---- pg_schema.c ---- */
 

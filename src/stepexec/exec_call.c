@@ -92,10 +92,33 @@ static void req_for(mp_prov_req *q, const mp_resource *res, char *name,
   q->id = res->id;
 }
 
-/* Moves the provider's warnings to the step, to be shown when it ends. */
-static void keep_warnings(mp_step *s, mp_prov_resp *r) {
-  for (size_t i = 0; i < r->warnings.len; i++)
-    mp_strv_push(&s->warnings, r->warnings.items[i]);
+/* One provider call: the request naming a resource, and the answer. */
+typedef struct call {
+  char name[256]; /* the name part of the URN; q.name points here */
+  mp_prov_req q;
+  mp_prov_resp r;
+} call;
+
+/* A request naming |res| and an empty answer. |c| must not move. */
+static void call_begin(call *c, const mp_resource *res) {
+  req_for(&c->q, res, c->name, sizeof(c->name));
+  mp_prov_resp_init(&c->r);
+}
+
+/* The request is about the prior state |o|: its id, outputs and inputs. */
+static void about_old(call *c, const mp_resource *o) {
+  c->q.id = o->id;
+  c->q.olds = o->outputs;
+  c->q.old_inputs = o->inputs;
+}
+
+/* Moves the provider's warnings to the step, to be shown when it ends,
+ * frees the answer and returns |rc|. */
+static int call_end(mp_step *s, call *c, int rc) {
+  for (size_t i = 0; i < c->r.warnings.len; i++)
+    mp_strv_push(&s->warnings, c->r.warnings.items[i]);
+  mp_prov_resp_destroy(&c->r);
+  return rc;
 }
 
 static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
@@ -118,45 +141,35 @@ static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
 static int do_create(mp_provider *p, mp_step *s, int preview, int *partial,
                      mp_err *err) {
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, n, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.news = n->inputs;
-  q.preview = preview;
-  q.timeout = n->has_custom_timeouts ? n->custom_timeouts.create : 0;
-  int rc = p->vt->create ? p->vt->create(p, &q, &r, err)
+  call c;
+  call_begin(&c, n);
+  c.q.news = n->inputs;
+  c.q.preview = preview;
+  c.q.timeout = n->has_custom_timeouts ? n->custom_timeouts.create : 0;
+  int rc = p->vt->create ? p->vt->create(p, &c.q, &c.r, err)
                          : mp_err_set(err, MP_EPLUGIN, "provider has no Create");
-  if (rc == 0 || r.partial) take_result(s, &r, partial);
+  if (rc == 0 || c.r.partial) take_result(s, &c.r, partial);
   if (rc == 0 && !preview && (n->id == NULL || n->id[0] == '\0'))
     rc = mp_err_set(err, MP_EPLUGIN, "provider did not return an ID from Create");
   if (!preview) stamp(n, 1);
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
                      mp_err *err) {
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, n, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = s->old->id;
-  q.olds = s->old->outputs;
-  q.news = n->inputs;
-  q.old_inputs = s->old->inputs;
-  q.ignore_changes = &n->ignore_changes;
-  q.preview = preview;
-  q.timeout = n->has_custom_timeouts ? n->custom_timeouts.update : 0;
+  call c;
+  call_begin(&c, n);
+  about_old(&c, s->old);
+  c.q.news = n->inputs;
+  c.q.ignore_changes = &n->ignore_changes;
+  c.q.preview = preview;
+  c.q.timeout = n->has_custom_timeouts ? n->custom_timeouts.update : 0;
   set_str(&n->id, s->old->id);
-  int rc = p->vt->update ? p->vt->update(p, &q, &r, err)
+  int rc = p->vt->update ? p->vt->update(p, &c.q, &c.r, err)
                          : mp_err_set(err, MP_EPLUGIN, "provider has no Update");
-  if (rc == 0 || r.partial) {
-    take_result(s, &r, partial);
+  if (rc == 0 || c.r.partial) {
+    take_result(s, &c.r, partial);
     if (rc < 0) {
       /* A partial update keeps the old inputs (S13). */
       mp_value_free(n->inputs);
@@ -164,47 +177,35 @@ static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
     }
   }
   if (!preview) stamp(n, 0);
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
   const mp_resource *o = s->old;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, o, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = o->id;
-  q.olds = o->outputs;
-  q.old_inputs = o->inputs;
-  q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
-  int rc = p->vt->del ? p->vt->del(p, &q, &r, err) : 0;
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  call c;
+  call_begin(&c, o);
+  about_old(&c, o);
+  c.q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
+  int rc = p->vt->del ? p->vt->del(p, &c.q, &c.r, err) : 0;
+  return call_end(s, &c, rc);
 }
 
 /* Read (external resources) and import (read by id, no inputs). */
 static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
                    mp_err *err) {
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, n, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = n->id;
+  call c;
+  call_begin(&c, n);
+  c.q.id = n->id;
   if (!import) {
-    q.olds = n->inputs;
-    q.old_inputs = n->inputs;
+    c.q.olds = n->inputs;
+    c.q.old_inputs = n->inputs;
   }
-  int rc = p->vt->read ? p->vt->read(p, &q, &r, err)
+  int rc = p->vt->read ? p->vt->read(p, &c.q, &c.r, err)
                        : mp_err_set(err, MP_EPLUGIN, "provider has no Read");
-  if (rc == 0 && (r.outputs == NULL || r.id == NULL || r.id[0] == '\0'))
+  if (rc == 0 && (c.r.outputs == NULL || c.r.id == NULL || c.r.id[0] == '\0'))
     rc = mp_err_set(err, MP_EPLUGIN, "resource '%s' does not exist", n->id);
-  if (rc == 0 && import && r.inputs == NULL) {
+  if (rc == 0 && import && c.r.inputs == NULL) {
     char *pkg = mp_type_package(n->type);
     rc = mp_err_set(err, MP_EPLUGIN,
                     "provider does not support importing resources; please "
@@ -212,18 +213,16 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
                     pkg ? pkg : "");
     free(pkg);
   }
-  if (rc == 0 || r.partial) {
-    if (import && r.inputs) {
+  if (rc == 0 || c.r.partial) {
+    if (import && c.r.inputs) {
       mp_value_free(n->inputs);
-      n->inputs = r.inputs;
-      r.inputs = NULL;
+      n->inputs = c.r.inputs;
+      c.r.inputs = NULL;
     }
-    take_result(s, &r, partial);
+    take_result(s, &c.r, partial);
     stamp(n, 1);
   }
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 /* Classic refresh (S55/S56): read the resource; gone = no id or no
@@ -237,45 +236,40 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   if (p == NULL) return err->code;
   const mp_resource *o = s->old;
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, o, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = o->id;
-  q.olds = o->outputs;
-  q.old_inputs = o->inputs;
+  call c;
+  call_begin(&c, o);
+  about_old(&c, o);
   int rc = 0;
-  if (p->vt->read) rc = p->vt->read(p, &q, &r, err);
+  if (p->vt->read) rc = p->vt->read(p, &c.q, &c.r, err);
   else {
-    r.id = mp_xstrdup(o->id);
-    r.outputs = mp_value_dup(o->outputs);
+    c.r.id = mp_xstrdup(o->id);
+    c.r.outputs = mp_value_dup(o->outputs);
   }
-  if (rc < 0 && r.partial) {
+  if (rc < 0 && c.r.partial) {
     /* An unhealthy resource does not fail the refresh: its init errors are
      * kept in the state and reported as a warning. */
     mp_buf b;
     mp_buf_init(&b);
     mp_buf_puts(&b, "Refreshed resource is in an unhealthy state:");
-    for (size_t i = 0; i < r.init_errors.len; i++)
-      mp_buf_printf(&b, "\n* %s", r.init_errors.items[i]);
+    for (size_t i = 0; i < c.r.init_errors.len; i++)
+      mp_buf_printf(&b, "\n* %s", c.r.init_errors.items[i]);
     mp_strv_push_take(&s->warnings, mp_buf_detach(&b, NULL));
     mp_err_clear(err);
     rc = 0;
   }
   if (rc == 0) {
-    if (r.id == NULL || r.id[0] == '\0' || r.outputs == NULL) {
+    if (c.r.id == NULL || c.r.id[0] == '\0' || c.r.outputs == NULL) {
       mp_resource_free(s->new_);
       s->new_ = NULL;
       s->refresh_result = MP_OP_DELETE;
     } else {
       int partial = 0;
-      if (r.inputs && !o->external) {
+      if (c.r.inputs && !o->external) {
         mp_value_free(n->inputs);
-        n->inputs = r.inputs;
-        r.inputs = NULL;
+        n->inputs = c.r.inputs;
+        c.r.inputs = NULL;
       }
-      take_result(s, &r, &partial);
+      take_result(s, &c.r, &partial);
       int in_changed = !mp_value_equal(o->inputs, n->inputs, 0);
       int out_changed = !mp_value_equal(o->outputs, n->outputs, 0);
       if (o->external ? out_changed : in_changed)
@@ -283,9 +277,7 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
       if (in_changed || out_changed) stamp(n, 0);
     }
   }
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 static int delete_like(mp_registry *registry, mp_step *s, int ignore_protect,

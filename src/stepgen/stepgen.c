@@ -18,16 +18,13 @@ void mp_diags_add(mp_diags *d, const char *severity, const char *urn,
     d->cap = d->cap ? d->cap * 2 : 4;
     d->items = mp_xreallocarray(d->items, d->cap, sizeof(*d->items));
   }
-  mp_buf b;
-  va_list ap;
-  mp_buf_init(&b);
-  va_start(ap, fmt);
-  mp_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
   mp_diag *x = &d->items[d->len++];
   x->severity = mp_xstrdup(severity);
   x->urn = mp_xstrdup(urn);
-  x->message = mp_buf_detach(&b, NULL);
+  va_list ap;
+  va_start(ap, fmt);
+  x->message = mp_xvasprintf(fmt, ap);
+  va_end(ap);
 }
 
 void mp_diags_destroy(mp_diags *d) {

@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/operation.h"
+#include "lang/nodejs.h"
 #include "lang/yaml.h"
 
 int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
@@ -16,10 +17,12 @@ int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       "project '%s' has no runtime; add `runtime: yaml` to "
                       "its Pulumi.yaml",
                       p->name);
+  if (strcmp(rt, "nodejs") == 0) return mp_nodejs_source_new(p->lang, out, err);
   if (strcmp(rt, "yaml") != 0)
     return mp_err_set(err, MP_EINVAL,
                       "the '%s' runtime of project '%s' is not supported; "
-                      "minipulumi runs `runtime: yaml` programs",
+                      "minipulumi runs `runtime: yaml` and `runtime: nodejs` "
+                      "programs",
                       rt, p->name);
   return mp_yaml_source_new(p->lang, out, err);
 }

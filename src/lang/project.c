@@ -270,6 +270,9 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
   p->name = text_of(name);
   p->runtime = text_of(rt && rt->kind == MP_VALUE_OBJECT ? rtn : rt);
   p->description = text_of(mp_value_object_get(doc, "description"));
+  const mp_value *ro =
+      rt && rt->kind == MP_VALUE_OBJECT ? mp_value_object_get(rt, "options") : NULL;
+  p->runtime_options = ro && ro->kind == MP_VALUE_OBJECT ? mp_value_dup(ro) : NULL;
   p->main = text_of(mp_value_object_get(doc, "main"));
   p->program_dir = p->main && *p->main ? mp_xasprintf("%s/%s", p->dir, p->main)
                                        : mp_xstrdup(p->dir);
@@ -322,6 +325,7 @@ void mp_project_free(mp_project *p) {
   mp_ynode_free(p->doc);
   mp_ynode_free(p->program);
   mp_value_free(p->defaults);
+  mp_value_free(p->runtime_options);
   free(p->path);
   free(p->file_name);
   free(p->dir);
@@ -343,6 +347,11 @@ const char *mp_project_main(const mp_project *p) { return p->main; }
 const char *mp_project_dir(const mp_project *p) { return p->dir; }
 const char *mp_project_program_dir(const mp_project *p) {
   return p->program_dir;
+}
+const char *mp_project_runtime_option(const mp_project *p, const char *key) {
+  const mp_value *v =
+      p->runtime_options ? mp_value_object_get(p->runtime_options, key) : NULL;
+  return v && v->kind == MP_VALUE_STRING ? v->u.str.ptr : NULL;
 }
 const mp_value *mp_project_defaults(const mp_project *p) {
   return p->defaults;

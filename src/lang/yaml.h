@@ -46,6 +46,9 @@ const char *mp_project_main(const mp_project *p);
 const char *mp_project_dir(const mp_project *p);
 const char *mp_project_program_dir(const mp_project *p);
 const mp_value *mp_project_defaults(const mp_project *p);
+/* The text of `runtime: {options: {<key>: ...}}` (e.g. "typescript",
+ * "nodeargs", "tsconfig"), or NULL when not given or not a scalar. */
+const char *mp_project_runtime_option(const mp_project *p, const char *key);
 /* The declared config keys (Pulumi.yaml `config:`, Pulumi YAML
  * `configuration:`), known once a YAML host was made for |p|. The |i|th
  * (borrowed), in declaration order. */

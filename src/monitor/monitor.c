@@ -488,7 +488,9 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
   mp_monitor_call *c = mp_xcalloc(1, sizeof(*c));
   c->cb = cb;
   c->ud = ud;
-  c->pb_flags = req->acceptresources ? MP_PB_KEEP_RESOURCES : 0;
+  /* Function results keep their secrets marked (as Pulumi's engine does). */
+  c->pb_flags = MP_PB_KEEP_SECRETS |
+                (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
   rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
                          req->provider && req->provider[0] ? req->provider : NULL,
                          c, err);

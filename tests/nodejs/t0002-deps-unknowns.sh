@@ -14,6 +14,9 @@ expect_out "+ 5 to create" "the plan"
 
 run up --yes
 expect_rc 0 "up"
+SECOND=$(echo "$OUT" | sed -n 's/.*secondId: *"\(.*\)"/\1/p')
+[ -n "$SECOND" ] || fail "no secondId output: $OUT"
+expect_out "viaUrn:      \"$SECOND\"" "a resource read back by URN"
 state_json
 echo "$STATE" | python3 -c '
 import json, sys

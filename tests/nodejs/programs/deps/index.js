@@ -10,3 +10,5 @@ exports.firstResult = first.result;
 exports.secondId = second.id;
 exports.thirdValue = third.result;
 exports.known = "plain";
+// A resource looked up by URN (the engine's pulumi:pulumi:getResource).
+exports.viaUrn = second.urn.apply((urn) => new random.RandomPet("lookup", {}, { urn }).id);

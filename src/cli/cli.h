@@ -13,6 +13,7 @@
 #include "cli/config_file.h"
 #include "cli/ctx.h"
 #include "engine/crypto.h"
+#include "engine/provider.h"
 #include "engine/store.h"
 
 /* Exit statuses (Pulumi >= 3.227, ANCHORS.md section 3). */
@@ -189,6 +190,20 @@ int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);
 /* Releases the cached managers. */
 void mp_cli_secrets_release(mp_ctx *ctx);
+
+/* ---- the providers of a deployment (stackref.c) ---- */
+
+/* The built-in packages plus the engine's own package `pulumi`
+ * (pulumi:pulumi:StackReference reads another stack of the same store). */
+typedef struct mp_cli_providers {
+  char *url;     /* the store's URL */
+  char *project; /* the current project, for stack names without one */
+} mp_cli_providers;
+/* Copies what the factory needs from |ctx| (store and project loaded). */
+void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx);
+/* The factory; |set| must outlive the deployment. */
+mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set);
+void mp_cli_providers_destroy(mp_cli_providers *set);
 
 /* ---- configuration (config_values.c) ---- */
 

@@ -8,7 +8,6 @@
 #include "cli/cli.h"
 #include "cli/display.h"
 #include "cli/json_out.h"
-#include "providers/builtin.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
                "mp_deploy_opts.interrupt points at ctx->interrupt");
@@ -147,6 +146,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   int rc = 0;
   if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
+  mp_cli_providers provs;
+  mp_cli_providers_init(&provs, ctx);
   if (rc == 0) {
     mp_deploy_opts o = {0};
     o.kind = r->kind;
@@ -155,7 +156,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.stack = mp_cli_ref(ctx, r->stack);
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
-    o.providers = mp_builtin_providers();
+    o.providers = mp_cli_providers_factory(&provs);
     o.config = r->config;
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
@@ -177,6 +178,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     rc = mp_deploy_run(&o, res, err);
     end_event_stream(&s);
   }
+  mp_cli_providers_destroy(&provs);
   if (src) src->vt->free(src);
   if (s.display) {
     if (rc == 0) mp_display_finish(s.display);

@@ -144,10 +144,13 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     s.display = mp_display_new(&o);
   }
   int rc = 0;
+  mp_plugin_host *plugins = NULL;
   if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
+  if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
+                                           &plugins, err);
   mp_cli_providers provs;
-  mp_cli_providers_init(&provs, ctx);
+  mp_cli_providers_init(&provs, ctx, plugins);
   if (rc == 0) {
     mp_deploy_opts o = {0};
     o.kind = r->kind;
@@ -180,6 +183,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   }
   mp_cli_providers_destroy(&provs);
   if (src) src->vt->free(src);
+  mp_plugin_host_shutdown(plugins);
   if (s.display) {
     if (rc == 0) mp_display_finish(s.display);
     if (display_out) *display_out = s.display;

@@ -1,8 +1,7 @@
 /* The engine's own package `pulumi` (what Pulumi's builtin provider
  * serves): pulumi:pulumi:StackReference, a read of another stack's outputs
  * from the same state store, secrets staying secret. It lives in the CLI
- * because it needs the store's URL and the stacks' passphrases; every
- * other package goes to the built-in providers.
+ * because it needs the store's URL and the stacks' passphrases.
  *
  * A read runs on a worker thread while the deployment writes through its
  * own connection, so it opens a connection of its own for each read. */
@@ -14,7 +13,6 @@
 #include "cli/cli.h"
 #include "engine/crypto.h"
 #include "engine/urn.h"
-#include "providers/builtin.h"
 
 #define STACK_REFERENCE_TYPE "pulumi:pulumi:StackReference"
 
@@ -187,32 +185,11 @@ static const mp_provider_vtable sr_vt = {
     .free = sr_free,
 };
 
-static int make(void *ud, const char *pkg, const char *version,
-                mp_provider **out, mp_err *err) {
-  const mp_cli_providers *set = ud;
-  if (pkg && strcmp(pkg, "pulumi") == 0) {
-    stackref_provider *p = mp_xcalloc(1, sizeof(*p));
-    p->base.vt = &sr_vt;
-    p->base.pkg = mp_xstrdup(pkg);
-    p->set = set;
-    *out = &p->base;
-    return 0;
-  }
-  mp_provider_factory builtins = mp_builtin_providers();
-  return builtins.make(builtins.ud, pkg, version, out, err);
-}
-
-void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx) {
-  set->url = mp_xstrdup(ctx->backend_url);
-  set->project = mp_xstrdup(ctx->project ? ctx->project->name : "");
-}
-
-mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set) {
-  mp_provider_factory f = {make, set};
-  return f;
-}
-
-void mp_cli_providers_destroy(mp_cli_providers *set) {
-  free(set->url);
-  free(set->project);
+int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out) {
+  stackref_provider *p = mp_xcalloc(1, sizeof(*p));
+  p->base.vt = &sr_vt;
+  p->base.pkg = mp_xstrdup("pulumi");
+  p->set = set;
+  *out = &p->base;
+  return 0;
 }

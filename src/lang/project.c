@@ -242,6 +242,34 @@ static char *text_of(const mp_value *v) {
   return v && v->kind == MP_VALUE_STRING ? mp_xstrdup(v->u.str.ptr) : NULL;
 }
 
+/* Pulumi.yaml `plugins: {providers: [{name, path}, ...]}`. */
+static void load_plugins(mp_project *p, const mp_value *doc) {
+  const mp_value *pl = mp_value_object_get(doc, "plugins");
+  const mp_value *pv =
+      pl && pl->kind == MP_VALUE_OBJECT ? mp_value_object_get(pl, "providers")
+                                        : NULL;
+  if (pv == NULL || pv->kind != MP_VALUE_ARRAY) return;
+  p->plugins = mp_xcalloc(pv->u.arr.len + 1, sizeof(*p->plugins));
+  for (size_t i = 0; i < pv->u.arr.len; i++) {
+    const mp_value *e = pv->u.arr.items[i];
+    if (e->kind != MP_VALUE_OBJECT) continue;
+    char *name = text_of(mp_value_object_get(e, "name"));
+    char *path = text_of(mp_value_object_get(e, "path"));
+    if (name && path && *name && *path) {
+      p->plugins[p->nplugins].name = name;
+      p->plugins[p->nplugins++].path = path;
+    } else {
+      free(name);
+      free(path);
+    }
+  }
+}
+
+size_t mp_project_plugin_count(const mp_project *p) { return p->nplugins; }
+const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i) {
+  return i < p->nplugins ? &p->plugins[i] : NULL;
+}
+
 /* The name, the runtime and the rest every command needs, from the
  * document read with every scalar a string. */
 static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
@@ -277,6 +305,7 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
   p->program_dir = p->main && *p->main ? mp_xasprintf("%s/%s", p->dir, p->main)
                                        : mp_xstrdup(p->dir);
   p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
+  load_plugins(p, doc);
   return 0;
 }
 
@@ -322,6 +351,11 @@ void mp_project_free(mp_project *p) {
     mp_value_free((mp_value *)p->config[i].def);
   }
   free(p->config);
+  for (size_t i = 0; i < p->nplugins; i++) {
+    free((char *)p->plugins[i].name);
+    free((char *)p->plugins[i].path);
+  }
+  free(p->plugins);
   mp_ynode_free(p->doc);
   mp_ynode_free(p->program);
   mp_value_free(p->defaults);

@@ -55,6 +55,18 @@ const char *mp_project_runtime_option(const mp_project *p, const char *key);
 size_t mp_project_config_count(const mp_project *p);
 const mp_project_config *mp_project_config_at(const mp_project *p, size_t i);
 
+/* A provider plugin the project names (Pulumi.yaml `plugins.providers`:
+ * `name` and `path`, the path as written). */
+typedef struct mp_project_plugin {
+  const char *name;
+  const char *path;
+} mp_project_plugin;
+
+/* The project's provider plugins, in file order; entries without a name
+ * or a path are skipped. The |i|th is borrowed from |p|. */
+size_t mp_project_plugin_count(const mp_project *p);
+const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i);
+
 /* Creates the Pulumi YAML language host for |p| (runtime yaml; |p| must
  * outlive the source). The first host made for |p| checks what the host
  * reads of the project file (runtime, description, main, the declared

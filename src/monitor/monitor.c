@@ -346,9 +346,14 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
   free(type);
   free(name);
   size_t plen = strlen(pkg);
+  /* A dynamic provider gets the whole stack config, keys with their
+   * namespace (as Pulumi's engine gives it); others their package's keys. */
+  int whole = strcmp(pkg, "pulumi-nodejs") == 0;
   for (size_t i = 0; i < m->config->u.obj.len; i++) {
     const mp_value_entry *e = &m->config->u.obj.items[i];
-    if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
+    if (whole)
+      mp_value_object_set(g->inputs, e->key, mp_value_dup(e->value));
+    else if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
       mp_value_object_set(g->inputs, e->key + plen + 1, mp_value_dup(e->value));
   }
   if (version && version[0])

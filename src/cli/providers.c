@@ -3,34 +3,14 @@
  * (`pulumi-nodejs`), and the plugin host for everything else. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lang/nodejs.h"
 #include "providers/builtin.h"
 
 #define DYNAMIC_PKG "pulumi-nodejs"
-#define DYNAMIC_SCRIPT \
-  "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"
-
-/* The SDK's dynamic-provider server as Node resolves it from |dir|. */
-static char *find_dynamic_provider(const char *dir) {
-  char *cur = mp_xstrdup(dir);
-  for (;;) {
-    char *cand = mp_xasprintf("%s/%s", cur, DYNAMIC_SCRIPT);
-    struct stat st;
-    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
-      free(cur);
-      return cand;
-    }
-    free(cand);
-    char *slash = strrchr(cur, '/');
-    if (slash == NULL || slash == cur) break;
-    *slash = '\0';
-  }
-  free(cur);
-  return NULL;
-}
+#define DYNAMIC_SCRIPT "@pulumi/pulumi/cmd/dynamic-provider/index.js"
 
 /* The `node` executable on PATH, or NULL. */
 static char *find_node(void) {
@@ -55,7 +35,7 @@ static int make_dynamic(const mp_cli_providers *set, mp_provider **out,
     return mp_err_set(err, MP_ENOENT,
                       "no resource plugin 'pulumi-resource-pulumi-nodejs' "
                       "found in the workspace or on your $PATH");
-  char *script = find_dynamic_provider(set->program_dir);
+  char *script = mp_nodejs_find_module_file(set->program_dir, DYNAMIC_SCRIPT);
   if (script == NULL)
     return mp_err_set(err, MP_ENOENT,
                       "dynamic providers need @pulumi/pulumi installed in "

@@ -38,6 +38,11 @@ int mp_nodejs_launch_init(mp_nodejs_launch *l, const mp_project *p,
                           mp_err *err);
 void mp_nodejs_launch_destroy(mp_nodejs_launch *l);
 
+/* The file |rel| of a package ("@pulumi/pulumi/cmd/run/index.js") as Node
+ * resolves it from |dir|: in the first node_modules on the way up to the
+ * root that holds it. Owned path, or NULL. */
+char *mp_nodejs_find_module_file(const char *dir, const char *rel);
+
 /* PULUMI_CONFIG's and PULUMI_CONFIG_SECRET_KEYS's JSON texts for the
  * stack config |config| (OBJECT "<ns>:<key>" → value, secrets wrapped):
  * every value as a string (non-strings as JSON), secrets decrypted, and

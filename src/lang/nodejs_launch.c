@@ -9,7 +9,7 @@
 
 extern char **environ;
 
-#define RUN_SCRIPT "node_modules/@pulumi/pulumi/cmd/run/index.js"
+#define RUN_SCRIPT "@pulumi/pulumi/cmd/run/index.js"
 
 static int is_file(const char *path) {
   struct stat st;
@@ -21,12 +21,10 @@ static int is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The SDK's run script as Node resolves it from |dir|: the first
- * node_modules on the way up to the root that holds it. */
-static char *find_run_script(const char *dir) {
+char *mp_nodejs_find_module_file(const char *dir, const char *rel) {
   char *cur = mp_xstrdup(dir);
   for (;;) {
-    char *cand = mp_xasprintf("%s/%s", cur, RUN_SCRIPT);
+    char *cand = mp_xasprintf("%s/node_modules/%s", cur, rel);
     if (is_file(cand)) {
       free(cur);
       return cand;
@@ -140,7 +138,7 @@ int mp_nodejs_launch_init(mp_nodejs_launch *l, const mp_project *p,
     l->pwd = mp_xstrdup(prog);
     l->entry = mp_xstrdup(".");
   }
-  l->run_script = find_run_script(l->pwd);
+  l->run_script = mp_nodejs_find_module_file(l->pwd, RUN_SCRIPT);
   if (l->run_script == NULL) return missing_sdk(l->pwd, err);
   char *cfg = NULL, *secret_keys = NULL;
   int rc = mp_nodejs_config_env(info->config, &cfg, &secret_keys, err);

@@ -13,6 +13,9 @@
 #include "cli/config_file.h"
 #include "cli/ctx.h"
 #include "engine/crypto.h"
+#include "engine/provider.h"
+#include "plugin/plugin.h"
+#include "providers/builtin.h"
 #include "engine/store.h"
 
 /* Exit statuses (Pulumi >= 3.227; docs/architecture.md, "Exit statuses"). */
@@ -204,6 +207,30 @@ int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);
 /* Releases the cached managers. */
 void mp_cli_secrets_release(mp_ctx *ctx);
+
+/* ---- the providers of a deployment (providers.c, stackref.c) ---- */
+
+/* What serves each package: the engine's own package `pulumi`
+ * (pulumi:pulumi:StackReference reads another stack of the same store),
+ * `pulumi-nodejs` (dynamic providers: the SDK's provider from the
+ * program's node_modules, through the plugin host), and everything else
+ * through the plugin host (specs, built-ins, PATH). */
+typedef struct mp_cli_providers {
+  char *url;         /* the store's URL */
+  char *project;     /* the current project, for stack names without one */
+  char *program_dir; /* where the program's node_modules is found */
+  mp_plugin_host *host; /* borrowed; may be NULL (then built-ins only) */
+  mp_provider_factory builtins; /* when there is no host */
+} mp_cli_providers;
+/* Copies what the factory needs from |ctx| (store and project loaded). */
+void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
+                           mp_plugin_host *host,
+                           const mp_builtin_opts *builtin);
+/* The factory; |set| must outlive the deployment. */
+mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set);
+void mp_cli_providers_destroy(mp_cli_providers *set);
+/* The provider of package `pulumi` (stackref.c). Returns 0. */
+int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out);
 
 /* ---- configuration (config_values.c) ---- */
 

@@ -8,7 +8,6 @@
 #include "cli/cli.h"
 #include "cli/display.h"
 #include "cli/json_out.h"
-#include "providers/builtin.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
                "mp_deploy_opts.interrupt points at ctx->interrupt");
@@ -146,8 +145,13 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     s.display = mp_display_new(&o);
   }
   int rc = 0;
+  mp_plugin_host *plugins = NULL;
   if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
+  if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
+                                           &r->builtin, &plugins, err);
+  mp_cli_providers provs;
+  mp_cli_providers_init(&provs, ctx, plugins, &r->builtin);
   if (rc == 0) {
     mp_deploy_opts o = {0};
     o.kind = r->kind;
@@ -156,7 +160,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.stack = mp_cli_ref(ctx, r->stack);
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
-    o.providers = mp_builtin_providers(&r->builtin);
+    o.providers = mp_cli_providers_factory(&provs);
     o.config = r->config;
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
@@ -178,7 +182,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     rc = mp_deploy_run(&o, res, err);
     end_event_stream(&s);
   }
+  mp_cli_providers_destroy(&provs);
   if (src) src->vt->free(src);
+  mp_plugin_host_shutdown(plugins);
   if (s.display) {
     if (rc == 0) mp_display_finish(s.display);
     if (display_out) *display_out = s.display;

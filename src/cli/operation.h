@@ -8,6 +8,8 @@
 #include "cli/args.h"
 #include "cli/ctx.h"
 #include "deploy/deploy.h"
+#include "plugin/plugin.h"
+#include "providers/builtin.h"
 #include "engine/mem.h"
 
 typedef struct mp_op_flags {
@@ -49,5 +51,15 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
  * (owned; free through its vtable). Returns 0 or an MP_E code. */
 int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       mp_err *err);
+
+/* The plugin host of an operation on |stack| (plugin/plugin.h): the
+ * project's `plugins.providers`, PATH and ~/.minipulumi/plugins, built-ins
+ * first (made with |builtin|); plugins get |config| (may be NULL) as
+ * PULUMI_CONFIG. Sets *out (mp_plugin_host_shutdown). Returns 0 or
+ * MP_EIO. */
+int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
+                           const mp_value *config,
+                           const mp_builtin_opts *builtin,
+                           mp_plugin_host **out, mp_err *err);
 
 #endif

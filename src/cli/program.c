@@ -1,9 +1,13 @@
-/* The program of an update: the project's language host. */
+/* The program of an update: the project's language host, and the plugin
+ * host that serves its packages. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/operation.h"
+#include "lang/nodejs.h"
 #include "lang/yaml_host.h"
+#include "providers/builtin.h"
 
 int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       mp_err *err) {
@@ -16,10 +20,56 @@ int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       "project '%s' has no runtime; add `runtime: yaml` to "
                       "its Pulumi.yaml",
                       p->name);
+  if (strcmp(rt, "nodejs") == 0) return mp_nodejs_source_new(p->lang, out, err);
   if (strcmp(rt, "yaml") != 0)
     return mp_err_set(err, MP_EINVAL,
                       "the '%s' runtime of project '%s' is not supported; "
-                      "minipulumi runs `runtime: yaml` programs",
+                      "minipulumi runs `runtime: yaml` and `runtime: nodejs` "
+                      "programs",
                       rt, p->name);
   return mp_yaml_source_new(p->lang, out, err);
+}
+
+/* PULUMI_CONFIG for plugins: the stack's config, secrets in plain text
+ * (as Pulumi hands them to its plugins). */
+static char *config_json(const mp_value *config) {
+  mp_value *plain = config ? mp_value_strip_secrets(config)
+                           : mp_value_new_object();
+  mp_buf b;
+  mp_buf_init(&b);
+  if (mp_value_to_json(plain, NULL, 0, &b, NULL) < 0) {
+    mp_buf_reset(&b);
+    mp_buf_puts(&b, "{}");
+  }
+  mp_value_free(plain);
+  return mp_buf_detach(&b, NULL);
+}
+
+int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
+                           const mp_value *config,
+                           const mp_builtin_opts *builtin,
+                           mp_plugin_host **out, mp_err *err) {
+  mp_cli_project *p = ctx->project;
+  size_t n = mp_project_plugin_count(p->lang);
+  mp_plugin_spec *specs = mp_xcalloc(n ? n : 1, sizeof(*specs));
+  for (size_t i = 0; i < n; i++) {
+    const mp_project_plugin *pp = mp_project_plugin_at(p->lang, i);
+    specs[i].name = pp->name;
+    specs[i].path = pp->path;
+  }
+  char *cfg = config_json(config);
+  mp_plugin_host_opts o = {0};
+  o.project_dir = p->dir;
+  o.program_dir = p->program_dir;
+  o.project = p->name;
+  o.stack = stack;
+  o.organization = "organization";
+  o.config_json = cfg;
+  o.specs = specs;
+  o.nspecs = n;
+  o.builtins = mp_builtin_providers(builtin);
+  int rc = mp_plugin_host_new(&o, out, err);
+  free(cfg);
+  free(specs);
+  return rc;
 }

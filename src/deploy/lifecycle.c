@@ -62,6 +62,8 @@ void mp__deploy_finish(deploy *d) {
   if (d->refreshed && !d->o->dry_run) mp__deploy_refresh_write(d);
   if (d->mon && mp_monitor_outstanding(d->mon) > 0) mp_monitor_cancel_all(d->mon);
   d->state = DS_FINISHED;
+  if (d->o->source && d->o->source->vt->finish)
+    d->o->source->vt->finish(d->o->source);
   if (d->o->kind == MP_DEPLOY_UPDATE) apply_stack_outputs(d);
   gen_job *quit = mp_xcalloc(1, sizeof(*quit));
   quit->kind = GEN_QUIT;

@@ -16,6 +16,9 @@ struct mp_project {
   char *program_dir;  /* folder the program's relative paths start from */
   mp_value *defaults; /* "<ns>:<key>" -> declared default (strings) */
   mp_ynode *doc;      /* the project file's document, or NULL */
+  mp_value *runtime_options; /* `runtime: {options: ...}` (strings), or NULL */
+  mp_project_plugin *plugins; /* plugins.providers; strings owned */
+  size_t nplugins;
   /* The language host's part, loaded once (mp__project_load_program). */
   int program_rc;
   mp_err program_err;

@@ -242,6 +242,34 @@ static char *text_of(const mp_value *v) {
   return v && v->kind == MP_VALUE_STRING ? mp_xstrdup(v->u.str.ptr) : NULL;
 }
 
+/* Pulumi.yaml `plugins: {providers: [{name, path}, ...]}`. */
+static void load_plugins(mp_project *p, const mp_value *doc) {
+  const mp_value *pl = mp_value_object_get(doc, "plugins");
+  const mp_value *pv =
+      pl && pl->kind == MP_VALUE_OBJECT ? mp_value_object_get(pl, "providers")
+                                        : NULL;
+  if (pv == NULL || pv->kind != MP_VALUE_ARRAY) return;
+  p->plugins = mp_xcalloc(pv->u.arr.len + 1, sizeof(*p->plugins));
+  for (size_t i = 0; i < pv->u.arr.len; i++) {
+    const mp_value *e = pv->u.arr.items[i];
+    if (e->kind != MP_VALUE_OBJECT) continue;
+    char *name = text_of(mp_value_object_get(e, "name"));
+    char *path = text_of(mp_value_object_get(e, "path"));
+    if (name && path && *name && *path) {
+      p->plugins[p->nplugins].name = name;
+      p->plugins[p->nplugins++].path = path;
+    } else {
+      free(name);
+      free(path);
+    }
+  }
+}
+
+size_t mp_project_plugin_count(const mp_project *p) { return p->nplugins; }
+const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i) {
+  return i < p->nplugins ? &p->plugins[i] : NULL;
+}
+
 /* The name, the runtime and the rest every command needs, from the
  * document read with every scalar a string. */
 static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
@@ -270,10 +298,14 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
   p->name = text_of(name);
   p->runtime = text_of(rt && rt->kind == MP_VALUE_OBJECT ? rtn : rt);
   p->description = text_of(mp_value_object_get(doc, "description"));
+  const mp_value *ro =
+      rt && rt->kind == MP_VALUE_OBJECT ? mp_value_object_get(rt, "options") : NULL;
+  p->runtime_options = ro && ro->kind == MP_VALUE_OBJECT ? mp_value_dup(ro) : NULL;
   p->main = text_of(mp_value_object_get(doc, "main"));
   p->program_dir = p->main && *p->main ? mp_xasprintf("%s/%s", p->dir, p->main)
                                        : mp_xstrdup(p->dir);
   p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
+  load_plugins(p, doc);
   return 0;
 }
 
@@ -319,9 +351,15 @@ void mp_project_free(mp_project *p) {
     mp_value_free((mp_value *)p->config[i].def);
   }
   free(p->config);
+  for (size_t i = 0; i < p->nplugins; i++) {
+    free((char *)p->plugins[i].name);
+    free((char *)p->plugins[i].path);
+  }
+  free(p->plugins);
   mp_ynode_free(p->doc);
   mp_ynode_free(p->program);
   mp_value_free(p->defaults);
+  mp_value_free(p->runtime_options);
   free(p->path);
   free(p->file_name);
   free(p->dir);
@@ -343,6 +381,11 @@ const char *mp_project_main(const mp_project *p) { return p->main; }
 const char *mp_project_dir(const mp_project *p) { return p->dir; }
 const char *mp_project_program_dir(const mp_project *p) {
   return p->program_dir;
+}
+const char *mp_project_runtime_option(const mp_project *p, const char *key) {
+  const mp_value *v =
+      p->runtime_options ? mp_value_object_get(p->runtime_options, key) : NULL;
+  return v && v->kind == MP_VALUE_STRING ? v->u.str.ptr : NULL;
 }
 const mp_value *mp_project_defaults(const mp_project *p) {
   return p->defaults;

@@ -442,7 +442,7 @@ static void src_free(mp_source *base) {
 }
 
 static const mp_source_vtable yaml_vtable = {src_start, src_cancel,
-                                             src_free};
+                                             src_free, NULL};
 
 int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err) {
   *out = NULL;

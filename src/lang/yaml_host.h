@@ -46,11 +46,26 @@ const char *mp_project_main(const mp_project *p);
 const char *mp_project_dir(const mp_project *p);
 const char *mp_project_program_dir(const mp_project *p);
 const mp_value *mp_project_defaults(const mp_project *p);
+/* The text of `runtime: {options: {<key>: ...}}` (e.g. "typescript",
+ * "nodeargs", "tsconfig"), or NULL when not given or not a scalar. */
+const char *mp_project_runtime_option(const mp_project *p, const char *key);
 /* The declared config keys (Pulumi.yaml `config:`, Pulumi YAML
  * `configuration:`), known once a YAML host was made for |p|. The |i|th
  * (borrowed), in declaration order. */
 size_t mp_project_config_count(const mp_project *p);
 const mp_project_config *mp_project_config_at(const mp_project *p, size_t i);
+
+/* A provider plugin the project names (Pulumi.yaml `plugins.providers`:
+ * `name` and `path`, the path as written). */
+typedef struct mp_project_plugin {
+  const char *name;
+  const char *path;
+} mp_project_plugin;
+
+/* The project's provider plugins, in file order; entries without a name
+ * or a path are skipped. The |i|th is borrowed from |p|. */
+size_t mp_project_plugin_count(const mp_project *p);
+const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i);
 
 /* Creates the Pulumi YAML language host for |p| (runtime yaml; |p| must
  * outlive the source). The first host made for |p| checks what the host

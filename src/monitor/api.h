@@ -90,6 +90,11 @@ typedef struct mp_source_vtable {
    * still arrive with MP_ECANCELED). */
   void (*cancel)(mp_source *s);
   void (*free)(mp_source *s);
+  /* May be NULL. The deployment is over (every step done, the monitor
+   * answers nothing more): an out-of-process program gets its last answer
+   * and is let go. The source must close its loop handles soon after,
+   * since the deployment's loop runs until they are closed. */
+  void (*finish)(mp_source *s);
 } mp_source_vtable;
 
 struct mp_source {

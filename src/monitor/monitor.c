@@ -348,9 +348,14 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
   free(type);
   free(name);
   size_t plen = strlen(pkg);
+  /* A dynamic provider gets the whole stack config, keys with their
+   * namespace (as Pulumi's engine gives it); others their package's keys. */
+  int whole = strcmp(pkg, "pulumi-nodejs") == 0;
   for (size_t i = 0; i < m->config->u.obj.len; i++) {
     const mp_value_entry *e = &m->config->u.obj.items[i];
-    if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
+    if (whole)
+      mp_value_object_set(g->inputs, e->key, mp_value_dup(e->value));
+    else if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
       mp_value_object_set(g->inputs, e->key + plen + 1, mp_value_dup(e->value));
   }
   if (version && version[0])
@@ -490,7 +495,9 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
   mp_monitor_call *c = mp_xcalloc(1, sizeof(*c));
   c->cb = cb;
   c->ud = ud;
-  c->pb_flags = req->acceptresources ? MP_PB_KEEP_RESOURCES : 0;
+  /* Function results keep their secrets marked (as Pulumi's engine does). */
+  c->pb_flags = MP_PB_KEEP_SECRETS |
+                (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
   rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
                          req->provider && req->provider[0] ? req->provider : NULL,
                          c, err);

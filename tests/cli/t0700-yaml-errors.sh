@@ -219,9 +219,9 @@ fails_with "no runtime" "project 'proj' has no runtime; add \`runtime: yaml\`"
 
 cat > Pulumi.yaml <<'YAML'
 name: proj
-runtime: nodejs
+runtime: python
 YAML
-fails_with "another runtime" "the 'nodejs' runtime of project 'proj' is not supported"
+fails_with "another runtime" "the 'python' runtime of project 'proj' is not supported"
 
 # Pulumi.<stack>.yaml is read with the same parser
 cat > Pulumi.yaml <<'YAML'

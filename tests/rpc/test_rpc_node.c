@@ -18,15 +18,22 @@ static size_t big_size(void) {
   return (env ? (size_t)atoi(env) : 200) * MiB;
 }
 
-/* Starts `node peer.js <args>` and returns the port it printed. */
+/* Starts `node peer.js <args>` and returns the port it printed. Without
+ * a peer no test here can run: the program fails at once, saying why
+ * (carrying on would use a client that was never made). */
 static int start_peer(uv_loop_t *loop, rh_node *n, const char *const *args) {
-  if (rh_node_spawn(loop, n, args) < 0) return -1;
-  int port = rh_node_port(loop, n);
-  if (port <= 0)
+  int port = -1;
+  if (rh_node_spawn(loop, n, args) == 0) {
+    port = rh_node_port(loop, n);
+    if (port <= 0) rh_node_kill(loop, n);
+  }
+  if (port <= 0) {
     fprintf(stderr,
-            "peer.js %s printed no port; did `npm ci` run in "
+            "FAIL: peer.js %s printed no port; did `npm ci` run in "
             "tests/rpc? (scripts/npm-deps.sh)\n",
             args[0]);
+    exit(1);
+  }
   return port;
 }
 

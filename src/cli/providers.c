@@ -1,0 +1,89 @@
+/* What serves each package of a deployment (cli.h, "the providers of a
+ * deployment"): the engine's package `pulumi`, Node.js dynamic providers
+ * (`pulumi-nodejs`), and the plugin host for everything else. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "lang/nodejs.h"
+#include "providers/builtin.h"
+
+#define DYNAMIC_PKG "pulumi-nodejs"
+#define DYNAMIC_SCRIPT "@pulumi/pulumi/cmd/dynamic-provider/index.js"
+
+/* The `node` executable on PATH, or NULL. */
+static char *find_node(void) {
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    char *cand = mp_xasprintf("%.*s/node", (int)n, path);
+    if (n && access(cand, X_OK) == 0) return cand;
+    free(cand);
+    path += n;
+    if (*path == ':') path++;
+  }
+  return NULL;
+}
+
+/* A dynamic provider: the program's own SDK started as a plugin (the
+ * direct form of the SDK's pulumi-resource-pulumi-nodejs wrapper, one
+ * node start less), in the program folder. */
+static int make_dynamic(const mp_cli_providers *set, mp_provider **out,
+                        mp_err *err) {
+  if (set->host == NULL)
+    return mp_err_set(err, MP_ENOENT,
+                      "no resource plugin 'pulumi-resource-pulumi-nodejs' "
+                      "found in the workspace or on your $PATH");
+  char *script = mp_nodejs_find_module_file(set->program_dir, DYNAMIC_SCRIPT);
+  if (script == NULL)
+    return mp_err_set(err, MP_ENOENT,
+                      "dynamic providers need @pulumi/pulumi installed in "
+                      "'%s': run `npm install` there",
+                      set->program_dir);
+  char *node = find_node();
+  if (node == NULL) {
+    free(script);
+    return mp_err_set(err, MP_ENOENT,
+                      "dynamic providers need `node` on PATH; install "
+                      "Node.js");
+  }
+  const char *argv[] = {node, script, NULL};
+  int rc = mp_plugin_launch(set->host, DYNAMIC_PKG, argv, out, err);
+  free(script);
+  free(node);
+  return rc;
+}
+
+static int make(void *ud, const char *pkg, const char *version,
+                mp_provider **out, mp_err *err) {
+  const mp_cli_providers *set = ud;
+  *out = NULL;
+  if (pkg && strcmp(pkg, "pulumi") == 0) return mp_cli_stackref_new(set, out);
+  if (pkg && strcmp(pkg, DYNAMIC_PKG) == 0) return make_dynamic(set, out, err);
+  mp_provider_factory next = set->host ? mp_plugin_host_factory(set->host)
+                                       : set->builtins;
+  return next.make(next.ud, pkg, version, out, err);
+}
+
+void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
+                           mp_plugin_host *host,
+                           const mp_builtin_opts *builtin) {
+  set->url = mp_xstrdup(ctx->backend_url);
+  set->project = mp_xstrdup(ctx->project ? ctx->project->name : "");
+  set->program_dir =
+      mp_xstrdup(ctx->project ? ctx->project->program_dir : ".");
+  set->host = host;
+  set->builtins = mp_builtin_providers(builtin);
+}
+
+mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set) {
+  mp_provider_factory f = {make, set};
+  return f;
+}
+
+void mp_cli_providers_destroy(mp_cli_providers *set) {
+  free(set->url);
+  free(set->project);
+  free(set->program_dir);
+}

@@ -1,0 +1,346 @@
+/* The plugin host: its loop thread, jobs posted to it, the provider
+ * factory and diagnostics routing (plugin/plugin.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plugin/plugin_int.h"
+
+/* ---- the loop thread ---- */
+
+static void on_wake(uv_async_t *a) {
+  mp_plugin_host *h = a->data;
+  pthread_mutex_lock(&h->mu);
+  mp__task *t = h->tasks;
+  h->tasks = h->tasks_tail = NULL;
+  int stopping = h->stopping;
+  pthread_mutex_unlock(&h->mu);
+  while (t) {
+    mp__task *next = t->next;
+    t->fn(t->arg);
+    if (t->wait) {
+      /* The poster frees |t| once it sees done: touch it no more. */
+      pthread_mutex_lock(&t->mu);
+      t->done = 1;
+      pthread_cond_signal(&t->cv);
+      pthread_mutex_unlock(&t->mu);
+    } else {
+      free(t);
+    }
+    t = next;
+  }
+  if (stopping) uv_close((uv_handle_t *)&h->wake, NULL);
+}
+
+static void loop_main(void *arg) {
+  mp_plugin_host *h = arg;
+  uv_run(&h->loop, UV_RUN_DEFAULT);
+}
+
+static void enqueue(mp_plugin_host *h, mp__task *t) {
+  pthread_mutex_lock(&h->mu);
+  if (h->tasks_tail) h->tasks_tail->next = t;
+  else h->tasks = t;
+  h->tasks_tail = t;
+  pthread_mutex_unlock(&h->mu);
+  uv_async_send(&h->wake);
+}
+
+void mp__host_run(mp_plugin_host *h, void (*fn)(void *), void *arg) {
+  mp__task t = {fn, arg, 1, 0, PTHREAD_MUTEX_INITIALIZER,
+                PTHREAD_COND_INITIALIZER, NULL};
+  enqueue(h, &t);
+  pthread_mutex_lock(&t.mu);
+  while (!t.done) pthread_cond_wait(&t.cv, &t.mu);
+  pthread_mutex_unlock(&t.mu);
+  pthread_mutex_destroy(&t.mu);
+  pthread_cond_destroy(&t.cv);
+}
+
+void mp__host_post(mp_plugin_host *h, void (*fn)(void *), void *arg) {
+  mp__task *t = mp_xcalloc(1, sizeof(*t));
+  t->fn = fn;
+  t->arg = arg;
+  enqueue(h, t);
+}
+
+/* ---- options ---- */
+
+static uint64_t env_timeout_ms(void) {
+  const char *s = getenv("MINIPULUMI_PLUGIN_TIMEOUT");
+  double secs = s ? atof(s) : 0;
+  return secs > 0 ? (uint64_t)(secs * 1000) : 0;
+}
+
+static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
+  h->project_dir = mp_xstrdup(o->project_dir ? o->project_dir : ".");
+  h->program_dir = mp_xstrdup(o->program_dir ? o->program_dir
+                                             : h->project_dir);
+  h->project = mp_xstrdup(o->project ? o->project : "");
+  h->stack = mp_xstrdup(o->stack ? o->stack : "");
+  h->organization = mp_xstrdup(o->organization);
+  h->config_json = mp_xstrdup(o->config_json ? o->config_json : "{}");
+  if (o->plugin_dir) {
+    h->plugin_dir = mp_xstrdup(o->plugin_dir);
+  } else {
+    const char *home = getenv("HOME");
+    h->plugin_dir = mp_xasprintf("%s/.minipulumi/plugins", home ? home : "");
+  }
+  h->nspecs = o->nspecs;
+  h->specs = mp_xcalloc(o->nspecs ? o->nspecs : 1, sizeof(*h->specs));
+  for (size_t i = 0; i < o->nspecs; i++) {
+    h->specs[i].name = mp_xstrdup(o->specs[i].name);
+    h->specs[i].path = mp_xstrdup(o->specs[i].path);
+  }
+  h->builtins = o->builtins;
+  h->call_timeout_ms = o->call_timeout_ms ? o->call_timeout_ms
+                                          : env_timeout_ms();
+  h->setup_timeout_ms = h->call_timeout_ms ? h->call_timeout_ms : 60000;
+}
+
+static void free_opts(mp_plugin_host *h) {
+  free(h->project_dir);
+  free(h->program_dir);
+  free(h->project);
+  free(h->stack);
+  free(h->organization);
+  free(h->config_json);
+  free(h->plugin_dir);
+  for (size_t i = 0; i < h->nspecs; i++) {
+    free((char *)h->specs[i].name);
+    free((char *)h->specs[i].path);
+  }
+  free(h->specs);
+}
+
+int mp_plugin_host_new(const mp_plugin_host_opts *o, mp_plugin_host **out,
+                       mp_err *err) {
+  *out = NULL;
+  mp_plugin_host *h = mp_xcalloc(1, sizeof(*h));
+  copy_opts(h, o);
+  pthread_mutex_init(&h->mu, NULL);
+  int rc = uv_loop_init(&h->loop);
+  if (rc == 0) {
+    rc = uv_async_init(&h->loop, &h->wake, on_wake);
+    h->wake.data = h;
+    if (rc == 0) rc = uv_thread_create(&h->thread, loop_main, h);
+    if (rc < 0) {
+      uv_close((uv_handle_t *)&h->wake, NULL);
+      uv_run(&h->loop, UV_RUN_DEFAULT);
+      uv_loop_close(&h->loop);
+    }
+  }
+  if (rc < 0) {
+    pthread_mutex_destroy(&h->mu);
+    free_opts(h);
+    free(h);
+    return mp_err_from_uv(err, rc, "cannot start the plugin host");
+  }
+  *out = h;
+  return 0;
+}
+
+void mp_plugin_host_shutdown(mp_plugin_host *h) {
+  if (h == NULL) return;
+  for (;;) {
+    pthread_mutex_lock(&h->mu);
+    mp__plugin *p = h->plugins;
+    pthread_mutex_unlock(&h->mu);
+    if (p == NULL) break;
+    mp_provider_free(&p->base); /* unlinks itself */
+  }
+  pthread_mutex_lock(&h->mu);
+  h->stopping = 1;
+  pthread_mutex_unlock(&h->mu);
+  uv_async_send(&h->wake);
+  uv_thread_join(&h->thread);
+  uv_loop_close(&h->loop);
+  pthread_mutex_destroy(&h->mu);
+  free_opts(h);
+  free(h);
+}
+
+/* ---- finding plugins ---- */
+
+static int is_exec_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+         access(path, X_OK) == 0;
+}
+
+static const mp_plugin_spec *spec_for(const mp_plugin_host *h,
+                                      const char *pkg) {
+  for (size_t i = 0; i < h->nspecs; i++)
+    if (strcmp(h->specs[i].name, pkg) == 0) return &h->specs[i];
+  return NULL;
+}
+
+static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
+                     char **path, mp_err *err) {
+  char *base = s->path[0] == '/' ? mp_xstrdup(s->path)
+                                 : mp_xasprintf("%s/%s", h->project_dir,
+                                                s->path);
+  if (is_exec_file(base)) {
+    *path = base;
+    return 0;
+  }
+  char *inside = mp_xasprintf("%s/pulumi-resource-%s", base, s->name);
+  if (is_exec_file(inside)) {
+    free(base);
+    *path = inside;
+    return 0;
+  }
+  mp_err_set(err, MP_ENOENT,
+             "no resource plugin 'pulumi-resource-%s' found at '%s' (the "
+             "path Pulumi.yaml's plugins.providers gives for '%s'); it must "
+             "be an executable file or a folder holding one",
+             s->name, base, s->name);
+  free(inside);
+  free(base);
+  return MP_ENOENT;
+}
+
+int mp_plugin_find(mp_plugin_host *h, const char *pkg, char **path,
+                   mp_err *err) {
+  *path = NULL;
+  const mp_plugin_spec *s = spec_for(h, pkg);
+  if (s) return find_spec(h, s, path, err);
+  const char *env = getenv("PATH");
+  const char *dirs = env ? env : "";
+  for (const char *d = dirs;; d++) {
+    const char *end = strchr(d, ':');
+    size_t n = end ? (size_t)(end - d) : strlen(d);
+    char *cand = mp_xasprintf("%.*s/pulumi-resource-%s", (int)n,
+                              n ? d : ".", pkg);
+    if (is_exec_file(cand)) {
+      *path = cand;
+      return 0;
+    }
+    free(cand);
+    if (end == NULL) break;
+    d = end;
+  }
+  char *cand = mp_xasprintf("%s/pulumi-resource-%s", h->plugin_dir, pkg);
+  if (is_exec_file(cand)) {
+    *path = cand;
+    return 0;
+  }
+  free(cand);
+  return mp_err_set(err, MP_ENOENT,
+                    "no resource plugin 'pulumi-resource-%s' found in the "
+                    "workspace or on your $PATH",
+                    pkg);
+}
+
+/* ---- launching ---- */
+
+static void link_plugin(mp__plugin *p) {
+  mp_plugin_host *h = p->h;
+  pthread_mutex_lock(&h->mu);
+  p->next = h->plugins;
+  h->plugins = p;
+  pthread_mutex_unlock(&h->mu);
+}
+
+/* Removes |p| from its host's list; the provider's free calls it. */
+static void unlink_plugin(mp__plugin *p) {
+  mp_plugin_host *h = p->h;
+  pthread_mutex_lock(&h->mu);
+  for (mp__plugin **pp = &h->plugins; *pp; pp = &(*pp)->next)
+    if (*pp == p) {
+      *pp = p->next;
+      break;
+    }
+  pthread_mutex_unlock(&h->mu);
+}
+
+static void free_plugin(mp__plugin *p) {
+  mp_strv_destroy(&p->pending);
+  mp_buf_destroy(&p->out_line);
+  mp_buf_destroy(&p->err_line);
+  pthread_mutex_destroy(&p->mu);
+  free(p->version);
+  free(p->bin);
+  free(p->name);
+  free(p->base.pkg);
+  free(p);
+}
+
+void mp__plugin_release(mp__plugin *p) {
+  unlink_plugin(p);
+  mp__plugin_stop(p);
+  free_plugin(p);
+}
+
+int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
+                     const char *const *argv, mp_provider **out,
+                     mp_err *err) {
+  *out = NULL;
+  mp__plugin *p = mp_xcalloc(1, sizeof(*p));
+  p->base.vt = &mp__plugin_vtable;
+  p->base.pkg = mp_xstrdup(pkg);
+  p->h = h;
+  p->bin = mp_xstrdup(argv[0]);
+  const char *slash = strrchr(argv[0], '/');
+  p->name = mp_xstrdup(slash ? slash + 1 : argv[0]);
+  pthread_mutex_init(&p->mu, NULL);
+  mp_strv_init(&p->pending);
+  mp_buf_init(&p->out_line);
+  mp_buf_init(&p->err_line);
+  int rc = mp__plugin_start(p, argv, err);
+  if (rc < 0) {
+    free_plugin(p);
+    return rc;
+  }
+  link_plugin(p);
+  rc = mp__plugin_setup(p, err);
+  if (rc < 0) {
+    mp__plugin_release(p);
+    return rc;
+  }
+  *out = &p->base;
+  return 0;
+}
+
+/* The factory's make: spec, built-in, then a plugin found on disk. */
+static int make(void *ud, const char *pkg, const char *version,
+                mp_provider **out, mp_err *err) {
+  mp_plugin_host *h = ud;
+  *out = NULL;
+  if (pkg == NULL) return mp_err_set(err, MP_EINVAL, "no package named");
+  if (spec_for(h, pkg) == NULL && h->builtins.make) {
+    mp_err e;
+    mp_err_clear(&e);
+    int rc = h->builtins.make(h->builtins.ud, pkg, version, out, &e);
+    if (rc != MP_ENOENT) {
+      if (rc < 0) mp_err_set(err, rc, "%s", e.msg);
+      return rc;
+    }
+  }
+  char *path = NULL;
+  int rc = mp_plugin_find(h, pkg, &path, err);
+  if (rc < 0) return rc;
+  const char *argv[] = {path, NULL};
+  rc = mp_plugin_launch(h, pkg, argv, out, err);
+  free(path);
+  return rc;
+}
+
+mp_provider_factory mp_plugin_host_factory(mp_plugin_host *h) {
+  mp_provider_factory f = {make, h};
+  return f;
+}
+
+/* ---- diagnostics ---- */
+
+void mp__plugin_diag(mp__plugin *p, const char *urn, const char *line) {
+  pthread_mutex_lock(&p->mu);
+  mp__inflight *to = NULL;
+  if (urn && *urn)
+    for (mp__inflight *c = p->inflight; c && !to; c = c->next)
+      if (strcmp(c->urn, urn) == 0) to = c;
+  if (to == NULL) to = p->inflight;
+  mp_strv_push(to ? &to->diags : &p->pending, line);
+  pthread_mutex_unlock(&p->mu);
+}

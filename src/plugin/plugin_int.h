@@ -1,0 +1,107 @@
+/* Shared between the files of src/plugin (not part of the public API). */
+#ifndef MP_PLUGIN_INT_H
+#define MP_PLUGIN_INT_H
+
+#include <pthread.h>
+#include <sys/types.h>
+#include <uv.h>
+
+#include "plugin/plugin.h"
+#include "rpc/client.h"
+#include "rpc/engine_service.h"
+#include "rpc/server.h"
+
+typedef struct mp__plugin mp__plugin;
+
+/* A job for the host's loop thread (mp__host_run). */
+typedef struct mp__task {
+  void (*fn)(void *arg);
+  void *arg;
+  int wait; /* the poster waits for |done| (else the task is freed) */
+  int done;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  struct mp__task *next;
+} mp__task;
+
+struct mp_plugin_host {
+  /* options, owned copies */
+  char *project_dir, *program_dir, *project, *stack, *organization,
+      *config_json, *plugin_dir;
+  mp_plugin_spec *specs;
+  size_t nspecs;
+  mp_provider_factory builtins;
+  uint64_t call_timeout_ms;  /* resource calls; 0: none */
+  uint64_t setup_timeout_ms; /* Handshake, Configure, ...; never 0 */
+  /* the loop thread */
+  uv_loop_t loop;
+  uv_thread_t thread;
+  uv_async_t wake;
+  pthread_mutex_t mu; /* guards tasks, stopping and plugins */
+  mp__task *tasks, *tasks_tail;
+  int stopping;
+  mp__plugin *plugins; /* running plugins, for shutdown */
+};
+
+/* One call in flight on a plugin, for diagnostics routing. */
+typedef struct mp__inflight {
+  const char *urn; /* borrowed; "" for calls about no resource */
+  mp_strv diags;
+  struct mp__inflight *next;
+} mp__inflight;
+
+/* One plugin process and the provider in front of it. */
+struct mp__plugin {
+  mp_provider base;
+  mp_plugin_host *h;
+  char *bin;  /* the executable as launched */
+  char *name; /* its file name, as messages name the plugin */
+  pid_t pid;
+  int reaped, status; /* waitpid's status once reaped */
+  int port;
+  mp_rpc_client *client;
+  mp_rpc_server *srv; /* this plugin's Engine server */
+  mp_rpc_engine_service svc;
+  uv_pipe_t out, err; /* stdout after the port line, stderr */
+  int out_open, err_open;
+  mp_buf out_line, err_line; /* partial lines */
+  int closing_handles;
+  /* capabilities (Handshake, then Configure) */
+  int accept_secrets, accept_resources, accept_outputs, supports_preview;
+  char *version;
+  /* diagnostics routing; guarded by |mu| */
+  pthread_mutex_t mu;
+  mp__inflight *inflight; /* oldest first */
+  mp_strv pending;        /* lines no call was in flight for */
+  mp__plugin *next;       /* in h->plugins */
+};
+
+/* Runs fn(arg) on the host's loop thread and waits for it. Not from the
+ * loop thread. */
+void mp__host_run(mp_plugin_host *h, void (*fn)(void *), void *arg);
+/* Runs fn(arg) on the loop thread later; |arg| is the callee's. */
+void mp__host_post(mp_plugin_host *h, void (*fn)(void *), void *arg);
+
+/* A diagnostic line from |p| (stdout, stderr, Engine.Log) about |urn|
+ * ("" or NULL: none); routed as plugin.h says. Any thread. */
+void mp__plugin_diag(mp__plugin *p, const char *urn, const char *line);
+
+/* Starts the process of |p| (p->bin, |argv|), its Engine server and
+ * reads its port; on failure the process is gone. launch.c. */
+int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err);
+/* Ends the process of |p|: closes its connection, pipes and server, then
+ * SIGINT to its group, SIGKILL after 5 s, reaped. launch.c. */
+void mp__plugin_stop(mp__plugin *p);
+/* ", exited with status N" / ", killed by signal N" when the plugin has
+ * ended (reaps it without waiting), else "". launch.c. */
+const char *mp__plugin_exit_note(mp__plugin *p, char *buf, size_t n);
+
+/* Unlinks |p| from its host, ends its process and frees it. host.c. */
+void mp__plugin_release(mp__plugin *p);
+
+/* The provider method table of a plugin. calls.c. */
+extern const mp_provider_vtable mp__plugin_vtable;
+/* Handshake and GetPluginInfo, right after the start. calls.c. */
+int mp__plugin_setup(mp__plugin *p, mp_err *err);
+
+#endif

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Options: aliases that rename and reparent (same), protect, ignoreChanges.
+. "$(dirname "$0")/lib.sh" "$@"
+node_program options
+run stack init dev
+run up --yes
+expect_rc 0 "up"
+expect_out "+ 7 created" "first up"
+
+STEP=2 run up --yes
+expect_rc 0 "up with aliases"
+expect_out "7 unchanged" "renamed and reparented resources are the same"
+expect_not_out "created" "no create"
+expect_not_out "deleted" "no delete"
+expect_out "ignLength: 1" "ignoreChanges kept the old length"
+state_json
+case "$STATE" in *"RandomPet::new-name"*) ;; *) fail "not renamed: $STATE" ;; esac
+case "$STATE" in *'test:index:Box$random:index/randomPet:RandomPet::kid'*) ;;
+  *) fail "not reparented: $STATE" ;; esac
+case "$STATE" in *"::old-name"*) fail "old name left: $STATE" ;; esac
+
+run destroy --yes
+[ "$RC" != 0 ] || fail "destroy of a protected resource succeeded"
+expect_out "protected" "protect is reported"
+state_json
+case "$STATE" in *"::guarded"*) ;; *) fail "protected resource gone" ;; esac
+
+STEP=3 run up --yes
+expect_rc 0 "unprotect through the program"
+run destroy --yes
+expect_rc 0 "destroy after unprotect"
+finish

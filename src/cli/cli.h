@@ -166,7 +166,11 @@ int mp_cli_stack_name_valid(const char *name);
 enum mp_cli_secrets_mode {
   MP_SECRETS_EXISTING = 0,     /* NULL in *out when the stack has none */
   MP_SECRETS_CREATE = 1 << 0,  /* create a salt if the stack has none */
-  MP_SECRETS_FOR_STATE = 1 << 1 /* prefer the store's salt (the snapshot's) */
+  MP_SECRETS_FOR_STATE = 1 << 1, /* prefer the store's salt (the snapshot's) */
+  /* Get the passphrase now when the stack has a salt (an operation must
+   * not fail halfway for want of it); by default it is read when the first
+   * secret is encrypted or decrypted. */
+  MP_SECRETS_NOW = 1 << 2
 };
 
 /* The stack's passphrase manager. The salt comes from `encryptionsalt` in
@@ -181,12 +185,35 @@ int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
  * an exit status. */
 int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
                          mp_crypter *crypter, int *has_crypter);
+/* A fresh salt state (owned) from a new passphrase (mp_cli_passphrase_new);
+ * its manager is cached in |ctx|. */
+int mp_cli_secrets_new_salt(mp_ctx *ctx, char **salt, mp_err *err);
 /* The (cached) manager for a salt state "v1:...". */
 int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
                                mp_passphrase **out, mp_err *err);
 /* Records |salt| as the stack's secrets state in the store. */
 int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);
+/* ---- passphrases (passphrase.c) ---- */
+
+/* 1 if PULUMI_CONFIG_PASSPHRASE is set (even empty) or
+ * PULUMI_CONFIG_PASSPHRASE_FILE names a file. */
+int mp_cli_passphrase_in_env(void);
+/* A passphrase for a new salt (owned): from the environment, else asked
+ * twice without echo on a terminal until both agree, else MP_ENOENT with
+ * Pulumi's `passphrase must be set with ...` message. */
+int mp_cli_passphrase_new(mp_ctx *ctx, char **out, mp_err *err);
+/* A manager for the existing |salt| of |stack|: the passphrase from the
+ * environment (checked on first use), else asked without echo on a
+ * terminal until it unlocks the salt, else MP_ENOENT as above. */
+int mp_cli_passphrase_unlock(mp_ctx *ctx, const char *salt,
+                             const char *stack, mp_passphrase **out,
+                             mp_err *err);
+/* Asks |question| followed by ": " and reads one line without echo when
+ * stdin is a terminal. Returns 0, or -1 on end of input or interrupt. */
+int mp_cli_prompt_secret(mp_ctx *ctx, const char *question, char *answer,
+                         size_t size);
+
 /* Releases the cached managers. */
 void mp_cli_secrets_release(mp_ctx *ctx);
 

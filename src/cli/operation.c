@@ -232,14 +232,13 @@ static int prepare(run *r) {
   mp_ctx *ctx = r->ctx;
   mp_err err;
   mp_err_clear(&err);
+  /* The passphrase first: asked for, or refused, before anything runs. */
+  int mode = MP_SECRETS_FOR_STATE | MP_SECRETS_NOW |
+             (mp_cli_passphrase_in_env() ? MP_SECRETS_CREATE : 0);
+  if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
       mp_cli_config_build(ctx, r->stack, &r->config, &err))
-    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
-  const char *pass = getenv("PULUMI_CONFIG_PASSPHRASE");
-  const char *passf = getenv("PULUMI_CONFIG_PASSPHRASE_FILE");
-  int mode = MP_SECRETS_FOR_STATE |
-             ((pass || (passf && *passf)) ? MP_SECRETS_CREATE : 0);
-  if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (r->pp) r->crypter = mp_passphrase_crypter(r->pp);
   for (size_t i = 0; i < r->f->targets.len; i++)

@@ -51,11 +51,12 @@ void mp_cli_secrets_release(mp_ctx *ctx) {
   }
 }
 
-static int create_salt(mp_ctx *ctx, char **salt, mp_err *err) {
+int mp_cli_secrets_new_salt(mp_ctx *ctx, char **salt, mp_err *err) {
   char *pass = NULL;
   mp_passphrase *pp = NULL;
-  int rc = mp_passphrase_from_env(&pass, err);
+  int rc = mp_cli_passphrase_new(ctx, &pass, err);
   if (rc == 0) rc = mp_passphrase_create(pass, &pp, err);
+  if (pass) memset(pass, 0, strlen(pass));
   free(pass);
   if (rc) return rc;
   *salt = mp_xstrdup(mp_passphrase_state(pp));
@@ -109,16 +110,26 @@ int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
   else if (store_salt) salt = mp_xstrdup(store_salt);
   if (!salt) {
     if (!(mode & MP_SECRETS_CREATE)) goto done;
-    if ((rc = create_salt(ctx, &salt, err))) goto done;
+    if ((rc = mp_cli_secrets_new_salt(ctx, &salt, err))) goto done;
   }
   if ((rc = sync_salt(ctx, ref, cfg, salt, file_salt != NULL,
                       store_salt != NULL, err)))
     goto done;
   mp_passphrase *pp = cache_get(ctx, salt);
   if (!pp) {
-    if ((rc = mp_passphrase_open(salt, NULL, &pp, err))) goto done;
+    /* Without a passphrase in the environment, a terminal is asked now;
+     * otherwise the engine reads it when a secret first needs it, unless
+     * the caller needs it now. */
+    if (mp_cli_passphrase_in_env() ||
+        (!(mode & MP_SECRETS_NOW) && !mp_cli_interactive(ctx)))
+      rc = mp_passphrase_open(salt, NULL, &pp, err);
+    else
+      rc = mp_cli_passphrase_unlock(ctx, salt, stack, &pp, err);
+    if (rc) goto done;
     cache_put(ctx, salt, pp);
   }
+  if ((mode & MP_SECRETS_NOW) && (rc = mp_passphrase_verify(pp, err)))
+    goto done;
   *out = pp;
 done:
   free(type);

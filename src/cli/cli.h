@@ -51,6 +51,12 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx);
 
+/* `state` and its subcommands (cmd_state*.c) */
+int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
+
 /* ---- messages ---- */
 
 /* Prints "error: <msg>" to ctx->err and returns |status|. */

@@ -13,6 +13,7 @@
 #include "cli/config_file.h"
 #include "cli/ctx.h"
 #include "engine/crypto.h"
+#include "engine/snapshot.h"
 #include "engine/store.h"
 
 /* Exit statuses (Pulumi >= 3.227, ANCHORS.md section 3). */
@@ -50,6 +51,19 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx);
+
+/* The outputs of the stack's root resource in |s| (borrowed; NULL if
+ * none). */
+const mp_value *mp_cli_stack_outputs(const mp_snapshot *s);
+/* Pulumi's OUTPUT/VALUE table of |outputs| (secrets as [secret] unless
+ * MP_RENDER_SHOW_SECRETS in |flags|); with |heading|, always under
+ * `Current stack outputs (N):`. */
+void mp_cli_print_outputs(mp_ctx *ctx, const mp_value *outputs,
+                          unsigned flags, int heading);
+/* `minipulumi stack`: the current stack, its resources as a TYPE/NAME tree
+ * (with their URNs and IDs when asked) and its outputs. Exit status. */
+int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
+                      int show_secrets, int show_name);
 
 /* `state` and its subcommands (cmd_state*.c) */
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
@@ -266,5 +280,9 @@ void mp_cli_render_value(const mp_value *v, unsigned flags, int indent,
  * MP_RENDER_SHOW_SECRETS. Pretty (two spaces) if |pretty|. */
 void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
                        mp_buf *out);
+
+/* The display width of UTF-8 text |s|: its code points (the tree's box
+ * characters are one column each). */
+size_t mp_cli_text_width(const char *s);
 
 #endif

@@ -257,13 +257,7 @@ static void tree_destroy(tree *t) {
   free(t->prefix);
 }
 
-/* Display width of UTF-8 text (counts code points). */
-static size_t width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++)
-    if (((unsigned char)*s & 0xC0) != 0x80) w++;
-  return w;
-}
+static size_t width(const char *s) { return mp_cli_text_width(s); }
 
 static void pad(mp_buf *b, const char *s, size_t w) {
   mp_buf_puts(b, s);

@@ -215,3 +215,10 @@ void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
   mp_cli_cjson_print(j, pretty ? 2 : 0, out);
   cJSON_Delete(j);
 }
+
+size_t mp_cli_text_width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++)
+    if (((unsigned char)*s & 0xC0) != 0x80) w++;
+  return w;
+}

@@ -17,12 +17,13 @@ static const struct sub {
      "Unprotect resources in a stack's state"},
     {"rename", NULL, NULL, mp_cmd_state_rename,
      "Renames a resource from a stack's state"},
+    {"repair", NULL, NULL, mp_cmd_state_repair, "Repair an invalid state"},
 };
 
 static const mp_cmd_help help = {
     "minipulumi state <subcommand> [flags]",
     "Edit the current stack's state.\n\nSubcommands: delete, unprotect, "
-    "rename. To see the URNs of a stack's resources, run\n`minipulumi stack "
+    "rename, repair. To see the URNs of a stack's resources, run\n`minipulumi stack "
     "--show-urns`."};
 
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx) {

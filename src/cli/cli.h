@@ -135,7 +135,9 @@ const char *mp_cli_user_name(void);
 /* ~/.minipulumi/<name> (owned), creating ~/.minipulumi. Exit status. */
 int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
 /* The store options from the environment: MINIPULUMI_LOCK_LEASE_SECONDS
- * sets the PostgreSQL lock lease (tests use short ones). Exit status. */
+ * sets the PostgreSQL lock lease (tests use short ones), and
+ * MINIPULUMI_VERIFY_WRITES other than "" or "0" has every write verified
+ * (the test suites set it). Exit status. */
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o);
 
 /* The URL `login` or `logout` names: the argument in |pos| or -c
@@ -217,9 +219,12 @@ int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);
 /* ---- passphrases (passphrase.c) ---- */
 
-/* 1 if PULUMI_CONFIG_PASSPHRASE is set (even empty) or
- * PULUMI_CONFIG_PASSPHRASE_FILE names a file. */
-int mp_cli_passphrase_in_env(void);
+/* 1 if the user gave a passphrase: PULUMI_CONFIG_PASSPHRASE is set (even
+ * empty), or PULUMI_CONFIG_PASSPHRASE_FILE is set and not empty. */
+int mp_cli_passphrase_given(void);
+/* The passphrase the environment gives (mp_passphrase_resolve over the two
+ * variables). Owned in *out. Returns 0 or an MP_E code. */
+int mp_cli_passphrase_env(char **out, mp_err *err);
 /* A passphrase for a new salt (owned): from the environment, else asked
  * twice without echo on a terminal until both agree, else MP_ENOENT with
  * Pulumi's `passphrase must be set with ...` message. */

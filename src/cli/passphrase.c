@@ -10,9 +10,14 @@
 
 #define MP_PASSPHRASE_MAX 1024
 
-int mp_cli_passphrase_in_env(void) {
-  const char *file = getenv("PULUMI_CONFIG_PASSPHRASE_FILE");
-  return getenv("PULUMI_CONFIG_PASSPHRASE") != NULL || (file && *file);
+int mp_cli_passphrase_given(void) {
+  const char *file = getenv(MP_PASSPHRASE_FILE_VAR);
+  return getenv(MP_PASSPHRASE_VAR) != NULL || (file && *file);
+}
+
+int mp_cli_passphrase_env(char **out, mp_err *err) {
+  return mp_passphrase_resolve(getenv(MP_PASSPHRASE_VAR),
+                               getenv(MP_PASSPHRASE_FILE_VAR), out, err);
 }
 
 int mp_cli_prompt_secret(mp_ctx *ctx, const char *question, char *answer,
@@ -50,7 +55,7 @@ static int cancelled(mp_err *err) {
 
 int mp_cli_passphrase_new(mp_ctx *ctx, char **out, mp_err *err) {
   *out = NULL;
-  if (mp_cli_passphrase_in_env()) return mp_passphrase_from_env(out, err);
+  if (mp_cli_passphrase_given()) return mp_cli_passphrase_env(out, err);
   if (!mp_cli_interactive(ctx)) return no_passphrase(err);
   char first[MP_PASSPHRASE_MAX], second[MP_PASSPHRASE_MAX];
   int rc = 0;
@@ -78,9 +83,9 @@ int mp_cli_passphrase_unlock(mp_ctx *ctx, const char *salt,
                              const char *stack, mp_passphrase **out,
                              mp_err *err) {
   *out = NULL;
-  if (mp_cli_passphrase_in_env()) {
+  if (mp_cli_passphrase_given()) {
     char *pass = NULL;
-    int rc = mp_passphrase_from_env(&pass, err);
+    int rc = mp_cli_passphrase_env(&pass, err);
     if (rc == 0) rc = mp_passphrase_open(salt, pass, out, err);
     free(pass);
     return rc;

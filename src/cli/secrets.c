@@ -51,6 +51,18 @@ void mp_cli_secrets_release(mp_ctx *ctx) {
   }
 }
 
+/* The passphrase from the user's environment (an mp_passphrase_source). */
+static int passphrase_from_env(void *ud, char **out, mp_err *err) {
+  (void)ud;
+  return mp_cli_passphrase_env(out, err);
+}
+
+/* Asks the environment only when a secret is first en- or decrypted. */
+static int open_salt(const char *salt, mp_passphrase **out, mp_err *err) {
+  static const mp_passphrase_source from_env = {passphrase_from_env, NULL};
+  return mp_passphrase_open_lazy(salt, &from_env, out, err);
+}
+
 int mp_cli_secrets_new_salt(mp_ctx *ctx, char **salt, mp_err *err) {
   char *pass = NULL;
   mp_passphrase *pp = NULL;
@@ -120,9 +132,9 @@ int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
     /* Without a passphrase in the environment, a terminal is asked now;
      * otherwise the engine reads it when a secret first needs it, unless
      * the caller needs it now. */
-    if (mp_cli_passphrase_in_env() ||
+    if (mp_cli_passphrase_given() ||
         (!(mode & MP_SECRETS_NOW) && !mp_cli_interactive(ctx)))
-      rc = mp_passphrase_open(salt, NULL, &pp, err);
+      rc = open_salt(salt, &pp, err);
     else
       rc = mp_cli_passphrase_unlock(ctx, salt, stack, &pp, err);
     if (rc) goto done;
@@ -165,7 +177,7 @@ int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
   mp_passphrase *pp = cache_get(ctx, salt);
   *out = NULL;
   if (!pp) {
-    int rc = mp_passphrase_open(salt, NULL, &pp, err);
+    int rc = open_salt(salt, &pp, err);
     if (rc) return rc;
     cache_put(ctx, salt, pp);
   }

@@ -58,6 +58,11 @@ typedef struct mp_store_opts {
    * holder renews it every lease_ms / 8. <= 0: 5 minutes (Pulumi Cloud's
    * update lease). SQLite ignores it (its holders are on this host). */
   int64_t lease_ms;
+  /* 1: after every write, reload the stack's entries and verify the
+   * snapshot they make (mp_snapshot_verify), failing the write with
+   * MP_ESTATE on a violation; a snapshot replaced whole is verified before
+   * it is written. For tests: it costs a full read per step. */
+  int verify_writes;
 } mp_store_opts;
 
 /* Opens (creating if needed) the store at |url|:
@@ -224,6 +229,7 @@ void mp_history_entry_destroy(mp_history_entry *h);
 struct mp_store {
   const struct mp_store_ops *ops;
   char *location; /* the URL without its password; owned by the backend */
+  int verify_writes; /* mp_store_opts.verify_writes */
 };
 
 struct mp_store_update {

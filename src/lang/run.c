@@ -1,7 +1,7 @@
 /* The Pulumi YAML language host: registers the stack, then every resource
  * as soon as everything it references is known (all ready registrations
  * are issued at once), and finally the stack outputs. */
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -418,7 +418,7 @@ out:
   return rc;
 }
 
-/* ---- entry points (engine/source.h) ---- */
+/* ---- entry points (monitor/api.h) ---- */
 
 /* Routes the goal of a RegisterResource or ReadResource request; the
  * registration answers through |cb| or |rcb|. On error nothing is kept. */

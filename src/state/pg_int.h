@@ -87,7 +87,7 @@ struct mp_pg_update {
   int64_t next_ord;     /* ord of the next INSERT_NEW (below old rows) */
   int64_t pending_high; /* pending rows <= this existed at begin */
   const mp_crypter *c;  /* borrowed */
-  int verify;           /* MINIPULUMI_VERIFY_WRITES was set at begin */
+  int verify;           /* the store verifies its writes */
   mp_pg_lease *lease;   /* renews the lock while the session is open */
   mp_pg_update *next;   /* in s->updates */
 };

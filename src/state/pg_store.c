@@ -75,6 +75,7 @@ int mp__pg_open(const char *url, const mp_store_opts *o, mp_store **out,
   mp_pg *s = mp_xcalloc(1, sizeof(*s));
   s->base.ops = &pg_ops;
   s->base.location = mp_store_url_redact(url);
+  s->base.verify_writes = o->verify_writes;
   s->url = mp_xstrdup(url);
   s->lease_ms = o->lease_ms > 0 ? o->lease_ms : DEFAULT_LEASE_MS;
   s->pid = (int64_t)getpid();

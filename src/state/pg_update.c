@@ -52,7 +52,7 @@ int mp__pg_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   u->base.s = base;
   u->s = s;
   u->c = c;
-  u->verify = mp__store_verify_writes_enabled();
+  u->verify = base->verify_writes;
   u->label = mp__store_label(st);
   int locked = 0;
   int rc = mp__pg_tx_begin(s, err);

@@ -83,7 +83,7 @@ struct mp_sqlite_update {
   int64_t next_ord;       /* ord of the next INSERT_NEW (below old rows) */
   int64_t pending_high;   /* pending rows <= this existed at begin */
   const mp_crypter *c;    /* borrowed */
-  int verify;             /* MINIPULUMI_VERIFY_WRITES was set at begin */
+  int verify;             /* the store verifies its writes */
   mp_sqlite_update *next; /* in s->updates */
 };
 

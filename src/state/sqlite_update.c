@@ -51,7 +51,7 @@ int mp__sqlite_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   u->base.s = base;
   u->s = s;
   u->c = c;
-  u->verify = mp__store_verify_writes_enabled();
+  u->verify = base->verify_writes;
   u->label = mp__store_label(st);
   int rc = mp__stack_id(s, st, &u->stack_id, err);
   if (rc == 0)

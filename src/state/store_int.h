@@ -68,8 +68,6 @@ int mp__store_lock_lost(const char *label, mp_err *err);
 /* MP_ESTATE: |what| touched no row: stack |label| has no row |row|. */
 int mp__store_no_row(const char *what, const char *label, int64_t row,
                      mp_err *err);
-/* 1 if MINIPULUMI_VERIFY_WRITES is set to something other than "" or "0". */
-int mp__store_verify_writes_enabled(void);
 
 /* ==== step writes ==== */
 

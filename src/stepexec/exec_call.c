@@ -44,7 +44,7 @@ static void mark_secrets(mp_resource *r) {
 
 /* Provider resources: the engine makes the id and configures the plugin;
  * outputs are the inputs without __internal. */
-static int provider_resource(mp_registry *reg, mp_step *s, int preview,
+static int provider_resource(mp_registry *registry, mp_step *s, int preview,
                              mp_err *err) {
   mp_resource *n = s->new_;
   if (s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT) {
@@ -58,15 +58,15 @@ static int provider_resource(mp_registry *reg, mp_step *s, int preview,
   mp_value_free(n->outputs);
   n->outputs = n->inputs ? mp_value_dup(n->inputs) : mp_value_new_object();
   mp_value_object_del(n->outputs, "__internal");
-  return mp_registry_load(reg, n, err);
+  return mp_registry_load(registry, n, err);
 }
 
-static mp_provider *provider_of(mp_registry *reg, const mp_step *s,
+static mp_provider *provider_of(mp_registry *registry, const mp_step *s,
                                 mp_err *err) {
   if (s->provider == NULL)
     return mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", s->urn),
            NULL;
-  mp_provider *p = mp_registry_get(reg, s->provider, err);
+  mp_provider *p = mp_registry_get(registry, s->provider, err);
   if (p == NULL) mp_err_prefix(err, "resource '%s'", s->urn);
   return p;
 }
@@ -230,10 +230,10 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
  * outputs. The result is `update` only when the inputs changed (output
  * drift is recorded but is not a refresh diff); external resources compare
  * outputs. */
-static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
+static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   s->refresh_result = MP_OP_SAME;
   if (s->flags & MP_STEP_NO_CALL) return 0;
-  mp_provider *p = provider_of(reg, s, err);
+  mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   const mp_resource *o = s->old;
   mp_resource *n = s->new_;
@@ -288,7 +288,7 @@ static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
   return rc;
 }
 
-static int delete_like(mp_registry *reg, mp_step *s, int ignore_protect,
+static int delete_like(mp_registry *registry, mp_step *s, int ignore_protect,
                        mp_err *err) {
   const mp_resource *o = s->old;
   if (o->protect && !ignore_protect && s->op == MP_OP_DELETE)
@@ -301,12 +301,12 @@ static int delete_like(mp_registry *reg, mp_step *s, int ignore_protect,
         o->urn, o->urn);
   if ((s->flags & MP_STEP_NO_CALL) || (s->flags & MP_STEP_PROVIDER_RES))
     return 0;
-  mp_provider *p = provider_of(reg, s, err);
+  mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   return do_delete(p, s, err);
 }
 
-int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
+int mp__exec_call(mp_registry *registry, mp_step *s, int preview,
                   int ignore_protect, int *partial, mp_err *err) {
   *partial = 0;
   mp_resource *n = s->new_;
@@ -316,11 +316,11 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
     if (preview) /* nothing is deleted, but protection is still reported */
       return (s->op == MP_OP_DELETE && s->old && s->old->protect &&
               !ignore_protect)
-                 ? delete_like(reg, s, ignore_protect, err)
+                 ? delete_like(registry, s, ignore_protect, err)
                  : 0;
-    return delete_like(reg, s, ignore_protect, err);
+    return delete_like(registry, s, ignore_protect, err);
   case MP_OP_REFRESH:
-    return do_refresh(reg, s, err);
+    return do_refresh(registry, s, err);
   case MP_OP_REPLACE:
   case MP_OP_DISCARD:
   case MP_OP_DISCARD_REPLACED:
@@ -330,7 +330,7 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
     break;
   }
   if (n == NULL) return 0;
-  if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(reg, s, preview, err);
+  if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(registry, s, preview, err);
   if (s->op == MP_OP_SAME) {
     if (!(s->flags & (MP_STEP_VERBATIM | MP_STEP_SKIPPED_CREATE)) && s->old) {
       set_str(&n->id, s->old->id);
@@ -348,7 +348,7 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
     else if (s->op == MP_OP_UPDATE) stamp(n, 0);
     return 0;
   }
-  mp_provider *p = provider_of(reg, s, err);
+  mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   switch (s->op) {
   case MP_OP_CREATE:

@@ -38,7 +38,7 @@ typedef struct mp_stepexec_opts {
   int preview;           /* no writes; Create/Update with preview=true */
   int ignore_protect;
   mp_store_update *store; /* NULL in preview */
-  mp_registry *reg;
+  mp_registry *registry;
   mp_stepexec_hooks hooks;
 } mp_stepexec_opts;
 
@@ -59,7 +59,5 @@ void mp_stepexec_cancel(mp_stepexec *ex);
 /* Closes |ex|'s handle; its memory is freed in the close callback, so the
  * loop must run once more. It must not be busy. NULL is fine. */
 void mp_stepexec_close(mp_stepexec *ex);
-/* Counts of completed steps per op. */
-const int64_t *mp_stepexec_counts(const mp_stepexec *ex);
 
 #endif

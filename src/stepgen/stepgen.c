@@ -42,7 +42,7 @@ void mp_diags_destroy(mp_diags *d) {
 /* ---- lifetime ---- */
 
 mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
-                           mp_registry *reg) {
+                           mp_registry *registry) {
   mp_stepgen *sg = mp_xcalloc(1, sizeof(*sg));
   sg->stack = mp_xstrdup(o->stack);
   sg->project = mp_xstrdup(o->project);
@@ -52,7 +52,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
   sg->ignore_protect = o->ignore_protect;
   sg->olds = olds;
-  sg->reg = reg;
+  sg->registry = registry;
   sg->status = mp_xcalloc(olds->nres + 1, 1);
   sg->cur = mp_xcalloc(olds->nres + 1, sizeof(*sg->cur));
   mp_map_init(&sg->old_live);

@@ -21,6 +21,8 @@ typedef struct row {
   double start, end;
   int nerr, nwarn, ninfo;
   char *detail; /* rendered --diff detail, or NULL */
+  char *diff;   /* the Info column's `[diff: ...]`, or NULL */
+  int internal; /* a default provider: never shown, as with Pulumi */
 } row;
 
 typedef struct diag {
@@ -73,6 +75,25 @@ static row *find_row(const mp_display *d, const char *urn) {
   return NULL;
 }
 
+/* Pulumi's display name of a type token: `pkg:mod/file:Name` is shown as
+ * `pkg:mod:Name` when `file` is `Name` with a lowercase first letter
+ * (`random:index/randomPet:RandomPet` is `random:index:RandomPet`). */
+static char *display_type(const char *type) {
+  const char *c1 = strchr(type, ':');
+  const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  if (!c2 || strchr(c2 + 1, ':') || !c2[1]) return mp_xstrdup(type);
+  const char *slash = NULL;
+  for (const char *p = c1 + 1; p < c2; p++)
+    if (*p == '/') slash = p;
+  const char *name = c2 + 1, *file = slash ? slash + 1 : NULL;
+  size_t flen = file ? (size_t)(c2 - file) : 0;
+  if (!file || flen != strlen(name) || !flen ||
+      file[0] != (char)((name[0] >= 'A' && name[0] <= 'Z') ? name[0] + 32 : name[0]) ||
+      strncmp(file + 1, name + 1, flen - 1))
+    return mp_xstrdup(type);
+  return mp_xasprintf("%.*s%s", (int)(slash - type), type, c2);
+}
+
 static row *get_row(mp_display *d, const mp_step_meta *m) {
   row *r = find_row(d, m->urn);
   if (r) return r;
@@ -86,7 +107,8 @@ static row *get_row(mp_display *d, const mp_step_meta *m) {
   size_t n = 0;
   const char *name = mp_urn_name(m->urn, &n);
   r->name = name ? mp_xstrndup(name, n) : mp_xstrdup(m->urn);
-  r->type = mp_xstrdup(m->type ? m->type : "");
+  r->type = display_type(m->type ? m->type : "");
+  r->internal = mp_urn_is_default_provider(m->urn);
   const mp_resource *st = m->new_ ? m->new_ : m->old;
   r->parent = st && st->parent ? mp_xstrdup(st->parent) : NULL;
   if ((d->nrows) * 2 > d->index_cap) index_grow(d);
@@ -148,6 +170,10 @@ static void row_status(const mp_display *d, const row *r, mp_step_op op,
 
 static void row_info(const row *r, mp_buf *b) {
   const char *sep = "";
+  if (r->diff) {
+    mp_buf_puts(b, r->diff);
+    sep = "; ";
+  }
   if (r->nerr) {
     mp_buf_printf(b, "%d error%s", r->nerr, r->nerr == 1 ? "" : "s");
     sep = "; ";
@@ -194,6 +220,7 @@ typedef struct tree {
 
 static int row_visible(const mp_display *d, const row *r) {
   (void)d;
+  if (r->internal) return 0;
   return r->op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE);
 }
 
@@ -267,17 +294,25 @@ static void pad(mp_buf *b, const char *s, size_t w) {
 static void render_tree(mp_display *d, double now, mp_buf *b) {
   tree t;
   build_tree(d, &t);
-  size_t wt = 4, wn = 4;
+  size_t wt = 4, wn = 4, ws = 6;
+  int any_info = 0;
   for (size_t k = 0; k < t.n; k++) {
     const row *r = &d->rows[t.order[k]];
     size_t tw = width(t.prefix[k]) + width(r->type);
     if (tw > wt) wt = tw;
     if (width(r->name) > wn) wn = width(r->name);
+    mp_buf st;
+    mp_buf_init(&st);
+    row_status(d, r, r->op, now, &st);
+    if (st.len > ws) ws = st.len;
+    mp_buf_destroy(&st);
+    any_info |= r->diff || r->nerr || r->nwarn || r->ninfo;
   }
   mp_buf_puts(b, "     ");
   pad(b, "Type", wt + 2);
   pad(b, "Name", wn + 2);
-  mp_buf_puts(b, d->o.preview ? "Plan" : "Status");
+  if (any_info) pad(b, d->o.preview ? "Plan" : "Status", ws + 2);
+  mp_buf_puts(b, any_info ? "Info" : d->o.preview ? "Plan" : "Status");
   mp_buf_puts(b, "\n");
   for (size_t k = 0; k < t.n; k++) {
     const row *r = &d->rows[t.order[k]];
@@ -296,11 +331,14 @@ static void render_tree(mp_display *d, double now, mp_buf *b) {
     color_on(d, b, c);
     mp_buf_puts(b, st.data ? st.data : "");
     color_off(d, b, c);
-    mp_buf_destroy(&st);
     mp_buf info;
     mp_buf_init(&info);
     row_info(r, &info);
-    if (info.len) mp_buf_printf(b, "  %s", info.data);
+    if (info.len) {
+      for (size_t i = st.len; i < ws + 2; i++) mp_buf_putc(b, ' ');
+      mp_buf_puts(b, info.data);
+    }
+    mp_buf_destroy(&st);
     mp_buf_destroy(&info);
     mp_buf_putc(b, '\n');
     free(typ);
@@ -422,6 +460,73 @@ static char *render_detail(const mp_display *d, const mp_step_meta *m) {
   return mp_buf_detach(&b, NULL);
 }
 
+/* ==== the Info column's short diff ==== */
+
+static int by_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends |sym| and the sorted keys of |v| joined by commas, if any. */
+static void put_keys(mp_buf *b, const char *sym, mp_strv *v) {
+  if (!v->len) return;
+  qsort(v->items, v->len, sizeof(*v->items), by_str);
+  mp_buf_puts(b, sym);
+  for (size_t i = 0; i < v->len; i++)
+    mp_buf_printf(b, "%s%s", i ? "," : "", v->items[i]);
+}
+
+/* The top-level key of a property path (`a.b[0]` → `a`). Owned. */
+static char *top_key(const char *path) {
+  return mp_xstrndup(path, strcspn(path, ".["));
+}
+
+/* Pulumi's `[diff: +added-deleted~updated]` for a step that changes a
+ * resource, or NULL. */
+static char *short_diff(const mp_step_meta *m) {
+  mp_step_op op = m->op;
+  if (op != MP_OP_UPDATE && op != MP_OP_REPLACE && !replacement_part(op))
+    return NULL;
+  mp_strv add, del, upd;
+  mp_strv_init(&add);
+  mp_strv_init(&del);
+  mp_strv_init(&upd);
+  const mp_value *olds = m->old ? m->old->inputs : NULL;
+  const mp_value *news = m->new_ ? m->new_->inputs : NULL;
+  if (m->detailed_diff && m->detailed_diff->len) {
+    for (size_t i = 0; i < m->detailed_diff->len; i++) {
+      const mp_diff_entry *e = &m->detailed_diff->items[i];
+      char *k = top_key(e->path);
+      int top = !strcmp(k, e->path);
+      mp_strv *into = !top ? &upd
+                      : (e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE)
+                          ? &add
+                      : (e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE)
+                          ? &del
+                          : &upd;
+      if (!mp_strv_contains(into, k)) mp_strv_push(into, k);
+      free(k);
+    }
+  } else {
+    for (size_t i = 0; m->diffs && i < m->diffs->len; i++) {
+      const char *k = m->diffs->items[i];
+      int had = olds && mp_value_object_get(olds, k) != NULL;
+      int has = news && mp_value_object_get(news, k) != NULL;
+      mp_strv_push(!had ? &add : !has ? &del : &upd, k);
+    }
+  }
+  mp_buf b;
+  mp_buf_init(&b);
+  put_keys(&b, "+", &add);
+  put_keys(&b, "-", &del);
+  put_keys(&b, "~", &upd);
+  char *out = b.len ? mp_xasprintf("[diff: %s]", b.data) : NULL;
+  mp_buf_destroy(&b);
+  mp_strv_destroy(&add);
+  mp_strv_destroy(&del);
+  mp_strv_destroy(&upd);
+  return out;
+}
+
 /* ==== events ==== */
 
 /* A row shows the resource's logical op: the steps of a replacement
@@ -445,6 +550,11 @@ static void on_pre(mp_display *d, const mp_event *ev) {
   double now = clock_now();
   row *r = get_row(d, &ev->meta);
   set_op(r, &ev->meta);
+  char *diff = short_diff(&ev->meta);
+  if (diff) {
+    free(r->diff);
+    r->diff = diff;
+  }
   if (r->state != ROW_RUNNING) r->start = now;
   r->state = ev->preview ? ROW_PLANNED : ROW_RUNNING;
   if (ev->preview || d->o.show_diff) {
@@ -460,8 +570,8 @@ static void on_pre(mp_display *d, const mp_event *ev) {
     }
   }
   if (d->o.tty) return;
-  int shown = (ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE)) &&
-              !replacement_part(ev->meta.op);
+  int shown = !r->internal && !replacement_part(ev->meta.op) &&
+          (ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE));
   if (shown) print_line(d, r, ev->meta.op, now);
   if (shown && d->o.show_diff && r->detail) {
     fputs(r->detail, d->o.out);
@@ -482,7 +592,8 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   if (ev->preview) return;
   r->state = ROW_DONE;
   r->end = clock_now();
-  if (!d->o.tty && ev->meta.op != MP_OP_SAME && !replacement_part(ev->meta.op))
+  if (!d->o.tty && !r->internal && ev->meta.op != MP_OP_SAME &&
+      !replacement_part(ev->meta.op))
     print_line(d, r, ev->meta.op, r->end);
 }
 
@@ -490,7 +601,7 @@ static void on_failed(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
   r->state = ROW_FAILED;
   r->end = clock_now();
-  if (!d->o.tty) print_line(d, r, ev->meta.op, r->end);
+  if (!d->o.tty && !r->internal) print_line(d, r, ev->meta.op, r->end);
 }
 
 static void on_diag(mp_display *d, const mp_event *ev) {
@@ -663,6 +774,7 @@ void mp_display_free(mp_display *d) {
     free(d->rows[i].name);
     free(d->rows[i].parent);
     free(d->rows[i].detail);
+    free(d->rows[i].diff);
   }
   for (size_t i = 0; i < d->ndiags; i++) {
     free(d->diags[i].urn);

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Pulumi's display conventions: default providers are hidden and left out
+# of the counts (here and in --json), type names are short
+# (`random:index:RandomPet`), and the Info column says what changes
+# (`[diff: ~length]`), in lines and in the terminal's table.
+. "$(dirname "$0")/lib.sh" "$@"
+cat > Pulumi.yaml <<'YAML'
+name: proj
+runtime: yaml
+config:
+  len:
+    type: integer
+    default: 4
+resources:
+  pet:
+    type: random:RandomPet
+  s:
+    type: random:RandomString
+    properties:
+      length: ${len}
+YAML
+run stack init dev
+run preview
+expect_rc 0 "preview"
+expect_out " +  random:index:RandomPet pet create" "short type name"
+expect_out " +  random:index:RandomString s create" "short type name"
+expect_not_out "random:index/randomPet" "no long type names"
+expect_not_out "pulumi:providers" "default providers hidden"
+expect_out "    + 3 to create" "counted without the default provider"
+run up --yes --json
+check "JSON counts leave default providers out" '
+sm = [e["summaryEvent"] for e in events() if "summaryEvent" in e][-1]
+assert sm["resourceChanges"] == {"create": 3}, sm
+'
+run preview -c len=6
+expect_out " +- random:index:RandomString s replace [diff: ~length]" "the short diff"
+expect_out "    +-1 to replace" "one replace"
+expect_out "2 unchanged" "stack and pet unchanged"
+run_tty 20 - "-" preview -c len=6
+check "the table has an Info column" '
+import re
+plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out)
+assert re.search(r"Type +Name +Plan +Info", plain), plain
+assert re.search(r"\+- +└─ random:index:RandomString +s +replace +\[diff: ~length\]", plain), plain
+assert "pulumi:providers" not in plain, plain
+'
+finish

@@ -1,6 +1,7 @@
 #include "cli/display.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,16 @@ struct mp_display {
   double duration;
   size_t drawn;     /* lines drawn by the last tree redraw */
   double last_draw; /* event time of the last redraw */
+
+  /* The ticker (terminal only): redraws every MP_TICK_MS under |mu|. */
+  pthread_mutex_t mu;
+  pthread_cond_t wake;
+  pthread_t ticker;
+  int ticking, stop;
+  int told_cancel; /* the cancelling line was printed */
 };
+
+#define MP_TICK_MS 100
 
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ULL;
@@ -157,6 +167,9 @@ static void row_status(const mp_display *d, const row *r, mp_step_op op,
   case ROW_RUNNING:
     mp_buf_puts(b, op == MP_OP_SAME ? (is_stack ? "running" : "") : w->doing);
     if (op != MP_OP_SAME) mp_buf_printf(b, " (%.0fs)", floor(now - r->start));
+    /* Pulumi's spinner: dots that grow once a second on a terminal */
+    if (d->o.tty && (op != MP_OP_SAME || is_stack))
+      mp_buf_puts(b, &"..."[3 - ((long)floor(now - r->start) % 4)]);
     break;
   case ROW_DONE:
     mp_buf_puts(b, w->done);
@@ -590,6 +603,8 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
   take_outputs(d, &ev->meta);
   if (ev->preview) return;
+  /* On a terminal the stack row stays `running` until the end. */
+  if (d->o.tty && !strcmp(r->type, MP_ROOT_STACK_TYPE)) return;
   r->state = ROW_DONE;
   r->end = clock_now();
   if (!d->o.tty && !r->internal && ev->meta.op != MP_OP_SAME &&
@@ -622,7 +637,56 @@ static void on_diag(mp_display *d, const mp_event *ev) {
   else r->ninfo++;
 }
 
+/* Pulumi's line for a first Ctrl-C, printed above the table (which is
+ * drawn again below it) so that no redraw overwrites it. Under |mu|. */
+static void tell_cancel(mp_display *d) {
+  if (d->told_cancel || !d->o.interrupt || !*d->o.interrupt) return;
+  d->told_cancel = 1;
+  if (d->drawn) fprintf(d->o.out, "\x1b[%zuA\r\x1b[J", d->drawn);
+  fprintf(d->o.out, "^C received; cancelling. If you would like to terminate "
+                    "immediately, press ^C again.\n");
+  d->drawn = 0;
+}
+
+static void *tick_main(void *arg) {
+  mp_display *d = arg;
+  pthread_mutex_lock(&d->mu);
+  while (!d->stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += MP_TICK_MS * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&d->wake, &d->mu, &until);
+    if (d->stop) break;
+    tell_cancel(d);
+    if (d->drawn || d->nrows) redraw(d, clock_now());
+  }
+  pthread_mutex_unlock(&d->mu);
+  return NULL;
+}
+
+static void stop_ticker(mp_display *d) {
+  if (!d->ticking) return;
+  pthread_mutex_lock(&d->mu);
+  d->stop = 1;
+  pthread_cond_signal(&d->wake);
+  pthread_mutex_unlock(&d->mu);
+  pthread_join(d->ticker, NULL);
+  d->ticking = 0;
+}
+
+static void event_locked(mp_display *d, const mp_event *ev);
+
 void mp_display_event(mp_display *d, const mp_event *ev) {
+  pthread_mutex_lock(&d->mu);
+  event_locked(d, ev);
+  pthread_mutex_unlock(&d->mu);
+}
+
+static void event_locked(mp_display *d, const mp_event *ev) {
   switch (ev->kind) {
   case MP_EVENT_PRELUDE: break;
   case MP_EVENT_RESOURCE_PRE: on_pre(d, ev); break;
@@ -637,6 +701,7 @@ void mp_display_event(mp_display *d, const mp_event *ev) {
   case MP_EVENT_CANCEL: break;
   }
   double now = clock_now();
+  if (d->o.tty) tell_cancel(d);
   if (d->o.tty && ev->kind != MP_EVENT_SUMMARY &&
       (now - d->last_draw >= 0.1 || !d->drawn))
     redraw(d, now);
@@ -743,7 +808,16 @@ static void print_summary(mp_display *d) {
 }
 
 void mp_display_finish(mp_display *d) {
-  if (d->o.tty) redraw(d, d->last_draw);
+  stop_ticker(d);
+  double now = clock_now();
+  for (size_t i = 0; i < d->nrows; i++) {
+    row *r = &d->rows[i];
+    if (r->state == ROW_RUNNING && !strcmp(r->type, MP_ROOT_STACK_TYPE)) {
+      r->state = ROW_DONE;
+      r->end = now;
+    }
+  }
+  if (d->o.tty) redraw(d, now);
   fputc('\n', d->o.out);
   print_diags(d);
   print_outputs(d);
@@ -763,11 +837,18 @@ mp_display *mp_display_new(const mp_display_opts *o) {
   if (d->o.show_diff) d->o.tty = 0; /* the detail goes under each line */
   if (o->header) fprintf(o->out, "%s\n\n", o->header);
   fflush(o->out);
+  pthread_mutex_init(&d->mu, NULL);
+  pthread_cond_init(&d->wake, NULL);
+  if (d->o.tty)
+    d->ticking = pthread_create(&d->ticker, NULL, tick_main, d) == 0;
   return d;
 }
 
 void mp_display_free(mp_display *d) {
   if (!d) return;
+  stop_ticker(d);
+  pthread_cond_destroy(&d->wake);
+  pthread_mutex_destroy(&d->mu);
   for (size_t i = 0; i < d->nrows; i++) {
     free(d->rows[i].urn);
     free(d->rows[i].type);

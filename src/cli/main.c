@@ -38,7 +38,8 @@ static const struct command {
  * program's one mutable static: a signal handler receives no argument, so
  * main sets this pointer once, before installing the handler, and never
  * changes it. The handler only sets ctx->interrupt (a volatile
- * sig_atomic_t), writes a fixed message with write(2), and on the second
+ * sig_atomic_t), writes a fixed message with write(2) (unless a live
+ * terminal display will print it, ctx->display_live), and on the second
  * ^C ends the commands' process groups (mp_cli_end_child_groups) and
  * calls _exit; all are async-signal-safe. */
 static mp_ctx *signal_ctx;
@@ -58,6 +59,7 @@ static void on_sigint(int sig) {
     _exit(MP_EXIT_CANCELLED);
   }
   signal_ctx->interrupt = 1;
+  if (signal_ctx->display_live) return;
   ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
   (void)w;
 }

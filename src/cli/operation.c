@@ -141,9 +141,13 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   } else {
     header = dry_run ? mp_xasprintf("Previewing %s (%s)", kind_noun(r->kind), r->stack)
                      : mp_xasprintf("%s (%s)", doing_header(r->kind), r->stack);
-    mp_display_opts o = {ctx->out, header, dry_run, ctx->stdout_tty,
-                         resolve_color(ctx), r->f->diff, r->f->show_secrets};
+    mp_display_opts o = {ctx->out,          header,
+                         dry_run,           ctx->stdout_tty,
+                         resolve_color(ctx), r->f->diff,
+                         r->f->show_secrets, &ctx->interrupt};
     s.display = mp_display_new(&o);
+    /* a live table prints the cancelling line itself (main.c) */
+    ctx->display_live = ctx->stdout_tty && !r->f->diff;
   }
   int rc = 0;
   if (r->kind == MP_DEPLOY_UPDATE)
@@ -180,6 +184,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   }
   if (src) src->vt->free(src);
   if (s.display) {
+    ctx->display_live = 0;
     if (rc == 0) mp_display_finish(s.display);
     if (display_out) *display_out = s.display;
     else mp_display_free(s.display);

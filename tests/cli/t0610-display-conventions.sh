@@ -2,7 +2,8 @@
 # Pulumi's display conventions: default providers are hidden and left out
 # of the counts (here and in --json), type names are short
 # (`random:index:RandomPet`), and the Info column says what changes
-# (`[diff: ~length]`), in lines and in the terminal's table.
+# (`[diff: ~length]`), in lines and in the terminal's table; an unknown
+# value reads `output<string>`.
 . "$(dirname "$0")/lib.sh" "$@"
 cat > Pulumi.yaml <<'YAML'
 name: proj
@@ -18,6 +19,8 @@ resources:
     type: random:RandomString
     properties:
       length: ${len}
+outputs:
+  petName: ${pet.id}
 YAML
 run stack init dev
 run preview
@@ -27,6 +30,7 @@ expect_out " +  random:index:RandomString s create" "short type name"
 expect_not_out "random:index/randomPet" "no long type names"
 expect_not_out "pulumi:providers" "default providers hidden"
 expect_out "    + 3 to create" "counted without the default provider"
+expect_out "    petName: output<string>" "an unknown output"
 run up --yes --json
 check "JSON counts leave default providers out" '
 sm = [e["summaryEvent"] for e in events() if "summaryEvent" in e][-1]

@@ -222,6 +222,8 @@ static void print_line(mp_display *d, const row *r, mp_step_op op,
   mp_buf_destroy(&b);
 }
 
+static int replacement_part(mp_step_op op);
+
 /* ==== tree mode ==== */
 
 typedef struct tree {
@@ -232,9 +234,19 @@ typedef struct tree {
 } tree;
 
 static int row_visible(const mp_display *d, const row *r) {
-  (void)d;
   if (r->internal) return 0;
-  return r->op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE);
+  return r->op != MP_OP_SAME || d->o.show_sames ||
+         !strcmp(r->type, MP_ROOT_STACK_TYPE);
+}
+
+/* Whether a step's own line is printed (line mode): not for a default
+ * provider, a same (unless --show-sames) or a part of a replacement
+ * (unless --show-replacement-steps). */
+static int step_shown(const mp_display *d, const row *r, mp_step_op op) {
+  if (r->internal) return 0;
+  if (replacement_part(op) && !d->o.show_replacement_steps) return 0;
+  return op != MP_OP_SAME || d->o.show_sames ||
+         !strcmp(r->type, MP_ROOT_STACK_TYPE);
 }
 
 /* Appends row |i| and its visible descendants (children lists |kids|). */
@@ -544,7 +556,12 @@ static char *short_diff(const mp_step_meta *m) {
 
 /* A row shows the resource's logical op: the steps of a replacement
  * (create-replacement, replace, delete-replaced) all show as `replace`. */
-static void set_op(row *r, const mp_step_meta *m) {
+static void set_op(const mp_display *d, row *r, const mp_step_meta *m) {
+  if (d->o.show_replacement_steps) { /* each step shows as itself */
+    r->op = m->op;
+    r->has_op = 1;
+    return;
+  }
   mp_step_op op = replacement_part(m->op) ? MP_OP_REPLACE : m->op;
   if (!(r->has_op && r->op == MP_OP_REPLACE)) r->op = op;
   r->has_op = 1;
@@ -562,7 +579,7 @@ static double clock_now(void) {
 static void on_pre(mp_display *d, const mp_event *ev) {
   double now = clock_now();
   row *r = get_row(d, &ev->meta);
-  set_op(r, &ev->meta);
+  set_op(d, r, &ev->meta);
   char *diff = short_diff(&ev->meta);
   if (diff) {
     free(r->diff);
@@ -583,8 +600,7 @@ static void on_pre(mp_display *d, const mp_event *ev) {
     }
   }
   if (d->o.tty) return;
-  int shown = !r->internal && !replacement_part(ev->meta.op) &&
-          (ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE));
+  int shown = step_shown(d, r, ev->meta.op);
   if (shown) print_line(d, r, ev->meta.op, now);
   if (shown && d->o.show_diff && r->detail) {
     fputs(r->detail, d->o.out);
@@ -607,8 +623,8 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   if (d->o.tty && !strcmp(r->type, MP_ROOT_STACK_TYPE)) return;
   r->state = ROW_DONE;
   r->end = clock_now();
-  if (!d->o.tty && !r->internal && ev->meta.op != MP_OP_SAME &&
-      !replacement_part(ev->meta.op))
+  if (!d->o.tty && step_shown(d, r, ev->meta.op) &&
+      (ev->meta.op != MP_OP_SAME || d->o.show_sames))
     print_line(d, r, ev->meta.op, r->end);
 }
 
@@ -747,6 +763,7 @@ static void print_diags(mp_display *d) {
 }
 
 static void print_outputs(mp_display *d) {
+  if (d->o.suppress_outputs) return;
   const mp_value *o = d->outputs;
   if (!o || o->kind != MP_VALUE_OBJECT || !o->u.obj.len) return;
   unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;

@@ -24,6 +24,9 @@ typedef struct mp_display_opts {
   /* Set by the SIGINT handler (ctx->interrupt); a live terminal display
    * prints Pulumi's cancelling line itself, above the table. May be NULL. */
   volatile sig_atomic_t *interrupt;
+  int show_sames;             /* rows of unchanged resources too */
+  int show_replacement_steps; /* a replacement's steps as rows of their own */
+  int suppress_outputs;       /* no Outputs: section */
 } mp_display_opts;
 
 typedef struct mp_display mp_display;

@@ -21,9 +21,11 @@ static const struct command {
   const char *summary;
 } commands[] = {
     {"up", mp_cmd_up, "Create or update the resources in a stack"},
+    {"update", mp_cmd_up, "Alias of up"},
     {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources"},
     {"refresh", mp_cmd_refresh, "Refresh the resources in a stack"},
     {"destroy", mp_cmd_destroy, "Destroy all existing resources in the stack"},
+    {"down", mp_cmd_destroy, "Alias of destroy"},
     {"stack", mp_cmd_stack, "Manage stacks and view stack state"},
     {"config", mp_cmd_config, "Manage configuration"},
     {"state", mp_cmd_state, "Edit the current stack's state"},

@@ -3,7 +3,8 @@
 # of the counts (here and in --json), type names are short
 # (`random:index:RandomPet`), and the Info column says what changes
 # (`[diff: ~length]`), in lines and in the terminal's table; an unknown
-# value reads `output<string>`.
+# value reads `output<string>`; --show-sames, --show-replacement-steps,
+# --suppress-outputs, --suppress-progress; `update` and `down`.
 . "$(dirname "$0")/lib.sh" "$@"
 cat > Pulumi.yaml <<'YAML'
 name: proj
@@ -48,4 +49,32 @@ assert re.search(r"Type +Name +Plan +Info", plain), plain
 assert re.search(r"\+- +└─ random:index:RandomString +s +replace +\[diff: ~length\]", plain), plain
 assert "pulumi:providers" not in plain, plain
 '
+
+# --show-sames, --show-replacement-steps, --suppress-outputs,
+# --suppress-progress
+run preview
+expect_not_out "random:index:RandomPet pet" "sames hidden"
+run preview --show-sames
+expect_out "random:index:RandomPet pet" "--show-sames"
+run preview -c len=6 --show-replacement-steps
+expect_out "++ random:index:RandomString s create replacement [diff: ~length]" "--show-replacement-steps"
+expect_out "-- random:index:RandomString s delete original" "--show-replacement-steps"
+run preview -c len=6
+expect_not_out "create replacement" "one replace row by default"
+expect_out "Outputs:" "outputs shown"
+run preview --suppress-outputs
+expect_not_out "Outputs:" "--suppress-outputs"
+run_tty 20 - "-" preview --suppress-progress
+check "no redraw in place" '
+import re
+assert not re.search(r"\x1b\[[0-9]+A", out), repr(out[:300])
+'
+
+# update and down are up and destroy
+run update --yes
+expect_rc 0 "update"
+expect_out "Updating (dev)" "update is up"
+run down --yes
+expect_rc 0 "down"
+expect_out "Destroying (dev)" "down is destroy"
 finish

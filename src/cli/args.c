@@ -68,8 +68,9 @@ static int bad(mp_ctx *ctx, const char *cmd, const char *fmt,
                const char *a) {
   fprintf(ctx->err, "error: ");
   fprintf(ctx->err, fmt, a);
-  fprintf(ctx->err, "\nRun 'minipulumi %s --help' for usage.\n",
-          cmd ? cmd : "");
+  /* a global flag before any command has no command to name */
+  fprintf(ctx->err, "\nRun 'minipulumi %s%s--help' for usage.\n",
+          cmd ? cmd : "", cmd && *cmd ? " " : "");
   return MP_ARGS_ERROR;
 }
 

@@ -14,6 +14,7 @@
 #include "cli/ctx.h"
 #include "engine/crypto.h"
 #include "engine/provider.h"
+#include "engine/snapshot.h"
 #include "plugin/plugin.h"
 #include "providers/builtin.h"
 #include "engine/store.h"
@@ -53,6 +54,26 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx);
+
+/* The outputs of the stack's root resource in |s| (borrowed; NULL if
+ * none). */
+const mp_value *mp_cli_stack_outputs(const mp_snapshot *s);
+/* Pulumi's OUTPUT/VALUE table of |outputs| (secrets as [secret] unless
+ * MP_RENDER_SHOW_SECRETS in |flags|); with |heading|, always under
+ * `Current stack outputs (N):`. */
+void mp_cli_print_outputs(mp_ctx *ctx, const mp_value *outputs,
+                          unsigned flags, int heading);
+/* `minipulumi stack`: the current stack, its resources as a TYPE/NAME tree
+ * (with their URNs and IDs when asked) and its outputs. Exit status. */
+int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
+                      int show_secrets, int show_name);
+
+/* `state` and its subcommands (cmd_state*.c) */
+int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_repair(int argc, const char **argv, mp_ctx *ctx);
 
 /* ---- messages ---- */
 
@@ -181,7 +202,11 @@ int mp_cli_stack_name_valid(const char *name);
 enum mp_cli_secrets_mode {
   MP_SECRETS_EXISTING = 0,     /* NULL in *out when the stack has none */
   MP_SECRETS_CREATE = 1 << 0,  /* create a salt if the stack has none */
-  MP_SECRETS_FOR_STATE = 1 << 1 /* prefer the store's salt (the snapshot's) */
+  MP_SECRETS_FOR_STATE = 1 << 1, /* prefer the store's salt (the snapshot's) */
+  /* Get the passphrase now when the stack has a salt (an operation must
+   * not fail halfway for want of it); by default it is read when the first
+   * secret is encrypted or decrypted. */
+  MP_SECRETS_NOW = 1 << 2
 };
 
 /* The stack's passphrase manager. The salt comes from `encryptionsalt` in
@@ -196,15 +221,38 @@ int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
  * an exit status. */
 int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
                          mp_crypter *crypter, int *has_crypter);
+/* A fresh salt state (owned) from a new passphrase (mp_cli_passphrase_new);
+ * its manager is cached in |ctx|. */
+int mp_cli_secrets_new_salt(mp_ctx *ctx, char **salt, mp_err *err);
 /* The (cached) manager for a salt state "v1:...". */
 int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
                                mp_passphrase **out, mp_err *err);
-/* 1 if the user gave a passphrase: PULUMI_CONFIG_PASSPHRASE is set, or
- * PULUMI_CONFIG_PASSPHRASE_FILE is set and not empty. */
-int mp_cli_passphrase_given(void);
 /* Records |salt| as the stack's secrets state in the store. */
 int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);
+/* ---- passphrases (passphrase.c) ---- */
+
+/* 1 if the user gave a passphrase: PULUMI_CONFIG_PASSPHRASE is set (even
+ * empty), or PULUMI_CONFIG_PASSPHRASE_FILE is set and not empty. */
+int mp_cli_passphrase_given(void);
+/* The passphrase the environment gives (mp_passphrase_resolve over the two
+ * variables). Owned in *out. Returns 0 or an MP_E code. */
+int mp_cli_passphrase_env(char **out, mp_err *err);
+/* A passphrase for a new salt (owned): from the environment, else asked
+ * twice without echo on a terminal until both agree, else MP_ENOENT with
+ * Pulumi's `passphrase must be set with ...` message. */
+int mp_cli_passphrase_new(mp_ctx *ctx, char **out, mp_err *err);
+/* A manager for the existing |salt| of |stack|: the passphrase from the
+ * environment (checked on first use), else asked without echo on a
+ * terminal until it unlocks the salt, else MP_ENOENT as above. */
+int mp_cli_passphrase_unlock(mp_ctx *ctx, const char *salt,
+                             const char *stack, mp_passphrase **out,
+                             mp_err *err);
+/* Asks |question| followed by ": " and reads one line without echo when
+ * stdin is a terminal. Returns 0, or -1 on end of input or interrupt. */
+int mp_cli_prompt_secret(mp_ctx *ctx, const char *question, char *answer,
+                         size_t size);
+
 /* Releases the cached managers. */
 void mp_cli_secrets_release(mp_ctx *ctx);
 
@@ -275,5 +323,9 @@ void mp_cli_render_value(const mp_value *v, unsigned flags, int indent,
  * MP_RENDER_SHOW_SECRETS. Pretty (two spaces) if |pretty|. */
 void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
                        mp_buf *out);
+
+/* The display width of UTF-8 text |s|: its code points (the tree's box
+ * characters are one column each). */
+size_t mp_cli_text_width(const char *s);
 
 #endif

@@ -315,8 +315,11 @@ static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int path) {
     value = mp_xstrdup(pos->items[2]);
   } else if (mp_cli_interactive(c->ctx)) {
     char line[4096];
-    if (mp_cli_prompt(c->ctx, "value:", line, sizeof(line)) == 0)
-      value = mp_xstrdup(line);
+    /* a secret typed at the prompt is not echoed */
+    int got = secret ? mp_cli_prompt_secret(c->ctx, "value", line, sizeof(line))
+                     : mp_cli_prompt(c->ctx, "value:", line, sizeof(line));
+    if (got == 0) value = mp_xstrdup(line);
+    memset(line, 0, sizeof(line));
   } else {
     value = read_stdin_value();
   }

@@ -24,7 +24,9 @@ static const struct sub {
 
 static const mp_cmd_help help = {
     "minipulumi stack [subcommand] [flags]",
-    "Manage stacks. Without a subcommand, describe the current stack.\n\n"
+    "Manage stacks. Without a subcommand, show the current stack: its "
+    "resources as a tree\n(-u/--show-urns and -i/--show-ids add each one's "
+    "URN and ID) and its outputs.\n\n"
     "Subcommands: init, ls, select, rm, rename, output, export, import, "
     "history"};
 
@@ -32,34 +34,6 @@ static void print_subs(mp_ctx *ctx) {
   fprintf(ctx->out, "\nSubcommands:\n");
   for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++)
     fprintf(ctx->out, "  %-9s %s\n", subs[i].name, subs[i].summary);
-}
-
-/* `minipulumi stack`: the current stack's name and size. */
-static int describe(mp_ctx *ctx) {
-  char *stack = NULL;
-  int status = mp_cli_stack(ctx, NULL, 1, &stack);
-  if (status) return status;
-  mp_stack_info *infos = NULL;
-  size_t n = 0;
-  mp_err err;
-  mp_err_clear(&err);
-  if (mp_store_stack_list(ctx->store, ctx->project->name, &infos, &n, &err)) {
-    free(stack);
-    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
-  }
-  fprintf(ctx->out, "Current stack is %s:\n", stack);
-  for (size_t i = 0; i < n; i++) {
-    if (!strcmp(infos[i].name, stack)) {
-      fprintf(ctx->out, "    Last update: %s\n",
-              infos[i].last_update ? infos[i].last_update : "n/a");
-      fprintf(ctx->out, "    Resource count: %lld\n",
-              (long long)infos[i].resource_count);
-    }
-    mp_stack_info_destroy(&infos[i]);
-  }
-  free(infos);
-  free(stack);
-  return 0;
 }
 
 int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx) {
@@ -73,7 +47,13 @@ int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx) {
   if (first >= argc || argv[first][0] == '-') {
     mp_strv pos;
     mp_strv_init(&pos);
-    const mp_opt opts[] = {MP_OPT_END_};
+    int urns = 0, ids = 0, secrets = 0, name = 0;
+    const mp_opt opts[] = {
+        MP_OPT_BOOL_('u', "show-urns", &urns, "Display each resource's Pulumi-assigned globally unique URN"),
+        MP_OPT_BOOL_('i', "show-ids", &ids, "Display each resource's provider-assigned unique ID"),
+        MP_OPT_BOOL_(0, "show-secrets", &secrets, "Display stack outputs which are marked as secret in plaintext"),
+        MP_OPT_BOOL_(0, "show-name", &name, "Display only the stack name"),
+        MP_OPT_END_};
     int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
     if (rc == MP_ARGS_OK && pos.len) {
       /* flags first, then the subcommand: `stack -s dev output` */
@@ -90,7 +70,8 @@ int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx) {
     }
     mp_strv_destroy(&pos);
     if (rc == MP_ARGS_HELP) print_subs(ctx);
-    return rc ? mp_args_exit_status(rc) : describe(ctx);
+    return rc ? mp_args_exit_status(rc)
+              : mp_cli_stack_view(ctx, urns, ids, secrets, name);
   }
   for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++) {
     if (strcmp(subs[i].name, argv[first]) &&

@@ -13,7 +13,7 @@ static const mp_cmd_help help = {
     "Show the stack's output properties; secrets are shown as [secret] "
     "unless\n--show-secrets is given."};
 
-static const mp_value *stack_outputs(const mp_snapshot *s) {
+const mp_value *mp_cli_stack_outputs(const mp_snapshot *s) {
   for (size_t i = 0; i < s->nres; i++)
     if (!s->res[i]->delete_ && !strcmp(s->res[i]->type, MP_ROOT_STACK_TYPE))
       return s->res[i]->outputs;
@@ -39,9 +39,11 @@ static void print_one(mp_ctx *ctx, const mp_value *v, unsigned flags, int json) 
   mp_buf_destroy(&b);
 }
 
-static void print_all(mp_ctx *ctx, const mp_value *o, unsigned flags) {
+void mp_cli_print_outputs(mp_ctx *ctx, const mp_value *o, unsigned flags,
+                          int heading) {
   size_t n = o ? o->u.obj.len : 0;
   if (!n) {
+    if (heading) fprintf(ctx->out, "Current stack outputs (0):\n    ");
     fprintf(ctx->out, "No output values currently in this stack\n");
     return;
   }
@@ -74,7 +76,7 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx) {
   if (!status) status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
   if (!status) {
     unsigned flags = show ? MP_RENDER_SHOW_SECRETS : 0;
-    const mp_value *outs = stack_outputs(snap);
+    const mp_value *outs = mp_cli_stack_outputs(snap);
     if (pos.len) {
       const mp_value *v = outs ? mp_value_object_get(outs, pos.items[0]) : NULL;
       if (!v)
@@ -89,7 +91,7 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx) {
       print_one(ctx, outs ? outs : empty, flags, 1);
       mp_value_free(empty);
     } else {
-      print_all(ctx, outs, flags);
+      mp_cli_print_outputs(ctx, outs, flags, 0);
     }
   }
   mp_snapshot_free(snap);

@@ -122,7 +122,21 @@ int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
     return rc;
   }
   char *tmp = mp_xasprintf("%s.tmp.%ld", c->path, (long)getpid());
+  /* A locked file keeps its lock across the rename: the new inode is
+   * locked before it takes the path, or another writer could lock it while
+   * this one still writes (a second save would then race with it). */
+  int keep = -1;
   FILE *f = fopen(tmp, "wb");
+  if (f && c->locked) {
+    keep = dup(fileno(f));
+    if (keep < 0 || flock(keep, LOCK_EX) != 0) {
+      if (keep >= 0) close(keep);
+      keep = -1;
+      fclose(f);
+      unlink(tmp);
+      f = NULL;
+    }
+  }
   if (!f) {
     rc = mp_err_set(err, MP_EIO, "cannot write '%s': %s", tmp, strerror(errno));
   } else {
@@ -136,6 +150,12 @@ int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
     }
   }
   if (rc == 0) c->created = 0;
+  if (rc == 0 && keep >= 0) {
+    close(c->lock_fd);
+    c->lock_fd = keep;
+  } else if (keep >= 0) {
+    close(keep);
+  }
   free(tmp);
   mp_buf_destroy(&out);
   return rc;

@@ -48,6 +48,9 @@ typedef struct mp_ctx {
    * static pointer there): 1 = cancel gracefully, 2 = stop now. The
    * deployment polls it (mp_deploy_opts.interrupt). */
   volatile sig_atomic_t interrupt;
+  /* 1 while a terminal display redraws in place: it prints the first ^C's
+   * line itself, above its table, so the handler does not. */
+  volatile sig_atomic_t display_live;
 
   /* Opened on first use (workspace.c); released by mp_ctx_destroy. */
   mp_store *store;

@@ -1,6 +1,7 @@
 #include "cli/display.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ typedef struct row {
   double start, end;
   int nerr, nwarn, ninfo;
   char *detail; /* rendered --diff detail, or NULL */
+  char *diff;   /* the Info column's `[diff: ...]`, or NULL */
+  int internal; /* a default provider: never shown, as with Pulumi */
 } row;
 
 typedef struct diag {
@@ -43,7 +46,16 @@ struct mp_display {
   double duration;
   size_t drawn;     /* lines drawn by the last tree redraw */
   double last_draw; /* event time of the last redraw */
+
+  /* The ticker (terminal only): redraws every MP_TICK_MS under |mu|. */
+  pthread_mutex_t mu;
+  pthread_cond_t wake;
+  pthread_t ticker;
+  int ticking, stop;
+  int told_cancel; /* the cancelling line was printed */
 };
+
+#define MP_TICK_MS 100
 
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ULL;
@@ -73,6 +85,25 @@ static row *find_row(const mp_display *d, const char *urn) {
   return NULL;
 }
 
+/* Pulumi's display name of a type token: `pkg:mod/file:Name` is shown as
+ * `pkg:mod:Name` when `file` is `Name` with a lowercase first letter
+ * (`random:index/randomPet:RandomPet` is `random:index:RandomPet`). */
+static char *display_type(const char *type) {
+  const char *c1 = strchr(type, ':');
+  const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  if (!c2 || strchr(c2 + 1, ':') || !c2[1]) return mp_xstrdup(type);
+  const char *slash = NULL;
+  for (const char *p = c1 + 1; p < c2; p++)
+    if (*p == '/') slash = p;
+  const char *name = c2 + 1, *file = slash ? slash + 1 : NULL;
+  size_t flen = file ? (size_t)(c2 - file) : 0;
+  if (!file || flen != strlen(name) || !flen ||
+      file[0] != (char)((name[0] >= 'A' && name[0] <= 'Z') ? name[0] + 32 : name[0]) ||
+      strncmp(file + 1, name + 1, flen - 1))
+    return mp_xstrdup(type);
+  return mp_xasprintf("%.*s%s", (int)(slash - type), type, c2);
+}
+
 static row *get_row(mp_display *d, const mp_step_meta *m) {
   row *r = find_row(d, m->urn);
   if (r) return r;
@@ -86,7 +117,8 @@ static row *get_row(mp_display *d, const mp_step_meta *m) {
   size_t n = 0;
   const char *name = mp_urn_name(m->urn, &n);
   r->name = name ? mp_xstrndup(name, n) : mp_xstrdup(m->urn);
-  r->type = mp_xstrdup(m->type ? m->type : "");
+  r->type = display_type(m->type ? m->type : "");
+  r->internal = mp_urn_is_default_provider(m->urn);
   const mp_resource *st = m->new_ ? m->new_ : m->old;
   r->parent = st && st->parent ? mp_xstrdup(st->parent) : NULL;
   if ((d->nrows) * 2 > d->index_cap) index_grow(d);
@@ -135,6 +167,9 @@ static void row_status(const mp_display *d, const row *r, mp_step_op op,
   case ROW_RUNNING:
     mp_buf_puts(b, op == MP_OP_SAME ? (is_stack ? "running" : "") : w->doing);
     if (op != MP_OP_SAME) mp_buf_printf(b, " (%.0fs)", floor(now - r->start));
+    /* Pulumi's spinner: dots that grow once a second on a terminal */
+    if (d->o.tty && (op != MP_OP_SAME || is_stack))
+      mp_buf_puts(b, &"..."[3 - ((long)floor(now - r->start) % 4)]);
     break;
   case ROW_DONE:
     mp_buf_puts(b, w->done);
@@ -148,6 +183,10 @@ static void row_status(const mp_display *d, const row *r, mp_step_op op,
 
 static void row_info(const row *r, mp_buf *b) {
   const char *sep = "";
+  if (r->diff) {
+    mp_buf_puts(b, r->diff);
+    sep = "; ";
+  }
   if (r->nerr) {
     mp_buf_printf(b, "%d error%s", r->nerr, r->nerr == 1 ? "" : "s");
     sep = "; ";
@@ -183,6 +222,8 @@ static void print_line(mp_display *d, const row *r, mp_step_op op,
   mp_buf_destroy(&b);
 }
 
+static int replacement_part(mp_step_op op);
+
 /* ==== tree mode ==== */
 
 typedef struct tree {
@@ -193,8 +234,19 @@ typedef struct tree {
 } tree;
 
 static int row_visible(const mp_display *d, const row *r) {
-  (void)d;
-  return r->op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE);
+  if (r->internal) return 0;
+  return r->op != MP_OP_SAME || d->o.show_sames ||
+         !strcmp(r->type, MP_ROOT_STACK_TYPE);
+}
+
+/* Whether a step's own line is printed (line mode): not for a default
+ * provider, a same (unless --show-sames) or a part of a replacement
+ * (unless --show-replacement-steps). */
+static int step_shown(const mp_display *d, const row *r, mp_step_op op) {
+  if (r->internal) return 0;
+  if (replacement_part(op) && !d->o.show_replacement_steps) return 0;
+  return op != MP_OP_SAME || d->o.show_sames ||
+         !strcmp(r->type, MP_ROOT_STACK_TYPE);
 }
 
 /* Appends row |i| and its visible descendants (children lists |kids|). */
@@ -257,13 +309,7 @@ static void tree_destroy(tree *t) {
   free(t->prefix);
 }
 
-/* Display width of UTF-8 text (counts code points). */
-static size_t width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++)
-    if (((unsigned char)*s & 0xC0) != 0x80) w++;
-  return w;
-}
+static size_t width(const char *s) { return mp_cli_text_width(s); }
 
 static void pad(mp_buf *b, const char *s, size_t w) {
   mp_buf_puts(b, s);
@@ -273,17 +319,25 @@ static void pad(mp_buf *b, const char *s, size_t w) {
 static void render_tree(mp_display *d, double now, mp_buf *b) {
   tree t;
   build_tree(d, &t);
-  size_t wt = 4, wn = 4;
+  size_t wt = 4, wn = 4, ws = 6;
+  int any_info = 0;
   for (size_t k = 0; k < t.n; k++) {
     const row *r = &d->rows[t.order[k]];
     size_t tw = width(t.prefix[k]) + width(r->type);
     if (tw > wt) wt = tw;
     if (width(r->name) > wn) wn = width(r->name);
+    mp_buf st;
+    mp_buf_init(&st);
+    row_status(d, r, r->op, now, &st);
+    if (st.len > ws) ws = st.len;
+    mp_buf_destroy(&st);
+    any_info |= r->diff || r->nerr || r->nwarn || r->ninfo;
   }
   mp_buf_puts(b, "     ");
   pad(b, "Type", wt + 2);
   pad(b, "Name", wn + 2);
-  mp_buf_puts(b, d->o.preview ? "Plan" : "Status");
+  if (any_info) pad(b, d->o.preview ? "Plan" : "Status", ws + 2);
+  mp_buf_puts(b, any_info ? "Info" : d->o.preview ? "Plan" : "Status");
   mp_buf_puts(b, "\n");
   for (size_t k = 0; k < t.n; k++) {
     const row *r = &d->rows[t.order[k]];
@@ -302,11 +356,14 @@ static void render_tree(mp_display *d, double now, mp_buf *b) {
     color_on(d, b, c);
     mp_buf_puts(b, st.data ? st.data : "");
     color_off(d, b, c);
-    mp_buf_destroy(&st);
     mp_buf info;
     mp_buf_init(&info);
     row_info(r, &info);
-    if (info.len) mp_buf_printf(b, "  %s", info.data);
+    if (info.len) {
+      for (size_t i = st.len; i < ws + 2; i++) mp_buf_putc(b, ' ');
+      mp_buf_puts(b, info.data);
+    }
+    mp_buf_destroy(&st);
     mp_buf_destroy(&info);
     mp_buf_putc(b, '\n');
     free(typ);
@@ -428,11 +485,83 @@ static char *render_detail(const mp_display *d, const mp_step_meta *m) {
   return mp_buf_detach(&b, NULL);
 }
 
+/* ==== the Info column's short diff ==== */
+
+static int by_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends |sym| and the sorted keys of |v| joined by commas, if any. */
+static void put_keys(mp_buf *b, const char *sym, mp_strv *v) {
+  if (!v->len) return;
+  qsort(v->items, v->len, sizeof(*v->items), by_str);
+  mp_buf_puts(b, sym);
+  for (size_t i = 0; i < v->len; i++)
+    mp_buf_printf(b, "%s%s", i ? "," : "", v->items[i]);
+}
+
+/* The top-level key of a property path (`a.b[0]` → `a`). Owned. */
+static char *top_key(const char *path) {
+  return mp_xstrndup(path, strcspn(path, ".["));
+}
+
+/* Pulumi's `[diff: +added-deleted~updated]` for a step that changes a
+ * resource, or NULL. */
+static char *short_diff(const mp_step_meta *m) {
+  mp_step_op op = m->op;
+  if (op != MP_OP_UPDATE && op != MP_OP_REPLACE && !replacement_part(op))
+    return NULL;
+  mp_strv add, del, upd;
+  mp_strv_init(&add);
+  mp_strv_init(&del);
+  mp_strv_init(&upd);
+  const mp_value *olds = m->old ? m->old->inputs : NULL;
+  const mp_value *news = m->new_ ? m->new_->inputs : NULL;
+  if (m->detailed_diff && m->detailed_diff->len) {
+    for (size_t i = 0; i < m->detailed_diff->len; i++) {
+      const mp_diff_entry *e = &m->detailed_diff->items[i];
+      char *k = top_key(e->path);
+      int top = !strcmp(k, e->path);
+      mp_strv *into = !top ? &upd
+                      : (e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE)
+                          ? &add
+                      : (e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE)
+                          ? &del
+                          : &upd;
+      if (!mp_strv_contains(into, k)) mp_strv_push(into, k);
+      free(k);
+    }
+  } else {
+    for (size_t i = 0; m->diffs && i < m->diffs->len; i++) {
+      const char *k = m->diffs->items[i];
+      int had = olds && mp_value_object_get(olds, k) != NULL;
+      int has = news && mp_value_object_get(news, k) != NULL;
+      mp_strv_push(!had ? &add : !has ? &del : &upd, k);
+    }
+  }
+  mp_buf b;
+  mp_buf_init(&b);
+  put_keys(&b, "+", &add);
+  put_keys(&b, "-", &del);
+  put_keys(&b, "~", &upd);
+  char *out = b.len ? mp_xasprintf("[diff: %s]", b.data) : NULL;
+  mp_buf_destroy(&b);
+  mp_strv_destroy(&add);
+  mp_strv_destroy(&del);
+  mp_strv_destroy(&upd);
+  return out;
+}
+
 /* ==== events ==== */
 
 /* A row shows the resource's logical op: the steps of a replacement
  * (create-replacement, replace, delete-replaced) all show as `replace`. */
-static void set_op(row *r, const mp_step_meta *m) {
+static void set_op(const mp_display *d, row *r, const mp_step_meta *m) {
+  if (d->o.show_replacement_steps) { /* each step shows as itself */
+    r->op = m->op;
+    r->has_op = 1;
+    return;
+  }
   mp_step_op op = replacement_part(m->op) ? MP_OP_REPLACE : m->op;
   if (!(r->has_op && r->op == MP_OP_REPLACE)) r->op = op;
   r->has_op = 1;
@@ -450,7 +579,12 @@ static double clock_now(void) {
 static void on_pre(mp_display *d, const mp_event *ev) {
   double now = clock_now();
   row *r = get_row(d, &ev->meta);
-  set_op(r, &ev->meta);
+  set_op(d, r, &ev->meta);
+  char *diff = short_diff(&ev->meta);
+  if (diff) {
+    free(r->diff);
+    r->diff = diff;
+  }
   if (r->state != ROW_RUNNING) r->start = now;
   r->state = ev->preview ? ROW_PLANNED : ROW_RUNNING;
   if (ev->preview || d->o.show_diff) {
@@ -466,8 +600,7 @@ static void on_pre(mp_display *d, const mp_event *ev) {
     }
   }
   if (d->o.tty) return;
-  int shown = (ev->meta.op != MP_OP_SAME || !strcmp(r->type, MP_ROOT_STACK_TYPE)) &&
-              !replacement_part(ev->meta.op);
+  int shown = step_shown(d, r, ev->meta.op);
   if (shown) print_line(d, r, ev->meta.op, now);
   if (shown && d->o.show_diff && r->detail) {
     fputs(r->detail, d->o.out);
@@ -486,9 +619,12 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
   take_outputs(d, &ev->meta);
   if (ev->preview) return;
+  /* On a terminal the stack row stays `running` until the end. */
+  if (d->o.tty && !strcmp(r->type, MP_ROOT_STACK_TYPE)) return;
   r->state = ROW_DONE;
   r->end = clock_now();
-  if (!d->o.tty && ev->meta.op != MP_OP_SAME && !replacement_part(ev->meta.op))
+  if (!d->o.tty && step_shown(d, r, ev->meta.op) &&
+      (ev->meta.op != MP_OP_SAME || d->o.show_sames))
     print_line(d, r, ev->meta.op, r->end);
 }
 
@@ -496,7 +632,7 @@ static void on_failed(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
   r->state = ROW_FAILED;
   r->end = clock_now();
-  if (!d->o.tty) print_line(d, r, ev->meta.op, r->end);
+  if (!d->o.tty && !r->internal) print_line(d, r, ev->meta.op, r->end);
 }
 
 static void on_diag(mp_display *d, const mp_event *ev) {
@@ -517,7 +653,56 @@ static void on_diag(mp_display *d, const mp_event *ev) {
   else r->ninfo++;
 }
 
+/* Pulumi's line for a first Ctrl-C, printed above the table (which is
+ * drawn again below it) so that no redraw overwrites it. Under |mu|. */
+static void tell_cancel(mp_display *d) {
+  if (d->told_cancel || !d->o.interrupt || !*d->o.interrupt) return;
+  d->told_cancel = 1;
+  if (d->drawn) fprintf(d->o.out, "\x1b[%zuA\r\x1b[J", d->drawn);
+  fprintf(d->o.out, "^C received; cancelling. If you would like to terminate "
+                    "immediately, press ^C again.\n");
+  d->drawn = 0;
+}
+
+static void *tick_main(void *arg) {
+  mp_display *d = arg;
+  pthread_mutex_lock(&d->mu);
+  while (!d->stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += MP_TICK_MS * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&d->wake, &d->mu, &until);
+    if (d->stop) break;
+    tell_cancel(d);
+    if (d->drawn || d->nrows) redraw(d, clock_now());
+  }
+  pthread_mutex_unlock(&d->mu);
+  return NULL;
+}
+
+static void stop_ticker(mp_display *d) {
+  if (!d->ticking) return;
+  pthread_mutex_lock(&d->mu);
+  d->stop = 1;
+  pthread_cond_signal(&d->wake);
+  pthread_mutex_unlock(&d->mu);
+  pthread_join(d->ticker, NULL);
+  d->ticking = 0;
+}
+
+static void event_locked(mp_display *d, const mp_event *ev);
+
 void mp_display_event(mp_display *d, const mp_event *ev) {
+  pthread_mutex_lock(&d->mu);
+  event_locked(d, ev);
+  pthread_mutex_unlock(&d->mu);
+}
+
+static void event_locked(mp_display *d, const mp_event *ev) {
   switch (ev->kind) {
   case MP_EVENT_PRELUDE: break;
   case MP_EVENT_RESOURCE_PRE: on_pre(d, ev); break;
@@ -532,6 +717,7 @@ void mp_display_event(mp_display *d, const mp_event *ev) {
   case MP_EVENT_CANCEL: break;
   }
   double now = clock_now();
+  if (d->o.tty) tell_cancel(d);
   if (d->o.tty && ev->kind != MP_EVENT_SUMMARY &&
       (now - d->last_draw >= 0.1 || !d->drawn))
     redraw(d, now);
@@ -577,6 +763,7 @@ static void print_diags(mp_display *d) {
 }
 
 static void print_outputs(mp_display *d) {
+  if (d->o.suppress_outputs) return;
   const mp_value *o = d->outputs;
   if (!o || o->kind != MP_VALUE_OBJECT || !o->u.obj.len) return;
   unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
@@ -638,7 +825,16 @@ static void print_summary(mp_display *d) {
 }
 
 void mp_display_finish(mp_display *d) {
-  if (d->o.tty) redraw(d, d->last_draw);
+  stop_ticker(d);
+  double now = clock_now();
+  for (size_t i = 0; i < d->nrows; i++) {
+    row *r = &d->rows[i];
+    if (r->state == ROW_RUNNING && !strcmp(r->type, MP_ROOT_STACK_TYPE)) {
+      r->state = ROW_DONE;
+      r->end = now;
+    }
+  }
+  if (d->o.tty) redraw(d, now);
   fputc('\n', d->o.out);
   print_diags(d);
   print_outputs(d);
@@ -658,17 +854,25 @@ mp_display *mp_display_new(const mp_display_opts *o) {
   if (d->o.show_diff) d->o.tty = 0; /* the detail goes under each line */
   if (o->header) fprintf(o->out, "%s\n\n", o->header);
   fflush(o->out);
+  pthread_mutex_init(&d->mu, NULL);
+  pthread_cond_init(&d->wake, NULL);
+  if (d->o.tty)
+    d->ticking = pthread_create(&d->ticker, NULL, tick_main, d) == 0;
   return d;
 }
 
 void mp_display_free(mp_display *d) {
   if (!d) return;
+  stop_ticker(d);
+  pthread_cond_destroy(&d->wake);
+  pthread_mutex_destroy(&d->mu);
   for (size_t i = 0; i < d->nrows; i++) {
     free(d->rows[i].urn);
     free(d->rows[i].type);
     free(d->rows[i].name);
     free(d->rows[i].parent);
     free(d->rows[i].detail);
+    free(d->rows[i].diff);
   }
   for (size_t i = 0; i < d->ndiags; i++) {
     free(d->diags[i].urn);

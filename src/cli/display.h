@@ -7,6 +7,7 @@
 #ifndef MP_CLI_DISPLAY_H
 #define MP_CLI_DISPLAY_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "cli/ctx.h"
@@ -20,16 +21,26 @@ typedef struct mp_display_opts {
   mp_color_mode color; /* never / always (ANSI) / raw; auto resolved */
   int show_diff;      /* --diff: property detail under each step */
   int show_secrets;
+  /* Set by the SIGINT handler (ctx->interrupt); a live terminal display
+   * prints Pulumi's cancelling line itself, above the table. May be NULL. */
+  volatile sig_atomic_t *interrupt;
+  int show_sames;             /* rows of unchanged resources too */
+  int show_replacement_steps; /* a replacement's steps as rows of their own */
+  int suppress_outputs;       /* no Outputs: section */
 } mp_display_opts;
 
 typedef struct mp_display mp_display;
 
-/* Starts a display and prints the header. |o| is copied. */
+/* Starts a display and prints the header. |o| is copied. On a terminal
+ * (|o->tty|) a ticker thread redraws the table every 100 ms, so that
+ * elapsed times and spinners move between events; the display's state is
+ * guarded by a mutex, so events may come from another thread. */
 mp_display *mp_display_new(const mp_display_opts *o);
 /* Shows one event (an mp_event_sink body). */
 void mp_display_event(mp_display *d, const mp_event *ev);
-/* Prints the final tree, Diagnostics:, Outputs:, Resources: and Duration:
- * (the last only when not a preview). */
+/* Stops the ticker, marks the stack row done and prints the final tree,
+ * Diagnostics:, Outputs:, Resources: and Duration: (the last only when not
+ * a preview). */
 void mp_display_finish(mp_display *d);
 /* Prints the property detail of every planned step (the prompt's
  * `details` answer). */

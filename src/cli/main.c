@@ -21,11 +21,14 @@ static const struct command {
   const char *summary;
 } commands[] = {
     {"up", mp_cmd_up, "Create or update the resources in a stack"},
+    {"update", mp_cmd_up, "Alias of up"},
     {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources"},
     {"refresh", mp_cmd_refresh, "Refresh the resources in a stack"},
     {"destroy", mp_cmd_destroy, "Destroy all existing resources in the stack"},
+    {"down", mp_cmd_destroy, "Alias of destroy"},
     {"stack", mp_cmd_stack, "Manage stacks and view stack state"},
     {"config", mp_cmd_config, "Manage configuration"},
+    {"state", mp_cmd_state, "Edit the current stack's state"},
     {"cancel", mp_cmd_cancel, "Cancel a stack's currently running update, if any"},
     {"login", mp_cmd_login, "Log in to a minipulumi state backend"},
     {"logout", mp_cmd_logout, "Log out of a minipulumi state backend"},
@@ -37,7 +40,8 @@ static const struct command {
  * program's one mutable static: a signal handler receives no argument, so
  * main sets this pointer once, before installing the handler, and never
  * changes it. The handler only sets ctx->interrupt (a volatile
- * sig_atomic_t), writes a fixed message with write(2), and on the second
+ * sig_atomic_t), writes a fixed message with write(2) (unless a live
+ * terminal display will print it, ctx->display_live), and on the second
  * ^C ends the commands' process groups (mp_cli_end_child_groups) and
  * calls _exit; all are async-signal-safe. */
 static mp_ctx *signal_ctx;
@@ -57,6 +61,7 @@ static void on_sigint(int sig) {
     _exit(MP_EXIT_CANCELLED);
   }
   signal_ctx->interrupt = 1;
+  if (signal_ctx->display_live) return;
   ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
   (void)w;
 }

@@ -46,6 +46,10 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "exclude-dependents", &f->exclude_dependents, "also leave the excluded resources' dependents alone"),
       MP_OPT_STR_('m', "message", &f->message, "text", "a message for the history"),
       MP_OPT_BOOL_(0, "show-secrets", &f->show_secrets, "show secret values in the output"),
+      MP_OPT_BOOL_(0, "show-sames", &f->show_sames, "show resources that don't need to be updated"),
+      MP_OPT_BOOL_(0, "show-replacement-steps", &f->show_replacement_steps, "show the steps of a replacement (create-replacement, delete-replaced)"),
+      MP_OPT_BOOL_(0, "suppress-outputs", &f->suppress_outputs, "don't show the stack's outputs"),
+      MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
       MP_OPT_END_};
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
@@ -140,9 +144,21 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   } else {
     header = dry_run ? mp_xasprintf("Previewing %s (%s)", kind_noun(r->kind), r->stack)
                      : mp_xasprintf("%s (%s)", doing_header(r->kind), r->stack);
-    mp_display_opts o = {ctx->out, header, dry_run, ctx->stdout_tty,
-                         resolve_color(ctx), r->f->diff, r->f->show_secrets};
+    int live = ctx->stdout_tty && !r->f->suppress_progress;
+    mp_display_opts o = {.out = ctx->out,
+                         .header = header,
+                         .preview = dry_run,
+                         .tty = live,
+                         .color = resolve_color(ctx),
+                         .show_diff = r->f->diff,
+                         .show_secrets = r->f->show_secrets,
+                         .interrupt = &ctx->interrupt,
+                         .show_sames = r->f->show_sames,
+                         .show_replacement_steps = r->f->show_replacement_steps,
+                         .suppress_outputs = r->f->suppress_outputs};
     s.display = mp_display_new(&o);
+    /* a live table prints the cancelling line itself (main.c) */
+    ctx->display_live = live && !r->f->diff;
   }
   int rc = 0;
   mp_plugin_host *plugins = NULL;
@@ -186,6 +202,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   if (src) src->vt->free(src);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {
+    ctx->display_live = 0;
     if (rc == 0) mp_display_finish(s.display);
     if (display_out) *display_out = s.display;
     else mp_display_free(s.display);
@@ -261,12 +278,13 @@ static int prepare(run *r) {
   mp_ctx *ctx = r->ctx;
   mp_err err;
   mp_err_clear(&err);
-  if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
-      mp_cli_config_build(ctx, r->stack, &r->config, &err))
-    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
-  int mode = MP_SECRETS_FOR_STATE |
+  /* The passphrase first: asked for, or refused, before anything runs. */
+  int mode = MP_SECRETS_FOR_STATE | MP_SECRETS_NOW |
              (mp_cli_passphrase_given() ? MP_SECRETS_CREATE : 0);
   if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
+      mp_cli_config_build(ctx, r->stack, &r->config, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (r->pp) r->crypter = mp_passphrase_crypter(r->pp);
   r->builtin.test_world = getenv("MINIPULUMI_TEST_WORLD");

@@ -93,12 +93,12 @@ static void render(const mp_value *v, unsigned flags, int indent, int top,
   case MP_VALUE_OUTPUT:
     if (v->u.output.secret && !(flags & MP_RENDER_SHOW_SECRETS))
       mp_buf_puts(out, "[secret]");
-    else if (!v->u.output.value)
-      mp_buf_puts(out, "[unknown]");
+    else if (!v->u.output.value) /* Pulumi's words for an unknown */
+      mp_buf_puts(out, "output<string>");
     else
       render(v->u.output.value, flags, indent, top, out);
     return;
-  case MP_VALUE_UNKNOWN: mp_buf_puts(out, "[unknown]"); return;
+  case MP_VALUE_UNKNOWN: mp_buf_puts(out, "output<string>"); return;
   case MP_VALUE_ASSET:
     mp_buf_printf(out, "asset(%s)", v->u.asset.path   ? v->u.asset.path
                                     : v->u.asset.uri ? v->u.asset.uri
@@ -224,4 +224,11 @@ void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
   cJSON *j = mp_cli_value_cjson(v, flags);
   mp_cli_cjson_print(j, pretty ? 2 : 0, out);
   cJSON_Delete(j);
+}
+
+size_t mp_cli_text_width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++)
+    if (((unsigned char)*s & 0xC0) != 0x80) w++;
+  return w;
 }

@@ -54,8 +54,7 @@ void mp_cli_secrets_release(mp_ctx *ctx) {
 /* The passphrase from the user's environment (an mp_passphrase_source). */
 static int passphrase_from_env(void *ud, char **out, mp_err *err) {
   (void)ud;
-  return mp_passphrase_resolve(getenv(MP_PASSPHRASE_VAR),
-                               getenv(MP_PASSPHRASE_FILE_VAR), out, err);
+  return mp_cli_passphrase_env(out, err);
 }
 
 /* Asks the environment only when a secret is first en- or decrypted. */
@@ -64,16 +63,12 @@ static int open_salt(const char *salt, mp_passphrase **out, mp_err *err) {
   return mp_passphrase_open_lazy(salt, &from_env, out, err);
 }
 
-int mp_cli_passphrase_given(void) {
-  const char *file = getenv(MP_PASSPHRASE_FILE_VAR);
-  return getenv(MP_PASSPHRASE_VAR) != NULL || (file && *file);
-}
-
-static int create_salt(mp_ctx *ctx, char **salt, mp_err *err) {
+int mp_cli_secrets_new_salt(mp_ctx *ctx, char **salt, mp_err *err) {
   char *pass = NULL;
   mp_passphrase *pp = NULL;
-  int rc = passphrase_from_env(NULL, &pass, err);
+  int rc = mp_cli_passphrase_new(ctx, &pass, err);
   if (rc == 0) rc = mp_passphrase_create(pass, &pp, err);
+  if (pass) memset(pass, 0, strlen(pass));
   free(pass);
   if (rc) return rc;
   *salt = mp_xstrdup(mp_passphrase_state(pp));
@@ -127,16 +122,26 @@ int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
   else if (store_salt) salt = mp_xstrdup(store_salt);
   if (!salt) {
     if (!(mode & MP_SECRETS_CREATE)) goto done;
-    if ((rc = create_salt(ctx, &salt, err))) goto done;
+    if ((rc = mp_cli_secrets_new_salt(ctx, &salt, err))) goto done;
   }
   if ((rc = sync_salt(ctx, ref, cfg, salt, file_salt != NULL,
                       store_salt != NULL, err)))
     goto done;
   mp_passphrase *pp = cache_get(ctx, salt);
   if (!pp) {
-    if ((rc = open_salt(salt, &pp, err))) goto done;
+    /* Without a passphrase in the environment, a terminal is asked now;
+     * otherwise the engine reads it when a secret first needs it, unless
+     * the caller needs it now. */
+    if (mp_cli_passphrase_given() ||
+        (!(mode & MP_SECRETS_NOW) && !mp_cli_interactive(ctx)))
+      rc = open_salt(salt, &pp, err);
+    else
+      rc = mp_cli_passphrase_unlock(ctx, salt, stack, &pp, err);
+    if (rc) goto done;
     cache_put(ctx, salt, pp);
   }
+  if ((mode & MP_SECRETS_NOW) && (rc = mp_passphrase_verify(pp, err)))
+    goto done;
   *out = pp;
 done:
   free(type);

@@ -58,7 +58,9 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.message = msg;
   if (kind == MP_EVENT_RES_OUTPUTS && s->new_)
     mp__deploy_written(d, s->new_->urn);
-  if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical) {
+  /* Default providers are internal, as with Pulumi: not counted. */
+  if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical &&
+      !mp_urn_is_default_provider(s->urn)) {
     /* Events say `refresh` (the step's op, as Pulumi's do); the summary
      * counts what the read found. */
     mp_step_op op = s->op == MP_OP_REFRESH ? s->refresh_result : s->op;

@@ -8,7 +8,10 @@ trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"
 mkdir -p "$HOME" "$T/proj"
 export MINIPULUMI_BACKEND_URL="$T/state.db"
-unset PULUMI_CONFIG_PASSPHRASE PULUMI_CONFIG_PASSPHRASE_FILE CI
+unset PULUMI_CONFIG_PASSPHRASE_FILE CI
+# As with Pulumi, a stack cannot be made without a passphrase (t0120 tests
+# the prompt and the error); every test's stacks use this one.
+export PULUMI_CONFIG_PASSPHRASE=cli-test-passphrase
 cd "$T/proj"
 cat > Pulumi.yaml <<'YAML'
 name: proj

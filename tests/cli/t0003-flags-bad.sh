@@ -51,4 +51,9 @@ run config get k --stack=dev
 expect_rc 1 "key only set on qa"
 run config get k -- --stack
 expect_rc 2 "-- ends the flags (two keys)"
+# a bad global flag before any command: the hint has no double space
+run --no-such-flag
+expect_rc 2 "bad global flag"
+expect_err "Run 'minipulumi --help' for usage." "the hint"
+case "$ERR" in *"minipulumi  --help"*) fail "double space in the hint: $ERR" ;; esac
 finish

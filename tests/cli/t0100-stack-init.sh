@@ -6,7 +6,7 @@
 run stack init dev
 expect_rc 0 "init"
 expect_out "Created stack 'dev'" "init"
-[ -e Pulumi.dev.yaml ] && fail "no passphrase: no config file expected"
+expect_file Pulumi.dev.yaml "encryptionsalt: v1:" "every new stack has a salt"
 run stack
 expect_rc 0 "stack"
 expect_out "Current stack is dev:" "init selects the stack"

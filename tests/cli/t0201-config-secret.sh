@@ -3,7 +3,9 @@
 # passphrase; [secret] unless shown; wrong or missing passphrase errors.
 . "$(dirname "$0")/lib.sh" "$@"
 
+export PULUMI_CONFIG_PASSPHRASE=open-sesame
 run stack init dev
+unset PULUMI_CONFIG_PASSPHRASE
 run config set --secret password hunter2
 expect_rc 2 "secret without a passphrase"
 expect_err "PULUMI_CONFIG_PASSPHRASE" "names the variable"
@@ -11,7 +13,7 @@ expect_err "PULUMI_CONFIG_PASSPHRASE" "names the variable"
 export PULUMI_CONFIG_PASSPHRASE=open-sesame
 run config set --secret password hunter2
 expect_rc 0 "set --secret"
-expect_file Pulumi.dev.yaml "encryptionsalt: v1:" "salt created lazily"
+expect_file Pulumi.dev.yaml "encryptionsalt: v1:" "salt made at init"
 expect_file Pulumi.dev.yaml "    secure: v1:" "secure value"
 grep -q hunter2 Pulumi.dev.yaml && fail "plaintext in the file"
 run config

@@ -30,9 +30,9 @@ run preview
 expect_rc 0 "preview"
 expect_out "Previewing update (dev)" "preview header"
 expect_out " +  pulumi:pulumi:Stack proj-dev create" "stack row"
-expect_out "random:index/randomPet:RandomPet pet create" "resource row"
+expect_out "random:index:RandomPet pet create" "resource row"
 expect_out "Resources:" "summary"
-expect_out "    + 4 to create" "summary counts"
+expect_out "    + 3 to create" "summary counts"
 expect_not_out "Duration:" "no duration in a preview"
 run preview --expect-no-changes
 expect_rc 7 "preview --expect-no-changes with changes"
@@ -41,7 +41,7 @@ run up --yes -m "first"
 expect_rc 0 "up"
 expect_out "Updating (dev)" "update header"
 expect_out "pet created" "created status"
-expect_out "    + 4 created" "summary"
+expect_out "    + 3 created" "summary"
 expect_out "Outputs:" "outputs"
 expect_out "secretPw: [secret]" "secret output masked"
 expect_out "Duration: " "duration"
@@ -53,17 +53,17 @@ run stack history --json
 expect_out '"kind": "update"' "history kind"
 expect_out '"result": "succeeded"' "history result"
 expect_out '"message": "first"' "history message"
-expect_out '"create": 4' "history counts"
+expect_out '"create": 3' "history counts"
 
 run preview --expect-no-changes
 expect_rc 0 "no changes"
-expect_out "4 unchanged" "unchanged summary"
+expect_out "3 unchanged" "unchanged summary"
 run up --yes --expect-no-changes
 expect_rc 0 "up with no changes"
 
 run preview --diff -c len=3
 expect_rc 0 "preview --diff with -c"
-expect_out " +- random:index/randomPet:RandomPet pet replace" "replace row"
+expect_out " +- random:index:RandomPet pet replace" "replace row"
 expect_out "~ length: " "diff detail"
 expect_out "+-1 to replace" "replace summary"
 expect_file Pulumi.dev.yaml "proj:len: \"3\"" "-c saved the config"

@@ -22,7 +22,7 @@ expect_not_out "Refreshing (dev)" "only the preview"
 run destroy --preview-only
 expect_rc 0 "destroy --preview-only"
 expect_out "Previewing destroy (dev)" "destroy preview header"
-expect_out " -  random:index/randomPet:RandomPet pet delete" "delete row"
+expect_out " -  random:index:RandomPet pet delete" "delete row"
 run destroy --yes --skip-preview
 expect_rc 0 "destroy"
 expect_out "Destroying (dev)" "destroy header"

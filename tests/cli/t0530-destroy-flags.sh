@@ -47,7 +47,7 @@ run destroy --preview-only
 expect_rc 0 "destroy --preview-only"
 expect_out "Previewing destroy (dev)" "header"
 expect_out " -  test:index:Resource a delete" "delete row"
-expect_out "- 8 to delete" "summary"
+expect_out "- 7 to delete" "summary"
 [ "$(nfiles)" = 6 ] || fail "--preview-only deletes nothing"
 
 run destroy --preview-only --json
@@ -56,7 +56,7 @@ check "destroy preview digest" '
 d = doc()
 ops = sorted((s["op"], name(s["urn"])) for s in d["steps"])
 assert ("delete", "a") in ops and ("delete", "s3") in ops, ops
-assert d["changeSummary"] == {"delete": 8}, d["changeSummary"]
+assert d["changeSummary"] == {"delete": 7}, d["changeSummary"]
 '
 
 # -t b: b alone

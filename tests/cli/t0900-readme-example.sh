@@ -26,7 +26,7 @@ main_job
 expect_rc 0 "the main job"
 expect_out "minipulumi" "version printed"
 expect_out "Updating (dev)" "the update"
-expect_out "+ 6 created" "four resources, two providers and the stack"
+expect_out "+ 4 created" "three resources and the stack (default providers are not counted)"
 expect_out "Current stack outputs (3):" "stack output"
 expect_out "password  [secret]" "the password stays secret"
 [ -f "$D/.minipulumi/state.db" ] || fail "the state store is under the project folder"
@@ -63,7 +63,7 @@ assert any(u.endswith("::pet") for u in deps) and any(u.endswith("::password") f
 unset MINIPULUMI_BACKEND_URL PULUMI_CONFIG_PASSPHRASE
 main_job
 expect_rc 0 "the main job again"
-expect_out "6 unchanged" "nothing changed"
+expect_out "4 unchanged" "nothing changed"
 expect_out "petName   $pet" "same pet"
 
 # and destroy cleans up the file

@@ -38,7 +38,7 @@ assert st == [], st
 program "sub/../out.txt"
 run preview --json
 check "sub/../out.txt is the same file too" '
-assert doc()["changeSummary"] == {"same": 3}, doc()["changeSummary"]
+assert doc()["changeSummary"] == {"same": 2}, doc()["changeSummary"]
 '
 
 # relative to the program's folder, from anywhere

@@ -26,17 +26,16 @@ static uint64_t now_ms(void) { return uv_hrtime() / 1000000; }
 
 /* ---- the Engine server of one plugin (loop thread) ---- */
 
-static const char *severity_word(int sev) {
-  return sev == MP_RPC_LOG_ERROR     ? "error"
-         : sev == MP_RPC_LOG_WARNING ? "warning"
-         : sev == MP_RPC_LOG_DEBUG   ? "debug"
-                                     : "info";
-}
-
+/* Warnings as they are; information marked so; errors say so (they do
+ * not fail the step by themselves, as in Pulumi); debug is dropped. */
 static void on_log(const mp_rpc_log_entry *e, void *arg) {
   mp__plugin *p = arg;
   if (e->severity == MP_RPC_LOG_DEBUG || e->ephemeral) return;
-  char *line = mp_xasprintf("%s: %s", severity_word(e->severity), e->message);
+  char *line = e->severity == MP_RPC_LOG_WARNING
+                   ? mp_xstrdup(e->message)
+                   : e->severity == MP_RPC_LOG_ERROR
+                         ? mp_xasprintf("error: %s", e->message)
+                         : mp_xasprintf(MP_PROV_INFO_PREFIX "%s", e->message);
   mp__plugin_diag(p, e->urn, line);
   free(line);
 }
@@ -271,8 +270,9 @@ static void on_handle_closed(uv_handle_t *hd) {
   p->closing_handles--;
 }
 
-static void flush_lines(mp__plugin *p, mp_buf *acc, const char *what,
-                        int all) {
+/* Whole lines of |acc| (all of it at EOF) as information, as Pulumi
+ * shows a plugin's output. */
+static void flush_lines(mp__plugin *p, mp_buf *acc, int all) {
   size_t start = 0;
   for (size_t i = 0; i <= acc->len; i++) {
     int at_end = i == acc->len;
@@ -281,7 +281,8 @@ static void flush_lines(mp__plugin *p, mp_buf *acc, const char *what,
     size_t n = i - start;
     while (n && (acc->data[start + n - 1] == '\r')) n--;
     if (n) {
-      char *line = mp_xasprintf("%s: %.*s", what, (int)n, acc->data + start);
+      char *line = mp_xasprintf(MP_PROV_INFO_PREFIX "%.*s", (int)n,
+                                acc->data + start);
       mp__plugin_diag(p, NULL, line);
       free(line);
     }
@@ -296,14 +297,13 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b) {
   mp__plugin *p = s->data;
   int is_err = s == (uv_stream_t *)&p->err;
   mp_buf *acc = is_err ? &p->err_line : &p->out_line;
-  const char *what = is_err ? "stderr" : "stdout";
   if (n > 0) {
     mp_buf_append(acc, b->base, (size_t)n);
-    flush_lines(p, acc, what, 0);
+    flush_lines(p, acc, 0);
   }
   free(b->base);
   if (n < 0) {
-    flush_lines(p, acc, what, 1);
+    flush_lines(p, acc, 1);
     uv_read_stop(s);
   }
 }
@@ -447,7 +447,7 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   } else {
     if (errtext.len) {
       mp_buf_append(&p->err_line, errtext.data, errtext.len);
-      flush_lines(p, &p->err_line, "stderr", 0);
+      flush_lines(p, &p->err_line, 0);
     }
     attach_job aj = {p, fds[0], fds[2], 0, {0}};
     mp_err_clear(&aj.err);

@@ -14,8 +14,10 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
-# The gRPC tests' Node.js peer (tests/rpc): npm ci when its lock changed.
-./scripts/npm-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+# The Node.js packages of the gRPC tests' peer (tests/rpc) and of the test
+# provider plugins (tests/plugins): npm ci when a lock changed.
+./scripts/npm-deps.sh tests/rpc tests/plugins ||
+  { echo "0 passed, 1 failed"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

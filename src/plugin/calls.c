@@ -138,8 +138,10 @@ static void annotate_secrets(mp_value *outs, const mp_value *ins) {
       if (in == NULL) continue;
       if (in->kind == MP_VALUE_SECRET &&
           outs->u.obj.items[i].value->kind != MP_VALUE_SECRET) {
-        mp_value *v = mp_value_object_take(outs, k);
-        mp_value_object_set(outs, k, mp_value_new_secret(v));
+        char *key = mp_xstrdup(k); /* taking the entry frees |k| */
+        mp_value *v = mp_value_object_take(outs, key);
+        mp_value_object_set(outs, key, mp_value_new_secret(v));
+        free(key);
       } else {
         annotate_secrets(outs->u.obj.items[i].value, in);
       }

@@ -12,7 +12,9 @@
 // Failure switches, read from the environment of one run:
 //   TESTPROV_START=exit     exit at once with a message on stderr
 //   TESTPROV_CRASH=<name>   kill the plugin while creating <name>
-//   TESTPROV_HANG=<name>    never answer the Create of <name>
+//   TESTPROV_HANG=<name>    never answer the Create of <name> (writes
+//                           hanging-<name>), unless Cancel comes (writes
+//                           cancelled, fails it)
 //   TESTPROV_INITFAIL=<name> create <name> but report it failed to
 //                           initialise (ErrorResourceInitFailed)
 //   TESTPROV_NO_SECRETS=1   answer Configure without acceptSecrets
@@ -63,6 +65,7 @@ function outs(id, inputs) {
 }
 
 let serial = 0;
+const hung = []; // rejections of the Creates that hang
 const testprov = {
   version: "1.2.3",
   async check(urn, olds, news) {
@@ -83,7 +86,12 @@ const testprov = {
   async create(urn, inputs) {
     const name = named(urn);
     if (process.env.TESTPROV_CRASH === name) process.kill(process.pid, "SIGKILL");
-    if (process.env.TESTPROV_HANG === name) return new Promise(() => {});
+    if (process.env.TESTPROV_HANG === name) {
+      // Hangs until the engine sends Cancel (if it does).
+      fs.mkdirSync(stateDir, { recursive: true });
+      fs.writeFileSync(path.join(stateDir, "hanging-" + name), "");
+      return new Promise((_, reject) => hung.push(reject));
+    }
     console.error(`testprov: creating ${name}`);
     // The SDK takes the URN from a resource; this stands in for one.
     await pulumi.log.warn(`testprov log: created ${name}`,
@@ -120,6 +128,11 @@ const testprov = {
   async delete(id, urn, props) {
     if (props.key) fs.rmSync(path.join(stateDir, "by-key-" + props.key), { force: true });
     fs.rmSync(file(id), { force: true });
+  },
+  async cancel() {
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.writeFileSync(path.join(stateDir, "cancelled"), "");
+    for (const reject of hung.splice(0)) reject(new Error("cancelled by the engine"));
   },
   async invoke(token, inputs) {
     if (token !== "testprov:index:echo") throw new Error(`unknown function ${token}`);

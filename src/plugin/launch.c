@@ -289,6 +289,7 @@ static void flush_lines(mp__plugin *p, mp_buf *acc, int all) {
     start = i + 1;
   }
   if (start > acc->len) start = acc->len;
+  if (start == 0) return; /* also when nothing was ever read */
   memmove(acc->data, acc->data + start, acc->len - start);
   acc->len -= start;
 }

@@ -155,20 +155,31 @@ static void free_strs(char **v) {
   free(v);
 }
 
-/* Reaps |p| if it has ended; returns 1 once reaped. */
+/* Reaps |p| if it has ended; returns 1 once reaped. Several workers may
+ * ask at once: |mu| makes one of them reap and the others see it. */
 static int try_reap(mp__plugin *p) {
-  if (p->reaped || p->pid <= 0) return 1;
-  int st;
-  pid_t r = waitpid(p->pid, &st, WNOHANG);
-  if (r == p->pid || (r < 0 && errno == ECHILD)) {
-    p->reaped = 1;
-    p->status = r == p->pid ? st : 0;
+  pthread_mutex_lock(&p->mu);
+  if (!p->reaped && p->pid > 0) {
+    int st = 0;
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == p->pid || (r < 0 && errno == ECHILD)) {
+      p->reaped = 1;
+      p->status = st;
+    }
   }
-  return p->reaped;
+  int done = p->reaped || p->pid <= 0;
+  pthread_mutex_unlock(&p->mu);
+  return done;
 }
 
-const char *mp__plugin_exit_note(mp__plugin *p, char *buf, size_t n) {
+const char *mp__plugin_exit_note(mp__plugin *p, uint64_t wait_ms, char *buf,
+                                 size_t n) {
   buf[0] = '\0';
+  uint64_t until = now_ms() + wait_ms;
+  while (!try_reap(p) && now_ms() < until) {
+    struct timespec ts = {0, 10 * 1000000};
+    nanosleep(&ts, NULL);
+  }
   if (!try_reap(p)) return buf;
   if (WIFSIGNALED(p->status))
     snprintf(buf, n, "; the plugin was killed by signal %d",
@@ -190,13 +201,9 @@ static void end_group(mp__plugin *p, uint64_t grace_ms) {
     nanosleep(&ts, NULL);
   }
   kill(-p->pid, SIGKILL);
-  while (!p->reaped) {
-    int st;
-    pid_t r = waitpid(p->pid, &st, 0);
-    if (r == p->pid || (r < 0 && errno != EINTR)) {
-      p->reaped = 1;
-      p->status = st;
-    }
+  while (!try_reap(p)) {
+    struct timespec ts = {0, 5 * 1000000};
+    nanosleep(&ts, NULL);
   }
 }
 
@@ -389,7 +396,7 @@ static int fail_start(mp__plugin *p, int fds[4], mp_buf *errtext,
     if (fds[i] >= 0) close(fds[i]);
   end_group(p, 0);
   char note[96];
-  mp__plugin_exit_note(p, note, sizeof(note));
+  mp__plugin_exit_note(p, 0, note, sizeof(note));
   while (errtext->len && (errtext->data[errtext->len - 1] == '\n' ||
                           errtext->data[errtext->len - 1] == '\r'))
     errtext->len--;

@@ -3,7 +3,7 @@
 #   build       debug, -Dwerror=true                  all tests
 #   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
 #   build-tsan  ThreadSanitizer, -Dwerror             suites "stepexec", "rpc",
-#                                                     "state-pg"
+#                                                     "state-pg", "plugin"
 # The PostgreSQL backend's tests start private servers of their own
 # (tests/pg/pgtest.py); the end-to-end ones (suite "postgres") run in the
 # debug tree only.
@@ -96,13 +96,15 @@ if build_tree build-asan --buildtype=debug -Dwerror=true \
 fi
 
 # ThreadSanitizer for the suites with threads: the step executor's
-# concurrency tests, the gRPC transport (blocking calls from threads) and
-# the PostgreSQL store (its lease renewal thread).
+# concurrency tests, the gRPC transport (blocking calls from threads), the
+# PostgreSQL store (its lease renewal thread) and the plugin host (its loop
+# thread).
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then
   if build_tree build-tsan; then
-    run_tests build-tsan --suite stepexec --suite rpc --suite state-pg
+    run_tests build-tsan --suite stepexec --suite rpc --suite state-pg \
+      --suite plugin
   fi
 else
   cat "$log"

@@ -49,7 +49,7 @@ static mp_plugin_host *host(const mp_plugin_spec *specs, size_t n,
   o.nspecs = n;
   o.builtins = mp_builtin_providers();
   o.plugin_dir = pd;
-  o.call_timeout_ms = timeout_ms;
+  o.setup_timeout_ms = timeout_ms;
   mp_plugin_host *h = NULL;
   mp_err err;
   CHECK(mp_plugin_host_new(&o, &h, &err) == 0);

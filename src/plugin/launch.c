@@ -19,6 +19,8 @@ extern char **environ;
 
 /* Most of a plugin's stderr kept for a startup failure's message. */
 #define STARTUP_STDERR_MAX 16384
+/* The longest output line kept before it is shown as it is. */
+#define MAX_LINE 65536
 /* Between SIGINT and SIGKILL at shutdown, as Pulumi waits. */
 #define STOP_GRACE_MS 5000
 
@@ -307,7 +309,8 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b) {
   mp_buf *acc = is_err ? &p->err_line : &p->out_line;
   if (n > 0) {
     mp_buf_append(acc, b->base, (size_t)n);
-    flush_lines(p, acc, 0);
+    /* A "line" that never ends is shown in pieces, not kept whole. */
+    flush_lines(p, acc, acc->len > MAX_LINE);
   }
   free(b->base);
   if (n < 0) {

@@ -14,9 +14,11 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
-# The Node.js packages of the gRPC tests' peer (tests/rpc) and of the
-# Node.js programs (tests/nodejs): npm ci when a lock changed.
-./scripts/npm-deps.sh tests/rpc tests/nodejs || { echo "0 passed, 1 failed"; exit 1; }
+# The Node.js packages of the gRPC tests' peer (tests/rpc), the Node.js
+# programs (tests/nodejs) and the test provider plugins (tests/plugins):
+# npm ci when a lock changed.
+./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugins ||
+  { echo "0 passed, 1 failed"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -98,8 +100,8 @@ fi
 # puts each in suite "tsan"): the deployment (its generator thread and the
 # worker pool), the step executor, the gRPC transport (blocking calls from
 # threads), the providers called from many threads, the PostgreSQL store
-# (its lease renewal thread), and the binary itself on every conformance
-# scenario at --parallel 8.
+# (its lease renewal thread), the plugin host (its loop thread), and the
+# binary itself on every conformance scenario at --parallel 8.
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then

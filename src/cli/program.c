@@ -68,7 +68,17 @@ int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
   o.specs = specs;
   o.nspecs = n;
   o.builtins = mp_builtin_providers(builtin);
+  /* Process settings the host takes as options (the engine reads no
+   * environment variable). */
+  const char *home = getenv("HOME");
+  char *plugin_dir = mp_xasprintf("%s/.minipulumi/plugins", home ? home : "");
+  o.search_path = getenv("PATH");
+  o.plugin_dir = plugin_dir;
+  const char *timeout = getenv("MINIPULUMI_PLUGIN_TIMEOUT");
+  double secs = timeout ? atof(timeout) : 0;
+  o.call_timeout_ms = secs > 0 ? (uint64_t)(secs * 1000) : 0;
   int rc = mp_plugin_host_new(&o, out, err);
+  free(plugin_dir);
   free(cfg);
   free(specs);
   return rc;

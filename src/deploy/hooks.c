@@ -37,7 +37,11 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
                     const char *msg) {
   deploy *d = ud;
   if (kind == MP_EVENT_DIAGNOSTIC) {
-    mp__deploy_diag(d, "warning", s->urn, msg);
+    size_t n = strlen(MP_PROV_INFO_PREFIX);
+    if (strncmp(msg, MP_PROV_INFO_PREFIX, n) == 0)
+      mp__deploy_diag(d, "info", s->urn, msg + n);
+    else
+      mp__deploy_diag(d, "warning", s->urn, msg);
     return;
   }
   if (s->flags & MP_STEP_SKIPPED_CREATE) return;

@@ -76,11 +76,14 @@ typedef struct mp_prov_resp {
   mp_strv init_errors;
   /* GetPluginInfo */
   char *version;
-  /* Any resource method: warnings for the user about the resource (what
-   * a plugin would send through the engine's Log call), shown as the
-   * resource's diagnostics. */
+  /* Any resource method: messages for the user about the resource (what
+   * a plugin sends through the engine's Log call or prints), shown as the
+   * resource's diagnostics: warnings, except an entry that starts with
+   * MP_PROV_INFO_PREFIX, shown (without it) as information. */
   mp_strv warnings;
 } mp_prov_resp;
+
+#define MP_PROV_INFO_PREFIX "info: "
 
 void mp_prov_resp_init(mp_prov_resp *r);
 void mp_prov_resp_destroy(mp_prov_resp *r);

@@ -77,8 +77,11 @@ static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
     return mp_err_set(err, rc, "%s", m && *m ? m : e.msg);
   }
   if (rc == MP_EPLUGIN) return mp_err_set(err, rc, "%s", e.msg);
+  /* A lost connection usually means the process is ending: it gets a
+   * moment to be reaped, so that the message says how it ended. */
   char note[96];
-  mp__plugin_exit_note(p, note, sizeof(note));
+  int lost = reply->status.code == MP_RPC_UNAVAILABLE;
+  mp__plugin_exit_note(p, lost ? 500 : 0, note, sizeof(note));
   return mp_err_set(err, rc, "%s%s", e.msg, note);
 }
 
@@ -97,6 +100,26 @@ static void *unpack(mp__plugin *p, const ProtobufCMessageDescriptor *d,
                "message",
                p->name, method, d->name);
   return m;
+}
+
+/* call() and, when it succeeds, the answer unpacked as |d| into *out
+ * (free with protobuf_c_message_free_unpacked). */
+static int roundtrip(mp__plugin *p, const char *method,
+                     const ProtobufCMessage *req, const char *urn,
+                     uint64_t timeout_ms, mp_prov_resp *r,
+                     const ProtobufCMessageDescriptor *d, void *out,
+                     mp_rpc_reply *reply, mp_err *err) {
+  *(void **)out = NULL;
+  int rc = call(p, method, req, urn, timeout_ms, r, reply, err);
+  if (rc == 0) {
+    *(void **)out = unpack(p, d, method, reply, err);
+    if (*(void **)out == NULL) rc = MP_EPROTO;
+  }
+  return rc;
+}
+
+static void free_answer(void *m) {
+  if (m) protobuf_c_message_free_unpacked(m, NULL);
 }
 
 static int from_struct(mp__plugin *p, const char *method,
@@ -138,8 +161,10 @@ static void annotate_secrets(mp_value *outs, const mp_value *ins) {
       if (in == NULL) continue;
       if (in->kind == MP_VALUE_SECRET &&
           outs->u.obj.items[i].value->kind != MP_VALUE_SECRET) {
-        mp_value *v = mp_value_object_take(outs, k);
-        mp_value_object_set(outs, k, mp_value_new_secret(v));
+        char *key = mp_xstrdup(k); /* taking the entry frees |k| */
+        mp_value *v = mp_value_object_take(outs, key);
+        mp_value_object_set(outs, key, mp_value_new_secret(v));
+        free(key);
       } else {
         annotate_secrets(outs->u.obj.items[i].value, in);
       }
@@ -163,6 +188,14 @@ static void resecret(const mp__plugin *p, mp_value *outs,
 }
 
 static char *str_or_empty(const char *s) { return (char *)(s ? s : ""); }
+
+/* The fields that name the resource, in every lifecycle request. */
+#define SET_NAMES(m, q)               \
+  do {                                \
+    (m).urn = str_or_empty((q)->urn);   \
+    (m).name = str_or_empty((q)->name); \
+    (m).type = str_or_empty((q)->type); \
+  } while (0)
 
 static uint64_t timeout_of(const mp__plugin *p, const mp_prov_req *q) {
   return q && q->timeout > 0 ? (uint64_t)(q->timeout * 1000)
@@ -271,9 +304,7 @@ static int check_like(mp_provider *prov, const char *method,
                       const mp_prov_req *q, mp_prov_resp *r, mp_err *err) {
   mp__plugin *p = of(prov);
   Pulumirpc__CheckRequest m = PULUMIRPC__CHECK_REQUEST__INIT;
-  m.urn = str_or_empty(q->urn);
-  m.name = str_or_empty(q->name);
-  m.type = str_or_empty(q->type);
+  SET_NAMES(m, q);
   m.olds = to_struct(p, q->olds);
   m.news = to_struct(p, q->news);
   if (q->random_seed) {
@@ -338,9 +369,7 @@ static int diff_like(mp_provider *prov, const char *method,
   mp__plugin *p = of(prov);
   Pulumirpc__DiffRequest m = PULUMIRPC__DIFF_REQUEST__INIT;
   m.id = str_or_empty(q->id);
-  m.urn = str_or_empty(q->urn);
-  m.name = str_or_empty(q->name);
-  m.type = str_or_empty(q->type);
+  SET_NAMES(m, q);
   m.olds = to_struct(p, q->olds);
   m.news = to_struct(p, q->news);
   m.old_inputs = to_struct(p, q->old_inputs);
@@ -439,61 +468,70 @@ static int p_configure(mp_provider *prov, const mp_prov_req *q,
   return rc;
 }
 
-static int p_create(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
-                    mp_err *err) {
-  mp__plugin *p = of(prov);
-  if (q->preview && !p->supports_preview) {
-    /* Pulumi does not ask such a plugin: the inputs stand in. */
-    r->outputs = q->news ? mp_value_dup(q->news) : mp_value_new_object();
-    r->id = mp_xstrdup("");
-    return 0;
-  }
-  Pulumirpc__CreateRequest m = PULUMIRPC__CREATE_REQUEST__INIT;
-  m.urn = str_or_empty(q->urn);
-  m.name = str_or_empty(q->name);
-  m.type = str_or_empty(q->type);
-  m.properties = to_struct(p, q->news);
-  m.timeout = q->timeout;
-  m.preview = q->preview != 0;
+/* Create and Update: the call, its outputs (marked secret again when the
+ * plugin takes no secrets), or a partial result when it failed. */
+static int world_call(mp__plugin *p, const char *method,
+                      const ProtobufCMessage *req, const mp_prov_req *q,
+                      mp_prov_resp *r, mp_err *err) {
+  int is_create = strcmp(method, "Create") == 0;
   mp_rpc_reply reply;
   mp_rpc_reply_init(&reply);
-  int rc = call(p, "Create", &m.base, q->urn, timeout_of(p, q), r, &reply,
-                err);
-  mp_value_pb_struct_free(m.properties);
+  void *a;
+  int rc = roundtrip(p, method, req, q->urn, timeout_of(p, q), r,
+                     is_create ? &pulumirpc__create_response__descriptor
+                               : &pulumirpc__update_response__descriptor,
+                     &a, &reply, err);
   if (rc == 0) {
-    Pulumirpc__CreateResponse *a =
-        unpack(p, &pulumirpc__create_response__descriptor, "Create", &reply,
-               err);
-    rc = a ? from_struct(p, "Create", a->properties, &r->outputs, err)
-           : MP_EPROTO;
-    if (rc == 0) {
-      r->id = mp_xstrdup(a->id ? a->id : "");
+    Pulumirpc__CreateResponse *c = is_create ? a : NULL;
+    Pulumirpc__UpdateResponse *u = is_create ? NULL : a;
+    rc = from_struct(p, method, c ? c->properties : u->properties,
+                     &r->outputs, err);
+    if (rc == 0) resecret(p, r->outputs, q->news);
+    if (rc == 0 && c) {
+      r->id = mp_xstrdup(c->id ? c->id : "");
       if (!q->preview && !*r->id)
         rc = mp_err_set(err, MP_EPROTO,
                         "plugin '%s' created %s without an id", p->name,
                         q->urn ? q->urn : "a resource");
-      resecret(p, r->outputs, q->news);
     }
-    if (a) pulumirpc__create_response__free_unpacked(a, NULL);
   } else if (rc == MP_EPLUGIN) {
     take_init_failure(p, &reply, q->news, r);
   }
+  free_answer(a);
   mp_rpc_reply_destroy(&reply);
+  return rc;
+}
+
+/* Preview of a plugin without supportsPreview: Pulumi does not ask it;
+ * the inputs stand in for the outputs (and the id is unknown). */
+static int preview_unasked(const mp_prov_req *q, mp_prov_resp *r,
+                           int is_create) {
+  r->outputs = q->news ? mp_value_dup(q->news) : mp_value_new_object();
+  if (is_create) r->id = mp_xstrdup("");
+  return 0;
+}
+
+static int p_create(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
+                    mp_err *err) {
+  mp__plugin *p = of(prov);
+  if (q->preview && !p->supports_preview) return preview_unasked(q, r, 1);
+  Pulumirpc__CreateRequest m = PULUMIRPC__CREATE_REQUEST__INIT;
+  SET_NAMES(m, q);
+  m.properties = to_struct(p, q->news);
+  m.timeout = q->timeout;
+  m.preview = q->preview != 0;
+  int rc = world_call(p, "Create", &m.base, q, r, err);
+  mp_value_pb_struct_free(m.properties);
   return rc;
 }
 
 static int p_update(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   mp__plugin *p = of(prov);
-  if (q->preview && !p->supports_preview) {
-    r->outputs = q->news ? mp_value_dup(q->news) : mp_value_new_object();
-    return 0;
-  }
+  if (q->preview && !p->supports_preview) return preview_unasked(q, r, 0);
   Pulumirpc__UpdateRequest m = PULUMIRPC__UPDATE_REQUEST__INIT;
   m.id = str_or_empty(q->id);
-  m.urn = str_or_empty(q->urn);
-  m.name = str_or_empty(q->name);
-  m.type = str_or_empty(q->type);
+  SET_NAMES(m, q);
   m.olds = to_struct(p, q->olds);
   m.news = to_struct(p, q->news);
   m.old_inputs = to_struct(p, q->old_inputs);
@@ -503,25 +541,10 @@ static int p_update(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
     m.ignorechanges = q->ignore_changes->items;
     m.n_ignorechanges = q->ignore_changes->len;
   }
-  mp_rpc_reply reply;
-  mp_rpc_reply_init(&reply);
-  int rc = call(p, "Update", &m.base, q->urn, timeout_of(p, q), r, &reply,
-                err);
+  int rc = world_call(p, "Update", &m.base, q, r, err);
   mp_value_pb_struct_free(m.olds);
   mp_value_pb_struct_free(m.news);
   mp_value_pb_struct_free(m.old_inputs);
-  if (rc == 0) {
-    Pulumirpc__UpdateResponse *a =
-        unpack(p, &pulumirpc__update_response__descriptor, "Update", &reply,
-               err);
-    rc = a ? from_struct(p, "Update", a->properties, &r->outputs, err)
-           : MP_EPROTO;
-    if (rc == 0) resecret(p, r->outputs, q->news);
-    if (a) pulumirpc__update_response__free_unpacked(a, NULL);
-  } else if (rc == MP_EPLUGIN) {
-    take_init_failure(p, &reply, q->news, r);
-  }
-  mp_rpc_reply_destroy(&reply);
   return rc;
 }
 
@@ -530,35 +553,30 @@ static int p_read(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
   mp__plugin *p = of(prov);
   Pulumirpc__ReadRequest m = PULUMIRPC__READ_REQUEST__INIT;
   m.id = str_or_empty(q->id);
-  m.urn = str_or_empty(q->urn);
-  m.name = str_or_empty(q->name);
-  m.type = str_or_empty(q->type);
+  SET_NAMES(m, q);
   m.properties = to_struct(p, q->olds);
   m.inputs = to_struct(p, q->old_inputs);
   m.timeout = q->timeout;
   mp_rpc_reply reply;
   mp_rpc_reply_init(&reply);
-  int rc = call(p, "Read", &m.base, q->urn, timeout_of(p, q), r, &reply, err);
+  Pulumirpc__ReadResponse *a;
+  int rc = roundtrip(p, "Read", &m.base, q->urn, timeout_of(p, q), r,
+                     &pulumirpc__read_response__descriptor, &a, &reply, err);
   mp_value_pb_struct_free(m.properties);
   mp_value_pb_struct_free(m.inputs);
-  if (rc == 0) {
-    Pulumirpc__ReadResponse *a = unpack(
-        p, &pulumirpc__read_response__descriptor, "Read", &reply, err);
-    rc = a ? 0 : MP_EPROTO;
-    if (rc == 0 && a->id && *a->id) {
-      r->id = mp_xstrdup(a->id);
-      rc = from_struct(p, "Read", a->properties, &r->outputs, err);
-      if (rc == 0 && a->inputs)
-        rc = from_struct(p, "Read", a->inputs, &r->inputs, err);
-      resecret(p, r->outputs, q->olds);
-      resecret(p, r->inputs, q->old_inputs);
-    } else if (rc == 0) {
-      r->id = mp_xstrdup(""); /* gone */
-    }
-    if (a) pulumirpc__read_response__free_unpacked(a, NULL);
+  if (rc == 0 && a->id && *a->id) {
+    r->id = mp_xstrdup(a->id);
+    rc = from_struct(p, "Read", a->properties, &r->outputs, err);
+    if (rc == 0 && a->inputs)
+      rc = from_struct(p, "Read", a->inputs, &r->inputs, err);
+    resecret(p, r->outputs, q->olds);
+    resecret(p, r->inputs, q->old_inputs);
+  } else if (rc == 0) {
+    r->id = mp_xstrdup(""); /* gone */
   } else if (rc == MP_EPLUGIN) {
     take_init_failure(p, &reply, q->olds, r);
   }
+  free_answer(a);
   mp_rpc_reply_destroy(&reply);
   return rc;
 }
@@ -568,9 +586,7 @@ static int p_delete(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
   mp__plugin *p = of(prov);
   Pulumirpc__DeleteRequest m = PULUMIRPC__DELETE_REQUEST__INIT;
   m.id = str_or_empty(q->id);
-  m.urn = str_or_empty(q->urn);
-  m.name = str_or_empty(q->name);
-  m.type = str_or_empty(q->type);
+  SET_NAMES(m, q);
   m.properties = to_struct(p, q->olds);
   m.old_inputs = to_struct(p, q->old_inputs);
   m.timeout = q->timeout;
@@ -593,19 +609,17 @@ static int p_invoke(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
   m.preview = q->preview != 0;
   mp_rpc_reply reply;
   mp_rpc_reply_init(&reply);
-  int rc = call(p, "Invoke", &m.base, NULL, timeout_of(p, q), r, &reply, err);
+  Pulumirpc__InvokeResponse *a;
+  int rc = roundtrip(p, "Invoke", &m.base, NULL, timeout_of(p, q), r,
+                     &pulumirpc__invoke_response__descriptor, &a, &reply,
+                     err);
   mp_value_pb_struct_free(m.args);
+  if (rc == 0) rc = from_struct(p, "Invoke", a->return_, &r->outputs, err);
   if (rc == 0) {
-    Pulumirpc__InvokeResponse *a = unpack(
-        p, &pulumirpc__invoke_response__descriptor, "Invoke", &reply, err);
-    rc = a ? from_struct(p, "Invoke", a->return_, &r->outputs, err)
-           : MP_EPROTO;
-    if (rc == 0) {
-      resecret(p, r->outputs, q->news);
-      take_failures(r, a->failures, a->n_failures);
-    }
-    if (a) pulumirpc__invoke_response__free_unpacked(a, NULL);
+    resecret(p, r->outputs, q->news);
+    take_failures(r, a->failures, a->n_failures);
   }
+  free_answer(a);
   mp_rpc_reply_destroy(&reply);
   return rc;
 }

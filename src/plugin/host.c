@@ -67,12 +67,6 @@ void mp__host_post(mp_plugin_host *h, void (*fn)(void *), void *arg) {
 
 /* ---- options ---- */
 
-static uint64_t env_timeout_ms(void) {
-  const char *s = getenv("MINIPULUMI_PLUGIN_TIMEOUT");
-  double secs = s ? atof(s) : 0;
-  return secs > 0 ? (uint64_t)(secs * 1000) : 0;
-}
-
 static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
   h->project_dir = mp_xstrdup(o->project_dir ? o->project_dir : ".");
   h->program_dir = mp_xstrdup(o->program_dir ? o->program_dir
@@ -81,12 +75,8 @@ static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
   h->stack = mp_xstrdup(o->stack ? o->stack : "");
   h->organization = mp_xstrdup(o->organization);
   h->config_json = mp_xstrdup(o->config_json ? o->config_json : "{}");
-  if (o->plugin_dir) {
-    h->plugin_dir = mp_xstrdup(o->plugin_dir);
-  } else {
-    const char *home = getenv("HOME");
-    h->plugin_dir = mp_xasprintf("%s/.minipulumi/plugins", home ? home : "");
-  }
+  h->search_path = o->search_path ? mp_xstrdup(o->search_path) : NULL;
+  h->plugin_dir = o->plugin_dir ? mp_xstrdup(o->plugin_dir) : NULL;
   h->nspecs = o->nspecs;
   h->specs = mp_xcalloc(o->nspecs ? o->nspecs : 1, sizeof(*h->specs));
   for (size_t i = 0; i < o->nspecs; i++) {
@@ -94,9 +84,12 @@ static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
     h->specs[i].path = mp_xstrdup(o->specs[i].path);
   }
   h->builtins = o->builtins;
-  h->call_timeout_ms = o->call_timeout_ms ? o->call_timeout_ms
-                                          : env_timeout_ms();
-  h->setup_timeout_ms = h->call_timeout_ms ? h->call_timeout_ms : 60000;
+  h->call_timeout_ms = o->call_timeout_ms;
+  /* Starting a plugin (a Node.js one takes seconds on a busy machine) is
+   * not held to a short resource deadline. */
+  uint64_t setup = o->setup_timeout_ms ? o->setup_timeout_ms : 60000;
+  h->setup_timeout_ms = h->call_timeout_ms > setup ? h->call_timeout_ms
+                                                   : setup;
 }
 
 static void free_opts(mp_plugin_host *h) {
@@ -106,6 +99,7 @@ static void free_opts(mp_plugin_host *h) {
   free(h->stack);
   free(h->organization);
   free(h->config_json);
+  free(h->search_path);
   free(h->plugin_dir);
   for (size_t i = 0; i < h->nspecs; i++) {
     free((char *)h->specs[i].name);
@@ -206,9 +200,7 @@ int mp_plugin_find(mp_plugin_host *h, const char *pkg, char **path,
   *path = NULL;
   const mp_plugin_spec *s = spec_for(h, pkg);
   if (s) return find_spec(h, s, path, err);
-  const char *env = getenv("PATH");
-  const char *dirs = env ? env : "";
-  for (const char *d = dirs;; d++) {
+  for (const char *d = h->search_path; d; d++) {
     const char *end = strchr(d, ':');
     size_t n = end ? (size_t)(end - d) : strlen(d);
     char *cand = mp_xasprintf("%.*s/pulumi-resource-%s", (int)n,
@@ -221,8 +213,10 @@ int mp_plugin_find(mp_plugin_host *h, const char *pkg, char **path,
     if (end == NULL) break;
     d = end;
   }
-  char *cand = mp_xasprintf("%s/pulumi-resource-%s", h->plugin_dir, pkg);
-  if (is_exec_file(cand)) {
+  char *cand = h->plugin_dir ? mp_xasprintf("%s/pulumi-resource-%s",
+                                            h->plugin_dir, pkg)
+                             : NULL;
+  if (cand && is_exec_file(cand)) {
     *path = cand;
     return 0;
   }

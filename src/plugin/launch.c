@@ -19,6 +19,8 @@ extern char **environ;
 
 /* Most of a plugin's stderr kept for a startup failure's message. */
 #define STARTUP_STDERR_MAX 16384
+/* The longest output line kept before it is shown as it is. */
+#define MAX_LINE 65536
 /* Between SIGINT and SIGKILL at shutdown, as Pulumi waits. */
 #define STOP_GRACE_MS 5000
 
@@ -26,17 +28,16 @@ static uint64_t now_ms(void) { return uv_hrtime() / 1000000; }
 
 /* ---- the Engine server of one plugin (loop thread) ---- */
 
-static const char *severity_word(int sev) {
-  return sev == MP_RPC_LOG_ERROR     ? "error"
-         : sev == MP_RPC_LOG_WARNING ? "warning"
-         : sev == MP_RPC_LOG_DEBUG   ? "debug"
-                                     : "info";
-}
-
+/* Warnings as they are; information marked so; errors say so (they do
+ * not fail the step by themselves, as in Pulumi); debug is dropped. */
 static void on_log(const mp_rpc_log_entry *e, void *arg) {
   mp__plugin *p = arg;
   if (e->severity == MP_RPC_LOG_DEBUG || e->ephemeral) return;
-  char *line = mp_xasprintf("%s: %s", severity_word(e->severity), e->message);
+  char *line = e->severity == MP_RPC_LOG_WARNING
+                   ? mp_xstrdup(e->message)
+                   : e->severity == MP_RPC_LOG_ERROR
+                         ? mp_xasprintf("error: %s", e->message)
+                         : mp_xasprintf(MP_PROV_INFO_PREFIX "%s", e->message);
   mp__plugin_diag(p, e->urn, line);
   free(line);
 }
@@ -156,20 +157,31 @@ static void free_strs(char **v) {
   free(v);
 }
 
-/* Reaps |p| if it has ended; returns 1 once reaped. */
+/* Reaps |p| if it has ended; returns 1 once reaped. Several workers may
+ * ask at once: |mu| makes one of them reap and the others see it. */
 static int try_reap(mp__plugin *p) {
-  if (p->reaped || p->pid <= 0) return 1;
-  int st;
-  pid_t r = waitpid(p->pid, &st, WNOHANG);
-  if (r == p->pid || (r < 0 && errno == ECHILD)) {
-    p->reaped = 1;
-    p->status = r == p->pid ? st : 0;
+  pthread_mutex_lock(&p->mu);
+  if (!p->reaped && p->pid > 0) {
+    int st = 0;
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == p->pid || (r < 0 && errno == ECHILD)) {
+      p->reaped = 1;
+      p->status = st;
+    }
   }
-  return p->reaped;
+  int done = p->reaped || p->pid <= 0;
+  pthread_mutex_unlock(&p->mu);
+  return done;
 }
 
-const char *mp__plugin_exit_note(mp__plugin *p, char *buf, size_t n) {
+const char *mp__plugin_exit_note(mp__plugin *p, uint64_t wait_ms, char *buf,
+                                 size_t n) {
   buf[0] = '\0';
+  uint64_t until = now_ms() + wait_ms;
+  while (!try_reap(p) && now_ms() < until) {
+    struct timespec ts = {0, 10 * 1000000};
+    nanosleep(&ts, NULL);
+  }
   if (!try_reap(p)) return buf;
   if (WIFSIGNALED(p->status))
     snprintf(buf, n, "; the plugin was killed by signal %d",
@@ -191,13 +203,9 @@ static void end_group(mp__plugin *p, uint64_t grace_ms) {
     nanosleep(&ts, NULL);
   }
   kill(-p->pid, SIGKILL);
-  while (!p->reaped) {
-    int st;
-    pid_t r = waitpid(p->pid, &st, 0);
-    if (r == p->pid || (r < 0 && errno != EINTR)) {
-      p->reaped = 1;
-      p->status = st;
-    }
+  while (!try_reap(p)) {
+    struct timespec ts = {0, 5 * 1000000};
+    nanosleep(&ts, NULL);
   }
 }
 
@@ -271,8 +279,9 @@ static void on_handle_closed(uv_handle_t *hd) {
   p->closing_handles--;
 }
 
-static void flush_lines(mp__plugin *p, mp_buf *acc, const char *what,
-                        int all) {
+/* Whole lines of |acc| (all of it at EOF) as information, as Pulumi
+ * shows a plugin's output. */
+static void flush_lines(mp__plugin *p, mp_buf *acc, int all) {
   size_t start = 0;
   for (size_t i = 0; i <= acc->len; i++) {
     int at_end = i == acc->len;
@@ -281,13 +290,15 @@ static void flush_lines(mp__plugin *p, mp_buf *acc, const char *what,
     size_t n = i - start;
     while (n && (acc->data[start + n - 1] == '\r')) n--;
     if (n) {
-      char *line = mp_xasprintf("%s: %.*s", what, (int)n, acc->data + start);
+      char *line = mp_xasprintf(MP_PROV_INFO_PREFIX "%.*s", (int)n,
+                                acc->data + start);
       mp__plugin_diag(p, NULL, line);
       free(line);
     }
     start = i + 1;
   }
   if (start > acc->len) start = acc->len;
+  if (start == 0) return; /* also when nothing was ever read */
   memmove(acc->data, acc->data + start, acc->len - start);
   acc->len -= start;
 }
@@ -296,14 +307,14 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b) {
   mp__plugin *p = s->data;
   int is_err = s == (uv_stream_t *)&p->err;
   mp_buf *acc = is_err ? &p->err_line : &p->out_line;
-  const char *what = is_err ? "stderr" : "stdout";
   if (n > 0) {
     mp_buf_append(acc, b->base, (size_t)n);
-    flush_lines(p, acc, what, 0);
+    /* A "line" that never ends is shown in pieces, not kept whole. */
+    flush_lines(p, acc, acc->len > MAX_LINE);
   }
   free(b->base);
   if (n < 0) {
-    flush_lines(p, acc, what, 1);
+    flush_lines(p, acc, 1);
     uv_read_stop(s);
   }
 }
@@ -388,7 +399,7 @@ static int fail_start(mp__plugin *p, int fds[4], mp_buf *errtext,
     if (fds[i] >= 0) close(fds[i]);
   end_group(p, 0);
   char note[96];
-  mp__plugin_exit_note(p, note, sizeof(note));
+  mp__plugin_exit_note(p, 0, note, sizeof(note));
   while (errtext->len && (errtext->data[errtext->len - 1] == '\n' ||
                           errtext->data[errtext->len - 1] == '\r'))
     errtext->len--;
@@ -447,7 +458,7 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   } else {
     if (errtext.len) {
       mp_buf_append(&p->err_line, errtext.data, errtext.len);
-      flush_lines(p, &p->err_line, "stderr", 0);
+      flush_lines(p, &p->err_line, 0);
     }
     attach_job aj = {p, fds[0], fds[2], 0, {0}};
     mp_err_clear(&aj.err);

@@ -44,12 +44,19 @@ typedef struct mp_plugin_host_opts {
   size_t nspecs;
   /* Built-in packages, consulted first for a package no spec names. */
   mp_provider_factory builtins;
-  /* Folder searched after PATH; NULL: ~/.minipulumi/plugins. */
+  /* The folders searched after the specs, ':'-separated, as PATH (the
+   * CLI passes $PATH); NULL: none. */
+  const char *search_path;
+  /* The folder searched last (the CLI passes ~/.minipulumi/plugins);
+   * NULL: none. */
   const char *plugin_dir;
-  /* Deadline of each call that has no timeout of its own, in ms; 0:
-   * MINIPULUMI_PLUGIN_TIMEOUT (seconds) when set, else none for resource
-   * calls and 60 s for setup calls (Handshake, GetPluginInfo, ...). */
+  /* Deadline of each resource call that has no timeout of its own, in
+   * ms (the CLI passes MINIPULUMI_PLUGIN_TIMEOUT); 0: none. The
+   * start and the setup calls (Handshake, GetPluginInfo, CheckConfig,
+   * DiffConfig, Configure) have |setup_timeout_ms| (0: 60 s), or this
+   * deadline when longer. */
   uint64_t call_timeout_ms;
+  uint64_t setup_timeout_ms;
 } mp_plugin_host_opts;
 
 /* Starts a host: its loop thread and its Engine server on 127.0.0.1.

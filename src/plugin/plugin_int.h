@@ -27,7 +27,7 @@ typedef struct mp__task {
 struct mp_plugin_host {
   /* options, owned copies */
   char *project_dir, *program_dir, *project, *stack, *organization,
-      *config_json, *plugin_dir;
+      *config_json, *search_path, *plugin_dir; /* the last two may be NULL */
   mp_plugin_spec *specs;
   size_t nspecs;
   mp_provider_factory builtins;
@@ -92,9 +92,11 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err);
 /* Ends the process of |p|: closes its connection, pipes and server, then
  * SIGINT to its group, SIGKILL after 5 s, reaped. launch.c. */
 void mp__plugin_stop(mp__plugin *p);
-/* ", exited with status N" / ", killed by signal N" when the plugin has
- * ended (reaps it without waiting), else "". launch.c. */
-const char *mp__plugin_exit_note(mp__plugin *p, char *buf, size_t n);
+/* "; the plugin exited with status N" / "...was killed by signal N" once
+ * the plugin has ended (reaped, waiting up to |wait_ms| for it), else "".
+ * Any thread. launch.c. */
+const char *mp__plugin_exit_note(mp__plugin *p, uint64_t wait_ms, char *buf,
+                                 size_t n);
 
 /* Unlinks |p| from its host, ends its process and frees it. host.c. */
 void mp__plugin_release(mp__plugin *p);

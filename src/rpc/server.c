@@ -22,6 +22,7 @@ struct mp_rpc_server { /* Owner: loop thread. */
   method_entry *methods;
   size_t nmethods;
   mp__rpc_link conns;
+  mp__rpc_link held; /* calls their handlers have not answered yet */
   int closing;
   void (*close_cb)(void *arg);
   void *close_arg;
@@ -46,12 +47,14 @@ struct mp_rpc_srv_call {
   mp_rpc_reader reader;
   int answered;    /* a response has been submitted */
   int in_handler;  /* the handler owns the call */
+  mp__rpc_link held_link; /* in srv->held while in_handler */
   mp__rpc_out out; /* the reply message */
 };
 
 /* ---- calls ------------------------------------------------------------ */
 
 static void call_free(mp_rpc_srv_call *call) {
+  mp__rpc_list_remove(&call->held_link);
   mp_rpc_reader_destroy(&call->reader);
   mp__rpc_out_destroy(&call->out);
   free(call->path);
@@ -111,6 +114,7 @@ static void call_answer_http(mp_rpc_srv_call *call, const char *status) {
 
 void mp_rpc_srv_reply(mp_rpc_srv_call *call, const void *msg, size_t len) {
   call->in_handler = 0;
+  mp__rpc_list_remove(&call->held_link);
   if (call->conn == NULL || call->answered) {
     if (call->conn == NULL) call_free(call);
     return;
@@ -138,6 +142,7 @@ void mp_rpc_srv_reply(mp_rpc_srv_call *call, const void *msg, size_t len) {
 void mp_rpc_srv_fail(mp_rpc_srv_call *call, int code, const char *msg,
                      const mp_rpc_detail *details, size_t n) {
   call->in_handler = 0;
+  mp__rpc_list_remove(&call->held_link);
   if (call->conn == NULL) {
     call_free(call);
     return;
@@ -288,6 +293,7 @@ static void sconn_after_io(mp__rpc_conn *base) {
     mp_buf_init(&req);
     mp_rpc_reader_take(&call->reader, &req);
     call->in_handler = 1;
+    mp__rpc_list_push(&sc->srv->held, &call->held_link);
     call->method->handler(call, (const uint8_t *)req.data, req.len,
                           call->method->arg);
     mp_buf_destroy(&req);
@@ -360,6 +366,7 @@ int mp_rpc_server_new(uv_loop_t *loop, size_t max_recv, mp_rpc_server **out,
   srv->loop = loop;
   srv->max_recv = max_recv ? max_recv : MP_RPC_DEFAULT_MAX_RECV;
   mp__rpc_list_init(&srv->conns);
+  mp__rpc_list_init(&srv->held);
   *out = srv;
   return 0;
 }
@@ -406,6 +413,9 @@ static void server_on_listener_closed(uv_handle_t *h) {
   mp_rpc_server *srv = h->data;
   void (*cb)(void *) = srv->close_cb;
   void *arg = srv->close_arg;
+  /* Calls their handlers never answered go with the server. */
+  while (!mp__rpc_list_empty(&srv->held))
+    call_free(mp_container_of(srv->held.next, mp_rpc_srv_call, held_link));
   for (size_t i = 0; i < srv->nmethods; i++) free(srv->methods[i].path);
   free(srv->methods);
   free(srv);

@@ -43,7 +43,9 @@ int mp_rpc_server_port(const mp_rpc_server *s);
 
 /* Stops listening, drops every connection, and frees |s| once its handles
  * are closed; then calls |cb|(|arg|) if not NULL. Requests still with their
- * handlers stay valid: answering them just frees them. */
+ * handlers stay valid until then (answering them just frees them); those
+ * never answered are freed with the server, so a handler must forget the
+ * calls it holds no later than |cb|. */
 void mp_rpc_server_close(mp_rpc_server *s, void (*cb)(void *arg), void *arg);
 
 /* The method path of |call|. Borrowed; valid until |call| is answered. */

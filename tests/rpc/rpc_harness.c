@@ -43,17 +43,17 @@ int rh_call(uv_loop_t *loop, mp_rpc_client *c, const char *method,
   return res->rc;
 }
 
-static void set_flag(void *arg) { *(int *)arg = 1; }
+void rh_set_flag(void *arg) { *(int *)arg = 1; }
 
 void rh_client_close(uv_loop_t *loop, mp_rpc_client *c) {
   int closed = 0;
-  mp_rpc_client_close(c, set_flag, &closed);
+  mp_rpc_client_close(c, rh_set_flag, &closed);
   rh_run_until(loop, &closed);
 }
 
 void rh_server_close(uv_loop_t *loop, mp_rpc_server *s) {
   int closed = 0;
-  mp_rpc_server_close(s, set_flag, &closed);
+  mp_rpc_server_close(s, rh_set_flag, &closed);
   rh_run_until(loop, &closed);
 }
 

@@ -32,6 +32,8 @@ int rh_call(uv_loop_t *loop, mp_rpc_client *c, const char *method,
 /* Closes |c| / |s| and runs the loop until they are freed. */
 void rh_client_close(uv_loop_t *loop, mp_rpc_client *c);
 void rh_server_close(uv_loop_t *loop, mp_rpc_server *s);
+/* A close callback that sets the int its argument points to. */
+void rh_set_flag(void *arg);
 /* Runs the loop dry and closes it; 0 when no handle was left open. */
 int rh_loop_close(uv_loop_t *loop);
 

@@ -47,6 +47,7 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "exclude-dependents", &f->exclude_dependents, "also leave the excluded resources' dependents alone"),
       MP_OPT_STR_('m', "message", &f->message, "text", "a message for the history"),
       MP_OPT_BOOL_(0, "show-secrets", &f->show_secrets, "show secret values in the output"),
+      MP_OPT_BOOL_(0, "serial-stepgen", &f->serial_stepgen, "make Check and Diff one resource at a time (to compare)"),
       MP_OPT_END_};
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
@@ -166,6 +167,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.target_dependents = r->f->target_dependents;
     o.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
+    o.serial_stepgen = r->f->serial_stepgen;
     o.ignore_protect = r->f->ignore_protect;
     o.refresh_first = r->f->refresh;
     o.clear_pending_creates = r->f->clear_pending_creates;
@@ -367,6 +369,8 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "non-interactive mode");
   }
   if (f->parallel < 0) f->parallel = 0;
+  const char *serial = getenv("MINIPULUMI_SERIAL_STEPGEN");
+  if (serial && serial[0] && strcmp(serial, "0") != 0) f->serial_stepgen = 1;
   run r = {.ctx = ctx, .kind = kind, .stack = stack, .f = f};
   mp_strv_init(&r.targets);
   mp_strv_init(&r.replaces);

@@ -16,6 +16,7 @@ typedef struct mp_op_flags {
   int ignore_protect; /* destroy/up --ignore-protect */
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
+  int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
   mp_strv targets, excludes, replaces, target_replaces, config;
 } mp_op_flags;
@@ -25,11 +26,12 @@ void mp_op_flags_destroy(mp_op_flags *f);
 
 /* The option rows up, preview, refresh and destroy share (--diff, --json,
  * --event-log, --parallel, --target, --target-dependents, --exclude,
- * --exclude-dependents, --message, --show-secrets), writing into |f|.
+ * --exclude-dependents, --message, --show-secrets, --serial-stepgen),
+ * writing into |f|.
  * Each command lists its own rows and then MP_OPT_GROUP_(t.rows); an own
  * row with the same name replaces the shared one. Caller storage. */
 typedef struct mp_op_shared_opts {
-  mp_opt rows[11];
+  mp_opt rows[12];
   char target_help[64], dependents_help[64]; /* name the command's verb */
 } mp_op_shared_opts;
 

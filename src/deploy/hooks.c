@@ -153,7 +153,7 @@ static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
   j->goal = g;
   j->registration = reg;
   d->at_generator++;
-  mp__deploy_gen_push(d, j);
+  mp__deploy_gen_arrive(d, j);
 }
 
 static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {

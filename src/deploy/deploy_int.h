@@ -84,6 +84,8 @@ typedef struct gen {
   gen_job *calls, *calls_tail;
   int calls_running;
   int calls_max; /* --parallel */
+  int ahead_live; /* jobs holding calls made ahead, not yet answered: at
+                     most 2 x calls_max, so that memory stays bounded */
   int serial;    /* --serial-stepgen: no calls ahead */
   mp_map seen;   /* URNs registered so far: a repeat is not called ahead */
 } gen;

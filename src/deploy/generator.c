@@ -101,6 +101,8 @@ static void thread_main(void *arg) {
   }
 }
 
+static void start_calls(deploy *d);
+
 /* Loop thread: every answer queued so far. */
 static void on_wake(uv_async_t *h) {
   deploy *d = h->data;
@@ -110,9 +112,11 @@ static void on_wake(uv_async_t *h) {
     gen_job *j = pop(&g->out, &g->out_tail);
     uv_mutex_unlock(&g->mu);
     if (j == NULL) break;
+    if (j->ahead) g->ahead_live--;
     mp__deploy_on_answer(d, j);
     job_free(j);
   }
+  start_calls(d);
   mp__deploy_advance(d);
 }
 
@@ -130,8 +134,6 @@ static void flush_arrived(deploy *d) {
   }
 }
 
-static void start_calls(deploy *d);
-
 /* Pool thread. */
 static void call_work(uv_work_t *w) {
   gen_job *j = w->data;
@@ -144,7 +146,11 @@ static void call_after(uv_work_t *w, int status) {
   gen *g = &d->gen;
   g->calls_running--;
   if (status == 0 && d->state != DS_STOPPING && mp_sg_ahead_next(j->ahead)) {
-    push_call(g, j);
+    /* Its next call goes first: earlier registrations' decisions wait for
+     * it, later ones only start. */
+    j->next_call = g->calls;
+    g->calls = j;
+    if (g->calls_tail == NULL) g->calls_tail = j;
   } else {
     j->ready = 1;
     flush_arrived(d);
@@ -153,15 +159,22 @@ static void call_after(uv_work_t *w, int status) {
 }
 
 /* Starts waiting calls while there is room; once the deployment stops,
- * the waiting ones are dropped (the thread decides without them). */
+ * the waiting ones are dropped (the thread decides without them). A
+ * registration's first call is planned only now, so that what is made
+ * ahead lives for at most --parallel registrations plus the decided
+ * ones waiting for an earlier one. */
 static void start_calls(deploy *d) {
   gen *g = &d->gen;
-  while (g->calls && (g->calls_running < g->calls_max ||
+  while (g->calls && ((g->calls_running < g->calls_max &&
+                       (g->calls->ahead || g->ahead_live < 2 * g->calls_max)) ||
                       d->state == DS_STOPPING)) {
     gen_job *j = g->calls;
     g->calls = j->next_call;
     if (g->calls == NULL) g->calls_tail = NULL;
-    if (d->state != DS_STOPPING) {
+    if (d->state != DS_STOPPING && j->ahead == NULL &&
+        (j->ahead = mp_stepgen_ahead_new(d->sg, j->goal)) != NULL)
+      g->ahead_live++;
+    if (d->state != DS_STOPPING && j->ahead) {
       j->work.data = j;
       if (uv_queue_work(&d->loop, &j->work, call_work, call_after) == 0) {
         g->calls_running++;
@@ -184,8 +197,7 @@ void mp__deploy_gen_arrive(deploy *d, gen_job *j) {
   int repeat = urn == NULL || mp_map_has(&g->seen, urn);
   if (urn && !repeat) mp_map_put(&g->seen, urn, d);
   free(urn);
-  if (!g->serial && !repeat) j->ahead = mp_stepgen_ahead_new(d->sg, j->goal);
-  if (j->ahead == NULL) {
+  if (g->serial || repeat) {
     j->ready = 1;
     flush_arrived(d);
     return;

@@ -170,9 +170,11 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
     d->stack_outputs = outs;
     return 0;
   }
+  /* The stored row already has these outputs: nothing to write. */
+  int same = mp_value_equal(st->outputs, outs, 0);
   mp_value_free(st->outputs);
   st->outputs = outs;
-  if (d->upd && st->row) {
+  if (d->upd && st->row && !same) {
     mp_store_change c = {.kind = MP_STORE_UPDATE, .res = st};
     return mp_store_apply(d->upd, &c, 1, err);
   }

@@ -63,6 +63,9 @@ static void bench(size_t n) {
 }
 
 int main(int argc, char **argv) {
+  /* As the CLI does for --parallel 16: a worker per chain, set before the
+   * first libuv call (the engine itself leaves the pool alone). */
+  setenv("UV_THREADPOOL_SIZE", "16", 0);
   if (argc < 2) {
     bench(1000);
     bench(10000);

@@ -288,3 +288,12 @@ int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
   fprintf(ctx->err, "Run 'minipulumi %s --help' for usage.\n", cmd);
   return MP_ARGS_ERROR;
 }
+
+int mp_args_parse_n(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
+                    int argc, const char **argv, int min, int max,
+                    mp_strv *pos) {
+  int rc = mp_args_parse(ctx, help, opts, argc, argv, pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], pos, min, max);
+  if (rc != MP_ARGS_OK) mp_strv_destroy(pos);
+  return rc;
+}

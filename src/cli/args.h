@@ -71,6 +71,13 @@ int mp_args_exit_status(int rc);
 int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
                         int min, int max);
 
+/* mp_args_parse, then mp_args_check_count under the command's own name
+ * (argv[0]). Returns MP_ARGS_OK to go on (the caller destroys |pos|), or
+ * the mp_args_result to end with (mp_args_exit_status), |pos| destroyed. */
+int mp_args_parse_n(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
+                    int argc, const char **argv, int min, int max,
+                    mp_strv *pos);
+
 /* Prints the usage of a command (used by --help and by group commands). */
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts);

@@ -256,6 +256,8 @@ int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
 
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o) {
   memset(o, 0, sizeof(*o));
+  const char *verify = getenv("MINIPULUMI_VERIFY_WRITES");
+  o->verify_writes = verify && *verify && strcmp(verify, "0") != 0;
   const char *v = getenv("MINIPULUMI_LOCK_LEASE_SECONDS");
   if (!v || !*v)
     return 0;

@@ -15,7 +15,7 @@
 #include "engine/crypto.h"
 #include "engine/store.h"
 
-/* Exit statuses (Pulumi >= 3.227, ANCHORS.md section 3). */
+/* Exit statuses (Pulumi >= 3.227; docs/architecture.md, "Exit statuses"). */
 enum mp_exit {
   MP_EXIT_OK = 0,
   MP_EXIT_ERROR = 1,
@@ -69,6 +69,16 @@ int mp_cli_interactive(const mp_ctx *ctx);
  * or -1 on end of input or interrupt. */
 int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
                   size_t size);
+/* The error of a command that must ask but may not (`--yes must be passed
+ * in ...`); returns its exit status (2). */
+int mp_cli_need_yes(mp_ctx *ctx);
+/* Confirms an irreversible action on |stack|: 0 at once with |yes|; else,
+ * when prompts may be shown, prints the warning |fmt| (a line, formatted
+ * with the arguments) and asks the user to type the stack's name. Returns
+ * 0 when confirmed, else an exit status after the error. */
+int mp_cli_confirm_by_name(mp_ctx *ctx, const char *stack, int yes,
+                           const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- child process groups (children.c) ---- */
 
@@ -114,7 +124,9 @@ const char *mp_cli_user_name(void);
 /* ~/.minipulumi/<name> (owned), creating ~/.minipulumi. Exit status. */
 int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
 /* The store options from the environment: MINIPULUMI_LOCK_LEASE_SECONDS
- * sets the PostgreSQL lock lease (tests use short ones). Exit status. */
+ * sets the PostgreSQL lock lease (tests use short ones), and
+ * MINIPULUMI_VERIFY_WRITES other than "" or "0" has every write verified
+ * (the test suites set it). Exit status. */
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o);
 
 /* The URL `login` or `logout` names: the argument in |pos| or -c
@@ -184,6 +196,9 @@ int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
 /* The (cached) manager for a salt state "v1:...". */
 int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
                                mp_passphrase **out, mp_err *err);
+/* 1 if the user gave a passphrase: PULUMI_CONFIG_PASSPHRASE is set, or
+ * PULUMI_CONFIG_PASSPHRASE_FILE is set and not empty. */
+int mp_cli_passphrase_given(void);
 /* Records |salt| as the stack's secrets state in the store. */
 int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);

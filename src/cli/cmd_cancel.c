@@ -12,25 +12,6 @@ static const mp_cmd_help help = {
     "Only do this when the update's process is gone or stuck: a still "
     "running update\nmay leave pending operations behind."};
 
-static int confirm(mp_ctx *ctx, const char *stack, int yes) {
-  if (yes) return 0;
-  if (!mp_cli_interactive(ctx))
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "--yes must be passed in to proceed when running in "
-                        "non-interactive mode");
-  fprintf(ctx->out,
-          "This will irreversibly cancel the currently running update for "
-          "'%s'!\n",
-          stack);
-  char q[300], answer[256];
-  snprintf(q, sizeof(q),
-           "Please confirm that this is what you'd like to do by typing `%s`:",
-           stack);
-  if (mp_cli_prompt(ctx, q, answer, sizeof(answer)) != 0 || strcmp(answer, stack))
-    return mp_cli_error(ctx, MP_EXIT_ERROR, "confirmation declined");
-  return 0;
-}
-
 int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx) {
   int yes = 0;
   mp_strv pos;
@@ -49,7 +30,12 @@ int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx) {
   mp_lock_info info;
   mp_err err;
   mp_err_clear(&err);
-  if (!status) status = confirm(ctx, stack, yes);
+  if (!status)
+    status = mp_cli_confirm_by_name(
+        ctx, stack, yes,
+        "This will irreversibly cancel the currently running update for "
+        "'%s'!",
+        stack);
   if (!status) {
     int locked = mp_store_lock_get(ctx->store, mp_cli_ref(ctx, stack), &info, &err);
     if (locked < 0) {

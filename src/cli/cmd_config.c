@@ -110,15 +110,6 @@ static cJSON *entry_json(const mp_value *v, int show, int with_value) {
   return e;
 }
 
-static void print_cjson(mp_ctx *ctx, cJSON *j) {
-  mp_buf b;
-  mp_buf_init(&b);
-  mp_cli_cjson_print(j, 2, &b);
-  fprintf(ctx->out, "%s\n", b.data);
-  mp_buf_destroy(&b);
-  cJSON_Delete(j);
-}
-
 /* Decodes the file's values; secrets are decrypted only when shown. */
 static int decode_all(cfg_cmd *c, int decrypt, mp_value **out) {
   mp_err err;
@@ -156,7 +147,7 @@ static int cmd_list(cfg_cmd *c, int json, int show) {
     for (size_t i = 0; i < vals->u.obj.len; i++)
       cJSON_AddItemToObject(o, vals->u.obj.items[i].key,
                             entry_json(vals->u.obj.items[i].value, show, 0));
-    print_cjson(c->ctx, o);
+    mp_cli_cjson_emit(c->ctx->out, o, 2);
   } else {
     list_text(c, vals, show);
   }
@@ -192,7 +183,7 @@ static int cmd_get(cfg_cmd *c, const char *key, int path, int json) {
                           key, c->stack);
   if (!status) {
     if (json) {
-      print_cjson(c->ctx, entry_json(v, 1, 1));
+      mp_cli_cjson_emit(c->ctx->out, entry_json(v, 1, 1), 2);
     } else {
       mp_value *plain = mp_value_strip_secrets(v);
       mp_buf b;

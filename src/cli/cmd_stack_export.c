@@ -48,17 +48,13 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "file", &file, "path", "write to this file instead of standard output"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "write secrets as plaintext"),
       MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 0);
-  if (rc) {
-    mp_strv_destroy(&pos);
-    return mp_args_exit_status(rc);
-  }
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
+  if (rc) return mp_args_exit_status(rc);
   char *stack = NULL;
   mp_snapshot *snap = NULL;
   mp_crypter c;
   int has_c = 0;
-  int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
+  int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (!status && show)
     status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
   else if (!status)

@@ -36,12 +36,7 @@ static void print_json(mp_ctx *ctx, const mp_history_entry *h, size_t n) {
     cJSON_AddItemToObject(o, "resourceChanges", changes_json(&h[i].counts));
     cJSON_AddItemToArray(a, o);
   }
-  mp_buf b;
-  mp_buf_init(&b);
-  mp_cli_cjson_print(a, 2, &b);
-  fprintf(ctx->out, "%s\n", b.data);
-  mp_buf_destroy(&b);
-  cJSON_Delete(a);
+  mp_cli_cjson_emit(ctx->out, a, 2);
 }
 
 static void print_text(mp_ctx *ctx, const char *stack,
@@ -73,10 +68,9 @@ int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_('j', "json", &json, "print JSON"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "show secret config values"),
       MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 0);
-  mp_strv_destroy(&pos);
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
+  mp_strv_destroy(&pos);
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;

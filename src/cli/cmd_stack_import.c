@@ -145,10 +145,9 @@ int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "file", &file, "path", "read from this file instead of standard input"),
       MP_OPT_BOOL_('f', "force", &force, "import even if the checks fail"),
       MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 0);
-  mp_strv_destroy(&pos);
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
+  mp_strv_destroy(&pos);
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;

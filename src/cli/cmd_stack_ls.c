@@ -26,12 +26,7 @@ static void print_json(mp_ctx *ctx, const mp_stack_info *s, size_t n,
     cJSON_AddItemToArray(a, o);
     free(name);
   }
-  mp_buf b;
-  mp_buf_init(&b);
-  mp_cli_cjson_print(a, 2, &b);
-  fprintf(ctx->out, "%s\n", b.data);
-  mp_buf_destroy(&b);
-  cJSON_Delete(a);
+  mp_cli_cjson_emit(ctx->out, a, 2);
 }
 
 static void print_table(mp_ctx *ctx, const mp_stack_info *s, size_t n,
@@ -66,10 +61,9 @@ int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_('j', "json", &json, "print JSON"),
       MP_OPT_BOOL_('a', "all", &all, "list the stacks of every project"),
       MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 0);
-  mp_strv_destroy(&pos);
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
+  mp_strv_destroy(&pos);
   int status = all ? 0 : mp_cli_load_project(ctx);
   if (!status) status = mp_cli_store(ctx);
   if (status) return status;

@@ -64,17 +64,13 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_('j', "json", &json, "print JSON"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "show secret values"),
       MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 1);
-  if (rc) {
-    mp_strv_destroy(&pos);
-    return mp_args_exit_status(rc);
-  }
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 1, &pos);
+  if (rc) return mp_args_exit_status(rc);
   char *stack = NULL;
   mp_snapshot *snap = NULL;
   mp_crypter c;
   int has_c = 0;
-  int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
+  int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (!status) status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
   if (!status) {
     unsigned flags = show ? MP_RENDER_SHOW_SECRETS : 0;

@@ -46,14 +46,10 @@ int mp_cmd_stack_rename(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 1, 1);
-  if (rc) {
-    mp_strv_destroy(&pos);
-    return mp_args_exit_status(rc);
-  }
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 1, 1, &pos);
+  if (rc) return mp_args_exit_status(rc);
   char *stack = NULL, *new_name = NULL;
-  int status = rc ? mp_args_exit_status(rc) : mp_cli_stack(ctx, NULL, 1, &stack);
+  int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (!status && !(status = mp_cli_stack_parse(ctx, pos.items[0], &new_name)))
     status = rename_stack(ctx, stack, new_name);
   free(stack);

@@ -13,23 +13,6 @@ static const mp_cmd_help help = {
     "A stack that still has resources is refused unless --force is given "
     "(the resources\nare then forgotten, not deleted)."};
 
-/* The user types the stack's name to confirm. 0: confirmed. */
-static int confirm_rm(mp_ctx *ctx, const char *stack, int yes) {
-  if (yes) return 0;
-  if (!mp_cli_interactive(ctx))
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "--yes must be passed in to proceed when running in "
-                        "non-interactive mode");
-  fprintf(ctx->out, "This will permanently remove the '%s' stack!\n", stack);
-  char q[300], answer[256];
-  snprintf(q, sizeof(q),
-           "Please confirm that this is what you'd like to do by typing `%s`:",
-           stack);
-  if (mp_cli_prompt(ctx, q, answer, sizeof(answer)) != 0 || strcmp(answer, stack))
-    return mp_cli_error(ctx, MP_EXIT_ERROR, "confirmation declined");
-  return 0;
-}
-
 int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
   int force = 0, yes = 0, preserve = 0;
   mp_strv pos;
@@ -39,16 +22,13 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_('y', "yes", &yes, "skip the confirmation"),
       MP_OPT_BOOL_(0, "preserve-config", &preserve, "keep Pulumi.<stack>.yaml"),
       MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, argv[0], &pos, 0, 1);
-  if (rc) {
-    mp_strv_destroy(&pos);
-    return mp_args_exit_status(rc);
-  }
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 1, &pos);
+  if (rc) return mp_args_exit_status(rc);
   char *stack = NULL;
-  int status = rc ? mp_args_exit_status(rc)
-                  : mp_cli_stack(ctx, pos.len ? pos.items[0] : NULL, 1, &stack);
-  if (!status) status = confirm_rm(ctx, stack, yes);
+  int status = mp_cli_stack(ctx, pos.len ? pos.items[0] : NULL, 1, &stack);
+  if (!status)
+    status = mp_cli_confirm_by_name(
+        ctx, stack, yes, "This will permanently remove the '%s' stack!", stack);
   if (!status) {
     mp_err err;
     mp_err_clear(&err);

@@ -20,12 +20,7 @@ static void print_json(mp_ctx *ctx, const char *user, const char *url) {
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "user", user);
   cJSON_AddStringToObject(j, "url", url);
-  mp_buf b;
-  mp_buf_init(&b);
-  mp_cli_cjson_print(j, 4, &b); /* Pulumi's JSON output indents by four */
-  fprintf(ctx->out, "%s\n", b.data);
-  mp_buf_destroy(&b);
-  cJSON_Delete(j);
+  mp_cli_cjson_emit(ctx->out, j, 4); /* Pulumi's JSON indents by four */
 }
 
 int mp_cmd_whoami(int argc, const char **argv, mp_ctx *ctx) {

@@ -11,7 +11,7 @@
 #include "engine/mem.h"
 #include "engine/store.h"
 #include "engine/value.h"
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 
 typedef enum mp_color_mode {
   MP_COLOR_AUTO = 0, /* color when stdout is a terminal and NO_COLOR unset */
@@ -20,7 +20,7 @@ typedef enum mp_color_mode {
   MP_COLOR_RAW /* Pulumi's raw color directives `<{%fg 2%}>` */
 } mp_color_mode;
 
-/* The loaded project (Pulumi.yaml, read once by lang/yaml.h's loader) as
+/* The loaded project (Pulumi.yaml, read once by lang/yaml_host.h's loader) as
  * the CLI needs it; the strings are borrowed from |lang|. */
 typedef struct mp_cli_project {
   const char *name;        /* project name */

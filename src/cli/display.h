@@ -1,5 +1,5 @@
-/* The terminal display of a deployment, shaped like Pulumi's (ANCHORS.md
- * section 3 "Terminal output shape"): a header, the resource tree under
+/* The terminal display of a deployment, shaped like Pulumi's
+ * (tests/cli/t0400-up-preview.sh shows it): a header, the resource tree under
  * the stack with op symbols and statuses (rewritten in place on a terminal,
  * one line per event otherwise), then Diagnostics:, Outputs:, the
  * Resources: summary and Duration:. Fed engine events on the thread that

@@ -312,13 +312,7 @@ void mp_preview_digest_print(const mp_preview_digest *d, FILE *f) {
                                    : cJSON_CreateObject());
   if (d->outputs)
     cJSON_AddItemToObject(o, "outputs", cJSON_Duplicate(d->outputs, 1));
-  mp_buf b;
-  mp_buf_init(&b);
-  mp_cli_cjson_print(o, 4, &b);
-  fprintf(f, "%s\n", b.data ? b.data : "{}");
-  fflush(f);
-  mp_buf_destroy(&b);
-  cJSON_Delete(o);
+  mp_cli_cjson_emit(f, o, 4);
 }
 
 void mp_preview_digest_free(mp_preview_digest *d) {

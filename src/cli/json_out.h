@@ -1,4 +1,4 @@
-/* Machine output (ANCHORS.md section 3 "Machine output"): engine events as
+/* Machine output (tests/conformance/README.md reads it): engine events as
  * Pulumi's EngineEvent JSON, one per line (`--json` on up/refresh/destroy,
  * `--event-log`), and the single PreviewDigest document of
  * `preview --json`. cJSON stays inside src/cli. */
@@ -18,6 +18,9 @@ cJSON *mp_cli_value_cjson(const mp_value *v, unsigned flags);
 /* Appends |j| as text: compact if |width| <= 0, else indented by |width|
  * spaces per level. */
 void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out);
+/* Writes |j| to |f| as mp_cli_cjson_print does, then a newline, flushes
+ * |f| and frees |j|. */
+void mp_cli_cjson_emit(FILE *f, cJSON *j, int width);
 
 /* One EngineEvent object (`sequence`, `timestamp`, one payload). Owned. */
 cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags);

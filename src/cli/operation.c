@@ -103,6 +103,7 @@ typedef struct run {
   mp_strv targets; /* --target plus --target-replace */
   mp_strv replaces; /* --replace plus --target-replace */
   FILE *event_log;
+  mp_builtin_opts builtin; /* the built-in providers' host options */
 } run;
 
 static const char *kind_noun(mp_deploy_kind k) {
@@ -156,7 +157,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.stack = mp_cli_ref(ctx, r->stack);
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
-    o.providers = mp_builtin_providers();
+    o.providers = mp_builtin_providers(&r->builtin);
     o.config = r->config;
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
@@ -224,6 +225,28 @@ static int confirm(run *r, mp_display *preview) {
   }
 }
 
+/* --parallel, else MINIPULUMI_PARALLEL (or Pulumi's PULUMI_PARALLEL) when
+ * it is a positive number, else the engine's default. */
+static int resolve_parallel(int flag) {
+  if (flag > 0) return flag;
+  const char *env = getenv("MINIPULUMI_PARALLEL");
+  if (env == NULL) env = getenv("PULUMI_PARALLEL");
+  if (env && atoi(env) > 0) return atoi(env);
+  return mp_deploy_default_parallel();
+}
+
+/* Provider calls run on libuv's worker pool: 4 threads unless
+ * UV_THREADPOOL_SIZE says otherwise when libuv first uses the pool, which
+ * is after this (nothing before a deployment calls libuv). Sized for
+ * |parallel| (libuv's cap is 1024); a size the user set wins, and with
+ * `up --refresh` the first of the process's deployments decides. */
+static void size_thread_pool(int parallel) {
+  char threads[16];
+  snprintf(threads, sizeof(threads), "%d",
+           parallel < 4 ? 4 : parallel > 1024 ? 1024 : parallel);
+  setenv("UV_THREADPOOL_SIZE", threads, 0);
+}
+
 static int skip_confirmations(void) {
   const char *s = getenv("PULUMI_SKIP_CONFIRMATIONS");
   return s && (!strcmp(s, "1") || !strcmp(s, "true"));
@@ -237,13 +260,12 @@ static int prepare(run *r) {
   if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
       mp_cli_config_build(ctx, r->stack, &r->config, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
-  const char *pass = getenv("PULUMI_CONFIG_PASSPHRASE");
-  const char *passf = getenv("PULUMI_CONFIG_PASSPHRASE_FILE");
   int mode = MP_SECRETS_FOR_STATE |
-             ((pass || (passf && *passf)) ? MP_SECRETS_CREATE : 0);
+             (mp_cli_passphrase_given() ? MP_SECRETS_CREATE : 0);
   if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (r->pp) r->crypter = mp_passphrase_crypter(r->pp);
+  r->builtin.test_world = getenv("MINIPULUMI_TEST_WORLD");
   for (size_t i = 0; i < r->f->targets.len; i++)
     mp_strv_push(&r->targets, r->f->targets.items[i]);
   for (size_t i = 0; i < r->f->replaces.len; i++)
@@ -364,11 +386,10 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   }
   if (!only_preview && !interactive && !yes) {
     free(stack);
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "--yes must be passed in to proceed when running in "
-                        "non-interactive mode");
+    return mp_cli_need_yes(ctx);
   }
-  if (f->parallel < 0) f->parallel = 0;
+  f->parallel = resolve_parallel(f->parallel);
+  size_thread_pool(f->parallel);
   const char *serial = getenv("MINIPULUMI_SERIAL_STEPGEN");
   if (serial && serial[0] && strcmp(serial, "0") != 0) f->serial_stepgen = 1;
   run r = {.ctx = ctx, .kind = kind, .stack = stack, .f = f};

@@ -3,7 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/operation.h"
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 
 int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
                       mp_err *err) {

@@ -209,6 +209,16 @@ void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out) {
   print_json(j, width, 0, out);
 }
 
+void mp_cli_cjson_emit(FILE *f, cJSON *j, int width) {
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_cli_cjson_print(j, width, &b);
+  fprintf(f, "%s\n", b.data ? b.data : "");
+  fflush(f);
+  mp_buf_destroy(&b);
+  cJSON_Delete(j);
+}
+
 void mp_cli_value_json(const mp_value *v, unsigned flags, int pretty,
                        mp_buf *out) {
   cJSON *j = mp_cli_value_cjson(v, flags);

@@ -51,10 +51,28 @@ void mp_cli_secrets_release(mp_ctx *ctx) {
   }
 }
 
+/* The passphrase from the user's environment (an mp_passphrase_source). */
+static int passphrase_from_env(void *ud, char **out, mp_err *err) {
+  (void)ud;
+  return mp_passphrase_resolve(getenv(MP_PASSPHRASE_VAR),
+                               getenv(MP_PASSPHRASE_FILE_VAR), out, err);
+}
+
+/* Asks the environment only when a secret is first en- or decrypted. */
+static int open_salt(const char *salt, mp_passphrase **out, mp_err *err) {
+  static const mp_passphrase_source from_env = {passphrase_from_env, NULL};
+  return mp_passphrase_open_lazy(salt, &from_env, out, err);
+}
+
+int mp_cli_passphrase_given(void) {
+  const char *file = getenv(MP_PASSPHRASE_FILE_VAR);
+  return getenv(MP_PASSPHRASE_VAR) != NULL || (file && *file);
+}
+
 static int create_salt(mp_ctx *ctx, char **salt, mp_err *err) {
   char *pass = NULL;
   mp_passphrase *pp = NULL;
-  int rc = mp_passphrase_from_env(&pass, err);
+  int rc = passphrase_from_env(NULL, &pass, err);
   if (rc == 0) rc = mp_passphrase_create(pass, &pp, err);
   free(pass);
   if (rc) return rc;
@@ -116,7 +134,7 @@ int mp_cli_secrets(mp_ctx *ctx, const char *stack, mp_stack_config *cfg,
     goto done;
   mp_passphrase *pp = cache_get(ctx, salt);
   if (!pp) {
-    if ((rc = mp_passphrase_open(salt, NULL, &pp, err))) goto done;
+    if ((rc = open_salt(salt, &pp, err))) goto done;
     cache_put(ctx, salt, pp);
   }
   *out = pp;
@@ -154,7 +172,7 @@ int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
   mp_passphrase *pp = cache_get(ctx, salt);
   *out = NULL;
   if (!pp) {
-    int rc = mp_passphrase_open(salt, NULL, &pp, err);
+    int rc = open_salt(salt, &pp, err);
     if (rc) return rc;
     cache_put(ctx, salt, pp);
   }

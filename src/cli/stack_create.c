@@ -62,9 +62,7 @@ int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
   mp_stack_ref ref = mp_cli_ref(ctx, stack);
   mp_err err;
   mp_err_clear(&err);
-  const char *pass = getenv("PULUMI_CONFIG_PASSPHRASE");
-  const char *passf = getenv("PULUMI_CONFIG_PASSPHRASE_FILE");
-  int mode = (pass || (passf && *passf)) ? MP_SECRETS_CREATE : MP_SECRETS_EXISTING;
+  int mode = mp_cli_passphrase_given() ? MP_SECRETS_CREATE : MP_SECRETS_EXISTING;
   mp_passphrase *pp = NULL;
   int e;
   if (from && (e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, from),

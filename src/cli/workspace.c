@@ -75,6 +75,30 @@ int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
   return 0;
 }
 
+int mp_cli_need_yes(mp_ctx *ctx) {
+  return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                      "--yes must be passed in to proceed when running in "
+                      "non-interactive mode");
+}
+
+int mp_cli_confirm_by_name(mp_ctx *ctx, const char *stack, int yes,
+                           const char *fmt, ...) {
+  if (yes) return 0;
+  if (!mp_cli_interactive(ctx)) return mp_cli_need_yes(ctx);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(ctx->out, fmt, ap);
+  va_end(ap);
+  fputc('\n', ctx->out);
+  char q[300], answer[256];
+  snprintf(q, sizeof(q),
+           "Please confirm that this is what you'd like to do by typing `%s`:",
+           stack);
+  if (mp_cli_prompt(ctx, q, answer, sizeof(answer)) != 0 || strcmp(answer, stack))
+    return mp_cli_error(ctx, MP_EXIT_ERROR, "confirmation declined");
+  return 0;
+}
+
 /* ==== project ==== */
 
 static char *find_project_dir(const char *start) {

@@ -30,7 +30,10 @@ typedef struct mp_deploy_opts {
   const mp_value *config; /* OBJECT "<ns>:<key>" → value; may be NULL */
   const char *root_dir; /* project folder */
   const char *organization;
-  int parallel;         /* <= 0: default (4 x CPUs, MINIPULUMI_PARALLEL) */
+  /* Chains run at once; <= 0: mp_deploy_default_parallel. Provider calls
+   * run on libuv's worker pool, whose size the caller sets before the
+   * process's first libuv call (UV_THREADPOOL_SIZE). */
+  int parallel;
   const mp_strv *targets;  /* may be NULL */
   const mp_strv *excludes; /* may be NULL */
   const mp_strv *replaces; /* --replace URNs; may be NULL */
@@ -66,7 +69,7 @@ typedef struct mp_deploy_result {
 int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
                   mp_err *err);
 
-/* The default --parallel: MINIPULUMI_PARALLEL if set, else 4 x CPUs. */
+/* The default parallelism: 4 x the CPUs online. */
 int mp_deploy_default_parallel(void);
 
 #endif

@@ -300,7 +300,7 @@ void mp__deploy_connect(deploy *d) {
   eo.preview = o->dry_run;
   eo.ignore_protect = o->ignore_protect;
   eo.store = d->upd;
-  eo.reg = d->registry;
+  eo.registry = d->registry;
   eo.hooks.ud = d;
   eo.hooks.on_step = on_step;
   eo.hooks.on_reply = on_reply;

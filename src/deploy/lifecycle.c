@@ -211,14 +211,6 @@ static int setup(deploy *d, mp_err *err) {
   so.exclude_dependents = o->exclude_dependents;
   so.ignore_protect = o->ignore_protect;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
-  /* Provider calls run on libuv's pool, 4 threads unless told otherwise
-   * before its first use; size it for --parallel (libuv's cap is 1024). A
-   * process runs one pool, so the first deployment decides. */
-  int parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
-  char threads[16];
-  snprintf(threads, sizeof(threads), "%d",
-           parallel < 4 ? 4 : parallel > 1024 ? 1024 : parallel);
-  setenv("UV_THREADPOOL_SIZE", threads, 0);
   mp__deploy_connect(d);
   return 0;
 }
@@ -448,9 +440,6 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
 }
 
 int mp_deploy_default_parallel(void) {
-  const char *env = getenv("MINIPULUMI_PARALLEL");
-  if (env == NULL) env = getenv("PULUMI_PARALLEL");
-  if (env && atoi(env) > 0) return atoi(env);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return 4 * (int)(n > 0 ? n : 1);
 }

@@ -1,4 +1,5 @@
-/* Classic refresh (BEHAVIOUR.md A.7, D.6): one refresh step per resource,
+/* Classic refresh (tests/conformance/scenarios/S55-refresh-drift.scn,
+ * S58-targeted-refresh.scn): one refresh step per resource,
  * all in one parallel batch; the rebuilt snapshot is written once, at the
  * end (DS_REFRESHING). */
 #include <stdlib.h>

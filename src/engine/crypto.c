@@ -29,8 +29,8 @@
 #define MAX_SALT_LEN 1024
 #define MAX_PASSPHRASE_FILE (1024 * 1024)
 #define CHECK_PLAINTEXT "pulumi"
-#define ENV_PASSPHRASE "PULUMI_CONFIG_PASSPHRASE"
-#define ENV_PASSPHRASE_FILE "PULUMI_CONFIG_PASSPHRASE_FILE"
+#define ENV_PASSPHRASE MP_PASSPHRASE_VAR
+#define ENV_PASSPHRASE_FILE MP_PASSPHRASE_FILE_VAR
 
 /* Owner: the thread that owns the store (no internal locking). */
 struct mp_passphrase {
@@ -38,7 +38,8 @@ struct mp_passphrase {
   const char *check; /* points into |state|: the encrypted "pulumi" */
   unsigned char salt[MAX_SALT_LEN];
   size_t salt_len;
-  char *passphrase; /* NULL: read the environment on first use */
+  char *passphrase; /* NULL: ask |src| on first use */
+  mp_passphrase_source src;
   unsigned char key[KEY_LEN];
   int key_ready;
   int failed;       /* 1 once the passphrase was found to be wrong */
@@ -272,7 +273,7 @@ int mp_aesgcm_decrypt(const unsigned char key[32], const char *cipher,
   return rc;
 }
 
-/* ---- passphrase from the environment ---- */
+/* ---- the passphrase from the variables' values ---- */
 
 static int is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
@@ -310,19 +311,21 @@ static int read_file(const char *path, mp_buf *b, mp_err *err) {
   return 0;
 }
 
-int mp_passphrase_from_env(char **out, mp_err *err) {
+/* The error when no passphrase is given at all. */
+static int no_passphrase(mp_err *err) {
+  return mp_err_set(err, MP_ENOENT,
+                    "no passphrase for the secrets of this stack: set "
+                    ENV_PASSPHRASE " or " ENV_PASSPHRASE_FILE);
+}
+
+int mp_passphrase_resolve(const char *phrase, const char *path, char **out,
+                          mp_err *err) {
   *out = NULL;
-  const char *p = getenv(ENV_PASSPHRASE);
-  if (p != NULL) { /* set but empty is a valid (empty) passphrase */
-    *out = mp_xstrdup(p);
+  if (phrase != NULL) { /* set but empty is a valid (empty) passphrase */
+    *out = mp_xstrdup(phrase);
     return 0;
   }
-  const char *path = getenv(ENV_PASSPHRASE_FILE);
-  if (path == NULL || path[0] == '\0') {
-    return mp_err_set(err, MP_ENOENT,
-                      "no passphrase for the secrets of this stack: set "
-                      ENV_PASSPHRASE " or " ENV_PASSPHRASE_FILE);
-  }
+  if (path == NULL || path[0] == '\0') return no_passphrase(err);
   mp_buf b;
   mp_buf_init(&b);
   int rc = read_file(path, &b, err);
@@ -447,6 +450,14 @@ int mp_passphrase_open(const char *salt_state, const char *passphrase,
   return 0;
 }
 
+int mp_passphrase_open_lazy(const char *salt_state,
+                            const mp_passphrase_source *src,
+                            mp_passphrase **out, mp_err *err) {
+  int rc = mp_passphrase_open(salt_state, NULL, out, err);
+  if (rc == 0 && src) (*out)->src = *src;
+  return rc;
+}
+
 /* Derives the key and checks it against the encrypted "pulumi". */
 static int ensure_key(mp_passphrase *pp, mp_err *err) {
   if (pp->key_ready) return 0;
@@ -455,7 +466,8 @@ static int ensure_key(mp_passphrase *pp, mp_err *err) {
     return pp->fail_err.code;
   }
   if (pp->passphrase == NULL) {
-    int rc = mp_passphrase_from_env(&pp->passphrase, err);
+    int rc = pp->src.get ? pp->src.get(pp->src.ud, &pp->passphrase, err)
+                         : no_passphrase(err);
     if (rc < 0) return rc;
   }
   derive_key(pp->passphrase, pp->salt, pp->salt_len, pp->key);
@@ -484,11 +496,10 @@ int mp_passphrase_create(const char *passphrase, mp_passphrase **out,
   *out = NULL;
   mp_passphrase *pp = mp_xcalloc(1, sizeof(*pp));
   int rc = 0;
-  if (passphrase != NULL) {
+  if (passphrase != NULL)
     pp->passphrase = mp_xstrdup(passphrase);
-  } else {
-    rc = mp_passphrase_from_env(&pp->passphrase, err);
-  }
+  else
+    rc = no_passphrase(err);
   if (rc == 0 && RAND_bytes(pp->salt, SALT_LEN) != 1) {
     rc = mp_err_set(err, MP_EIO,
                     "cannot create a passphrase salt: no random bytes from "

@@ -1,5 +1,6 @@
-/* Pulumi's passphrase secrets provider (ANCHORS.md section 5, BEHAVIOUR.md
- * C.6): PBKDF2-HMAC-SHA256 (1,000,000 iterations, 8-byte salt, 32-byte key)
+/* Pulumi's passphrase secrets provider
+ * (tests/conformance/scenarios/S16-secrets.scn, README.md "Secrets"):
+ * PBKDF2-HMAC-SHA256 (1,000,000 iterations, 8-byte salt, 32-byte key)
  * and AES-256-GCM with a fresh 12-byte nonce per value, written as
  * `v1:<b64 nonce>:<b64 ciphertext+tag>`. The salt state
  * `v1:<b64 salt>:<v1-encrypted "pulumi">` detects a wrong passphrase. */
@@ -14,20 +15,42 @@
 
 typedef struct mp_passphrase mp_passphrase;
 
-/* Reads the passphrase from PULUMI_CONFIG_PASSPHRASE, else from the file
- * named by PULUMI_CONFIG_PASSPHRASE_FILE. Returns 0 with an owned string in
- * *out, or MP_ENOENT with a message naming both variables. */
-int mp_passphrase_from_env(char **out, mp_err *err);
+/* The two places a user gives the passphrase, by the names of Pulumi's
+ * environment variables; the CLI reads them, messages name them. */
+#define MP_PASSPHRASE_VAR "PULUMI_CONFIG_PASSPHRASE"
+#define MP_PASSPHRASE_FILE_VAR "PULUMI_CONFIG_PASSPHRASE_FILE"
+
+/* The passphrase from the values of the two variables (NULL: unset):
+ * |phrase| when set (empty is a valid passphrase), else the contents of
+ * the file |file| names (an empty name is unset), trimmed of surrounding
+ * white space as Pulumi does. Returns 0 with an owned string in *out,
+ * MP_ENOENT with a message naming both variables when neither is set, or
+ * MP_EIO / MP_EINVAL when the file cannot be read or is too large. */
+int mp_passphrase_resolve(const char *phrase, const char *file, char **out,
+                          mp_err *err);
+
+/* Where a manager gets its passphrase when it first needs one: fills *out
+ * (owned) and returns 0, or returns an MP_E code with |err| set. */
+typedef struct mp_passphrase_source {
+  int (*get)(void *ud, char **out, mp_err *err);
+  void *ud;
+} mp_passphrase_source;
 
 /* A manager for an existing salt state |salt_state| ("v1:..."). The key is
  * derived lazily, on the first encrypt/decrypt, and the passphrase is
  * checked then against the encrypted "pulumi" (MP_EINVAL "incorrect
- * passphrase" when wrong). |passphrase| NULL means: read it from the
- * environment when first needed. Sets *out. */
+ * passphrase" when wrong). |passphrase| NULL means: none known (the first
+ * encrypt/decrypt fails with MP_ENOENT). Sets *out. */
 int mp_passphrase_open(const char *salt_state, const char *passphrase,
                        mp_passphrase **out, mp_err *err);
-/* A manager with a fresh random salt; its state is available from
- * mp_passphrase_state. Derives the key now. */
+/* As mp_passphrase_open, but the passphrase is asked of |src| (copied)
+ * only when first needed, so that a stack whose secrets are never touched
+ * needs none. */
+int mp_passphrase_open_lazy(const char *salt_state,
+                            const mp_passphrase_source *src,
+                            mp_passphrase **out, mp_err *err);
+/* A manager with a fresh random salt for |passphrase| (required); its
+ * state is available from mp_passphrase_state. Derives the key now. */
 int mp_passphrase_create(const char *passphrase, mp_passphrase **out,
                          mp_err *err);
 /* The salt state string (borrowed, valid while |pp| lives). */

@@ -52,15 +52,6 @@ int mp_err_from_uv(mp_err *err, int uvrc, const char *fmt, ...) {
   return mp_err_set(err, MP_EIO, "%s: %s", ctx, uv_strerror(uvrc));
 }
 
-const char *mp_err_name(int code) {
-  static const char *const names[] = {"OK",     "EINVAL", "ENOENT",
-                                      "EIO",    "EPROTO", "EPLUGIN",
-                                      "ESTATE", "ECANCELED", "EBUSY",
-                                      "EFATAL"};
-  if (code > 0 || code < MP_EFATAL) return "EUNKNOWN";
-  return names[-code];
-}
-
 void mp__bug(const char *file, int line, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "BUG: %s:%d: ", file, line);

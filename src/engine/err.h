@@ -39,9 +39,6 @@ int mp_err_prefix(mp_err *err, const char *fmt, ...)
 int mp_err_from_uv(mp_err *err, int uvrc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The symbolic name of |code| ("EINVAL"...). */
-const char *mp_err_name(int code);
-
 /* Prints file:line and the message to stderr and aborts. Only for states
  * where continuing could corrupt data on disk (STYLE rule 14). */
 #define MP_BUG(...) mp__bug(__FILE__, __LINE__, __VA_ARGS__)

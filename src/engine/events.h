@@ -1,5 +1,6 @@
 /* Engine events: what the deployment reports to the display and to the
- * JSON output (Pulumi's EngineEvent shapes, ANCHORS.md section 3). Emitted
+ * JSON output (Pulumi's EngineEvent shapes; tests/conformance/README.md
+ * says how the scenarios read them). Emitted
  * on the loop thread, in order; the sink must not block for long. */
 #ifndef MP_EVENTS_H
 #define MP_EVENTS_H

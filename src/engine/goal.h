@@ -7,8 +7,8 @@
 #include "engine/resource.h"
 #include "engine/value.h"
 
-/* An alias: a full URN, or a spec whose unset parts default to the
- * resource's own (BEHAVIOUR.md B.5). */
+/* An alias: a full URN, or a spec whose unset parts default to the resource's
+ * own (tests/conformance/scenarios/X17-inherited-child-aliases.scn). */
 typedef struct mp_alias {
   char *urn; /* set for a URN alias; then the rest is unused */
   char *name, *type, *stack, *project;

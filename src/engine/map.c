@@ -6,9 +6,6 @@
 
 #include "engine/mem.h"
 
-/* A deleted slot keeps this sentinel key so probing continues past it. */
-static char tomb_key[1];
-
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ULL; /* FNV-1a */
   for (; *s; s++) {
@@ -22,7 +19,7 @@ void mp_map_init(mp_map *m) { memset(m, 0, sizeof(*m)); }
 
 void mp_map_destroy(mp_map *m) {
   for (size_t i = 0; i < m->cap; i++)
-    if (m->slots[i].key && m->slots[i].key != tomb_key) free(m->slots[i].key);
+    if (m->slots[i].key) free(m->slots[i].key);
   free(m->slots);
   memset(m, 0, sizeof(*m));
 }
@@ -33,7 +30,7 @@ static mp_map_slot *find(const mp_map *m, const char *key) {
   for (size_t i = hash_str(key) & mask;; i = (i + 1) & mask) {
     mp_map_slot *s = &m->slots[i];
     if (s->key == NULL) return NULL;
-    if (s->key != tomb_key && strcmp(s->key, key) == 0) return s;
+    if (strcmp(s->key, key) == 0) return s;
   }
 }
 
@@ -44,9 +41,8 @@ static void grow(mp_map *m) {
   m->slots = mp_xcalloc(cap, sizeof(*m->slots));
   m->cap = cap;
   m->len = 0;
-  m->tombs = 0;
   for (size_t i = 0; i < oldcap; i++) {
-    if (old[i].key == NULL || old[i].key == tomb_key) continue;
+    if (old[i].key == NULL) continue;
     size_t j = hash_str(old[i].key) & (cap - 1);
     while (m->slots[j].key) j = (j + 1) & (cap - 1);
     m->slots[j] = old[i];
@@ -62,11 +58,10 @@ void *mp_map_put(mp_map *m, const char *key, void *value) {
     s->value = value;
     return prev;
   }
-  if ((m->len + m->tombs + 1) * 4 >= m->cap * 3) grow(m);
+  if ((m->len + 1) * 4 >= m->cap * 3) grow(m);
   size_t mask = m->cap - 1;
   size_t i = hash_str(key) & mask;
-  while (m->slots[i].key && m->slots[i].key != tomb_key) i = (i + 1) & mask;
-  if (m->slots[i].key == tomb_key) m->tombs--;
+  while (m->slots[i].key) i = (i + 1) & mask;
   m->slots[i].key = mp_xstrdup(key);
   m->slots[i].value = value;
   m->len++;
@@ -79,15 +74,3 @@ void *mp_map_get(const mp_map *m, const char *key) {
 }
 
 int mp_map_has(const mp_map *m, const char *key) { return find(m, key) != NULL; }
-
-void *mp_map_del(mp_map *m, const char *key) {
-  mp_map_slot *s = find(m, key);
-  if (s == NULL) return NULL;
-  void *v = s->value;
-  free(s->key);
-  s->key = tomb_key;
-  s->value = NULL;
-  m->len--;
-  m->tombs++;
-  return v;
-}

@@ -14,7 +14,6 @@ typedef struct mp_map {
   mp_map_slot *slots;
   size_t cap; /* power of two or 0 */
   size_t len;
-  size_t tombs;
 } mp_map;
 
 void mp_map_init(mp_map *m);
@@ -23,7 +22,5 @@ void mp_map_destroy(mp_map *m); /* frees keys, not values */
 void *mp_map_put(mp_map *m, const char *key, void *value);
 void *mp_map_get(const mp_map *m, const char *key);
 int mp_map_has(const mp_map *m, const char *key);
-/* Removes |key|; returns its value or NULL. */
-void *mp_map_del(mp_map *m, const char *key);
 
 #endif

@@ -45,14 +45,19 @@ char *mp_xstrndup(const char *s, size_t n) {
   return p;
 }
 
-char *mp_xasprintf(const char *fmt, ...) {
+char *mp_xvasprintf(const char *fmt, va_list ap) {
   mp_buf b;
-  va_list ap;
   mp_buf_init(&b);
-  va_start(ap, fmt);
   mp_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
   return mp_buf_detach(&b, NULL);
+}
+
+char *mp_xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = mp_xvasprintf(fmt, ap);
+  va_end(ap);
+  return s;
 }
 
 void mp_buf_init(mp_buf *b) { memset(b, 0, sizeof(*b)); }

@@ -17,6 +17,8 @@ void *mp_xreallocarray(void *p, size_t nmemb, size_t size);
 char *mp_xstrdup(const char *s);           /* NULL in, NULL out */
 char *mp_xstrndup(const char *s, size_t n);
 char *mp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *mp_xvasprintf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 
 /* A growable byte buffer; |data| is always NUL-terminated when non-NULL.
  * Invariant: len < cap whenever data != NULL. */

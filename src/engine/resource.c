@@ -1,5 +1,7 @@
-/* Resource state objects: allocation, deep copy, equality, property
- * dependency maps and pending operation names (BEHAVIOUR.md C.2, C.3). */
+/* Resource state objects: allocation, deep copy, equality, property dependency
+ * maps and pending operation names
+ * (tests/conformance/scenarios/S23-property-dependencies.scn,
+ * S52-pending-operations.scn). */
 #include "engine/resource.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* Resource state: one entry of a checkpoint's `resources` (BEHAVIOUR.md C.3)
- * and a pending operation (C.2). */
+/* Resource state: one entry of a checkpoint's `resources` and a pending
+ * operation (tests/conformance/scenarios/S52-pending-operations.scn). */
 #ifndef MP_RESOURCE_H
 #define MP_RESOURCE_H
 

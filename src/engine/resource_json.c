@@ -1,5 +1,5 @@
-/* One checkpoint resource (ResourceV3, BEHAVIOUR.md C.3) to and from JSON.
- * Keys are written in the order of C.3; empty and false values are omitted
+/* One checkpoint resource (ResourceV3) to and from JSON. Keys are written
+ * in Pulumi's order; empty and false values are omitted
  * except urn, custom and type. */
 #include "engine/snapshot_json_int.h"
 

@@ -1,5 +1,6 @@
 /* Snapshot containers: an ordered list of resource states plus pending
- * operations and the secrets provider (BEHAVIOUR.md C.2). */
+ * operations and the secrets provider
+ * (tests/conformance/scenarios/S52-pending-operations.scn). */
 #include "engine/snapshot.h"
 
 #include <stdlib.h>

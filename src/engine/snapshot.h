@@ -1,6 +1,6 @@
 /* A snapshot: the resources of a stack in dependency order, its pending
  * operations and its secrets provider; the deployment JSON of
- * `stack export` / `stack import` (BEHAVIOUR.md C.1-C.4). */
+ * `stack export` / `stack import` (docs/state-backends.md). */
 #ifndef MP_SNAPSHOT_H
 #define MP_SNAPSHOT_H
 
@@ -28,7 +28,7 @@ void mp_snapshot_append(mp_snapshot *s, mp_resource *r);
 void mp_snapshot_append_pending(mp_snapshot *s, mp_resource *r,
                                 mp_pending_type type);
 
-/* The integrity rules of BEHAVIOUR.md C.4 over |s|'s resources (pending
+/* The integrity rules (docs/architecture.md) over |s|'s resources (pending
  * operations are not checked): urn and type present; a component has no
  * id; a custom resource has an id unless it is a pendingReplacement or
  * carries initErrors (a partially failed create); a provider reference

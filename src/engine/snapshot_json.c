@@ -1,5 +1,5 @@
 /* The untyped deployment of `stack export` / `stack import`
- * (BEHAVIOUR.md C.1, C.2, C.8):
+ * (Pulumi's deployment JSON, version 3; docs/state-backends.md):
  *   {"version": 3, "deployment": {"manifest", "secrets_providers",
  *    "resources", "pending_operations", "metadata"}}
  * Version 4 (with "features") is written only when a resource uses one of

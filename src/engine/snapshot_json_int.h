@@ -1,5 +1,5 @@
 /* Shared between resource_json.c, snapshot_json.c and the state store: the
- * cJSON form of checkpoint resources (BEHAVIOUR.md C.3). Internal; the
+ * cJSON form of checkpoint resources (ResourceV3). Internal; the
  * engine sees only snapshot.h. */
 #ifndef MP_SNAPSHOT_JSON_INT_H
 #define MP_SNAPSHOT_JSON_INT_H

@@ -1,4 +1,5 @@
-/* The snapshot integrity rules of BEHAVIOUR.md C.4 (Pulumi's
+/* The snapshot integrity rules (docs/architecture.md; every conformance
+ * scenario runs with them checked after each write) (Pulumi's
  * VerifyIntegrity): every reference names something that appears earlier
  * in the list, providers are referenced by URN and id, at most one live
  * copy per URN. Linear in the size of the snapshot. */

@@ -1,6 +1,6 @@
 /* Steps and chains: what the step generator decides and the step executor
- * carries out (BEHAVIOUR.md D.1). A chain's steps run one after another;
- * chains run in parallel. */
+ * carries out (tests/conformance/scenarios/S17-cbd-replacement.scn shows one
+ * chain). A chain's steps run one after another; chains run in parallel. */
 #ifndef MP_STEP_H
 #define MP_STEP_H
 

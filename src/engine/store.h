@@ -58,6 +58,11 @@ typedef struct mp_store_opts {
    * holder renews it every lease_ms / 8. <= 0: 5 minutes (Pulumi Cloud's
    * update lease). SQLite ignores it (its holders are on this host). */
   int64_t lease_ms;
+  /* 1: after every write, reload the stack's entries and verify the
+   * snapshot they make (mp_snapshot_verify), failing the write with
+   * MP_ESTATE on a violation; a snapshot replaced whole is verified before
+   * it is written. For tests: it costs a full read per step. */
+  int verify_writes;
 } mp_store_opts;
 
 /* Opens (creating if needed) the store at |url|:
@@ -201,7 +206,8 @@ char *mp_lock_info_stale_message(const mp_lock_info *stale);
 int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
                    mp_err *err);
 /* Drops every pending operation of the stack except `creating` ones (the
- * first write of an update, BEHAVIOUR.md C.7). */
+ * first write of an update;
+ * tests/conformance/scenarios/S52-pending-operations.scn). */
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err);
 /* Ends the update: records |result| ("succeeded", "failed", "canceled")
  * and |counts| in the history, releases the lock and frees |u|. */
@@ -230,6 +236,7 @@ void mp_history_entry_destroy(mp_history_entry *h);
 struct mp_store {
   const struct mp_store_ops *ops;
   char *location; /* the URL without its password; owned by the backend */
+  int verify_writes; /* mp_store_opts.verify_writes */
 };
 
 struct mp_store_update {

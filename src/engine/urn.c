@@ -1,7 +1,8 @@
-/* URNs, provider references and default provider names (BEHAVIOUR.md
- * B.1-B.4). A URN is valid iff it starts with `urn:pulumi:` and has at
- * least three `::` after the prefix; nothing else is validated, because
- * Pulumi accepts stack, project and type parts of any shape. */
+/* URNs, provider references and default provider names
+ * (tests/conformance/scenarios/S02-default-provider-first.scn). A URN is valid
+ * iff it starts with `urn:pulumi:` and has at least three `::` after the
+ * prefix; nothing else is validated, because Pulumi accepts stack, project and
+ * type parts of any shape. */
 #include "engine/urn.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
-/* URNs (BEHAVIOUR.md B.1-B.4):
+/* URNs (tests/conformance/scenarios/S02-default-provider-first.scn,
+ * S71-explicit-provider.scn):
  *   urn:pulumi:<stack>::<project>::<qualified type>::<name>
  * plus provider references `<provider urn>::<id>` and default provider
  * names. */

@@ -1,6 +1,7 @@
 /* Property values: the one value type the engine carries (inputs, outputs,
  * config, program values). See provider-implementers-guide "Data Exchange
- * Types" and BEHAVIOUR.md C.5 for the encodings. */
+ * Types", and tests/conformance/scenarios/S16-secrets.scn for the
+ * encodings. */
 #ifndef MP_VALUE_H
 #define MP_VALUE_H
 
@@ -143,7 +144,7 @@ mp_value *mp_value_strip_secrets(const mp_value *v);
 /* A short name of the kind ("string", "object", ...). */
 const char *mp_value_kind_name(mp_value_kind k);
 
-/* ---- JSON (the checkpoint encoding of BEHAVIOUR.md C.5) ---- */
+/* ---- JSON (the checkpoint encoding) ---- */
 
 /* Encrypts and decrypts secret payloads for the checkpoint. |ctx| is the
  * crypter's state. encrypt writes the "v1:<nonce>:<ct>" text of |plain|
@@ -182,7 +183,8 @@ int mp_value_to_json(const mp_value *v, const mp_crypter *c, unsigned flags,
 int mp_value_from_json(const char *text, size_t len, const mp_crypter *c,
                        mp_value **out, mp_err *err);
 
-/* ---- property paths (BEHAVIOUR.md B.6) ---- */
+/* ---- property paths ---- */
+/* Shown by tests/conformance/scenarios/S33-ignore-changes.scn. */
 
 typedef enum mp_path_seg_kind {
   MP_PATH_KEY,     /* object key */

@@ -58,21 +58,7 @@ const char *mp_diff_kind_name(mp_diff_kind k) {
 
 /* Appends key |k| to the path text in |b| (quoted when needed). */
 static void path_push_key(mp_buf *b, const char *k) {
-  int plain =
-      k[0] != '\0' && strcmp(k, "*") != 0 && strpbrk(k, ".[]\"\\") == NULL;
-  if (plain) {
-    if (b->len > 0)
-      mp_buf_putc(b, '.');
-    mp_buf_puts(b, k);
-    return;
-  }
-  mp_buf_puts(b, "[\"");
-  for (const char *c = k; *c; c++) {
-    if (*c == '"' || *c == '\\')
-      mp_buf_putc(b, '\\');
-    mp_buf_putc(b, *c);
-  }
-  mp_buf_puts(b, "\"]");
+  mp__path_append_key(b, k, b->len == 0);
 }
 
 static void path_truncate(mp_buf *b, size_t len) {

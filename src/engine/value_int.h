@@ -59,4 +59,9 @@ void mp__value_array_replace(mp_value *arr, size_t i, mp_value *v);
 int mp__value_dec_fail(const mp_buf *path, int code, mp_err *err,
                        const char *msg);
 
+/* Appends key |k| to the property path text in |b|: `.k` (`k` when
+ * |first|), or `["k"]` with `"` and `\` escaped when the key is empty,
+ * `*`, or holds one of `.[]"\`. */
+void mp__path_append_key(mp_buf *b, const char *k, int first);
+
 #endif

@@ -1,4 +1,5 @@
-/* The checkpoint JSON encoding of property values (BEHAVIOUR.md C.5). */
+/* The checkpoint JSON encoding of property values
+ * (tests/conformance/scenarios/S16-secrets.scn). */
 #include "engine/value.h"
 
 #include <math.h>

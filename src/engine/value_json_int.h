@@ -9,7 +9,7 @@
 
 #include "engine/value.h"
 
-/* Builds the checkpoint JSON tree (BEHAVIOUR.md C.5) of |v| into *out
+/* Builds the checkpoint JSON tree of |v| into *out
  * (caller owns it; free with cJSON_Delete). A NULL |v| becomes JSON null.
  * Secrets are encrypted with |c| unless |flags| has MP_JSON_SHOW_SECRETS
  * (then written as "plaintext"); |c| may be NULL only if no secret needs

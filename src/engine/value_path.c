@@ -1,4 +1,5 @@
-/* Property paths (BEHAVIOUR.md B.6): parsing, formatting, get/set/delete,
+/* Property paths (tests/conformance/scenarios/S33-ignore-changes.scn,
+ * S32-replace-on-changes.scn): parsing, formatting, get/set/delete,
  * prefix matching for replaceOnChanges, and ignoreChanges. */
 #include "engine/value.h"
 
@@ -149,7 +150,7 @@ static int key_needs_quotes(const char *k) {
   return k[0] == '\0' || strcmp(k, "*") == 0 || strpbrk(k, ".[]\"\\") != NULL;
 }
 
-static void format_key(mp_buf *b, const char *k, int first) {
+void mp__path_append_key(mp_buf *b, const char *k, int first) {
   if (!key_needs_quotes(k)) {
     if (!first)
       mp_buf_putc(b, '.');
@@ -171,7 +172,7 @@ char *mp_path_format(const mp_path *p) {
   for (size_t i = 0; i < p->len; i++) {
     const mp_path_seg *s = &p->segs[i];
     if (s->kind == MP_PATH_KEY)
-      format_key(&b, s->key, i == 0);
+      mp__path_append_key(&b, s->key, i == 0);
     else if (s->kind == MP_PATH_INDEX)
       mp_buf_printf(&b, "[%zu]", s->index);
     else

@@ -258,6 +258,24 @@ static int check_fn_arg(const mp__yexpr *x, const char *file, mp_err *err) {
   }
 }
 
+/* An object (MP_X_OBJECT, |n| a map) or a list (MP_X_LIST) of the
+ * expressions of |n|'s values. */
+static int build_items(const mp_ynode *n, mp__xkind kind,
+                       const char *file, mp__yexpr **out, mp_err *err) {
+  mp__yexpr *x = expr_new(kind, n->line, n->col);
+  for (size_t i = 0; i < n->n; i++) {
+    mp__yexpr *v = NULL;
+    int rc = mp__yexpr_build(n->vals[i], file, &v, err);
+    if (rc < 0) {
+      mp__yexpr_free(x);
+      return rc;
+    }
+    push_item(x, v, kind == MP_X_OBJECT ? n->keys[i]->text : NULL);
+  }
+  *out = x;
+  return 0;
+}
+
 static int build_map(const mp_ynode *n, const char *file, mp__yexpr **out,
                      mp_err *err) {
   if (n->n == 1 && strncasecmp(n->keys[0]->text, "fn::", 4) == 0) {
@@ -278,18 +296,7 @@ static int build_map(const mp_ynode *n, const char *file, mp__yexpr **out,
     *out = x;
     return 0;
   }
-  mp__yexpr *x = expr_new(MP_X_OBJECT, n->line, n->col);
-  for (size_t i = 0; i < n->n; i++) {
-    mp__yexpr *v = NULL;
-    int rc = mp__yexpr_build(n->vals[i], file, &v, err);
-    if (rc < 0) {
-      mp__yexpr_free(x);
-      return rc;
-    }
-    push_item(x, v, n->keys[i]->text);
-  }
-  *out = x;
-  return 0;
+  return build_items(n, MP_X_OBJECT, file, out, err);
 }
 
 int mp__yexpr_build(const mp_ynode *n, const char *file, mp__yexpr **out,
@@ -299,18 +306,7 @@ int mp__yexpr_build(const mp_ynode *n, const char *file, mp__yexpr **out,
     return build_scalar(n, file, out, err);
   if (n->kind == MP_YNODE_MAP)
     return build_map(n, file, out, err);
-  mp__yexpr *x = expr_new(MP_X_LIST, n->line, n->col);
-  for (size_t i = 0; i < n->n; i++) {
-    mp__yexpr *v = NULL;
-    int rc = mp__yexpr_build(n->vals[i], file, &v, err);
-    if (rc < 0) {
-      mp__yexpr_free(x);
-      return rc;
-    }
-    push_item(x, v, NULL);
-  }
-  *out = x;
-  return 0;
+  return build_items(n, MP_X_LIST, file, out, err);
 }
 
 int mp__yexpr_walk(mp__yexpr *x, int (*fn)(void *ud, mp__yexpr *acc),

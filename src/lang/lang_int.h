@@ -2,7 +2,7 @@
 #ifndef MP_LANG_INT_H
 #define MP_LANG_INT_H
 
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 #include "lang/ynode.h"
 
 /* Owner: whoever loaded it. Pulumi.yaml is read once: its document is

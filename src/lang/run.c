@@ -1,7 +1,7 @@
 /* The Pulumi YAML language host: registers the stack, then every resource
  * as soon as everything it references is known (all ready registrations
  * are issued at once), and finally the stack outputs. */
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,28 +112,44 @@ static char *res_what(yaml_source *s, size_t idx) {
                       r->col, r->key);
 }
 
-static void on_registered(void *ud,
-                          const Pulumirpc__RegisterResourceResponse *resp,
-                          const mp_err *err) {
+/* The start of a resource's answer (registered or read) |resp| with
+ * |result| and |urn|: frees the call |ud| and sets *sp and *idxp. Returns
+ * the resource, its URN set, when it succeeded and the answer is to be
+ * read; else NULL. */
+static mp__yres *resource_answered(void *ud, const void *resp, int result,
+                                   const char *urn, const mp_err *err,
+                                   yaml_source **sp, size_t *idxp) {
   call *c = ud;
-  yaml_source *s = c->s;
-  size_t idx = c->idx;
+  yaml_source *s = *sp = c->s;
+  size_t idx = *idxp = c->idx;
   char *what = res_what(s, idx);
   int use = call_done(c, resp, err, what);
   free(what);
   free(c);
   if (!use)
-    return;
-  if (resp->result != PULUMIRPC__RESULT__SUCCESS) {
+    return NULL;
+  if (result != PULUMIRPC__RESULT__SUCCESS) {
     /* continue-on-error: the engine reported the failure; what depends on
      * this resource can never run, everything else goes on. */
     s->prog.nodes[idx].state = MP_N_BROKEN;
     s->broken = 1;
     pump(s);
-    return;
+    return NULL;
   }
   mp__yres *r = &s->prog.res[idx];
-  r->urn = mp_xstrdup(resp->urn);
+  r->urn = mp_xstrdup(urn);
+  return r;
+}
+
+static void on_registered(void *ud,
+                          const Pulumirpc__RegisterResourceResponse *resp,
+                          const mp_err *err) {
+  yaml_source *s;
+  size_t idx;
+  mp__yres *r = resource_answered(ud, resp, resp ? (int)resp->result : 0,
+                                  resp ? resp->urn : NULL, err, &s, &idx);
+  if (r == NULL)
+    return;
   if (resp->id && (resp->id[0] || !s->prog.dry_run))
     r->id = mp_xstrdup(resp->id);
   if (set_outputs(s, r, resp->object, resp->unknown) == 0)
@@ -142,25 +158,12 @@ static void on_registered(void *ud,
 
 static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
                     const mp_err *err) {
-  call *c = ud;
-  yaml_source *s = c->s;
-  size_t idx = c->idx;
-  char *what = res_what(s, idx);
-  int use = call_done(c, resp, err, what);
-  free(what);
-  free(c);
-  if (!use)
+  yaml_source *s;
+  size_t idx;
+  mp__yres *r = resource_answered(ud, resp, resp ? (int)resp->result : 0,
+                                  resp ? resp->urn : NULL, err, &s, &idx);
+  if (r == NULL)
     return;
-  if (resp->result != PULUMIRPC__RESULT__SUCCESS) {
-    /* continue-on-error: the engine reported the failure; what depends on
-     * this resource can never run, everything else goes on. */
-    s->prog.nodes[idx].state = MP_N_BROKEN;
-    s->broken = 1;
-    pump(s);
-    return;
-  }
-  mp__yres *r = &s->prog.res[idx];
-  r->urn = mp_xstrdup(resp->urn);
   mp_value *id = NULL;
   mp_err e;
   mp_err_clear(&e);

@@ -1,6 +1,6 @@
 /* Type tokens of the built-in packages, resolved as Pulumi YAML resolves
  * them from the packages' schemas. */
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -286,15 +286,6 @@ int mp_ynode_load(const char *path, const char *file, mp_ynode **out,
   return rc;
 }
 
-const mp_ynode *mp_ynode_key(const mp_ynode *map, const char *key) {
-  if (map == NULL || map->kind != MP_YNODE_MAP)
-    return NULL;
-  for (size_t i = 0; i < map->n; i++)
-    if (strcmp(map->keys[i]->text, key) == 0)
-      return map->keys[i];
-  return NULL;
-}
-
 const mp_ynode *mp_ynode_get(const mp_ynode *map, const char *key) {
   if (map == NULL || map->kind != MP_YNODE_MAP)
     return NULL;

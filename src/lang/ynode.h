@@ -50,8 +50,6 @@ int mp_ynode_load(const char *path, const char *file, mp_ynode **out,
 
 /* The value under |key| in MAP |map| (borrowed), or NULL. */
 const mp_ynode *mp_ynode_get(const mp_ynode *map, const char *key);
-/* The key node of |key| in |map|, or NULL. */
-const mp_ynode *mp_ynode_key(const mp_ynode *map, const char *key);
 /* 1 if |n| is a plain scalar that YAML reads as null (~, null, empty). */
 int mp_ynode_is_null(const mp_ynode *n);
 

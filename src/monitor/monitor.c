@@ -293,7 +293,9 @@ void mp_monitor_free(mp_monitor *m) {
   free(m);
 }
 
-/* ---- default providers (BEHAVIOUR.md B.4) ---- */
+/* ---- default providers ---- */
+/* Shown by tests/conformance/scenarios/S02-default-provider-first.scn, S74,
+ * S77. */
 
 /* 1 if |pkg| (or "*") is an item of the text list |s|: JSON or a bare
  * `[a, b]` as shells leave it after eating the quotes. */
@@ -418,7 +420,7 @@ out:
   return rc;
 }
 
-/* ---- entry points (engine/source.h) ---- */
+/* ---- entry points (monitor/api.h) ---- */
 
 /* Routes the goal of a RegisterResource or ReadResource request; the
  * registration answers through |cb| or |rcb|. On error nothing is kept. */

@@ -1,7 +1,7 @@
 /* The resource monitor (ARCHITECTURE.md step 3): unmarshals the language
  * host's requests into goals, resolves default providers, hands goals to
  * the deployment and answers the host when the deployment reports the
- * result. Implements the entry points of engine/source.h. Owner: the loop
+ * result. Implements the entry points of monitor/api.h. Owner: the loop
  * thread. */
 #ifndef MP_MONITOR_H
 #define MP_MONITOR_H
@@ -24,11 +24,6 @@ typedef struct mp_monitor_hooks {
   int (*outputs)(void *ud, const char *urn, mp_value *outs, mp_err *err);
   void (*log)(void *ud, mp_log_severity sev, const char *urn, const char *msg);
   void (*program_done)(void *ud, int failed, const char *msg);
-  /* 1 if a registration depending on |urn| must be skipped (continue-on-
-   * error: |urn| failed or was skipped). */
-  int (*is_failed)(void *ud, const char *urn);
-  /* Marks |urn| skipped. */
-  void (*mark_skipped)(void *ud, const char *urn);
   /* Calls provider function |tok| with |args| (taken) through the provider
    * |ref| (NULL: the package's default); answers later through
    * mp_monitor_call_done. Returns 0 or an MP_E code (then no answer). */

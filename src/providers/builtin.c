@@ -17,13 +17,15 @@ static const builtin builtins[] = {
     {"random", mp__prov_random_new},
     {"command", mp__prov_command_new},
     {"local", mp__prov_local_new},
-    {"test", mp__prov_test_new},
 };
 
 static int make(void *ud, const char *pkg, const char *version,
                 mp_provider **out, mp_err *err) {
-  (void)ud;
+  const mp_builtin_opts *o = ud;
   *out = NULL;
+  /* The one package that takes something from the host. */
+  if (pkg != NULL && strcmp(pkg, "test") == 0)
+    return mp__prov_test_new(o ? o->test_world : NULL, pkg, version, out, err);
   for (size_t i = 0; pkg != NULL && i < MP_ARRAY_LEN(builtins); i++)
     if (strcmp(builtins[i].pkg, pkg) == 0)
       return builtins[i].make(pkg, version, out, err);
@@ -33,7 +35,7 @@ static int make(void *ud, const char *pkg, const char *version,
                     pkg ? pkg : "");
 }
 
-mp_provider_factory mp_builtin_providers(void) {
-  mp_provider_factory f = {make, NULL};
+mp_provider_factory mp_builtin_providers(const mp_builtin_opts *o) {
+  mp_provider_factory f = {make, (void *)o};
   return f;
 }

@@ -6,9 +6,18 @@
 
 #include "engine/provider.h"
 
-/* The factory of the built-in packages. Its |make| reports MP_ENOENT
- * ("no resource plugin 'pulumi-resource-<pkg>' found ...") for any other
- * package. Thread-safe. */
-mp_provider_factory mp_builtin_providers(void);
+/* What the built-in providers take from their host. Zeroed: nothing. */
+typedef struct mp_builtin_opts {
+  /* The test provider's world directory when neither its Configure nor
+   * the request's config names one (the CLI passes
+   * $MINIPULUMI_TEST_WORLD). NULL: none. */
+  const char *test_world;
+} mp_builtin_opts;
+
+/* The factory of the built-in packages, with |o| (borrowed: it must
+ * outlive the factory's use; NULL: zeroed options). Its |make| reports
+ * MP_ENOENT ("no resource plugin 'pulumi-resource-<pkg>' found ...") for
+ * any other package. Thread-safe. */
+mp_provider_factory mp_builtin_providers(const mp_builtin_opts *o);
 
 #endif

@@ -15,15 +15,17 @@ typedef struct mp__prov_base {
 } mp__prov_base;
 
 /* Factories of the four packages (builtin.c dispatches to them). Each sets
- * *out to an unconfigured instance. Return 0. */
+ * *out to an unconfigured instance. Return 0. The test provider's
+ * |default_world| (copied; may be NULL) is its world when neither Configure
+ * nor the request's config names one. */
 int mp__prov_random_new(const char *pkg, const char *version, mp_provider **out,
                         mp_err *err);
 int mp__prov_command_new(const char *pkg, const char *version,
                          mp_provider **out, mp_err *err);
 int mp__prov_local_new(const char *pkg, const char *version, mp_provider **out,
                        mp_err *err);
-int mp__prov_test_new(const char *pkg, const char *version, mp_provider **out,
-                      mp_err *err);
+int mp__prov_test_new(const char *default_world, const char *pkg,
+                      const char *version, mp_provider **out, mp_err *err);
 
 /* Fills the base header; |version| NULL means "0.1.0". */
 void mp__prov_base_init(mp__prov_base *b, const mp_provider_vtable *vt,

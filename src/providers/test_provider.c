@@ -1,6 +1,7 @@
 /* The built-in `test` provider: `test:index:Resource`, scriptable for
  * tests and benchmarks. Its live world is a directory (config `test:world`,
- * else $MINIPULUMI_TEST_WORLD): each resource is `<world>/<id>.json`
+ * else the factory's default world, which the CLI takes from
+ * $MINIPULUMI_TEST_WORLD): each resource is `<world>/<id>.json`
  * holding its outputs, and every call appends one JSON line to
  * `<world>/calls.jsonl`. Inputs that script it:
  *   __latencyMs   sleep that long in every call
@@ -36,6 +37,7 @@
 typedef struct tprov {
   mp__prov_base base;
   char *world; /* set by configure, which runs before any other method */
+  char *default_world; /* the factory's (mp_builtin_opts.test_world) */
 } tprov;
 
 typedef struct script {
@@ -70,14 +72,14 @@ static int listed(const mp_value *arr, const char *s) {
 
 /* ---- the world ---- */
 
-/* The world of |tp|, else of |config| (key `world`), else the
- * environment's. NULL when none is set. */
+/* The world of |tp|, else of |config| (key `world`), else the factory's
+ * default. NULL when none is set. */
 static const char *world_of(const tprov *tp, const mp_value *config) {
   const char *w = tp->world;
   if (w == NULL)
     w = mp__prov_get_str(config, "world");
   if (w == NULL || *w == '\0')
-    w = getenv(WORLD_ENV);
+    w = tp->default_world;
   return w && *w ? w : NULL;
 }
 
@@ -390,17 +392,26 @@ static int finish_write(const mp_value *news, mp_prov_resp *r, mp_err *err) {
                     s.init_error);
 }
 
-static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
-                    mp_err *err) {
-  const char *world;
-  char *id = NULL;
-  int rc = begin((tprov *)p, "create", q, q->news, q->preview, &world, err);
+/* The start of create and update (|op|): the outputs are the inputs.
+ * Returns 1 when that is all (a preview), 0 to write the world, or an
+ * error. */
+static int start_write(mp_provider *p, const char *op, const mp_prov_req *q,
+                       mp_prov_resp *r, const char **world, mp_err *err) {
+  int rc = begin((tprov *)p, op, q, q->news, q->preview, world, err);
   if (rc < 0)
     return rc;
   mp_value_free(r->outputs);
   r->outputs = mp__prov_obj_dup(q->news);
-  if (q->preview)
-    return 0;
+  return q->preview ? 1 : 0;
+}
+
+static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                    mp_err *err) {
+  const char *world;
+  char *id = NULL;
+  int rc = start_write(p, "create", q, r, &world, err);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
   if ((rc = next_id(world, &id, err)) < 0)
     return rc;
   if ((rc = write_world(world, id, r->outputs, err)) < 0) {
@@ -415,13 +426,9 @@ static int t_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int t_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   const char *world;
-  int rc = begin((tprov *)p, "update", q, q->news, q->preview, &world, err);
-  if (rc < 0)
-    return rc;
-  mp_value_free(r->outputs);
-  r->outputs = mp__prov_obj_dup(q->news);
-  if (q->preview)
-    return 0;
+  int rc = start_write(p, "update", q, r, &world, err);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
   if ((rc = check_id(q->id, err)) < 0 ||
       (rc = write_world(world, q->id, r->outputs, err)) < 0)
     return rc;
@@ -487,6 +494,7 @@ static void t_free(mp_provider *p) {
   if (tp == NULL)
     return;
   free(tp->world);
+  free(tp->default_world);
   mp__prov_base_destroy(&tp->base);
   free(tp);
 }
@@ -505,10 +513,11 @@ static const mp_provider_vtable test_vt = {
     .free = t_free,
 };
 
-int mp__prov_test_new(const char *pkg, const char *version, mp_provider **out,
-                      mp_err *err) {
+int mp__prov_test_new(const char *default_world, const char *pkg,
+                      const char *version, mp_provider **out, mp_err *err) {
   tprov *tp = mp_xcalloc(1, sizeof(*tp));
   (void)err;
+  tp->default_world = mp_xstrdup(default_world);
   mp__prov_base_init(&tp->base, &test_vt, pkg, version);
   *out = &tp->base.hdr;
   return 0;

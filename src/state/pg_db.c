@@ -470,3 +470,13 @@ int mp__pg_stack_id(mp_pg *s, mp_stack_ref st, mp__pg_row_lock lock,
   PQclear(r);
   return found ? 0 : mp__store_no_stack(st, err);
 }
+
+int mp__pg_stack_param(mp_pg *s, mp_stack_ref st, mp_pg_params *p,
+                       mp_err *err) {
+  int64_t id;
+  memset(p, 0, sizeof(*p));
+  if (mp__pg_stack_id(s, st, MP__PG_READ, &id, err) < 0)
+    return err->code;
+  mp__pg_int(p, id);
+  return 0;
+}

@@ -66,11 +66,9 @@ static void read_entry(const PGresult *r, int row, mp_history_entry *h) {
 int mp__pg_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,
                    size_t *n, mp_err *err) {
   mp_pg *s = mp__pg(base);
-  int64_t id;
-  if (mp__pg_stack_id(s, st, MP__PG_READ, &id, err) < 0)
+  mp_pg_params p;
+  if (mp__pg_stack_param(s, st, &p, err) < 0)
     return err->code;
-  mp_pg_params p = {0};
-  mp__pg_int(&p, id);
   PGresult *r = mp__pg_run(s, PQ_HIST_LIST, &p, "cannot read the history", err);
   if (r == NULL)
     return err->code;

@@ -87,7 +87,7 @@ struct mp_pg_update {
   int64_t next_ord;     /* ord of the next INSERT_NEW (below old rows) */
   int64_t pending_high; /* pending rows <= this existed at begin */
   const mp_crypter *c;  /* borrowed */
-  int verify;           /* MINIPULUMI_VERIFY_WRITES was set at begin */
+  int verify;           /* the store verifies its writes */
   mp_pg_lease *lease;   /* renews the lock while the session is open */
   mp_pg_update *next;   /* in s->updates */
 };
@@ -194,6 +194,10 @@ typedef enum mp__pg_row_lock {
  * for SHARE and EXCL): 0, or MP_ENOENT ("no stack named ..."). */
 int mp__pg_stack_id(mp_pg *s, mp_stack_ref st, mp__pg_row_lock lock,
                     int64_t *id, mp_err *err);
+/* Starts the parameters |p| (zeroed here) of a query about stack |st|
+ * with its id (mp__pg_stack_id without a row lock): 0 or MP_ENOENT. */
+int mp__pg_stack_param(mp_pg *s, mp_stack_ref st, mp_pg_params *p,
+                       mp_err *err);
 
 /* ---- pg_schema.c ---- */
 

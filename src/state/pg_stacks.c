@@ -230,11 +230,9 @@ int mp__pg_secrets_get(mp_store *base, mp_stack_ref st, char **type,
                        char **state, mp_err *err) {
   mp_pg *s = mp__pg(base);
   *type = *state = NULL;
-  int64_t id;
-  if (mp__pg_stack_id(s, st, MP__PG_READ, &id, err) < 0)
+  mp_pg_params p;
+  if (mp__pg_stack_param(s, st, &p, err) < 0)
     return err->code;
-  mp_pg_params p = {0};
-  mp__pg_int(&p, id);
   PGresult *r = mp__pg_run(s, PQ_SECRETS_GET, &p,
                            "cannot read the secrets provider", err);
   if (r == NULL)
@@ -250,11 +248,9 @@ int mp__pg_secrets_get(mp_store *base, mp_stack_ref st, char **type,
 int mp__pg_secrets_set(mp_store *base, mp_stack_ref st, const char *type,
                        const char *state, mp_err *err) {
   mp_pg *s = mp__pg(base);
-  int64_t id;
-  if (mp__pg_stack_id(s, st, MP__PG_READ, &id, err) < 0)
+  mp_pg_params p;
+  if (mp__pg_stack_param(s, st, &p, err) < 0)
     return err->code;
-  mp_pg_params p = {0};
-  mp__pg_int(&p, id);
   mp__pg_text(&p, type);
   mp__pg_text(&p, state);
   return mp__pg_exec(s, PQ_SECRETS_SET, &p,

@@ -12,7 +12,7 @@
 
 /* Identity columns and ON CONFLICT need PostgreSQL 10. */
 #define MIN_SERVER_VERSION 100000
-/* Pulumi Cloud's update lease (ANCHORS.md, Locking). */
+/* Pulumi Cloud's update lease (docs/state-backends.md, "PostgreSQL"). */
 #define DEFAULT_LEASE_MS (5 * 60 * 1000)
 
 static void pg_close(mp_store *base) {
@@ -75,6 +75,7 @@ int mp__pg_open(const char *url, const mp_store_opts *o, mp_store **out,
   mp_pg *s = mp_xcalloc(1, sizeof(*s));
   s->base.ops = &pg_ops;
   s->base.location = mp_store_url_redact(url);
+  s->base.verify_writes = o->verify_writes;
   s->url = mp_xstrdup(url);
   s->lease_ms = o->lease_ms > 0 ? o->lease_ms : DEFAULT_LEASE_MS;
   s->pid = (int64_t)getpid();

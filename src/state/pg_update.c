@@ -5,7 +5,7 @@
  * taken over), and ends by recording its result and releasing the lock.
  * While the session is open a renewal thread keeps the lease alive
  * (pg_lease.c). New states go below every old one by `ord`
- * (MP__STORE_ORD_SPAN, BEHAVIOUR.md C.7). */
+ * (MP__STORE_ORD_SPAN, tests/conformance/scenarios/S17-cbd-replacement.scn). */
 #include "state/pg_int.h"
 
 #include <stdlib.h>
@@ -53,7 +53,7 @@ int mp__pg_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   u->base.s = base;
   u->s = s;
   u->c = c;
-  u->verify = mp__store_verify_writes_enabled();
+  u->verify = base->verify_writes;
   u->label = mp__store_label(st);
   int locked = 0;
   int rc = mp__pg_tx_begin(s, err);

@@ -83,7 +83,7 @@ struct mp_sqlite_update {
   int64_t next_ord;       /* ord of the next INSERT_NEW (below old rows) */
   int64_t pending_high;   /* pending rows <= this existed at begin */
   const mp_crypter *c;    /* borrowed */
-  int verify;             /* MINIPULUMI_VERIFY_WRITES was set at begin */
+  int verify;             /* the store verifies its writes */
   mp_sqlite_update *next; /* in s->updates */
 };
 
@@ -209,7 +209,7 @@ int mp__sqlite_write(mp_store_update *u, const mp_store_change *ch, size_t n,
 /* ---- sqlite_rename.c ---- */
 
 /* Inside a transaction: rewrites every URN stored for |stack_id| (resources
- * and pending operations) to name stack |new_name| (BEHAVIOUR.md B.1). */
+ * and pending operations) to name stack |new_name| (docs/state-backends.md). */
 int mp__rename_urns(mp_sqlite *s, int64_t stack_id, const char *project,
                     const char *new_name, mp_err *err);
 

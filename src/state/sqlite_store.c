@@ -305,7 +305,7 @@ static const mp_store_ops sqlite_ops = {
 
 int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,
                     mp_err *err) {
-  (void)o; /* holders of SQLite locks are on this host: no lease */
+  /* o->lease_ms is ignored: holders of SQLite locks are on this host */
   *out = NULL;
   char *path;
   if (url_to_path(url, &path, err) < 0)
@@ -317,6 +317,7 @@ int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,
   mp_sqlite *s = mp_xcalloc(1, sizeof(*s));
   s->base.ops = &sqlite_ops;
   s->base.location = mp_xstrdup(url);
+  s->base.verify_writes = o->verify_writes;
   s->path = path;
   s->pid = (int64_t)getpid();
   if (gethostname(s->host, sizeof(s->host) - 1) != 0)

@@ -2,12 +2,12 @@
  * step's effect with mp_store_apply (one short transaction touching only
  * the rows named), and finally records its result in the history.
  *
- * Order (BEHAVIOUR.md C.7): states produced in this deployment come first
- * in completion order, then the old states still present in their old
- * order. Rows are ordered by `ord`; at begin the session picks a base below
- * every existing ord, so each INSERT_NEW (or UPDATE_NEW / MOVE_NEW) lands
- * after the earlier new states and before every old one, and UPDATE keeps
- * a row where it is. */
+ * Order (tests/conformance/scenarios/S17-cbd-replacement.scn): states
+ * produced in this deployment come first in completion order, then the old
+ * states still present in their old order. Rows are ordered by `ord`; at
+ * begin the session picks a base below every existing ord, so each
+ * INSERT_NEW (or UPDATE_NEW / MOVE_NEW) lands after the earlier new states
+ * and before every old one, and UPDATE keeps a row where it is. */
 #include "state/sqlite_int.h"
 
 #include <stdlib.h>
@@ -51,7 +51,7 @@ int mp__sqlite_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   u->base.s = base;
   u->s = s;
   u->c = c;
-  u->verify = mp__store_verify_writes_enabled();
+  u->verify = base->verify_writes;
   u->label = mp__store_label(st);
   int rc = mp__stack_id(s, st, &u->stack_id, err);
   if (rc == 0)

@@ -92,11 +92,6 @@ int mp__store_no_row(const char *what, const char *label, int64_t row,
                     what, label, (long long)row);
 }
 
-int mp__store_verify_writes_enabled(void) {
-  const char *v = getenv("MINIPULUMI_VERIFY_WRITES");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
 /* ==== step writes ==== */
 
 void mp__store_counts_to_array(const mp_update_counts *c, int64_t out[9]) {

@@ -175,7 +175,7 @@ static int replace_tx(const mp__store_db *w, mp_store *s, mp_stack_ref st,
 
 int mp__store_replace(const mp__store_db *w, mp_store *s, mp_stack_ref st,
                       mp_snapshot *snap, const mp_crypter *c, mp_err *err) {
-  if (mp__store_verify_writes_enabled() && mp_snapshot_verify(snap, err) < 0)
+  if (s->verify_writes && mp_snapshot_verify(snap, err) < 0)
     return mp_err_prefix(err,
                          "refusing to store an invalid snapshot in "
                          "stack '%s/%s'",

@@ -14,7 +14,7 @@
 /* Room below the lowest `ord` for one deployment's new states: a session
  * starts at min(ord) - MP__STORE_ORD_SPAN (or 0 for an empty stack), so
  * each new state lands after the earlier new ones and before every old
- * one (BEHAVIOUR.md C.7). */
+ * one (tests/conformance/scenarios/S17-cbd-replacement.scn). */
 #define MP__STORE_ORD_SPAN ((int64_t)1 << 32)
 
 /* ==== the backends ==== */
@@ -68,8 +68,6 @@ int mp__store_lock_lost(const char *label, mp_err *err);
 /* MP_ESTATE: |what| touched no row: stack |label| has no row |row|. */
 int mp__store_no_row(const char *what, const char *label, int64_t row,
                      mp_err *err);
-/* 1 if MINIPULUMI_VERIFY_WRITES is set to something other than "" or "0". */
-int mp__store_verify_writes_enabled(void);
 
 /* ==== step writes ==== */
 
@@ -156,7 +154,7 @@ int mp__store_parse_entry(const char *text, size_t len, int64_t row,
                           const mp_crypter *c, unsigned flags,
                           mp_resource **out, mp_err *err);
 
-/* Stack rename (BEHAVIOUR.md B.1): the stored entry |json| (row |row|)
+/* Stack rename (docs/state-backends.md): the stored entry |json| (row |row|)
  * with every URN moved to stack |new_name| of |project|: urn, parent,
  * dependencies, property dependencies, provider reference, deletedWith,
  * replaceWith; the root stack resource's name follows. Works on the JSON

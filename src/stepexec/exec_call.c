@@ -44,7 +44,7 @@ static void mark_secrets(mp_resource *r) {
 
 /* Provider resources: the engine makes the id and configures the plugin;
  * outputs are the inputs without __internal. */
-static int provider_resource(mp_registry *reg, mp_step *s, int preview,
+static int provider_resource(mp_registry *registry, mp_step *s, int preview,
                              mp_err *err) {
   mp_resource *n = s->new_;
   if (s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT) {
@@ -58,15 +58,15 @@ static int provider_resource(mp_registry *reg, mp_step *s, int preview,
   mp_value_free(n->outputs);
   n->outputs = n->inputs ? mp_value_dup(n->inputs) : mp_value_new_object();
   mp_value_object_del(n->outputs, "__internal");
-  return mp_registry_load(reg, n, err);
+  return mp_registry_load(registry, n, err);
 }
 
-static mp_provider *provider_of(mp_registry *reg, const mp_step *s,
+static mp_provider *provider_of(mp_registry *registry, const mp_step *s,
                                 mp_err *err) {
   if (s->provider == NULL)
     return mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", s->urn),
            NULL;
-  mp_provider *p = mp_registry_get(reg, s->provider, err);
+  mp_provider *p = mp_registry_get(registry, s->provider, err);
   if (p == NULL) mp_err_prefix(err, "resource '%s'", s->urn);
   return p;
 }
@@ -92,10 +92,33 @@ static void req_for(mp_prov_req *q, const mp_resource *res, char *name,
   q->id = res->id;
 }
 
-/* Moves the provider's warnings to the step, to be shown when it ends. */
-static void keep_warnings(mp_step *s, mp_prov_resp *r) {
-  for (size_t i = 0; i < r->warnings.len; i++)
-    mp_strv_push(&s->warnings, r->warnings.items[i]);
+/* One provider call: the request naming a resource, and the answer. */
+typedef struct call {
+  char name[256]; /* the name part of the URN; q.name points here */
+  mp_prov_req q;
+  mp_prov_resp r;
+} call;
+
+/* A request naming |res| and an empty answer. |c| must not move. */
+static void call_begin(call *c, const mp_resource *res) {
+  req_for(&c->q, res, c->name, sizeof(c->name));
+  mp_prov_resp_init(&c->r);
+}
+
+/* The request is about the prior state |o|: its id, outputs and inputs. */
+static void about_old(call *c, const mp_resource *o) {
+  c->q.id = o->id;
+  c->q.olds = o->outputs;
+  c->q.old_inputs = o->inputs;
+}
+
+/* Moves the provider's warnings to the step, to be shown when it ends,
+ * frees the answer and returns |rc|. */
+static int call_end(mp_step *s, call *c, int rc) {
+  for (size_t i = 0; i < c->r.warnings.len; i++)
+    mp_strv_push(&s->warnings, c->r.warnings.items[i]);
+  mp_prov_resp_destroy(&c->r);
+  return rc;
 }
 
 static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
@@ -118,45 +141,35 @@ static int take_result(mp_step *s, mp_prov_resp *r, int *partial) {
 static int do_create(mp_provider *p, mp_step *s, int preview, int *partial,
                      mp_err *err) {
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, n, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.news = n->inputs;
-  q.preview = preview;
-  q.timeout = n->has_custom_timeouts ? n->custom_timeouts.create : 0;
-  int rc = p->vt->create ? p->vt->create(p, &q, &r, err)
+  call c;
+  call_begin(&c, n);
+  c.q.news = n->inputs;
+  c.q.preview = preview;
+  c.q.timeout = n->has_custom_timeouts ? n->custom_timeouts.create : 0;
+  int rc = p->vt->create ? p->vt->create(p, &c.q, &c.r, err)
                          : mp_err_set(err, MP_EPLUGIN, "provider has no Create");
-  if (rc == 0 || r.partial) take_result(s, &r, partial);
+  if (rc == 0 || c.r.partial) take_result(s, &c.r, partial);
   if (rc == 0 && !preview && (n->id == NULL || n->id[0] == '\0'))
     rc = mp_err_set(err, MP_EPLUGIN, "provider did not return an ID from Create");
   if (!preview) stamp(n, 1);
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
                      mp_err *err) {
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, n, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = s->old->id;
-  q.olds = s->old->outputs;
-  q.news = n->inputs;
-  q.old_inputs = s->old->inputs;
-  q.ignore_changes = &n->ignore_changes;
-  q.preview = preview;
-  q.timeout = n->has_custom_timeouts ? n->custom_timeouts.update : 0;
+  call c;
+  call_begin(&c, n);
+  about_old(&c, s->old);
+  c.q.news = n->inputs;
+  c.q.ignore_changes = &n->ignore_changes;
+  c.q.preview = preview;
+  c.q.timeout = n->has_custom_timeouts ? n->custom_timeouts.update : 0;
   set_str(&n->id, s->old->id);
-  int rc = p->vt->update ? p->vt->update(p, &q, &r, err)
+  int rc = p->vt->update ? p->vt->update(p, &c.q, &c.r, err)
                          : mp_err_set(err, MP_EPLUGIN, "provider has no Update");
-  if (rc == 0 || r.partial) {
-    take_result(s, &r, partial);
+  if (rc == 0 || c.r.partial) {
+    take_result(s, &c.r, partial);
     if (rc < 0) {
       /* A partial update keeps the old inputs (S13). */
       mp_value_free(n->inputs);
@@ -164,47 +177,35 @@ static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
     }
   }
   if (!preview) stamp(n, 0);
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
   const mp_resource *o = s->old;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, o, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = o->id;
-  q.olds = o->outputs;
-  q.old_inputs = o->inputs;
-  q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
-  int rc = p->vt->del ? p->vt->del(p, &q, &r, err) : 0;
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  call c;
+  call_begin(&c, o);
+  about_old(&c, o);
+  c.q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
+  int rc = p->vt->del ? p->vt->del(p, &c.q, &c.r, err) : 0;
+  return call_end(s, &c, rc);
 }
 
 /* Read (external resources) and import (read by id, no inputs). */
 static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
                    mp_err *err) {
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, n, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = n->id;
+  call c;
+  call_begin(&c, n);
+  c.q.id = n->id;
   if (!import) {
-    q.olds = n->inputs;
-    q.old_inputs = n->inputs;
+    c.q.olds = n->inputs;
+    c.q.old_inputs = n->inputs;
   }
-  int rc = p->vt->read ? p->vt->read(p, &q, &r, err)
+  int rc = p->vt->read ? p->vt->read(p, &c.q, &c.r, err)
                        : mp_err_set(err, MP_EPLUGIN, "provider has no Read");
-  if (rc == 0 && (r.outputs == NULL || r.id == NULL || r.id[0] == '\0'))
+  if (rc == 0 && (c.r.outputs == NULL || c.r.id == NULL || c.r.id[0] == '\0'))
     rc = mp_err_set(err, MP_EPLUGIN, "resource '%s' does not exist", n->id);
-  if (rc == 0 && import && r.inputs == NULL) {
+  if (rc == 0 && import && c.r.inputs == NULL) {
     char *pkg = mp_type_package(n->type);
     rc = mp_err_set(err, MP_EPLUGIN,
                     "provider does not support importing resources; please "
@@ -212,70 +213,63 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
                     pkg ? pkg : "");
     free(pkg);
   }
-  if (rc == 0 || r.partial) {
-    if (import && r.inputs) {
+  if (rc == 0 || c.r.partial) {
+    if (import && c.r.inputs) {
       mp_value_free(n->inputs);
-      n->inputs = r.inputs;
-      r.inputs = NULL;
+      n->inputs = c.r.inputs;
+      c.r.inputs = NULL;
     }
-    take_result(s, &r, partial);
+    take_result(s, &c.r, partial);
     stamp(n, 1);
   }
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
 /* Classic refresh (S55/S56): read the resource; gone = no id or no
  * outputs. The result is `update` only when the inputs changed (output
  * drift is recorded but is not a refresh diff); external resources compare
  * outputs. */
-static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
+static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   s->refresh_result = MP_OP_SAME;
   if (s->flags & MP_STEP_NO_CALL) return 0;
-  mp_provider *p = provider_of(reg, s, err);
+  mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   const mp_resource *o = s->old;
   mp_resource *n = s->new_;
-  char name[256];
-  mp_prov_req q;
-  mp_prov_resp r;
-  req_for(&q, o, name, sizeof(name));
-  mp_prov_resp_init(&r);
-  q.id = o->id;
-  q.olds = o->outputs;
-  q.old_inputs = o->inputs;
+  call c;
+  call_begin(&c, o);
+  about_old(&c, o);
   int rc = 0;
-  if (p->vt->read) rc = p->vt->read(p, &q, &r, err);
+  if (p->vt->read) rc = p->vt->read(p, &c.q, &c.r, err);
   else {
-    r.id = mp_xstrdup(o->id);
-    r.outputs = mp_value_dup(o->outputs);
+    c.r.id = mp_xstrdup(o->id);
+    c.r.outputs = mp_value_dup(o->outputs);
   }
-  if (rc < 0 && r.partial) {
+  if (rc < 0 && c.r.partial) {
     /* An unhealthy resource does not fail the refresh: its init errors are
      * kept in the state and reported as a warning. */
     mp_buf b;
     mp_buf_init(&b);
     mp_buf_puts(&b, "Refreshed resource is in an unhealthy state:");
-    for (size_t i = 0; i < r.init_errors.len; i++)
-      mp_buf_printf(&b, "\n* %s", r.init_errors.items[i]);
+    for (size_t i = 0; i < c.r.init_errors.len; i++)
+      mp_buf_printf(&b, "\n* %s", c.r.init_errors.items[i]);
     mp_strv_push_take(&s->warnings, mp_buf_detach(&b, NULL));
     mp_err_clear(err);
     rc = 0;
   }
   if (rc == 0) {
-    if (r.id == NULL || r.id[0] == '\0' || r.outputs == NULL) {
+    if (c.r.id == NULL || c.r.id[0] == '\0' || c.r.outputs == NULL) {
       mp_resource_free(s->new_);
       s->new_ = NULL;
       s->refresh_result = MP_OP_DELETE;
     } else {
       int partial = 0;
-      if (r.inputs && !o->external) {
+      if (c.r.inputs && !o->external) {
         mp_value_free(n->inputs);
-        n->inputs = r.inputs;
-        r.inputs = NULL;
+        n->inputs = c.r.inputs;
+        c.r.inputs = NULL;
       }
-      take_result(s, &r, &partial);
+      take_result(s, &c.r, &partial);
       int in_changed = !mp_value_equal(o->inputs, n->inputs, 0);
       int out_changed = !mp_value_equal(o->outputs, n->outputs, 0);
       if (o->external ? out_changed : in_changed)
@@ -283,12 +277,10 @@ static int do_refresh(mp_registry *reg, mp_step *s, mp_err *err) {
       if (in_changed || out_changed) stamp(n, 0);
     }
   }
-  keep_warnings(s, &r);
-  mp_prov_resp_destroy(&r);
-  return rc;
+  return call_end(s, &c, rc);
 }
 
-static int delete_like(mp_registry *reg, mp_step *s, int ignore_protect,
+static int delete_like(mp_registry *registry, mp_step *s, int ignore_protect,
                        mp_err *err) {
   const mp_resource *o = s->old;
   if (o->protect && !ignore_protect && s->op == MP_OP_DELETE)
@@ -301,12 +293,12 @@ static int delete_like(mp_registry *reg, mp_step *s, int ignore_protect,
         o->urn, o->urn);
   if ((s->flags & MP_STEP_NO_CALL) || (s->flags & MP_STEP_PROVIDER_RES))
     return 0;
-  mp_provider *p = provider_of(reg, s, err);
+  mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   return do_delete(p, s, err);
 }
 
-int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
+int mp__exec_call(mp_registry *registry, mp_step *s, int preview,
                   int ignore_protect, int *partial, mp_err *err) {
   *partial = 0;
   mp_resource *n = s->new_;
@@ -316,11 +308,11 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
     if (preview) /* nothing is deleted, but protection is still reported */
       return (s->op == MP_OP_DELETE && s->old && s->old->protect &&
               !ignore_protect)
-                 ? delete_like(reg, s, ignore_protect, err)
+                 ? delete_like(registry, s, ignore_protect, err)
                  : 0;
-    return delete_like(reg, s, ignore_protect, err);
+    return delete_like(registry, s, ignore_protect, err);
   case MP_OP_REFRESH:
-    return do_refresh(reg, s, err);
+    return do_refresh(registry, s, err);
   case MP_OP_REPLACE:
   case MP_OP_DISCARD:
   case MP_OP_DISCARD_REPLACED:
@@ -330,7 +322,7 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
     break;
   }
   if (n == NULL) return 0;
-  if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(reg, s, preview, err);
+  if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(registry, s, preview, err);
   if (s->op == MP_OP_SAME) {
     if (!(s->flags & (MP_STEP_VERBATIM | MP_STEP_SKIPPED_CREATE)) && s->old) {
       set_str(&n->id, s->old->id);
@@ -348,7 +340,7 @@ int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
     else if (s->op == MP_OP_UPDATE) stamp(n, 0);
     return 0;
   }
-  mp_provider *p = provider_of(reg, s, err);
+  mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   switch (s->op) {
   case MP_OP_CREATE:

@@ -13,7 +13,7 @@ int mp__exec_needs_worker(const mp_step *s);
  * timestamps). Worker thread (or the loop thread when no call is needed);
  * touches only |s| and the registry. Returns 0 or an MP_E code; *partial
  * is set when the call failed but a resource exists (init errors). */
-int mp__exec_call(mp_registry *reg, mp_step *s, int preview,
+int mp__exec_call(mp_registry *registry, mp_step *s, int preview,
                   int ignore_protect, int *partial, mp_err *err);
 
 #endif

@@ -37,7 +37,6 @@ struct mp_stepexec { /* Owner: loop thread. */
   size_t queued;    /* waiting */
   int canceled;
   int draining;     /* drain() is running (it never nests) */
-  int64_t counts[MP_OP__COUNT];
 };
 
 static void list_push(run_list *l, run *r) {
@@ -79,7 +78,6 @@ size_t mp_stepexec_busy(const mp_stepexec *ex) {
   return ex->running + ex->queued;
 }
 
-const int64_t *mp_stepexec_counts(const mp_stepexec *ex) { return ex->counts; }
 
 static void step_begin(run *r);
 static void step_end(run *r);
@@ -283,7 +281,7 @@ static void work_cb(uv_work_t *w) {
   run *r = mp_container_of(w, run, work);
   mp_err_clear(&r->err);
   r->partial = 0;
-  r->rc = mp__exec_call(r->ex->o.reg, r->step, r->ex->o.preview,
+  r->rc = mp__exec_call(r->ex->o.registry, r->step, r->ex->o.preview,
                         r->ex->o.ignore_protect, &r->partial, &r->err);
 }
 
@@ -361,7 +359,6 @@ static void step_end(run *r) {
     step_failed(r, s, werr.msg);
     return;
   }
-  ex->counts[s->op]++;
   import_followup(r, s);
   if (ex->o.hooks.on_step)
     ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_RES_OUTPUTS, s, NULL);
@@ -408,7 +405,7 @@ static void step_begin(run *r) {
     }
   }
   if (!mp__exec_needs_worker(s)) {
-    r->rc = mp__exec_call(ex->o.reg, s, ex->o.preview, ex->o.ignore_protect,
+    r->rc = mp__exec_call(ex->o.registry, s, ex->o.preview, ex->o.ignore_protect,
                           &r->partial, &r->err);
     ready(r);
     return;

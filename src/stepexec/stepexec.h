@@ -1,4 +1,5 @@
-/* The step executor (BEHAVIOUR.md D): runs chains of steps, at most
+/* The step executor (docs/architecture.md, "From the program to the
+ * state", step 6): runs chains of steps, at most
  * |parallel| chains at once. Provider calls run on the libuv worker pool;
  * everything else — the scheduling, the state writes (a pending operation
  * before a world-changing call, the result after it, each one short
@@ -38,7 +39,7 @@ typedef struct mp_stepexec_opts {
   int preview;           /* no writes; Create/Update with preview=true */
   int ignore_protect;
   mp_store_update *store; /* NULL in preview */
-  mp_registry *reg;
+  mp_registry *registry;
   mp_stepexec_hooks hooks;
 } mp_stepexec_opts;
 
@@ -59,7 +60,5 @@ void mp_stepexec_cancel(mp_stepexec *ex);
 /* Closes |ex|'s handle; its memory is freed in the close callback, so the
  * loop must run once more. It must not be busy. NULL is fine. */
 void mp_stepexec_close(mp_stepexec *ex);
-/* Counts of completed steps per op. */
-const int64_t *mp_stepexec_counts(const mp_stepexec *ex);
 
 #endif

@@ -115,7 +115,7 @@ mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g) {
     return NULL;
   }
   mp_sg_ahead *a = mp_xcalloc(1, sizeof(*a));
-  a->reg = sg->reg;
+  a->reg = sg->registry;
   a->old = old;
   a->protected_replace = old && old->protect && g->protect > 0 &&
                          !sg->ignore_protect;

@@ -1,5 +1,6 @@
 /* Targets of registrations and the deletions after the program
- * (BEHAVIOUR.md D.4, S35, S60-S64); the rules of --target and --exclude
+ * (tests/conformance/scenarios/S35-delete-layers.scn, S60-target.scn to
+ * S64-destroy-target.scn); the rules of --target and --exclude
  * themselves are in stepgen/targets.c. */
 #include <stdint.h>
 #include <stdlib.h>

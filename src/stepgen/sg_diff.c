@@ -60,10 +60,10 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   mp_provider *p;
   if (is_prov) {
     char *pkg = mp_type_package(st->type);
-    p = mp_registry_unconfigured(sg->reg, pkg, err);
+    p = mp_registry_unconfigured(sg->registry, pkg, err);
     free(pkg);
   } else {
-    p = mp_registry_get(sg->reg, st->provider, err);
+    p = mp_registry_get(sg->registry, st->provider, err);
   }
   if (p == NULL) {
     if (!is_prov) mp_err_prefix(err, "resource '%s'", st->urn);
@@ -231,7 +231,7 @@ static int provider_change_replaces(mp_stepgen *sg, const mp_resource *old,
   /* Otherwise the NEW provider decides whether it can manage what the old
    * one made: DiffConfig(old provider outputs, new provider inputs). */
   char *pkg = mp_type_package(n->state->type);
-  mp_provider *p = pkg ? mp_registry_unconfigured(sg->reg, pkg, err) : NULL;
+  mp_provider *p = pkg ? mp_registry_unconfigured(sg->registry, pkg, err) : NULL;
   free(pkg);
   if (p == NULL || p->vt->diff_config == NULL) return 0;
   mp_prov_req q = {0};
@@ -252,7 +252,7 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
                                   const mp_resource *st, sg_diff *d,
                                   mp_err *err) {
   char *pkg = mp_type_package(st->type);
-  mp_provider *p = mp_registry_unconfigured(sg->reg, pkg, err);
+  mp_provider *p = mp_registry_unconfigured(sg->registry, pkg, err);
   free(pkg);
   if (p == NULL) return err->code;
   mp_prov_resp r;
@@ -308,7 +308,7 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
       return 0;
     }
   }
-  mp_provider *p = mp_registry_get(sg->reg, st->provider, err);
+  mp_provider *p = mp_registry_get(sg->registry, st->provider, err);
   if (p == NULL) return err->code;
   int rc = diff_resource(sg->ahead, p, old, st->urn, st->type, st->inputs,
                          &st->ignore_changes, 0, d, err);
@@ -320,7 +320,9 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
   return 0;
 }
 
-/* ---- delete-before-replace dependents (BEHAVIOUR.md S21) ---- */
+/* ---- delete-before-replace dependents ---- */
+/* Shown by
+ * tests/conformance/scenarios/S21-dbr-dependents-diff-with-unknowns.scn. */
 
 static int provider_urn_in(const mp_strv *set, const char *ref) {
   mp_provider_ref pr;
@@ -357,7 +359,7 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
     probe.inputs = news;
     rc = diff_provider_resource(sg, r, &probe, &d, err);
   } else if (touched) {
-    mp_provider *p = mp_registry_get(sg->reg, r->provider, err);
+    mp_provider *p = mp_registry_get(sg->registry, r->provider, err);
     rc = p ? diff_resource(NULL, p, r, r->urn, r->type, news,
                            &r->ignore_changes, 1, &d, err)
            : err->code;

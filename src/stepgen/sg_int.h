@@ -35,7 +35,7 @@ struct mp_stepgen {
   mp_strv replaces; /* --replace */
   int ignore_protect;
   const mp_snapshot *olds;
-  mp_registry *reg;
+  mp_registry *registry;
   unsigned char *status;   /* enum old_status per prior resource */
   mp_map old_live;         /* URN -> index + 1 of the live prior entry */
   mp_map news;             /* URN -> sg_new* */

@@ -1,4 +1,5 @@
-/* The step decision for one registration (BEHAVIOUR.md 0.5). */
+/* The step decision for one registration (docs/architecture.md lists the
+ * scenarios that show each rule). */
 #include "stepgen/stepgen.h"
 
 #include <stdarg.h>
@@ -17,16 +18,13 @@ void mp_diags_add(mp_diags *d, const char *severity, const char *urn,
     d->cap = d->cap ? d->cap * 2 : 4;
     d->items = mp_xreallocarray(d->items, d->cap, sizeof(*d->items));
   }
-  mp_buf b;
-  va_list ap;
-  mp_buf_init(&b);
-  va_start(ap, fmt);
-  mp_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
   mp_diag *x = &d->items[d->len++];
   x->severity = mp_xstrdup(severity);
   x->urn = mp_xstrdup(urn);
-  x->message = mp_buf_detach(&b, NULL);
+  va_list ap;
+  va_start(ap, fmt);
+  x->message = mp_xvasprintf(fmt, ap);
+  va_end(ap);
 }
 
 void mp_diags_destroy(mp_diags *d) {
@@ -42,7 +40,7 @@ void mp_diags_destroy(mp_diags *d) {
 /* ---- lifetime ---- */
 
 mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
-                           mp_registry *reg) {
+                           mp_registry *registry) {
   mp_stepgen *sg = mp_xcalloc(1, sizeof(*sg));
   sg->stack = mp_xstrdup(o->stack);
   sg->project = mp_xstrdup(o->project);
@@ -53,7 +51,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   sg->ignore_protect = o->ignore_protect;
   sg->plain = sg->t.targets.len == 0 && sg->t.excludes.len == 0;
   sg->olds = olds;
-  sg->reg = reg;
+  sg->registry = registry;
   sg->status = mp_xcalloc(olds->nres + 1, 1);
   sg->cur = mp_xcalloc(olds->nres + 1, sizeof(*sg->cur));
   mp_map_init(&sg->old_live);
@@ -210,7 +208,9 @@ static mp_resource *state_from_goal(mp_goal *g, const char *urn,
   return r;
 }
 
-/* ---- aliases (BEHAVIOUR.md B.5) ---- */
+/* ---- aliases ---- */
+/* Shown by tests/conformance/scenarios/S38-alias-rename.scn and
+ * X22-alias-lookup-and-normalisation.scn. */
 
 /* The URN an alias spec stands for (step_generator.go
  * collapseAliasToUrn). The parent is the spec's, with that parent's own

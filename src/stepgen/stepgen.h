@@ -1,5 +1,6 @@
-/* The step generator (BEHAVIOUR.md 0.5): turns each registration into a
- * chain of steps, and, when the program is done, the deletions as layers.
+/* The step generator (docs/architecture.md, "Where each rule lives"): turns
+ * each registration into a chain of steps, and, when the program is done,
+ * the deletions as layers.
  *
  * Threads: a generator is owned by one thread (the deployment's step
  * generator thread); it calls providers (Check, Diff, DiffConfig)
@@ -44,13 +45,14 @@ void mp_diags_add(mp_diags *d, const char *severity, const char *urn,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void mp_diags_destroy(mp_diags *d);
 
-/* |olds| is borrowed and must outlive the generator. */
+/* |olds| and |registry| are borrowed and must outlive the generator. */
 mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
-                           mp_registry *reg);
+                           mp_registry *registry);
 void mp_stepgen_free(mp_stepgen *sg);
 
 /* Decides the steps for one registration. Takes ownership of |goal|.
- * On success *out is the chain (its reg = |reg|). Errors (duplicate URN,
+ * On success *out is the chain (its reg = |reg|, the registration it
+ * answers, opaque here). Errors (duplicate URN,
  * missing parent, check failure, protect, ...) return MP_EINVAL or
  * MP_EPLUGIN with the Pulumi wording in |err|. Diagnostics that do not fail
  * the registration are appended to |diags|. */

@@ -288,10 +288,13 @@ void tenv_init(tenv *e) {
   if (mkdtemp(e->dir) == NULL) abort();
   snprintf(e->world, sizeof(e->world), "%s/world", e->dir);
   snprintf(e->db, sizeof(e->db), "%s/state.db", e->dir);
-  setenv("MINIPULUMI_TEST_WORLD", e->world, 1);
   if (mkdir(e->world, 0755) < 0) abort();
   mp_err err;
-  if (mp_store_open(e->db, &e->store, &err) < 0) {
+  /* Every write checked when the suite asks, as the CLI does (tests/meson.build
+   * sets MINIPULUMI_VERIFY_WRITES; the benchmarks do not). */
+  const char *verify = getenv("MINIPULUMI_VERIFY_WRITES");
+  mp_store_opts so = {.verify_writes = verify && *verify && strcmp(verify, "0")};
+  if (mp_store_open_with(e->db, &so, &e->store, &err) < 0) {
     fprintf(stderr, "store: %s\n", err.msg);
     abort();
   }
@@ -362,7 +365,8 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   d.stack.project = "test";
   d.stack.name = "test";
   d.source = o->kind == MP_DEPLOY_UPDATE ? &s->base : NULL;
-  d.providers = mp_builtin_providers();
+  mp_builtin_opts bo = {.test_world = e->world};
+  d.providers = mp_builtin_providers(&bo);
   d.parallel = o->parallel ? o->parallel : 1;
   d.targets = &targets;
   d.replaces = &replaces;

@@ -1,7 +1,7 @@
 /* Deployments end to end in one process: a test program registers through
  * the monitor entry point, the `test` provider records its calls in a world
- * directory, and every store write is integrity-checked
- * (MINIPULUMI_VERIFY_WRITES). */
+ * directory, and every store write is integrity-checked (the suite sets
+ * MINIPULUMI_VERIFY_WRITES, which the harness passes as verify_writes). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -347,20 +347,17 @@ static void test_crypto_passphrase_create_and_reopen(void) {
   mp_passphrase_free(again);
 }
 
-static void test_crypto_passphrase_from_env(void) {
+static void test_crypto_passphrase_resolve(void) {
   char *pass = NULL;
   mp_err err;
-  unsetenv("PULUMI_CONFIG_PASSPHRASE");
-  unsetenv("PULUMI_CONFIG_PASSPHRASE_FILE");
   mp_err_clear(&err);
-  CHECK(mp_passphrase_from_env(&pass, &err) == MP_ENOENT);
+  CHECK(mp_passphrase_resolve(NULL, NULL, &pass, &err) == MP_ENOENT);
   CHECK(pass == NULL);
   CHECK_CONTAINS(err.msg, "PULUMI_CONFIG_PASSPHRASE or "
                           "PULUMI_CONFIG_PASSPHRASE_FILE");
 
-  setenv("PULUMI_CONFIG_PASSPHRASE", "", 1); /* empty is a valid phrase */
-  CHECK(mp_passphrase_from_env(&pass, &err) == 0);
-  CHECK_STR(pass, "");
+  CHECK(mp_passphrase_resolve("", NULL, &pass, &err) == 0);
+  CHECK_STR(pass, ""); /* empty is a valid phrase */
   free(pass);
 
   char path[] = "/tmp/mp_test_passphrase_XXXXXX";
@@ -368,41 +365,63 @@ static void test_crypto_passphrase_from_env(void) {
   CHECK(fd >= 0);
   CHECK(write(fd, "  from file \n\n", 14) == 14);
   close(fd);
-  setenv("PULUMI_CONFIG_PASSPHRASE_FILE", path, 1);
-  setenv("PULUMI_CONFIG_PASSPHRASE", "from env", 1);
-  CHECK(mp_passphrase_from_env(&pass, &err) == 0);
+  CHECK(mp_passphrase_resolve("from env", path, &pass, &err) == 0);
   CHECK_STR(pass, "from env"); /* the variable wins over the file */
   free(pass);
-  unsetenv("PULUMI_CONFIG_PASSPHRASE");
-  CHECK(mp_passphrase_from_env(&pass, &err) == 0);
+  CHECK(mp_passphrase_resolve(NULL, path, &pass, &err) == 0);
   CHECK_STR(pass, "from file"); /* surrounding whitespace trimmed */
   free(pass);
   unlink(path);
 
   mp_err_clear(&err);
-  CHECK(mp_passphrase_from_env(&pass, &err) == MP_EIO);
+  CHECK(mp_passphrase_resolve(NULL, path, &pass, &err) == MP_EIO);
   CHECK(pass == NULL);
   CHECK_CONTAINS(err.msg, "cannot read PULUMI_CONFIG_PASSPHRASE_FILE");
   CHECK_CONTAINS(err.msg, path);
 
-  setenv("PULUMI_CONFIG_PASSPHRASE_FILE", "", 1); /* empty means unset */
-  CHECK(mp_passphrase_from_env(&pass, &err) == MP_ENOENT);
-  unsetenv("PULUMI_CONFIG_PASSPHRASE_FILE");
+  /* an empty file name means unset */
+  CHECK(mp_passphrase_resolve(NULL, "", &pass, &err) == MP_ENOENT);
 }
 
-static void test_crypto_passphrase_open_reads_env_when_needed(void) {
+/* A source that answers |phrase| (or fails when NULL) and counts calls. */
+typedef struct counted_source {
+  const char *phrase;
+  int calls;
+} counted_source;
+
+static int counted_get(void *ud, char **out, mp_err *err) {
+  counted_source *c = ud;
+  c->calls++;
+  return mp_passphrase_resolve(c->phrase, NULL, out, err);
+}
+
+static void test_crypto_passphrase_open_lazy_asks_when_needed(void) {
   mp_passphrase *pp = NULL;
   mp_err err;
-  unsetenv("PULUMI_CONFIG_PASSPHRASE");
-  unsetenv("PULUMI_CONFIG_PASSPHRASE_FILE");
-  CHECK(mp_passphrase_open(PULUMI_STATE, NULL, &pp, &err) == 0);
+  counted_source none = {NULL, 0};
+  mp_passphrase_source src = {counted_get, &none};
+  CHECK(mp_passphrase_open_lazy(PULUMI_STATE, &src, &pp, &err) == 0);
+  CHECK(none.calls == 0); /* nothing asked before a secret is touched */
   mp_err_clear(&err);
   CHECK(mp_passphrase_verify(pp, &err) == MP_ENOENT);
   CHECK_CONTAINS(err.msg, "PULUMI_CONFIG_PASSPHRASE");
-  setenv("PULUMI_CONFIG_PASSPHRASE", "password", 1);
-  CHECK(mp_passphrase_verify(pp, &err) == 0);
-  unsetenv("PULUMI_CONFIG_PASSPHRASE");
+  CHECK(none.calls == 1);
   mp_passphrase_free(pp);
+
+  counted_source right = {"password", 0};
+  src.ud = &right;
+  CHECK(mp_passphrase_open_lazy(PULUMI_STATE, &src, &pp, &err) == 0);
+  CHECK(mp_passphrase_verify(pp, &err) == 0);
+  CHECK(mp_passphrase_verify(pp, &err) == 0);
+  CHECK(right.calls == 1); /* asked once, then the key is kept */
+  mp_passphrase_free(pp);
+
+  /* Without a source or a passphrase there is nothing to ask. */
+  CHECK(mp_passphrase_open(PULUMI_STATE, NULL, &pp, &err) == 0);
+  CHECK(mp_passphrase_verify(pp, &err) == MP_ENOENT);
+  mp_passphrase_free(pp);
+  CHECK(mp_passphrase_create(NULL, &pp, &err) == MP_ENOENT);
+  CHECK(pp == NULL);
 }
 
 int main(void) {
@@ -420,7 +439,7 @@ int main(void) {
   RUN(test_crypto_passphrase_empty_is_valid);
   RUN(test_crypto_passphrase_rejects_malformed_state);
   RUN(test_crypto_passphrase_create_and_reopen);
-  RUN(test_crypto_passphrase_from_env);
-  RUN(test_crypto_passphrase_open_reads_env_when_needed);
+  RUN(test_crypto_passphrase_resolve);
+  RUN(test_crypto_passphrase_open_lazy_asks_when_needed);
   return mp_test_summary();
 }

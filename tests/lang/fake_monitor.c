@@ -1,4 +1,4 @@
-/* A recording fake of the monitor entry points of engine/source.h. */
+/* A recording fake of the monitor entry points of monitor/api.h. */
 #include "lang/fake_monitor.h"
 
 #include <stdlib.h>

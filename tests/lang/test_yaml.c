@@ -1,5 +1,5 @@
 /* Tests of the Pulumi YAML language host against a recording monitor. */
-#include "lang/yaml.h"
+#include "lang/yaml_host.h"
 
 #include <stdio.h>
 #include <stdlib.h>

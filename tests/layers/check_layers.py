@@ -8,6 +8,12 @@ up a layer, or sideways to a folder of the same layer, fails the check
 (unless SIDEWAYS names that edge with its reason), and so does a folder
 that no layer names. Each failure is printed as `file:line: ...`.
 
+The same pass holds the second rule of the tree: only the CLI (ENV_READERS)
+touches the process environment. The engine below it reads no variable and
+sets none; the CLI reads them and passes the values in as options. (The
+command provider hands its commands the inherited environment whole, as a
+plugin process would; it reads no variable from it.)
+
     python3 tests/layers/check_layers.py SRC_DIR
     python3 tests/layers/check_layers.py --self-test   # the check catches
                                                         # what it should
@@ -38,6 +44,11 @@ SIDEWAYS = {
 GENERATED = {"google": "engine", "pulumi": "engine"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+# The folders that may read or change environment variables.
+ENV_READERS = {"cli"}
+ENV_CALL = re.compile(r'\b(secure_getenv|getenv|setenv|unsetenv|putenv|'
+                      r'clearenv)\s*\(')
 
 
 def layer_of(folder):
@@ -86,6 +97,13 @@ def check_tree(src):
                 continue
             with open(path, encoding="utf-8", errors="replace") as f:
                 for lineno, line in enumerate(f, 1):
+                    env = ENV_CALL.search(line)
+                    if env and folder not in ENV_READERS:
+                        problems.append(
+                            "src/%s:%d: %s(): only %s may touch the "
+                            "environment; take the value as an option"
+                            % (rel, lineno, env.group(1),
+                               "/".join(sorted(ENV_READERS))))
                     m = INCLUDE.match(line)
                     if not m:
                         continue
@@ -111,6 +129,8 @@ def self_test():
         "cli/c.c": '#include "deploy/d.h"\n#include "engine/a.h"\n',
         "state/s.c": '#include "deploy/d.h"\n',
         "weird/w.c": '#include "engine/a.h"\n',
+        "deploy/env.c": '#include "engine/a.h"\nint p = atoi(getenv("X"));\n',
+        "cli/env.c": 'const char *h = getenv("HOME");\n',
     }
     with tempfile.TemporaryDirectory() as d:
         for rel, text in tree.items():
@@ -119,11 +139,12 @@ def self_test():
                 f.write(text)
         got = sorted(p.split(": ")[0] for p in check_tree(d))
     want = sorted(["src/engine/bad.c:2", "src/monitor/m.c:2",
-                   "src/stepgen/s.c:1", "src/state/s.c:1", "src/weird/w.c:1"])
+                   "src/stepgen/s.c:1", "src/state/s.c:1", "src/weird/w.c:1",
+                   "src/deploy/env.c:2"])
     if got != want:
         print("self-test failed: flagged %s, expected %s" % (got, want))
         return 1
-    print("self-test: the check flags exactly the %d bad includes" % len(want))
+    print("self-test: the check flags exactly the %d bad lines" % len(want))
     return 0
 
 
@@ -137,9 +158,10 @@ def main(argv):
     for p in problems:
         print(p)
     if problems:
-        print("%d include(s) break the layers" % len(problems))
+        print("%d line(s) break the layers" % len(problems))
         return 1
-    print("every #include under %s keeps to the layers" % argv[1])
+    print("every #include under %s keeps to the layers, and only %s "
+          "touches the environment" % (argv[1], "/".join(sorted(ENV_READERS))))
     return 0
 
 

@@ -11,14 +11,21 @@
 #include "providers/builtin.h"
 #include "testutil.h"
 
-static inline mp_provider *prov_make(const char *pkg) {
+/* A built-in provider of |pkg| made with the factory options |o| (may be
+ * NULL), or NULL. */
+static inline mp_provider *prov_make_with(const char *pkg,
+                                          const mp_builtin_opts *o) {
   mp_provider *p = NULL;
   mp_err e;
-  mp_provider_factory f = mp_builtin_providers();
+  mp_provider_factory f = mp_builtin_providers(o);
   mp_err_clear(&e);
   if (f.make(f.ud, pkg, NULL, &p, &e) != 0)
     return NULL;
   return p;
+}
+
+static inline mp_provider *prov_make(const char *pkg) {
+  return prov_make_with(pkg, NULL);
 }
 
 /* Parses |json| (the checkpoint encoding); aborts the test on bad text. */

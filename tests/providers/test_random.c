@@ -501,7 +501,7 @@ static void test_random_plugin_info(void) {
   CHECK_STR(r.version, "0.1.0");
   CHECK_STR(p->pkg, "random");
   mp_prov_resp_destroy(&r);
-  mp_provider_factory f = mp_builtin_providers();
+  mp_provider_factory f = mp_builtin_providers(NULL);
   CHECK(f.make(f.ud, "random", "4.18.0", &v, &e) == 0);
   mp_prov_resp_init(&r);
   CHECK(call(v, OP_INFO, &q, &r, &e) == 0);

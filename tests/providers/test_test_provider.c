@@ -346,7 +346,6 @@ static void test_test_provider_world_config(void) {
   char dir[] = "/tmp/mp-world-XXXXXX";
   mp_value *in = J("{}");
   mp_value *log;
-  unsetenv("MINIPULUMI_TEST_WORLD");
   CHECK(do_op(p, OP_CREATE, NULL, NULL, in, 0, &x, &e) == MP_EINVAL);
   CHECK_CONTAINS(e.msg, "'test:world'");
   CHECK_CONTAINS(e.msg, "MINIPULUMI_TEST_WORLD");
@@ -360,9 +359,12 @@ static void test_test_provider_world_config(void) {
   mp_prov_resp_init(&x);
   CHECK(call(p, OP_CONFIGURE, &q, &x, &e) == MP_EINVAL);
   mp_prov_resp_destroy(&x);
-  /* The environment variable is the fallback. */
+  mp_provider_free(p);
+  /* The factory's default world (the CLI's $MINIPULUMI_TEST_WORLD) is the
+   * fallback. */
   CHECK(mkdtemp(dir) != NULL);
-  setenv("MINIPULUMI_TEST_WORLD", dir, 1);
+  mp_builtin_opts bo = {.test_world = dir};
+  p = prov_make_with("test", &bo);
   mp_prov_resp_init(&x);
   CHECK(call(p, OP_CHECK_CONFIG, &q, &x, &e) == 0 && x.nfailures == 0);
   mp_prov_resp_destroy(&x);
@@ -388,7 +390,6 @@ static void test_test_provider_world_config(void) {
     CHECK_STR(get_str(log->u.arr.items[3], "op"), "create");
   }
   mp_value_free(log);
-  unsetenv("MINIPULUMI_TEST_WORLD");
   mp_value_free(in);
   rm_world(dir);
   mp_provider_free(p);

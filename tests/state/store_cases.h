@@ -36,14 +36,20 @@
 static char *tst_store_url(const char *name);
 static int tst_store_contains(const char *name, const char *needle);
 
-static mp_store *tst_store_open(const char *name) {
+/* Opens store |name| with every write verified (|verify| 1) or not. */
+static mp_store *tst_store_open_verify(const char *name, int verify) {
   char *url = tst_store_url(name);
   mp_store *s = NULL;
   mp_err err;
-  if (mp_store_open(url, &s, &err) != 0)
+  mp_store_opts o = {.verify_writes = verify};
+  if (mp_store_open_with(url, &o, &s, &err) != 0)
     fprintf(stderr, "open %s: %s\n", name, err.msg);
   free(url);
   return s;
+}
+
+static mp_store *tst_store_open(const char *name) {
+  return tst_store_open_verify(name, 1);
 }
 
 static mp_resource *custom(const char *urn, const char *id) {
@@ -462,7 +468,6 @@ static void test_store_verify_writes(void) {
   mp_store *s = tst_store_open("verify.db");
   if (!s)
     return;
-  setenv("MINIPULUMI_VERIFY_WRITES", "1", 1);
   mp_err err;
   mp_stack_ref dev = {P, "dev"};
   CHECK(mp_store_stack_create(s, dev, &err) == 0);
@@ -480,13 +485,15 @@ static void test_store_verify_writes(void) {
   /* without verification the same write goes through silently */
   mp_store_change undo = {.kind = MP_STORE_DELETE, .row = orphan->row};
   CHECK(mp_store_apply(u, &undo, 1, &err) == 0);
-  unsetenv("MINIPULUMI_VERIFY_WRITES");
   CHECK(mp_store_update_end(u, "failed", NULL, &err) == 0);
+  mp_store_close(s);
+  s = tst_store_open_verify("verify.db", 0);
+  if (!s)
+    return;
   CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
         0);
   CHECK(mp_store_apply(u, &ins, 1, &err) == 0);
   CHECK(mp_store_update_end(u, "failed", NULL, &err) == 0);
-  setenv("MINIPULUMI_VERIFY_WRITES", "1", 1);
   mp_resource_free(orphan);
   mp_store_close(s);
 }

@@ -193,7 +193,6 @@ static void run_in_dir(void (*fn)(void), const char *name) {
 }
 
 int main(void) {
-  setenv("MINIPULUMI_VERIFY_WRITES", "1", 1);
   tst_store_cases(run_in_dir);
   TST_STORE_CASE(run_in_dir, test_store_migrates_v1);
   TST_STORE_CASE(run_in_dir, test_store_refuses_newer_schema);

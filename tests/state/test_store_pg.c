@@ -639,7 +639,6 @@ int main(void) {
            "tests/pg/pgtest.py (meson test --suite postgres)\n");
     return 77;
   }
-  setenv("MINIPULUMI_VERIFY_WRITES", "1", 1);
   unsetenv("PGPASSWORD");
   tst_store_cases(run_case);
   TST_STORE_CASE(run_case, test_pg_url_redaction);

@@ -78,6 +78,13 @@ static int write_file(const char *path, const mp_buf *b) {
 
 /* Loads the snapshot; a passphrase manager is opened (lazily: the key is
  * derived only if a secret has to be decrypted) when the stack has one. */
+/* The passphrase from the environment, as the CLI reads it. */
+static int passphrase_from_env(void *ud, char **out, mp_err *err) {
+  (void)ud;
+  return mp_passphrase_resolve(getenv(MP_PASSPHRASE_VAR),
+                               getenv(MP_PASSPHRASE_FILE_VAR), out, err);
+}
+
 static int load(const opts *o, mp_store *st, mp_snapshot **snap,
                 mp_passphrase **pp, mp_crypter *cr, mp_err *err) {
   mp_stack_ref ref = {o->project, o->stack};
@@ -100,7 +107,8 @@ static int load(const opts *o, mp_store *st, mp_snapshot **snap,
     }
     if (salt_copy)
       salt = salt_copy;
-    rc = mp_passphrase_open(salt, NULL, pp, err);
+    mp_passphrase_source src = {passphrase_from_env, NULL};
+    rc = mp_passphrase_open_lazy(salt, &src, pp, err);
     free(salt_copy);
     if (rc == 0)
       *cr = mp_passphrase_crypter(*pp);

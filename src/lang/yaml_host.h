@@ -1,8 +1,8 @@
 /* Pulumi projects (Pulumi.yaml) and the embedded Pulumi YAML language host
  * (`runtime: yaml`). The host evaluates the program inside the engine and
- * talks to it only through the monitor entry points of engine/source.h. */
-#ifndef MP_LANG_YAML_H
-#define MP_LANG_YAML_H
+ * talks to it only through the monitor entry points of monitor/api.h. */
+#ifndef MP_LANG_YAML_HOST_H
+#define MP_LANG_YAML_HOST_H
 
 #include <stddef.h>
 

@@ -87,7 +87,7 @@ def depth(shape, n, chain_len, fanout):
 
 def bound(op, shape, n, latency, parallel, chain_len, fanout):
     """The ideal wall time in seconds, or None with no latency."""
-    if not latency:
+    if not latency or not parallel:
         return None
     per = CALLS.get(op, 2)
     total = n * per
@@ -111,7 +111,7 @@ def one_rep(binary, work, a, shape, n, extra):
         return program(shape, n, a.latency, a.chain_len, a.fanout, changed)
 
     st = benchlib.Stack(binary, work, prog())
-    par = ["--parallel", str(a.parallel)] + extra
+    par = (["--parallel", str(a.parallel)] if a.parallel else []) + extra
     res = {}
     try:
         for op in a.ops:
@@ -190,7 +190,8 @@ def main():
                     choices=("independent", "chains", "tree", "diamond"))
     ap.add_argument("-n", type=int, action="append")
     ap.add_argument("--latency", type=int, default=0, help="ms per call")
-    ap.add_argument("--parallel", type=int, default=32)
+    ap.add_argument("--parallel", type=int, default=32,
+                    help="0: the CLI's default")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--ops", default=",".join(OPS))
     ap.add_argument("--chain-len", type=int, default=100)

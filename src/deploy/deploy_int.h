@@ -64,6 +64,7 @@ typedef struct gen_job {
   mp_sg_ahead *ahead;   /* NULL: none */
   uv_work_t work;
   int ready;            /* its calls ahead are over */
+  int counted;          /* in gen.ahead_live until answered */
   struct gen_job *next_call; /* the queue of calls waiting for room */
   struct gen_job *next;
 } gen_job;
@@ -84,8 +85,7 @@ typedef struct gen {
   gen_job *calls, *calls_tail;
   int calls_running;
   int calls_max; /* --parallel */
-  int ahead_live; /* jobs holding calls made ahead, not yet answered: at
-                     most 2 x calls_max, so that memory stays bounded */
+  int ahead_live; /* jobs whose calls were started, not yet answered */
   int serial;    /* --serial-stepgen: no calls ahead */
   mp_map seen;   /* URNs registered so far: a repeat is not called ahead */
 } gen;

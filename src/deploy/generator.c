@@ -112,7 +112,7 @@ static void on_wake(uv_async_t *h) {
     gen_job *j = pop(&g->out, &g->out_tail);
     uv_mutex_unlock(&g->mu);
     if (j == NULL) break;
-    if (j->ahead) g->ahead_live--;
+    if (j->counted) g->ahead_live--;
     mp__deploy_on_answer(d, j);
     job_free(j);
   }
@@ -134,50 +134,47 @@ static void flush_arrived(deploy *d) {
   }
 }
 
-/* Pool thread. */
+/* Pool thread: plans the registration's calls and makes them one after
+ * another (each depends on the answer before). Reads the job's goal and
+ * what of the generator does not change (stepgen.h). */
 static void call_work(uv_work_t *w) {
   gen_job *j = w->data;
-  mp_sg_ahead_run(j->ahead);
+  deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
+  j->ahead = mp_stepgen_ahead_new(d->sg, j->goal);
+  if (j->ahead == NULL) return;
+  do mp_sg_ahead_run(j->ahead);
+  while (mp_sg_ahead_next(j->ahead));
 }
 
 static void call_after(uv_work_t *w, int status) {
   gen_job *j = w->data;
   deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
   gen *g = &d->gen;
+  (void)status; /* canceled: the thread decides without the calls */
   g->calls_running--;
-  if (status == 0 && d->state != DS_STOPPING && mp_sg_ahead_next(j->ahead)) {
-    /* Its next call goes first: earlier registrations' decisions wait for
-     * it, later ones only start. */
-    j->next_call = g->calls;
-    g->calls = j;
-    if (g->calls_tail == NULL) g->calls_tail = j;
-  } else {
-    j->ready = 1;
-    flush_arrived(d);
-  }
+  j->ready = 1;
+  flush_arrived(d);
   start_calls(d);
 }
 
-/* Starts waiting calls while there is room; once the deployment stops,
- * the waiting ones are dropped (the thread decides without them). A
- * registration's first call is planned only now, so that what is made
- * ahead lives for at most --parallel registrations plus the decided
- * ones waiting for an earlier one. */
+/* Starts waiting registrations' calls while there is room; once the
+ * deployment stops, the waiting ones are dropped (the thread decides
+ * without them). At most --parallel run, and at most 2 x --parallel
+ * registrations hold answers not yet used, so that memory stays bounded. */
 static void start_calls(deploy *d) {
   gen *g = &d->gen;
   while (g->calls && ((g->calls_running < g->calls_max &&
-                       (g->calls->ahead || g->ahead_live < 2 * g->calls_max)) ||
+                       g->ahead_live < 2 * g->calls_max) ||
                       d->state == DS_STOPPING)) {
     gen_job *j = g->calls;
     g->calls = j->next_call;
     if (g->calls == NULL) g->calls_tail = NULL;
-    if (d->state != DS_STOPPING && j->ahead == NULL &&
-        (j->ahead = mp_stepgen_ahead_new(d->sg, j->goal)) != NULL)
-      g->ahead_live++;
-    if (d->state != DS_STOPPING && j->ahead) {
+    if (d->state != DS_STOPPING) {
       j->work.data = j;
       if (uv_queue_work(&d->loop, &j->work, call_work, call_after) == 0) {
         g->calls_running++;
+        g->ahead_live++;
+        j->counted = 1;
         continue;
       }
     }

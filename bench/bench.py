@@ -91,17 +91,14 @@ def bound(op, shape, n, latency, parallel, chain_len, fanout):
         return None
     per = CALLS.get(op, 2)
     total = n * per
+    along = per
     if op == "update":
+        # Check and Diff everywhere, an Update for one resource in ten.
         total = n * 2 + n // 10
-    if op == "preview":
-        along = 2  # a preview does not wait for steps: only Check, Diff
-    elif op in ("refresh",):
-        along = 1
-    else:
-        along = per + (1 if op == "update" else 0)
+        along = 2.1
+    # A dependent is registered once what it refers to is answered, so
+    # every operation but refresh (one batch of Reads) follows the chain.
     chain = depth(shape, n, chain_len, fanout) if op != "refresh" else 1
-    if op == "preview":
-        chain = 1
     return max(total * latency / 1000.0 / parallel,
                chain * along * latency / 1000.0)
 

@@ -3,9 +3,11 @@
  * the deletions as layers.
  *
  * Threads: a generator is owned by one thread (the deployment's step
- * generator thread); it calls providers (Check, Diff, DiffConfig)
- * synchronously through the registry. The prior snapshot it is given is
- * read-only and may be shared with other threads. */
+ * generator thread); it takes the answers of Checks and Diffs made ahead
+ * on other threads (mp_sg_ahead) when their requests match, and calls
+ * providers (Check, Diff, DiffConfig) synchronously through the registry
+ * otherwise. The prior snapshot it is given is read-only and may be
+ * shared with other threads. */
 #ifndef MP_STEPGEN_H
 #define MP_STEPGEN_H
 

@@ -20,11 +20,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "pg"))
 import pgtest  # noqa: E402
+import benchlib  # noqa: E402
 
 
 def program(n):
@@ -37,39 +37,11 @@ def program(n):
     return "\n".join(out) + "\n"
 
 
-def timed_up(binary, backend, root, env):
-    p0 = time.monotonic()
-    p = subprocess.run([binary, "--backend", backend, "--non-interactive",
-                        "--color", "never", "-C", os.path.join(root, "proj"),
-                        "-s", "dev", "up", "--yes", "--skip-preview"],
-                       env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE)
-    dt = time.monotonic() - p0
-    if p.returncode != 0:
-        raise SystemExit("up on %s failed: %s" % (backend.split(":")[0],
-                                                  p.stderr.decode()[-500:]))
-    return dt
-
-
 def one_run(binary, backend, n, work):
-    root = tempfile.mkdtemp(dir=work)
-    os.makedirs(os.path.join(root, "proj"))
-    os.makedirs(os.path.join(root, "world"))
-    with open(os.path.join(root, "proj", "Pulumi.yaml"), "w") as f:
-        f.write(program(n))
-    env = dict(os.environ)
-    env.update({"PULUMI_CONFIG_PASSPHRASE": "bench", "HOME": root,
-                "MINIPULUMI_TEST_WORLD": os.path.join(root, "world")})
-    for k in ("MINIPULUMI_BACKEND_URL", "MINIPULUMI_VERIFY_WRITES"):
-        env.pop(k, None)
-    if not backend:
-        backend = os.path.join(root, "state.db")
-    subprocess.run([binary, "--backend", backend, "-C",
-                    os.path.join(root, "proj"), "stack", "init", "dev"],
-                   env=env, check=True, stdout=subprocess.DEVNULL)
-    create = timed_up(binary, backend, root, env)
-    noop = timed_up(binary, backend, root, env)
-    shutil.rmtree(root, ignore_errors=True)
+    st = benchlib.Stack(binary, work, program(n), backend)
+    create = st.up()[0]
+    noop = st.up()[0]
+    shutil.rmtree(st.root, ignore_errors=True)
     return create, noop
 
 
@@ -79,8 +51,7 @@ def main():
     ap.add_argument("--resources", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
-    binary = os.path.abspath(os.path.join(a.build, "src", "cli",
-                                          "minipulumi"))
+    binary = benchlib.binary_of(a.build)
     bench_store = os.path.abspath(os.path.join(a.build, "bench",
                                                "bench_store"))
     bindir = pgtest.find_bin()

@@ -50,6 +50,7 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "show-replacement-steps", &f->show_replacement_steps, "show the steps of a replacement (create-replacement, delete-replaced)"),
       MP_OPT_BOOL_(0, "suppress-outputs", &f->suppress_outputs, "don't show the stack's outputs"),
       MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
+      MP_OPT_BOOL_(0, "serial-stepgen", &f->serial_stepgen, "make Check and Diff one resource at a time (to compare)"),
       MP_OPT_END_};
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
@@ -187,6 +188,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.target_dependents = r->f->target_dependents;
     o.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
+    o.serial_stepgen = r->f->serial_stepgen;
     o.ignore_protect = r->f->ignore_protect;
     o.refresh_first = r->f->refresh;
     o.clear_pending_creates = r->f->clear_pending_creates;
@@ -412,6 +414,8 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   }
   f->parallel = resolve_parallel(f->parallel);
   size_thread_pool(f->parallel);
+  const char *serial = getenv("MINIPULUMI_SERIAL_STEPGEN");
+  if (serial && serial[0] && strcmp(serial, "0") != 0) f->serial_stepgen = 1;
   run r = {.ctx = ctx, .kind = kind, .stack = stack, .f = f};
   mp_strv_init(&r.targets);
   mp_strv_init(&r.replaces);

@@ -19,6 +19,7 @@ typedef struct mp_op_flags {
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
+  int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
   mp_strv targets, excludes, replaces, target_replaces, config;
 } mp_op_flags;
@@ -29,12 +30,13 @@ void mp_op_flags_destroy(mp_op_flags *f);
 /* The option rows up, preview, refresh and destroy share (--diff, --json,
  * --event-log, --parallel, --target, --target-dependents, --exclude,
  * --exclude-dependents, --message, --show-secrets, --show-sames,
- * --show-replacement-steps, --suppress-outputs, --suppress-progress),
+ * --show-replacement-steps, --suppress-outputs, --suppress-progress,
+ * --serial-stepgen),
  * writing into |f|.
  * Each command lists its own rows and then MP_OPT_GROUP_(t.rows); an own
  * row with the same name replaces the shared one. Caller storage. */
 typedef struct mp_op_shared_opts {
-  mp_opt rows[15];
+  mp_opt rows[16];
   char target_help[64], dependents_help[64]; /* name the command's verb */
 } mp_op_shared_opts;
 

@@ -40,6 +40,8 @@ typedef struct mp_deploy_opts {
   int target_dependents;
   int exclude_dependents;
   int continue_on_error;
+  int serial_stepgen;    /* Check and Diff one registration at a time, on
+                            the generator's thread (to compare) */
   int refresh_first;     /* up --refresh */
   int ignore_protect;    /* destroy --ignore-protect (not in CLI yet) */
   int clear_pending_creates; /* refresh */

@@ -59,6 +59,13 @@ typedef struct gen_job {
   mp_chain **layers; /* DELETES */
   size_t nlayers;
   int late_fail; /* DELETES: run them, then fail (an unknown --target) */
+  /* REGISTER, before the thread takes it (loop thread): provider calls
+   * made ahead on the worker pool (generator.c). */
+  mp_sg_ahead *ahead;   /* NULL: none */
+  uv_work_t work;
+  int ready;            /* its calls ahead are over */
+  int counted;          /* in gen.ahead_live until answered */
+  struct gen_job *next_call; /* the queue of calls waiting for room */
   struct gen_job *next;
 } gen_job;
 
@@ -71,6 +78,16 @@ typedef struct gen {
   gen_job *in, *in_tail;   /* loop -> generator */
   gen_job *out, *out_tail; /* generator -> loop */
   uv_async_t wake;     /* the loop's side: |out| has answers */
+  /* Loop thread only: registrations in arrival order until their calls
+   * ahead are over (they go to |in| in that order), the ones waiting for
+   * room to make a call, and how many calls run. */
+  gen_job *arrived, *arrived_tail;
+  gen_job *calls, *calls_tail;
+  int calls_running;
+  int calls_max; /* --parallel */
+  int ahead_live; /* jobs whose calls were started, not yet answered */
+  int serial;    /* --serial-stepgen: no calls ahead */
+  mp_map seen;   /* URNs registered so far: a repeat is not called ahead */
 } gen;
 
 /* A registration answered with a failure on a later loop iteration rather
@@ -169,6 +186,10 @@ int mp__deploy_gen_start(deploy *d, mp_err *err);
 /* Queues |j| for the thread (loop thread; takes |j|). A GEN_QUIT job ends
  * it; mp__deploy_finish sends that and closes d->gen.wake. */
 void mp__deploy_gen_push(deploy *d, gen_job *j);
+/* A registration arrived (loop thread; takes |j|, a GEN_REGISTER job):
+ * its Check and Diff are made ahead on the worker pool where they can be
+ * predicted, then it is queued for the thread in arrival order. */
+void mp__deploy_gen_arrive(deploy *d, gen_job *j);
 /* Waits for the thread to end and frees what the queues still hold (after
  * the loop has ended). */
 void mp__deploy_gen_join(deploy *d);

@@ -6,13 +6,23 @@
  * The mutex guards the two queues and nothing else: it is held only to
  * push or pop. The generator itself (d->sg) is touched only on this
  * thread once it runs; the prior snapshot it reads is not written while
- * the deployment runs. */
+ * the deployment runs.
+ *
+ * Before a registration reaches the thread, its Check and Diff are made
+ * ahead on the worker pool (stepgen.h, mp_sg_ahead), at most --parallel
+ * calls at once, while the thread decides earlier registrations; the jobs
+ * still reach the thread in arrival order, so every decision is the
+ * serial generator's, in the same order. The loop thread owns a job from
+ * its arrival until it is queued for the thread; the pool thread running
+ * its call touches only its mp_sg_ahead. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "deploy/deploy_int.h"
 #include "engine/urn.h"
 
 static void job_free(gen_job *j) {
+  mp_sg_ahead_free(j->ahead);
   mp_goal_free(j->goal);
   free(j->urn);
   mp_chain_free(j->chain);
@@ -30,8 +40,8 @@ static void run_job(deploy *d, gen_job *j) {
     j->goal = NULL;
     j->urn = mp_urn_new(d->o->stack.name, d->o->stack.project, g->parent,
                         g->type, g->name, NULL);
-    j->rc = mp_stepgen_register(d->sg, g, j->registration, &j->chain,
-                                &j->diags, &j->err);
+    j->rc = mp_stepgen_register_ahead(d->sg, g, j->registration, j->ahead,
+                                      &j->chain, &j->diags, &j->err);
     return;
   }
   j->rc = 0;
@@ -52,6 +62,13 @@ static void push(gen_job **head, gen_job **tail, gen_job *j) {
   if (*tail) (*tail)->next = j;
   else *head = j;
   *tail = j;
+}
+
+static void push_call(gen *g, gen_job *j) {
+  j->next_call = NULL;
+  if (g->calls_tail) g->calls_tail->next_call = j;
+  else g->calls = j;
+  g->calls_tail = j;
 }
 
 static gen_job *pop(gen_job **head, gen_job **tail) {
@@ -84,6 +101,8 @@ static void thread_main(void *arg) {
   }
 }
 
+static void start_calls(deploy *d);
+
 /* Loop thread: every answer queued so far. */
 static void on_wake(uv_async_t *h) {
   deploy *d = h->data;
@@ -93,14 +112,103 @@ static void on_wake(uv_async_t *h) {
     gen_job *j = pop(&g->out, &g->out_tail);
     uv_mutex_unlock(&g->mu);
     if (j == NULL) break;
+    if (j->counted) g->ahead_live--;
     mp__deploy_on_answer(d, j);
     job_free(j);
   }
+  start_calls(d);
   mp__deploy_advance(d);
+}
+
+/* ---- calls ahead (loop thread, but call_work) ---- */
+
+/* Queues for the thread every registration at the head of the arrival
+ * order whose calls ahead are over. */
+static void flush_arrived(deploy *d) {
+  gen *g = &d->gen;
+  while (g->arrived && g->arrived->ready) {
+    gen_job *j = g->arrived;
+    g->arrived = j->next;
+    if (g->arrived == NULL) g->arrived_tail = NULL;
+    mp__deploy_gen_push(d, j);
+  }
+}
+
+/* Pool thread: plans the registration's calls and makes them one after
+ * another (each depends on the answer before). Reads the job's goal and
+ * what of the generator does not change (stepgen.h). */
+static void call_work(uv_work_t *w) {
+  gen_job *j = w->data;
+  deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
+  j->ahead = mp_stepgen_ahead_new(d->sg, j->goal);
+  if (j->ahead == NULL) return;
+  do mp_sg_ahead_run(j->ahead);
+  while (mp_sg_ahead_next(j->ahead));
+}
+
+static void call_after(uv_work_t *w, int status) {
+  gen_job *j = w->data;
+  deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
+  gen *g = &d->gen;
+  (void)status; /* canceled: the thread decides without the calls */
+  g->calls_running--;
+  j->ready = 1;
+  flush_arrived(d);
+  start_calls(d);
+}
+
+/* Starts waiting registrations' calls while there is room; once the
+ * deployment stops, the waiting ones are dropped (the thread decides
+ * without them). At most --parallel run, and at most 2 x --parallel
+ * registrations hold answers not yet used, so that memory stays bounded. */
+static void start_calls(deploy *d) {
+  gen *g = &d->gen;
+  while (g->calls && ((g->calls_running < g->calls_max &&
+                       g->ahead_live < 2 * g->calls_max) ||
+                      d->state == DS_STOPPING)) {
+    gen_job *j = g->calls;
+    g->calls = j->next_call;
+    if (g->calls == NULL) g->calls_tail = NULL;
+    if (d->state != DS_STOPPING) {
+      j->work.data = j;
+      if (uv_queue_work(&d->loop, &j->work, call_work, call_after) == 0) {
+        g->calls_running++;
+        g->ahead_live++;
+        j->counted = 1;
+        continue;
+      }
+    }
+    j->ready = 1;
+  }
+  flush_arrived(d);
+}
+
+void mp__deploy_gen_arrive(deploy *d, gen_job *j) {
+  gen *g = &d->gen;
+  j->next = NULL;
+  if (g->arrived_tail) g->arrived_tail->next = j;
+  else g->arrived = j;
+  g->arrived_tail = j;
+  char *urn = mp_urn_new(d->o->stack.name, d->o->stack.project,
+                         j->goal->parent, j->goal->type, j->goal->name, NULL);
+  int repeat = urn == NULL || mp_map_has(&g->seen, urn);
+  if (urn && !repeat) mp_map_put(&g->seen, urn, d);
+  free(urn);
+  if (g->serial || repeat) {
+    j->ready = 1;
+    flush_arrived(d);
+    return;
+  }
+  push_call(g, j);
+  start_calls(d);
 }
 
 int mp__deploy_gen_start(deploy *d, mp_err *err) {
   gen *g = &d->gen;
+  mp_map_init(&g->seen);
+  g->serial = d->o->serial_stepgen;
+  g->calls_max = d->o->parallel > 0 ? d->o->parallel
+                                    : mp_deploy_default_parallel();
   uv_mutex_init(&g->mu);
   uv_cond_init(&g->cv);
   uv_async_init(&d->loop, &g->wake, on_wake);
@@ -125,6 +233,8 @@ void mp__deploy_gen_join(deploy *d) {
   gen_job *j;
   while ((j = pop(&g->in, &g->in_tail))) job_free(j);
   while ((j = pop(&g->out, &g->out_tail))) job_free(j);
+  while ((j = pop(&g->arrived, &g->arrived_tail))) job_free(j);
+  mp_map_destroy(&g->seen);
   uv_cond_destroy(&g->cv);
   uv_mutex_destroy(&g->mu);
 }

@@ -159,7 +159,7 @@ static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
   j->goal = g;
   j->registration = reg;
   d->at_generator++;
-  mp__deploy_gen_push(d, j);
+  mp__deploy_gen_arrive(d, j);
 }
 
 static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
@@ -176,9 +176,11 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
     d->stack_outputs = outs;
     return 0;
   }
+  /* The stored row already has these outputs: nothing to write. */
+  int same = mp_value_equal(st->outputs, outs, 0);
   mp_value_free(st->outputs);
   st->outputs = outs;
-  if (d->upd && st->row) {
+  if (d->upd && st->row && !same) {
     mp_store_change c = {.kind = MP_STORE_UPDATE, .res = st};
     return mp_store_apply(d->upd, &c, 1, err);
   }

@@ -26,6 +26,7 @@ static void apply_stack_outputs(deploy *d) {
   for (size_t i = 0; i < d->news.cap; i++) {
     mp_resource *st = d->news.slots[i].key ? d->news.slots[i].value : NULL;
     if (st == NULL || strcmp(st->type, MP_ROOT_STACK_TYPE) != 0) continue;
+    mp_value *before = mp_value_dup(st->outputs);
     if (d->res->failed && st->outputs) {
       /* S08: on failure new keys overwrite and old keys stay. */
       const mp_value *n = d->stack_outputs;
@@ -36,7 +37,10 @@ static void apply_stack_outputs(deploy *d) {
       mp_value_free(st->outputs);
       st->outputs = mp_value_dup(d->stack_outputs);
     }
-    if (d->upd && st->row) {
+    /* The stored row already has these outputs: nothing to write. */
+    int same = mp_value_equal(before, st->outputs, 0);
+    mp_value_free(before);
+    if (d->upd && st->row && !same) {
       mp_err e;
       mp_store_change c = {.kind = MP_STORE_UPDATE, .res = st};
       if (mp_store_apply(d->upd, &c, 1, &e) < 0)

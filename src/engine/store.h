@@ -162,7 +162,13 @@ typedef enum mp_store_change_kind {
   MP_STORE_UPDATE_NEW,
   /* Move the entry |row| unchanged to where INSERT_NEW would put it: a
    * `same` step whose state needs no rewrite. Cheap (no JSON encoding). */
-  MP_STORE_MOVE_NEW
+  MP_STORE_MOVE_NEW,
+  /* MOVE_NEW of a `same` step that changes nothing, deferred: it is
+   * written first in the transaction of the next change of this update
+   * that is not deferred, and never if none follows (the entry's old place
+   * among the untouched old states is then still in dependency order, and
+   * its content is already what it would be). */
+  MP_STORE_MOVE_LAZY
 } mp_store_change_kind;
 
 typedef struct mp_store_change {
@@ -235,6 +241,8 @@ struct mp_store {
 
 struct mp_store_update {
   mp_store *s; /* the store the session writes to */
+  int64_t *lazy; /* rows of MP_STORE_MOVE_LAZY changes not written yet */
+  size_t nlazy, lazy_cap;
 };
 
 typedef struct mp_store_ops {

@@ -21,6 +21,10 @@ typedef struct yaml_source {
   int broken;          /* some resource failed under continue-on-error */
   int started, failed, canceled, finished;
   char *fail_msg;      /* the first error */
+  /* Nodes before these indexes have left WAIT/INVOKE (for good), and are
+   * DONE (for good): pump starts its scans there, so that answering N
+   * registrations does not cost N scans of every node. */
+  size_t scan_from, done_upto;
 } yaml_source;
 
 /* One call in flight. */
@@ -336,6 +340,10 @@ static int register_outputs(yaml_source *s, mp_err *err) {
 
 /* Starts every node whose dependencies are done, repeating until nothing
  * changes; when everything is done, registers the outputs. */
+static int waiting(const mp__gnode *g) {
+  return g->state == MP_N_WAIT || g->state == MP_N_INVOKE;
+}
+
 static void pump(yaml_source *s) {
   mp__prog *p = &s->prog;
   int changed = 1;
@@ -343,32 +351,34 @@ static void pump(yaml_source *s) {
   mp_err_clear(&err);
   while (changed && !s->failed && !s->canceled && s->stack_urn) {
     changed = 0;
-    for (size_t i = 0; i < p->nnodes; i++) {
+    for (size_t i = s->scan_from; i < p->nnodes; i++) {
       mp__gnode *g = &p->nodes[i];
-      if ((g->state != MP_N_WAIT && g->state != MP_N_INVOKE) ||
-          !deps_done(p, g))
-        continue;
-      mp__nstate before = g->state;
-      int rc = g->is_res ? run_resource(s, g, &err)
-                         : run_variable(s, g, &err);
-      if (rc == MP_ECANCELED) {
-        /* The engine refused and reported it on the resource. */
-        s->canceled = 1;
-        finish(s);
-        return;
+      if (waiting(g) && deps_done(p, g)) {
+        mp__nstate before = g->state;
+        int rc = g->is_res ? run_resource(s, g, &err)
+                           : run_variable(s, g, &err);
+        if (rc == MP_ECANCELED) {
+          /* The engine refused and reported it on the resource. */
+          s->canceled = 1;
+          finish(s);
+          return;
+        }
+        if (rc < 0) {
+          fail(s, err.msg);
+          return;
+        }
+        changed |= g->state != before;
       }
-      if (rc < 0) {
-        fail(s, err.msg);
-        return;
-      }
-      changed |= g->state != before;
+      if (i == s->scan_from && !waiting(g))
+        s->scan_from++;
     }
   }
   if (s->failed || s->canceled || !s->stack_urn)
     return;
-  int blocked = 0;
-  for (size_t i = 0; i < p->nnodes; i++)
-    if (p->nodes[i].state != MP_N_DONE) blocked = 1;
+  while (s->done_upto < p->nnodes &&
+         p->nodes[s->done_upto].state == MP_N_DONE)
+    s->done_upto++;
+  int blocked = s->done_upto < p->nnodes;
   if (blocked && s->broken && s->outstanding == 0 && !s->finished) {
     /* Nothing more can run. The engine reported the failures and fails the
      * update; the program itself ends normally, as Pulumi's SDKs do under

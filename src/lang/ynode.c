@@ -3,11 +3,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "engine/map.h"
 #include "engine/mem.h"
 #include "engine/text.h"
 
@@ -74,57 +76,93 @@ static int next_event(parse_state *ps, yaml_event_t *ev) {
                     ps->parser.problem ? ps->parser.problem : "parse error");
 }
 
+/* Maps with more keys than this find duplicates through a hash index
+ * rather than by comparing with every earlier key (a program of many
+ * resources is one large map). */
+#define INDEX_FROM 16
+
+/* The earlier key of |coll| equal to |key|, or NULL; |index| (when
+ * *indexed) maps each key to its position + 1. */
+static const mp_ynode *earlier_key(const mp_ynode *coll, const mp_map *index,
+                                   int indexed, const char *key) {
+  if (indexed) {
+    void *v = mp_map_get(index, key);
+    return v ? coll->keys[(uintptr_t)v - 1] : NULL;
+  }
+  for (size_t i = 0; i < coll->n; i++)
+    if (strcmp(coll->keys[i]->text, key) == 0)
+      return coll->keys[i];
+  return NULL;
+}
+
+/* One key and its value, added to map |coll|. Takes |key|. */
+static int parse_entry(parse_state *ps, mp_ynode *coll, mp_ynode *key,
+                       mp_map *index, int *indexed, int depth) {
+  int rc;
+  if (key->kind != MP_YNODE_SCALAR) {
+    rc = mp_err_set(ps->err, MP_EINVAL,
+                    "%s:%d:%d: a mapping key must be a plain string",
+                    ps->file, key->line, key->col);
+    mp_ynode_free(key);
+    return rc;
+  }
+  const mp_ynode *first = earlier_key(coll, index, *indexed, key->text);
+  if (first) {
+    rc = mp_err_set(ps->err, MP_EINVAL,
+                    "%s:%d:%d: duplicate key '%s' (first at line %d)",
+                    ps->file, key->line, key->col, key->text, first->line);
+    mp_ynode_free(key);
+    return rc;
+  }
+  yaml_event_t vev;
+  mp_ynode *val = NULL;
+  rc = next_event(ps, &vev);
+  if (rc == 0) {
+    rc = parse_node(ps, &vev, depth + 1, &val);
+    yaml_event_delete(&vev);
+  }
+  if (rc < 0) {
+    mp_ynode_free(key);
+    return rc;
+  }
+  map_push(coll, key, val);
+  if (*indexed) {
+    mp_map_put(index, key->text, (void *)(uintptr_t)coll->n);
+  } else if (coll->n >= INDEX_FROM) {
+    for (size_t i = 0; i < coll->n; i++)
+      mp_map_put(index, coll->keys[i]->text, (void *)(uintptr_t)(i + 1));
+    *indexed = 1;
+  }
+  return 0;
+}
+
 /* Reads the children of a collection until its end event. */
 static int parse_children(parse_state *ps, mp_ynode *coll, int depth) {
+  mp_map index;
+  int indexed = 0, rc;
+  mp_map_init(&index);
   for (;;) {
     yaml_event_t ev;
-    int rc = next_event(ps, &ev);
+    rc = next_event(ps, &ev);
     if (rc < 0)
-      return rc;
+      break;
     if (ev.type == YAML_SEQUENCE_END_EVENT ||
         ev.type == YAML_MAPPING_END_EVENT) {
       yaml_event_delete(&ev);
-      return 0;
+      break;
     }
     mp_ynode *child = NULL;
     rc = parse_node(ps, &ev, depth + 1, &child);
     yaml_event_delete(&ev);
     if (rc < 0)
-      return rc;
-    if (coll->kind == MP_YNODE_SEQ) {
+      break;
+    if (coll->kind == MP_YNODE_SEQ)
       seq_push(coll, child);
-      continue;
-    }
-    if (child->kind != MP_YNODE_SCALAR) {
-      rc = mp_err_set(ps->err, MP_EINVAL,
-                      "%s:%d:%d: a mapping key must be a plain string",
-                      ps->file, child->line, child->col);
-      mp_ynode_free(child);
-      return rc;
-    }
-    for (size_t i = 0; i < coll->n; i++) {
-      if (strcmp(coll->keys[i]->text, child->text) == 0) {
-        rc = mp_err_set(ps->err, MP_EINVAL,
-                        "%s:%d:%d: duplicate key '%s' (first at line %d)",
-                        ps->file, child->line, child->col, child->text,
-                        coll->keys[i]->line);
-        mp_ynode_free(child);
-        return rc;
-      }
-    }
-    yaml_event_t vev;
-    mp_ynode *val = NULL;
-    rc = next_event(ps, &vev);
-    if (rc == 0) {
-      rc = parse_node(ps, &vev, depth + 1, &val);
-      yaml_event_delete(&vev);
-    }
-    if (rc < 0) {
-      mp_ynode_free(child);
-      return rc;
-    }
-    map_push(coll, child, val);
+    else if ((rc = parse_entry(ps, coll, child, &index, &indexed, depth)) < 0)
+      break;
   }
+  mp_map_destroy(&index);
+  return rc;
 }
 
 static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,

@@ -38,6 +38,7 @@ static int begin_tx(mp_pg *s, mp_pg_update *u, mp_stack_ref st,
 }
 
 static void update_free(mp_pg_update *u) {
+  free(u->base.lazy);
   free(u->label);
   free(u);
 }
@@ -144,6 +145,7 @@ static int build_change(mp_pg_update *u, const mp_store_change *ch,
     build_update(u, ch->res, json, ord, out);
     return 0;
   case MP_STORE_MOVE_NEW:
+  case MP_STORE_MOVE_LAZY: /* made eager by mp__store_apply */
     build_row(u, PQ_RES_MOVE, ch->row, ord, "cannot move a resource", out);
     return 0;
   case MP_STORE_DELETE:

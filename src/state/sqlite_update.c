@@ -161,6 +161,7 @@ static int apply_one(mp_sqlite_update *u, const mp_store_change *ch,
   case MP_STORE_UPDATE_NEW:
     return apply_update(u, ch->res, json, ord, err);
   case MP_STORE_MOVE_NEW:
+  case MP_STORE_MOVE_LAZY: /* made eager by mp__store_apply */
     return apply_move(u, ch->row, ord, err);
   case MP_STORE_DELETE:
     return apply_delete(u, ST_RES_DELETE, ch->row, "cannot delete a resource",
@@ -238,6 +239,7 @@ int mp__sqlite_update_end(mp_store_update *base, const char *result,
     mp__lock_release(s, u->stack_id, &ignored);
   }
   unlink_update(u);
+  free(u->base.lazy);
   free(u->label);
   free(u);
   return rc;

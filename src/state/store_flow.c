@@ -67,11 +67,10 @@ int mp__store_verify_stored(const mp__store_db *db, mp_store *s, int64_t id,
 
 /* ==== writing ==== */
 
-int mp__store_apply(const mp__store_db *w, mp_store_update *u,
-                    const mp_crypter *c, int64_t *next_ord,
-                    const mp_store_change *changes, size_t n, mp_err *err) {
-  if (n == 0)
-    return 0;
+/* Takes |n| changes of which none is lazy: one transaction. */
+static int apply_now(const mp__store_db *w, mp_store_update *u,
+                     const mp_crypter *c, int64_t *next_ord,
+                     const mp_store_change *changes, size_t n, mp_err *err) {
   mp_buf *json = mp_xcalloc(n, sizeof(*json));
   int64_t *rows = mp_xcalloc(n, sizeof(*rows));
   int64_t ord = *next_ord;
@@ -91,6 +90,48 @@ int mp__store_apply(const mp__store_db *w, mp_store_update *u,
     mp_buf_destroy(&json[i]);
   free(json);
   free(rows);
+  return rc;
+}
+
+static void defer_move(mp_store_update *u, int64_t row) {
+  if (u->nlazy == u->lazy_cap) {
+    u->lazy_cap = u->lazy_cap ? u->lazy_cap * 2 : 64;
+    u->lazy = mp_xreallocarray(u->lazy, u->lazy_cap, sizeof(*u->lazy));
+  }
+  u->lazy[u->nlazy++] = row;
+}
+
+int mp__store_apply(const mp__store_db *w, mp_store_update *u,
+                    const mp_crypter *c, int64_t *next_ord,
+                    const mp_store_change *changes, size_t n, mp_err *err) {
+  size_t eager = 0;
+  for (size_t i = 0; i < n; i++)
+    if (changes[i].kind != MP_STORE_MOVE_LAZY)
+      eager++;
+  if (eager == 0) {
+    for (size_t i = 0; i < n; i++)
+      defer_move(u, changes[i].row);
+    return 0;
+  }
+  if (u->nlazy == 0 && eager == n)
+    return apply_now(w, u, c, next_ord, changes, n, err);
+  /* The deferred moves go first, in the order they were deferred, then
+   * these changes with their own lazy moves made now. */
+  size_t m = u->nlazy + n;
+  mp_store_change *all = mp_xcalloc(m, sizeof(*all));
+  for (size_t i = 0; i < u->nlazy; i++) {
+    all[i].kind = MP_STORE_MOVE_NEW;
+    all[i].row = u->lazy[i];
+  }
+  for (size_t i = 0; i < n; i++) {
+    all[u->nlazy + i] = changes[i];
+    if (changes[i].kind == MP_STORE_MOVE_LAZY)
+      all[u->nlazy + i].kind = MP_STORE_MOVE_NEW;
+  }
+  int rc = apply_now(w, u, c, next_ord, all, m, err);
+  if (rc == 0)
+    u->nlazy = 0;
+  free(all);
   return rc;
 }
 

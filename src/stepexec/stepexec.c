@@ -217,6 +217,13 @@ static void old_effect(changes *ch, mp_step *s) {
   }
 }
 
+/* 1 if |s|, a `same` step, leaves its stored row exactly as it is. */
+static int same_unchanged(const mp_step *s) {
+  return s->old && s->new_ && s->old->row != 0 && s->nrewrites == 0 &&
+         !(s->flags & (MP_STEP_MARK_OLD_DELETE | MP_STEP_MARK_OLD_PENDING)) &&
+         mp_resource_equal(s->old, s->new_);
+}
+
 static void success_changes(changes *ch, mp_step *s) {
   if (s->pending_row) add(ch, MP_STORE_PENDING_REMOVE, NULL, s->pending_row);
   if (s->flags & MP_STEP_NO_WRITE) return;
@@ -226,6 +233,13 @@ static void success_changes(changes *ch, mp_step *s) {
     break;
   case MP_OP_SAME:
     if (s->flags & MP_STEP_SKIPPED_CREATE) break;
+    if (same_unchanged(s)) {
+      /* The stored row already holds the new state: only its place may
+       * have to move, and only once a later write needs it there. */
+      add(ch, MP_STORE_MOVE_LAZY, NULL, s->old->row);
+      s->new_->row = s->old->row;
+      break;
+    }
     old_effect(ch, s);
     add(ch, MP_STORE_INSERT_NEW, s->new_, 0);
     for (size_t i = 0; i < s->nrewrites; i++)

@@ -84,7 +84,10 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   q.olds = olds;
   q.news = st->inputs;
   q.preview = sg->preview;
-  int rc = fn(p, &q, &r, err);
+  int rc = 0;
+  if (is_prov ||
+      !mp__sg_ahead_take(sg->ahead, MP__SG_CALL_CHECK, p, &q, &r, err, &rc))
+    rc = fn(p, &q, &r, err);
   free(name);
   if (rc == 0 && r.nfailures > 0) rc = check_failures(st, &r, err);
   if (rc == 0 && r.inputs) {
@@ -171,7 +174,8 @@ static void replace_on_changes(const mp_strv *roc, int init_errors,
  * read as the engine reads it: where the provider has no opinion, the
  * engine compares the old inputs with |news| itself, re-applying
  * |ignore| first when |reapply_ignore| (the caller has not). */
-static int diff_resource(mp_provider *p, const mp_resource *old,
+static int diff_resource(mp_sg_ahead *ahead, mp_provider *p,
+                         const mp_resource *old,
                          const char *urn, const char *type,
                          const mp_value *news, const mp_strv *ignore,
                          int reapply_ignore, sg_diff *d, mp_err *err) {
@@ -187,7 +191,8 @@ static int diff_resource(mp_provider *p, const mp_resource *old,
     q.news = news;
     q.old_inputs = old->inputs;
     q.ignore_changes = ignore;
-    rc = p->vt->diff(p, &q, &r, err);
+    if (!mp__sg_ahead_take(ahead, MP__SG_CALL_DIFF, p, &q, &r, err, &rc))
+      rc = p->vt->diff(p, &q, &r, err);
   }
   if (rc == 0 && r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0) {
     mp_value *cmp = mp_value_dup(news);
@@ -305,7 +310,7 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
   }
   mp_provider *p = mp_registry_get(sg->registry, st->provider, err);
   if (p == NULL) return err->code;
-  int rc = diff_resource(p, old, st->urn, st->type, st->inputs,
+  int rc = diff_resource(sg->ahead, p, old, st->urn, st->type, st->inputs,
                          &st->ignore_changes, 0, d, err);
   if (rc < 0) {
     mp_err_prefix(err, "diffing %s", st->urn);
@@ -355,8 +360,8 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
     rc = diff_provider_resource(sg, r, &probe, &d, err);
   } else if (touched) {
     mp_provider *p = mp_registry_get(sg->registry, r->provider, err);
-    rc = p ? diff_resource(p, r, r->urn, r->type, news, &r->ignore_changes, 1,
-                           &d, err)
+    rc = p ? diff_resource(NULL, p, r, r->urn, r->type, news,
+                           &r->ignore_changes, 1, &d, err)
            : err->code;
     if (rc == 0) replace_on_changes(&r->replace_on_changes, 0, &d);
   }

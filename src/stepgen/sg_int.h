@@ -44,6 +44,9 @@ struct mp_stepgen {
   mp_resource **cur;       /* per prior resource: its references rewritten
                               after an alias matched, or NULL (owned) */
   int preview_failed;
+  int plain;           /* no --target, no --exclude: calls may run ahead */
+  mp_sg_ahead *ahead;  /* the calls made ahead for the registration being
+                          decided (borrowed), or NULL */
 };
 
 /* The prior resource |i| as the store now holds it (references to
@@ -54,6 +57,16 @@ const mp_resource *mp__sg_old_at(const mp_stepgen *sg, size_t i);
 int mp__sg_targeted(mp_stepgen *sg, const mp_resource *st);
 /* Index of the live prior entry with |urn|, or -1. */
 long mp__sg_old_index(const mp_stepgen *sg, const char *urn);
+
+/* The provider calls that may be made ahead (sg_ahead.c). */
+enum { MP__SG_CALL_CHECK = 1, MP__SG_CALL_DIFF };
+
+/* If |a| holds an answer to a call of |kind| to |p| with a request equal
+ * to |q|, moves it into |r| (and *rc, |err|) and returns 1; else 0 (the
+ * caller calls the provider). */
+int mp__sg_ahead_take(mp_sg_ahead *a, int kind, const mp_provider *p,
+                      const mp_prov_req *q, mp_prov_resp *r, mp_err *err,
+                      int *rc);
 
 /* The outcome of diffing one resource. */
 typedef struct sg_diff {

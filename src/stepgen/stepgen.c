@@ -49,6 +49,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
                   o->exclude_dependents);
   if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
   sg->ignore_protect = o->ignore_protect;
+  sg->plain = sg->t.targets.len == 0 && sg->t.excludes.len == 0;
   sg->olds = olds;
   sg->registry = registry;
   sg->status = mp_xcalloc(olds->nres + 1, 1);
@@ -809,7 +810,7 @@ untargeted:
   return 0;
 }
 
-int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
+static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
                         mp_diags *diags, mp_err *err) {
   *out = NULL;
   char *urn = NULL;
@@ -860,5 +861,19 @@ done:
   mp_resource_free(st);
   free(urn);
   mp_goal_free(g);
+  return rc;
+}
+
+int mp_stepgen_register(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
+                        mp_diags *diags, mp_err *err) {
+  return mp_stepgen_register_ahead(sg, g, reg, NULL, out, diags, err);
+}
+
+int mp_stepgen_register_ahead(mp_stepgen *sg, mp_goal *g, void *reg,
+                              mp_sg_ahead *ahead, mp_chain **out,
+                              mp_diags *diags, mp_err *err) {
+  sg->ahead = ahead;
+  int rc = register_one(sg, g, reg, out, diags, err);
+  sg->ahead = NULL;
   return rc;
 }

@@ -3,9 +3,11 @@
  * the deletions as layers.
  *
  * Threads: a generator is owned by one thread (the deployment's step
- * generator thread); it calls providers (Check, Diff, DiffConfig)
- * synchronously through the registry. The prior snapshot it is given is
- * read-only and may be shared with other threads. */
+ * generator thread); it takes the answers of Checks and Diffs made ahead
+ * on other threads (mp_sg_ahead) when their requests match, and calls
+ * providers (Check, Diff, DiffConfig) synchronously through the registry
+ * otherwise. The prior snapshot it is given is read-only and may be
+ * shared with other threads. */
 #ifndef MP_STEPGEN_H
 #define MP_STEPGEN_H
 
@@ -58,6 +60,35 @@ void mp_stepgen_free(mp_stepgen *sg);
  * the registration are appended to |diags|. */
 int mp_stepgen_register(mp_stepgen *sg, mp_goal *goal, void *reg,
                         mp_chain **out, mp_diags *diags, mp_err *err);
+
+/* Provider calls made ahead of a registration's decision: Check, then
+ * Diff, then (when Diff replaces) the second Check, predicted from the
+ * goal and the prior snapshot alone. The decision (mp_stepgen_register_ahead)
+ * uses an answer only when its own request is equal to the one made, so
+ * the steps are those of the serial generator; a wrong guess costs one
+ * spare call. */
+typedef struct mp_sg_ahead mp_sg_ahead;
+
+/* The first call to make ahead for |g|, or NULL when the generator's
+ * calls for it cannot be predicted surely (aliases, targets, reads,
+ * imports, provider resources, forced replacements). Reads only what does
+ * not change once the generator exists (options, prior snapshot): may run
+ * on another thread than the generator's while it works. |g| is only
+ * read. */
+mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g);
+/* Makes the latest planned call (blocks in the provider; any thread, one
+ * at a time per |a|). */
+void mp_sg_ahead_run(mp_sg_ahead *a);
+/* After a run: plans the next call from the answer; 1 if there is one to
+ * run, 0 when the calls ahead are over. */
+int mp_sg_ahead_next(mp_sg_ahead *a);
+void mp_sg_ahead_free(mp_sg_ahead *a);
+
+/* mp_stepgen_register, taking the answers of |ahead| (borrowed, may be
+ * NULL; its calls must have ended) where its requests match. */
+int mp_stepgen_register_ahead(mp_stepgen *sg, mp_goal *goal, void *reg,
+                              mp_sg_ahead *ahead, mp_chain **out,
+                              mp_diags *diags, mp_err *err);
 
 /* 1 if some error was reported as a diagnostic in preview (the preview
  * goes on and fails at the end). */

@@ -193,6 +193,15 @@ resources:
 YAML
 fails_with "duplicate resource" "Pulumi.yaml:6:3: duplicate key 'a' (first at line 4)"
 
+# The same in a map large enough to be indexed: the first of 20 resources
+# repeated last.
+{
+  printf 'name: proj\nruntime: yaml\nresources:\n'
+  for i in $(seq 1 20); do printf '  r%d:\n    type: test:Resource\n' "$i"; done
+  printf '  r1:\n    type: test:Resource\n'
+} > Pulumi.yaml
+fails_with "duplicate in a large map" "Pulumi.yaml:44:3: duplicate key 'r1' (first at line 4)"
+
 cat > Pulumi.yaml <<'YAML'
 name: proj
 runtime: yaml

@@ -375,6 +375,7 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   d.config = config;
   d.target_dependents = o->target_dependents;
   d.continue_on_error = o->continue_on_error;
+  d.serial_stepgen = o->serial_stepgen;
   d.sink = sink;
   d.sink_ud = e;
   mp_err err;
@@ -452,6 +453,47 @@ int calls_count(tenv *e, const char *op) {
     if (strstr(line, pat) && !strstr(line, "\"preview\":true")) n++;
   fclose(f);
   return n;
+}
+
+int calls_lines(tenv *e) {
+  char path[400];
+  snprintf(path, sizeof(path), "%s/calls.jsonl", e->world);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  int n = 0, c;
+  while ((c = fgetc(f)) != EOF)
+    if (c == '\n') n++;
+  fclose(f);
+  return n;
+}
+
+int calls_overlap(tenv *e, const char *op, long long span_ns, int from_line) {
+  char path[400], pat[64];
+  snprintf(path, sizeof(path), "%s/calls.jsonl", e->world);
+  snprintf(pat, sizeof(pat), "\"op\":\"%s\"", op);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  long long *starts = NULL;
+  size_t n = 0;
+  char line[65536];
+  for (int ln = 0; fgets(line, sizeof(line), f); ln++) {
+    char *t = strstr(line, "\"t\":");
+    if (ln < from_line || !strstr(line, pat) ||
+        strstr(line, "\"preview\":true") || t == NULL)
+      continue;
+    starts = mp_xreallocarray(starts, n + 1, sizeof(*starts));
+    starts[n++] = atoll(t + 4);
+  }
+  fclose(f);
+  int most = 0;
+  for (size_t i = 0; i < n; i++) {
+    int c = 0;
+    for (size_t j = 0; j < n; j++)
+      if (starts[j] <= starts[i] && starts[i] < starts[j] + span_ns) c++;
+    if (c > most) most = c;
+  }
+  free(starts);
+  return most;
 }
 
 int world_has(tenv *e, const char *id) {

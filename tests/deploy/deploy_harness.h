@@ -60,6 +60,7 @@ typedef struct trun_opts {
   int exclude_dependents;
   const char *config; /* stack config JSON object, e.g. {"test:x":"1"} */
   const char *fail_after; /* the program fails after registering this one */
+  int serial_stepgen; /* Check and Diff on the generator's thread only */
 } trun_opts;
 
 /* Runs a deployment of |n| registrations; fills e->steps etc. */
@@ -72,6 +73,11 @@ int step_index(tenv *e, const char *step);
 char *state_names(tenv *e);
 /* The number of lines of calls.jsonl with "op":<op>. */
 int calls_count(tenv *e, const char *op);
+/* The most calls of |op| (outside preview) whose |span_ns| after their
+ * logged start overlap, over calls.jsonl lines from |from_line| on. */
+int calls_overlap(tenv *e, const char *op, long long span_ns, int from_line);
+/* The number of lines in calls.jsonl. */
+int calls_lines(tenv *e);
 /* The world file of a resource id exists. */
 int world_has(tenv *e, const char *id);
 /* Loads the snapshot (caller frees). */

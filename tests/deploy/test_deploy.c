@@ -214,26 +214,8 @@ static void test_deploy_parallel_overlaps_within_limit(void) {
    * overlap in time, never more than 3 at once. */
   trun(&e, NULL, 0, &(trun_opts){.parallel = 3});
   CHECK(!e.res.failed);
-  char path[512];
-  snprintf(path, sizeof(path), "%s/calls.jsonl", e.world);
-  FILE *f = fopen(path, "r");
-  long long starts[16];
-  int n = 0;
-  char line[4096];
-  while (f && fgets(line, sizeof(line), f) && n < 16) {
-    if (!strstr(line, "\"op\":\"delete\"")) continue;
-    char *t = strstr(line, "\"t\":");
-    if (t) starts[n++] = atoll(t + 4);
-  }
-  if (f) fclose(f);
-  CHECK(n == 6);
-  int maxc = 0;
-  for (int i = 0; i < n; i++) {
-    int c = 0;
-    for (int j = 0; j < n; j++)
-      if (starts[j] <= starts[i] && starts[i] < starts[j] + 150000000LL) c++;
-    if (c > maxc) maxc = c;
-  }
+  CHECK(calls_count(&e, "delete") == 6);
+  int maxc = calls_overlap(&e, "delete", 150000000LL, 0);
   CHECK(maxc >= 2);
   CHECK(maxc <= 3);
   tenv_destroy(&e);

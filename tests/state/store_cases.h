@@ -398,6 +398,72 @@ static void test_store_apply_order_two_deployments(void) {
   mp_store_close(s);
 }
 
+/* MOVE_LAZY (a `same` that changes nothing) writes nothing by itself;
+ * the next other write of the update moves it first, in the same
+ * transaction; one that no write follows stays where it was. */
+static void test_store_lazy_moves(void) {
+  mp_store *s = tst_store_open("lazy.db");
+  if (!s)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  mp_crypter c = tst_xor_crypter();
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", "first", &c, NULL, &u, &err) ==
+        0);
+  if (!u)
+    return;
+  mp_resource *st = mp_resource_new(STACK_URN("dev"), "pulumi:pulumi:Stack", 0);
+  mp_resource *pv = provider();
+  mp_resource *a = custom(URN("dev", "a"), "id-a");
+  mp_resource *b = custom(URN("dev", "b"), "id-b");
+  mp_resource *cc = custom(URN("dev", "c"), "id-c");
+  step_insert(u, st);
+  step_insert(u, pv);
+  step_insert(u, a);
+  step_insert(u, b);
+  step_insert(u, cc);
+  CHECK(mp_store_update_end(u, "succeeded", NULL, &err) == 0);
+
+  CHECK(mp_store_update_begin(s, dev, "update", "second", &c, NULL, &u, &err) ==
+        0);
+  if (!u)
+    return;
+  mp_store_change lazy[3] = {{.kind = MP_STORE_MOVE_LAZY, .row = st->row},
+                             {.kind = MP_STORE_MOVE_LAZY, .row = pv->row},
+                             {.kind = MP_STORE_MOVE_LAZY, .row = b->row}};
+  CHECK(mp_store_apply(u, &lazy[0], 1, &err) == 0);
+  /* (MOVE_NEW would have given "proj-dev default b a c") */
+  char *order = order_of(s, "dev");
+  CHECK_STR(order, "proj-dev default a b c");
+  free(order);
+  /* a second deferral after the first: still nothing written */
+  CHECK(mp_store_apply(u, &lazy[1], 2, &err) == 0);
+  order = order_of(s, "dev");
+  CHECK_STR(order, "proj-dev default a b c");
+  free(order);
+  mp_resource *d = custom(URN("dev", "d"), "id-d");
+  mp_strv_push(&d->dependencies, URN("dev", "b"));
+  step_insert(u, d);
+  order = order_of(s, "dev");
+  CHECK_STR(order, "proj-dev default b d a c");
+  free(order);
+  mp_store_change lazy_c = {.kind = MP_STORE_MOVE_LAZY, .row = cc->row};
+  CHECK(mp_store_apply(u, &lazy_c, 1, &err) == 0);
+  CHECK(mp_store_update_end(u, "succeeded", NULL, &err) == 0);
+  order = order_of(s, "dev");
+  CHECK_STR(order, "proj-dev default b d a c");
+  free(order);
+  mp_resource_free(st);
+  mp_resource_free(pv);
+  mp_resource_free(a);
+  mp_resource_free(b);
+  mp_resource_free(cc);
+  mp_resource_free(d);
+  mp_store_close(s);
+}
+
 static void test_store_verify_writes(void) {
   mp_store *s = tst_store_open("verify.db");
   if (!s)
@@ -671,6 +737,7 @@ static void tst_store_cases(void (*run)(void (*fn)(void), const char *name)) {
   TST_STORE_CASE(run, test_store_remove_refuses_with_resources);
   TST_STORE_CASE(run, test_store_rename_rewrites_urns);
   TST_STORE_CASE(run, test_store_apply_order_two_deployments);
+  TST_STORE_CASE(run, test_store_lazy_moves);
   TST_STORE_CASE(run, test_store_verify_writes);
   TST_STORE_CASE(run, test_store_import_c8_round_trip);
   TST_STORE_CASE(run, test_store_replace_all_or_nothing);

@@ -1,0 +1,125 @@
+/* The step generator's Check and Diff made ahead on the worker pool
+ * (stepgen.h, mp_sg_ahead): they overlap, bounded by --parallel, and the
+ * steps, state and provider calls are those of --serial-stepgen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "deploy_harness.h"
+#include "testutil.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define SPAN_NS 150000000LL
+
+static void six_slow(treg *p) {
+  static const char *const names[] = {"r1", "r2", "r3", "r4", "r5", "r6"};
+  memset(p, 0, 6 * sizeof(*p));
+  for (int i = 0; i < 6; i++) {
+    p[i].name = names[i];
+    p[i].inputs = "{\"__latencyMs\":150}";
+  }
+}
+
+static void test_stepgen_checks_and_diffs_overlap(void) {
+  tenv e;
+  tenv_init(&e);
+  treg p[6];
+  six_slow(p);
+  trun(&e, p, 6, &(trun_opts){.concurrent = 1, .parallel = 3});
+  CHECK(!e.res.failed);
+  CHECK(calls_count(&e, "check") == 6); /* no spare call */
+  int most = calls_overlap(&e, "check", SPAN_NS, 0);
+  CHECK(most >= 2);
+  CHECK(most <= 3);
+  int from = calls_lines(&e);
+  trun(&e, p, 6, &(trun_opts){.concurrent = 1, .parallel = 3});
+  CHECK(!e.res.failed);
+  CHECK(e.res.counts[MP_OP_SAME] == 7); /* with the default provider */
+  CHECK(calls_count(&e, "check") == 12);
+  CHECK(calls_count(&e, "diff") == 6);
+  most = calls_overlap(&e, "diff", SPAN_NS, from);
+  CHECK(most >= 2);
+  CHECK(most <= 3);
+  tenv_destroy(&e);
+}
+
+static void test_stepgen_serial_flag_keeps_one_at_a_time(void) {
+  tenv e;
+  tenv_init(&e);
+  treg p[6];
+  six_slow(p);
+  trun(&e, p, 6,
+       &(trun_opts){.concurrent = 1, .parallel = 3, .serial_stepgen = 1});
+  CHECK(!e.res.failed);
+  CHECK(calls_count(&e, "check") == 6);
+  CHECK(calls_overlap(&e, "check", SPAN_NS, 0) == 1);
+  tenv_destroy(&e);
+}
+
+/* One deployment sequence: create, then updates, replacements (create
+ * before delete and delete before replace with a dependent), a delete and
+ * a create; the steps in order, the state, and the calls per kind. */
+typedef struct outcome {
+  mp_strv steps;
+  char *state;
+  int checks, diffs;
+} outcome;
+
+static void sequence(int serial, int concurrent, outcome *out) {
+  tenv e;
+  tenv_init(&e);
+  treg p1[] = {
+      {.name = "a", .inputs = "{\"x\":1}"},
+      {.name = "b", .inputs = "{\"k\":1,\"__replaceKeys\":[\"k\"]}",
+       .deps = {"a"}},
+      {.name = "c", .inputs = "{\"x\":1}"},
+      {.name = "d",
+       .inputs = "{\"k\":1,\"__replaceKeys\":[\"k\"],\"__dbr\":true}"},
+      {.name = "e", .inputs = "{\"x\":1}", .deps = {"d"}},
+      {.name = "f", .inputs = "{\"x\":1}"}};
+  treg p2[] = {
+      {.name = "a", .inputs = "{\"x\":2}"},
+      {.name = "b", .inputs = "{\"k\":2,\"__replaceKeys\":[\"k\"]}",
+       .deps = {"a"}},
+      {.name = "c", .inputs = "{\"x\":1}"},
+      {.name = "d",
+       .inputs = "{\"k\":2,\"__replaceKeys\":[\"k\"],\"__dbr\":true}"},
+      {.name = "e", .inputs = "{\"x\":1}", .deps = {"d"}},
+      {.name = "g", .inputs = "{\"x\":1}"}};
+  trun_opts o = {.concurrent = concurrent, .parallel = 1,
+                 .serial_stepgen = serial};
+  trun(&e, p1, N(p1), &o);
+  CHECK(!e.res.failed);
+  trun(&e, p2, N(p2), &o);
+  CHECK(!e.res.failed);
+  mp_strv_init(&out->steps);
+  mp_strv_copy(&out->steps, &e.steps);
+  out->state = state_names(&e);
+  out->checks = calls_count(&e, "check");
+  out->diffs = calls_count(&e, "diff");
+  tenv_destroy(&e);
+}
+
+static void test_stepgen_same_outcome_as_serial(void) {
+  for (int concurrent = 0; concurrent <= 1; concurrent++) {
+    outcome s, p;
+    sequence(1, concurrent, &s);
+    sequence(0, concurrent, &p);
+    CHECK(s.steps.len > 0 && s.steps.len == p.steps.len);
+    for (size_t i = 0; i < s.steps.len && i < p.steps.len; i++)
+      CHECK_STR(p.steps.items[i], s.steps.items[i]);
+    CHECK_STR(p.state, s.state);
+    CHECK(p.checks == s.checks);
+    CHECK(p.diffs == s.diffs);
+    mp_strv_destroy(&s.steps);
+    mp_strv_destroy(&p.steps);
+    free(s.state);
+    free(p.state);
+  }
+}
+
+int main(void) {
+  RUN(test_stepgen_checks_and_diffs_overlap);
+  RUN(test_stepgen_serial_flag_keeps_one_at_a_time);
+  RUN(test_stepgen_same_outcome_as_serial);
+  return mp_test_summary();
+}

@@ -90,8 +90,14 @@ static int stack_outputs(const mp_cli_providers *set, const char *name,
       rc = 0;
   }
   if (rc == 0) rc = mp_store_secrets_get(st, ref, &type, &state, err);
-  if (rc == 0 && (salt = salt_of(state)) != NULL)
-    rc = mp_passphrase_open(salt, NULL, &pp, err);
+  if (rc == 0 && (salt = salt_of(state)) != NULL) {
+    /* The other stack's secrets open with the passphrase this command was
+     * given, as Pulumi's passphrase provider does. */
+    char *phrase = NULL;
+    if (mp_cli_passphrase_given()) rc = mp_cli_passphrase_env(&phrase, err);
+    if (rc == 0) rc = mp_passphrase_open(salt, phrase, &pp, err);
+    free(phrase);
+  }
   mp_crypter c;
   if (pp) c = mp_passphrase_crypter(pp);
   if (rc == 0) rc = mp_store_load(st, ref, pp ? &c : NULL, &snap, err);

@@ -13,11 +13,11 @@ run up --yes
 expect_rc 0 "up"
 expect_out "program says hello" "console.log shown as a diagnostic"
 expect_out "test:index:Pair" "the component"
-expect_out "random:index/randomString:RandomString left" "a child"
+expect_out "random:index:RandomString left" "a child (short type name)"
 expect_out "secretToken: [secret]" "secret output hidden"
 expect_out "tokenLength: 6" "secret config reached the program"
 expect_out 'greeting:    "hello"' "plain config"
-expect_out "+ 5 created" "stack, component, provider, two children"
+expect_out "+ 4 created" "stack, component, two children (the default provider is not counted)"
 expect_not_out "s3cr3t" "secret never shown"
 
 state_json
@@ -40,14 +40,14 @@ expect_out "s3cr3t" "stack output --show-secrets"
 
 run preview
 expect_rc 0 "preview"
-expect_out "5 unchanged" "nothing changes"
+expect_out "4 unchanged" "nothing changes"
 run up --yes
 expect_rc 0 "second up"
-expect_out "5 unchanged" "no-op up"
+expect_out "4 unchanged" "no-op up"
 
 run refresh --yes
 expect_rc 0 "refresh"
 run destroy --yes
 expect_rc 0 "destroy"
-expect_out "5 deleted" "destroy deletes all"
+expect_out "4 deleted" "destroy deletes all"
 finish

@@ -7,10 +7,10 @@ run stack init dev
 
 run preview
 expect_rc 0 "preview"
-expect_out "firstResult: [unknown]" "an output of a resource to create"
-expect_out "secondId:    [unknown]" "derived from an unknown"
+expect_out "firstResult: output<string>" "an output of a resource to create"
+expect_out "secondId:    output<string>" "derived from an unknown"
 expect_out 'known:       "plain"' "a known output"
-expect_out "+ 5 to create" "the plan"
+expect_out "+ 4 to create" "the plan (the default provider is not counted)"
 
 run up --yes
 expect_rc 0 "up"

@@ -5,11 +5,11 @@ node_program options
 run stack init dev
 run up --yes
 expect_rc 0 "up"
-expect_out "+ 7 created" "first up"
+expect_out "+ 6 created" "first up (the default provider is not counted)"
 
 STEP=2 run up --yes
 expect_rc 0 "up with aliases"
-expect_out "7 unchanged" "renamed and reparented resources are the same"
+expect_out "6 unchanged" "renamed and reparented resources are the same"
 expect_not_out "created" "no create"
 expect_not_out "deleted" "no delete"
 expect_out "ignLength: 1" "ignoreChanges kept the old length"

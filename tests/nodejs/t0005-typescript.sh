@@ -7,10 +7,12 @@ run stack init dev
 run up --yes
 expect_rc 0 "up"
 expect_out "command:local:Command echo" "the command resource"
-expect_out "pulumi:providers:command default_1_2_1" "the SDK's default provider version"
 WORD=$(echo "$OUT" | sed -n 's/.*wordId: *"\(.*\)"/\1/p')
 [ -n "$WORD" ] || fail "no wordId output: $OUT"
 expect_out "echoed: \"made-$WORD\"" "the command ran with the pet's name"
+state_json
+case "$STATE" in *'pulumi:providers:command::default_1_2_1'*) ;;
+  *) fail "the SDK's default provider version is not in the state: $STATE" ;; esac
 run destroy --yes
 expect_rc 0 "destroy"
 finish

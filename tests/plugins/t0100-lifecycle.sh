@@ -46,7 +46,7 @@ run config set --secret tok s3cr3t
 expect_rc 0 "config set --secret"
 run preview
 expect_rc 0 "preview"
-expect_out "+ 4 to create" "preview plans the provider, the stack and two items"
+expect_out "+ 3 to create" "preview plans the stack and two items (the default provider is not counted)"
 [ "$(world_count)" = 0 ] || fail "preview changed the world"
 run up -y --skip-preview
 expect_rc 0 "up creates"
@@ -94,7 +94,7 @@ expect_rc 0 "up after drift"
 expect_out "~ 1 updated" "up puts a back"
 grep -q BYE "$fa" || fail "a is back to the program's value"
 run up -y --skip-preview
-expect_out "4 unchanged" "then nothing changes"
+expect_out "3 unchanged" "then nothing changes"
 
 run destroy -y --skip-preview
 expect_rc 0 "destroy"

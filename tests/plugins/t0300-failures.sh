@@ -36,7 +36,7 @@ for n in ("a", "b"):
     assert os.path.exists(os.path.join(sys.argv[2], rs[n]["id"] + ".json")), n
 PY
   run up -y --skip-preview
-  expect_out "4 unchanged" "$1: then nothing to do"
+  expect_out "3 unchanged" "$1: then nothing to do"
   no_orphans "$1"
 }
 

@@ -101,7 +101,8 @@ fi
 # worker pool), the step executor, the gRPC transport (blocking calls from
 # threads), the providers called from many threads, the PostgreSQL store
 # (its lease renewal thread), the plugin host (its loop thread), and the
-# binary itself on every conformance scenario at --parallel 8.
+# binary itself on the project's own conformance scenarios (X..) at
+# --parallel 8.
 echo "== configuring build-tsan"
 if configure build-tsan --buildtype=debug -Dwerror=true \
     -Db_sanitize=thread >"$log" 2>&1; then

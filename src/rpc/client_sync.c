@@ -68,9 +68,9 @@ static void inbox_take(mp_rpc_client *c, mp__rpc_link *out, int close) {
 }
 
 void mp__rpc_client_drain_inbox(mp_rpc_client *c) {
-  mp__rpc_link todo;
-  inbox_take(c, &todo, 0);
-  for (sync_req *r; (r = sync_pop(&todo)) != NULL;) {
+  mp__rpc_link batch;
+  inbox_take(c, &batch, 0);
+  for (sync_req *r; (r = sync_pop(&batch)) != NULL;) {
     mp_err e;
     int rc = mp_rpc_call_start(c, r->method, r->req, r->len, r->opts,
                                sync_on_done, r, NULL, &e);
@@ -79,9 +79,9 @@ void mp__rpc_client_drain_inbox(mp_rpc_client *c) {
 }
 
 void mp__rpc_client_close_inbox(mp_rpc_client *c) {
-  mp__rpc_link todo;
-  inbox_take(c, &todo, 1);
-  for (sync_req *r; (r = sync_pop(&todo)) != NULL;) {
+  mp__rpc_link batch;
+  inbox_take(c, &batch, 1);
+  for (sync_req *r; (r = sync_pop(&batch)) != NULL;) {
     mp_err e;
     mp_err_set(&e, MP_ECANCELED, "'%s' on %s: client closed", r->method,
                c->peer);

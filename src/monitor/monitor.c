@@ -18,6 +18,9 @@ typedef struct heritage {
   int protect, retain_on_delete; /* -1 unset */
   char *deleted_with;            /* or NULL */
   char *provider;                /* "<urn>::<id>" or NULL */
+  /* A component's providers map (its own entries over its component
+   * parent's), as pairs: package, reference, package, reference... */
+  mp_strv providers;
 } heritage;
 
 struct mp_monitor_reg {
@@ -92,6 +95,7 @@ static void heritage_free(heritage *h) {
   if (h == NULL) return;
   free(h->deleted_with);
   free(h->provider);
+  mp_strv_destroy(&h->providers);
   free(h);
 }
 
@@ -103,44 +107,81 @@ static void reg_free(mp_monitor_reg *r) {
 
 /* ---- inheritance from the parent ---- */
 
-/* Fills |g|'s unset deletedWith, protect and retainOnDelete from its
- * parent's registration, and its provider when the parent's provider is
- * of |g|'s package (custom resources only: components keep no provider).
- * Children name their parent after it registered, so it is known. */
-static void inherit(mp_monitor *m, mp_goal *g) {
-  const heritage *h = g->parent ? mp_map_get(&m->heritages, g->parent) : NULL;
-  if (h == NULL) return;
-  if (g->deleted_with == NULL) g->deleted_with = mp_xstrdup(h->deleted_with);
-  if (g->protect < 0) g->protect = h->protect;
-  if (g->retain_on_delete < 0) g->retain_on_delete = h->retain_on_delete;
-  if (g->provider || h->provider == NULL || !g->custom ||
-      mp_type_is_provider(g->type))
-    return;
+static const char *providers_get(const mp_strv *pairs, const char *pkg) {
+  for (size_t i = 0; i + 1 < pairs->len; i += 2)
+    if (strcmp(pairs->items[i], pkg) == 0) return pairs->items[i + 1];
+  return NULL;
+}
+
+/* 1 if the provider reference |ref| is a provider of package |pkg|. */
+static int provider_of(const char *ref, const char *pkg) {
   mp_provider_ref pr;
-  if (mp_provider_ref_parse(h->provider, &pr, NULL) < 0) return;
+  if (mp_provider_ref_parse(ref, &pr, NULL) < 0) return 0;
   size_t tlen = 0;
   const char *t = mp_urn_type(pr.urn, &tlen);
   char *ptype = t ? mp_xstrndup(t, tlen) : NULL;
   char *ppkg = ptype ? mp_type_package(ptype) : NULL;
-  char *cpkg = mp_type_package(g->type);
+  int same = ppkg && strcmp(ppkg, pkg) == 0;
   free(ptype);
-  if (ppkg && cpkg && strcmp(ppkg, cpkg) == 0)
-    g->provider = mp_xstrdup(h->provider);
   free(ppkg);
-  free(cpkg);
   mp_provider_ref_destroy(&pr);
+  return same;
+}
+
+/* Fills |g|'s unset deletedWith, protect and retainOnDelete from its
+ * parent's registration, and its provider (source_eval.go
+ * inheritFromParent, then resolveProvider): a custom resource takes its
+ * parent's provider when that is of its package, else its own providers
+ * map's entry for its package, else its parent component's; a component
+ * passes its parent's provider on whatever the package. Children name
+ * their parent after it registered, so it is known. */
+static void inherit(mp_monitor *m, mp_goal *g, const mp_strv *own) {
+  const heritage *h = g->parent ? mp_map_get(&m->heritages, g->parent) : NULL;
+  if (h) {
+    if (g->deleted_with == NULL) g->deleted_with = mp_xstrdup(h->deleted_with);
+    if (g->protect < 0) g->protect = h->protect;
+    if (g->retain_on_delete < 0) g->retain_on_delete = h->retain_on_delete;
+  }
+  if (g->provider || !g->custom || mp_type_is_provider(g->type)) return;
+  char *pkg = mp_type_package(g->type);
+  if (pkg == NULL) return;
+  const char *ref = NULL;
+  if (h && h->provider && provider_of(h->provider, pkg)) ref = h->provider;
+  if (ref == NULL) ref = providers_get(own, pkg);
+  if (ref == NULL && h) ref = providers_get(&h->providers, pkg);
+  if (ref) g->provider = mp_xstrdup(ref);
+  free(pkg);
+}
+
+/* What |g|'s children inherit from it. */
+static heritage *heritage_of(mp_monitor *m, const mp_goal *g,
+                             const mp_strv *own) {
+  heritage *h = mp_xcalloc(1, sizeof(*h));
+  h->protect = g->protect;
+  h->retain_on_delete = g->retain_on_delete;
+  h->deleted_with = mp_xstrdup(g->deleted_with);
+  h->provider = mp_xstrdup(g->provider);
+  if (g->custom) return h;
+  const heritage *p = g->parent ? mp_map_get(&m->heritages, g->parent) : NULL;
+  if (h->provider == NULL && p) h->provider = mp_xstrdup(p->provider);
+  mp_strv_copy(&h->providers, own);
+  if (p)
+    for (size_t i = 0; i + 1 < p->providers.len; i += 2)
+      if (providers_get(own, p->providers.items[i]) == NULL) {
+        mp_strv_push(&h->providers, p->providers.items[i]);
+        mp_strv_push(&h->providers, p->providers.items[i + 1]);
+      }
+  return h;
 }
 
 /* Hands |g| to the deployment; a resource registration first notes what
  * its children will inherit. */
 static void submit(mp_monitor *m, mp_goal *g, mp_monitor_reg *r) {
   if (r->kind == REG_RESOURCE && r->heir == NULL) {
-    heritage *h = mp_xcalloc(1, sizeof(*h));
-    h->protect = g->protect;
-    h->retain_on_delete = g->retain_on_delete;
-    h->deleted_with = mp_xstrdup(g->deleted_with);
-    h->provider = mp_xstrdup(g->provider);
-    r->heir = h;
+    mp_strv none = {0};
+    r->heir = heritage_of(m, g, &none);
+  } else if (r->kind == REG_RESOURCE && r->heir->provider == NULL) {
+    r->heir->provider = mp_xstrdup(g->provider); /* its default provider */
   }
   m->o.hooks.submit(m->o.hooks.ud, g, r);
 }
@@ -429,9 +470,9 @@ out:
 
 /* Routes the goal of a RegisterResource or ReadResource request; the
  * registration answers through |cb| or |rcb|. On error nothing is kept. */
-static int enqueue(mp_monitor *m, mp_goal *g, enum reg_kind kind,
-                   mp_register_cb cb, mp_read_cb rcb, void *ud,
-                   int accept_secrets, int accept_resources, mp_err *err) {
+static mp_monitor_reg *new_reg(enum reg_kind kind, mp_register_cb cb,
+                               mp_read_cb rcb, void *ud, int accept_secrets,
+                               int accept_resources) {
   mp_monitor_reg *r = mp_xcalloc(1, sizeof(*r));
   r->kind = kind;
   r->cb = cb;
@@ -439,10 +480,14 @@ static int enqueue(mp_monitor *m, mp_goal *g, enum reg_kind kind,
   r->ud = ud;
   r->pb_flags = (accept_secrets ? MP_PB_KEEP_SECRETS : 0) |
                 (accept_resources ? MP_PB_KEEP_RESOURCES : 0);
+  return r;
+}
+
+static int enqueue(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
   int rc = route(m, g, r, err);
   if (rc < 0) {
     mp_goal_free(g);
-    free(r);
+    reg_free(r);
   }
   return rc;
 }
@@ -453,9 +498,22 @@ int mp_monitor_register_resource(mp_monitor *m,
   mp_goal *g = NULL;
   int rc = mp__monitor_goal_from_register(req, &g, err);
   if (rc < 0) return rc;
-  inherit(m, g);
-  return enqueue(m, g, REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
-                 req->acceptresources, err);
+  mp_strv own;
+  mp_strv_init(&own);
+  for (size_t i = 0; i < req->n_providers; i++) {
+    const char *pkg = req->providers[i]->key, *ref = req->providers[i]->value;
+    if (pkg && pkg[0] && ref && ref[0] && providers_get(&own, pkg) == NULL) {
+      mp_strv_push(&own, pkg);
+      mp_strv_push(&own, ref);
+    }
+  }
+  inherit(m, g, &own);
+  mp_monitor_reg *r = new_reg(REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
+                              req->acceptresources);
+  /* The heritage is noted now: it needs the providers map. */
+  r->heir = heritage_of(m, g, &own);
+  mp_strv_destroy(&own);
+  return enqueue(m, g, r, err);
 }
 
 int mp_monitor_read_resource(mp_monitor *m,
@@ -464,8 +522,9 @@ int mp_monitor_read_resource(mp_monitor *m,
   mp_goal *g = NULL;
   int rc = mp__monitor_goal_from_read(req, &g, err);
   if (rc < 0) return rc;
-  return enqueue(m, g, REG_READ, NULL, cb, ud, req->acceptsecrets,
-                 req->acceptresources, err);
+  mp_monitor_reg *r = new_reg(REG_READ, NULL, cb, ud, req->acceptsecrets,
+                              req->acceptresources);
+  return enqueue(m, g, r, err);
 }
 
 int mp_monitor_register_outputs(

@@ -337,6 +337,83 @@ static void test_inherit_from_parent(void) {
   fx_destroy(&f);
 }
 
+/* The providers map (RegisterResource field 22, source_eval.go
+ * resolveProvider): a custom resource with no provider takes its own
+ * map's entry for its package, else its parent component's; a component's
+ * map adds its component parent's entries under its own, and a parent's
+ * provider of the same package still comes first. */
+static void test_providers_map(void) {
+  mon_fx f;
+  fx_init(&f, NULL);
+  mp_err err;
+  Pulumirpc__RegisterResourceRequest__ProvidersEntry a =
+      PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROVIDERS_ENTRY__INIT;
+  Pulumirpc__RegisterResourceRequest__ProvidersEntry b = a, c = a;
+  a.key = "pkgA";
+  a.value = PROV_URN "::outer";
+  b.key = "pkgB";
+  b.value = "urn:pulumi:s::p::pulumi:providers:pkgB::pb::idb";
+  c.key = "pkgA";
+  c.value = PROV_URN "::inner";
+  Pulumirpc__RegisterResourceRequest__ProvidersEntry *outer_map[] = {&a, &b};
+  Pulumirpc__RegisterResourceRequest__ProvidersEntry *inner_map[] = {&c};
+
+  Pulumirpc__RegisterResourceRequest q = custom_req("outer");
+  q.type = "my:index:Comp";
+  q.custom = 0;
+  q.n_providers = 2;
+  q.providers = outer_map;
+  CHECK(reg_req(&f, &q, "outer", &err) == 0);
+  complete(&f, 0, "urn:pulumi:s::p::my:index:Comp::outer", "", NULL, 0);
+  /* A component inside: its own pkgA entry wins, pkgB comes from outer. */
+  q = custom_req("inner");
+  q.type = "my:index:Comp";
+  q.custom = 0;
+  q.parent = "urn:pulumi:s::p::my:index:Comp::outer";
+  q.n_providers = 1;
+  q.providers = inner_map;
+  CHECK(reg_req(&f, &q, "inner", &err) == 0);
+  complete(&f, 1, "urn:pulumi:s::p::my:index:Comp$my:index:Comp::inner", "",
+           NULL, 0);
+  const char *inner = "urn:pulumi:s::p::my:index:Comp$my:index:Comp::inner";
+  q = custom_req("a1");
+  q.parent = (char *)inner;
+  CHECK(reg_req(&f, &q, "a1", &err) == 0);
+  q = custom_req("b1");
+  q.type = "pkgB:m:T";
+  q.parent = (char *)inner;
+  CHECK(reg_req(&f, &q, "b1", &err) == 0);
+  /* Its own map, and an explicit provider over every map. */
+  q = custom_req("own");
+  q.n_providers = 1;
+  q.providers = inner_map;
+  CHECK(reg_req(&f, &q, "own", &err) == 0);
+  q = custom_req("explicit");
+  q.parent = (char *)inner;
+  q.provider = PROV_URN "::mine";
+  CHECK(reg_req(&f, &q, "explicit", &err) == 0);
+  /* A custom parent's provider of the same package comes first. */
+  q = custom_req("cpar");
+  q.provider = PROV_URN "::cp";
+  q.n_providers = 1;
+  q.providers = outer_map;
+  CHECK(reg_req(&f, &q, "cpar", &err) == 0);
+  complete(&f, 6, URN("cpar"), "id-cpar", NULL, 1);
+  q = custom_req("ckid");
+  q.parent = URN("cpar");
+  q.n_providers = 1;
+  q.providers = inner_map;
+  CHECK(reg_req(&f, &q, "ckid", &err) == 0);
+  CHECK(f.ngoals == 8);
+  CHECK_STR(f.goals[2].goal->provider, PROV_URN "::inner");
+  CHECK_STR(f.goals[3].goal->provider,
+            "urn:pulumi:s::p::pulumi:providers:pkgB::pb::idb");
+  CHECK_STR(f.goals[4].goal->provider, PROV_URN "::inner");
+  CHECK_STR(f.goals[5].goal->provider, PROV_URN "::mine");
+  CHECK_STR(f.goals[7].goal->provider, PROV_URN "::cp");
+  fx_destroy(&f);
+}
+
 /* ReadResource: a read goal with the id; the answer carries the
  * properties read. Without an id it is refused at once. */
 static void test_read_resource(void) {
@@ -495,6 +572,7 @@ int main(void) {
   RUN(test_default_provider_first);
   RUN(test_default_provider_variants);
   RUN(test_inherit_from_parent);
+  RUN(test_providers_map);
   RUN(test_read_resource);
   RUN(test_invalid_requests);
   RUN(test_outputs_and_program_done);

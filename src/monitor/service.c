@@ -12,14 +12,18 @@
 #define SVC "/pulumirpc.ResourceMonitor/"
 
 /* What the service implements, by SupportsFeature id and by the
- * DeploymentInfo enum. Resource references stay off: the SDK then sends a
- * resource's ID (or a component's URN) in its place, which every provider
- * understands. */
+ * DeploymentInfo enum. With resource references on, a resource passed as
+ * an input arrives (and is stored) as a reference; a provider that does
+ * not accept references gets its ID, or a component's URN, in its place
+ * (plugin/calls.c), and the SDK turns a reference it cannot rebuild into
+ * that ID or URN too. */
 static const struct feature {
   const char *id;
   Pulumirpc__ResourceMonitorFeature num;
 } features[] = {
     {"secrets", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_SECRETS},
+    {"resourceReferences",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES},
     {"aliasSpecs", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ALIAS_SPECS},
     {"deletedWith", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH},
 };

@@ -2,29 +2,22 @@
  *   config [--json] [--show-secrets]
  *   config set KEY [VALUE] [--secret] [--plaintext] [--path]
  *   config get KEY [--json] [--path]
- *   config rm KEY [--path] */
+ *   config rm KEY [--path]
+ * (set-all, rm-all and cp are in cmd_config_bulk.c) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/config_cmd.h"
 #include "cli/json_out.h"
 
-/* What every subcommand needs: the stack, its file. */
-typedef struct cfg_cmd {
-  mp_ctx *ctx;
-  char *stack;
-  mp_stack_config file;
-  int loaded;
-} cfg_cmd;
+typedef mp_cfg_cmd cfg_cmd;
 
-/* Loads the stack's file; a command that writes it (|write|) holds the
- * file's lock from this read to close_cfg, so parallel writers never lose
- * each other's keys. */
-static int open_cfg(mp_ctx *ctx, cfg_cmd *c, int write) {
+int mp_cfg_open(mp_ctx *ctx, const char *stack, mp_cfg_cmd *c, int write) {
   memset(c, 0, sizeof(*c));
   c->ctx = ctx;
-  int status = mp_cli_stack(ctx, NULL, 1, &c->stack);
+  int status = mp_cli_stack(ctx, stack, 1, &c->stack);
   if (status) return status;
   mp_err err;
   mp_err_clear(&err);
@@ -37,7 +30,11 @@ static int open_cfg(mp_ctx *ctx, cfg_cmd *c, int write) {
   return 0;
 }
 
-static void close_cfg(cfg_cmd *c) {
+static int open_cfg(mp_ctx *ctx, cfg_cmd *c, int write) {
+  return mp_cfg_open(ctx, NULL, c, write);
+}
+
+void mp_cfg_close(mp_cfg_cmd *c) {
   if (c->loaded) mp_stack_config_destroy(&c->file);
   free(c->stack);
 }
@@ -269,9 +266,20 @@ static int path_put(mp_value *parent, const mp_path *p, size_t i, mp_value *v,
   return path_put(child, p, i + 1, v, err);
 }
 
-/* Sets |v| (owned) at |full|[.|rest|]. */
-static int put_value(cfg_cmd *c, const char *full, const char *rest,
-                     mp_value *v, mp_err *err) {
+mp_value *mp_cfg_path_value(const char *text) {
+  if (!strcmp(text, "true") || !strcmp(text, "false"))
+    return mp_value_new_bool(text[0] == 't');
+  /* "0123" keeps its leading zero as a string. */
+  const char *d = text[0] == '-' ? text + 1 : text;
+  int digits = d[0] != '\0' && !(strlen(text) > 1 && text[0] == '0');
+  for (const char *p = d; digits && *p; p++)
+    if (*p < '0' || *p > '9') digits = 0;
+  if (digits && strlen(d) <= 15) return mp_value_new_number(strtod(text, NULL));
+  return mp_value_new_cstring(text);
+}
+
+int mp_cfg_put(mp_cfg_cmd *c, const char *full, const char *rest, mp_value *v,
+               mp_err *err) {
   mp_value *vals = mp_stack_config_values(&c->file);
   if (!rest) {
     mp_value_object_set(vals, full, v);
@@ -336,10 +344,12 @@ static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int path) {
       status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
       goto done;
     }
+  } else if (rest) {
+    v = mp_cfg_path_value(value); /* below a key, "true" and "2" are typed */
   } else {
     v = mp_value_new_cstring(value);
   }
-  if (put_value(c, full, rest, v, &err) || mp_stack_config_save(&c->file, &err))
+  if (mp_cfg_put(c, full, rest, v, &err) || mp_stack_config_save(&c->file, &err))
     status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
 done:
   free(value);
@@ -350,43 +360,53 @@ done:
 
 /* ==== rm ==== */
 
-static int cmd_rm(cfg_cmd *c, const char *key, int path) {
-  mp_err err;
-  mp_err_clear(&err);
+int mp_cfg_remove(mp_cfg_cmd *c, const char *key, int path, mp_err *err) {
   char *full = NULL, *rest = NULL;
-  if (mp_cli_config_key(c->ctx, key, path, &full, &rest, &err))
-    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  int rc = mp_cli_config_key(c->ctx, key, path, &full, &rest, err);
+  if (rc) return rc;
   mp_value *vals = mp_stack_config_values(&c->file);
-  int status = 0;
   if (!rest) {
     mp_value_object_del(vals, full);
   } else {
     mp_path p;
     mp_value *root = mp_value_object_get(vals, full);
-    if (mp_path_parse(rest, &p, &err)) {
-      status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
-    } else {
+    rc = mp_path_parse(rest, &p, err);
+    if (rc == 0) {
       if (root) mp_path_delete(root, &p);
       mp_path_destroy(&p);
     }
   }
-  if (!status && mp_stack_config_save(&c->file, &err))
-    status = mp_cli_fail(c->ctx, MP_EXIT_ERROR, &err);
   free(full);
   free(rest);
-  return status;
+  return rc;
+}
+
+static int cmd_rm(cfg_cmd *c, const char *key, int path) {
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_cfg_remove(c, key, path, &err))
+    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  if (mp_stack_config_save(&c->file, &err))
+    return mp_cli_fail(c->ctx, MP_EXIT_ERROR, &err);
+  return 0;
 }
 
 /* ==== dispatch ==== */
 
 static const mp_cmd_help help = {
-    "minipulumi config [set KEY [VALUE] | get KEY | rm KEY] [flags]",
+    "minipulumi config [set KEY [VALUE] | get KEY | rm KEY | set-all | rm-all "
+    "KEY... | cp [KEY] --dest STACK] [flags]",
     "Manage the stack's configuration, kept in Pulumi.<stack>.yaml beside "
     "Pulumi.yaml.\n\nWithout a subcommand, lists the configuration. A key "
     "without a namespace belongs\nto the project (`name` is "
-    "`<project>:name`)."};
+    "`<project>:name`). With --path, a value below a key that reads\n`true`, "
+    "`false` or an integer is stored as a bool or a number."};
 
 int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
+  if (argc >= 2) {
+    int status = 0;
+    if (mp_cfg_bulk(argc, argv, ctx, &status)) return status;
+  }
   int json = 0, show = 0, secret = 0, plaintext = 0, path = 0;
   mp_strv pos;
   mp_strv_init(&pos);
@@ -425,7 +445,7 @@ int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
       else if (!strcmp(sub, "get")) status = cmd_get(&c, pos.items[1], path, json);
       else status = cmd_rm(&c, pos.items[1], path);
     }
-    close_cfg(&c);
+    mp_cfg_close(&c);
   }
   mp_strv_destroy(&pos);
   return status;

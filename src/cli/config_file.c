@@ -11,9 +11,27 @@
 
 #include "lang/ynode.h"
 
+/* Gives the objects and lists under `config` their YAML types: a top-level
+ * value is text (Pulumi's rule), but `enabled: true` below a key is a
+ * bool, as `config set --path` wrote it. */
+static void type_nested_config(const mp_ynode *root, mp_value *doc) {
+  mp_value *cfg = mp_value_object_get(doc, "config");
+  const mp_ynode *cn = NULL;
+  for (size_t i = 0; root->kind == MP_YNODE_MAP && i < root->n; i++)
+    if (!strcmp(root->keys[i]->text, "config")) cn = root->vals[i];
+  if (cfg == NULL || cn == NULL || cn->kind != MP_YNODE_MAP) return;
+  for (size_t i = 0; i < cn->n; i++) {
+    const mp_ynode *v = cn->vals[i];
+    if (v->kind == MP_YNODE_MAP || v->kind == MP_YNODE_SEQ)
+      mp_value_object_set(cfg, cn->keys[i]->text,
+                          mp_ynode_value(v, MP_YNODE_TYPED));
+  }
+}
+
 /* Reads |path| into a document whose scalars are strings (plain null
- * scalars stay null), so that every value keeps its spelling. A missing
- * file is an empty document. */
+ * scalars stay null), so that every value keeps its spelling, but for
+ * the typed values below a config key. A missing file is an empty
+ * document. */
 static int read_doc(const char *path, mp_value **out, mp_err *err) {
   mp_ynode *n = NULL;
   *out = NULL;
@@ -24,6 +42,7 @@ static int read_doc(const char *path, mp_value **out, mp_err *err) {
   }
   if (rc < 0) return rc;
   mp_value *doc = mp_ynode_value(n, 0);
+  if (doc->kind == MP_VALUE_OBJECT) type_nested_config(n, doc);
   mp_ynode_free(n);
   if (doc->kind != MP_VALUE_OBJECT) {
     mp_value_free(doc);

@@ -1,0 +1,36 @@
+/* What the `config` subcommands share (cmd_config.c, cmd_config_bulk.c):
+ * one stack's Pulumi.<stack>.yaml, opened for reading or writing. */
+#ifndef MP_CLI_CONFIG_CMD_H
+#define MP_CLI_CONFIG_CMD_H
+
+#include "cli/cli.h"
+
+typedef struct mp_cfg_cmd { /* Owner: the subcommand running. */
+  mp_ctx *ctx;
+  char *stack;
+  mp_stack_config file;
+  int loaded;
+} mp_cfg_cmd;
+
+/* Loads the file of |stack| (NULL: the current stack), which must exist; a
+ * command that writes it (|write|) holds the file's lock until
+ * mp_cfg_close, so parallel writers never lose each other's keys. Returns
+ * an exit status (reported). Call mp_cfg_close in every case. */
+int mp_cfg_open(mp_ctx *ctx, const char *stack, mp_cfg_cmd *c, int write);
+void mp_cfg_close(mp_cfg_cmd *c);
+/* Sets |v| (owned, freed on error) at the full key |full| or, with
+ * |rest|, at that path below it. Returns 0 or an MP_E code. */
+int mp_cfg_put(mp_cfg_cmd *c, const char *full, const char *rest, mp_value *v,
+               mp_err *err);
+/* Removes the user key |key| (a path with |path|). Returns 0 or MP_E. */
+int mp_cfg_remove(mp_cfg_cmd *c, const char *key, int path, mp_err *err);
+/* A value typed on the command line for a place below a key (Pulumi's
+ * rule): `true`/`false` a bool, an integer without a leading zero a
+ * number, anything else a string. Owned. */
+mp_value *mp_cfg_path_value(const char *text);
+/* Runs `config set-all`, `rm-all` (`remove-all`, `delete-all`) or `cp`
+ * (`copy`) when argv[1] names one: returns 1 with the exit status in
+ * *status; else 0. */
+int mp_cfg_bulk(int argc, const char **argv, mp_ctx *ctx, int *status);
+
+#endif

@@ -1,6 +1,8 @@
 /* minipulumi stack history: the stack's updates, newest first. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -39,34 +41,109 @@ static void print_json(mp_ctx *ctx, const mp_history_entry *h, size_t n) {
   mp_cli_cjson_emit(ctx->out, a, 2);
 }
 
-static void print_text(mp_ctx *ctx, const char *stack,
-                       const mp_history_entry *h, size_t n) {
-  if (!n) {
-    fprintf(ctx->out, "Stack %s has never been updated\n", stack);
+/* Seconds since the epoch of a stored "YYYY-MM-DDTHH:MM:SSZ", or -1. */
+static time_t parse_utc(const char *iso) {
+  struct tm tm;
+  memset(&tm, 0, sizeof(tm));
+  if (iso == NULL || sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon,
+                            &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                            &tm.tm_sec) != 6)
+    return -1;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return timegm(&tm);
+}
+
+/* How long ago |t| was, in the words Pulumi's history uses ("now",
+ * "1 second ago", "2 minutes ago", ... "a long while ago"). */
+static void ago(time_t t, time_t now, char *buf, size_t n) {
+  static const struct {
+    double below;     /* seconds */
+    const char *one;  /* NULL: use |unit| with the count */
+    const char *unit;
+    double per;
+  } steps[] = {
+      {1, "now", NULL, 1},
+      {2, "1 second ago", NULL, 1},
+      {60, NULL, "seconds", 1},
+      {120, "1 minute ago", NULL, 1},
+      {3600, NULL, "minutes", 60},
+      {7200, "1 hour ago", NULL, 1},
+      {86400, NULL, "hours", 3600},
+      {172800, "1 day ago", NULL, 1},
+      {604800, NULL, "days", 86400},
+      {1209600, "1 week ago", NULL, 1},
+      {2592000, NULL, "weeks", 604800},
+      {5184000, "1 month ago", NULL, 1},
+      {31536000, NULL, "months", 2592000},
+      {47304000, "1 year ago", NULL, 1},
+      {63072000, "2 years ago", NULL, 1},
+      {1166832000, NULL, "years", 31536000},
+  };
+  double d = difftime(now, t);
+  if (d < 0) d = 0;
+  for (size_t i = 0; i < MP_ARRAY_LEN(steps); i++) {
+    if (d >= steps[i].below) continue;
+    if (steps[i].one) snprintf(buf, n, "%s", steps[i].one);
+    else snprintf(buf, n, "%lld %s ago", (long long)(d / steps[i].per),
+                  steps[i].unit);
     return;
   }
+  snprintf(buf, n, "a long while ago");
+}
+
+/* A whole number of seconds as Go prints a duration: 0s, 9s, 2m0s, 1h2m3s. */
+static void duration(long long s, char *buf, size_t n) {
+  if (s < 0) s = 0;
+  if (s >= 3600)
+    snprintf(buf, n, "%lldh%lldm%llds", s / 3600, s % 3600 / 60, s % 60);
+  else if (s >= 60)
+    snprintf(buf, n, "%lldm%llds", s / 60, s % 60);
+  else
+    snprintf(buf, n, "%llds", s);
+}
+
+static void print_text(mp_ctx *ctx, const mp_history_entry *h, size_t n,
+                       int page, int full_dates) {
+  if (!n) {
+    if (page > 1) fprintf(ctx->out, "No stack updates found on page '%d'\n", page);
+    else fprintf(ctx->out, "Stack has never been updated\n");
+    return;
+  }
+  time_t now = time(NULL);
   for (size_t i = 0; i < n; i++) {
     const mp_update_counts *c = &h[i].counts;
     fprintf(ctx->out, "Version: %lld\nUpdateKind: %s\nStatus: %s\n",
             (long long)h[i].id, h[i].kind, h[i].result);
-    if (h[i].message && *h[i].message)
-      fprintf(ctx->out, "Message: %s\n", h[i].message);
-    fprintf(ctx->out, "+%lld-%lld~%lld+-%lld %lld unchanged\n",
-            (long long)c->create, (long long)c->del, (long long)c->update,
-            (long long)c->replace, (long long)c->same);
-    fprintf(ctx->out, "Started: %s\n", h[i].start);
-    if (h[i].end[0]) fprintf(ctx->out, "Ended: %s\n", h[i].end);
-    fputc('\n', ctx->out);
+    fprintf(ctx->out, "Message: %s\n", h[i].message ? h[i].message : "");
+    fprintf(ctx->out, "+%lld-%lld~%lld %lld", (long long)c->create,
+            (long long)c->del, (long long)c->update, (long long)c->same);
+    time_t t0 = parse_utc(h[i].start), t1 = parse_utc(h[i].end);
+    char when[64], took[32];
+    if (full_dates) {
+      struct tm tm;
+      localtime_r(&t0, &tm);
+      strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z %Z", &tm);
+    } else {
+      ago(t0, now, when, sizeof(when));
+    }
+    duration(t1 >= t0 ? (long long)(t1 - t0) : 0, took, sizeof(took));
+    fprintf(ctx->out, " Updated %s took %s\n\n", when, took);
   }
 }
 
 int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx) {
-  int json = 0, show = 0;
+  int json = 0, show = 0, full_dates = 0, page_size = 10, page = 1;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('j', "json", &json, "print JSON"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "show secret config values"),
+      MP_OPT_BOOL_(0, "full-dates", &full_dates,
+                   "show full dates, instead of relative dates"),
+      MP_OPT_INT_(0, "page-size", &page_size, "N",
+                  "used with 'page' to control the number of results (0: all)"),
+      MP_OPT_INT_(0, "page", &page, "N", "used with 'page-size' to paginate results"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
@@ -80,10 +157,17 @@ int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx) {
   mp_err_clear(&err);
   if (mp_store_history(ctx->store, mp_cli_ref(ctx, stack), &h, &n, &err)) {
     status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
-  } else if (json) {
-    print_json(ctx, h, n);
   } else {
-    print_text(ctx, stack, h, n);
+    /* Newest first; one page of |page_size| (0: every update). */
+    size_t from = 0, count = n;
+    if (page < 1) page = 1;
+    if (page_size > 0) {
+      from = (size_t)(page - 1) * (size_t)page_size;
+      if (from > n) from = n;
+      count = n - from < (size_t)page_size ? n - from : (size_t)page_size;
+    }
+    if (json) print_json(ctx, h + from, count);
+    else print_text(ctx, h + from, count, page, full_dates);
   }
   for (size_t i = 0; i < n; i++) mp_history_entry_destroy(&h[i]);
   free(h);

@@ -420,12 +420,89 @@ static const char *const pulumi_fields[] = {"stack", "project",
                                             "organization", "cwd",
                                             "rootDirectory"};
 
+/* Levenshtein distance (the ranking of Pulumi YAML's suggestions). */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  size_t *row = mp_xcalloc(lb + 1, sizeof(*row));
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  size_t d = row[lb];
+  free(row);
+  return d;
+}
+
+/* Pulumi YAML's type check of `${res.prop}` on a resource whose schema is
+ * known: "<prop> does not exist on <res>", then the five closest
+ * properties ("Existing properties are: a, b and 3 others"). */
+static int check_resource_property(ref_walk *w, const mp__yres *r,
+                                   const mp__yexpr *x) {
+  const char *const *props = mp_yaml_type_properties(r->type);
+  if (props == NULL || x->nacc == 0 || x->acc[0].key == NULL) return 0;
+  const char *want = x->acc[0].key;
+  if (!strcmp(want, "id") || !strcmp(want, "urn")) return 0;
+  mp_strv all;
+  mp_strv_init(&all);
+  mp_strv_push(&all, "id");
+  mp_strv_push(&all, "urn");
+  for (size_t i = 0; props[i]; i++) {
+    if (!strcmp(props[i], want)) {
+      mp_strv_destroy(&all);
+      return 0;
+    }
+    mp_strv_push(&all, props[i]);
+  }
+  /* Alphabetical, then stably by distance: insertion sort on both keys. */
+  size_t n = all.len;
+  size_t *dist = mp_xcalloc(n, sizeof(*dist));
+  for (size_t i = 0; i < n; i++) dist[i] = edit_distance(all.items[i], want);
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0; j--) {
+      int later = dist[j - 1] > dist[j] ||
+                  (dist[j - 1] == dist[j] &&
+                   strcmp(all.items[j - 1], all.items[j]) > 0);
+      if (!later) break;
+      size_t td = dist[j];
+      dist[j] = dist[j - 1];
+      dist[j - 1] = td;
+      char *ts = all.items[j];
+      all.items[j] = all.items[j - 1];
+      all.items[j - 1] = ts;
+    }
+  mp_buf b;
+  mp_buf_init(&b);
+  for (size_t i = 0; i < n && i < 5; i++)
+    mp_buf_printf(&b, "%s%s", i ? ", " : "", all.items[i]);
+  if (n > 5)
+    mp_buf_printf(&b, " and %zu other%s", n - 5, n - 5 == 1 ? "" : "s");
+  char *msg = mp_xasprintf("%s: %s does not exist on %s; Existing properties "
+                           "are: %s",
+                           w->what, want, x->str, b.data ? b.data : "");
+  int rc = at(w->err, w->p->file, x->line, x->col, "%s%s", msg, "");
+  free(msg);
+  mp_buf_destroy(&b);
+  free(dist);
+  mp_strv_destroy(&all);
+  return rc;
+}
+
 static int resolve_ref(void *ud, mp__yexpr *x) {
   ref_walk *w = ud;
   mp__prog *p = w->p;
   long i;
   if ((i = res_find(p, x->str)) >= 0) {
     x->ref = MP_REF_RESOURCE;
+    if (check_resource_property(w, &p->res[i], x)) return MP_EINVAL;
   } else if ((i = var_find(p, x->str)) >= 0) {
     x->ref = MP_REF_VARIABLE;
   } else if ((i = cfg_find(p, x->str)) >= 0) {

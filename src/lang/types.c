@@ -67,3 +67,47 @@ int mp_yaml_resolve_type(const char *token, char **out, mp_err *err) {
   free(full);
   return rc;
 }
+
+/* The properties of the built-in resource types, as their packages'
+ * schemas list them (`urn` and, for custom resources, `id` come on top);
+ * `test:index:Resource` is free-form and has none listed. */
+static const char *const pet_props[] = {"keepers", "length", "prefix",
+                                        "separator", NULL};
+static const char *const string_props[] = {
+    "keepers",    "length", "lower",   "minLower", "minNumeric",
+    "minSpecial", "minUpper", "number", "numeric", "overrideSpecial",
+    "result",     "special", "upper",  NULL};
+static const char *const password_props[] = {
+    "bcryptHash", "keepers", "length",  "lower",   "minLower",
+    "minNumeric", "minSpecial", "minUpper", "number", "numeric",
+    "overrideSpecial", "result", "special", "upper", NULL};
+static const char *const integer_props[] = {"keepers", "max", "min", "result",
+                                            "seed", NULL};
+static const char *const id_props[] = {"b64Std", "b64Url", "byteLength", "dec",
+                                       "hex",    "keepers", "prefix", NULL};
+static const char *const uuid_props[] = {"keepers", "result", NULL};
+static const char *const command_props[] = {
+    "addPreviousOutputInEnv", "archive", "archivePaths", "assetPaths",
+    "assets", "create", "delete", "dir", "environment", "interpreter",
+    "logging", "stderr", "stdin", "stdout", "triggers", "update", NULL};
+static const char *const file_props[] = {"content", "mode", "overwrite", "path",
+                                         "sha256", NULL};
+
+const char *const *mp_yaml_type_properties(const char *token) {
+  static const struct {
+    const char *token;
+    const char *const *props;
+  } known[] = {
+      {"random:index/randomPet:RandomPet", pet_props},
+      {"random:index/randomString:RandomString", string_props},
+      {"random:index/randomPassword:RandomPassword", password_props},
+      {"random:index/randomInteger:RandomInteger", integer_props},
+      {"random:index/randomId:RandomId", id_props},
+      {"random:index/randomUuid:RandomUuid", uuid_props},
+      {"command:local:Command", command_props},
+      {"local:index:File", file_props},
+  };
+  for (size_t i = 0; token && i < MP_ARRAY_LEN(known); i++)
+    if (strcmp(known[i].token, token) == 0) return known[i].props;
+  return NULL;
+}

@@ -87,5 +87,9 @@ int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err);
  * unchanged (owned string in |*out|). Returns 0 or MP_EINVAL for a
  * malformed token or a type the built-in package lacks. */
 int mp_yaml_resolve_type(const char *token, char **out, mp_err *err);
+/* The schema's properties of the resolved built-in type |token|
+ * (NULL-terminated, static), or NULL when its schema is not known (no
+ * check is made then). */
+const char *const *mp_yaml_type_properties(const char *token);
 
 #endif

@@ -35,6 +35,26 @@ resources:
 YAML
 fails_with "missing reference" "Pulumi.yaml:7:10: resource 'a' refers to unknown resource 'nothere'"
 
+# A misspelt property of a resource whose schema is known (Pulumi YAML's
+# type check); a free-form `test` resource is not checked.
+cat > Pulumi.yaml <<'YAML'
+name: proj
+runtime: yaml
+resources:
+  pet:
+    type: random:RandomPet
+  a:
+    type: test:Resource
+    properties:
+      v: ${pet.length}
+      w: ${a2.anything}
+  a2:
+    type: test:Resource
+outputs:
+  x: ${pet.idd}
+YAML
+fails_with "misspelt property" "Pulumi.yaml:14:6: output 'x': idd does not exist on pet; Existing properties are: id, urn, length, prefix, keepers and 1 other"
+
 cat > Pulumi.yaml <<'YAML'
 name: proj
 runtime: yaml

@@ -449,6 +449,10 @@ static int check_resource_property(ref_walk *w, const mp__yres *r,
                                    const mp__yexpr *x) {
   const char *const *props = mp_yaml_type_properties(r->type);
   if (props == NULL || x->nacc == 0 || x->acc[0].key == NULL) return 0;
+  /* Another provider than the built-in may serve it: no schema known. */
+  if (r->provider >= 0 || r->version || r->plugin_url) return 0;
+  for (size_t i = 0; i < mp_project_plugin_count(w->p->proj); i++)
+    if (!strcmp(mp_project_plugin_at(w->p->proj, i)->name, r->pkg)) return 0;
   const char *want = x->acc[0].key;
   if (!strcmp(want, "id") || !strcmp(want, "urn")) return 0;
   mp_strv all;
@@ -502,7 +506,6 @@ static int resolve_ref(void *ud, mp__yexpr *x) {
   long i;
   if ((i = res_find(p, x->str)) >= 0) {
     x->ref = MP_REF_RESOURCE;
-    if (check_resource_property(w, &p->res[i], x)) return MP_EINVAL;
   } else if ((i = var_find(p, x->str)) >= 0) {
     x->ref = MP_REF_VARIABLE;
   } else if ((i = cfg_find(p, x->str)) >= 0) {
@@ -527,6 +530,41 @@ static int resolve_ref(void *ud, mp__yexpr *x) {
   }
   x->ref_index = (size_t)i;
   return 0;
+}
+
+static int check_ref(void *ud, mp__yexpr *x) {
+  ref_walk *w = ud;
+  if (x->ref != MP_REF_RESOURCE) return 0;
+  return check_resource_property(w, &w->p->res[x->ref_index], x) ? MP_EINVAL
+                                                                 : 0;
+}
+
+/* After every reference and option is resolved: the properties read from
+ * resources (check_resource_property). */
+static int check_expr(mp__prog *p, mp__yexpr *x, const char *kind,
+                      const char *name, mp_err *err) {
+  char what[256];
+  snprintf(what, sizeof(what), "%s '%s'", kind, name);
+  ref_walk w = {p, what, err};
+  return mp__yexpr_walk(x, check_ref, &w) ? MP_EINVAL : 0;
+}
+
+static mp__yexpr **res_exprs(mp__yres *r, size_t *n);
+
+static int check_properties(mp__prog *p, mp_err *err) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < p->nres; i++) {
+    size_t n;
+    mp__yexpr **xs = res_exprs(&p->res[i], &n);
+    for (size_t j = 0; j < n && rc == 0; j++)
+      rc = check_expr(p, xs[j], "resource", p->res[i].key, err);
+    free(xs);
+  }
+  for (size_t i = 0; rc == 0 && i < p->nvars; i++)
+    rc = check_expr(p, p->vars[i].expr, "variable", p->vars[i].name, err);
+  for (size_t i = 0; rc == 0 && i < p->nouts; i++)
+    rc = check_expr(p, p->outs[i].expr, "output", p->outs[i].key, err);
+  return rc;
 }
 
 static int resolve_expr(mp__prog *p, mp__yexpr *x, const char *kind,
@@ -829,6 +867,8 @@ int mp__prog_analyze(mp__prog *p, const mp_project *proj,
     rc = resolve_expr(p, p->vars[i].expr, "variable", p->vars[i].name, err);
   for (size_t i = 0; rc == 0 && i < p->nouts; i++)
     rc = resolve_expr(p, p->outs[i].expr, "output", p->outs[i].key, err);
+  if (rc == 0)
+    rc = check_properties(p, err);
   if (rc == 0)
     rc = set_default_providers(p, err);
   if (rc < 0)

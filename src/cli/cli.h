@@ -74,6 +74,7 @@ int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_repair(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_move(int argc, const char **argv, mp_ctx *ctx);
 
 /* ---- messages ---- */
 

@@ -18,12 +18,14 @@ static const struct sub {
     {"rename", NULL, NULL, mp_cmd_state_rename,
      "Renames a resource from a stack's state"},
     {"repair", NULL, NULL, mp_cmd_state_repair, "Repair an invalid state"},
+    {"move", "mv", NULL, mp_cmd_state_move,
+     "Move resources from one stack to another"},
 };
 
 static const mp_cmd_help help = {
     "minipulumi state <subcommand> [flags]",
     "Edit the current stack's state.\n\nSubcommands: delete, unprotect, "
-    "rename, repair. To see the URNs of a stack's resources, run\n`minipulumi stack "
+    "rename, repair, move. To see the URNs of a stack's resources, run\n`minipulumi stack "
     "--show-urns`."};
 
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx) {

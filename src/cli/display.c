@@ -41,6 +41,8 @@ struct mp_display {
   diag *diags;
   size_t ndiags, dcap;
   mp_value *outputs; /* the root stack's outputs, or NULL */
+  mp_value *old_outputs; /* its outputs before this operation, or NULL */
+  int had_stack;         /* the root stack existed before */
   int have_summary;
   int64_t counts[MP_OP__COUNT];
   double duration;
@@ -576,10 +578,22 @@ static double clock_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The root stack's outputs in the last snapshot, from its step's start
+ * (later events of the stack carry its state of this operation). */
+static void take_old_outputs(mp_display *d, const mp_step_meta *m) {
+  const mp_resource *old = m->old;
+  if (d->had_stack || !old || strcmp(old->type, MP_ROOT_STACK_TYPE) != 0 ||
+      m->op == MP_OP_CREATE)
+    return;
+  d->had_stack = 1;
+  d->old_outputs = old->outputs ? mp_value_dup(old->outputs) : NULL;
+}
+
 static void on_pre(mp_display *d, const mp_event *ev) {
   double now = clock_now();
   row *r = get_row(d, &ev->meta);
   set_op(d, r, &ev->meta);
+  take_old_outputs(d, &ev->meta);
   char *diff = short_diff(&ev->meta);
   if (diff) {
     free(r->diff);
@@ -614,6 +628,7 @@ static void take_outputs(mp_display *d, const mp_step_meta *m) {
   mp_value_free(d->outputs);
   d->outputs = m->new_->outputs ? mp_value_dup(m->new_->outputs) : NULL;
 }
+
 
 static void on_outputs(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
@@ -762,24 +777,87 @@ static void print_diags(mp_display *d) {
   free(done);
 }
 
+/* One line of the Outputs section: |sym| ("+", "-", "~" or NULL for an
+ * unchanged one), the key padded to |w| before the colon, the value (an
+ * update: old => new). */
+static void output_line(mp_display *d, const char *sym, int op, size_t w,
+                        const char *key, const mp_value *old,
+                        const mp_value *v) {
+  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
+  mp_buf b;
+  mp_buf_init(&b);
+  int c = sym ? mp_op_info_of((mp_step_op)op)->color : 0;
+  if (sym) color_on(d, &b, c);
+  mp_buf_printf(&b, "  %s %-*s: ", sym ? sym : " ", (int)w, key);
+  if (old) {
+    mp_cli_render_value(old, f, 4, &b);
+    mp_buf_puts(&b, " => ");
+  }
+  mp_cli_render_value(v, f, 4, &b);
+  if (sym) color_off(d, &b, c);
+  fprintf(d->o.out, "%s\n", b.data);
+  mp_buf_destroy(&b);
+}
+
+static int by_key(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int primitive(const mp_value *v) {
+  return v->kind != MP_VALUE_OBJECT && v->kind != MP_VALUE_ARRAY;
+}
+
+/* Pulumi's Outputs section: the stack's outputs, keys sorted and aligned;
+ * against the outputs it had before, added, removed and changed ones are
+ * marked + - ~ (old => new), and a preview shows only those. */
 static void print_outputs(mp_display *d) {
   if (d->o.suppress_outputs) return;
-  const mp_value *o = d->outputs;
-  if (!o || o->kind != MP_VALUE_OBJECT || !o->u.obj.len) return;
-  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
-  size_t w = 0;
-  for (size_t i = 0; i < o->u.obj.len; i++)
-    if (strlen(o->u.obj.items[i].key) > w) w = strlen(o->u.obj.items[i].key);
+  static const mp_value empty = {.kind = MP_VALUE_OBJECT};
+  const mp_value *o = d->outputs && d->outputs->kind == MP_VALUE_OBJECT
+                          ? d->outputs : &empty;
+  const mp_value *old = d->old_outputs && d->old_outputs->kind == MP_VALUE_OBJECT
+                            ? d->old_outputs : (d->had_stack ? &empty : NULL);
+  mp_strv keys;
+  mp_strv_init(&keys);
+  for (size_t i = 0; i < o->u.obj.len; i++) mp_strv_push(&keys, o->u.obj.items[i].key);
+  for (size_t i = 0; old && i < old->u.obj.len; i++)
+    if (!mp_value_object_get(o, old->u.obj.items[i].key))
+      mp_strv_push(&keys, old->u.obj.items[i].key);
+  qsort(keys.items, keys.len, sizeof(*keys.items), by_key);
+  size_t w = 0, changed = 0;
+  for (size_t i = 0; i < keys.len; i++) {
+    if (strlen(keys.items[i]) > w) w = strlen(keys.items[i]);
+    const mp_value *a = old ? mp_value_object_get(old, keys.items[i]) : NULL;
+    const mp_value *b = mp_value_object_get(o, keys.items[i]);
+    if (old && (!a || !b || !mp_value_equal(a, b, 0))) changed++;
+  }
+  int only_changes = d->o.preview && !d->o.show_sames;
+  if (keys.len == 0 || (old && !changed && only_changes)) {
+    mp_strv_destroy(&keys);
+    return;
+  }
   fprintf(d->o.out, "Outputs:\n");
-  for (size_t i = 0; i < o->u.obj.len; i++) {
-    mp_buf b;
-    mp_buf_init(&b);
-    mp_cli_render_value(o->u.obj.items[i].value, f, 4, &b);
-    fprintf(d->o.out, "    %s: %*s%s\n", o->u.obj.items[i].key,
-            (int)(w - strlen(o->u.obj.items[i].key)), "", b.data);
-    mp_buf_destroy(&b);
+  for (size_t i = 0; i < keys.len; i++) {
+    const char *k = keys.items[i];
+    const mp_value *a = old ? mp_value_object_get(old, k) : NULL;
+    const mp_value *b = mp_value_object_get(o, k);
+    if (old && !a) {
+      output_line(d, "+", MP_OP_CREATE, w, k, NULL, b);
+    } else if (old && !b) {
+      output_line(d, "-", MP_OP_DELETE, w, k, NULL, a);
+    } else if (old && !mp_value_equal(a, b, 0)) {
+      if (primitive(a) && primitive(b)) {
+        output_line(d, "~", MP_OP_UPDATE, w, k, a, b);
+      } else {
+        output_line(d, "-", MP_OP_DELETE, w, k, NULL, a);
+        output_line(d, "+", MP_OP_CREATE, w, k, NULL, b);
+      }
+    } else if (!only_changes || !old) {
+      output_line(d, NULL, 0, w, k, NULL, b);
+    }
   }
   fputc('\n', d->o.out);
+  mp_strv_destroy(&keys);
 }
 
 static void print_summary(mp_display *d) {
@@ -882,6 +960,7 @@ void mp_display_free(mp_display *d) {
   free(d->rows);
   free(d->index);
   free(d->diags);
+  mp_value_free(d->old_outputs);
   mp_value_free(d->outputs);
   free(d);
 }

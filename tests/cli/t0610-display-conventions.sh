@@ -61,7 +61,7 @@ expect_out "++ random:index:RandomString s create replacement [diff: ~length]" "
 expect_out "-- random:index:RandomString s delete original" "--show-replacement-steps"
 run preview -c len=6
 expect_not_out "create replacement" "one replace row by default"
-expect_out "Outputs:" "outputs shown"
+expect_not_out "Outputs:" "a preview leaves unchanged outputs out (t0611)"
 run preview --suppress-outputs
 expect_not_out "Outputs:" "--suppress-outputs"
 run_tty 20 - "-" preview --suppress-progress

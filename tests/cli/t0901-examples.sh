@@ -14,7 +14,7 @@ cd "$T/command"
 run stack init dev
 run up -y
 expect_rc 0 "command: up"
-expect_out 'shout:  "CREATED BY DEV"' "the second command got the first one's stdout"
+expect_out 'shout : "CREATED BY DEV"' "the second command got the first one's stdout"
 expect_out 'stdout: "created by dev"' "stdout output"
 [ "$(cat created.txt 2>/dev/null)" = "created by dev" ] || fail "command: created.txt"
 run up -y --expect-no-changes

@@ -16,7 +16,7 @@ expect_out "test:index:Pair" "the component"
 expect_out "random:index:RandomString left" "a child (short type name)"
 expect_out "secretToken: [secret]" "secret output hidden"
 expect_out "tokenLength: 6" "secret config reached the program"
-expect_out 'greeting:    "hello"' "plain config"
+expect_out 'greeting   : "hello"' "plain config"
 expect_out "+ 4 created" "stack, component, two children (the default provider is not counted)"
 expect_not_out "s3cr3t" "secret never shown"
 

@@ -8,15 +8,15 @@ run stack init dev
 run preview
 expect_rc 0 "preview"
 expect_out "firstResult: output<string>" "an output of a resource to create"
-expect_out "secondId:    output<string>" "derived from an unknown"
-expect_out 'known:       "plain"' "a known output"
+expect_out "secondId   : output<string>" "derived from an unknown"
+expect_out 'known      : "plain"' "a known output"
 expect_out "+ 4 to create" "the plan (the default provider is not counted)"
 
 run up --yes
 expect_rc 0 "up"
-SECOND=$(echo "$OUT" | sed -n 's/.*secondId: *"\(.*\)"/\1/p')
+SECOND=$(echo "$OUT" | sed -n 's/.*secondId *: *"\(.*\)"/\1/p')
 [ -n "$SECOND" ] || fail "no secondId output: $OUT"
-expect_out "viaUrn:      \"$SECOND\"" "a resource read back by URN"
+expect_out "viaUrn     : \"$SECOND\"" "a resource read back by URN"
 state_json
 echo "$STATE" | python3 -c '
 import json, sys

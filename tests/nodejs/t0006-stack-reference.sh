@@ -15,7 +15,7 @@ OTHER_STACK=organization/components/dev run up --yes
 expect_rc 0 "up with a stack reference"
 expect_out "pulumi:pulumi:StackReference organization/components/dev" "the read"
 expect_out 'theirGreeting: "hello"' "a plain output read"
-expect_out "theirToken:    [secret]" "a secret output stays secret"
+expect_out "theirToken   : [secret]" "a secret output stays secret"
 expect_not_out "s3cr3t" "secret never shown"
 state_json
 case "$STATE" in *s3cr3t*) fail "the referenced secret is stored in plain text" ;; esac

@@ -16,7 +16,7 @@ expect_rc 0 "preview"
 run up --yes
 expect_rc 0 "up"
 expect_out 'aGreeting: "hello one!"' "create's outputs, configured from the stack config"
-expect_out 'aId:       "k1-one"' "the provider's id"
+expect_out 'aId      : "k1-one"' "the provider's id"
 expect_file "$DYN_LOG" "create one" "create a"
 expect_file "$DYN_LOG" "create two" "create b"
 
@@ -27,7 +27,7 @@ expect_out "3 unchanged" "the provider's diff said nothing changed (the default 
 : > "$DYN_LOG"
 STEP=2 run up --yes
 expect_rc 0 "update and replace"
-expect_out 'aGreeting: "hello again uno!"' "update's outputs"
+expect_out '~ aGreeting: "hello one!" => "hello again uno!"' "update's outputs"
 expect_file "$DYN_LOG" "update k1-one uno" "update through the provider's diff"
 expect_file "$DYN_LOG" "create two" "replacement created"
 expect_file "$DYN_LOG" "delete k1-two" "replaced resource deleted"

@@ -50,8 +50,8 @@ expect_out "+ 3 to create" "preview plans the stack and two items (the default p
 [ "$(world_count)" = 0 ] || fail "preview changed the world"
 run up -y --skip-preview
 expect_rc 0 "up creates"
-expect_out "len:  5" "the output computed by the plugin (HELLO from the invoke)"
-expect_out "sec:  [secret]" "a secret input comes back as a secret output"
+expect_out "len : 5" "the output computed by the plugin (HELLO from the invoke)"
+expect_out "sec : [secret]" "a secret input comes back as a secret output"
 expect_out 'seen: "wrapped"' "the plugin (acceptSecrets) got the secret as a secret"
 expect_out "testprov log: created a" "Engine.Log from the plugin is shown"
 expect_out "testprov: creating " "the plugin's stderr is shown"

@@ -52,8 +52,8 @@ run stack init dev
 run config set --secret tok s3cr3t
 TESTPROV_NO_SECRETS=1 run up -y --skip-preview
 expect_rc 0 "up with an explicit provider"
-expect_out 'seen:  "plain"' "a plugin without acceptSecrets gets the plain value"
-expect_out "sec:   [secret]" "... and the output is marked secret again"
+expect_out 'seen : "plain"' "a plugin without acceptSecrets gets the plain value"
+expect_out "sec  : [secret]" "... and the output is marked secret again"
 expect_out 'rseen: "none"' "the package named in plugins.providers is served by that plugin, not the built-in"
 export_state
 grep -q s3cr3t "$T/export.json" && fail "the secret output is in plain text in the state"

@@ -630,17 +630,55 @@ static void take_outputs(mp_display *d, const mp_step_meta *m) {
 }
 
 
+/* A refresh that found drift: the row becomes the read's result (`~
+ * update [diff: ~content]` or a delete) with the drift as its detail, as
+ * Pulumi shows it. Returns the op to show the row with. */
+static mp_step_op refresh_result(mp_display *d, row *r, const mp_event *ev) {
+  mp_step_op op = ev->meta.op;
+  if (!(r->has_op && r->op == MP_OP_REFRESH)) return op;
+  if (op == MP_OP_SAME || op == MP_OP_REFRESH) return MP_OP_REFRESH;
+  set_op(d, r, &ev->meta);
+  char *diff = short_diff(&ev->meta);
+  if (diff) {
+    free(r->diff);
+    r->diff = diff;
+  }
+  free(r->detail);
+  r->detail = render_detail(d, &ev->meta);
+  return op;
+}
+
+/* With --diff, a row's detail goes under its line, once. */
+static void show_detail(mp_display *d, row *r) {
+  if (!d->o.show_diff || !r->detail) return;
+  fputs(r->detail, d->o.out);
+  free(r->detail);
+  r->detail = NULL;
+}
+
 static void on_outputs(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
   take_outputs(d, &ev->meta);
-  if (ev->preview) return;
+  int was_refresh = r->has_op && r->op == MP_OP_REFRESH;
+  mp_step_op op = refresh_result(d, r, ev);
+  int drift = was_refresh && op != MP_OP_REFRESH;
+  if (ev->preview) {
+    /* A refresh's preview reads too: what it found shows once known. */
+    if (drift && !d->o.tty && step_shown(d, r, op)) {
+      print_line(d, r, op, clock_now());
+      show_detail(d, r);
+    }
+    return;
+  }
   /* On a terminal the stack row stays `running` until the end. */
   if (d->o.tty && !strcmp(r->type, MP_ROOT_STACK_TYPE)) return;
   r->state = ROW_DONE;
   r->end = clock_now();
-  if (!d->o.tty && step_shown(d, r, ev->meta.op) &&
-      (ev->meta.op != MP_OP_SAME || d->o.show_sames))
-    print_line(d, r, ev->meta.op, r->end);
+  if (!d->o.tty && step_shown(d, r, op) &&
+      (op != MP_OP_SAME || d->o.show_sames)) {
+    print_line(d, r, op, r->end);
+    if (drift) show_detail(d, r);
+  }
 }
 
 static void on_failed(mp_display *d, const mp_event *ev) {

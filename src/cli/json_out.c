@@ -239,8 +239,7 @@ static int digest_shows(const mp_step_meta *m) {
   return 1;
 }
 
-static void digest_step(mp_preview_digest *d, const mp_step_meta *m) {
-  if (!digest_shows(m)) return;
+static cJSON *step_json(const mp_preview_digest *d, const mp_step_meta *m) {
   cJSON *s = cJSON_CreateObject();
   add_str(s, "op", mp_op_info_of(m->op)->name);
   add_str(s, "urn", m->urn);
@@ -256,7 +255,28 @@ static void digest_step(mp_preview_digest *d, const mp_step_meta *m) {
                           detailed_diff_json(m->detailed_diff, "kind"));
   else
     cJSON_AddNullToObject(s, "detailedDiff");
-  cJSON_AddItemToArray(d->steps, s);
+  return s;
+}
+
+static void digest_step(mp_preview_digest *d, const mp_step_meta *m) {
+  if (digest_shows(m)) cJSON_AddItemToArray(d->steps, step_json(d, m));
+}
+
+/* A refresh's read that found drift (update) or the resource gone
+ * (delete) replaces the `refresh` step, as in Pulumi's digest. */
+static void digest_refresh_result(mp_preview_digest *d, const mp_step_meta *m) {
+  if (!((m->op == MP_OP_UPDATE && m->detailed_diff) || m->op == MP_OP_DELETE))
+    return;
+  cJSON *s;
+  cJSON_ArrayForEach(s, d->steps) {
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(s, "op");
+    const cJSON *urn = cJSON_GetObjectItemCaseSensitive(s, "urn");
+    if (cJSON_IsString(op) && !strcmp(op->valuestring, "refresh") &&
+        cJSON_IsString(urn) && !strcmp(urn->valuestring, m->urn)) {
+      cJSON_ReplaceItemViaPointer(d->steps, s, step_json(d, m));
+      return;
+    }
+  }
 }
 
 static void digest_outputs(mp_preview_digest *d, const mp_step_meta *m) {
@@ -278,6 +298,7 @@ void mp_preview_digest_add(mp_preview_digest *d, const mp_event *ev) {
     digest_outputs(d, &ev->meta);
     break;
   case MP_EVENT_RES_OUTPUTS:
+    digest_refresh_result(d, &ev->meta);
     digest_outputs(d, &ev->meta);
     break;
   case MP_EVENT_DIAGNOSTIC: {

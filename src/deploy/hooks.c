@@ -48,7 +48,10 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   const mp_resource *st = s->new_ ? s->new_ : s->old;
   mp_event ev = {0};
   ev.kind = kind;
-  ev.meta.op = s->op;
+  /* A refresh's outputs event says what the read found (update, same or
+   * delete), as Pulumi's do; its start said `refresh`. */
+  ev.meta.op = kind == MP_EVENT_RES_OUTPUTS && s->op == MP_OP_REFRESH
+                   ? s->refresh_result : s->op;
   ev.meta.urn = s->urn;
   ev.meta.type = st ? st->type : "";
   ev.meta.old = s->old;
@@ -65,10 +68,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   /* Default providers are internal, as with Pulumi: not counted. */
   if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical &&
       !mp_urn_is_default_provider(s->urn)) {
-    /* Events say `refresh` (the step's op, as Pulumi's do); the summary
-     * counts what the read found. */
-    mp_step_op op = s->op == MP_OP_REFRESH ? s->refresh_result : s->op;
-    d->res->counts[op]++;
+    d->res->counts[ev.meta.op]++;
   }
   if (kind == MP_EVENT_RES_OP_FAILED) {
     ev.severity = "error";

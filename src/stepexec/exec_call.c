@@ -228,7 +228,9 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
 /* Classic refresh (S55/S56): read the resource; gone = no id or no
  * outputs. The result is `update` only when the inputs changed (output
  * drift is recorded but is not a refresh diff); external resources compare
- * outputs. */
+ * outputs. An update carries the drift as the step's diff (the changed
+ * keys and a detailed diff, old to read), which the display shows as
+ * Pulumi's does: `~ update [diff: ~content]`. */
 static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   s->refresh_result = MP_OP_SAME;
   if (s->flags & MP_STEP_NO_CALL) return 0;
@@ -272,8 +274,17 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
       take_result(s, &c.r, &partial);
       int in_changed = !mp_value_equal(o->inputs, n->inputs, 0);
       int out_changed = !mp_value_equal(o->outputs, n->outputs, 0);
-      if (o->external ? out_changed : in_changed)
+      if (o->external ? out_changed : in_changed) {
         s->refresh_result = MP_OP_UPDATE;
+        mp_strv_destroy(&s->diffs);
+        mp_strv_init(&s->diffs);
+        mp_diff_destroy(&s->detailed);
+        mp_diff_init(&s->detailed);
+        mp_value_diff(o->external ? o->outputs : o->inputs,
+                      o->external ? n->outputs : n->inputs,
+                      MP_VALUE_EQ_IGNORE_SECRETS, &s->detailed, &s->diffs);
+        s->has_detailed = 1;
+      }
       if (in_changed || out_changed) stamp(n, 0);
     }
   }

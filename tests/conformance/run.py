@@ -650,6 +650,10 @@ def parse_events(stdout, is_preview_cmd):
                 continue
             m = ev["metadata"]
             k = (m.get("op"), m.get("urn"))
+            # A refresh's outputs event says what the read found (update,
+            # same, delete), as Pulumi's do; the step is still the refresh.
+            if open_pre.get(k, 0) == 0 and open_pre.get(("refresh", m.get("urn")), 0):
+                k = ("refresh", m.get("urn"))
             if open_pre.get(k, 0) == 0:
                 continue
             open_pre[k] -= 1

@@ -24,6 +24,7 @@ typedef struct row {
   char *detail; /* rendered --diff detail, or NULL */
   char *diff;   /* the Info column's `[diff: ...]`, or NULL */
   int internal; /* a default provider: never shown, as with Pulumi */
+  int header_shown; /* --diff: the stack's block is printed */
 } row;
 
 typedef struct diag {
@@ -578,6 +579,14 @@ static double clock_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* With --diff, a row's detail goes under its line, once. */
+static void show_detail(mp_display *d, row *r) {
+  if (!d->o.show_diff || !r->detail) return;
+  fputs(r->detail, d->o.out);
+  free(r->detail);
+  r->detail = NULL;
+}
+
 /* The root stack's outputs in the last snapshot, from its step's start
  * (later events of the stack carry its state of this operation). */
 static void take_old_outputs(mp_display *d, const mp_step_meta *m) {
@@ -614,13 +623,18 @@ static void on_pre(mp_display *d, const mp_event *ev) {
     }
   }
   if (d->o.tty) return;
-  int shown = step_shown(d, r, ev->meta.op);
-  if (shown) print_line(d, r, ev->meta.op, now);
-  if (shown && d->o.show_diff && r->detail) {
-    fputs(r->detail, d->o.out);
-    free(r->detail);
-    r->detail = NULL;
+  if (d->o.show_diff) { /* Pulumi's diff view: blocks, no progress lines */
+    if (!strcmp(r->type, MP_ROOT_STACK_TYPE) && !r->header_shown) {
+      r->header_shown = 1;
+      fprintf(d->o.out, "  %s: (%s)\n    [urn=%s]\n", MP_ROOT_STACK_TYPE,
+              mp_op_info_of(ev->meta.op == MP_OP_REFRESH ? MP_OP_SAME
+                                                          : ev->meta.op)->name,
+              ev->meta.urn);
+    }
+    if (step_shown(d, r, ev->meta.op)) show_detail(d, r);
+    return;
   }
+  if (step_shown(d, r, ev->meta.op)) print_line(d, r, ev->meta.op, now);
 }
 
 static void take_outputs(mp_display *d, const mp_step_meta *m) {
@@ -648,13 +662,6 @@ static mp_step_op refresh_result(mp_display *d, row *r, const mp_event *ev) {
   return op;
 }
 
-/* With --diff, a row's detail goes under its line, once. */
-static void show_detail(mp_display *d, row *r) {
-  if (!d->o.show_diff || !r->detail) return;
-  fputs(r->detail, d->o.out);
-  free(r->detail);
-  r->detail = NULL;
-}
 
 static void on_outputs(mp_display *d, const mp_event *ev) {
   row *r = get_row(d, &ev->meta);
@@ -665,7 +672,7 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   if (ev->preview) {
     /* A refresh's preview reads too: what it found shows once known. */
     if (drift && !d->o.tty && step_shown(d, r, op)) {
-      print_line(d, r, op, clock_now());
+      if (!d->o.show_diff) print_line(d, r, op, clock_now());
       show_detail(d, r);
     }
     return;
@@ -676,7 +683,7 @@ static void on_outputs(mp_display *d, const mp_event *ev) {
   r->end = clock_now();
   if (!d->o.tty && step_shown(d, r, op) &&
       (op != MP_OP_SAME || d->o.show_sames)) {
-    print_line(d, r, op, r->end);
+    if (!d->o.show_diff) print_line(d, r, op, r->end);
     if (drift) show_detail(d, r);
   }
 }

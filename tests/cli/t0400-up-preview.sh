@@ -63,7 +63,11 @@ expect_rc 0 "up with no changes"
 
 run preview --diff -c len=3
 expect_rc 0 "preview --diff with -c"
-expect_out " +- random:index:RandomPet pet replace" "replace row"
+expect_not_out " +- random:index:RandomPet pet replace" "--diff prints blocks, not progress rows"
+expect_out "  pulumi:pulumi:Stack: (same)
+    [urn=urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev]
+    +-random:index/randomPet:RandomPet: (replace)" "Pulumi's diff blocks"
+expect_out "        [urn=urn:pulumi:dev::proj::random:index/randomPet:RandomPet::pet]" "the urn line"
 expect_out "~ length: " "diff detail"
 expect_out "+-1 to replace" "replace summary"
 expect_file Pulumi.dev.yaml "proj:len: \"3\"" "-c saved the config"

@@ -51,6 +51,14 @@ typedef struct mp_ctx {
   /* 1 while a terminal display redraws in place: it prints the first ^C's
    * line itself, above its table, so the handler does not. */
   volatile sig_atomic_t display_live;
+  /* 1 once the first ^C's line is printed (by the handler or a display):
+   * it is printed once per command. */
+  volatile sig_atomic_t cancel_told;
+  /* The signal that asked to cancel (SIGINT or SIGTERM), for its words. */
+  volatile sig_atomic_t interrupt_signal;
+  /* 1 while no update runs (a preview, a prompt): the cancelling line
+   * then has no warning about orphaned resources. */
+  volatile sig_atomic_t previewing;
 
   /* Opened on first use (workspace.c); released by mp_ctx_destroy. */
   mp_store *store;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -322,6 +323,10 @@ static void pad(mp_buf *b, const char *s, size_t w) {
 static void render_tree(mp_display *d, double now, mp_buf *b) {
   tree t;
   build_tree(d, &t);
+  if (t.n == 0) { /* no header over an empty table (a Ctrl-C before any row) */
+    tree_destroy(&t);
+    return;
+  }
   size_t wt = 4, wn = 4, ws = 6;
   int any_info = 0;
   for (size_t k = 0; k < t.n; k++) {
@@ -713,14 +718,36 @@ static void on_diag(mp_display *d, const mp_event *ev) {
   else r->ninfo++;
 }
 
+const char *mp_display_cancel_text(int sigterm, int preview) {
+  static const char *const text[2][2] = {
+      {"^C received; cancelling. If you would like to terminate immediately, "
+       "press ^C again.\nNote that terminating immediately may lead to "
+       "orphaned resources and other inconsistencies.\n",
+       "^C received; cancelling. If you would like to terminate immediately, "
+       "press ^C again.\n"},
+      {"SIGTERM received; cancelling. If you would like to terminate "
+       "immediately, send SIGTERM again.\nNote that terminating immediately "
+       "may lead to orphaned resources and other inconsistencies.\n",
+       "SIGTERM received; cancelling. If you would like to terminate "
+       "immediately, send SIGTERM again.\n"}};
+  return text[sigterm != 0][preview != 0];
+}
+
+const char *mp_display_terminate_text(int sigterm) {
+  return sigterm ? "SIGTERM received; terminating\n"
+                 : "^C received; terminating\n";
+}
+
 /* Pulumi's line for a first Ctrl-C, printed above the table (which is
  * drawn again below it) so that no redraw overwrites it. Under |mu|. */
 static void tell_cancel(mp_display *d) {
   if (d->told_cancel || !d->o.interrupt || !*d->o.interrupt) return;
   d->told_cancel = 1;
+  if (d->o.cancel_told && *d->o.cancel_told) return;
+  if (d->o.cancel_told) *d->o.cancel_told = 1;
   if (d->drawn) fprintf(d->o.out, "\x1b[%zuA\r\x1b[J", d->drawn);
-  fprintf(d->o.out, "^C received; cancelling. If you would like to terminate "
-                    "immediately, press ^C again.\n");
+  int sigterm = d->o.interrupt_signal && *d->o.interrupt_signal == SIGTERM;
+  fputs(mp_display_cancel_text(sigterm, d->o.preview), d->o.out);
   d->drawn = 0;
 }
 

@@ -24,6 +24,10 @@ typedef struct mp_display_opts {
   /* Set by the SIGINT handler (ctx->interrupt); a live terminal display
    * prints Pulumi's cancelling line itself, above the table. May be NULL. */
   volatile sig_atomic_t *interrupt;
+  /* ctx->cancel_told: the line is printed once per command. May be NULL. */
+  volatile sig_atomic_t *cancel_told;
+  /* ctx->interrupt_signal: SIGTERM has words of its own. May be NULL. */
+  volatile sig_atomic_t *interrupt_signal;
   int show_sames;             /* rows of unchanged resources too */
   int show_replacement_steps; /* a replacement's steps as rows of their own */
   int suppress_outputs;       /* no Outputs: section */
@@ -46,5 +50,11 @@ void mp_display_finish(mp_display *d);
  * `details` answer). */
 void mp_display_details(mp_display *d);
 void mp_display_free(mp_display *d);
+
+/* Pulumi's line for a first cancelling signal (|sigterm|: SIGTERM rather
+ * than ^C), with its warning about orphaned resources unless |preview|; and
+ * for a second one. Static strings (safe in a signal handler). */
+const char *mp_display_cancel_text(int sigterm, int preview);
+const char *mp_display_terminate_text(int sigterm);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/display.h"
 
 typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
 
@@ -50,19 +51,24 @@ static mp_ctx *signal_ctx;
  * ^C (the command provider gives a timed-out command as long). */
 #define MP_CHILD_GRACE_MS 3000
 
+/* SIGINT and SIGTERM, as Pulumi's CLI takes them: the first cancels
+ * gracefully, the second terminates. */
 static void on_sigint(int sig) {
-  static const char msg[] =
-      "^C received; cancelling. If you would like to terminate immediately, "
-      "press ^C again.\n";
-  (void)sig;
+  int sigterm = sig == SIGTERM;
   if (signal_ctx->interrupt) {
     signal_ctx->interrupt = 2;
+    const char *t = mp_display_terminate_text(sigterm);
+    ssize_t w = write(STDERR_FILENO, t, strlen(t));
+    (void)w;
     mp_cli_end_child_groups(MP_CHILD_GRACE_MS);
     _exit(MP_EXIT_CANCELLED);
   }
+  signal_ctx->interrupt_signal = sig;
   signal_ctx->interrupt = 1;
-  if (signal_ctx->display_live) return;
-  ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+  if (signal_ctx->display_live || signal_ctx->cancel_told) return;
+  signal_ctx->cancel_told = 1;
+  const char *t = mp_display_cancel_text(sigterm, signal_ctx->previewing);
+  ssize_t w = write(STDERR_FILENO, t, strlen(t));
   (void)w;
 }
 
@@ -74,6 +80,7 @@ static void install_signals(mp_ctx *ctx) {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0; /* no SA_RESTART: a prompt's read returns on ^C */
   sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 }
 

@@ -138,6 +138,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   mp_source *src = NULL;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
+  ctx->previewing = dry_run;
   if (digest_mode) {
     s.digest = mp_preview_digest_new(s.flags);
   } else if (r->f->json) {
@@ -154,6 +155,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
                          .show_diff = r->f->diff,
                          .show_secrets = r->f->show_secrets,
                          .interrupt = &ctx->interrupt,
+                         .cancel_told = &ctx->cancel_told,
+                         .interrupt_signal = &ctx->interrupt_signal,
                          .show_sames = r->f->show_sames,
                          .show_replacement_steps = r->f->show_replacement_steps,
                          .suppress_outputs = r->f->suppress_outputs};

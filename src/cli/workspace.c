@@ -18,6 +18,7 @@ void mp_ctx_init(mp_ctx *ctx) {
   ctx->err = stderr;
   ctx->stdin_tty = isatty(0);
   ctx->stdout_tty = isatty(1);
+  ctx->previewing = 1; /* no update runs yet */
 }
 
 static void project_free(mp_cli_project *p) {

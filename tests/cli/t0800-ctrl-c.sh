@@ -30,7 +30,8 @@ t0=$(now)
 wait_bg
 t1=$(now)
 expect_rc 8 "up after one Ctrl-C"
-expect_err "^C received; cancelling. If you would like to terminate immediately, press ^C again." "the notice"
+expect_err "^C received; cancelling. If you would like to terminate immediately, press ^C again.
+Note that terminating immediately may lead to orphaned resources and other inconsistencies." "the notice, with the warning of an update"
 check "one Ctrl-C: the running create finished, nothing new started" '
 ev = events()
 st = steps(ev)
@@ -83,6 +84,7 @@ t1=$(now)
 [ "$RC" -lt 128 ] || fail "two Ctrl-C: exits by itself, not killed by the signal (status $RC)"
 python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 1.2 else 1)" "$t0" "$t1" ||
   fail "two Ctrl-C exit at once"
+grep -q "^\^C received; terminating" "$T/bg.err" || fail "the second ^C's line: $(cat "$T/bg.err")"
 export_state -s two
 check "two Ctrl-C: the interrupted create is a pending operation" '
 import json
@@ -94,4 +96,31 @@ assert "b" not in res() and "a" not in res(), sorted(res())
 run stack import -s two --file "$T/export.json"
 expect_rc 0 "import after two Ctrl-C"
 expect_err "removing pending operation 'creating' on 'urn:pulumi:two::proj::test:index:Resource::a' from snapshot" "import drops pending operations as Pulumi does"
+# SIGTERM (a CI runner stopping the job) is taken as Pulumi takes it: the
+# first cancels with its own words, the second terminates.
+run stack init term
+: >"$MINIPULUMI_TEST_WORLD/calls.jsonl"
+start_bg up -f -s term
+wait_call create a
+sleep 0.2
+kill -TERM "$BG"
+wait_bg
+expect_rc 8 "up after SIGTERM"
+grep -q "^SIGTERM received; cancelling. If you would like to terminate immediately, send SIGTERM again.$" "$T/bg.err" ||
+  fail "SIGTERM's notice: $(cat "$T/bg.err")"
+grep -q "update canceled" "$T/bg.out" || fail "the cancel is reported: $(cat "$T/bg.out")"
+run stack init term2
+: >"$MINIPULUMI_TEST_WORLD/calls.jsonl"
+start_bg preview -s term2
+for _ in $(seq 100); do
+  grep -q '"op":"check","urn":"[^"]*::a"' "$MINIPULUMI_TEST_WORLD/calls.jsonl" && break
+  sleep 0.05
+done
+kill -TERM "$BG"
+sleep 0.2
+kill -TERM "$BG"
+wait_bg
+[ "$RC" != 0 ] && [ "$RC" -lt 128 ] || fail "two SIGTERMs: exits by itself (status $RC)"
+grep -q "^SIGTERM received; terminating" "$T/bg.err" || fail "the second SIGTERM's line: $(cat "$T/bg.err")"
+grep -q "orphaned" "$T/bg.err" && fail "a preview has no warning about orphaned resources"
 finish

@@ -75,6 +75,11 @@ int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_repair(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_move(int argc, const char **argv, mp_ctx *ctx);
+/* Before a refresh (pending_creates.c): completes the pending creates
+ * named in |imports| (URN, ID pairs) and, with |ask_user|, asks on the
+ * terminal about each other one (clear, skip or import), writing the
+ * snapshot back if anything changed. Returns an exit status. */
+int mp_cli_pending_creates(mp_ctx *ctx, const mp_strv *imports, int ask_user);
 
 /* ---- messages ---- */
 

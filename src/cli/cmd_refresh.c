@@ -17,12 +17,17 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "refresh");
+  mp_strv imports;
+  mp_strv_init(&imports);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('y', "yes", &f.yes, "approve the refresh after the preview without asking"),
       MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before refreshing"),
       MP_OPT_BOOL_(0, "preview-only", &f.preview_only, "only show what the refresh would change"),
       MP_OPT_BOOL_(0, "clear-pending-creates", &f.clear_pending_creates, "drop the pending create operations first"),
       MP_OPT_BOOL_(0, "skip-pending-creates", &f.skip_pending_creates, "leave the pending create operations as they are"),
+      MP_OPT_LIST_(0, "import-pending-creates", &imports, "URN|ID",
+                   "complete pending creates: URN ID [URN ID...], one value "
+                   "per flag"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the refresh changed anything"),
       MP_OPT_GROUP_(shared.rows),
       MP_OPT_END_};
@@ -35,8 +40,12 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "cannot set both --skip-pending-creates and "
                           "--clear-pending-creates");
-  else
+  else if (!(status = mp_cli_pending_creates(
+                  ctx, &imports,
+                  mp_cli_interactive(ctx) && !f.skip_pending_creates &&
+                      !f.preview_only)))
     status = mp_cli_operation(ctx, MP_DEPLOY_REFRESH, 0, &f);
+  mp_strv_destroy(&imports);
   mp_strv_destroy(&pos);
   mp_op_flags_destroy(&f);
   return status;

@@ -107,9 +107,13 @@ static void warn_pending(deploy *d) {
     creates |= d->snap->pending[i].type == MP_PENDING_CREATING;
   if (creates && !d->o->clear_pending_creates)
     mp_buf_puts(&b,
-                "\n\nA refresh keeps pending CREATE operations: once you have "
-                "confirmed that those resources were not created, clear them "
-                "with `minipulumi refresh --clear-pending-creates`.");
+                "\n\nA refresh cannot read a pending CREATE: on a terminal "
+                "`minipulumi refresh` asks what became of each one; else, "
+                "once you have confirmed that those resources were not "
+                "created, clear them with `minipulumi refresh "
+                "--clear-pending-creates`, or record one that was with "
+                "`minipulumi refresh --import-pending-creates <urn> "
+                "--import-pending-creates <id>`.");
   mp__deploy_diag(d, "warning", NULL, b.data);
   mp_buf_destroy(&b);
 }

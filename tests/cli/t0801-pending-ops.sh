@@ -82,4 +82,51 @@ expect_out "interrupted while updating" "the warning names the update"
 pending '[]' "the next deployment drops pending updates"
 export_state
 check "the update was made" 'assert res()["slow"]["outputs"]["v"] == "two", res()["slow"]'
+
+# Pending creates resolved by hand, as Pulumi's refresh offers: a known ID
+# with --import-pending-creates URN ID, or on a terminal the choice of
+# clear, skip or import for each one.
+kill_create() { # stack
+  : >"$W/calls.jsonl"
+  start_bg up -f -s "$1"
+  wait_call create slow
+  sleep 0.2
+  kill -KILL "$BG"
+  wait_bg
+}
+run stack init imp
+kill_create imp
+U=urn:pulumi:imp::proj::test:index:Resource::slow
+echo '{"v": "one", "made": "by hand"}' >"$W/by-hand.json"
+run refresh -y -s imp --import-pending-creates "$U" --import-pending-creates by-hand \
+  --import-pending-creates urn:pulumi:imp::proj::test:index:Resource::nope --import-pending-creates x
+expect_rc 0 "refresh --import-pending-creates"
+expect_err 'warning: "urn:pulumi:imp::proj::test:index:Resource::nope" did not correspond to a pending create' "an unknown URN"
+export_state -s imp
+check "the pending create became the resource, read from its provider" '
+import json
+d = json.load(open(T + "/export.json"))["deployment"]
+assert not d.get("pending_operations"), d.get("pending_operations")
+r = res()["slow"]
+assert r["id"] == "by-hand" and r["outputs"]["made"] == "by hand", r
+'
+run refresh -y -s imp --import-pending-creates "$U"
+expect_rc 2 "an odd number of values"
+
+run stack init ask
+kill_create ask
+run_tty 30 "maybe,clear" "Choose clear, skip or import:" refresh -y -s ask
+expect_rc 0 "refresh on a terminal"
+check "on a terminal: Pulumi options, asked again on a wrong answer" '
+assert out.count("Options for pending CREATE of urn:pulumi:ask::proj::test:index:Resource::slow") == 2, out[-2000:]
+assert "clear (the CREATE failed; remove the pending CREATE)" in out
+assert "import (the CREATE succeeded; provide a resource ID and complete the CREATE operation)" in out
+'
+export_state -s ask
+check "clear dropped it" '
+import json
+d = json.load(open(T + "/export.json"))["deployment"]
+assert not d.get("pending_operations"), d.get("pending_operations")
+assert "slow" not in res(), sorted(res())
+'
 finish

@@ -36,6 +36,7 @@ int mp_cmd_version(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx);

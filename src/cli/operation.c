@@ -109,13 +109,15 @@ typedef struct run {
   mp_builtin_opts builtin; /* the built-in providers' host options */
 } run;
 
-static const char *kind_noun(mp_deploy_kind k) {
+static const char *kind_noun(mp_deploy_kind k, const mp_op_flags *f) {
+  if (f->import_program) return "import";
   return k == MP_DEPLOY_REFRESH ? "refresh"
          : k == MP_DEPLOY_DESTROY ? "destroy"
                                   : "update";
 }
 
-static const char *doing_header(mp_deploy_kind k) {
+static const char *doing_header(mp_deploy_kind k, const mp_op_flags *f) {
+  if (f->import_program) return "Importing";
   return k == MP_DEPLOY_REFRESH ? "Refreshing"
          : k == MP_DEPLOY_DESTROY ? "Destroying"
                                   : "Updating";
@@ -144,8 +146,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   } else if (r->f->json) {
     s.json = ctx->out;
   } else {
-    header = dry_run ? mp_xasprintf("Previewing %s (%s)", kind_noun(r->kind), r->stack)
-                     : mp_xasprintf("%s (%s)", doing_header(r->kind), r->stack);
+    header = dry_run ? mp_xasprintf("Previewing %s (%s)", kind_noun(r->kind, r->f), r->stack)
+                     : mp_xasprintf("%s (%s)", doing_header(r->kind, r->f), r->stack);
     int live = ctx->stdout_tty && !r->f->suppress_progress;
     mp_display_opts o = {.out = ctx->out,
                          .header = header,
@@ -166,7 +168,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
   }
   int rc = 0;
   mp_plugin_host *plugins = NULL;
-  if (r->kind == MP_DEPLOY_UPDATE)
+  if (r->kind == MP_DEPLOY_UPDATE && r->f->import_program)
+    rc = mp_yaml_source_new(ctx->project->lang, &src, err);
+  else if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
                                            &r->builtin, &plugins, err);
@@ -193,6 +197,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.continue_on_error = r->f->continue_on_error;
     o.serial_stepgen = r->f->serial_stepgen;
     o.ignore_protect = r->f->ignore_protect;
+    o.import_only = r->f->import_program != NULL;
     o.refresh_first = r->f->refresh;
     o.clear_pending_creates = r->f->clear_pending_creates;
     o.skip_pending_creates = r->f->skip_pending_creates;
@@ -239,7 +244,7 @@ static int result_status(const mp_deploy_result *res) {
 static int confirm(run *r, mp_display *preview) {
   char q[96], answer[64];
   snprintf(q, sizeof(q), "Do you want to perform this %s? [yes/no/details]",
-           kind_noun(r->kind));
+           kind_noun(r->kind, r->f));
   for (;;) {
     if (mp_cli_prompt(r->ctx, q, answer, sizeof(answer)) != 0) return 0;
     if (!strcmp(answer, "yes") || !strcmp(answer, "y")) return 1;
@@ -365,7 +370,7 @@ static int perform(run *r, int preview_cmd) {
       mp_display_free(preview);
       /* Pulumi's FprintBailf: the plain message on stdout, exit 1. */
       fprintf(ctx->out, "confirmation declined, not proceeding with the %s\n",
-              kind_noun(r->kind));
+              kind_noun(r->kind, r->f));
       fflush(ctx->out);
       return MP_EXIT_ERROR;
     }

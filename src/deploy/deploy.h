@@ -44,6 +44,7 @@ typedef struct mp_deploy_opts {
                             the generator's thread (to compare) */
   int refresh_first;     /* up --refresh */
   int ignore_protect;    /* destroy --ignore-protect (not in CLI yet) */
+  int import_only;       /* `import`: an import takes the inputs it read */
   int clear_pending_creates; /* refresh */
   int skip_pending_creates;  /* refresh */
   const char *message;   /* -m */

@@ -216,6 +216,7 @@ static int setup(deploy *d, mp_err *err) {
   so.target_dependents = o->target_dependents;
   so.exclude_dependents = o->exclude_dependents;
   so.ignore_protect = o->ignore_protect;
+  so.import_only = o->import_only;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   mp__deploy_connect(d);
   return 0;

@@ -79,6 +79,11 @@ const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i);
  * (another runtime, or the checks above; the message names the file,
  * line and column). */
 int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err);
+/* Makes the YAML text |text| (named |file| in messages) the program of |p|
+ * in place of its own, whatever its runtime (the `import` command runs a
+ * program it writes). Returns 0 or MP_EINVAL. */
+int mp_project_use_program(mp_project *p, const char *file, const char *text,
+                           mp_err *err);
 
 /* Resolves a Pulumi YAML type token the way Pulumi YAML does for the
  * built-in packages (random, command, local, test): `pkg:Type` means

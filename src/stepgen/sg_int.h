@@ -34,6 +34,7 @@ struct mp_stepgen {
   mp_targets t;     /* --target, --exclude */
   mp_strv replaces; /* --replace */
   int ignore_protect;
+  int import_only;
   const mp_snapshot *olds;
   mp_registry *registry;
   unsigned char *status;   /* enum old_status per prior resource */

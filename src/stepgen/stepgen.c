@@ -49,6 +49,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
                   o->exclude_dependents);
   if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
   sg->ignore_protect = o->ignore_protect;
+  sg->import_only = o->import_only;
   sg->plain = sg->t.targets.len == 0 && sg->t.excludes.len == 0;
   sg->olds = olds;
   sg->registry = registry;
@@ -575,7 +576,7 @@ static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
     s = mk_step(MP_OP_IMPORT, st->urn, NULL, st, MP_STEP_REPLY);
     mp_chain_push(c, s);
   }
-  s->goal_inputs = mp_value_dup(st->inputs);
+  s->goal_inputs = sg->import_only ? NULL : mp_value_dup(st->inputs);
   return 0;
 }
 

@@ -29,6 +29,9 @@ typedef struct mp_stepgen_opts {
   int target_dependents;
   int exclude_dependents;
   int ignore_protect;
+  /* The `import` command: an import's program gives no inputs, so the
+   * imported object keeps those it read (no update after it). */
+  int import_only;
 } mp_stepgen_opts;
 
 /* A diagnostic produced while generating. */

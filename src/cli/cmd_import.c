@@ -1,0 +1,270 @@
+/* minipulumi import TYPE NAME ID | --file FILE: adopts existing cloud
+ * objects into the stack, as Pulumi's `import` does. The command writes a
+ * YAML program of the resources to import (each with the `import` option)
+ * and runs it as an update that targets only them, so that nothing else in
+ * the stack changes and an import takes the inputs its provider read. With
+ * --generate-code (the default) it then prints the YAML resource block to
+ * copy into the program (or writes it to --out). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/json_out.h"
+#include "cli/operation.h"
+#include "engine/urn.h"
+#include "lang/ynode.h"
+
+typedef struct import_item {
+  char *type, *name, *id;
+} import_item;
+
+typedef struct import_list {
+  import_item *items;
+  size_t len;
+} import_list;
+
+static void list_add(import_list *l, const char *type, const char *name,
+                     const char *id) {
+  l->items = mp_xrealloc(l->items, (l->len + 1) * sizeof(*l->items));
+  l->items[l->len].type = mp_xstrdup(type);
+  l->items[l->len].name = mp_xstrdup(name);
+  l->items[l->len].id = mp_xstrdup(id);
+  l->len++;
+}
+
+static void list_destroy(import_list *l) {
+  for (size_t i = 0; i < l->len; i++) {
+    free(l->items[i].type);
+    free(l->items[i].name);
+    free(l->items[i].id);
+  }
+  free(l->items);
+}
+
+/* Pulumi's import file: {"resources": [{"type", "name", "id"}, ...]}. */
+static int read_file(mp_ctx *ctx, const char *path, import_list *l) {
+  mp_buf b;
+  mp_buf_init(&b);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG, "could not read import file '%s': %s",
+                        path, strerror(errno));
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  fclose(f);
+  cJSON *doc = cJSON_ParseWithLength(b.data ? b.data : "", b.len);
+  mp_buf_destroy(&b);
+  const cJSON *res = doc ? cJSON_GetObjectItemCaseSensitive(doc, "resources") : NULL;
+  int status = 0;
+  if (!cJSON_IsArray(res)) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "could not read import file '%s': expected a JSON "
+                          "object with a \"resources\" list",
+                          path);
+  } else {
+    const cJSON *r;
+    size_t i = 0;
+    cJSON_ArrayForEach(r, res) {
+      const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "type");
+      const cJSON *nm = cJSON_GetObjectItemCaseSensitive(r, "name");
+      const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id");
+      if (!cJSON_IsString(t) || !cJSON_IsString(nm) || !cJSON_IsString(id)) {
+        status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                              "import file '%s': resource %zu needs string "
+                              "fields \"type\", \"name\" and \"id\"",
+                              path, i);
+        break;
+      }
+      list_add(l, t->valuestring, nm->valuestring, id->valuestring);
+      i++;
+    }
+  }
+  cJSON_Delete(doc);
+  return status;
+}
+
+static void yaml_scalar(mp_buf *b, const char *s) {
+  mp_buf_putc(b, '"');
+  for (const char *p = s; *p; p++) {
+    if (*p == '"' || *p == '\\') mp_buf_putc(b, '\\');
+    mp_buf_putc(b, *p);
+  }
+  mp_buf_putc(b, '"');
+}
+
+/* The program that imports |l|. */
+static char *import_program(const mp_ctx *ctx, const import_list *l,
+                            int protect) {
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_puts(&b, "name: ");
+  yaml_scalar(&b, ctx->project->name);
+  mp_buf_puts(&b, "\nruntime: yaml\nresources:\n");
+  for (size_t i = 0; i < l->len; i++) {
+    mp_buf_puts(&b, "  ");
+    yaml_scalar(&b, l->items[i].name);
+    mp_buf_puts(&b, ":\n    type: ");
+    yaml_scalar(&b, l->items[i].type);
+    mp_buf_puts(&b, "\n    options:\n      import: ");
+    yaml_scalar(&b, l->items[i].id);
+    mp_buf_printf(&b, "\n      protect: %s\n", protect ? "true" : "false");
+  }
+  return mp_buf_detach(&b, NULL);
+}
+
+/* Appends |v| as YAML, every line indented by |indent| spaces. */
+static int emit_indented(const mp_value *v, int indent, mp_buf *out,
+                         mp_err *err) {
+  mp_buf b;
+  mp_buf_init(&b);
+  int rc = mp_ynode_emit(v, NULL, 0, &b, err);
+  for (const char *p = b.data, *nl; rc == 0 && p && *p; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) nl = p + strlen(p) - 1;
+    mp_buf_printf(out, "%*s%.*s\n", indent, "", (int)(nl - p), p);
+  }
+  mp_buf_destroy(&b);
+  return rc;
+}
+
+/* The YAML block of the imported resources (type, properties, options,
+ * as Pulumi writes them), with the inputs the import read: the state's. */
+static int generated_code(mp_ctx *ctx, const char *stack, const import_list *l,
+                          const mp_strv *urns, int protect, mp_buf *out) {
+  mp_snapshot *snap = NULL;
+  mp_crypter crypter;
+  int has = 0;
+  int status = mp_cli_load_snapshot(ctx, stack, &snap, &crypter, &has);
+  if (status) return status;
+  mp_err err;
+  mp_err_clear(&err);
+  mp_buf_puts(out, "resources:\n");
+  for (size_t i = 0; !status && i < l->len; i++) {
+    const mp_resource *r = NULL;
+    for (size_t k = 0; k < snap->nres && !r; k++)
+      if (!snap->res[k]->delete_ && !strcmp(snap->res[k]->urn, urns->items[i]))
+        r = snap->res[k];
+    if (r == NULL) continue;
+    mp_buf_printf(out, "  %s:\n    type: %s\n", l->items[i].name,
+                  l->items[i].type);
+    mp_value *props = r->inputs ? mp_value_strip_secrets(r->inputs) : NULL;
+    if (props && props->kind == MP_VALUE_OBJECT && props->u.obj.len) {
+      mp_buf_puts(out, "    properties:\n");
+      if (emit_indented(props, 6, out, &err))
+        status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    }
+    mp_value_free(props);
+    if (protect) mp_buf_puts(out, "    options:\n      protect: true\n");
+  }
+  mp_snapshot_free(snap);
+  return status;
+}
+
+static const mp_cmd_help help = {
+    "minipulumi import [TYPE NAME ID] [--file FILE] [flags]",
+    "Import resources into an existing stack.\n\nEach resource (TYPE NAME ID, "
+    "or the \"resources\" of an import file: [{\"type\", \"name\",\n\"id\"}]) "
+    "is read from its provider by ID and added to the stack's state, "
+    "protected unless\n--protect=false; nothing else in the stack changes. "
+    "Then the YAML resource block to copy into\nthe program is printed "
+    "(--generate-code=false: not; --out FILE: written there)."};
+
+int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
+  mp_op_flags f;
+  mp_strv pos;
+  mp_op_flags_init(&f);
+  mp_strv_init(&pos);
+  const char *file = NULL, *out_path = NULL;
+  int protect = 1, generate = 1;
+  const mp_opt opts[] = {
+      MP_OPT_STR_('f', "file", &file, "FILE", "import the resources this JSON file lists"),
+      MP_OPT_STR_('o', "out", &out_path, "FILE", "write the generated code to this file"),
+      MP_OPT_BOOL_(0, "generate-code", &generate, "print the YAML block to copy into the program"),
+      MP_OPT_BOOL_(0, "protect", &protect, "mark the imported resources protected (default true)"),
+      MP_OPT_BOOL_('y', "yes", &f.yes, "import without asking after the preview"),
+      MP_OPT_BOOL_(0, "skip-preview", &f.skip_preview, "do not preview before importing"),
+      MP_OPT_BOOL_(0, "preview-only", &f.preview_only, "only show what the import would do"),
+      MP_OPT_STR_('m', "message", &f.message, "MSG", "the update's message"),
+      MP_OPT_BOOL_(0, "diff", &f.diff, "show the resources' properties"),
+      MP_OPT_BOOL_('j', "json", &f.json, "print JSON events"),
+      MP_OPT_INT_('p', "parallel", &f.parallel, "N", "at most N provider calls at once"),
+      MP_OPT_END_};
+  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
+  import_list l = {0};
+  int status = 0;
+  char *stack = NULL, *program = NULL;
+  if (rc) {
+    status = mp_args_exit_status(rc);
+  } else if (file && pos.len) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "an inline resource may not be specified in "
+                          "conjunction with an import file");
+  } else if (!file && pos.len != 3) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "an inline resource must be specified as TYPE NAME "
+                          "ID, or use --file FILE");
+  } else if (file) {
+    status = read_file(ctx, file, &l);
+  } else {
+    list_add(&l, pos.items[0], pos.items[1], pos.items[2]);
+  }
+  if (!status && l.len == 0)
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG, "no resources to import");
+  if (!status) status = mp_cli_stack(ctx, NULL, 1, &stack);
+  for (size_t i = 0; !status && i < l.len; i++) {
+    mp_err err;
+    mp_err_clear(&err);
+    char *type = NULL;
+    if (mp_yaml_resolve_type(l.items[i].type, &type, &err)) {
+      status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+      break;
+    }
+    mp_strv_push_take(&f.targets, mp_urn_new(stack, ctx->project->name, NULL,
+                                             type, l.items[i].name, NULL));
+    free(type);
+  }
+  if (!status) {
+    program = import_program(ctx, &l, protect);
+    mp_err err;
+    mp_err_clear(&err);
+    if (mp_project_use_program(ctx->project->lang, "the import", program, &err))
+      status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  }
+  if (!status) {
+    f.import_program = program;
+    status = mp_cli_operation(ctx, MP_DEPLOY_UPDATE, 0, &f);
+  }
+  if (!status && generate && !f.preview_only && !f.json) {
+    mp_buf code;
+    mp_buf_init(&code);
+    status = generated_code(ctx, stack, &l, &f.targets, protect, &code);
+    if (!status && out_path) {
+      FILE *o = fopen(out_path, "wb");
+      if (!o || fwrite(code.data, 1, code.len, o) != code.len || fclose(o))
+        status = mp_cli_error(ctx, MP_EXIT_ERROR, "could not write '%s': %s",
+                              out_path, strerror(errno));
+    } else if (!status) {
+      fprintf(ctx->out,
+              "Please copy the following code into your Pulumi application. "
+              "Not doing so\nwill cause Pulumi to report that an update will "
+              "happen on the next update command.\n\n");
+      if (protect)
+        fprintf(ctx->out,
+                "Please note that the imported resources are marked as "
+                "protected. To destroy them\nyou will need to remove the "
+                "`protect` option and run `minipulumi up` *before*\nthe "
+                "destroy will take effect.\n\n");
+      fputs(code.data ? code.data : "", ctx->out);
+    }
+    mp_buf_destroy(&code);
+  }
+  free(program);
+  free(stack);
+  list_destroy(&l);
+  mp_strv_destroy(&pos);
+  mp_op_flags_destroy(&f);
+  return status;
+}

@@ -63,7 +63,18 @@ sys.stdout.write("\nEXIT %d\n" % os.waitstatus_to_exitcode(st))
 PY
 OUT=$(cat "$T/out")
 expect_out "EXIT 8" "cancelled"
-check "the cancelling line once" '
+check "the cancelling line once, with the warning of an update" '
 assert out.count("^C received; cancelling. If you would like to terminate immediately, press ^C again.") == 1, out[-2000:]
+assert out.count("Note that terminating immediately may lead to orphaned resources and other inconsistencies.") == 1, out[-2000:]
 '
+check "no header is drawn over an empty table" '
+import re
+plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out).replace("\r", "")
+lines = [l for l in plain.split("\n") if l.strip()]
+for i, l in enumerate(lines):
+    if re.match(r"^ +Type +Name +(Status|Plan)", l):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        assert "pulumi:pulumi:Stack" in nxt, (l, nxt)
+'
+
 finish

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "engine/text.h"
 #include "engine/urn.h"
 
 int mp_state_edit_open(mp_ctx *ctx, mp_state_edit *e) {
@@ -53,28 +54,6 @@ void mp_state_edit_hint(mp_state_edit *e) {
           s ? " --stack " : "", s ? s : "", s ? " --stack " : "", s ? s : "");
 }
 
-/* Edit distance, case-insensitive (for "Did you mean"). */
-static size_t distance(const char *a, const char *b) {
-  size_t n = strlen(b);
-  size_t *row = mp_xcalloc(n + 1, sizeof(*row));
-  for (size_t j = 0; j <= n; j++) row[j] = j;
-  for (size_t i = 1; a[i - 1]; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= n; j++) {
-      size_t up = row[j];
-      int same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
-      size_t best = diag + (same ? 0 : 1);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  size_t d = row[n];
-  free(row);
-  return d;
-}
 
 typedef struct near_urn {
   size_t dist, index;
@@ -92,7 +71,7 @@ static int not_found(mp_state_edit *e, const char *urn) {
   size_t limit = strlen(urn) / 4 > 2 ? strlen(urn) / 4 : 2, n = 0;
   near_urn *near = mp_xcalloc(e->snap->nres + 1, sizeof(*near));
   for (size_t i = 0; i < e->snap->nres; i++) {
-    size_t d = distance(urn, e->snap->res[i]->urn);
+    size_t d = mp_text_distance(urn, e->snap->res[i]->urn, 1);
     if (d <= limit) near[n++] = (near_urn){d, i};
   }
   qsort(near, n, sizeof(*near), by_distance);

@@ -1,5 +1,11 @@
-/* UTF-8 validation and byte positions for messages about files. */
+/* UTF-8 validation, byte positions for messages about files, and the
+ * edit distance behind "did you mean" suggestions. */
 #include "engine/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/mem.h"
 
 /* The length of the well-formed sequence at |p| (at most |n| bytes
  * available), or 0 when it is not one. */
@@ -60,4 +66,28 @@ void mp_text_position(const char *text, size_t len, size_t offset, int *line,
       (*col)++;
     }
   }
+}
+
+size_t mp_text_distance(const char *a, const char *b, int fold_case) {
+  size_t n = strlen(b);
+  size_t *row = mp_xcalloc(n + 1, sizeof(*row));
+  for (size_t j = 0; j <= n; j++) row[j] = j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= n; j++) {
+      size_t up = row[j];
+      char x = a[i - 1], y = b[j - 1];
+      if (fold_case && x >= 'A' && x <= 'Z') x = (char)(x - 'A' + 'a');
+      if (fold_case && y >= 'A' && y <= 'Z') y = (char)(y - 'A' + 'a');
+      size_t best = diag + (x == y ? 0 : 1);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  size_t d = row[n];
+  free(row);
+  return d;
 }

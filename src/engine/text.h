@@ -16,4 +16,8 @@ size_t mp_utf8_invalid_at(const char *s, size_t len);
 void mp_text_position(const char *text, size_t len, size_t offset, int *line,
                       int *col);
 
+/* The Levenshtein distance between |a| and |b| (|fold_case|: ASCII
+ * letters compare without case), for "did you mean" suggestions. */
+size_t mp_text_distance(const char *a, const char *b, int fold_case);
+
 #endif

@@ -1,5 +1,6 @@
 /* Static analysis of a Pulumi YAML program: declarations, references,
  * options, config and the dependency graph (no monitor calls here). */
+#include "engine/text.h"
 #include "lang/prog.h"
 
 #include <errno.h>
@@ -420,27 +421,6 @@ static const char *const pulumi_fields[] = {"stack", "project",
                                             "organization", "cwd",
                                             "rootDirectory"};
 
-/* Levenshtein distance (the ranking of Pulumi YAML's suggestions). */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  size_t *row = mp_xcalloc(lb + 1, sizeof(*row));
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  size_t d = row[lb];
-  free(row);
-  return d;
-}
 
 /* Pulumi YAML's type check of `${res.prop}` on a resource whose schema is
  * known: "<prop> does not exist on <res>", then the five closest
@@ -469,7 +449,7 @@ static int check_resource_property(ref_walk *w, const mp__yres *r,
   /* Alphabetical, then stably by distance: insertion sort on both keys. */
   size_t n = all.len;
   size_t *dist = mp_xcalloc(n, sizeof(*dist));
-  for (size_t i = 0; i < n; i++) dist[i] = edit_distance(all.items[i], want);
+  for (size_t i = 0; i < n; i++) dist[i] = mp_text_distance(all.items[i], want, 0);
   for (size_t i = 1; i < n; i++)
     for (size_t j = i; j > 0; j--) {
       int later = dist[j - 1] > dist[j] ||

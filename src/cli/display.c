@@ -895,7 +895,7 @@ static void print_outputs(mp_display *d) {
   for (size_t i = 0; old && i < old->u.obj.len; i++)
     if (!mp_value_object_get(o, old->u.obj.items[i].key))
       mp_strv_push(&keys, old->u.obj.items[i].key);
-  qsort(keys.items, keys.len, sizeof(*keys.items), by_key);
+  if (keys.len) qsort(keys.items, keys.len, sizeof(*keys.items), by_key);
   size_t w = 0, changed = 0;
   for (size_t i = 0; i < keys.len; i++) {
     if (strlen(keys.items[i]) > w) w = strlen(keys.items[i]);

@@ -188,7 +188,7 @@ def check_round(args, lab, rnd, results, other, ref, history):
                     "worker %d" % (got, rnd, w))
     history.append("round %d worker %d" % (rnd, w))
     h = json.loads(lab.run(lab.proj("w0"), STACK, "stack", "history",
-                           "--json"))
+                           "--json", "--page-size", "0"))
     got_h = [(e.get("message"), e.get("result")) for e in reversed(h)]
     want_h = [(m, "succeeded") for m in history]
     if got_h != want_h:

@@ -147,7 +147,7 @@ static void bench_size(const char *target, size_t n) {
   mp_store *s;
   mp_err err;
   mp_stack_ref st = {"proj", name};
-  mp_crypter c = {no_encrypt, NULL, NULL};
+  mp_crypter c = {no_encrypt, NULL, NULL, NULL};
   if (mp_store_open(path, &s, &err) < 0)
     fail("open", &err);
   if (mp_store_stack_exists(s, st, &err) == 1 &&

@@ -288,11 +288,15 @@ static int prepare(run *r) {
   mp_ctx *ctx = r->ctx;
   mp_err err;
   mp_err_clear(&err);
-  /* The passphrase first: asked for, or refused, before anything runs. */
-  int mode = MP_SECRETS_FOR_STATE | MP_SECRETS_NOW |
-             (mp_cli_passphrase_given() ? MP_SECRETS_CREATE : 0);
+  /* The passphrase first: asked for, or refused, before anything runs.
+   * Given in the environment, its key is derived on a thread of its own
+   * while the configuration, the program and the snapshot load; the
+   * deployment checks it (the crypter's ready) before it runs anything. */
+  int mode = MP_SECRETS_FOR_STATE |
+             (mp_cli_passphrase_given() ? MP_SECRETS_CREATE : MP_SECRETS_NOW);
   if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  if (r->pp) mp_passphrase_derive_ahead(r->pp);
   if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
       mp_cli_config_build(ctx, r->stack, &r->config, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);

@@ -190,6 +190,10 @@ static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
+  /* A wrong passphrase fails here, before anything runs or is written. */
+  if (o->crypter && o->crypter->ready &&
+      (rc = o->crypter->ready(o->crypter->ctx, err)) < 0)
+    return rc;
   inject_default_providers(d);
   if (!o->dry_run) {
     mp_lock_info stale;

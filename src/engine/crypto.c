@@ -12,14 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* derive_key uses the one-block SHA-256 calls (SHA256_Init/Update/Final),
- * which OpenSSL 3 marks deprecated; see there for why. */
+/* derive_key uses the low-level SHA-256 calls (SHA256_Init/Update/Final
+ * and SHA256_Transform), which OpenSSL 3 marks deprecated; see there for
+ * why. */
 #define OPENSSL_SUPPRESS_DEPRECATED
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <uv.h>
 
 #define KDF_ITERATIONS 1000000
 #define KEY_LEN 32
@@ -44,6 +46,11 @@ struct mp_passphrase {
   int key_ready;
   int failed;       /* 1 once the passphrase was found to be wrong */
   mp_err fail_err;  /* the error to repeat while |failed| */
+  /* mp_passphrase_derive_ahead's thread: it writes only |ahead_key|,
+   * which ensure_key reads after joining it. */
+  uv_thread_t ahead;
+  int ahead_running;
+  unsigned char ahead_key[KEY_LEN];
 };
 
 /* ---- base64 (RFC 4648 standard alphabet, padded) ---- */
@@ -378,26 +385,59 @@ static void hmac(const hmac_key *h, const unsigned char *a, size_t alen,
   SHA256_Final(out, &c);
 }
 
+/* Writes the eight state words of |c| as the big-endian digest. */
+static void digest_of(const SHA256_CTX *c, unsigned char out[32]) {
+  for (int i = 0; i < 8; i++) {
+    out[4 * i] = (unsigned char)(c->h[i] >> 24);
+    out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
+    out[4 * i + 2] = (unsigned char)(c->h[i] >> 8);
+    out[4 * i + 3] = (unsigned char)c->h[i];
+  }
+}
+
+/* Pads a 32-byte message that follows one 64-byte key block: the first 32
+ * bytes of |block| are left for it, then 0x80, zeros and the length in
+ * bits, (64 + 32) * 8 = 768, big-endian. */
+static void pad_after_key_block(unsigned char block[SHA256_CBLOCK]) {
+  memset(block + 32, 0, SHA256_CBLOCK - 32);
+  block[32] = 0x80;
+  block[SHA256_CBLOCK - 2] = 0x03;
+  block[SHA256_CBLOCK - 1] = 0x00;
+}
+
 /* PBKDF2-HMAC-SHA256 with one 32-byte block, the same bytes as
  * PKCS5_PBKDF2_HMAC. OpenSSL's version re-keys HMAC through the EVP layer
  * in every one of the million iterations (allocations and cleanses), which
  * doubles the cost of every command that opens a stack's secrets (five
- * times under AddressSanitizer); keying once and copying the two hash
- * states costs two compressions an iteration. */
+ * times under AddressSanitizer). Here HMAC is keyed once, and from the
+ * second iteration on, where the message is always the previous 32-byte
+ * block, each HMAC is exactly two compressions of pre-padded blocks
+ * (SHA256_Transform): no buffering, padding or cleansing per iteration,
+ * which SHA256_Update/Final would add to every one of the two million. */
 static void derive_key(const char *passphrase, const unsigned char *salt,
                        size_t salt_len, unsigned char key[KEY_LEN]) {
   static const unsigned char block_index[4] = {0, 0, 0, 1};
-  unsigned char u[SHA256_DIGEST_LENGTH];
+  unsigned char in[SHA256_CBLOCK], out[SHA256_CBLOCK];
   hmac_key h;
+  SHA256_CTX c;
   _Static_assert(KEY_LEN == SHA256_DIGEST_LENGTH, "one PBKDF2 block");
   hmac_key_init(&h, passphrase, strlen(passphrase));
-  hmac(&h, salt, salt_len, block_index, sizeof(block_index), u);
-  memcpy(key, u, KEY_LEN);
+  hmac(&h, salt, salt_len, block_index, sizeof(block_index), in);
+  memcpy(key, in, KEY_LEN);
+  pad_after_key_block(in);
+  pad_after_key_block(out);
   for (long n = 1; n < KDF_ITERATIONS; n++) {
-    hmac(&h, u, sizeof(u), NULL, 0, u);
-    for (size_t i = 0; i < KEY_LEN; i++) key[i] ^= u[i];
+    c = h.inner;
+    SHA256_Transform(&c, in);
+    digest_of(&c, out);
+    c = h.outer;
+    SHA256_Transform(&c, out);
+    digest_of(&c, in);
+    for (size_t i = 0; i < KEY_LEN; i++) key[i] ^= in[i];
   }
-  OPENSSL_cleanse(u, sizeof(u));
+  OPENSSL_cleanse(in, sizeof(in));
+  OPENSSL_cleanse(out, sizeof(out));
+  OPENSSL_cleanse(&c, sizeof(c));
   OPENSSL_cleanse(&h, sizeof(h));
 }
 
@@ -470,7 +510,14 @@ static int ensure_key(mp_passphrase *pp, mp_err *err) {
                          : no_passphrase(err);
     if (rc < 0) return rc;
   }
-  derive_key(pp->passphrase, pp->salt, pp->salt_len, pp->key);
+  if (pp->ahead_running) {
+    uv_thread_join(&pp->ahead);
+    pp->ahead_running = 0;
+    memcpy(pp->key, pp->ahead_key, KEY_LEN);
+    OPENSSL_cleanse(pp->ahead_key, KEY_LEN);
+  } else {
+    derive_key(pp->passphrase, pp->salt, pp->salt_len, pp->key);
+  }
   mp_buf plain;
   mp_buf_init(&plain);
   int rc = mp_aesgcm_decrypt(pp->key, pp->check, strlen(pp->check), &plain,
@@ -537,8 +584,28 @@ int mp_passphrase_verify(mp_passphrase *pp, mp_err *err) {
   return ensure_key(pp, err);
 }
 
+static void derive_ahead_main(void *arg) {
+  mp_passphrase *pp = arg;
+  derive_key(pp->passphrase, pp->salt, pp->salt_len, pp->ahead_key);
+}
+
+void mp_passphrase_derive_ahead(mp_passphrase *pp) {
+  if (pp->key_ready || pp->failed || pp->ahead_running) return;
+  if (pp->passphrase == NULL && pp->src.get) {
+    /* Not there: ensure_key asks again and reports it. */
+    mp_err ignored;
+    if (pp->src.get(pp->src.ud, &pp->passphrase, &ignored) < 0)
+      pp->passphrase = NULL;
+  }
+  if (pp->passphrase == NULL) return;
+  /* Without a thread the key is derived on first use, as before. */
+  if (uv_thread_create(&pp->ahead, derive_ahead_main, pp) == 0)
+    pp->ahead_running = 1;
+}
+
 void mp_passphrase_free(mp_passphrase *pp) {
   if (pp == NULL) return;
+  if (pp->ahead_running) uv_thread_join(&pp->ahead);
   if (pp->passphrase) {
     OPENSSL_cleanse(pp->passphrase, strlen(pp->passphrase));
     free(pp->passphrase);
@@ -564,7 +631,11 @@ static int crypter_decrypt(void *ctx, const char *cipher, size_t len,
   return mp_aesgcm_decrypt(pp->key, cipher, len, out, err);
 }
 
+static int crypter_ready(void *ctx, mp_err *err) {
+  return ensure_key(ctx, err);
+}
+
 mp_crypter mp_passphrase_crypter(mp_passphrase *pp) {
-  mp_crypter c = {crypter_encrypt, crypter_decrypt, pp};
+  mp_crypter c = {crypter_encrypt, crypter_decrypt, pp, crypter_ready};
   return c;
 }

@@ -57,6 +57,13 @@ int mp_passphrase_create(const char *passphrase, mp_passphrase **out,
 const char *mp_passphrase_state(const mp_passphrase *pp);
 /* Checks the passphrase now (derives the key). 0 or MP_EINVAL. */
 int mp_passphrase_verify(mp_passphrase *pp, mp_err *err);
+/* Starts deriving the key on a thread of its own, when the passphrase is
+ * known (or its source gives it now) and the key not yet derived: the derivation (a million HMACs,
+ * about 0.15 s) then overlaps whatever the caller does until the key is
+ * first needed (mp_passphrase_verify, the crypter's ready, encrypt or
+ * decrypt), which waits for it. Calls on |pp| stay on the caller's
+ * thread. */
+void mp_passphrase_derive_ahead(mp_passphrase *pp);
 void mp_passphrase_free(mp_passphrase *pp);
 /* A crypter backed by |pp| (borrowed; |pp| must outlive it). */
 mp_crypter mp_passphrase_crypter(mp_passphrase *pp);

@@ -149,13 +149,17 @@ const char *mp_value_kind_name(mp_value_kind k);
 /* Encrypts and decrypts secret payloads for the checkpoint. |ctx| is the
  * crypter's state. encrypt writes the "v1:<nonce>:<ct>" text of |plain|
  * into |out|; decrypt writes the plaintext. Both return 0 or an MP_E code
- * with |err| set. Used from the thread that owns the store. */
+ * with |err| set. ready, when not NULL, waits until the crypter can be
+ * used and says whether its key is right (0, or the error encrypt would
+ * give): a deployment calls it before it writes anything. Used from the
+ * thread that owns the store. */
 typedef struct mp_crypter {
   int (*encrypt)(void *ctx, const char *plain, size_t len, mp_buf *out,
                  mp_err *err);
   int (*decrypt)(void *ctx, const char *cipher, size_t len, mp_buf *out,
                  mp_err *err);
   void *ctx;
+  int (*ready)(void *ctx, mp_err *err);
 } mp_crypter;
 
 /* A crypter that needs no key: reading keeps each secret's ciphertext as

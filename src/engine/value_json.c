@@ -522,6 +522,6 @@ static int keep_encrypt(void *ctx, const char *plain, size_t len, mp_buf *out,
 }
 
 mp_crypter mp_crypter_keep_ciphertext(void) {
-  mp_crypter c = {keep_encrypt, keep_decrypt, NULL};
+  mp_crypter c = {keep_encrypt, keep_decrypt, NULL, NULL};
   return c;
 }

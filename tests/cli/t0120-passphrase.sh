@@ -50,6 +50,26 @@ expect_rc 2 "up without a passphrase"
 expect_err "$MSG" "up names the variables"
 check "no provider call" 'assert calls() == [], calls()'
 
+# a wrong passphrase in the environment, on a stack with no secret in its
+# config (so only the deployment's check can catch it): refused before any
+# step and before any update is recorded, by up and by preview alike
+PULUMI_CONFIG_PASSPHRASE=open-sesame run stack init other
+expect_rc 0 "a second stack"
+PULUMI_CONFIG_PASSPHRASE=wrong run up --yes -s other
+expect_rc 2 "up with a wrong passphrase"
+expect_err "incorrect passphrase" "up names it"
+PULUMI_CONFIG_PASSPHRASE=wrong run preview -s other
+expect_rc 2 "preview with a wrong passphrase"
+expect_err "incorrect passphrase" "preview names it"
+check "still no provider call" 'assert calls() == [], calls()'
+PULUMI_CONFIG_PASSPHRASE=open-sesame run stack history -s other
+expect_rc 0 "history"
+expect_not_out "Update" "no update recorded"
+PULUMI_CONFIG_PASSPHRASE=open-sesame run up --yes -s other
+expect_rc 0 "the right passphrase"
+check "the right one runs the steps" 'assert ("create", "a") in calls(), calls()'
+PULUMI_CONFIG_PASSPHRASE=open-sesame run stack select dev
+
 # on a terminal: asked until it unlocks
 run_tty 30 wrong,open-sesame "unlock config/secrets" preview
 expect_rc 0 "preview after the passphrase"

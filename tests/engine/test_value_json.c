@@ -141,7 +141,7 @@ static void test_value_json_special_objects(void) {
 
 static void test_value_json_secret_ciphertext(void) {
   int calls = 0;
-  mp_crypter c = {rev_encrypt, rev_decrypt, &calls};
+  mp_crypter c = {rev_encrypt, rev_decrypt, &calls, NULL};
   mp_value *v = mp_value_new_object();
   mp_value_object_set(v, "pw", mp_value_new_secret(mp_value_new_cstring("s3")));
   round_trip(v, &c, 0,
@@ -198,7 +198,7 @@ static void check_json_error(const char *text, const mp_crypter *c,
 
 static void test_value_json_errors(void) {
   int calls = 0;
-  mp_crypter c = {rev_encrypt, rev_decrypt, &calls};
+  mp_crypter c = {rev_encrypt, rev_decrypt, &calls, NULL};
   check_json_error("{\"a\": [1, 2,]}", NULL, "syntax error at offset 12");
   check_json_error("{\"a\": ", NULL, "unexpected end of input");
   check_json_error("", NULL, "unexpected end of input at offset 0");

@@ -112,7 +112,7 @@ static inline int tst_xor_decrypt(void *ctx, const char *cipher, size_t len,
 }
 
 static inline mp_crypter tst_xor_crypter(void) {
-  mp_crypter c = {tst_xor_encrypt, tst_xor_decrypt, NULL};
+  mp_crypter c = {tst_xor_encrypt, tst_xor_decrypt, NULL, NULL};
   return c;
 }
 

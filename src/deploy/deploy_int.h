@@ -62,7 +62,11 @@ typedef struct gen_job {
   /* REGISTER, before the thread takes it (loop thread): provider calls
    * made ahead on the worker pool (generator.c). */
   mp_sg_ahead *ahead;   /* NULL: none */
-  uv_work_t work;
+  uv_work_t work;       /* of the first job of a batch */
+  struct gen_job *batch_next; /* the next job of the same pool work */
+  uint64_t ahead_ns;    /* how long its calls ahead took */
+  int ran_ahead;        /* its pool work reached it */
+  uint64_t seq;         /* arrival order */
   int ready;            /* its calls ahead are over */
   int counted;          /* in gen.ahead_live until answered */
   struct gen_job *next_call; /* the queue of calls waiting for room */
@@ -86,6 +90,10 @@ typedef struct gen {
   int calls_running;
   int calls_max; /* --parallel */
   int ahead_live; /* jobs whose calls were started, not yet answered */
+  uint64_t ahead_avg_ns; /* moving average of a job's calls ahead */
+  int ahead_timed;       /* jobs in that average, up to 8 */
+  int live_max;          /* the most |ahead_live| may reach */
+  uint64_t arrivals;     /* registrations so far (their |seq|) */
   int serial;    /* --serial-stepgen: no calls ahead */
   mp_map seen;   /* URNs registered so far: a repeat is not called ahead */
 } gen;

@@ -10,7 +10,9 @@
  *
  * Before a registration reaches the thread, its Check and Diff are made
  * ahead on the worker pool (stepgen.h, mp_sg_ahead), at most --parallel
- * calls at once, while the thread decides earlier registrations; the jobs
+ * pool works at once, while the thread decides earlier registrations
+ * (when the calls take microseconds, one work makes those of several
+ * registrations in turn: see batch_size); the jobs
  * still reach the thread in arrival order, so every decision is the
  * serial generator's, in the same order. The loop thread owns a job from
  * its arrival until it is queued for the thread; the pool thread running
@@ -134,57 +136,131 @@ static void flush_arrived(deploy *d) {
   }
 }
 
-/* Pool thread: plans the registration's calls and makes them one after
- * another (each depends on the answer before). Reads the job's goal and
- * what of the generator does not change (stepgen.h). */
+/* A batch's budget: see batch_size. */
+#define BATCH_TARGET_NS (500 * 1000)
+
+/* Pool thread: for each job of the batch, plans the registration's calls
+ * and makes them one after another (each depends on the answer before).
+ * Once the batch has taken longer than its budget (a provider that turned
+ * slow), the rest is left for call_after to hand out again, one per work,
+ * so that slow calls overlap. Reads the jobs' goals and what of the
+ * generator does not change (stepgen.h). */
 static void call_work(uv_work_t *w) {
-  gen_job *j = w->data;
   deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
-  j->ahead = mp_stepgen_ahead_new(d->sg, j->goal);
-  if (j->ahead == NULL) return;
-  do mp_sg_ahead_run(j->ahead);
-  while (mp_sg_ahead_next(j->ahead));
+  uint64_t start = uv_hrtime();
+  for (gen_job *j = w->data; j; j = j->batch_next) {
+    uint64_t t0 = uv_hrtime();
+    if (j != w->data && t0 - start > BATCH_TARGET_NS) break;
+    j->ran_ahead = 1;
+    j->ahead = mp_stepgen_ahead_new(d->sg, j->goal);
+    if (j->ahead) {
+      do mp_sg_ahead_run(j->ahead);
+      while (mp_sg_ahead_next(j->ahead));
+    }
+    j->ahead_ns = uv_hrtime() - t0;
+  }
+}
+
+/* Loop thread: puts the jobs of a batch that its work did not reach back
+ * among the calls waiting for room, in arrival order (another batch's
+ * may have gone back before them). */
+static void requeue_unreached(gen *g, gen_job *first) {
+  gen_job **at = &g->calls;
+  for (gen_job *j = first; j; j = j->batch_next) {
+    if (j->ran_ahead) continue;
+    g->ahead_live--;
+    j->counted = 0;
+    while (*at && (*at)->seq < j->seq) at = &(*at)->next_call;
+    j->next_call = *at;
+    *at = j;
+    if (j->next_call == NULL) g->calls_tail = j;
+    at = &j->next_call;
+  }
 }
 
 static void call_after(uv_work_t *w, int status) {
-  gen_job *j = w->data;
   deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
   gen *g = &d->gen;
-  (void)status; /* canceled: the thread decides without the calls */
   g->calls_running--;
-  j->ready = 1;
+  /* canceled: the thread decides without the calls */
+  if (status == 0) requeue_unreached(g, w->data);
+  for (gen_job *j = w->data; j; j = j->batch_next) {
+    if (status == 0 && !j->ran_ahead) continue;
+    j->ready = 1;
+    if (status == 0) {
+      g->ahead_avg_ns = g->ahead_timed == 0
+                            ? j->ahead_ns
+                            : (g->ahead_avg_ns * 7 + j->ahead_ns) / 8;
+      if (g->ahead_timed < 8) g->ahead_timed++;
+    }
+  }
   flush_arrived(d);
   start_calls(d);
 }
 
+/* How many registrations one pool work takes. One while calls are slow
+ * (a provider with latency: they must overlap); when a registration's
+ * calls take only microseconds (an in-process provider), the hand-offs
+ * to and from the pool cost more than the calls, so each work takes as
+ * many as fill about half a millisecond, up to 32. */
+static int batch_size(const gen *g) {
+  enum { BATCH_MAX = 32 };
+  if (g->ahead_timed < 8 || g->ahead_avg_ns * 2 > BATCH_TARGET_NS) return 1;
+  uint64_t n = BATCH_TARGET_NS / (g->ahead_avg_ns ? g->ahead_avg_ns : 1);
+  return n > BATCH_MAX ? BATCH_MAX : (int)n;
+}
+
+static gen_job *pop_call(gen *g) {
+  gen_job *j = g->calls;
+  g->calls = j->next_call;
+  if (g->calls == NULL) g->calls_tail = NULL;
+  j->batch_next = NULL;
+  return j;
+}
+
 /* Starts waiting registrations' calls while there is room; once the
  * deployment stops, the waiting ones are dropped (the thread decides
- * without them). At most --parallel run, and at most 2 x --parallel
- * registrations hold answers not yet used, so that memory stays bounded. */
+ * without them). At most --parallel pool works run, and at most
+ * 2 x --parallel x the largest batch size so far registrations hold
+ * answers not yet used, so that memory stays bounded. */
 static void start_calls(deploy *d) {
   gen *g = &d->gen;
+  int batch = batch_size(g);
+  /* The window does not shrink when the batch size falls: the answers in
+   * it must not hold back the calls handed out again. */
+  if (g->live_max < 2 * (g->calls_max + batch))
+    g->live_max = 2 * (g->calls_max + batch);
+  int live_max = g->live_max;
+  /* The oldest registration still waiting, which all the answers in the
+   * window wait for, may always go. */
   while (g->calls && ((g->calls_running < g->calls_max &&
-                       g->ahead_live < 2 * g->calls_max) ||
+                       (g->ahead_live < live_max || g->calls == g->arrived)) ||
                       d->state == DS_STOPPING)) {
-    gen_job *j = g->calls;
-    g->calls = j->next_call;
-    if (g->calls == NULL) g->calls_tail = NULL;
-    if (d->state != DS_STOPPING) {
-      j->work.data = j;
-      if (uv_queue_work(&d->loop, &j->work, call_work, call_after) == 0) {
-        g->calls_running++;
-        g->ahead_live++;
-        j->counted = 1;
-        continue;
-      }
+    gen_job *j = pop_call(g);
+    if (d->state == DS_STOPPING) {
+      j->ready = 1;
+      continue;
     }
-    j->ready = 1;
+    int n = 1;
+    for (gen_job *last = j; n < batch && g->calls &&
+                            g->ahead_live + n < live_max;
+         n++)
+      last = last->batch_next = pop_call(g);
+    j->work.data = j;
+    if (uv_queue_work(&d->loop, &j->work, call_work, call_after) == 0) {
+      g->calls_running++;
+      g->ahead_live += n;
+      for (gen_job *k = j; k; k = k->batch_next) k->counted = 1;
+      continue;
+    }
+    for (gen_job *k = j; k; k = k->batch_next) k->ready = 1;
   }
   flush_arrived(d);
 }
 
 void mp__deploy_gen_arrive(deploy *d, gen_job *j) {
   gen *g = &d->gen;
+  j->seq = g->arrivals++;
   j->next = NULL;
   if (g->arrived_tail) g->arrived_tail->next = j;
   else g->arrived = j;

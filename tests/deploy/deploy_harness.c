@@ -468,6 +468,11 @@ int calls_lines(tenv *e) {
 }
 
 int calls_overlap(tenv *e, const char *op, long long span_ns, int from_line) {
+  return calls_overlap_with(e, op, NULL, span_ns, from_line);
+}
+
+int calls_overlap_with(tenv *e, const char *op, const char *needle,
+                       long long span_ns, int from_line) {
   char path[400], pat[64];
   snprintf(path, sizeof(path), "%s/calls.jsonl", e->world);
   snprintf(pat, sizeof(pat), "\"op\":\"%s\"", op);
@@ -479,6 +484,7 @@ int calls_overlap(tenv *e, const char *op, long long span_ns, int from_line) {
   for (int ln = 0; fgets(line, sizeof(line), f); ln++) {
     char *t = strstr(line, "\"t\":");
     if (ln < from_line || !strstr(line, pat) ||
+        (needle && !strstr(line, needle)) ||
         strstr(line, "\"preview\":true") || t == NULL)
       continue;
     starts = mp_xreallocarray(starts, n + 1, sizeof(*starts));

@@ -76,6 +76,9 @@ int calls_count(tenv *e, const char *op);
 /* The most calls of |op| (outside preview) whose |span_ns| after their
  * logged start overlap, over calls.jsonl lines from |from_line| on. */
 int calls_overlap(tenv *e, const char *op, long long span_ns, int from_line);
+/* As calls_overlap, over the lines that also contain |needle|. */
+int calls_overlap_with(tenv *e, const char *op, const char *needle,
+                       long long span_ns, int from_line);
 /* The number of lines in calls.jsonl. */
 int calls_lines(tenv *e);
 /* The world file of a resource id exists. */

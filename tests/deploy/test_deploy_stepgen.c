@@ -117,9 +117,105 @@ static void test_stepgen_same_outcome_as_serial(void) {
   }
 }
 
+/* Many registrations whose calls take microseconds (pool works then take
+ * several at once, generator.c) and then slow ones: the fast ones decide
+ * exactly as the serial generator does, with no spare call, and the slow
+ * ones still overlap (a batch that turns slow hands its rest out again). */
+enum { FAST = 120, SLOW = 8 };
+
+/* The harness registers everything at once from the last to the first,
+ * so the slow ones, first in the list, arrive last. */
+static void fast_then_slow(treg *p, char **names, int round) {
+  memset(p, 0, (FAST + SLOW) * sizeof(*p));
+  for (int i = 0; i < FAST + SLOW; i++) {
+    p[i].name = names[i];
+    if (i < SLOW) p[i].inputs = "{\"__latencyMs\":150}";
+    else if (round == 1 && i % 7 == 0)
+      p[i].inputs = "{\"k\":2,\"__replaceKeys\":[\"k\"]}";
+    else if (round == 1 && i % 5 == 0) p[i].inputs = "{\"k\":3}";
+    else p[i].inputs = "{\"k\":1,\"__replaceKeys\":[\"k\"]}";
+  }
+}
+
+static int by_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the space-separated words of |s| in place. */
+static void sort_words(char *s) {
+  mp_strv w;
+  mp_strv_init(&w);
+  for (char *t = strtok(s, " "); t; t = strtok(NULL, " ")) mp_strv_push(&w, t);
+  qsort(w.items, w.len, sizeof(char *), by_str);
+  char *o = s;
+  for (size_t i = 0; i < w.len; i++) {
+    size_t n = strlen(w.items[i]);
+    if (i) *o++ = ' ';
+    memmove(o, w.items[i], n);
+    o += n;
+  }
+  *o = '\0';
+  mp_strv_destroy(&w);
+}
+
+static void many(int serial, outcome *out, int *slow_overlap) {
+  char *names[FAST + SLOW];
+  treg p[FAST + SLOW];
+  for (int i = 0; i < FAST + SLOW; i++)
+    names[i] = mp_xasprintf("%s%d", i < SLOW ? "s" : "f", i);
+  tenv e;
+  tenv_init(&e);
+  trun_opts o = {.concurrent = 1, .parallel = SLOW, .serial_stepgen = serial};
+  fast_then_slow(p, names, 0);
+  trun(&e, p, FAST + SLOW, &o);
+  CHECK(!e.res.failed);
+  int from = calls_lines(&e);
+  fast_then_slow(p, names, 1);
+  trun(&e, p, FAST + SLOW, &o);
+  CHECK(!e.res.failed);
+  *slow_overlap = calls_overlap_with(&e, "check", "__latencyMs", SPAN_NS,
+                                     from);
+  mp_strv_init(&out->steps);
+  mp_strv_copy(&out->steps, &e.steps);
+  out->state = state_names(&e);
+  out->checks = calls_count(&e, "check");
+  out->diffs = calls_count(&e, "diff");
+  tenv_destroy(&e);
+  for (int i = 0; i < FAST + SLOW; i++) free(names[i]);
+}
+
+static void test_stepgen_many_fast_then_slow(void) {
+  outcome s, p;
+  int s_overlap, p_overlap;
+  many(1, &s, &s_overlap);
+  many(0, &p, &p_overlap);
+  /* Two steps run at once, so they finish, and enter the snapshot, in
+   * either order: compare both sorted. */
+  CHECK(s.steps.len > FAST && s.steps.len == p.steps.len);
+  qsort(s.steps.items, s.steps.len, sizeof(char *), by_str);
+  qsort(p.steps.items, p.steps.len, sizeof(char *), by_str);
+  for (size_t i = 0; i < s.steps.len && i < p.steps.len; i++)
+    CHECK_STR(p.steps.items[i], s.steps.items[i]);
+  sort_words(s.state);
+  sort_words(p.state);
+  CHECK_STR(p.state, s.state);
+  CHECK(p.checks == s.checks);
+  CHECK(p.diffs == s.diffs);
+  CHECK(s_overlap == 1);
+  /* without handing the rest out again, those of one batch run one by one */
+  CHECK(p_overlap > SLOW / 2);
+  mp_strv_destroy(&s.steps);
+  mp_strv_destroy(&p.steps);
+  free(s.state);
+  free(p.state);
+}
+
 int main(void) {
+  /* room on the pool for SLOW calls at once (libuv's default is 4) */
+  setenv("UV_THREADPOOL_SIZE", "16", 1);
   RUN(test_stepgen_checks_and_diffs_overlap);
   RUN(test_stepgen_serial_flag_keeps_one_at_a_time);
   RUN(test_stepgen_same_outcome_as_serial);
+  RUN(test_stepgen_many_fast_then_slow);
   return mp_test_summary();
 }

@@ -24,14 +24,22 @@ void mp_map_destroy(mp_map *m) {
   memset(m, 0, sizeof(*m));
 }
 
-static mp_map_slot *find(const mp_map *m, const char *key) {
+/* The slot of |key| (hash |h|), or the empty slot where it would go;
+ * NULL when the map has no slots. Keys such as URNs share long prefixes,
+ * so comparing the stored hashes first saves most string comparisons. */
+static mp_map_slot *probe(const mp_map *m, const char *key, size_t h) {
   if (m->cap == 0) return NULL;
   size_t mask = m->cap - 1;
-  for (size_t i = hash_str(key) & mask;; i = (i + 1) & mask) {
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
     mp_map_slot *s = &m->slots[i];
-    if (s->key == NULL) return NULL;
-    if (strcmp(s->key, key) == 0) return s;
+    if (s->key == NULL || (s->hash == h && strcmp(s->key, key) == 0))
+      return s;
   }
+}
+
+static mp_map_slot *find(const mp_map *m, const char *key) {
+  mp_map_slot *s = probe(m, key, (size_t)hash_str(key));
+  return s && s->key ? s : NULL;
 }
 
 static void grow(mp_map *m) {
@@ -43,7 +51,7 @@ static void grow(mp_map *m) {
   m->len = 0;
   for (size_t i = 0; i < oldcap; i++) {
     if (old[i].key == NULL) continue;
-    size_t j = hash_str(old[i].key) & (cap - 1);
+    size_t j = old[i].hash & (cap - 1);
     while (m->slots[j].key) j = (j + 1) & (cap - 1);
     m->slots[j] = old[i];
     m->len++;
@@ -52,18 +60,20 @@ static void grow(mp_map *m) {
 }
 
 void *mp_map_put(mp_map *m, const char *key, void *value) {
-  mp_map_slot *s = find(m, key);
-  if (s) {
+  size_t h = (size_t)hash_str(key);
+  mp_map_slot *s = probe(m, key, h);
+  if (s && s->key) {
     void *prev = s->value;
     s->value = value;
     return prev;
   }
-  if ((m->len + 1) * 4 >= m->cap * 3) grow(m);
-  size_t mask = m->cap - 1;
-  size_t i = hash_str(key) & mask;
-  while (m->slots[i].key) i = (i + 1) & mask;
-  m->slots[i].key = mp_xstrdup(key);
-  m->slots[i].value = value;
+  if ((m->len + 1) * 4 >= m->cap * 3) {
+    grow(m);
+    s = probe(m, key, h);
+  }
+  s->key = mp_xstrdup(key);
+  s->value = value;
+  s->hash = h;
   m->len++;
   return NULL;
 }

@@ -8,6 +8,7 @@
 typedef struct mp_map_slot {
   char *key; /* NULL: empty */
   void *value;
+  size_t hash; /* of |key|: probes compare it before the strings */
 } mp_map_slot;
 
 typedef struct mp_map {

@@ -395,6 +395,24 @@ static void digest_of(const SHA256_CTX *c, unsigned char out[32]) {
   }
 }
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_DIGEST_SSSE3 1
+/* digest_of in two byte shuffles. The next SHA256_Transform loads its
+ * block 16 bytes at a time, and a load cannot be forwarded from the 32
+ * one-byte stores of the loop above (it waits for them to reach the
+ * cache): on the derivation's one dependent chain that is ~15% of it. */
+__attribute__((target("ssse3"))) static void digest_of_ssse3(
+    const SHA256_CTX *c, unsigned char out[32]) {
+  const __m128i swap =
+      _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)&c->h[0]);
+  __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)&c->h[4]);
+  _mm_storeu_si128((__m128i *)(void *)out, _mm_shuffle_epi8(lo, swap));
+  _mm_storeu_si128((__m128i *)(void *)(out + 16), _mm_shuffle_epi8(hi, swap));
+}
+#endif
+
 /* Pads a 32-byte message that follows one 64-byte key block: the first 32
  * bytes of |block| are left for it, then 0x80, zeros and the length in
  * bits, (64 + 32) * 8 = 768, big-endian. */
@@ -426,13 +444,17 @@ static void derive_key(const char *passphrase, const unsigned char *salt,
   memcpy(key, in, KEY_LEN);
   pad_after_key_block(in);
   pad_after_key_block(out);
+  void (*digest)(const SHA256_CTX *, unsigned char *) = digest_of;
+#ifdef HAVE_DIGEST_SSSE3
+  if (__builtin_cpu_supports("ssse3")) digest = digest_of_ssse3;
+#endif
   for (long n = 1; n < KDF_ITERATIONS; n++) {
     c = h.inner;
     SHA256_Transform(&c, in);
-    digest_of(&c, out);
+    digest(&c, out);
     c = h.outer;
     SHA256_Transform(&c, out);
-    digest_of(&c, in);
+    digest(&c, in);
     for (size_t i = 0; i < KEY_LEN; i++) key[i] ^= in[i];
   }
   OPENSSL_cleanse(in, sizeof(in));

@@ -122,12 +122,48 @@ int mp__resource_to_cjson(const mp_resource *r, const mp_crypter *c,
 
 /* ==== reading ==== */
 
+/* A resource has ten or so of the thirty-odd keys read here, and looking
+ * each key up among the members would compare it with every one of them:
+ * the members are hashed into |slots| once (when there are at most
+ * INDEX_SLOTS / 2 of them, else the plain lookup is used). */
+#define INDEX_SLOTS 64
+
 /* Context for reading one resource: names the resource in messages. */
 typedef struct reader {
   const cJSON *obj;
   const char *urn;
   mp_err *err;
+  int indexed;
+  const cJSON *slots[INDEX_SLOTS];
 } reader;
+
+static unsigned key_slot(const char *key) {
+  unsigned h = 2166136261u; /* FNV-1a */
+  for (; *key; key++) h = (h ^ (unsigned char)*key) * 16777619u;
+  return h % INDEX_SLOTS;
+}
+
+/* The slot of |key|: its member's, or the empty one where it would go. */
+static unsigned find_slot(const reader *rd, const char *key) {
+  unsigned i = key_slot(key);
+  while (rd->slots[i] && strcmp(rd->slots[i]->string, key) != 0)
+    i = (i + 1) % INDEX_SLOTS;
+  return i;
+}
+
+static void index_members(reader *rd) {
+  size_t n = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, rd->obj) {
+    if (it->string == NULL || ++n > INDEX_SLOTS / 2) return;
+  }
+  memset(rd->slots, 0, sizeof(rd->slots));
+  cJSON_ArrayForEach(it, rd->obj) {
+    unsigned i = find_slot(rd, it->string);
+    if (rd->slots[i] == NULL) rd->slots[i] = it; /* the first one wins */
+  }
+  rd->indexed = 1;
+}
 
 static int bad_field(reader *rd, const char *key, const char *want) {
   return mp_err_set(rd->err, MP_EINVAL,
@@ -136,7 +172,8 @@ static int bad_field(reader *rd, const char *key, const char *want) {
 }
 
 static const cJSON *field(reader *rd, const char *key) {
-  const cJSON *j = cJSON_GetObjectItemCaseSensitive(rd->obj, key);
+  const cJSON *j = rd->indexed ? rd->slots[find_slot(rd, key)]
+                               : cJSON_GetObjectItemCaseSensitive(rd->obj, key);
   return (j == NULL || cJSON_IsNull(j)) ? NULL : j;
 }
 
@@ -292,7 +329,8 @@ int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c, unsigned flags,
   *out = NULL;
   if (!cJSON_IsObject(j))
     return mp_err_set(err, MP_EINVAL, "a resource must be a JSON object");
-  reader rd = {j, NULL, err};
+  reader rd = {j, NULL, err, 0, {0}};
+  index_members(&rd);
   char *urn, *type;
   if (get_identity(&rd, &urn, &type) < 0)
     return err->code;

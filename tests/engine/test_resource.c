@@ -3,9 +3,11 @@
  * references reads through. */
 #include "engine/resource.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/snapshot.h"
 #include "testutil.h"
 
 #define P "urn:pulumi:s::p::"
@@ -96,10 +98,53 @@ static void test_refs_append_of_parts(void) {
   mp_propdeps_destroy(&pd);
 }
 
+/* Reading a checkpoint resource: every field by its key, the first of
+ * two equal keys (as cJSON's lookup has it), a null as absent, and an
+ * object of many members (past the member index) read the same way. */
+static void test_resource_from_json_fields(void) {
+  const char *text =
+      "{\"urn\":\"" P "t:m:T::me\",\"custom\":true,\"id\":\"first\","
+      "\"type\":\"t:m:T\",\"id\":\"second\",\"parent\":null,"
+      "\"protect\":true,\"dependencies\":[\"" P "t:m:T::d\"],"
+      "\"inputs\":{\"a\":1},\"outputs\":{\"b\":\"x\"},"
+      "\"customTimeouts\":{\"create\":5},\"retainOnDelete\":true}";
+  mp_resource *r = NULL;
+  mp_err err;
+  CHECK(mp_resource_from_json(text, strlen(text), NULL, &r, &err) == 0);
+  CHECK_STR(r->urn, P "t:m:T::me");
+  CHECK_STR(r->type, "t:m:T");
+  CHECK_STR(r->id, "first");
+  CHECK(r->custom && r->protect && r->retain_on_delete && !r->delete_);
+  CHECK(r->parent == NULL);
+  CHECK(r->dependencies.len == 1);
+  CHECK(r->has_custom_timeouts && r->custom_timeouts.create == 5);
+  CHECK(mp_value_object_get(r->inputs, "a") != NULL);
+  CHECK(mp_value_object_get(r->outputs, "b") != NULL);
+  mp_resource_free(r);
+  /* A wrong type is still named. */
+  const char *bad = "{\"urn\":\"" P "t:m:T::me\",\"type\":\"t\","
+                    "\"protect\":\"yes\"}";
+  CHECK(mp_resource_from_json(bad, strlen(bad), NULL, &r, &err) == MP_EINVAL);
+  CHECK(strstr(err.msg, "field 'protect'") != NULL);
+  /* Forty unknown members besides the known ones. */
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_puts(&b, "{");
+  for (int i = 0; i < 40; i++) mp_buf_printf(&b, "\"x%d\":%d,", i, i);
+  mp_buf_puts(&b, "\"urn\":\"" P "t:m:T::me\",\"type\":\"t:m:T\","
+                  "\"id\":\"only\"}");
+  CHECK(mp_resource_from_json(b.data, b.len, NULL, &r, &err) == 0);
+  CHECK_STR(r->id, "only");
+  CHECK_STR(r->type, "t:m:T");
+  mp_resource_free(r);
+  mp_buf_destroy(&b);
+}
+
 int main(void) {
   RUN(test_resource_refs_all_in_order);
   RUN(test_resource_refs_by_kind);
   RUN(test_resource_refs_bad_provider_adds_nothing);
   RUN(test_refs_append_of_parts);
+  RUN(test_resource_from_json_fields);
   return mp_test_summary();
 }

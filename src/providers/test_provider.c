@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,12 @@ typedef struct tprov {
   mp__prov_base base;
   char *world; /* set by configure, which runs before any other method */
   char *default_world; /* the factory's (mp_builtin_opts.test_world) */
+  /* calls.jsonl stays open from call to call: opening and closing it cost
+   * more than the line. |log_path| is the file |log_fd| is open on; both
+   * under |log_lock| (calls come from several threads). */
+  pthread_mutex_t log_lock;
+  int log_fd;
+  char *log_path;
 } tprov;
 
 typedef struct script {
@@ -111,14 +118,31 @@ static int64_t mono_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The descriptor of <world>/calls.jsonl (|path|), opened for appending
+ * unless already open; under tp->log_lock. Returns it or -1 with errno. */
+static int log_fd(tprov *tp, const char *world, const char *path) {
+  if (tp->log_fd >= 0 && strcmp(tp->log_path, path) == 0) return tp->log_fd;
+  if (tp->log_fd >= 0) close(tp->log_fd);
+  free(tp->log_path);
+  tp->log_path = NULL;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == ENOENT && mkdir(world, 0755) == 0) {
+    /* CheckConfig of a new world runs before Configure creates it. */
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  }
+  tp->log_fd = fd;
+  if (fd >= 0) tp->log_path = mp_xstrdup(path);
+  return fd;
+}
+
 /* Appends one line to <world>/calls.jsonl with a single write() on an
  * O_APPEND descriptor, so lines from threads and processes never mix. */
-static int log_call(const char *world, const char *op, const mp_prov_req *q,
-                    const mp_value *inputs, int preview, mp_err *err) {
+static int log_call(tprov *tp, const char *world, const char *op,
+                    const mp_prov_req *q, const mp_value *inputs, int preview,
+                    mp_err *err) {
   mp_buf line;
   char *path = mp_xasprintf("%s/calls.jsonl", world);
-  int fd, rc = 0;
-  ssize_t n;
+  int rc = 0;
   mp_buf_init(&line);
   mp_buf_puts(&line, "{\"op\":");
   json_str(&line, op);
@@ -136,20 +160,19 @@ static int log_call(const char *world, const char *op, const mp_prov_req *q,
   }
   mp_buf_printf(&line, ",\"preview\":%s,\"t\":%lld}\n",
                 preview ? "true" : "false", (long long)mono_ns());
-  fd =
-      rc < 0 ? -1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (rc == 0 && fd < 0 && errno == ENOENT && mkdir(world, 0755) == 0) {
-    /* CheckConfig of a new world runs before Configure creates it. */
-    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  }
-  if (rc == 0 && fd < 0)
-    rc = mp_err_set(err, MP_EIO, "cannot open '%s': %s", path, strerror(errno));
-  if (fd >= 0) {
-    n = write(fd, line.data, line.len);
-    if (n != (ssize_t)line.len)
-      rc = mp_err_set(err, MP_EIO, "cannot append to '%s': %s", path,
-                      n < 0 ? strerror(errno) : "short write");
-    close(fd);
+  if (rc == 0) {
+    pthread_mutex_lock(&tp->log_lock);
+    int fd = log_fd(tp, world, path);
+    if (fd < 0) {
+      rc = mp_err_set(err, MP_EIO, "cannot open '%s': %s", path,
+                      strerror(errno));
+    } else {
+      ssize_t n = write(fd, line.data, line.len);
+      if (n != (ssize_t)line.len)
+        rc = mp_err_set(err, MP_EIO, "cannot append to '%s': %s", path,
+                        n < 0 ? strerror(errno) : "short write");
+    }
+    pthread_mutex_unlock(&tp->log_lock);
   }
   mp_buf_destroy(&line);
   free(path);
@@ -257,7 +280,7 @@ done:
 
 /* The prologue of every resource call: log it, sleep __latencyMs, and
  * fail when __failOn lists |op| (create/update: not in preview). */
-static int begin(const tprov *tp, const char *op, const mp_prov_req *q,
+static int begin(tprov *tp, const char *op, const mp_prov_req *q,
                  const mp_value *inputs, int preview, const char **world,
                  mp_err *err) {
   script s;
@@ -269,7 +292,7 @@ static int begin(const tprov *tp, const char *op, const mp_prov_req *q,
                       "unknown resource type '%s' in the built-in 'test' "
                       "provider; the only type is '" TOKEN "'",
                       q->type);
-  if ((rc = log_call(*world, op, q, inputs, preview, err)) < 0)
+  if ((rc = log_call(tp, *world, op, q, inputs, preview, err)) < 0)
     return rc;
   read_script(inputs, &s);
   if (s.latency_ms > 0) {
@@ -298,7 +321,7 @@ static int t_check_config(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                              "set 'test:world' or " WORLD_ENV);
     return 0;
   }
-  return log_call(world, "checkConfig", q, q->news, 0, err);
+  return log_call((tprov *)p, world, "checkConfig", q, q->news, 0, err);
 }
 
 static int t_diff_config(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
@@ -315,7 +338,8 @@ static int t_diff_config(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     mp_strv_push(&r->replaces, "world");
     mp_strv_push(&r->diffs, "world");
   }
-  return world ? log_call(world, "diffConfig", q, q->news, 0, err) : 0;
+  return world ? log_call((tprov *)p, world, "diffConfig", q, q->news, 0, err)
+               : 0;
 }
 
 static int t_configure(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
@@ -334,7 +358,7 @@ static int t_configure(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   r->accept_secrets = 1;
   r->accept_resources = 1;
   r->supports_preview = 1;
-  return log_call(tp->world, "configure", q, q->news, 0, err);
+  return log_call(tp, tp->world, "configure", q, q->news, 0, err);
 }
 
 static int t_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
@@ -495,6 +519,9 @@ static void t_free(mp_provider *p) {
     return;
   free(tp->world);
   free(tp->default_world);
+  if (tp->log_fd >= 0) close(tp->log_fd);
+  free(tp->log_path);
+  pthread_mutex_destroy(&tp->log_lock);
   mp__prov_base_destroy(&tp->base);
   free(tp);
 }
@@ -518,6 +545,8 @@ int mp__prov_test_new(const char *default_world, const char *pkg,
   tprov *tp = mp_xcalloc(1, sizeof(*tp));
   (void)err;
   tp->default_world = mp_xstrdup(default_world);
+  pthread_mutex_init(&tp->log_lock, NULL);
+  tp->log_fd = -1;
   mp__prov_base_init(&tp->base, &test_vt, pkg, version);
   *out = &tp->base.hdr;
   return 0;

@@ -33,6 +33,9 @@ struct mp_project {
  * project file's own document). Done once; a later call gives the first
  * outcome. Returns 0 or MP_EINVAL ("<file>:<line>:<col>: ..."). */
 int mp__project_load_program(mp_project *p, mp_err *err);
+/* Frees the program document after its last use; a later
+ * mp__project_load_program fails and says so. */
+void mp__project_drop_program(mp_project *p);
 
 /* "string", "integer", ... for a Pulumi config type as written in
  * `config:` ("string") or `configuration:` ("String", "List<String>");

@@ -314,7 +314,7 @@ static void src_free(mp_source *base) {
 }
 
 static const mp_source_vtable node_vtable = {src_start, src_cancel, src_free,
-                                             src_finish};
+                                             src_finish, NULL};
 
 int mp_nodejs_source_new(const mp_project *p, mp_source **out, mp_err *err) {
   *out = NULL;

@@ -220,6 +220,16 @@ int mp__project_load_program(mp_project *p, mp_err *err) {
   return p->program_rc;
 }
 
+void mp__project_drop_program(mp_project *p) {
+  if (p->program_rc < 0) return;
+  mp_ynode_free(p->program);
+  p->program = NULL;
+  p->program_rc = mp_err_set(&p->program_err, MP_EINVAL,
+                             "the program of project '%s' was already run "
+                             "and released",
+                             p->name);
+}
+
 /* ---- the project's fields, for every command ---- */
 
 /* "a" or "an", for mp_value_kind_name(v->kind). */
@@ -322,6 +332,23 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
   return 0;
 }
 
+/* The document as load_fields reads it, without the program's sections:
+ * a YAML program's resources can be most of the file, and the YAML host
+ * reads them from the nodes. */
+static mp_value *fields_value(const mp_ynode *doc) {
+  static const char *const wanted[] = {"name", "runtime", "description",
+                                       "main", "config",  "plugins"};
+  if (doc->kind != MP_YNODE_MAP) return mp_ynode_value(doc, 0);
+  mp_value *o = mp_value_new_object();
+  for (size_t i = 0; i < doc->n; i++)
+    for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++)
+      if (strcmp(doc->keys[i]->text, wanted[w]) == 0) {
+        mp_value_object_set(o, wanted[w], mp_ynode_value(doc->vals[i], 0));
+        break;
+      }
+  return o;
+}
+
 int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
   *out = NULL;
   const char *file = "Pulumi.yaml";
@@ -344,7 +371,7 @@ int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
   p->file_name = mp_xstrdup(file);
   int rc = mp_ynode_load(path, path, &p->doc, err);
   if (rc == 0) {
-    mp_value *doc = mp_ynode_value(p->doc, 0);
+    mp_value *doc = fields_value(p->doc);
     rc = load_fields(p, doc, err);
     mp_value_free(doc);
   }
@@ -354,6 +381,19 @@ int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
   }
   *out = p;
   return 0;
+}
+
+char *mp_project_peek_name(const char *dir) {
+  enum { HEAD_EVENTS = 64 }; /* `name:` is usually the first key */
+  static const char *const files[] = {"Pulumi.yaml", "Pulumi.yml"};
+  for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    char *path = mp_xasprintf("%s/%s", dir, files[i]);
+    int exists = file_exists(path);
+    char *name = exists ? mp_ynode_peek(path, "name", HEAD_EVENTS) : NULL;
+    free(path);
+    if (exists) return name;
+  }
+  return NULL;
 }
 
 void mp_project_free(mp_project *p) {

@@ -12,7 +12,7 @@
 /* Owner: the loop thread. */
 typedef struct yaml_source {
   mp_source base;
-  const mp_project *proj;
+  mp_project *proj;
   mp__prog prog;
   mp_monitor *m;
   char *stack, *organization;
@@ -20,6 +20,10 @@ typedef struct yaml_source {
   size_t outstanding;  /* registrations, reads and invokes in flight */
   int broken;          /* some resource failed under continue-on-error */
   int started, failed, canceled, finished;
+  int prepared;        /* the program is analysed (prepare) */
+  int last_use;        /* then the project's document goes */
+  int prep_rc;         /* and how that went: 0 or an MP_E code in prep_err */
+  mp_err prep_err;
   char *fail_msg;      /* the first error */
   /* Nodes before these indexes have left WAIT/INVOKE (for good), and are
    * DONE (for good): pump starts its scans there, so that answering N
@@ -402,6 +406,22 @@ static void pump(yaml_source *s) {
 
 /* ---- the source ---- */
 
+/* Analyses the program for |info|'s stack, once: start's first half. */
+static void src_prepare(mp_source *base, const mp_source_info *info) {
+  yaml_source *s = (yaml_source *)base;
+  if (s->prepared) return;
+  s->prepared = 1;
+  s->stack = mp_xstrdup(info->stack);
+  s->organization = mp_xstrdup(info->organization ? info->organization
+                                                  : "organization");
+  s->prog.stack = s->stack;
+  s->prog.organization = s->organization;
+  s->prog.dry_run = info->dry_run;
+  mp_err_clear(&s->prep_err);
+  s->prep_rc = mp__prog_analyze(&s->prog, s->proj, info->config, &s->prep_err);
+  if (s->last_use) mp__project_drop_program(s->proj);
+}
+
 static int src_start(mp_source *base, mp_monitor *m,
                      const mp_source_info *info, mp_err *err) {
   yaml_source *s = (yaml_source *)base;
@@ -410,19 +430,15 @@ static int src_start(mp_source *base, mp_monitor *m,
                       "started");
   s->started = 1;
   s->m = m;
-  s->stack = mp_xstrdup(info->stack);
-  s->organization = mp_xstrdup(info->organization ? info->organization
-                                                  : "organization");
-  s->prog.stack = s->stack;
-  s->prog.organization = s->organization;
-  s->prog.dry_run = info->dry_run;
-  int rc = mp__prog_analyze(&s->prog, s->proj, info->config, err);
-  if (rc < 0)
-    return rc;
+  src_prepare(base, info);
+  if (s->prep_rc < 0) {
+    if (err) *err = s->prep_err;
+    return s->prep_rc;
+  }
   Pulumirpc__RegisterResourceRequest *req =
       mp__request_stack(s->proj->name, info->stack);
   call *c = call_new(s, 0, NULL);
-  rc = mp_monitor_register_resource(m, req, on_stack, c, err);
+  int rc = mp_monitor_register_resource(m, req, on_stack, c, err);
   mp__request_free(req);
   if (rc < 0) {
     s->outstanding--;
@@ -451,8 +467,12 @@ static void src_free(mp_source *base) {
   free(s);
 }
 
-static const mp_source_vtable yaml_vtable = {src_start, src_cancel,
-                                             src_free, NULL};
+static const mp_source_vtable yaml_vtable = {src_start, src_cancel, src_free,
+                                             NULL, src_prepare};
+
+void mp_yaml_source_last_use(mp_source *base) {
+  if (base && base->vt == &yaml_vtable) ((yaml_source *)base)->last_use = 1;
+}
 
 int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err) {
   *out = NULL;

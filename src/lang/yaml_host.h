@@ -34,6 +34,10 @@ typedef struct mp_project_config {
 int mp_project_load(const char *dir, mp_project **out, mp_err *err);
 /* Frees |p|; NULL is fine. */
 void mp_project_free(mp_project *p);
+/* The project's name as the head of its Pulumi.yaml gives it, without
+ * loading it (owned), or NULL when `name:` is not among the first keys or
+ * the file cannot be read. A guess: mp_project_load has the last word. */
+char *mp_project_peek_name(const char *dir);
 
 /* Accessors; the strings are borrowed from |p|. runtime, description and
  * main may be NULL. dir is the project folder as given to mp_project_load;
@@ -79,6 +83,11 @@ const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i);
  * (another runtime, or the checks above; the message names the file,
  * line and column). */
 int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err);
+/* |s| (from mp_yaml_source_new; another source is left alone) is the last
+ * run of its project's program: the program's document, every node of a
+ * large program, is freed once analysed, since the analysis keeps what it
+ * needs. The project cannot run its program again. */
+void mp_yaml_source_last_use(mp_source *s);
 /* Makes the YAML text |text| (named |file| in messages) the program of |p|
  * in place of its own, whatever its runtime (the `import` command runs a
  * program it writes). Returns 0 or MP_EINVAL. */

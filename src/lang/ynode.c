@@ -16,11 +16,20 @@
 /* Nesting deeper than this is refused (a bound on recursion). */
 #define MAX_DEPTH 128
 
-static mp_ynode *node_new(mp_ynode_kind kind, const yaml_mark_t *m) {
-  mp_ynode *n = mp_xcalloc(1, sizeof(*n));
+/* A node; a scalar's |text| (|len| bytes) lives in the same allocation:
+ * a program of many resources is mostly scalars, and one allocation each
+ * halves the cost of building and freeing them. */
+static mp_ynode *node_new(mp_ynode_kind kind, const yaml_mark_t *m,
+                          const char *text, size_t len) {
+  mp_ynode *n = mp_xcalloc(1, sizeof(*n) + (text ? len + 1 : 0));
   n->kind = kind;
   n->line = (int)m->line + 1;
   n->col = (int)m->column + 1;
+  if (text) {
+    n->text = (char *)(n + 1);
+    memcpy(n->text, text, len);
+    n->len = len;
+  }
   return n;
 }
 
@@ -34,18 +43,25 @@ void mp_ynode_free(mp_ynode *n) {
   }
   free(n->keys);
   free(n->vals);
-  free(n->text);
   free(n);
 }
 
+/* Room for one more child: the arrays double at each power of two. */
+static int needs_room(size_t n) { return n == 0 || (n >= 4 && !(n & (n - 1))); }
+static size_t room_for(size_t n) { return n == 0 ? 4 : 2 * n; }
+
 static void seq_push(mp_ynode *seq, mp_ynode *item) {
-  seq->vals = mp_xreallocarray(seq->vals, seq->n + 1, sizeof(*seq->vals));
+  if (needs_room(seq->n))
+    seq->vals = mp_xreallocarray(seq->vals, room_for(seq->n), sizeof(*seq->vals));
   seq->vals[seq->n++] = item;
 }
 
 static void map_push(mp_ynode *map, mp_ynode *key, mp_ynode *val) {
-  map->keys = mp_xreallocarray(map->keys, map->n + 1, sizeof(*map->keys));
-  map->vals = mp_xreallocarray(map->vals, map->n + 1, sizeof(*map->vals));
+  if (needs_room(map->n)) {
+    size_t room = room_for(map->n);
+    map->keys = mp_xreallocarray(map->keys, room, sizeof(*map->keys));
+    map->vals = mp_xreallocarray(map->vals, room, sizeof(*map->vals));
+  }
   map->keys[map->n] = key;
   map->vals[map->n++] = val;
 }
@@ -180,9 +196,9 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
                         "%s:%d:%d: a string may not contain a NUL character "
                         "(\\0)",
                         ps->file, (int)m->line + 1, (int)m->column + 1);
-    mp_ynode *n = node_new(MP_YNODE_SCALAR, m);
-    n->len = ev->data.scalar.length;
-    n->text = mp_xstrndup((const char *)ev->data.scalar.value, n->len);
+    mp_ynode *n = node_new(MP_YNODE_SCALAR, m,
+                           (const char *)ev->data.scalar.value,
+                           ev->data.scalar.length);
     n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
     *out = n;
     return 0;
@@ -192,7 +208,7 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
     mp_ynode *n = node_new(ev->type == YAML_SEQUENCE_START_EVENT
                                 ? MP_YNODE_SEQ
                                 : MP_YNODE_MAP,
-                            m);
+                            m, NULL, 0);
     int rc = parse_children(ps, n, depth);
     if (rc < 0) {
       mp_ynode_free(n);
@@ -227,7 +243,7 @@ static int parse_document(parse_state *ps, mp_ynode **out) {
     if (t == YAML_STREAM_END_EVENT || t == YAML_DOCUMENT_END_EVENT) {
       yaml_mark_t zero = {0, 0, 0};
       yaml_event_delete(&ev);
-      *out = node_new(MP_YNODE_MAP, &zero);
+      *out = node_new(MP_YNODE_MAP, &zero, NULL, 0);
       return 0;
     }
     rc = parse_node(ps, &ev, 0, out);
@@ -249,9 +265,9 @@ int mp_ynode_parse(const char *file, const char *text, size_t len,
   if (rc < 0)
     return rc;
   if (root->kind == MP_YNODE_SCALAR && mp_ynode_is_null(root)) {
-    root->kind = MP_YNODE_MAP;
-    free(root->text);
+    root->kind = MP_YNODE_MAP; /* its text stays in its allocation, unused */
     root->text = NULL;
+    root->len = 0;
   }
   *out = root;
   return 0;
@@ -284,6 +300,46 @@ int mp_ynode_load(const char *path, const char *file, mp_ynode **out,
   if (rc == 0) rc = mp_ynode_parse(file, b.data ? b.data : "", b.len, out, err);
   mp_buf_destroy(&b);
   return rc;
+}
+
+char *mp_ynode_peek(const char *path, const char *key, int max_events) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser)) {
+    fclose(f);
+    return NULL;
+  }
+  yaml_parser_set_input_file(&parser, f); /* read as far as parsed */
+  char *found = NULL;
+  int depth = 0, want_key = 1, matched = 0;
+  for (int i = 0; i < max_events && found == NULL; i++) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&parser, &ev)) break;
+    yaml_event_type_t t = ev.type;
+    int done = t == YAML_STREAM_END_EVENT || t == YAML_DOCUMENT_END_EVENT ||
+               t == YAML_ALIAS_EVENT ||
+               (depth == 0 && t == YAML_SEQUENCE_START_EVENT);
+    if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+      depth++;
+      if (depth == 2) want_key = 1, matched = 0; /* a value: skipped */
+    } else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+      depth--;
+      done |= depth == 0;
+    } else if (t == YAML_SCALAR_EVENT && depth == 1) {
+      const char *v = (const char *)ev.data.scalar.value;
+      if (want_key)
+        matched = strcmp(v, key) == 0;
+      else if (matched)
+        found = mp_xstrndup(v, ev.data.scalar.length);
+      want_key = !want_key;
+    }
+    yaml_event_delete(&ev);
+    if (done) break;
+  }
+  yaml_parser_delete(&parser);
+  fclose(f);
+  return found;
 }
 
 const mp_ynode *mp_ynode_get(const mp_ynode *map, const char *key) {

@@ -48,6 +48,12 @@ void mp_ynode_free(mp_ynode *n);
 int mp_ynode_load(const char *path, const char *file, mp_ynode **out,
                   mp_err *err);
 
+/* A glance at the head of the YAML file |path|: the text of the scalar
+ * under |key| in its top-level mapping if the first |max_events| parse
+ * events reach it (owned), else NULL. Reads no further than that; for a
+ * guess the full parse confirms (the CLI's head start on the passphrase's
+ * key). */
+char *mp_ynode_peek(const char *path, const char *key, int max_events);
 /* The value under |key| in MAP |map| (borrowed), or NULL. */
 const mp_ynode *mp_ynode_get(const mp_ynode *map, const char *key);
 /* 1 if |n| is a plain scalar that YAML reads as null (~, null, empty). */

@@ -95,6 +95,11 @@ typedef struct mp_source_vtable {
    * and is let go. The source must close its loop handles soon after,
    * since the deployment's loop runs until they are closed. */
   void (*finish)(mp_source *s);
+  /* May be NULL. Work that needs no monitor (the YAML host analyses its
+   * program), done while the deployment waits on its own set-up (the
+   * passphrase's key), with the |info| start will get. A failure is kept
+   * and reported by start, so the order of errors does not change. */
+  void (*prepare)(mp_source *s, const mp_source_info *info);
 } mp_source_vtable;
 
 struct mp_source {

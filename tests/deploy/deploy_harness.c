@@ -278,7 +278,8 @@ static void src_free(mp_source *b) {
   free(s);
 }
 
-static const mp_source_vtable tsrc_vt = {src_start, src_cancel, src_free, NULL};
+static const mp_source_vtable tsrc_vt = {src_start, src_cancel, src_free, NULL,
+                                         NULL};
 
 /* ---- the environment ---- */
 

@@ -916,6 +916,73 @@ static void test_yaml_project_read_once(void) {
   run_free(&r);
 }
 
+/* The CLI's glance at Pulumi.yaml: `name:` among the first keys, and
+ * nothing when it is further than the glance goes or absent. */
+static void test_yaml_peek_name(void) {
+  char dir[64] = "/tmp/mp_yaml_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  CHECK(mp_project_peek_name(dir) == NULL); /* no project file */
+  write_file(dir, "Pulumi.yaml",
+             "description: {a: [1, {b: c}], name: inner}\n"
+             "name: 'proj'\nruntime: yaml\n");
+  char *name = mp_project_peek_name(dir);
+  CHECK(name && strcmp(name, "proj") == 0); /* not the nested `name` */
+  free(name);
+  /* `name:` after a long section: the glance stops before it. */
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_puts(&b, "runtime: yaml\nresources:\n");
+  for (int i = 0; i < 100; i++)
+    mp_buf_printf(&b, "  r%d:\n    type: test:Resource\n", i);
+  mp_buf_puts(&b, "name: late\n");
+  write_file(dir, "Pulumi.yaml", b.data);
+  mp_buf_destroy(&b);
+  CHECK(mp_project_peek_name(dir) == NULL);
+  write_file(dir, "Pulumi.yaml", "- not\n- a mapping\n");
+  CHECK(mp_project_peek_name(dir) == NULL);
+  char path[128];
+  snprintf(path, sizeof(path), "%s/Pulumi.yaml", dir);
+  unlink(path);
+  write_file(dir, "Pulumi.yml", "name: yml\n");
+  name = mp_project_peek_name(dir);
+  CHECK(name && strcmp(name, "yml") == 0);
+  free(name);
+  snprintf(path, sizeof(path), "rm -rf %s", dir);
+  CHECK(system(path) == 0);
+}
+
+/* A source marked as the program's last run frees the project's program
+ * once analysed: the run is the same, and another run says why it cannot
+ * start. */
+static void test_yaml_last_use(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  a:\n    type: test:Resource\n    properties: {v: 1}\n"
+             "  b:\n    type: test:Resource\n"
+             "    properties:\n      v: ${a.v}\n");
+  mp_err err;
+  CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &err) == 0);
+  mp_yaml_source_last_use(r.src);
+  uv_loop_init(&r.loop);
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  mp_source_info info = {.loop = &r.loop, .project = "proj", .stack = "dev",
+                         .root_dir = r.dir};
+  CHECK(r.src->vt->start(r.src, &r.m, &info, &err) == 0);
+  uv_run(&r.loop, UV_RUN_DEFAULT);
+  CHECK(fake_monitor_reg(&r.m, "a") != NULL);
+  CHECK(fake_monitor_reg(&r.m, "b") != NULL);
+  mp_source *again = NULL;
+  CHECK(mp_yaml_source_new(r.proj, &again, &err) == MP_EINVAL);
+  CHECK(strstr(err.msg, "already run and released") != NULL);
+  CHECK(again == NULL);
+  run_free(&r);
+}
+
 /* The one YAML wrapper: typed and string readings, and writing back. */
 static void test_yaml_ynode_values_and_emit(void) {
   const char *text = "a: 0755\nb: 'x'\nc: ~\nd: [true, 1.5]\ne: {f: no}\n";
@@ -952,6 +1019,8 @@ static void test_yaml_ynode_values_and_emit(void) {
 int main(void) {
   RUN(test_yaml_project_read_once);
   RUN(test_yaml_ynode_values_and_emit);
+  RUN(test_yaml_peek_name);
+  RUN(test_yaml_last_use);
   RUN(test_yaml_stack_first_and_concurrent);
   RUN(test_yaml_dependencies);
   RUN(test_yaml_options);

@@ -133,6 +133,13 @@ int mp_cli_load_project(mp_ctx *ctx);
 /* Opens the state store at mp_cli_backend_url with mp_cli_store_opts. Sets
  * ctx->store and ctx->backend_url. Returns an exit status. */
 int mp_cli_store(mp_ctx *ctx);
+/* The folder of the Pulumi.yaml that mp_cli_load_project would load
+ * (owned), or NULL; prints nothing. */
+char *mp_cli_project_dir_find(const mp_ctx *ctx);
+/* mp_cli_store for a head start: only a backend given by --backend or the
+ * environment that exists already, and no message on any failure (-1):
+ * mp_cli_store then tries again and reports it. Returns 0 or -1. */
+int mp_cli_store_quiet(mp_ctx *ctx);
 
 /* ---- the backend and logins (backend_url.c) ---- */
 
@@ -234,6 +241,13 @@ int mp_cli_secrets_new_salt(mp_ctx *ctx, char **salt, mp_err *err);
 /* The (cached) manager for a salt state "v1:...". */
 int mp_cli_passphrase_for_salt(mp_ctx *ctx, const char *salt,
                                mp_passphrase **out, mp_err *err);
+/* A head start on the passphrase's key, for the commands that deploy: the
+ * stack's salt is found from the head of Pulumi.yaml and the store, before
+ * the project is loaded, and its key is derived on a thread while the
+ * project loads (mp_passphrase_derive_ahead). Silent and best effort:
+ * mp_cli_secrets finds the manager in the cache, or makes the right one
+ * when the guess was wrong. Only with the passphrase in the environment. */
+void mp_cli_secrets_head_start(mp_ctx *ctx);
 /* Records |salt| as the stack's secrets state in the store. */
 int mp_cli_secrets_adopt(mp_ctx *ctx, const char *stack, const char *salt,
                          mp_err *err);

@@ -67,6 +67,11 @@ typedef struct mp_ctx {
   /* Passphrase managers by salt (secrets.c): deriving a key is slow. */
   mp_passphrase *pp[4];
   char *pp_salt[4];
+
+  /* 1 when the process's last deployment and mp_ctx_destroy may leave
+   * memory-only structures to the exit (mp_deploy_opts.leave_memory); 0 in
+   * sanitizer builds, whose leak check wants every free. */
+  int leave_memory;
 } mp_ctx;
 
 /* Fills |ctx| with defaults (stdout/stderr, TTY detection). */

@@ -130,11 +130,14 @@ static mp_color_mode resolve_color(const mp_ctx *ctx) {
 }
 
 /* Runs one deployment (|dry_run| or not) with its display. The display
- * is kept in *display_out when not NULL (for the prompt's details). */
-static int deploy_once(run *r, int dry_run, int digest_mode,
+ * is kept in *display_out when not NULL (for the prompt's details). |last|:
+ * the command ends after it, so its memory may be left to the exit
+ * (mp_ctx.leave_memory). */
+static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                        mp_display **display_out, mp_deploy_result *res,
                        mp_err *err) {
   mp_ctx *ctx = r->ctx;
+  int leave = ctx->leave_memory && last;
   sink s = {0};
   char *header = NULL;
   mp_source *src = NULL;
@@ -172,6 +175,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     rc = mp_yaml_source_new(ctx->project->lang, &src, err);
   else if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
+  if (last) mp_yaml_source_last_use(src); /* its nodes go once analysed */
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
                                            &r->builtin, &plugins, err);
   mp_cli_providers provs;
@@ -205,17 +209,23 @@ static int deploy_once(run *r, int dry_run, int digest_mode,
     o.sink = on_event;
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
+    o.leave_memory = leave;
     rc = mp_deploy_run(&o, res, err);
     end_event_stream(&s);
   }
   mp_cli_providers_destroy(&provs);
-  if (src) src->vt->free(src);
+  /* The YAML host's program is memory only; a Node.js host has a server
+   * to stop. */
+  const char *rt = ctx->project->runtime;
+  if (src && !(leave && (rt == NULL || strcmp(rt, "yaml") == 0)))
+    src->vt->free(src);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {
     ctx->display_live = 0;
     if (rc == 0) mp_display_finish(s.display);
+    /* Left to the exit only once finish has stopped its ticker thread. */
     if (display_out) *display_out = s.display;
-    else mp_display_free(s.display);
+    else if (!leave || rc != 0) mp_display_free(s.display);
   }
   if (s.digest) {
     if (rc == 0) mp_preview_digest_print(s.digest, ctx->out);
@@ -356,7 +366,8 @@ static int perform(run *r, int preview_cmd) {
   if (!f->skip_preview || only_preview) {
     memset(&res, 0, sizeof(res));
     int digest = only_preview && f->json;
-    rc = deploy_once(r, 1, digest, only_preview ? NULL : &preview, &res, &err);
+    rc = deploy_once(r, 1, digest, only_preview,
+                     only_preview ? NULL : &preview, &res, &err);
     if (rc) {
       mp_display_free(preview);
       return run_error_status(ctx, rc, &err);
@@ -381,7 +392,7 @@ static int perform(run *r, int preview_cmd) {
     mp_display_free(preview);
   }
   memset(&res, 0, sizeof(res));
-  if ((rc = deploy_once(r, 0, 0, NULL, &res, &err)))
+  if ((rc = deploy_once(r, 0, 0, 1, NULL, &res, &err)))
     return run_error_status(ctx, rc, &err);
   if ((status = result_status(&res))) return status;
   if (f->expect_no_changes && res.changes > 0)
@@ -407,6 +418,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "if any flags in the group [target exclude] are set "
                         "none of the others can be; [exclude target] were "
                         "all set");
+  mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;

@@ -152,6 +152,38 @@ done:
   return rc;
 }
 
+void mp_cli_secrets_head_start(mp_ctx *ctx) {
+  if (!mp_cli_passphrase_given()) return;
+  char *dir = mp_cli_project_dir_find(ctx);
+  char *project = dir ? mp_project_peek_name(dir) : NULL;
+  char *stack = NULL, *type = NULL, *state = NULL, *salt = NULL;
+  mp_err err;
+  mp_err_clear(&err);
+  if (project == NULL || mp_cli_store_quiet(ctx) != 0) goto done;
+  if (ctx->stack) { /* <stack>, <org>/<stack> or <org>/<project>/<stack> */
+    const char *slash = strrchr(ctx->stack, '/');
+    stack = mp_xstrdup(slash ? slash + 1 : ctx->stack);
+  } else if (mp_store_selected_get(ctx->store, project, &stack, &err)) {
+    goto done;
+  }
+  mp_stack_ref ref = {project, stack};
+  if (stack == NULL ||
+      mp_store_secrets_get(ctx->store, ref, &type, &state, &err) ||
+      (type && strcmp(type, "passphrase") != 0) ||
+      (salt = salt_of_state(state)) == NULL)
+    goto done;
+  mp_passphrase *pp = cache_get(ctx, salt);
+  if (pp == NULL && open_salt(salt, &pp, &err) == 0) cache_put(ctx, salt, pp);
+  if (pp) mp_passphrase_derive_ahead(pp);
+done:
+  free(dir);
+  free(project);
+  free(stack);
+  free(type);
+  free(state);
+  free(salt);
+}
+
 int mp_cli_load_snapshot(mp_ctx *ctx, const char *stack, mp_snapshot **out,
                          mp_crypter *crypter, int *has_crypter) {
   mp_err err;

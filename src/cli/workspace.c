@@ -12,6 +12,17 @@
 
 /* ==== context and messages ==== */
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MP_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MP_SANITIZED 1
+#endif
+#endif
+#ifndef MP_SANITIZED
+#define MP_SANITIZED 0
+#endif
+
 void mp_ctx_init(mp_ctx *ctx) {
   memset(ctx, 0, sizeof(*ctx));
   ctx->out = stdout;
@@ -19,6 +30,7 @@ void mp_ctx_init(mp_ctx *ctx) {
   ctx->stdin_tty = isatty(0);
   ctx->stdout_tty = isatty(1);
   ctx->previewing = 1; /* no update runs yet */
+  ctx->leave_memory = !MP_SANITIZED;
 }
 
 static void project_free(mp_cli_project *p) {
@@ -33,7 +45,7 @@ void mp_ctx_destroy(mp_ctx *ctx) {
   ctx->store = NULL;
   free(ctx->backend_url);
   ctx->backend_url = NULL;
-  project_free(ctx->project);
+  if (!ctx->leave_memory) project_free(ctx->project); /* else: the exit's */
   ctx->project = NULL;
 }
 
@@ -157,6 +169,10 @@ static int load_project(mp_ctx *ctx, const char *dir, mp_cli_project **out) {
   return 0;
 }
 
+char *mp_cli_project_dir_find(const mp_ctx *ctx) {
+  return find_project_dir(ctx->cwd ? ctx->cwd : ".");
+}
+
 int mp_cli_load_project(mp_ctx *ctx) {
   if (ctx->project) return 0;
   const char *start = ctx->cwd ? ctx->cwd : ".";
@@ -190,6 +206,27 @@ int mp_cli_store(mp_ctx *ctx) {
   mp_err_clear(&err);
   if (mp_store_open_with(ctx->backend_url, &o, &ctx->store, &err) != 0)
     return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  return 0;
+}
+
+int mp_cli_store_quiet(mp_ctx *ctx) {
+  if (ctx->store) return 0;
+  const char *url = ctx->backend && *ctx->backend ? ctx->backend : NULL;
+  if (url == NULL && !mp_cli_env_backend(NULL, &url)) return -1;
+  const char *lease = getenv("MINIPULUMI_LOCK_LEASE_SECONDS");
+  struct stat st;
+  /* no store file made here, and no lease to check (both may print) */
+  if ((lease && *lease) || (!strstr(url, "://") && stat(url, &st) != 0))
+    return -1;
+  mp_store_opts o;
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_cli_store_opts(ctx, &o) ||
+      mp_store_open_with(url, &o, &ctx->store, &err) != 0) {
+    ctx->store = NULL;
+    return -1;
+  }
+  ctx->backend_url = mp_xstrdup(url);
   return 0;
 }
 

@@ -53,6 +53,12 @@ typedef struct mp_deploy_opts {
   /* Set to 1 by a signal handler to ask for a graceful stop; 2 = now. The
    * deployment polls it from its loop. May be NULL. */
   volatile int *interrupt;
+  /* The process exits right after this run: the teardown leaves the
+   * memory that only memory holds (the snapshot, the resources, the
+   * steps, the generator's maps) to the exit, as git's UNLEAK does, and
+   * still joins its threads and closes its handles. The CLI sets it on
+   * its last run, except in sanitizer builds, which check every free. */
+  int leave_memory;
 } mp_deploy_opts;
 
 typedef struct mp_deploy_result {

@@ -186,10 +186,30 @@ static void inject_default_providers(deploy *d) {
   mp_map_destroy(&made);
 }
 
+/* What the program's language host gets (mp_source_info). */
+static void source_info(deploy *d, mp_source_info *si) {
+  const mp_deploy_opts *o = d->o;
+  memset(si, 0, sizeof(*si));
+  si->loop = &d->loop;
+  si->project = o->stack.project;
+  si->stack = o->stack.name;
+  si->organization = o->organization ? o->organization : "organization";
+  si->root_dir = o->root_dir;
+  si->dry_run = o->dry_run;
+  si->parallel = o->parallel;
+  si->config = o->config;
+}
+
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
+  if (o->kind == MP_DEPLOY_UPDATE && o->source && o->source->vt->prepare) {
+    /* while the passphrase's key may still be in the making */
+    mp_source_info si;
+    source_info(d, &si);
+    o->source->vt->prepare(o->source, &si);
+  }
   /* A wrong passphrase fails here, before anything runs or is written. */
   if (o->crypter && o->crypter->ready &&
       (rc = o->crypter->ready(o->crypter->ctx, err)) < 0)
@@ -268,15 +288,8 @@ static int start_program(deploy *d, mp_err *err) {
     d->state = DS_ENDING;
     return 0;
   }
-  mp_source_info si = {0};
-  si.loop = &d->loop;
-  si.project = o->stack.project;
-  si.stack = o->stack.name;
-  si.organization = o->organization ? o->organization : "organization";
-  si.root_dir = o->root_dir;
-  si.dry_run = o->dry_run;
-  si.parallel = o->parallel;
-  si.config = o->config;
+  mp_source_info si;
+  source_info(d, &si);
   d->state = DS_PROGRAM;
   int rc = o->source->vt->start(o->source, d->mon, &si, err);
   if (rc < 0) {
@@ -337,6 +350,10 @@ static void teardown(deploy *d) {
     free(x);
   }
   mp_monitor_free(d->mon);
+  if (d->o->leave_memory) { /* see mp_deploy_opts */
+    mp_registry_free(d->registry); /* the providers it started */
+    return;
+  }
   mp_stepgen_free(d->sg);
   for (size_t i = 0; i < d->nlayers; i++) mp_chain_free(d->layers[i]);
   free(d->layers);
@@ -391,6 +408,7 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.source = NULL;
   ro.refresh_first = 0;
   ro.targets = ro.excludes = ro.replaces = NULL;
+  ro.leave_memory = 0; /* the update runs after it */
   int rc = run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;

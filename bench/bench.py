@@ -5,6 +5,7 @@ shape, each operation timed against its ideal bound (issue 13).
     bench/bench.py [--build DIR] [--shape S ...] [-n N ...] [--latency MS]
                    [--parallel P] [--runs R] [--ops OP,...] [--json FILE]
                    [--compare OTHER_BUILD] [--serial-stepgen]
+                   [--world-dir DIR]
     bench/bench.py --diff OLD.json NEW.json
 
 Shapes: independent; chains (chains of --chain-len resources, each
@@ -107,7 +108,7 @@ def one_rep(binary, work, a, shape, n, extra):
     def prog(changed=()):
         return program(shape, n, a.latency, a.chain_len, a.fanout, changed)
 
-    st = benchlib.Stack(binary, work, prog())
+    st = benchlib.Stack(binary, work, prog(), world_dir=a.world_dir)
     par = (["--parallel", str(a.parallel)] if a.parallel else []) + extra
     res = {}
     try:
@@ -128,6 +129,7 @@ def one_rep(binary, work, a, shape, n, extra):
             res[op] = r + (st.store_bytes(),)
     finally:
         shutil.rmtree(st.root, ignore_errors=True)
+        shutil.rmtree(st.world, ignore_errors=True)
     return res
 
 
@@ -198,6 +200,12 @@ def main():
     ap.add_argument("--compare", metavar="OTHER_BUILD",
                     help="run the same cases on this build too")
     ap.add_argument("--serial-stepgen", action="store_true")
+    ap.add_argument("--world-dir", metavar="DIR",
+                    help="the test provider's world files go under DIR "
+                         "(e.g. /dev/shm) while the store stays in the "
+                         "temporary folder: on a disk file system, "
+                         "creating and deleting its one file per resource "
+                         "costs the kernel more per file as N grows")
     ap.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"),
                     help="compare two JSON files written by --json")
     a = ap.parse_args()

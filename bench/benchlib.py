@@ -14,22 +14,24 @@ def binary_of(build):
 
 class Stack:
     """A temp folder with proj/ (a Pulumi YAML project), world/ (the test
-    provider's world) and, unless |backend| is given, a SQLite store; the
-    stack `dev` is created for the program |text|."""
+    provider's world; a fresh folder under |world_dir| when given) and,
+    unless |backend| is given, a SQLite store; the stack `dev` is created
+    for the program |text|."""
 
-    def __init__(self, binary, work, text, backend=None):
+    def __init__(self, binary, work, text, backend=None, world_dir=None):
         self.binary = binary
         self.root = tempfile.mkdtemp(dir=work)
         self.proj = os.path.join(self.root, "proj")
         os.makedirs(self.proj)
-        os.makedirs(os.path.join(self.root, "world"))
+        self.world = (tempfile.mkdtemp(dir=world_dir) if world_dir
+                      else os.path.join(self.root, "world"))
+        os.makedirs(self.world, exist_ok=True)
         self.db = os.path.join(self.root, "state.db")
         self.backend = backend or self.db
         self.env = dict(os.environ)
         self.env.update({"PULUMI_CONFIG_PASSPHRASE": "bench",
                          "HOME": self.root,
-                         "MINIPULUMI_TEST_WORLD":
-                             os.path.join(self.root, "world")})
+                         "MINIPULUMI_TEST_WORLD": self.world})
         for k in ("MINIPULUMI_BACKEND_URL", "MINIPULUMI_VERIFY_WRITES",
                   "MINIPULUMI_SERIAL_STEPGEN"):
             self.env.pop(k, None)

@@ -64,6 +64,16 @@ typedef struct outcome {
   int checks, diffs;
 } outcome;
 
+/* What |e|'s runs did, into |out|; then |e| is destroyed. */
+static void take_outcome(tenv *e, outcome *out) {
+  mp_strv_init(&out->steps);
+  mp_strv_copy(&out->steps, &e->steps);
+  out->state = state_names(e);
+  out->checks = calls_count(e, "check");
+  out->diffs = calls_count(e, "diff");
+  tenv_destroy(e);
+}
+
 static void sequence(int serial, int concurrent, outcome *out) {
   tenv e;
   tenv_init(&e);
@@ -91,12 +101,7 @@ static void sequence(int serial, int concurrent, outcome *out) {
   CHECK(!e.res.failed);
   trun(&e, p2, N(p2), &o);
   CHECK(!e.res.failed);
-  mp_strv_init(&out->steps);
-  mp_strv_copy(&out->steps, &e.steps);
-  out->state = state_names(&e);
-  out->checks = calls_count(&e, "check");
-  out->diffs = calls_count(&e, "diff");
-  tenv_destroy(&e);
+  take_outcome(&e, out);
 }
 
 static void test_stepgen_same_outcome_as_serial(void) {
@@ -175,12 +180,7 @@ static void many(int serial, outcome *out, int *slow_overlap) {
   CHECK(!e.res.failed);
   *slow_overlap = calls_overlap_with(&e, "check", "__latencyMs", SPAN_NS,
                                      from);
-  mp_strv_init(&out->steps);
-  mp_strv_copy(&out->steps, &e.steps);
-  out->state = state_names(&e);
-  out->checks = calls_count(&e, "check");
-  out->diffs = calls_count(&e, "diff");
-  tenv_destroy(&e);
+  take_outcome(&e, out);
   for (int i = 0; i < FAST + SLOW; i++) free(names[i]);
 }
 

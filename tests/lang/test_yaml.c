@@ -20,6 +20,7 @@ typedef struct run {
   mp_project *proj;
   mp_source *src;
   int load_rc, start_rc;
+  int last_use; /* mp_yaml_source_last_use before the start */
   mp_err err;
   char dir[64];
 } run;
@@ -46,6 +47,8 @@ static void run_program_in(run *r, const char *config, int preview,
     r->load_rc = mp_yaml_source_new(r->proj, &r->src, &r->err);
   if (r->load_rc < 0)
     return;
+  if (r->last_use)
+    mp_yaml_source_last_use(r->src);
   mp_value *cfg = NULL;
   if (config)
     CHECK(mp_value_from_json(config, strlen(config), NULL, &cfg, NULL) == 0);
@@ -63,13 +66,22 @@ static void run_program_in(run *r, const char *config, int preview,
     uv_run(&r->loop, UV_RUN_DEFAULT);
 }
 
-static void run_program(run *r, const char *yaml, const char *config,
-                        int preview) {
+/* |flags|: RUN_LAST_USE marks the source as its program's last run. */
+enum { RUN_LAST_USE = 1 };
+
+static void run_program_with(run *r, const char *yaml, const char *config,
+                             int preview, int flags) {
   memset(r, 0, sizeof(*r));
+  r->last_use = flags & RUN_LAST_USE;
   strcpy(r->dir, "/tmp/mp_yaml_XXXXXX");
   CHECK(mkdtemp(r->dir) != NULL);
   write_file(r->dir, "Pulumi.yaml", yaml);
   run_program_in(r, config, preview, NULL);
+}
+
+static void run_program(run *r, const char *yaml, const char *config,
+                        int preview) {
+  run_program_with(r, yaml, config, preview, 0);
 }
 
 static void run_free(run *r) {
@@ -956,26 +968,16 @@ static void test_yaml_peek_name(void) {
  * start. */
 static void test_yaml_last_use(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
-  write_file(r.dir, "Pulumi.yaml",
-             "name: proj\nruntime: yaml\nresources:\n"
-             "  a:\n    type: test:Resource\n    properties: {v: 1}\n"
-             "  b:\n    type: test:Resource\n"
-             "    properties:\n      v: ${a.v}\n");
-  mp_err err;
-  CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);
-  CHECK(mp_yaml_source_new(r.proj, &r.src, &err) == 0);
-  mp_yaml_source_last_use(r.src);
-  uv_loop_init(&r.loop);
-  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
-  mp_source_info info = {.loop = &r.loop, .project = "proj", .stack = "dev",
-                         .root_dir = r.dir};
-  CHECK(r.src->vt->start(r.src, &r.m, &info, &err) == 0);
-  uv_run(&r.loop, UV_RUN_DEFAULT);
+  run_program_with(&r,
+                   "name: proj\nruntime: yaml\nresources:\n"
+                   "  a:\n    type: test:Resource\n    properties: {v: 1}\n"
+                   "  b:\n    type: test:Resource\n"
+                   "    properties:\n      v: ${a.v}\n",
+                   NULL, 0, RUN_LAST_USE);
+  CHECK(r.load_rc == 0 && r.start_rc == 0);
   CHECK(fake_monitor_reg(&r.m, "a") != NULL);
   CHECK(fake_monitor_reg(&r.m, "b") != NULL);
+  mp_err err;
   mp_source *again = NULL;
   CHECK(mp_yaml_source_new(r.proj, &again, &err) == MP_EINVAL);
   CHECK(strstr(err.msg, "already run and released") != NULL);

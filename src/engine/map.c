@@ -6,13 +6,13 @@
 
 #include "engine/mem.h"
 
-static uint64_t hash_str(const char *s) {
+size_t mp_map_hash(const char *s) {
   uint64_t h = 1469598103934665603ULL; /* FNV-1a */
   for (; *s; s++) {
     h ^= (unsigned char)*s;
     h *= 1099511628211ULL;
   }
-  return h;
+  return (size_t)h;
 }
 
 void mp_map_init(mp_map *m) { memset(m, 0, sizeof(*m)); }
@@ -38,7 +38,7 @@ static mp_map_slot *probe(const mp_map *m, const char *key, size_t h) {
 }
 
 static mp_map_slot *find(const mp_map *m, const char *key) {
-  mp_map_slot *s = probe(m, key, (size_t)hash_str(key));
+  mp_map_slot *s = probe(m, key, mp_map_hash(key));
   return s && s->key ? s : NULL;
 }
 
@@ -60,7 +60,7 @@ static void grow(mp_map *m) {
 }
 
 void *mp_map_put(mp_map *m, const char *key, void *value) {
-  size_t h = (size_t)hash_str(key);
+  size_t h = mp_map_hash(key);
   mp_map_slot *s = probe(m, key, h);
   if (s && s->key) {
     void *prev = s->value;

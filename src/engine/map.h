@@ -17,6 +17,10 @@ typedef struct mp_map {
   size_t len;
 } mp_map;
 
+/* The hash of string |s| the map uses (FNV-1a), for a fixed table of
+ * one's own (resource_json.c, snapshot_verify.c). */
+size_t mp_map_hash(const char *s);
+
 void mp_map_init(mp_map *m);
 void mp_map_destroy(mp_map *m); /* frees keys, not values */
 /* Inserts or replaces; returns the previous value or NULL. */

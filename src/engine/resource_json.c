@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/map.h"
 #include "engine/value_json_int.h"
 
 /* ==== writing ==== */
@@ -137,15 +138,9 @@ typedef struct reader {
   const cJSON *slots[INDEX_SLOTS];
 } reader;
 
-static unsigned key_slot(const char *key) {
-  unsigned h = 2166136261u; /* FNV-1a */
-  for (; *key; key++) h = (h ^ (unsigned char)*key) * 16777619u;
-  return h % INDEX_SLOTS;
-}
-
 /* The slot of |key|: its member's, or the empty one where it would go. */
-static unsigned find_slot(const reader *rd, const char *key) {
-  unsigned i = key_slot(key);
+static size_t find_slot(const reader *rd, const char *key) {
+  size_t i = mp_map_hash(key) % INDEX_SLOTS;
   while (rd->slots[i] && strcmp(rd->slots[i]->string, key) != 0)
     i = (i + 1) % INDEX_SLOTS;
   return i;
@@ -159,7 +154,7 @@ static void index_members(reader *rd) {
   }
   memset(rd->slots, 0, sizeof(rd->slots));
   cJSON_ArrayForEach(it, rd->obj) {
-    unsigned i = find_slot(rd, it->string);
+    size_t i = find_slot(rd, it->string);
     if (rd->slots[i] == NULL) rd->slots[i] = it; /* the first one wins */
   }
   rd->indexed = 1;

@@ -5,11 +5,11 @@
  * copy per URN. Linear in the size of the snapshot. */
 #include "engine/snapshot.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/map.h"
 #include "engine/urn.h"
 
 /* ==== a string -> first index map (open addressing) ==== */
@@ -20,13 +20,6 @@ typedef struct index_map {
   size_t cap; /* power of two */
   mp_strv owned;
 } index_map;
-
-static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
-}
 
 static void map_init(index_map *m, size_t n) {
   m->cap = 16;
@@ -44,7 +37,7 @@ static void map_destroy(index_map *m) {
 }
 
 static size_t map_slot(const index_map *m, const char *key) {
-  size_t i = (size_t)hash_str(key) & (m->cap - 1);
+  size_t i = mp_map_hash(key) & (m->cap - 1);
   while (m->keys[i] && strcmp(m->keys[i], key) != 0)
     i = (i + 1) & (m->cap - 1);
   return i;

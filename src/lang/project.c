@@ -349,22 +349,30 @@ static mp_value *fields_value(const mp_ynode *doc) {
   return o;
 }
 
+/* The project file in |dir|, Pulumi.yaml or else Pulumi.yml: its path
+ * (owned) and its name in *file, or NULL when there is neither. */
+static char *project_file(const char *dir, const char **file) {
+  static const char *const names[] = {"Pulumi.yaml", "Pulumi.yml"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    char *path = mp_xasprintf("%s/%s", dir, names[i]);
+    if (file_exists(path)) {
+      *file = names[i];
+      return path;
+    }
+    free(path);
+  }
+  return NULL;
+}
+
 int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
   *out = NULL;
-  const char *file = "Pulumi.yaml";
-  char *path = mp_xasprintf("%s/%s", dir, file);
-  if (!file_exists(path)) {
-    free(path);
-    file = "Pulumi.yml";
-    path = mp_xasprintf("%s/%s", dir, file);
-    if (!file_exists(path)) {
-      free(path);
-      return mp_err_set(err, MP_ENOENT,
-                        "no Pulumi.yaml project file found in '%s'; run "
-                        "the command in a project folder",
-                        dir);
-    }
-  }
+  const char *file;
+  char *path = project_file(dir, &file);
+  if (path == NULL)
+    return mp_err_set(err, MP_ENOENT,
+                      "no Pulumi.yaml project file found in '%s'; run "
+                      "the command in a project folder",
+                      dir);
   mp_project *p = mp_xcalloc(1, sizeof(*p));
   p->dir = mp_xstrdup(dir);
   p->path = path;
@@ -385,15 +393,11 @@ int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
 
 char *mp_project_peek_name(const char *dir) {
   enum { HEAD_EVENTS = 64 }; /* `name:` is usually the first key */
-  static const char *const files[] = {"Pulumi.yaml", "Pulumi.yml"};
-  for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-    char *path = mp_xasprintf("%s/%s", dir, files[i]);
-    int exists = file_exists(path);
-    char *name = exists ? mp_ynode_peek(path, "name", HEAD_EVENTS) : NULL;
-    free(path);
-    if (exists) return name;
-  }
-  return NULL;
+  const char *file;
+  char *path = project_file(dir, &file);
+  char *name = path ? mp_ynode_peek(path, "name", HEAD_EVENTS) : NULL;
+  free(path);
+  return name;
 }
 
 void mp_project_free(mp_project *p) {

@@ -175,7 +175,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     rc = mp_yaml_source_new(ctx->project->lang, &src, err);
   else if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
-  if (last) mp_yaml_source_last_use(src); /* its nodes go once analysed */
+  /* A YAML program's nodes go once analysed; its state is memory only. */
+  int memory_only = last && mp_yaml_source_last_use(src);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
                                            &r->builtin, &plugins, err);
   mp_cli_providers provs;
@@ -214,11 +215,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     end_event_stream(&s);
   }
   mp_cli_providers_destroy(&provs);
-  /* The YAML host's program is memory only; a Node.js host has a server
-   * to stop. */
-  const char *rt = ctx->project->runtime;
-  if (src && !(leave && (rt == NULL || strcmp(rt, "yaml") == 0)))
-    src->vt->free(src);
+  /* A Node.js host has a server to stop. */
+  if (src && !(leave && memory_only)) src->vt->free(src);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {
     ctx->display_live = 0;

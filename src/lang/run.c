@@ -470,8 +470,10 @@ static void src_free(mp_source *base) {
 static const mp_source_vtable yaml_vtable = {src_start, src_cancel, src_free,
                                              NULL, src_prepare};
 
-void mp_yaml_source_last_use(mp_source *base) {
-  if (base && base->vt == &yaml_vtable) ((yaml_source *)base)->last_use = 1;
+int mp_yaml_source_last_use(mp_source *base) {
+  if (base == NULL || base->vt != &yaml_vtable) return 0;
+  ((yaml_source *)base)->last_use = 1;
+  return 1;
 }
 
 int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err) {

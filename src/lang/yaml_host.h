@@ -86,8 +86,9 @@ int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err);
 /* |s| (from mp_yaml_source_new; another source is left alone) is the last
  * run of its project's program: the program's document, every node of a
  * large program, is freed once analysed, since the analysis keeps what it
- * needs. The project cannot run its program again. */
-void mp_yaml_source_last_use(mp_source *s);
+ * needs. The project cannot run its program again. Returns 1 for a YAML
+ * source (whose state is memory only), 0 for another or NULL. */
+int mp_yaml_source_last_use(mp_source *s);
 /* Makes the YAML text |text| (named |file| in messages) the program of |p|
  * in place of its own, whatever its runtime (the `import` command runs a
  * program it writes). Returns 0 or MP_EINVAL. */

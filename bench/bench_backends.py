@@ -58,8 +58,7 @@ def main():
     if bindir is None:
         raise SystemExit("no PostgreSQL server binaries; run scripts/setup.sh")
     work = tempfile.mkdtemp(prefix="mp-bench-")
-    server = pgtest.Server(bindir, os.path.join(os.path.abspath(a.build),
-                                                "pg-bench"), durable=True)
+    server = pgtest.Server(bindir, durable=True)
     try:
         server.start()
         print("== per-step persistence cost (bench_store)")

@@ -3,8 +3,9 @@
 
     pgtest.py run --dir DIR [--durable] -- CMD ARG...
 
-initdb's a fresh cluster in DIR (created; under the build folder), starts it
-on a free port of 127.0.0.1 with its unix socket in DIR, runs CMD with
+initdb's a fresh cluster in a fresh temporary folder (under /tmp, or
+$TMPDIR when the server's user can reach it), starts it on a free port of
+127.0.0.1 with its unix socket in that folder, runs CMD with
 
     MP_TEST_PG_URL    postgresql://mp:<password>@127.0.0.1:<port>/postgres?sslmode=disable
     MP_TEST_PG_PASSWORD  the password (tests check it never leaks)
@@ -12,11 +13,15 @@ on a free port of 127.0.0.1 with its unix socket in DIR, runs CMD with
 
 (an argument @PG_URL@ of CMD is replaced by that URL too), and stops the
 server when CMD ends, whatever happened (also on SIGTERM
-and SIGINT, as meson sends on a timeout). DIR is removed when CMD passed
-and kept (with the server log) when it failed. Exits with CMD's status.
+and SIGINT, as meson sends on a timeout). The temporary folder is removed
+in every case; when CMD failed, the server log is copied to DIR/server.log
+(DIR is typically under the build folder). Exits with CMD's status.
 
 PostgreSQL refuses to run as root: as root, the server runs as the
-unprivileged user `nobody`. Without Debian's server binaries
+unprivileged user `nobody`. That user must reach the cluster's folder,
+which a build folder under a private parent (a clone in /root, a
+`mktemp -d` folder: mode 700) does not allow; hence the cluster never
+lives under DIR. Without Debian's server binaries
 (/usr/lib/postgresql/*/bin/initdb) the command is skipped (exit 77, with
 the reason); scripts/setup.sh installs them, so CI always runs.
 
@@ -56,10 +61,26 @@ def free_port():
         return s.getsockname()[1]
 
 
+def reachable_tmp():
+    """A temporary folder's parent that `nobody` can reach: $TMPDIR when
+    every folder on its path is searchable by others, else /tmp."""
+    cand = tempfile.gettempdir()
+    path = os.path.abspath(cand)
+    while True:
+        try:
+            if not os.stat(path).st_mode & 0o001:
+                return "/tmp"
+        except OSError:
+            return "/tmp"
+        if path == "/":
+            return cand
+        path = os.path.dirname(path)
+
+
 class Server:
-    def __init__(self, bindir, root, durable=False):
+    def __init__(self, bindir, durable=False):
         self.bindir = bindir
-        self.root = os.path.abspath(root)
+        self.root = tempfile.mkdtemp(prefix="mp-pg-", dir=reachable_tmp())
         self.data = os.path.join(self.root, "data")
         self.log = os.path.join(self.root, "server.log")
         self.durable = durable
@@ -73,7 +94,6 @@ class Server:
     def _own(self):
         """As root, the cluster belongs to `nobody`, which must be able to
         reach the folder; otherwise we run as ourselves."""
-        os.makedirs(self.root, exist_ok=True)
         if os.geteuid() != 0:
             return
         nobody = pwd.getpwnam("nobody")
@@ -81,8 +101,8 @@ class Server:
         self.runas = ["runuser", "-u", "nobody", "--"]
         if self._as_server(["test", "-w", self.root]).returncode != 0:
             raise SystemExit("pgtest: user nobody cannot write %s (a parent "
-                             "folder is not searchable); build in a folder "
-                             "others can reach" % self.root)
+                             "folder is not searchable); set TMPDIR to a "
+                             "folder others can reach" % self.root)
 
     def start(self):
         self._own()
@@ -141,6 +161,20 @@ def tail(path, n=30):
         return ""
 
 
+def keep_log(log, folder):
+    """Copies the server |log| into |folder| (created); returns the copy's
+    path, or None when there is no folder or the copy failed."""
+    if not folder:
+        return None
+    try:
+        os.makedirs(folder, exist_ok=True)
+        dest = os.path.join(folder, "server.log")
+        shutil.copyfile(log, dest)
+        return dest
+    except OSError:
+        return None
+
+
 # ---------------------------------------------------------------- helpers
 
 def with_db(url, db):
@@ -187,18 +221,14 @@ def main(argv):
     cut = argv.index("--")
     opts, cmd = argv[2:cut], argv[cut + 1:]
     durable = "--durable" in opts
-    root = opts[opts.index("--dir") + 1] if "--dir" in opts else None
+    keep = opts[opts.index("--dir") + 1] if "--dir" in opts else None
     bindir = find_bin()
     if bindir is None:
         print("SKIP: no PostgreSQL server binaries "
               "(/usr/lib/postgresql/*/bin/initdb); install Debian's "
               "`postgresql` package (scripts/setup.sh does)")
         return SKIP
-    if root is None:
-        root = tempfile.mkdtemp(prefix="mp-pg-")
-    elif os.path.exists(root):
-        shutil.rmtree(root)
-    server = Server(bindir, root, durable)
+    server = Server(bindir, durable)
 
     def on_signal(sig, frame):
         raise KeyboardInterrupt("signal %d" % sig)
@@ -217,12 +247,12 @@ def main(argv):
         print("pgtest: stopped (%s)" % e, file=sys.stderr)
     finally:
         server.stop()
-        if status == 0:
-            shutil.rmtree(root, ignore_errors=True)
-        else:
-            print("pgtest: kept %s (server log: %s)" % (root, server.log),
-                  file=sys.stderr)
+        if status != 0:
+            kept = keep_log(server.log, keep)
+            print("pgtest: the server log%s:" % (
+                " is kept in " + kept if kept else ""), file=sys.stderr)
             print(tail(server.log, 15), file=sys.stderr)
+        shutil.rmtree(server.root, ignore_errors=True)
     return status if status >= 0 else 128 - status
 
 

@@ -1,6 +1,7 @@
-/* Benchmark of the state store's per-step write cost (ARCHITECTURE.md:
- * O(1) per step, never a rewrite of the whole snapshot). For stacks of 1k
- * and 10k resources it times steps as the step executor records them:
+/* Benchmark of the state store's per-step write cost: one short
+ * transaction per write (docs/architecture.md, "From the program to the
+ * state"), O(1) per step, never a rewrite of the whole snapshot. For stacks
+ * of 1k and 10k resources it times steps as the step executor records them:
  *   create: apply(PENDING_ADD), then apply(INSERT_NEW + PENDING_REMOVE)
  *   update: apply(PENDING_ADD), then apply(UPDATE_NEW + PENDING_REMOVE)
  * and prints the median over several runs in microseconds per step.

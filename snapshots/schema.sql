@@ -23,7 +23,8 @@ CREATE TABLE selected (
 
 -- One row per entry of the checkpoint's `resources` list, as checkpoint
 -- JSON (secrets encrypted). `ord` orders the list: each deployment inserts
--- its new states below every existing ord (BEHAVIOUR.md C.7).
+-- its new states below every existing ord (docs/behaviour.md,
+-- "The checkpoint").
 CREATE TABLE resources (
   id        INTEGER PRIMARY KEY,
   stack_id  INTEGER NOT NULL REFERENCES stacks(id) ON DELETE CASCADE,

@@ -1,5 +1,6 @@
 /* The CLI's process state: one mp_ctx, created by main() and passed to every
- * command (STYLE rule 26: no mutable globals). Owner: the main thread. */
+ * command (no mutable globals: docs/style.md, "Globals and macros").
+ * Owner: the main thread. */
 #ifndef MP_CLI_CTX_H
 #define MP_CLI_CTX_H
 

@@ -1,5 +1,6 @@
 /* minipulumi's main: the one command table, the global flags, SIGINT, and
- * the only call to exit in the program (STYLE rule 13). */
+ * the only call to exit in the program (docs/style.md,
+ * "Errors"). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* Error reporting: an int code plus a fixed-size message (STYLE rules 10-12). */
+/* Error reporting: an int code plus a fixed-size message (docs/style.md,
+ * "Errors"). */
 #ifndef MP_ERR_H
 #define MP_ERR_H
 
@@ -40,7 +41,8 @@ int mp_err_from_uv(mp_err *err, int uvrc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Prints file:line and the message to stderr and aborts. Only for states
- * where continuing could corrupt data on disk (STYLE rule 14). */
+ * where continuing could corrupt data on disk (docs/style.md,
+ * "Errors"). */
 #define MP_BUG(...) mp__bug(__FILE__, __LINE__, __VA_ARGS__)
 void mp__bug(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));

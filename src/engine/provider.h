@@ -1,4 +1,4 @@
-/* The provider interface (ARCHITECTURE.md "Providers"): one table of
+/* The provider interface (docs/plugins.md): one table of
  * functions with three kinds behind it — built-in providers compiled into
  * the binary, plugin processes spoken to over gRPC, and provider resources.
  *

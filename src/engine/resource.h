@@ -50,7 +50,7 @@ typedef struct mp_resource {
   mp_propdeps property_dependencies;
   int pending_replacement;
   mp_strv additional_secret_outputs;
-  mp_strv aliases; /* never written by the engine (B.5) */
+  mp_strv aliases; /* never stored (docs/behaviour.md, "Aliases") */
   int has_custom_timeouts;
   mp_timeouts custom_timeouts;
   char *import_id;

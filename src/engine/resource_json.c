@@ -75,7 +75,7 @@ static void put_timeouts(cJSON *o, const mp_resource *r) {
     cJSON_AddNumberToObject(m, "read", t->read);
 }
 
-/* The fields after `outputs`, in C.3 order. */
+/* The fields after `outputs`, in Pulumi's order. */
 static void put_tail(cJSON *o, const mp_resource *r) {
   put_str(o, "parent", r->parent);
   put_bool(o, "protect", r->protect);

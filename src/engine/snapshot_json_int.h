@@ -14,7 +14,7 @@ enum mp__resource_json_flags {
   MP__RES_SKIP_VALUES = 1 << 8
 };
 
-/* Builds the ResourceV3 object of |r| (keys in C.3 order, empty values
+/* Builds the ResourceV3 object of |r| (keys in Pulumi's order, empty values
  * omitted). |flags|: mp_deployment_json_flags. Secrets go through |c|.
  * Sets *out (owned, cJSON_Delete) and returns 0, or an MP_E code. */
 int mp__resource_to_cjson(const mp_resource *r, const mp_crypter *c,

@@ -155,7 +155,8 @@ typedef enum mp_store_change_kind {
   /* Rewrite the stored entry res->row from |res| AND move it to where
    * INSERT_NEW would put it (after the states produced so far, before every
    * untouched old state): the result of an update/refresh step that
-   * supersedes its old state (C.7). Use this rather than MP_STORE_UPDATE
+   * supersedes its old state (docs/behaviour.md, "The
+   * checkpoint"). Use this rather than MP_STORE_UPDATE
    * whenever later new states may depend on it: an entry left at its old
    * position comes after every new state, so a new state referring to it
    * would fail the integrity check. */

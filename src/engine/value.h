@@ -1,6 +1,6 @@
 /* Property values: the one value type the engine carries (inputs, outputs,
- * config, program values). See provider-implementers-guide "Data Exchange
- * Types", and tests/conformance/scenarios/S16-secrets.scn for the
+ * config, program values). See docs/sdk-contract.md, "Property values on
+ * the wire", and tests/conformance/scenarios/S16-secrets.scn for the
  * encodings. */
 #ifndef MP_VALUE_H
 #define MP_VALUE_H

@@ -1,7 +1,8 @@
 /* Property values <-> google.protobuf.Struct / Value, with Pulumi's
- * signature-key encoding as used on the gRPC wire (NODEJS-SDK-CONTRACT.md
- * section 3). Only the RPC layers (monitor, provider client) include this
- * header; engine headers never mention protobuf types (STYLE rule 9).
+ * signature-key encoding as used on the gRPC wire (docs/sdk-contract.md,
+ * "Property values on the wire"). Only the RPC layers (monitor, provider
+ * client) include this header; engine headers never mention protobuf types
+ * (docs/style.md, "Headers and layers").
  *
  * Ownership: every message returned by mp_value_to_pb* is allocated on the
  * heap by this module (all strings and sub-messages included) and must be

@@ -1,7 +1,8 @@
 /* The Node.js language host (`runtime: nodejs`): runs a program on
  * @pulumi/pulumi as a child process that talks to the engine over gRPC
  * (the ResourceMonitor of monitor/service.h and the Engine service),
- * launched the way NODEJS-SDK-CONTRACT.md §1 describes. */
+ * launched as docs/sdk-contract.md, "Launching a Node.js program",
+ * describes. */
 #ifndef MP_LANG_NODEJS_H
 #define MP_LANG_NODEJS_H
 

@@ -1,5 +1,5 @@
 /* The command line and environment of a Node.js program
- * (NODEJS-SDK-CONTRACT.md §1.1, §1.2). */
+ * (docs/sdk-contract.md, "Launching a Node.js program"). */
 #include "lang/nodejs.h"
 
 #include <stdio.h>

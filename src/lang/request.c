@@ -1,6 +1,7 @@
 /* Building the RegisterResource / ReadResource messages of a resource the
- * way the Pulumi SDKs fill them (NODEJS-SDK-CONTRACT.md section 2.4). The
- * messages are heap-built here and freed by mp__request_free. */
+ * way the Pulumi SDKs fill them (docs/sdk-contract.md,
+ * "RegisterResourceRequest as the SDK fills it"). The messages are
+ * heap-built here and freed by mp__request_free. */
 #include "lang/prog.h"
 
 #include <stdlib.h>

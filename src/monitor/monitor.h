@@ -1,4 +1,5 @@
-/* The resource monitor (ARCHITECTURE.md step 3): unmarshals the language
+/* The resource monitor (docs/architecture.md, "From the program to
+ * the state", step 4): unmarshals the language
  * host's requests into goals, resolves default providers, hands goals to
  * the deployment and answers the host when the deployment reports the
  * result. Implements the entry points of monitor/api.h. Owner: the loop

@@ -2,9 +2,10 @@
  * Node.js program on @pulumi/pulumi) calls. Each request is decoded and
  * handed to the same monitor entry points the embedded YAML host uses
  * (monitor/api.h); each answer is encoded back. Answers follow the SDK's
- * contract (NODEJS-SDK-CONTRACT.md §1.3, §2): a registration refused
- * because the deployment is stopping is answered UNAVAILABLE (the engine
- * has already reported why), other errors UNKNOWN with the message.
+ * contract (docs/sdk-contract.md, "Errors the SDK treats specially"): a
+ * registration refused because the deployment is stopping is answered
+ * UNAVAILABLE (the engine has already reported why), other errors UNKNOWN
+ * with the message.
  * Owner: the loop thread. */
 #ifndef MP_MONITOR_SERVICE_H
 #define MP_MONITOR_SERVICE_H

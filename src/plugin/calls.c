@@ -1,7 +1,7 @@
 /* The provider methods of a plugin: each engine request becomes a
  * pulumirpc.ResourceProvider call, and its answer an mp_prov_resp
  * (plugin/plugin.h). Every Struct a plugin dereferences is sent even when
- * empty (NODEJS-SDK-CONTRACT.md 4.3). */
+ * empty (docs/sdk-contract.md, "Provider plugins"). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* Internal to the PostgreSQL state store (src/state/pg_*.c): the store and
  * session structs, the statement table, and the helpers every file of the
- * backend shares. Only this backend includes libpq-fe.h (STYLE rule 4).
+ * backend shares. Only this backend includes libpq-fe.h (docs/style.md,
+ * "Headers and layers").
  *
  * The store talks to one database through one connection, owned by the
  * store's thread like the SQLite connection. Tables live in the database

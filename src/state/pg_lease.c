@@ -6,10 +6,10 @@
  * engine must not know which backend it talks to. So each write session
  * of the PostgreSQL store starts one thread with its own connection (a
  * libpq connection is never shared between threads); the store's own
- * connection stays with its owner thread (STYLE rule 15). The two threads
- * share only |stop|, guarded by |mu| and signalled through |cv|; nothing
- * else crosses. When the process dies the thread dies with it and the
- * lease runs out, which is the point. */
+ * connection stays with its owner thread (docs/style.md, "Threads"). The
+ * two threads share only |stop|, guarded by |mu| and signalled through
+ * |cv|; nothing else crosses. When the process dies the thread dies with it
+ * and the lease runs out, which is the point. */
 #include "state/pg_int.h"
 
 #include <inttypes.h>

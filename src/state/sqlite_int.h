@@ -1,6 +1,7 @@
 /* Internal to the SQLite state store (src/state/): the store and update
  * structs, the prepared-statement cache and the helpers every file of the
- * store shares. Only this module includes sqlite3.h (STYLE rule 4). */
+ * store shares. Only this module includes sqlite3.h (docs/style.md,
+ * "Headers and layers"). */
 #ifndef MP_SQLITE_INT_H
 #define MP_SQLITE_INT_H
 

@@ -142,7 +142,8 @@ static int rewrite_refs(mp_resource *r, const char *from, const char *to) {
 }
 
 /* An alias matched: prior entries still in the store that refer to the
- * prior URN are rewritten to the new one along with |s|'s result (B.5). */
+ * prior URN are rewritten to the new one along with |s|'s result
+ * (docs/behaviour.md, "Aliases"). */
 static void alias_rewrites(mp_stepgen *sg, long oi, const char *urn,
                            mp_step *s) {
   const char *from = sg->olds->res[oi]->urn;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # destroy --target / --exclude naming nothing in the stack fails as up and
-# refresh do (BEHAVIOUR.md E: `no resource named '<urn>' found`), in the
+# refresh do (`no resource named '<urn>' found`,
+# docs/behaviour.md, "Error texts"), in the
 # preview and with --skip-preview, and deletes nothing.
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world

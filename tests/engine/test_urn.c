@@ -1,4 +1,4 @@
-/* Tests for src/engine/urn.c against BEHAVIOUR.md B.1-B.4 and the default
+/* Tests for src/engine/urn.c against docs/behaviour.md, "URNs", and the default
  * provider names of Pulumi's provider_test.go. */
 #include "engine/urn.h"
 

@@ -1,4 +1,5 @@
-/* Tests for src/engine/value_json.c: the checkpoint encoding (C.5). */
+/* Tests for src/engine/value_json.c: the checkpoint encoding
+ * (docs/behaviour.md, "The checkpoint"). */
 #include "engine/value.h"
 
 #include <math.h>

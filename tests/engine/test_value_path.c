@@ -1,4 +1,5 @@
-/* Tests for src/engine/value_path.c: property paths (B.6), ignoreChanges
+/* Tests for src/engine/value_path.c: property paths
+ * (docs/behaviour.md, "Property paths"), ignoreChanges
  * (S33) and replaceOnChanges covering (S32). */
 #include "engine/value.h"
 

@@ -1,6 +1,6 @@
 /* Tests for our pulumirpc .proto files: round trips through protobuf-c, and
  * hand-written wire bytes that pin the field numbers the Pulumi SDKs use
- * (NODEJS-SDK-CONTRACT.md sections 2, 4 and 7). */
+ * (docs/sdk-contract.md). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* The behaviour every state store backend must show alike (store.h),
  * run by tests/state/test_store.c against SQLite and by
  * tests/state/test_store_pg.c against PostgreSQL: stacks, step-wise
- * writes and their order (BEHAVIOUR.md C.7), verification, import round
+ * writes and their order (docs/behaviour.md,
+ * "The checkpoint"), verification, import round
  * trips, secrets, locks between processes, history.
  *
  * Header-only (static), included by one test file, which first defines:

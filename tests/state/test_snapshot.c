@@ -1,5 +1,5 @@
 /* Tests for src/engine/resource*.c, snapshot*.c: the checkpoint JSON
- * (BEHAVIOUR.md C.2-C.5, C.8) and the integrity rules (C.4). */
+ * (docs/behaviour.md, "The checkpoint") and the integrity rules. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* mp_verify_state: opens a minipulumi state store, loads one stack's
- * snapshot and runs the integrity check (BEHAVIOUR.md C.4) on it. Used by
+ * snapshot and runs the integrity check (docs/behaviour.md,
+ * "The checkpoint") on it. Used by
  * the crash and fuzz tests after every (possibly killed or failed)
  * operation.
  *

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/store.h"
+#include "state/store.h"
 
 #define STEPS_PER_RUN 200
 #define RUNS 7

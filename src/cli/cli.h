@@ -17,7 +17,7 @@
 #include "engine/snapshot.h"
 #include "plugin/plugin.h"
 #include "providers/builtin.h"
-#include "engine/store.h"
+#include "state/store.h"
 
 /* Exit statuses (Pulumi >= 3.227; docs/architecture.md, "Exit statuses"). */
 enum mp_exit {

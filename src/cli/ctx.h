@@ -10,9 +10,9 @@
 #include "engine/crypto.h"
 #include "engine/err.h"
 #include "engine/mem.h"
-#include "engine/store.h"
 #include "engine/value.h"
 #include "lang/yaml_host.h"
+#include "state/store.h"
 
 typedef enum mp_color_mode {
   MP_COLOR_AUTO = 0, /* color when stdout is a terminal and NO_COLOR unset */

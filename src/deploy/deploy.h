@@ -9,9 +9,9 @@
 #include "engine/events.h"
 #include "engine/mem.h"
 #include "engine/provider.h"
-#include "engine/store.h"
 #include "engine/value.h"
 #include "monitor/api.h"
+#include "state/store.h"
 
 typedef enum mp_deploy_kind {
   MP_DEPLOY_UPDATE = 0, /* up (or its preview with dry_run) */

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "engine/store.h"
+#include "state/store.h"
 
 /* Room below the lowest `ord` for one deployment's new states: a session
  * starts at min(ord) - MP__STORE_ORD_SPAN (or 0 for an empty stack), so

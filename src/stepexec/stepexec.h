@@ -13,7 +13,7 @@
 #include "engine/events.h"
 #include "engine/registry.h"
 #include "engine/step.h"
-#include "engine/store.h"
+#include "state/store.h"
 
 typedef struct mp_stepexec mp_stepexec;
 

@@ -24,7 +24,7 @@
 
 #include "engine/crypto.h"
 #include "engine/snapshot.h"
-#include "engine/store.h"
+#include "state/store.h"
 #include "state/test_state_util.h"
 #include "testutil.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine/snapshot.h"
-#include "engine/store.h"
+#include "state/store.h"
 
 static int read_all(const char *path, mp_buf *b) {
   char chunk[8192];

@@ -20,7 +20,7 @@
 
 #include "engine/crypto.h"
 #include "engine/snapshot.h"
-#include "engine/store.h"
+#include "state/store.h"
 
 typedef struct opts {
   const char *store, *project, *stack, *export_path;

@@ -1,6 +1,6 @@
 /* The state store interface: stacks, their snapshots (written step by step),
- * locks and update history. Two backends fill the table of operations
- * below (src/state/): SQLite (a file) and PostgreSQL (a server shared by
+ * locks and update history. Two backends in this folder fill the table of
+ * operations below: SQLite (a file) and PostgreSQL (a server shared by
  * many machines). mp_store_open picks one by the URL's scheme; the engine
  * and the CLI call only the mp_store_* functions and never learn which.
  *

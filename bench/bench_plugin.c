@@ -3,7 +3,8 @@
  * it, then times N Check calls with empty inputs (the plugin echoes them)
  * from a worker thread, one at a time.
  *
- *   bench_plugin PLUGIN [N]     e.g. tests/plugins/bin/pulumi-resource-testprov
+ *   bench_plugin PLUGIN [N]
+ *     e.g. tests/plugin_processes/bin/pulumi-resource-testprov
  *
  * Prints the median and p99 in microseconds. */
 #include <stdio.h>

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Wall time of `minipulumi up --parallel 32 --skip-preview` of N resources
-# (default 1000) served by the test provider plugin (tests/plugins, over
-# gRPC, a Node.js process) against the same program on the built-in
+# (default 1000) served by the test provider plugin (tests/plugin_processes,
+# over gRPC, a Node.js process) against the same program on the built-in
 # `test` provider, RUNS times each (default 3), each into a fresh stack.
 #
 #   bench/bench_plugins.sh BUILD_DIR [N] [RUNS]
 #
-# Needs tests/plugins/node_modules (scripts/npm-deps.sh tests/plugins).
+# Needs tests/plugin_processes/node_modules
+# (scripts/npm-deps.sh tests/plugin_processes).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 M=$(realpath "$1/src/cli/minipulumi")
@@ -14,7 +15,7 @@ N=${2:-1000}
 RUNS=${3:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export PATH="$root/tests/plugins/bin:$PATH"
+export PATH="$root/tests/plugin_processes/bin:$PATH"
 export PULUMI_CONFIG_PASSPHRASE=bench HOME="$work/home"
 mkdir -p "$HOME"
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Node.js test peers' packages with `npm ci`, one folder at a
-# time (default: tests/rpc and tests/plugins). Idempotent and quick when
-# nothing changed: a folder whose node_modules was installed from the same
-# package-lock.json (its hash is kept in node_modules/.mp-lock-hash) is
-# skipped.
+# time (default: tests/rpc and tests/plugin_processes). Idempotent and
+# quick when nothing changed: a folder whose node_modules was installed
+# from the same package-lock.json (its hash is kept in
+# node_modules/.mp-lock-hash) is skipped.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 dirs=("$@")
-[ ${#dirs[@]} -eq 0 ] && dirs=(tests/rpc tests/plugins)
+[ ${#dirs[@]} -eq 0 ] && dirs=(tests/rpc tests/plugin_processes)
 
 if ! command -v npm >/dev/null 2>&1; then
   echo "npm-deps: npm not found; run scripts/setup.sh" >&2

@@ -2,7 +2,7 @@
  * project's spec, PATH, the plugin folder; built-ins first unless a spec
  * names the package) and how a start that yields no port fails (its
  * stderr and exit status in the message, nothing left running). The
- * calls themselves are tested end to end in tests/plugins/. */
+ * calls themselves are tested end to end in tests/plugin_processes/. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 # Shared setup of the plugin tests: tests/cli/lib.sh (a fresh folder, state
-# store and project), the test plugins of tests/plugins/bin on PATH, and a
-# marker in the environment by which every process a test started is
-# found again (no plugin may outlive a command).
+# store and project), the test plugins of tests/plugin_processes/bin on
+# PATH, and a marker in the environment by which every process a test
+# started is found again (no plugin may outlive a command).
 PLUGINS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$PLUGINS_DIR/../cli/lib.sh" "$@"
 export PATH="$PLUGINS_DIR/bin:$PATH"
@@ -9,7 +9,8 @@ export PULUMI_CONFIG_PASSPHRASE=pp
 export TESTPROV_STATE="$T/world"
 export MP_PLUGIN_TEST_MARK="$T"
 [ -d "$PLUGINS_DIR/node_modules/@pulumi/pulumi" ] ||
-  { echo "FAIL: run scripts/npm-deps.sh tests/plugins (npm ci)" >&2; exit 1; }
+  { echo "FAIL: run scripts/npm-deps.sh tests/plugin_processes (npm ci)" >&2
+    exit 1; }
 
 # no_orphans DESCRIPTION: fails when a process started by this test (it
 # carries the marker) is still running.

@@ -27,7 +27,10 @@ Exit status 0 when every citation resolves, 1 otherwise.
 import os
 import re
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools"))
+import tree_check  # noqa: E402
 
 # What is read, under the root: these folders (build trees and
 # node_modules skipped) and these files.
@@ -252,38 +255,17 @@ def self_test():
         "tests/conformance/scenarios/S01-a.scn": "# ok\n",
         "tests/node_modules/m/README.md": "see MISSING.md\n",
     }
-    with tempfile.TemporaryDirectory() as d:
-        for rel, text in tree.items():
-            os.makedirs(os.path.join(d, os.path.dirname(rel)), exist_ok=True)
-            with open(os.path.join(d, rel), "w") as f:
-                f.write(text)
-        got = sorted(p.split(": ")[0] for p in check_tree(d))
-    want = sorted(["README.md:5", "docs/rpc.md:5", "docs/rpc.md:6",
-                   "docs/rpc.md:6", "src/a/a.c:2", "src/a/a.c:2",
-                   "src/a/a.c:3",
-                   "src/a/b.h:3", "tests/x/t1.sh:1"])
-    if got != want:
-        print("self-test failed: flagged %s, expected %s" % (got, want))
-        return 1
-    print("self-test: the check flags exactly the %d bad citations"
-          % len(want))
-    return 0
+    want = ["README.md:5", "docs/rpc.md:5", "docs/rpc.md:6", "docs/rpc.md:6",
+            "src/a/a.c:2", "src/a/a.c:2", "src/a/a.c:3", "src/a/b.h:3",
+            "tests/x/t1.sh:1"]
+    return tree_check.self_test(tree, check_tree, want, "citations")
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] == "--self-test":
-        return self_test()
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    problems = check_tree(argv[1])
-    for p in problems:
-        print(p)
-    if problems:
-        print("%d citation(s) lead nowhere in the repository" % len(problems))
-        return 1
-    print("every document cited under %s is in the repository" % argv[1])
-    return 0
+    return tree_check.main(
+        argv, __doc__, check_tree, self_test,
+        "%d citation(s) lead nowhere in the repository",
+        "every document cited under %s is in the repository" % argv[-1])
 
 
 if __name__ == "__main__":

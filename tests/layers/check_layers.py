@@ -28,7 +28,10 @@ Exit status 0 when the tree keeps to its layers, 1 otherwise.
 import os
 import re
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools"))
+import tree_check  # noqa: E402
 
 # The allowed order, lowest first.
 LAYERS = [
@@ -104,21 +107,25 @@ def functions(path):
                m.group(2) == "{")
 
 
+def sources(src):
+    """(path, path relative to |src|) of every .c and .h under |src|."""
+    for root, _dirs, files in os.walk(src):
+        for name in sorted(files):
+            if name.endswith((".c", ".h")):
+                path = os.path.join(root, name)
+                yield path, os.path.relpath(path, src)
+
+
 def check_declarations(src):
     """A function a header declares is defined in that header's folder."""
     declared, defined = [], {}
-    for root, _dirs, files in os.walk(src):
-        for name in sorted(files):
-            if not name.endswith((".c", ".h")):
-                continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, src)
-            folder = rel.split(os.sep)[0]
-            for fn, line, is_def in functions(path):
-                if is_def:
-                    defined.setdefault(fn, set()).add(folder)
-                elif name.endswith(".h"):
-                    declared.append((rel, line, fn, folder))
+    for path, rel in sources(src):
+        folder = rel.split(os.sep)[0]
+        for fn, line, is_def in functions(path):
+            if is_def:
+                defined.setdefault(fn, set()).add(folder)
+            elif rel.endswith(".h"):
+                declared.append((rel, line, fn, folder))
     problems = []
     for rel, line, fn, folder in sorted(declared):
         where = defined.get(fn, set())
@@ -133,41 +140,36 @@ def check_declarations(src):
 
 def check_tree(src):
     problems = check_declarations(src)
-    for root, _dirs, files in os.walk(src):
-        for name in sorted(files):
-            if not name.endswith((".c", ".h")):
-                continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, src)
-            parts = rel.split(os.sep)
-            if len(parts) < 2:
-                problems.append("src/%s:1: a source file directly under "
-                                "src/; put it in a folder" % rel)
-                continue
-            folder = parts[0]
-            if layer_of(folder) is None:
-                problems.append("src/%s:1: folder '%s' is in no layer; add it "
-                                "to LAYERS in %s" % (rel, folder, __file__))
-                continue
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for lineno, line in enumerate(f, 1):
-                    env = ENV_CALL.search(line)
-                    if env and folder not in ENV_READERS:
-                        problems.append(
-                            "src/%s:%d: %s(): only %s may touch the "
-                            "environment; take the value as an option"
-                            % (rel, lineno, env.group(1),
-                               "/".join(sorted(ENV_READERS))))
-                    m = INCLUDE.match(line)
-                    if not m:
-                        continue
-                    inc = m.group(1)
-                    target = inc.split("/")[0] if "/" in inc else folder
-                    target = GENERATED.get(target, target)
-                    why = check_include(folder, target, inc)
-                    if why:
-                        problems.append('src/%s:%d: #include "%s": %s'
-                                        % (rel, lineno, inc, why))
+    for path, rel in sources(src):
+        parts = rel.split(os.sep)
+        if len(parts) < 2:
+            problems.append("src/%s:1: a source file directly under "
+                            "src/; put it in a folder" % rel)
+            continue
+        folder = parts[0]
+        if layer_of(folder) is None:
+            problems.append("src/%s:1: folder '%s' is in no layer; add it "
+                            "to LAYERS in %s" % (rel, folder, __file__))
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                env = ENV_CALL.search(line)
+                if env and folder not in ENV_READERS:
+                    problems.append(
+                        "src/%s:%d: %s(): only %s may touch the "
+                        "environment; take the value as an option"
+                        % (rel, lineno, env.group(1),
+                           "/".join(sorted(ENV_READERS))))
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                inc = m.group(1)
+                target = inc.split("/")[0] if "/" in inc else folder
+                target = GENERATED.get(target, target)
+                why = check_include(folder, target, inc)
+                if why:
+                    problems.append('src/%s:%d: #include "%s": %s'
+                                    % (rel, lineno, inc, why))
     return problems
 
 
@@ -196,38 +198,18 @@ def self_test():
         "deploy/env.c": '#include "engine/a.h"\nint p = atoi(getenv("X"));\n',
         "cli/env.c": 'const char *h = getenv("HOME");\n',
     }
-    with tempfile.TemporaryDirectory() as d:
-        for rel, text in tree.items():
-            os.makedirs(os.path.join(d, os.path.dirname(rel)), exist_ok=True)
-            with open(os.path.join(d, rel), "w") as f:
-                f.write(text)
-        got = sorted(p.split(": ")[0] for p in check_tree(d))
-    want = sorted(["src/engine/bad.c:2", "src/monitor/m.c:2",
-                   "src/lang/l.c:4", "src/engine/store.h:2",
-                   "src/stepgen/s.c:1", "src/state/s.c:1", "src/weird/w.c:1",
-                   "src/deploy/env.c:2"])
-    if got != want:
-        print("self-test failed: flagged %s, expected %s" % (got, want))
-        return 1
-    print("self-test: the check flags exactly the %d bad lines" % len(want))
-    return 0
+    want = ["src/engine/bad.c:2", "src/monitor/m.c:2", "src/lang/l.c:4",
+            "src/engine/store.h:2", "src/stepgen/s.c:1", "src/state/s.c:1",
+            "src/weird/w.c:1", "src/deploy/env.c:2"]
+    return tree_check.self_test(tree, check_tree, want, "lines")
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] == "--self-test":
-        return self_test()
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    problems = check_tree(argv[1])
-    for p in problems:
-        print(p)
-    if problems:
-        print("%d line(s) break the layers" % len(problems))
-        return 1
-    print("every #include under %s keeps to the layers, and only %s "
-          "touches the environment" % (argv[1], "/".join(sorted(ENV_READERS))))
-    return 0
+    return tree_check.main(
+        argv, __doc__, check_tree, self_test,
+        "%d line(s) break the layers",
+        "every #include under %s keeps to the layers, and only %s touches "
+        "the environment" % (argv[-1], "/".join(sorted(ENV_READERS))))
 
 
 if __name__ == "__main__":

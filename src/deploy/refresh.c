@@ -1,5 +1,6 @@
 /* Classic refresh (tests/conformance/scenarios/S55-refresh-drift.scn,
- * S58-targeted-refresh.scn): one refresh step per resource,
+ * S58-targeted-refresh.scn, X30, X31 for what --target and --exclude
+ * reach): one refresh step per resource,
  * all in one parallel batch; the rebuilt snapshot is written once, at the
  * end (DS_REFRESHING). */
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * destroy. Every walk is linear in the number of resources (the state is
  * in dependency order, so what a resource depends on comes before it);
  * patterns are matched with mp_urn_glob. Scenarios:
- * tests/conformance/scenarios/S60-* to S64-*, X21-*.
+ * tests/conformance/scenarios/S60-* to S64-*, X21-*, X30-* to X36-*.
  *
  * Threads: a targets value is read-only once made; use from any thread. */
 #ifndef MP_STEPGEN_TARGETS_H

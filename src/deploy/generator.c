@@ -57,6 +57,8 @@ static void run_job(deploy *d, gen_job *j) {
     j->rc = mp_stepgen_deletes(d->sg, d->o->kind == MP_DEPLOY_DESTROY,
                                &j->chain, &j->layers, &j->nlayers, &j->diags,
                                &j->err);
+  /* A preview shows the deletes it reported as errors, then fails. */
+  if (j->rc == 0 && mp_stepgen_preview_failed(d->sg)) j->late_fail = 1;
 }
 
 static void push(gen_job **head, gen_job **tail, gen_job *j) {

@@ -1,5 +1,6 @@
 /* Classic refresh (tests/conformance/scenarios/S55-refresh-drift.scn,
- * S58-targeted-refresh.scn): one refresh step per resource,
+ * S58-targeted-refresh.scn, X30, X31 for what --target and --exclude
+ * reach): one refresh step per resource,
  * all in one parallel batch; the rebuilt snapshot is written once, at the
  * end (DS_REFRESHING). */
 #include <stdlib.h>
@@ -18,7 +19,7 @@ void mp__deploy_refresh_start(deploy *d) {
   mp_targets_init(&t, d->o->targets, d->o->excludes, d->o->target_dependents,
                   d->o->exclude_dependents);
   unsigned char *sel = mp_xcalloc(n + 1, 1);
-  mp_targets_select_tree(&t, d->snap, sel);
+  mp_targets_select_refresh(&t, d->snap, sel);
   mp_targets_destroy(&t);
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];

@@ -1,6 +1,6 @@
 /* Targets of registrations and the deletions after the program
  * (tests/conformance/scenarios/S35-delete-layers.scn, S60-target.scn to
- * S64-destroy-target.scn); the rules of --target and --exclude
+ * S64-destroy-target.scn, X32 to X36); the rules of --target and --exclude
  * themselves are in stepgen/targets.c. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -231,93 +231,109 @@ static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
   return 1;
 }
 
-/* Indexes of the untargeted (kept) entries that refer to each URN, in
- * prior order: URN -> size_t* list, element 0 = count. */
-static void add_kept(mp_map *users, const mp_resource *r, size_t j) {
+/* Adds the URNs that the kept entry |r| refers to to the set |used|. */
+static void add_kept(mp_map *used, const mp_resource *r) {
   mp_strv refs;
   mp_strv_init(&refs);
   mp_resource_refs(r, MP_REF_ALL, &refs);
-  for (size_t k = 0; k < refs.len; k++) {
-    size_t *l = mp_map_get(users, refs.items[k]);
-    if (l && l[l[0]] == j) continue; /* referred to twice */
-    add_child(users, refs.items[k], j);
-  }
+  for (size_t k = 0; k < refs.len; k++) mp_map_put(used, refs.items[k], used);
   mp_strv_destroy(&refs);
 }
 
-static void free_lists(mp_map *m) {
-  for (size_t i = 0; i < m->cap; i++)
-    if (m->slots[i].key) free(m->slots[i].value);
-  mp_map_destroy(m);
+/* Which condemned entries the targets and excludes allow to delete
+ * (step_generator.go GenerateDeletes): with targets, the closure of the
+ * targets' dependents (getTargetDependents: children, dependencies,
+ * property dependencies, deletedWith and provider references,
+ * transitively); with excludes, all but the excluded ones (and, with
+ * exclude_dependents, their dependents). Sets allowed[i] per prior entry. */
+static void allowed_deletes(const mp_targets *t, const mp_snapshot *olds,
+                            unsigned char *allowed) {
+  size_t n = olds->nres;
+  if (t->targets.len > 0) {
+    mp_targets_closure(olds, &t->targets, 1, MP_REF_ALL, allowed);
+  } else if (t->excludes.len > 0) {
+    mp_targets_closure(olds, &t->excludes, t->exclude_dependents, MP_REF_ALL,
+                       allowed);
+    for (size_t i = 0; i < n; i++) allowed[i] = !allowed[i];
+  } else {
+    memset(allowed, 1, n);
+  }
+}
+
+/* A delete the targets allow but do not name is an error without
+ * --target-dependents; a preview reports it and goes on. Returns 1 when
+ * the delete is planned. */
+static int untargeted_delete(mp_stepgen *sg, const mp_resource *r,
+                             mp_diags *diags, mp_err *err) {
+  mp_diags_add(diags, "error", r->urn,
+               "Resource '%s' will be destroyed but was not specified in "
+               "--target list.\nEither include resource in --target list or "
+               "pass --target-dependents to proceed.",
+               r->urn);
+  if (sg->preview) {
+    sg->preview_failed = 1;
+    return 1;
+  }
+  mp_err_set(err, MP_EINVAL, "delete untargeted resource");
+  return 0;
 }
 
 /* The condemned entries the targets delete (in |c|, prior order), and the
  * kept ones in |skip|. */
-static size_t select_deletes(mp_stepgen *sg, condemned *c,
-                             unsigned char *skip) {
+static size_t select_deletes(mp_stepgen *sg, condemned *c, unsigned char *skip,
+                             mp_diags *diags, mp_err *err) {
   const mp_snapshot *olds = sg->olds;
   const mp_targets *t = &sg->t;
-  mp_targets_walk w;
-  mp_targets_walk_init(&w, t, olds);
+  unsigned char *allowed = mp_xcalloc(olds->nres + 1, 1);
+  allowed_deletes(t, olds, allowed);
   size_t n = 0;
   for (size_t i = 0; i < olds->nres; i++) {
     mp_step_op op;
     if (!condemn_op(sg, i, &op)) continue;
     const mp_resource *r = olds->res[i];
-    /* Providers are condemned too; one still used by a kept resource is
-     * kept later. Copies left by a replacement in this deployment finish
-     * it, whatever the targets. */
-    int prov_targeted =
-        mp_type_is_provider(r->type) &&
-        (t->targets.len == 0 || mp_targets_any(&t->targets, r->urn)) &&
-        !mp_targets_any(&t->excludes, r->urn);
-    int targeted = prov_targeted || sg->status[i] == OLD_REPLACED_CBD ||
-                   sg->status[i] == OLD_DBR_DELETED ||
-                   mp_targets_walk_deletes(&w, r);
+    /* Copies left by a replacement in this deployment finish it, whatever
+     * the targets. A provider still used by a kept resource is kept
+     * later. */
+    int copy = sg->status[i] == OLD_REPLACED_CBD ||
+               sg->status[i] == OLD_DBR_DELETED;
+    int targeted = copy || allowed[i];
+    if (targeted && !copy && t->targets.len > 0 && !t->target_dependents &&
+        !mp_targets_any(&t->targets, r->urn))
+      targeted = untargeted_delete(sg, r, diags, err);
     if (!targeted) {
       skip[i] = 1;
       continue;
     }
-    mp_targets_walk_deleted(&w, r->urn);
     c[n].idx = (long)i;
     c[n].op = op;
     n++;
   }
-  mp_targets_walk_destroy(&w);
+  free(allowed);
   return n;
 }
 
-/* Keeps a condemned entry that a kept one still uses; with targets, a
- * custom resource kept that way is an error (its dependents would dangle)
- * naming each such dependent. Returns the new count of |c|. */
+/* Keeps a condemned entry that a kept one still uses (with excludes, or
+ * a provider outside the targets). With targets nothing else is kept this
+ * way: the allowed deletes are closed under dependents. Returns the new
+ * count of |c|. */
 static size_t keep_used(mp_stepgen *sg, condemned *c, size_t n,
-                        unsigned char *skip, mp_diags *diags, mp_err *err) {
+                        unsigned char *skip) {
   const mp_snapshot *olds = sg->olds;
-  mp_map users;
-  mp_map_init(&users);
+  mp_map used; /* URNs the kept entries refer to */
+  mp_map_init(&used);
   for (size_t j = 0; j < olds->nres; j++)
-    if (skip[j]) add_kept(&users, olds->res[j], j);
+    if (skip[j]) add_kept(&used, olds->res[j]);
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = olds->res[c[i].idx];
-    const size_t *l = mp_map_get(&users, r->urn);
-    if (l == NULL) {
+    if (!mp_map_has(&used, r->urn)) {
       c[m++] = c[i];
       continue;
     }
-    if (sg->t.targets.len > 0 && !mp_type_is_provider(r->type) && r->custom) {
-      for (size_t k = 1; k <= l[0]; k++)
-        mp_diags_add(diags, "error", olds->res[l[k]]->urn,
-                     "Resource '%s' will be destroyed but was not specified "
-                     "in --target list.\nEither include resource in --target "
-                     "list or pass --target-dependents to proceed.",
-                     olds->res[l[k]]->urn);
-      mp_err_set(err, MP_EINVAL, "delete untargeted resource");
-    }
     skip[c[i].idx] = 1;
-    add_kept(&users, r, (size_t)c[i].idx);
+    add_kept(&used, r);
   }
-  free_lists(&users);
+  mp_map_destroy(&used);
   return m;
 }
 
@@ -331,8 +347,8 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   *nlayers = 0;
   condemned *c = mp_xcalloc(olds->nres + 1, sizeof(*c));
   unsigned char *skip = mp_xcalloc(olds->nres + 1, 1);
-  size_t n = select_deletes(sg, c, skip);
-  n = keep_used(sg, c, n, skip, diags, err);
+  size_t n = select_deletes(sg, c, skip, diags, err);
+  if (err->code == 0) n = keep_used(sg, c, n, skip);
   for (size_t i = 0; i < olds->nres; i++) {
     if (!skip[i]) continue;
     const mp_resource *r = mp__sg_old_at(sg, i);

@@ -110,7 +110,8 @@ size_t mp_stepgen_check_targets(const mp_stepgen *sg, int replaces,
  * (*sames, may be empty) and the deletions as antichains, dependents
  * first (*layers, *nlayers). With |destroy| every prior resource is
  * condemned (subject to targets). Returns 0 or MP_EINVAL (an untargeted
- * delete is needed: all such errors are listed). */
+ * delete is needed: all such errors are listed; a preview lists them,
+ * plans the deletes and marks itself failed). */
 int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
                        mp_chain ***layers, size_t *nlayers, mp_diags *diags,
                        mp_err *err);

@@ -4,7 +4,7 @@
  * destroy. Every walk is linear in the number of resources (the state is
  * in dependency order, so what a resource depends on comes before it);
  * patterns are matched with mp_urn_glob. Scenarios:
- * tests/conformance/scenarios/S60-* to S64-*, X21-*.
+ * tests/conformance/scenarios/S60-* to S64-*, X21-*, X30-* to X36-*.
  *
  * Threads: a targets value is read-only once made; use from any thread. */
 #ifndef MP_STEPGEN_TARGETS_H
@@ -39,33 +39,21 @@ void mp_targets_known(const mp_snapshot *s, mp_map *urns);
  * |urns|, or NULL. */
 const char *mp_targets_first_unknown(const mp_strv *names, const mp_map *urns);
 
-/* Refresh: sets sel[i] to 1 for each resource of |s| that is refreshed
- * and 0 for the others. A resource is left out when it, or with
- * exclude_dependents an ancestor (by parent), matches an exclude; it is
- * refreshed when there are no targets, or it, or with target_dependents
- * an ancestor, matches a target. */
-void mp_targets_select_tree(const mp_targets *t, const mp_snapshot *s,
-                            unsigned char *sel);
+/* The closure of |pats| over |s|: sets in[i] to 1 when resource |i|
+ * matches |pats| or, with |follow|, refers (by one of the mp_ref_kind
+ * |kinds|) to a URN that matches |pats| or to a resource marked before
+ * it, transitively; to 0 otherwise. */
+void mp_targets_closure(const mp_snapshot *s, const mp_strv *pats, int follow,
+                        unsigned kinds, unsigned char *in);
 
-/* The deletions after the program, walked in prior order. Owner: the
- * caller's thread. */
-typedef struct mp_targets_walk {
-  const mp_targets *t;
-  mp_map excluded; /* URNs excluded, with their dependents */
-  mp_map deleted;  /* URNs of targeted deletions so far */
-} mp_targets_walk;
-
-/* Prepares a walk over |s|: with exclude_dependents, finds everything
- * that depends (by any reference) on an excluded resource. */
-void mp_targets_walk_init(mp_targets_walk *w, const mp_targets *t,
-                          const mp_snapshot *s);
-void mp_targets_walk_destroy(mp_targets_walk *w);
-/* Whether the condemned prior resource |r| is deleted: not excluded (nor
- * a dependent of an excluded one), and, when there are targets, a target
- * or (with target_dependents) a dependent of a deletion met earlier in the
- * walk. */
-int mp_targets_walk_deletes(const mp_targets_walk *w, const mp_resource *r);
-/* Records that |urn| is deleted (its dependents may follow it). */
-void mp_targets_walk_deleted(mp_targets_walk *w, const char *urn);
+/* Refresh (deployment_executor.go refresh): sets sel[i] to 1 for each
+ * resource of |s| that is refreshed and 0 for the others. With excludes,
+ * a resource is left out when it matches one or, with exclude_dependents,
+ * depends on one (parent, dependencies, property dependencies,
+ * deletedWith; not the provider), transitively; otherwise, with targets,
+ * it is refreshed when it matches one or, with target_dependents,
+ * depends on one in the same way. */
+void mp_targets_select_refresh(const mp_targets *t, const mp_snapshot *s,
+                               unsigned char *sel);
 
 #endif

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #define U(n) "urn:pulumi:s::p::t:m:T::" n
+#define P "urn:pulumi:s::p::pulumi:providers:t::p"
 
 static mp_resource *res(mp_snapshot *s, const char *urn, const char *parent) {
   mp_resource *r = mp_resource_new(urn, "t:m:T", 1);
@@ -51,7 +52,7 @@ static char *select_tree(mp_snapshot *s, const char *target,
   mp_targets t;
   targets_of(&t, target, exclude, tdep, xdep);
   unsigned char sel[16];
-  mp_targets_select_tree(&t, s, sel);
+  mp_targets_select_refresh(&t, s, sel);
   mp_targets_destroy(&t);
   return bits(sel, s->nres);
 }
@@ -88,12 +89,19 @@ static void test_targets_select_deep_chain(void) {
     strcpy(prev, urn);
   }
   mp_targets t;
-  targets_of(&t, U("r10000"), U("r15000"), 1, 1);
+  targets_of(&t, U("r10000"), NULL, 1, 0);
   unsigned char *sel = mp_xcalloc(N, 1);
-  mp_targets_select_tree(&t, s, sel);
+  mp_targets_select_refresh(&t, s, sel);
   size_t on = 0;
   for (int i = 0; i < N; i++) on += sel[i];
-  CHECK(on == 5000 && sel[10000] && sel[14999] && !sel[15000] && !sel[9999]);
+  CHECK(on == 10000 && sel[10000] && sel[N - 1] && !sel[9999]);
+  mp_targets_destroy(&t);
+  /* With excludes the targets are not looked at. */
+  targets_of(&t, U("r10000"), U("r15000"), 1, 1);
+  mp_targets_select_refresh(&t, s, sel);
+  on = 0;
+  for (int i = 0; i < N; i++) on += sel[i];
+  CHECK(on == 15000 && sel[0] && sel[14999] && !sel[15000]);
   free(sel);
   mp_targets_destroy(&t);
   mp_snapshot_free(s);
@@ -118,8 +126,9 @@ static void test_targets_unknown_names(void) {
   mp_snapshot_free(s);
 }
 
-/* Deletions walk references of every kind, not only parents. */
-static void test_targets_walk_deletes(void) {
+/* b dependsOn a, c is deletedWith b, e takes a property of c, f uses
+ * provider p; d alone. */
+static mp_snapshot *refs_graph(void) {
   mp_snapshot *s = mp_snapshot_new();
   res(s, U("a"), NULL);
   mp_resource *b = res(s, U("b"), NULL);
@@ -127,24 +136,35 @@ static void test_targets_walk_deletes(void) {
   mp_resource *c = res(s, U("c"), NULL);
   c->deleted_with = mp_xstrdup(U("b"));
   res(s, U("d"), NULL);
-  mp_targets t;
-  targets_of(&t, U("a"), NULL, 1, 0);
-  mp_targets_walk w;
-  mp_targets_walk_init(&w, &t, s);
-  int del[4];
-  for (size_t i = 0; i < 4; i++) {
-    del[i] = mp_targets_walk_deletes(&w, s->res[i]);
-    if (del[i]) mp_targets_walk_deleted(&w, s->res[i]->urn);
-  }
-  CHECK(del[0] && del[1] && del[2] && !del[3]);
-  mp_targets_walk_destroy(&w);
-  mp_targets_destroy(&t);
-  targets_of(&t, NULL, U("a"), 0, 1);
-  mp_targets_walk_init(&w, &t, s);
-  for (size_t i = 0; i < 4; i++) del[i] = mp_targets_walk_deletes(&w, s->res[i]);
-  CHECK(!del[0] && !del[1] && !del[2] && del[3]);
-  mp_targets_walk_destroy(&w);
-  mp_targets_destroy(&t);
+  mp_resource *e = res(s, U("e"), NULL);
+  mp_strv_push(&mp_propdeps_get(&e->property_dependencies, "x")->urns, U("c"));
+  res(s, P, NULL);
+  mp_resource *f = res(s, U("f"), NULL);
+  f->provider = mp_xstrdup(P "::id-1");
+  return s;
+}
+
+/* Deletions follow references of every kind, the provider's too; refresh
+ * follows all but the provider. */
+static void test_targets_closure(void) {
+  mp_snapshot *s = refs_graph();
+  mp_strv pats;
+  mp_strv_init(&pats);
+  mp_strv_push(&pats, U("a"));
+  mp_strv_push(&pats, P);
+  unsigned char in[8];
+  mp_targets_closure(s, &pats, 1, MP_REF_ALL, in);
+  char *got = bits(in, s->nres);
+  CHECK_STR(got, "1110111");
+  free(got);
+  mp_targets_closure(s, &pats, 0, MP_REF_ALL, in);
+  got = bits(in, s->nres);
+  CHECK_STR(got, "1000010");
+  free(got);
+  mp_strv_destroy(&pats);
+  expect_tree(s, U("a"), NULL, 1, 0, "1110100");
+  expect_tree(s, P, NULL, 1, 0, "0000010");
+  expect_tree(s, NULL, U("b"), 0, 1, "1001011");
   mp_snapshot_free(s);
 }
 
@@ -152,6 +172,6 @@ int main(void) {
   RUN(test_targets_select_tree);
   RUN(test_targets_select_deep_chain);
   RUN(test_targets_unknown_names);
-  RUN(test_targets_walk_deletes);
+  RUN(test_targets_closure);
   return mp_test_summary();
 }

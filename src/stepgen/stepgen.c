@@ -461,10 +461,9 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     mp_buf_destroy(&b);
   }
   /* Seed step 11: check again, from the program's own inputs (not the
-   * ignore-processed ones) and without the prior inputs; a forced
-   * replacement keeps its ignore-processed inputs. */
-  int rc = forced ? mp__sg_check(sg, st, NULL, err)
-                  : check_program_inputs(sg, g, st, err);
+   * ignore-processed ones) and without the prior inputs, unless a forced
+   * replacement already checked them so. */
+  int rc = forced ? 0 : check_program_inputs(sg, g, st, err);
   if (rc < 0) return rc;
   int dbr = g->dbr >= 0 ? g->dbr : d->dbr;
   if (!dbr) {
@@ -761,11 +760,13 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   rc = check_untargeted_deps(sg, st, diags, err);
   if (rc < 0) return rc;
   /* Prior inputs that no longer count (a resource recreated or taken over
-   * from a read): Check the program's own inputs. */
-  if (old && (old->external || recreate))
+   * from a read, a --replace target, a tainted one): Check the program's
+   * own inputs, so ignoreChanges keeps nothing (step_generator.go
+   * continueStepsFromImport). */
+  if (old && (old->external || recreate || forced))
     rc = check_program_inputs(sg, g, st, err);
   else
-    rc = mp__sg_check(sg, st, old && !forced ? old->inputs : NULL, err);
+    rc = mp__sg_check(sg, st, old ? old->inputs : NULL, err);
   if (rc < 0) return rc;
   if (!old) {
     mp_chain_push(c, mk_step(MP_OP_CREATE, st->urn, NULL, st, MP_STEP_REPLY));

@@ -66,7 +66,7 @@ typedef struct mp_deploy_result {
   int step_failed;   /* ... because a resource operation failed (exit 4) */
   int canceled;      /* interrupted (exit 8) */
   int64_t counts[MP_OP__COUNT];
-  int64_t changes;   /* steps other than same */
+  int64_t changes;   /* steps that are changes (MP_OP_NOT_A_CHANGE) */
 } mp_deploy_result;
 
 /* Runs the deployment described by |o|. Returns 0 when it ran (the outcome

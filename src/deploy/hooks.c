@@ -11,6 +11,15 @@
 
 /* ---- events ---- */
 
+/* A read is counted in the summary only when it found other outputs than
+ * the prior entry's (engine/update.go ShouldRecordReadStep): a program's
+ * unchanged reads do not show up in the summary. */
+static int read_counts(const mp_step *s) {
+  if (s->op != MP_OP_READ) return 1;
+  return s->old && s->new_ && s->old->outputs && s->new_->outputs &&
+         !mp_value_equal(s->old->outputs, s->new_->outputs, 0);
+}
+
 void mp__deploy_emit(deploy *d, mp_event *ev) {
   if (d->o->sink == NULL) return;
   ev->sequence = ++d->seq;
@@ -67,7 +76,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     mp__deploy_written(d, s->new_->urn);
   /* Default providers are internal, as with Pulumi: not counted. */
   if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical &&
-      !mp_urn_is_default_provider(s->urn)) {
+      !mp_urn_is_default_provider(s->urn) && read_counts(s)) {
     d->res->counts[ev.meta.op]++;
   }
   if (kind == MP_EVENT_RES_OP_FAILED) {

@@ -386,7 +386,8 @@ static void summary(deploy *d) {
               : d->res->failed ? "failed"
                                : "succeeded";
   for (int i = 0; i < MP_OP__COUNT; i++)
-    if (i != MP_OP_SAME) d->res->changes += d->res->counts[i];
+    if (!(mp_op_info_of(i)->flags & MP_OP_NOT_A_CHANGE))
+      d->res->changes += d->res->counts[i];
   if (d->res->failed)
     mp__deploy_diag(d, "error", NULL,
                     d->res->canceled ? "update canceled"

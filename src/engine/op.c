@@ -8,7 +8,8 @@
 static const mp_op_info ops[MP_OP__COUNT] = {
     [MP_OP_SAME] = {.name = "same", .symbol = "  ", .color = 0,
                     .doing = "", .done = "", .plan = "",
-                    .flags = MP_OP_LOGICAL, .pending = NONE},
+                    .flags = MP_OP_LOGICAL | MP_OP_NOT_A_CHANGE,
+                    .pending = NONE},
     [MP_OP_CREATE] = {.name = "create", .symbol = "+ ", .color = 2,
                       .doing = "creating", .done = "created",
                       .plan = "create",
@@ -49,7 +50,8 @@ static const mp_op_info ops[MP_OP__COUNT] = {
                                .pending = MP_PENDING_DELETING},
     [MP_OP_READ] = {.name = "read", .symbol = "> ", .color = 6,
                     .doing = "reading", .done = "read", .plan = "read",
-                    .flags = MP_OP_LOGICAL | MP_OP_CALLS_PROVIDER,
+                    .flags = MP_OP_LOGICAL | MP_OP_CALLS_PROVIDER |
+                             MP_OP_NOT_A_CHANGE,
                     .pending = MP_PENDING_READING},
     [MP_OP_READ_REPLACEMENT] = {.name = "read-replacement", .symbol = ">>",
                                 .color = 6,
@@ -57,7 +59,8 @@ static const mp_op_info ops[MP_OP__COUNT] = {
                                 .done = "read for replacement",
                                 .plan = "read for replacement",
                                 .flags = MP_OP_REPLACEMENT_PART |
-                                         MP_OP_CALLS_PROVIDER,
+                                         MP_OP_CALLS_PROVIDER |
+                                         MP_OP_NOT_A_CHANGE,
                                 .pending = MP_PENDING_READING},
     [MP_OP_REFRESH] = {.name = "refresh", .symbol = "~ ", .color = 3,
                        .doing = "refreshing", .done = "refreshed",
@@ -67,7 +70,8 @@ static const mp_op_info ops[MP_OP__COUNT] = {
                        .pending = NONE},
     [MP_OP_DISCARD] = {.name = "discard", .symbol = "< ", .color = 1,
                        .doing = "discarding", .done = "discarded",
-                       .plan = "discard", .flags = MP_OP_LOGICAL,
+                       .plan = "discard",
+                       .flags = MP_OP_LOGICAL | MP_OP_NOT_A_CHANGE,
                        .pending = NONE},
     [MP_OP_DISCARD_REPLACED] = {.name = "discard-replaced", .symbol = "<<",
                                 .color = 1, .doing = "discarding original",

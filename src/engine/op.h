@@ -1,8 +1,9 @@
 /* Step operations and every fact about each, in one table (op.c): the
  * name Pulumi gives it in events and JSON, the display's symbol, colour
  * and words, whether it is the step that stands for its resource, whether
- * the summary counts it, the pending operation written before its
- * provider call, and whether it calls the provider at all. */
+ * the summary counts it, whether it is a change, the pending operation
+ * written before its provider call, and whether it calls the provider at
+ * all. */
 #ifndef MP_OP_H
 #define MP_OP_H
 
@@ -34,7 +35,10 @@ enum mp_op_info_flags {
   /* Counted in the summary of changes. */
   MP_OP_SUMMARIZED = 1 << 2,
   /* Calls the provider (unless the step says otherwise). */
-  MP_OP_CALLS_PROVIDER = 1 << 3
+  MP_OP_CALLS_PROVIDER = 1 << 3,
+  /* Not a change for --expect-no-changes (engine/update.go HasChanges):
+   * same, read, discard and read-replacement. */
+  MP_OP_NOT_A_CHANGE = 1 << 4
 };
 
 typedef struct mp_op_info {

@@ -41,6 +41,7 @@ struct mp_sg_ahead {
   const mp_resource *old; /* the prior entry, borrowed */
   int protected_replace;  /* a replacement would be refused first */
   int may_diff;           /* the decision diffs with the goal's provider */
+  mp_value *program;      /* the program's own inputs, when it may diff */
   ahead_call calls[AHEAD_MAX];
   size_t n; /* calls[n - 1] is the latest */
 };
@@ -59,6 +60,7 @@ static void call_free(ahead_call *c) {
 void mp_sg_ahead_free(mp_sg_ahead *a) {
   if (a == NULL) return;
   for (size_t i = 0; i < a->n; i++) call_free(&a->calls[i]);
+  mp_value_free(a->program);
   free(a);
 }
 
@@ -128,7 +130,10 @@ mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g) {
   c->olds = old ? old->inputs : NULL;
   c->news = news;
   c->preview = sg->preview;
-  if (a->may_diff) mp_strv_copy(&c->ignore, &g->ignore_changes);
+  if (a->may_diff) {
+    mp_strv_copy(&c->ignore, &g->ignore_changes);
+    a->program = mp_value_dup(g->inputs);
+  }
   free(urn);
   return a;
 }
@@ -179,14 +184,14 @@ int mp_sg_ahead_next(mp_sg_ahead *a) {
     return 1;
   }
   if (c->kind == MP__SG_CALL_DIFF) {
-    /* A replacement checks again without the prior inputs. */
+    /* A replacement checks the program's own inputs again, without the
+     * prior inputs. */
     if (c->resp.replaces.len == 0 || a->protected_replace) return 0;
     ahead_call *k = add_call(a, MP__SG_CALL_CHECK, c->prov_ref, c->urn,
                              c->type);
     const ahead_call *first = &a->calls[0];
     k->name = mp_xstrdup(first->name);
-    k->news = mp_value_dup(first->resp.inputs ? first->resp.inputs
-                                              : first->news);
+    k->news = mp_value_dup(a->program);
     k->preview = first->preview;
     return 1;
   }

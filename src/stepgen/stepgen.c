@@ -172,8 +172,14 @@ long mp__sg_old_index(const mp_stepgen *sg, const char *urn) {
 static mp_resource *state_from_goal(mp_goal *g, const char *urn,
                                     const mp_resource *old) {
   mp_resource *r = mp_resource_new(urn, g->type, g->custom);
-  r->inputs = g->inputs;
-  g->inputs = NULL;
+  /* With a prior entry the goal keeps the program's own inputs: a
+   * replacement is checked again from them (program_inputs). */
+  if (old && g->custom) {
+    r->inputs = mp_value_dup(g->inputs);
+  } else {
+    r->inputs = g->inputs;
+    g->inputs = NULL;
+  }
   r->parent = mp_xstrdup(g->parent);
   r->provider = mp_xstrdup(g->provider);
   mp_strv_copy(&r->dependencies, &g->dependencies);
@@ -410,9 +416,20 @@ static int preview_or_fail(mp_stepgen *sg, mp_diags *diags, const char *urn,
 
 /* ---- replacement ---- */
 
+/* Checks the program's own inputs with no prior inputs (step_generator.go
+ * "recompute the default values"): ignoreChanges and the values Check kept
+ * from the prior inputs do not reach a new object. */
+static int check_program_inputs(mp_stepgen *sg, const mp_goal *g,
+                                mp_resource *st, mp_err *err) {
+  if (!st->custom) return 0; /* components are not checked */
+  mp_value_free(st->inputs);
+  st->inputs = mp_value_dup(g->inputs);
+  return mp__sg_check(sg, st, NULL, err);
+}
+
 static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
-                       const sg_diff *d, mp_chain *c, mp_diags *diags,
-                       mp_err *err) {
+                       const sg_diff *d, int forced, mp_chain *c,
+                       mp_diags *diags, mp_err *err) {
   const mp_resource *old = sg->olds->res[oi];
   if (old->protect && st->protect && !sg->ignore_protect) {
     mp_err_set(err, MP_EINVAL, protect_replace_fmt, st->urn);
@@ -444,8 +461,10 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     }
     mp_buf_destroy(&b);
   }
-  /* Seed step 11: check again without the prior inputs. */
-  int rc = mp__sg_check(sg, st, NULL, err);
+  /* Seed step 11: check again, from the program's own inputs (not the
+   * ignore-processed ones) and without the prior inputs, unless a forced
+   * replacement already checked them so. */
+  int rc = forced ? 0 : check_program_inputs(sg, g, st, err);
   if (rc < 0) return rc;
   int dbr = g->dbr >= 0 ? g->dbr : d->dbr;
   if (!dbr) {
@@ -741,9 +760,14 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   }
   rc = check_untargeted_deps(sg, st, diags, err);
   if (rc < 0) return rc;
-  const mp_value *check_olds =
-      (old && !old->external && !recreate && !forced) ? old->inputs : NULL;
-  rc = mp__sg_check(sg, st, check_olds, err);
+  /* Prior inputs that no longer count (a resource recreated or taken over
+   * from a read, a --replace target, a tainted one): Check the program's
+   * own inputs, so ignoreChanges keeps nothing (step_generator.go
+   * continueStepsFromImport). */
+  if (old && (old->external || recreate || forced))
+    rc = check_program_inputs(sg, g, st, err);
+  else
+    rc = mp__sg_check(sg, st, old ? old->inputs : NULL, err);
   if (rc < 0) return rc;
   if (!old) {
     mp_chain_push(c, mk_step(MP_OP_CREATE, st->urn, NULL, st, MP_STEP_REPLY));
@@ -777,7 +801,7 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   if (d.replace) {
     free(st->id);
     st->id = NULL;
-    rc = gen_replace(sg, g, oi, st, &d, c, diags, err);
+    rc = gen_replace(sg, g, oi, st, &d, forced, c, diags, err);
   } else if (d.changed || old->init_errors.len > 0) {
     mp_step *s = mk_step(MP_OP_UPDATE, st->urn, old, st, MP_STEP_REPLY);
     copy_diff(s, &d);

@@ -200,8 +200,33 @@ static void source_info(deploy *d, mp_source_info *si) {
   si->config = o->config;
 }
 
+/* Creates the executor and the monitor with the deployment's hooks
+ * (hooks.c), and the handle that gives deferred answers. */
+static void create_parts(deploy *d) {
+  const mp_deploy_opts *o = d->o;
+  uv_async_init(&d->loop, &d->answers, mp__deploy_on_answers);
+  d->answers.data = d;
+  mp_stepexec_opts eo = {0};
+  eo.loop = &d->loop;
+  eo.parallel = d->parallel;
+  eo.preview = o->dry_run;
+  eo.ignore_protect = o->ignore_protect;
+  eo.store = d->upd;
+  eo.registry = d->registry;
+  eo.hooks = mp__deploy_exec_hooks(d);
+  d->ex = mp_stepexec_new(&eo);
+  mp_monitor_opts mo = {0};
+  mo.stack = o->stack.name;
+  mo.project = o->stack.project;
+  mo.preview = o->dry_run;
+  mo.config = o->config;
+  mo.hooks = mp__deploy_monitor_hooks(d);
+  d->mon = mp_monitor_new(&mo);
+}
+
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
+  d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
   int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
   if (o->kind == MP_DEPLOY_UPDATE && o->source && o->source->vt->prepare) {
@@ -242,7 +267,7 @@ static int setup(deploy *d, mp_err *err) {
   so.ignore_protect = o->ignore_protect;
   so.import_only = o->import_only;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
-  mp__deploy_connect(d);
+  create_parts(d);
   return 0;
 }
 
@@ -342,6 +367,7 @@ static int start(deploy *d, mp_err *err) {
 
 static void teardown(deploy *d) {
   mp__deploy_gen_join(d);
+  mp__deploy_ahead_destroy(d);
   while (d->defer) {
     /* Left when the loop ended early; the monitor answers them as it
      * goes. */
@@ -428,6 +454,7 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   d->start = (double)uv_hrtime() / 1e9;
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
+  mp__deploy_ahead_init(d);
   int rc = uv_loop_init(&d->loop);
   if (rc < 0) {
     mp_err_from_uv(err, rc, "cannot start the event loop");

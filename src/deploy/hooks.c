@@ -169,7 +169,7 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
     return mp_err_set(err, MP_EINVAL,
                       "RegisterResourceOutputs: unknown resource '%s'", urn);
   }
-  if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0 && d->o->import_only) {
+  if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0 && d->o->steps.import_only) {
     /* The `import` command's program is not the stack's: its outputs stay
      * what they were. */
     mp_value_free(outs);

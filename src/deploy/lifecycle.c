@@ -196,7 +196,7 @@ static void source_info(deploy *d, mp_source_info *si) {
   si->organization = o->organization ? o->organization : "organization";
   si->root_dir = o->root_dir;
   si->dry_run = o->dry_run;
-  si->parallel = o->parallel;
+  si->parallel = d->parallel;
   si->config = o->config;
 }
 
@@ -210,7 +210,7 @@ static void create_parts(deploy *d) {
   eo.loop = &d->loop;
   eo.parallel = d->parallel;
   eo.preview = o->dry_run;
-  eo.ignore_protect = o->ignore_protect;
+  eo.ignore_protect = o->steps.ignore_protect;
   eo.store = d->upd;
   eo.registry = d->registry;
   eo.hooks = mp__deploy_exec_hooks(d);
@@ -255,17 +255,10 @@ static int setup(deploy *d, mp_err *err) {
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
       mp_registry_add_known(d->registry, d->snap->res[i]);
-  mp_stepgen_opts so = {0};
+  mp_stepgen_opts so = o->steps;
   so.stack = o->stack.name;
   so.project = o->stack.project;
   so.preview = o->dry_run;
-  so.targets = o->targets;
-  so.excludes = o->excludes;
-  so.replaces = o->replaces;
-  so.target_dependents = o->target_dependents;
-  so.exclude_dependents = o->exclude_dependents;
-  so.ignore_protect = o->ignore_protect;
-  so.import_only = o->import_only;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   create_parts(d);
   return 0;
@@ -279,8 +272,8 @@ static int unknown_name(deploy *d) {
   mp_map urns;
   mp_map_init(&urns);
   mp_targets_known(d->snap, &urns);
-  const char *bad = mp_targets_first_unknown(d->o->targets, &urns);
-  if (bad == NULL) bad = mp_targets_first_unknown(d->o->excludes, &urns);
+  const char *bad = mp_targets_first_unknown(d->o->steps.targets, &urns);
+  if (bad == NULL) bad = mp_targets_first_unknown(d->o->steps.excludes, &urns);
   if (bad) {
     mp_err e;
     mp_err_set(&e, MP_EINVAL, "no resource named '%s' found", bad);
@@ -433,7 +426,7 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.kind = MP_DEPLOY_REFRESH;
   ro.source = NULL;
   ro.refresh_first = 0;
-  ro.targets = ro.excludes = ro.replaces = NULL;
+  ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
   int rc = run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;

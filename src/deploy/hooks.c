@@ -214,21 +214,17 @@ static void on_program_done(void *ud, int failed, const char *msg) {
 /* ---- wiring ---- */
 
 mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d) {
-  mp_stepexec_hooks h = {0};
-  h.ud = d;
-  h.on_step = on_step;
-  h.on_reply = on_reply;
-  h.on_chain_done = mp__deploy_chain_ended;
-  return h;
+  return (mp_stepexec_hooks){.ud = d,
+                             .on_step = on_step,
+                             .on_reply = on_reply,
+                             .on_chain_done = mp__deploy_chain_ended};
 }
 
 mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
-  mp_monitor_hooks h = {0};
-  h.ud = d;
-  h.submit = on_submit;
-  h.outputs = on_outputs;
-  h.log = on_log;
-  h.program_done = on_program_done;
-  h.invoke = mp__deploy_invoke;
-  return h;
+  return (mp_monitor_hooks){.ud = d,
+                            .submit = on_submit,
+                            .outputs = on_outputs,
+                            .log = on_log,
+                            .program_done = on_program_done,
+                            .invoke = mp__deploy_invoke};
 }

@@ -12,6 +12,7 @@
 #include "engine/value.h"
 #include "monitor/api.h"
 #include "state/store.h"
+#include "stepgen/stepgen.h"
 
 typedef enum mp_deploy_kind {
   MP_DEPLOY_UPDATE = 0, /* up (or its preview with dry_run) */
@@ -30,21 +31,21 @@ typedef struct mp_deploy_opts {
   const mp_value *config; /* OBJECT "<ns>:<key>" → value; may be NULL */
   const char *root_dir; /* project folder */
   const char *organization;
-  /* Chains run at once; <= 0: mp_deploy_default_parallel. Provider calls
-   * run on libuv's worker pool, whose size the caller sets before the
-   * process's first libuv call (UV_THREADPOOL_SIZE). */
+  /* Chains run at once, pool works of calls ahead at once, and what the
+   * language host is told; <= 0: mp_deploy_default_parallel, settled once
+   * when the deployment is set up. Provider calls run on libuv's worker
+   * pool, whose size the caller sets before the process's first libuv call
+   * (UV_THREADPOOL_SIZE). */
   int parallel;
-  const mp_strv *targets;  /* may be NULL */
-  const mp_strv *excludes; /* may be NULL */
-  const mp_strv *replaces; /* --replace URNs; may be NULL */
-  int target_dependents;
-  int exclude_dependents;
+  /* The step generator's options (--target, --exclude, --replace, their
+   * dependents, --ignore-protect, import): its stack, project and preview
+   * are left unset here, the deployment takes them from |stack| and
+   * |dry_run|. */
+  mp_stepgen_opts steps;
   int continue_on_error;
   int serial_stepgen;    /* Check and Diff one registration at a time, on
                             the generator's thread (to compare) */
   int refresh_first;     /* up --refresh */
-  int ignore_protect;    /* destroy --ignore-protect (not in CLI yet) */
-  int import_only;       /* `import`: an import takes the inputs it read */
   int clear_pending_creates; /* refresh */
   int skip_pending_creates;  /* refresh */
   const char *message;   /* -m */

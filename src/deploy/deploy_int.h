@@ -1,14 +1,17 @@
 /* Internals of the deployment (src/deploy/). One file per job:
- *   lifecycle.c  setup, the run of the loop, teardown, the summary
+ *   lifecycle.c  setup (options settled, the executor and the monitor
+ *                created), the run of the loop, teardown, the summary
  *   machine.c    the phases as one state machine, and what it decides
  *   hooks.c      what the monitor and the executor report, turned into
- *                events and machine inputs; answers deferred to the loop;
- *                provider functions (fn::invoke) on the worker pool
- *   generator.c  the step generator's thread: the only code of the
- *                deployment that crosses threads
+ *                events and machine inputs; answers deferred to the loop
+ *   invoke.c     provider functions (fn::invoke) on the worker pool
+ *   ahead.c      the calls ahead: registrations' Check and Diff on the
+ *                worker pool before the generator thread decides them
+ *   generator.c  the step generator's thread and its hand-off: the only
+ *                code of the deployment that crosses threads
  *   refresh.c    the refresh steps and the refreshed snapshot's write
  * Everything runs on the loop thread, except the generator thread's loop
- * in generator.c. */
+ * in generator.c and the pool works of ahead.c and invoke.c. */
 #ifndef MP_DEPLOY_INT_H
 #define MP_DEPLOY_INT_H
 
@@ -16,6 +19,7 @@
 
 #include "deploy/deploy.h"
 #include "engine/map.h"
+#include "engine/queue.h"
 #include "engine/registry.h"
 #include "monitor/monitor.h"
 #include "stepexec/stepexec.h"
@@ -39,6 +43,35 @@ typedef enum deploy_state {
   DS_FINISHED          /* handles closed; the loop is ending */
 } deploy_state;
 
+/* A registration's place in the calls-ahead schedule (ahead.c): loop
+ * thread, except |work|'s pool thread, which sets |ran| and |ns|. */
+typedef struct ahead_slot {
+  uv_work_t work;             /* of the first job of a batch */
+  struct gen_job *batch_next; /* the next job of the same pool work */
+  uint64_t ns;                /* how long its calls ahead took */
+  uint64_t seq;               /* arrival order */
+  int ran;                    /* its pool work reached it */
+  int ready;                  /* its calls ahead are over */
+  int counted;                /* in ahead.live until answered */
+  mp_queue call_link;         /* in ahead.calls while waiting for room */
+} ahead_slot;
+
+/* The calls-ahead schedule (ahead.c), loop thread only: registrations in
+ * arrival order until their calls ahead are over (they go to the
+ * generator thread in that order), the ones waiting for room to make a
+ * call, and how many calls run. */
+typedef struct ahead {
+  mp_queue arrived;   /* gen_job.link */
+  mp_queue calls;     /* ahead_slot.call_link */
+  int running;        /* pool works under way (at most d->parallel) */
+  int live;           /* jobs whose calls were started, not yet answered */
+  int live_max;       /* the most |live| may reach */
+  uint64_t avg_ns;    /* moving average of a job's calls ahead */
+  int timed;          /* jobs in that average, up to 8 */
+  uint64_t arrivals;  /* registrations so far (their seq) */
+  mp_map seen;        /* URNs registered so far: a repeat is not called ahead */
+} ahead;
+
 /* Work for the generator thread, and its answer (generator.c). */
 enum gen_kind {
   GEN_REGISTER, /* decide the steps of one registration */
@@ -50,6 +83,7 @@ typedef struct gen_job {
   enum gen_kind kind;
   mp_goal *goal;                 /* REGISTER, owned */
   mp_monitor_reg *registration; /* REGISTER */
+  mp_sg_ahead *ahead; /* REGISTER: the calls made ahead; NULL: none */
   /* The answer, filled on the generator thread. */
   char *urn;         /* REGISTER: the URN it names, for messages */
   int rc;
@@ -59,43 +93,19 @@ typedef struct gen_job {
   mp_chain **layers; /* DELETES */
   size_t nlayers;
   int late_fail; /* DELETES: run them, then fail (an unknown --target) */
-  /* REGISTER, before the thread takes it (loop thread): provider calls
-   * made ahead on the worker pool (generator.c). */
-  mp_sg_ahead *ahead;   /* NULL: none */
-  uv_work_t work;       /* of the first job of a batch */
-  struct gen_job *batch_next; /* the next job of the same pool work */
-  uint64_t ahead_ns;    /* how long its calls ahead took */
-  int ran_ahead;        /* its pool work reached it */
-  uint64_t seq;         /* arrival order */
-  int ready;            /* its calls ahead are over */
-  int counted;          /* in gen.ahead_live until answered */
-  struct gen_job *next_call; /* the queue of calls waiting for room */
-  struct gen_job *next;
+  ahead_slot sched; /* REGISTER, before the thread takes it */
+  mp_queue link; /* in ahead.arrived, then gen.in, then gen.out */
 } gen_job;
 
 /* The generator thread and its two queues. */
 typedef struct gen {
   uv_thread_t thread;
   int started;
-  uv_mutex_t mu;       /* guards |in| and |out| */
-  uv_cond_t cv;        /* signals the thread that |in| has work */
-  gen_job *in, *in_tail;   /* loop -> generator */
-  gen_job *out, *out_tail; /* generator -> loop */
-  uv_async_t wake;     /* the loop's side: |out| has answers */
-  /* Loop thread only: registrations in arrival order until their calls
-   * ahead are over (they go to |in| in that order), the ones waiting for
-   * room to make a call, and how many calls run. */
-  gen_job *arrived, *arrived_tail;
-  gen_job *calls, *calls_tail;
-  int calls_running;
-  int calls_max; /* --parallel */
-  int ahead_live; /* jobs whose calls were started, not yet answered */
-  uint64_t ahead_avg_ns; /* moving average of a job's calls ahead */
-  int ahead_timed;       /* jobs in that average, up to 8 */
-  int live_max;          /* the most |ahead_live| may reach */
-  uint64_t arrivals;     /* registrations so far (their |seq|) */
-  int serial;    /* --serial-stepgen: no calls ahead */
-  mp_map seen;   /* URNs registered so far: a repeat is not called ahead */
+  uv_mutex_t mu;   /* guards |in| and |out| */
+  uv_cond_t cv;    /* signals the thread that |in| has work */
+  mp_queue in;     /* loop -> generator */
+  mp_queue out;    /* generator -> loop */
+  uv_async_t wake; /* the loop's side: |out| has answers */
 } gen;
 
 /* A registration answered with a failure on a later loop iteration rather
@@ -114,6 +124,8 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   uv_timer_t tick;      /* polls o->interrupt */
   uv_async_t answers;   /* |defer| has answers to give */
   gen gen;
+  ahead ahead;
+  int parallel; /* o->parallel, or its default: settled once, in setup */
   mp_snapshot *snap;
   mp_registry *registry;
   mp_stepgen *sg; /* used only on the generator thread once it runs */
@@ -158,9 +170,17 @@ void mp__deploy_emit(deploy *d, mp_event *ev);
 /* A diagnostic event; |urn| may be NULL. */
 void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
                      const char *msg);
-/* Creates the executor and the monitor with the deployment's hooks, and
- * the handle that gives deferred answers. */
-void mp__deploy_connect(deploy *d);
+/* The executor's hooks, and the monitor's (their |ud| is |d|). */
+mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d);
+mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d);
+/* d->answers' callback: gives the deferred answers. */
+void mp__deploy_on_answers(uv_async_t *h);
+
+/* ---- provider functions (invoke.c) ---- */
+/* The monitor's invoke hook: runs fn::invoke on the worker pool (|ud| is
+ * the deployment). */
+int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
+                      const char *ref, mp_monitor_call *call, mp_err *err);
 
 /* ---- the state machine (machine.c) ---- */
 /* Moves through the phases as far as what is in flight allows. Call it
@@ -194,13 +214,24 @@ int mp__deploy_gen_start(deploy *d, mp_err *err);
 /* Queues |j| for the thread (loop thread; takes |j|). A GEN_QUIT job ends
  * it; mp__deploy_finish sends that and closes d->gen.wake. */
 void mp__deploy_gen_push(deploy *d, gen_job *j);
-/* A registration arrived (loop thread; takes |j|, a GEN_REGISTER job):
- * its Check and Diff are made ahead on the worker pool where they can be
- * predicted, then it is queued for the thread in arrival order. */
-void mp__deploy_gen_arrive(deploy *d, gen_job *j);
-/* Waits for the thread to end and frees what the queues still hold (after
+/* Waits for the thread to end and frees what its queues still hold (after
  * the loop has ended). */
 void mp__deploy_gen_join(deploy *d);
+void mp__deploy_gen_job_free(gen_job *j);
+
+/* ---- the calls ahead (ahead.c) ---- */
+void mp__deploy_ahead_init(deploy *d);
+/* A registration arrived (takes |j|, a GEN_REGISTER job): its Check and
+ * Diff are made ahead on the worker pool where they can be predicted,
+ * then it is queued for the generator thread in arrival order. */
+void mp__deploy_ahead_arrive(deploy *d, gen_job *j);
+/* The generator thread answered |j|: its calls ahead no longer count. */
+void mp__deploy_ahead_answered(deploy *d, gen_job *j);
+/* Starts the waiting calls there is room for (after answers came back,
+ * or the deployment stopped). */
+void mp__deploy_ahead_resume(deploy *d);
+/* Frees the registrations still waiting (after the loop has ended). */
+void mp__deploy_ahead_destroy(deploy *d);
 
 /* ---- refresh (refresh.c) ---- */
 /* Submits one refresh step per targeted resource (DS_REFRESHING). */

@@ -6,24 +6,14 @@
  * The mutex guards the two queues and nothing else: it is held only to
  * push or pop. The generator itself (d->sg) is touched only on this
  * thread once it runs; the prior snapshot it reads is not written while
- * the deployment runs.
- *
- * Before a registration reaches the thread, its Check and Diff are made
- * ahead on the worker pool (stepgen.h, mp_sg_ahead), at most --parallel
- * pool works at once, while the thread decides earlier registrations
- * (when the calls take microseconds, one work makes those of several
- * registrations in turn: see batch_size); the jobs
- * still reach the thread in arrival order, so every decision is the
- * serial generator's, in the same order. The loop thread owns a job from
- * its arrival until it is queued for the thread; the pool thread running
- * its call touches only its mp_sg_ahead. */
-#include <stddef.h>
+ * the deployment runs. Registrations reach |in| through the calls-ahead
+ * schedule (ahead.c), in arrival order. */
 #include <stdlib.h>
 
 #include "deploy/deploy_int.h"
 #include "engine/urn.h"
 
-static void job_free(gen_job *j) {
+void mp__deploy_gen_job_free(gen_job *j) {
   mp_sg_ahead_free(j->ahead);
   mp_goal_free(j->goal);
   free(j->urn);
@@ -61,27 +51,9 @@ static void run_job(deploy *d, gen_job *j) {
   if (j->rc == 0 && mp_stepgen_preview_failed(d->sg)) j->late_fail = 1;
 }
 
-static void push(gen_job **head, gen_job **tail, gen_job *j) {
-  j->next = NULL;
-  if (*tail) (*tail)->next = j;
-  else *head = j;
-  *tail = j;
-}
-
-static void push_call(gen *g, gen_job *j) {
-  j->next_call = NULL;
-  if (g->calls_tail) g->calls_tail->next_call = j;
-  else g->calls = j;
-  g->calls_tail = j;
-}
-
-static gen_job *pop(gen_job **head, gen_job **tail) {
-  gen_job *j = *head;
-  if (j) {
-    *head = j->next;
-    if (*head == NULL) *tail = NULL;
-  }
-  return j;
+static gen_job *pop(mp_queue *h) {
+  mp_queue *q = mp_queue_pop(h);
+  return q ? mp_queue_data(q, gen_job, link) : NULL;
 }
 
 /* Generator thread: until the GEN_QUIT job. */
@@ -90,8 +62,8 @@ static void thread_main(void *arg) {
   gen *g = &d->gen;
   for (;;) {
     uv_mutex_lock(&g->mu);
-    while (g->in == NULL) uv_cond_wait(&g->cv, &g->mu);
-    gen_job *j = pop(&g->in, &g->in_tail);
+    while (mp_queue_empty(&g->in)) uv_cond_wait(&g->cv, &g->mu);
+    gen_job *j = pop(&g->in);
     uv_mutex_unlock(&g->mu);
     if (j->kind == GEN_QUIT) {
       free(j);
@@ -99,13 +71,11 @@ static void thread_main(void *arg) {
     }
     run_job(d, j);
     uv_mutex_lock(&g->mu);
-    push(&g->out, &g->out_tail, j);
+    mp_queue_push(&g->out, &j->link);
     uv_mutex_unlock(&g->mu);
     uv_async_send(&g->wake);
   }
 }
-
-static void start_calls(deploy *d);
 
 /* Loop thread: every answer queued so far. */
 static void on_wake(uv_async_t *h) {
@@ -113,180 +83,21 @@ static void on_wake(uv_async_t *h) {
   gen *g = &d->gen;
   for (;;) {
     uv_mutex_lock(&g->mu);
-    gen_job *j = pop(&g->out, &g->out_tail);
+    gen_job *j = pop(&g->out);
     uv_mutex_unlock(&g->mu);
     if (j == NULL) break;
-    if (j->counted) g->ahead_live--;
+    mp__deploy_ahead_answered(d, j);
     mp__deploy_on_answer(d, j);
-    job_free(j);
+    mp__deploy_gen_job_free(j);
   }
-  start_calls(d);
+  mp__deploy_ahead_resume(d);
   mp__deploy_advance(d);
-}
-
-/* ---- calls ahead (loop thread, but call_work) ---- */
-
-/* Queues for the thread every registration at the head of the arrival
- * order whose calls ahead are over. */
-static void flush_arrived(deploy *d) {
-  gen *g = &d->gen;
-  while (g->arrived && g->arrived->ready) {
-    gen_job *j = g->arrived;
-    g->arrived = j->next;
-    if (g->arrived == NULL) g->arrived_tail = NULL;
-    mp__deploy_gen_push(d, j);
-  }
-}
-
-/* A batch's budget: see batch_size. */
-#define BATCH_TARGET_NS (500 * 1000)
-
-/* Pool thread: for each job of the batch, plans the registration's calls
- * and makes them one after another (each depends on the answer before).
- * Once the batch has taken longer than its budget (a provider that turned
- * slow), the rest is left for call_after to hand out again, one per work,
- * so that slow calls overlap. Reads the jobs' goals and what of the
- * generator does not change (stepgen.h). */
-static void call_work(uv_work_t *w) {
-  deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
-  uint64_t start = uv_hrtime();
-  for (gen_job *j = w->data; j; j = j->batch_next) {
-    uint64_t t0 = uv_hrtime();
-    if (j != w->data && t0 - start > BATCH_TARGET_NS) break;
-    j->ran_ahead = 1;
-    j->ahead = mp_stepgen_ahead_new(d->sg, j->goal);
-    if (j->ahead) {
-      do mp_sg_ahead_run(j->ahead);
-      while (mp_sg_ahead_next(j->ahead));
-    }
-    j->ahead_ns = uv_hrtime() - t0;
-  }
-}
-
-/* Loop thread: puts the jobs of a batch that its work did not reach back
- * among the calls waiting for room, in arrival order (another batch's
- * may have gone back before them). */
-static void requeue_unreached(gen *g, gen_job *first) {
-  gen_job **at = &g->calls;
-  for (gen_job *j = first; j; j = j->batch_next) {
-    if (j->ran_ahead) continue;
-    g->ahead_live--;
-    j->counted = 0;
-    while (*at && (*at)->seq < j->seq) at = &(*at)->next_call;
-    j->next_call = *at;
-    *at = j;
-    if (j->next_call == NULL) g->calls_tail = j;
-    at = &j->next_call;
-  }
-}
-
-static void call_after(uv_work_t *w, int status) {
-  deploy *d = (deploy *)(void *)((char *)w->loop - offsetof(deploy, loop));
-  gen *g = &d->gen;
-  g->calls_running--;
-  /* canceled: the thread decides without the calls */
-  if (status == 0) requeue_unreached(g, w->data);
-  for (gen_job *j = w->data; j; j = j->batch_next) {
-    if (status == 0 && !j->ran_ahead) continue;
-    j->ready = 1;
-    if (status == 0) {
-      g->ahead_avg_ns = g->ahead_timed == 0
-                            ? j->ahead_ns
-                            : (g->ahead_avg_ns * 7 + j->ahead_ns) / 8;
-      if (g->ahead_timed < 8) g->ahead_timed++;
-    }
-  }
-  flush_arrived(d);
-  start_calls(d);
-}
-
-/* How many registrations one pool work takes. One while calls are slow
- * (a provider with latency: they must overlap); when a registration's
- * calls take only microseconds (an in-process provider), the hand-offs
- * to and from the pool cost more than the calls, so each work takes as
- * many as fill about half a millisecond, up to 32. */
-static int batch_size(const gen *g) {
-  enum { BATCH_MAX = 32 };
-  if (g->ahead_timed < 8 || g->ahead_avg_ns * 2 > BATCH_TARGET_NS) return 1;
-  uint64_t n = BATCH_TARGET_NS / (g->ahead_avg_ns ? g->ahead_avg_ns : 1);
-  return n > BATCH_MAX ? BATCH_MAX : (int)n;
-}
-
-static gen_job *pop_call(gen *g) {
-  gen_job *j = g->calls;
-  g->calls = j->next_call;
-  if (g->calls == NULL) g->calls_tail = NULL;
-  j->batch_next = NULL;
-  return j;
-}
-
-/* Starts waiting registrations' calls while there is room; once the
- * deployment stops, the waiting ones are dropped (the thread decides
- * without them). At most --parallel pool works run, and at most
- * 2 x --parallel x the largest batch size so far registrations hold
- * answers not yet used, so that memory stays bounded. */
-static void start_calls(deploy *d) {
-  gen *g = &d->gen;
-  int batch = batch_size(g);
-  /* The window does not shrink when the batch size falls: the answers in
-   * it must not hold back the calls handed out again. */
-  if (g->live_max < 2 * (g->calls_max + batch))
-    g->live_max = 2 * (g->calls_max + batch);
-  int live_max = g->live_max;
-  /* The oldest registration still waiting, which all the answers in the
-   * window wait for, may always go. */
-  while (g->calls && ((g->calls_running < g->calls_max &&
-                       (g->ahead_live < live_max || g->calls == g->arrived)) ||
-                      d->state == DS_STOPPING)) {
-    gen_job *j = pop_call(g);
-    if (d->state == DS_STOPPING) {
-      j->ready = 1;
-      continue;
-    }
-    int n = 1;
-    for (gen_job *last = j; n < batch && g->calls &&
-                            g->ahead_live + n < live_max;
-         n++)
-      last = last->batch_next = pop_call(g);
-    j->work.data = j;
-    if (uv_queue_work(&d->loop, &j->work, call_work, call_after) == 0) {
-      g->calls_running++;
-      g->ahead_live += n;
-      for (gen_job *k = j; k; k = k->batch_next) k->counted = 1;
-      continue;
-    }
-    for (gen_job *k = j; k; k = k->batch_next) k->ready = 1;
-  }
-  flush_arrived(d);
-}
-
-void mp__deploy_gen_arrive(deploy *d, gen_job *j) {
-  gen *g = &d->gen;
-  j->seq = g->arrivals++;
-  j->next = NULL;
-  if (g->arrived_tail) g->arrived_tail->next = j;
-  else g->arrived = j;
-  g->arrived_tail = j;
-  char *urn = mp_urn_new(d->o->stack.name, d->o->stack.project,
-                         j->goal->parent, j->goal->type, j->goal->name, NULL);
-  int repeat = urn == NULL || mp_map_has(&g->seen, urn);
-  if (urn && !repeat) mp_map_put(&g->seen, urn, d);
-  free(urn);
-  if (g->serial || repeat) {
-    j->ready = 1;
-    flush_arrived(d);
-    return;
-  }
-  push_call(g, j);
-  start_calls(d);
 }
 
 int mp__deploy_gen_start(deploy *d, mp_err *err) {
   gen *g = &d->gen;
-  mp_map_init(&g->seen);
-  g->serial = d->o->serial_stepgen;
-  g->calls_max = d->o->parallel > 0 ? d->o->parallel
-                                    : mp_deploy_default_parallel();
+  mp_queue_init(&g->in);
+  mp_queue_init(&g->out);
   uv_mutex_init(&g->mu);
   uv_cond_init(&g->cv);
   uv_async_init(&d->loop, &g->wake, on_wake);
@@ -300,7 +111,7 @@ int mp__deploy_gen_start(deploy *d, mp_err *err) {
 void mp__deploy_gen_push(deploy *d, gen_job *j) {
   gen *g = &d->gen;
   uv_mutex_lock(&g->mu);
-  push(&g->in, &g->in_tail, j);
+  mp_queue_push(&g->in, &j->link);
   uv_cond_signal(&g->cv);
   uv_mutex_unlock(&g->mu);
 }
@@ -309,10 +120,8 @@ void mp__deploy_gen_join(deploy *d) {
   gen *g = &d->gen;
   if (g->started) uv_thread_join(&g->thread);
   gen_job *j;
-  while ((j = pop(&g->in, &g->in_tail))) job_free(j);
-  while ((j = pop(&g->out, &g->out_tail))) job_free(j);
-  while ((j = pop(&g->arrived, &g->arrived_tail))) job_free(j);
-  mp_map_destroy(&g->seen);
+  while ((j = pop(&g->in))) mp__deploy_gen_job_free(j);
+  while ((j = pop(&g->out))) mp__deploy_gen_job_free(j);
   uv_cond_destroy(&g->cv);
   uv_mutex_destroy(&g->mu);
 }

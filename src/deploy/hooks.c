@@ -1,7 +1,6 @@
 /* What the executor and the monitor report to the deployment, turned into
  * engine events and inputs of the state machine; the answers deferred to
- * a later loop iteration; provider functions on the worker pool. Loop
- * thread, except invoke_work. */
+ * a later loop iteration. Loop thread. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -119,7 +118,7 @@ static void defer_fail(deploy *d, mp_goal *g, mp_monitor_reg *reg,
   uv_async_send(&d->answers);
 }
 
-static void on_answers(uv_async_t *h) {
+void mp__deploy_on_answers(uv_async_t *h) {
   deploy *d = h->data;
   while (d->defer) {
     deferred *x = d->defer;
@@ -168,7 +167,7 @@ static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
   j->goal = g;
   j->registration = reg;
   d->at_generator++;
-  mp__deploy_gen_arrive(d, j);
+  mp__deploy_ahead_arrive(d, j);
 }
 
 static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
@@ -179,7 +178,7 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
     return mp_err_set(err, MP_EINVAL,
                       "RegisterResourceOutputs: unknown resource '%s'", urn);
   }
-  if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0 && d->o->import_only) {
+  if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0 && d->o->steps.import_only) {
     /* The `import` command's program is not the stack's: its outputs stay
      * what they were. */
     mp_value_free(outs);
@@ -221,150 +220,20 @@ static void on_program_done(void *ud, int failed, const char *msg) {
   mp__deploy_advance(d);
 }
 
-/* ---- provider functions (fn::invoke) on the worker pool ---- */
-
-typedef struct invoke_job {
-  uv_work_t work;
-  deploy *d;
-  char *tok, *ref;
-  mp_value *args, *ret;
-  mp_monitor_call *call;
-  int rc;
-  mp_err err;
-} invoke_job;
-
-/* Worker thread: touches only the job and the registry. */
-static void invoke_work(uv_work_t *w) {
-  invoke_job *j = mp_container_of(w, invoke_job, work);
-  mp_err_clear(&j->err);
-  mp_provider *p = NULL;
-  if (j->ref) {
-    p = mp_registry_get(j->d->registry, j->ref, &j->err);
-  } else {
-    char *pkg = mp_type_package(j->tok);
-    p = pkg ? mp_registry_for_invoke(j->d->registry, pkg, j->d->o->config,
-                                     &j->err)
-            : NULL;
-    if (pkg == NULL)
-      mp_err_set(&j->err, MP_EINVAL, "invalid function token '%s'", j->tok);
-    free(pkg);
-  }
-  if (p == NULL) {
-    j->rc = j->err.code ? j->err.code : MP_ENOENT;
-    return;
-  }
-  if (p->vt->invoke == NULL) {
-    j->rc = mp_err_set(&j->err, MP_EPLUGIN, "unknown function %s", j->tok);
-    return;
-  }
-  mp_prov_req q = {0};
-  mp_prov_resp r;
-  mp_prov_resp_init(&r);
-  q.tok = j->tok;
-  q.news = j->args;
-  q.preview = j->d->o->dry_run;
-  j->rc = p->vt->invoke(p, &q, &r, &j->err);
-  if (j->rc == 0) {
-    j->ret = r.outputs;
-    r.outputs = NULL;
-  }
-  mp_prov_resp_destroy(&r);
-}
-
-static void invoke_job_free(invoke_job *j) {
-  mp_value_free(j->args);
-  free(j->tok);
-  free(j->ref);
-  free(j);
-}
-
-static void invoke_after(uv_work_t *w, int status) {
-  invoke_job *j = mp_container_of(w, invoke_job, work);
-  deploy *d = j->d;
-  if (status == UV_ECANCELED)
-    j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
-  d->invokes--;
-  mp_monitor_call_done(d->mon, j->call, j->rc < 0 ? NULL : j->ret,
-                       j->rc < 0 ? &j->err : NULL);
-  if (j->rc < 0) mp_value_free(j->ret);
-  invoke_job_free(j);
-  mp__deploy_advance(d);
-}
-
-/* The engine's own function pulumi:pulumi:getResource (what the SDK
- * calls for a resource given by `urn`): the resource as registered in this
- * deployment, {urn, id, provider, state}. Computed on the loop; the worker
- * only carries the answer to a later loop iteration. */
-static void get_resource(deploy *d, invoke_job *j) {
-  const mp_value *u = mp_value_object_get(j->args, "urn");
-  const char *urn = u && u->kind == MP_VALUE_STRING ? u->u.str.ptr : NULL;
-  const mp_resource *st = urn ? mp_map_get(&d->news, urn) : NULL;
-  if (st == NULL) {
-    j->rc = mp_err_set(&j->err, MP_EINVAL, "unknown resource %s",
-                       urn ? urn : "(no urn given)");
-    return;
-  }
-  mp_value *r = mp_value_new_object();
-  mp_value_object_set(r, "urn", mp_value_new_cstring(st->urn));
-  mp_value_object_set(r, "id", mp_value_new_cstring(st->id ? st->id : ""));
-  mp_value_object_set(r, "provider",
-                      mp_value_new_cstring(st->provider ? st->provider : ""));
-  mp_value_object_set(r, "state", st->outputs ? mp_value_dup(st->outputs)
-                                              : mp_value_new_object());
-  j->ret = r;
-}
-
-static void answer_only(uv_work_t *w) { (void)w; }
-
-static int on_invoke(void *ud, const char *tok, mp_value *args,
-                     const char *ref, mp_monitor_call *call, mp_err *err) {
-  deploy *d = ud;
-  invoke_job *j = mp_xcalloc(1, sizeof(*j));
-  j->d = d;
-  j->tok = mp_xstrdup(tok);
-  j->ref = mp_xstrdup(ref);
-  j->args = args;
-  j->call = call;
-  int builtin = strcmp(tok, "pulumi:pulumi:getResource") == 0;
-  if (builtin) get_resource(d, j);
-  int rc = uv_queue_work(&d->loop, &j->work, builtin ? answer_only : invoke_work,
-                         invoke_after);
-  if (rc < 0) {
-    invoke_job_free(j);
-    return mp_err_from_uv(err, rc, "cannot call function '%s'", tok);
-  }
-  d->invokes++;
-  return 0;
-}
-
 /* ---- wiring ---- */
 
-void mp__deploy_connect(deploy *d) {
-  const mp_deploy_opts *o = d->o;
-  uv_async_init(&d->loop, &d->answers, on_answers);
-  d->answers.data = d;
-  mp_stepexec_opts eo = {0};
-  eo.loop = &d->loop;
-  eo.parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
-  eo.preview = o->dry_run;
-  eo.ignore_protect = o->ignore_protect;
-  eo.store = d->upd;
-  eo.registry = d->registry;
-  eo.hooks.ud = d;
-  eo.hooks.on_step = on_step;
-  eo.hooks.on_reply = on_reply;
-  eo.hooks.on_chain_done = mp__deploy_chain_ended;
-  d->ex = mp_stepexec_new(&eo);
-  mp_monitor_opts mo = {0};
-  mo.stack = o->stack.name;
-  mo.project = o->stack.project;
-  mo.preview = o->dry_run;
-  mo.config = o->config;
-  mo.hooks.ud = d;
-  mo.hooks.submit = on_submit;
-  mo.hooks.outputs = on_outputs;
-  mo.hooks.log = on_log;
-  mo.hooks.program_done = on_program_done;
-  mo.hooks.invoke = on_invoke;
-  d->mon = mp_monitor_new(&mo);
+mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d) {
+  return (mp_stepexec_hooks){.ud = d,
+                             .on_step = on_step,
+                             .on_reply = on_reply,
+                             .on_chain_done = mp__deploy_chain_ended};
+}
+
+mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
+  return (mp_monitor_hooks){.ud = d,
+                            .submit = on_submit,
+                            .outputs = on_outputs,
+                            .log = on_log,
+                            .program_done = on_program_done,
+                            .invoke = mp__deploy_invoke};
 }

@@ -196,12 +196,37 @@ static void source_info(deploy *d, mp_source_info *si) {
   si->organization = o->organization ? o->organization : "organization";
   si->root_dir = o->root_dir;
   si->dry_run = o->dry_run;
-  si->parallel = o->parallel;
+  si->parallel = d->parallel;
   si->config = o->config;
+}
+
+/* Creates the executor and the monitor with the deployment's hooks
+ * (hooks.c), and the handle that gives deferred answers. */
+static void create_parts(deploy *d) {
+  const mp_deploy_opts *o = d->o;
+  uv_async_init(&d->loop, &d->answers, mp__deploy_on_answers);
+  d->answers.data = d;
+  mp_stepexec_opts eo = {0};
+  eo.loop = &d->loop;
+  eo.parallel = d->parallel;
+  eo.preview = o->dry_run;
+  eo.ignore_protect = o->steps.ignore_protect;
+  eo.store = d->upd;
+  eo.registry = d->registry;
+  eo.hooks = mp__deploy_exec_hooks(d);
+  d->ex = mp_stepexec_new(&eo);
+  mp_monitor_opts mo = {0};
+  mo.stack = o->stack.name;
+  mo.project = o->stack.project;
+  mo.preview = o->dry_run;
+  mo.config = o->config;
+  mo.hooks = mp__deploy_monitor_hooks(d);
+  d->mon = mp_monitor_new(&mo);
 }
 
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
+  d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
   int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
   if (o->kind == MP_DEPLOY_UPDATE && o->source && o->source->vt->prepare) {
@@ -230,19 +255,12 @@ static int setup(deploy *d, mp_err *err) {
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
       mp_registry_add_known(d->registry, d->snap->res[i]);
-  mp_stepgen_opts so = {0};
+  mp_stepgen_opts so = o->steps;
   so.stack = o->stack.name;
   so.project = o->stack.project;
   so.preview = o->dry_run;
-  so.targets = o->targets;
-  so.excludes = o->excludes;
-  so.replaces = o->replaces;
-  so.target_dependents = o->target_dependents;
-  so.exclude_dependents = o->exclude_dependents;
-  so.ignore_protect = o->ignore_protect;
-  so.import_only = o->import_only;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
-  mp__deploy_connect(d);
+  create_parts(d);
   return 0;
 }
 
@@ -254,8 +272,8 @@ static int unknown_name(deploy *d) {
   mp_map urns;
   mp_map_init(&urns);
   mp_targets_known(d->snap, &urns);
-  const char *bad = mp_targets_first_unknown(d->o->targets, &urns);
-  if (bad == NULL) bad = mp_targets_first_unknown(d->o->excludes, &urns);
+  const char *bad = mp_targets_first_unknown(d->o->steps.targets, &urns);
+  if (bad == NULL) bad = mp_targets_first_unknown(d->o->steps.excludes, &urns);
   if (bad) {
     mp_err e;
     mp_err_set(&e, MP_EINVAL, "no resource named '%s' found", bad);
@@ -342,6 +360,7 @@ static int start(deploy *d, mp_err *err) {
 
 static void teardown(deploy *d) {
   mp__deploy_gen_join(d);
+  mp__deploy_ahead_destroy(d);
   while (d->defer) {
     /* Left when the loop ended early; the monitor answers them as it
      * goes. */
@@ -408,7 +427,7 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.kind = MP_DEPLOY_REFRESH;
   ro.source = NULL;
   ro.refresh_first = 0;
-  ro.targets = ro.excludes = ro.replaces = NULL;
+  ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
   int rc = run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;
@@ -429,6 +448,7 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   d->start = (double)uv_hrtime() / 1e9;
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
+  mp__deploy_ahead_init(d);
   int rc = uv_loop_init(&d->loop);
   if (rc < 0) {
     mp_err_from_uv(err, rc, "cannot start the event loop");

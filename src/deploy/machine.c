@@ -157,7 +157,7 @@ void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed) {
     /* A protected resource's refused delete fails the run but stops
      * nothing else. */
     int protect_err = bad && bad->op == MP_OP_DELETE && bad->old &&
-                      bad->old->protect && !d->o->ignore_protect;
+                      bad->old->protect && !d->o->steps.ignore_protect;
     mp__deploy_fail(d, !protect_err);
     if (bad) {
       mp_strv_push(&d->failed_urns, bad->urn);

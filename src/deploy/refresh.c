@@ -16,8 +16,9 @@ void mp__deploy_refresh_start(deploy *d) {
   d->refresh_done = mp_xcalloc(n + 1, 1);
   d->state = DS_REFRESHING;
   mp_targets t;
-  mp_targets_init(&t, d->o->targets, d->o->excludes, d->o->target_dependents,
-                  d->o->exclude_dependents);
+  const mp_stepgen_opts *so = &d->o->steps;
+  mp_targets_init(&t, so->targets, so->excludes, so->target_dependents,
+                  so->exclude_dependents);
   unsigned char *sel = mp_xcalloc(n + 1, 1);
   mp_targets_select_refresh(&t, d->snap, sel);
   mp_targets_destroy(&t);

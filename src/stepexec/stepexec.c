@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/queue.h"
 #include "engine/urn.h"
 #include "stepexec/exec_int.h"
 
@@ -18,12 +19,8 @@ typedef struct run {
   int rc;
   int partial;     /* the failed call still produced a resource */
   int dropped;     /* cancelled before it started: it only ends */
-  struct run *qnext;
+  mp_queue link; /* in |waiting| or |ready| */
 } run;
-
-typedef struct run_list {
-  run *head, *tail;
-} run_list;
 
 struct mp_stepexec { /* Owner: loop thread. */
   mp_stepexec_opts o;
@@ -31,34 +28,25 @@ struct mp_stepexec { /* Owner: loop thread. */
    * the call that submitted the work, runs the hooks (as libuv never runs
    * a callback inside the call that started it). */
   uv_idle_t drain;
-  run_list waiting; /* chains not started yet */
-  run_list ready;   /* runs whose step ended (or that were dropped) */
+  mp_queue waiting; /* chains not started yet */
+  mp_queue ready;   /* runs whose step ended (or that were dropped) */
   size_t running;   /* started (ready ones included) */
   size_t queued;    /* waiting */
   int canceled;
   int draining;     /* drain() is running (it never nests) */
 };
 
-static void list_push(run_list *l, run *r) {
-  r->qnext = NULL;
-  if (l->tail) l->tail->qnext = r;
-  else l->head = r;
-  l->tail = r;
-}
-
-static run *list_pop(run_list *l) {
-  run *r = l->head;
-  if (r) {
-    l->head = r->qnext;
-    if (l->head == NULL) l->tail = NULL;
-  }
-  return r;
+static run *pop_run(mp_queue *h) {
+  mp_queue *q = mp_queue_pop(h);
+  return q ? mp_queue_data(q, run, link) : NULL;
 }
 
 static void on_drain(uv_idle_t *h);
 
 mp_stepexec *mp_stepexec_new(const mp_stepexec_opts *o) {
   mp_stepexec *ex = mp_xcalloc(1, sizeof(*ex));
+  mp_queue_init(&ex->waiting);
+  mp_queue_init(&ex->ready);
   ex->o = *o;
   if (ex->o.parallel < 1) ex->o.parallel = 1;
   uv_idle_init(o->loop, &ex->drain);
@@ -78,7 +66,6 @@ size_t mp_stepexec_busy(const mp_stepexec *ex) {
   return ex->running + ex->queued;
 }
 
-
 static void step_begin(run *r);
 static void step_end(run *r);
 
@@ -90,7 +77,7 @@ static void wake(mp_stepexec *ex) {
 
 /* |r|'s current step ended: the loop finishes it. */
 static void ready(run *r) {
-  list_push(&r->ex->ready, r);
+  mp_queue_push(&r->ex->ready, &r->link);
   wake(r->ex);
 }
 
@@ -118,7 +105,7 @@ void mp_stepexec_submit(mp_stepexec *ex, mp_chain *c) {
     drop(r);
     return;
   }
-  list_push(&ex->waiting, r);
+  mp_queue_push(&ex->waiting, &r->link);
   ex->queued++;
   wake(ex);
 }
@@ -132,15 +119,15 @@ static void drain(mp_stepexec *ex) {
   assert(!ex->draining);
   ex->draining = 1;
   for (;;) {
-    run *r = list_pop(&ex->ready);
+    run *r = pop_run(&ex->ready);
     if (r) {
       if (r->dropped) chain_done(r, -1);
       else step_end(r);
       continue;
     }
-    if (ex->waiting.head == NULL || (int)ex->running >= ex->o.parallel)
+    if (mp_queue_empty(&ex->waiting) || (int)ex->running >= ex->o.parallel)
       break;
-    r = list_pop(&ex->waiting);
+    r = pop_run(&ex->waiting);
     ex->queued--;
     ex->running++;
     step_begin(r);
@@ -161,18 +148,19 @@ void mp_stepexec_cancel(mp_stepexec *ex) {
   size_t room = (size_t)ex->o.parallel > ex->running
                     ? (size_t)ex->o.parallel - ex->running
                     : 0;
-  run_list keep = {NULL, NULL};
+  mp_queue keep;
+  mp_queue_init(&keep);
   run *r;
-  while ((r = list_pop(&ex->waiting))) {
+  while ((r = pop_run(&ex->waiting))) {
     if (room > 0) {
       room--;
-      list_push(&keep, r);
+      mp_queue_push(&keep, &r->link);
       continue;
     }
     ex->queued--;
     drop(r);
   }
-  ex->waiting = keep;
+  mp_queue_move(&keep, &ex->waiting);
 }
 
 /* ---- store writes ---- */
@@ -380,7 +368,7 @@ static void after_work_cb(uv_work_t *w, int status) {
   }
   /* The loop's callback: finish the step now, as libuv drains its own
    * queue of finished work. */
-  list_push(&r->ex->ready, r);
+  mp_queue_push(&r->ex->ready, &r->link);
   drain(r->ex);
 }
 

@@ -369,12 +369,12 @@ void trun(tenv *e, const treg *regs, size_t n, const trun_opts *o) {
   mp_builtin_opts bo = {.test_world = e->world};
   d.providers = mp_builtin_providers(&bo);
   d.parallel = o->parallel ? o->parallel : 1;
-  d.targets = &targets;
-  d.replaces = &replaces;
-  d.excludes = &excludes;
-  d.exclude_dependents = o->exclude_dependents;
+  d.steps.targets = &targets;
+  d.steps.replaces = &replaces;
+  d.steps.excludes = &excludes;
+  d.steps.exclude_dependents = o->exclude_dependents;
   d.config = config;
-  d.target_dependents = o->target_dependents;
+  d.steps.target_dependents = o->target_dependents;
   d.continue_on_error = o->continue_on_error;
   d.serial_stepgen = o->serial_stepgen;
   d.sink = sink;

@@ -8,7 +8,9 @@
 #ifndef MP_CLI_CLI_H
 #define MP_CLI_CLI_H
 
+#include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "cli/config_file.h"
 #include "cli/ctx.h"
@@ -71,6 +73,9 @@ int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
 
 /* `state` and its subcommands (cmd_state*.c) */
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
@@ -159,6 +164,27 @@ int mp_cli_default_backend(mp_ctx *ctx, char **url);
 char *mp_cli_backend_normalize(const char *url);
 /* The name of the user running minipulumi (borrowed). */
 const char *mp_cli_user_name(void);
+/* How long before |now| |t| was, in Pulumi's words ("now", "1 second ago",
+ * "2 minutes ago", ... "a long while ago"; cli/humanize.c). */
+void mp_cli_ago(time_t t, time_t now, char *buf, size_t n);
+/* |size| in SI units as Pulumi prints it: "7 B", "4.2 kB", "12 MB". */
+void mp_cli_bytes(uint64_t size, char *buf, size_t n);
+/* The home folder ($HOME, else the password database's; owned), or NULL. */
+char *mp_cli_home_dir(void);
+/* ~/<rel> (owned); "/<rel>" without a home folder. */
+char *mp_cli_home_path(const char *rel);
+/* The plugin cache: $PULUMI_HOME/plugins, by default ~/.pulumi/plugins
+ * (owned; cli/plugin_dirs.c). */
+char *mp_cli_plugin_cache_dir(void);
+/* Appends the plugins installed in the cache, then in ~/.minipulumi/plugins,
+ * to |l| (plugin/cache.h; with |metadata|, sizes and times). Returns 0 or
+ * MP_EIO. */
+struct mp_plugin_list;
+int mp_cli_plugins_installed(int metadata, struct mp_plugin_list *l,
+                             mp_err *err);
+/* Whether the environment variable |name| is set to something other than
+ * "", "0" or "false" (Pulumi's boolean settings). */
+int mp_cli_env_true(const char *name);
 /* ~/.minipulumi/<name> (owned), creating ~/.minipulumi. Exit status. */
 int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
 /* The store options from the environment: MINIPULUMI_LOCK_LEASE_SECONDS

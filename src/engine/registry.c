@@ -67,13 +67,20 @@ void mp_registry_add_known(mp_registry *r, const mp_resource *st) {
   free(ref);
 }
 
+const char *mp_provider_version(const mp_value *inputs) {
+  const mp_value *v = inputs ? mp_value_object_get(inputs, "version") : NULL;
+  return v && v->kind == MP_VALUE_STRING && v->u.str.ptr[0] ? v->u.str.ptr
+                                                             : NULL;
+}
+
 static int make_instance(const mp_registry *r, const mp_resource *res,
                          mp_provider **out, mp_err *err) {
   char *pkg = mp_type_package(res->type);
   if (pkg == NULL)
     return mp_err_set(err, MP_EINVAL, "bad provider type '%s'", res->type);
   mp_provider *p = NULL;
-  int rc = r->factory.make(r->factory.ud, pkg, NULL, &p, err);
+  int rc = r->factory.make(r->factory.ud, pkg,
+                           mp_provider_version(res->inputs), &p, err);
   free(pkg);
   if (rc < 0) return rc;
   if (p->vt->configure) {
@@ -133,12 +140,14 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
 }
 
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
-                                      mp_err *err) {
+                                      const char *version, mp_err *err) {
+  char *key = mp_xasprintf("%s@%s", pkg, version ? version : "");
   uv_mutex_lock(&r->mu);
-  mp_provider *p = mp_map_get(&r->unconf, pkg);
-  if (p == NULL && r->factory.make(r->factory.ud, pkg, NULL, &p, err) == 0)
-    mp_map_put(&r->unconf, pkg, p);
+  mp_provider *p = mp_map_get(&r->unconf, key);
+  if (p == NULL && r->factory.make(r->factory.ud, pkg, version, &p, err) == 0)
+    mp_map_put(&r->unconf, key, p);
   uv_mutex_unlock(&r->mu);
+  free(key);
   return p;
 }
 

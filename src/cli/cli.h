@@ -76,6 +76,7 @@ int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_install(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
@@ -182,6 +183,14 @@ char *mp_cli_plugin_cache_dir(void);
 struct mp_plugin_list;
 int mp_cli_plugins_installed(int metadata, struct mp_plugin_list *l,
                              mp_err *err);
+/* Downloads the plugin |kind| |name| |version| (from |server| when not
+ * NULL) and installs it into |cache| (cli/plugin_download.c); |label| is
+ * Pulumi's "[resource plugin aws-6.1.0]" for the messages. Exit status. */
+struct mp_semver;
+int mp_cli_install_download(mp_ctx *ctx, const char *cache, const char *kind,
+                            const char *name, const struct mp_semver *version,
+                            const char *server, int reinstall,
+                            const char *label);
 /* Whether the environment variable |name| is set to something other than
  * "", "0" or "false" (Pulumi's boolean settings). */
 int mp_cli_env_true(const char *name);

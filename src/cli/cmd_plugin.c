@@ -12,6 +12,7 @@ static const struct sub {
   const char *summary;
 } subs[] = {
     {"ls", mp_cmd_plugin_ls, "List plugins"},
+    {"install", mp_cmd_plugin_install, "Install one or more plugins"},
     {"rm", mp_cmd_plugin_rm,
      "Remove one or more plugins from the download cache"},
 };

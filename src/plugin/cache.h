@@ -77,4 +77,21 @@ int mp_plugin_cache_remove(const mp_plugin_info *p, mp_err *err);
  * followed); a missing |path| is fine. Returns 0 or MP_EIO. */
 int mp_plugin_rm_tree(const char *path, mp_err *err);
 
+/* ---- installing (plugin/install.c) ---- */
+
+/* Installs |file| as the plugin |kind| |name| |version| into |cache_dir|
+ * (created if missing), as Pulumi does: under an exclusive lock on
+ * `<folder>.lock` (a second install of the same plugin waits, then finds
+ * it installed), with `<folder>.partial` present while the folder is
+ * written. |file| is a tarball (gzip or not: anything libarchive reads) or
+ * an executable, which becomes `pulumi-<kind>-<name>`. An entry that would
+ * land outside the folder (an absolute path, a `..`, a link pointing out)
+ * refuses the whole tarball, and nothing is left installed. An installed
+ * folder is kept unless |reinstall| (|*already| set to 1; may be NULL).
+ * Returns 0, MP_EINVAL (a refused or unreadable file) or MP_EIO. */
+int mp_plugin_install_file(const char *cache_dir, const char *kind,
+                           const char *name, const mp_semver *version,
+                           const char *file, int reinstall, int *already,
+                           mp_err *err);
+
 #endif

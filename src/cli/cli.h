@@ -191,6 +191,12 @@ int mp_cli_install_download(mp_ctx *ctx, const char *cache, const char *kind,
                             const char *name, const struct mp_semver *version,
                             const char *server, int reinstall,
                             const char *label);
+/* Download settings from the environment (cli/plugin_download.c):
+ * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, GITHUB_TOKEN, GITLAB_TOKEN, and
+ * |server| (--server or pluginDownloadURL; NULL or "": the default). */
+struct mp_plugin_download_opts;
+void mp_cli_download_opts(struct mp_plugin_download_opts *o,
+                          const char *server);
 /* Whether the environment variable |name| is set to something other than
  * "", "0" or "false" (Pulumi's boolean settings). */
 int mp_cli_env_true(const char *name);

@@ -79,6 +79,9 @@ int mp_plugin_rm_tree(const char *path, mp_err *err);
 
 /* ---- installing (plugin/install.c) ---- */
 
+/* Creates |path| and its parents (mode 0700). Returns 0 or MP_EIO. */
+int mp_plugin_mkdir_p(const char *path, mp_err *err);
+
 /* Installs |file| as the plugin |kind| |name| |version| into |cache_dir|
  * (created if missing), as Pulumi does: under an exclusive lock on
  * `<folder>.lock` (a second install of the same plugin waits, then finds

@@ -200,7 +200,7 @@ static int write_content(const char *file, const char *dir, const char *kind,
   return rc;
 }
 
-static int mkdir_p(const char *path, mp_err *err) {
+int mp_plugin_mkdir_p(const char *path, mp_err *err) {
   char *p = mp_xstrdup(path);
   for (char *s = p + 1; *s; s++) {
     if (*s != '/')
@@ -261,7 +261,7 @@ int mp_plugin_install_file(const char *cache_dir, const char *kind,
                            mp_err *err) {
   if (already)
     *already = 0;
-  if (mkdir_p(cache_dir, err) < 0)
+  if (mp_plugin_mkdir_p(cache_dir, err) < 0)
     return MP_EIO;
   char *dir = mp_plugin_dir_name(kind, name, version);
   char *final = mp_xasprintf("%s/%s", cache_dir, dir);

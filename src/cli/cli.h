@@ -8,7 +8,9 @@
 #ifndef MP_CLI_CLI_H
 #define MP_CLI_CLI_H
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -185,12 +187,14 @@ int mp_cli_plugins_installed(int metadata, struct mp_plugin_list *l,
                              mp_err *err);
 /* Downloads the plugin |kind| |name| |version| (from |server| when not
  * NULL) and installs it into |cache| (cli/plugin_download.c); |label| is
- * Pulumi's "[resource plugin aws-6.1.0]" for the messages. Exit status. */
+ * Pulumi's "[resource plugin aws-6.1.0]", and the messages (the URL, a
+ * progress line on a terminal) go to |msgs|. Returns 0 or an MP_E code
+ * with Pulumi's words in |err|. Any thread. */
 struct mp_semver;
-int mp_cli_install_download(mp_ctx *ctx, const char *cache, const char *kind,
+int mp_cli_download_install(FILE *msgs, const char *cache, const char *kind,
                             const char *name, const struct mp_semver *version,
                             const char *server, int reinstall,
-                            const char *label);
+                            const char *label, mp_err *err);
 /* Download settings from the environment (cli/plugin_download.c):
  * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, GITHUB_TOKEN, GITLAB_TOKEN, and
  * |server| (--server or pluginDownloadURL; NULL or "": the default). */
@@ -331,6 +335,15 @@ typedef struct mp_cli_providers {
   char *program_dir; /* where the program's node_modules is found */
   mp_plugin_host *host; /* borrowed; may be NULL (then built-ins only) */
   mp_provider_factory builtins; /* when there is no host */
+  /* Acquiring a missing plugin version (plugin_acquire.c): unless
+   * PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, into |cache|, from the
+   * download URLs providers named (|urls|: "pkg@version" -> URL, under
+   * |mu|); messages to |err|. */
+  int acquire;
+  char *cache;
+  FILE *err;
+  pthread_mutex_t mu;
+  mp_strv urls; /* pairs: key, URL */
 } mp_cli_providers;
 /* Copies what the factory needs from |ctx| (store and project loaded). */
 void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
@@ -339,6 +352,17 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
 /* The factory; |set| must outlive the deployment. */
 mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set);
 void mp_cli_providers_destroy(mp_cli_providers *set);
+/* Downloads and installs |pkg| at |version| into the cache when it may
+ * (plugin_acquire.c): 0 when it did, else an MP_E code with Pulumi's
+ * "Could not automatically download and install resource plugin ..." in
+ * |err|. Any thread; concurrent acquisitions of one plugin are safe (the
+ * install's lock). */
+int mp_cli_plugin_acquire(mp_cli_providers *set, const char *pkg,
+                          const char *version, mp_err *err);
+/* Remembers where |pkg| at |version| is downloaded from (the factory's
+ * download_url). */
+void mp_cli_plugin_note_url(void *ud, const char *pkg, const char *version,
+                            const char *url);
 /* The provider of package `pulumi` (stackref.c). Returns 0. */
 int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out);
 

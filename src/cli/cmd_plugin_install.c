@@ -51,9 +51,11 @@ static int install(mp_ctx *ctx, const install_args *a) {
         status = mp_cli_error(ctx, MP_EXIT_ERROR, "installing %s from %s: %s",
                               label, a->file, err.msg);
     } else {
-      status =
-          mp_cli_install_download(ctx, cache, a->kind, a->name, &a->version,
-                                  a->server, a->reinstall, label);
+      int rc = mp_cli_download_install(ctx->err, cache, a->kind, a->name,
+                                       &a->version, a->server, a->reinstall,
+                                       label, &err);
+      if (rc < 0)
+        status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
     }
   }
   free(cache);

@@ -1,5 +1,5 @@
 /* Downloading a plugin into the cache (cli/cli.h,
- * mp_cli_install_download): the settings Pulumi reads from the
+ * mp_cli_download_install): the settings Pulumi reads from the
  * environment, a progress line on a terminal, then the install. */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "plugin/download.h"
 
 typedef struct progress {
-  mp_ctx *ctx;
+  FILE *f;
   uint64_t shown; /* bytes when last drawn */
 } progress;
 
@@ -24,9 +24,9 @@ static void on_progress(void *ud, uint64_t got, int64_t total) {
   mp_cli_bytes(got, a, sizeof(a));
   if (total >= 0)
     mp_cli_bytes((uint64_t)total, b, sizeof(b));
-  fprintf(p->ctx->err, "\rDownloading plugin: %s%s%s", a,
-          total >= 0 ? " / " : "", total >= 0 ? b : "");
-  fflush(p->ctx->err);
+  fprintf(p->f, "\rDownloading plugin: %s%s%s", a, total >= 0 ? " / " : "",
+          total >= 0 ? b : "");
+  fflush(p->f);
 }
 
 void mp_cli_download_opts(mp_plugin_download_opts *o, const char *server) {
@@ -37,47 +37,42 @@ void mp_cli_download_opts(mp_plugin_download_opts *o, const char *server) {
   o->gitlab_token = getenv("GITLAB_TOKEN");
 }
 
-int mp_cli_install_download(mp_ctx *ctx, const char *cache, const char *kind,
+int mp_cli_download_install(FILE *msgs, const char *cache, const char *kind,
                             const char *name, const mp_semver *version,
                             const char *server, int reinstall,
-                            const char *label) {
+                            const char *label, mp_err *err) {
   mp_plugin_download_opts o;
   mp_cli_download_opts(&o, server);
-  progress pr = {ctx, 0};
-  int tty = isatty(fileno(ctx->err));
+  progress pr = {msgs, 0};
+  int tty = isatty(fileno(msgs));
   if (tty) {
     o.progress = on_progress;
     o.progress_ud = &pr;
   }
-  mp_err err;
-  mp_err_clear(&err);
   char *from = NULL;
-  if (mp_plugin_download_source(kind, name, version, &o, &from, &err) < 0)
-    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
-  fprintf(ctx->err, "%s downloading from %s\n", label, from);
-  char *dir = mp_xstrdup(cache);
+  if (mp_plugin_download_source(kind, name, version, &o, &from, err) < 0)
+    return err->code;
+  fprintf(msgs, "%s downloading from %s\n", label, from);
   char *tmp = mp_xasprintf("%s/.download-XXXXXX", cache);
-  int status = 0;
-  int fd = -1;
-  if (mp_plugin_mkdir_p(dir, &err) < 0 || (fd = mkstemp(tmp)) < 0) {
-    status = mp_cli_error(ctx, MP_EXIT_ERROR, "%s cannot create '%s': %s",
-                          label, tmp, err.code ? err.msg : strerror(errno));
-  } else {
+  int rc = mp_plugin_mkdir_p(cache, err);
+  int fd = rc < 0 ? -1 : mkstemp(tmp);
+  if (rc == 0 && fd < 0)
+    rc =
+        mp_err_set(err, MP_EIO, "cannot create '%s': %s", tmp, strerror(errno));
+  if (fd >= 0) {
     close(fd);
-    int rc = mp_plugin_download(kind, name, version, &o, tmp, &err);
+    rc = mp_plugin_download(kind, name, version, &o, tmp, err);
     if (tty && pr.shown)
-      fprintf(ctx->err, "\n");
+      fprintf(msgs, "\n");
     if (rc < 0)
-      status = mp_cli_error(ctx, MP_EXIT_ERROR, "%s downloading from %s: %s",
-                            label, o.server ? o.server : from, err.msg);
-    else if (mp_plugin_install_file(cache, kind, name, version, tmp, reinstall,
-                                    NULL, &err) < 0)
-      status = mp_cli_error(ctx, MP_EXIT_ERROR, "installing %s from %s: %s",
-                            label, from, err.msg);
+      mp_err_prefix(err, "%s downloading from %s", label,
+                    o.server ? o.server : from);
+    else if ((rc = mp_plugin_install_file(cache, kind, name, version, tmp,
+                                          reinstall, NULL, err)) < 0)
+      mp_err_prefix(err, "installing %s from %s", label, from);
     unlink(tmp);
   }
   free(tmp);
-  free(dir);
   free(from);
-  return status;
+  return rc;
 }

@@ -36,11 +36,13 @@ int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err);
  * reference is unknown: "unknown provider '<ref>'". */
 mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err);
 
-/* An unconfigured instance of |pkg| at |version| (NULL: none asked) for
- * CheckConfig/DiffConfig (one per package and version, cached). NULL with
- * |err| set when no plugin serves them. */
+/* An unconfigured instance of |pkg| for CheckConfig/DiffConfig of a
+ * provider resource with |inputs| (may be NULL): at their `version` (one
+ * instance per package and version, cached), its plugin fetched from their
+ * `pluginDownloadURL` if need be. NULL with |err| set when no plugin
+ * serves them. */
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
-                                      const char *version, mp_err *err);
+                                      const mp_value *inputs, mp_err *err);
 
 /* The plugin version a provider resource asks for: its `version` input
  * (borrowed), or NULL. Instances are made for that version. */

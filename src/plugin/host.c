@@ -262,7 +262,7 @@ static int make(void *ud, const char *pkg, const char *version,
 }
 
 mp_provider_factory mp_plugin_host_factory(mp_plugin_host *h) {
-  mp_provider_factory f = {make, h};
+  mp_provider_factory f = {make, h, NULL};
   return f;
 }
 

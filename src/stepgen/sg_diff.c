@@ -61,7 +61,7 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   if (is_prov) {
     char *pkg = mp_type_package(st->type);
     p = mp_registry_unconfigured(sg->registry, pkg,
-                                 mp_provider_version(st->inputs), err);
+                                 st->inputs, err);
     free(pkg);
   } else {
     p = mp_registry_get(sg->registry, st->provider, err);
@@ -234,7 +234,7 @@ static int provider_change_replaces(mp_stepgen *sg, const mp_resource *old,
   char *pkg = mp_type_package(n->state->type);
   mp_provider *p = pkg ? mp_registry_unconfigured(
                              sg->registry, pkg,
-                             mp_provider_version(n->state->inputs), err)
+                             n->state->inputs, err)
                        : NULL;
   free(pkg);
   if (p == NULL || p->vt->diff_config == NULL) return 0;
@@ -257,7 +257,7 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
                                   mp_err *err) {
   char *pkg = mp_type_package(st->type);
   mp_provider *p = mp_registry_unconfigured(
-      sg->registry, pkg, mp_provider_version(st->inputs), err);
+      sg->registry, pkg, st->inputs, err);
   free(pkg);
   if (p == NULL) return err->code;
   mp_prov_resp r;

@@ -43,7 +43,7 @@ expect_err "error: [resource plugin testprov-9.0.0] downloading from $URL/releas
 
 PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES="no-equals-sign" \
   run plugin install resource testprov 9.0.0
-expect_rc 2 "a bad override list"
+expect_rc 1 "a bad override list"
 expect_err 'expected format to be "regexp1=URL1,regexp2=URL2"' "Pulumi's words"
 
 run plugin install resource testprov 9.0.0 --server ftp://example/x

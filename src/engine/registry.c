@@ -8,14 +8,14 @@
 #include "engine/urn.h"
 
 typedef struct entry {
-  mp_provider *prov;  /* configured instance, or NULL until loaded */
-  mp_resource *state; /* the provider resource it was configured from */
+  mp_provider *prov;   /* configured instance, or NULL until loaded */
+  mp_resource *state;  /* the provider resource it was configured from */
 } entry;
 
 struct mp_registry {
   uv_mutex_t mu; /* guards the maps and the entries */
-  mp_map by_ref; /* ref -> entry* */
-  mp_map unconf; /* pkg -> mp_provider* */
+  mp_map by_ref;  /* ref -> entry* */
+  mp_map unconf;  /* "pkg@version" -> mp_provider* */
   int preview;
   mp_provider_factory factory;
 };
@@ -31,16 +31,14 @@ mp_registry *mp_registry_new(int preview, mp_provider_factory factory) {
 }
 
 static void entry_free(entry *e) {
-  if (e == NULL)
-    return;
+  if (e == NULL) return;
   mp_provider_free(e->prov);
   mp_resource_free(e->state);
   free(e);
 }
 
 void mp_registry_free(mp_registry *r) {
-  if (r == NULL)
-    return;
+  if (r == NULL) return;
   for (size_t i = 0; i < r->by_ref.cap; i++)
     if (r->by_ref.slots[i].key && r->by_ref.slots[i].value)
       entry_free(r->by_ref.slots[i].value);
@@ -96,8 +94,7 @@ static int make_instance(const mp_registry *r, const mp_resource *res,
   mp_provider *p = NULL;
   int rc = make_for(r, pkg, res->inputs, &p, err);
   free(pkg);
-  if (rc < 0)
-    return rc;
+  if (rc < 0) return rc;
   if (p->vt->configure) {
     mp_prov_req q = {0};
     mp_prov_resp resp;
@@ -121,8 +118,7 @@ static int make_instance(const mp_registry *r, const mp_resource *res,
 int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   mp_provider *p = NULL;
   int rc = make_instance(r, res, &p, err);
-  if (rc < 0)
-    return rc;
+  if (rc < 0) return rc;
   char *ref = ref_of(res);
   entry *e = mp_xcalloc(1, sizeof(*e));
   e->prov = p;
@@ -149,18 +145,18 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
       return NULL;
     }
   }
-  if (e)
-    p = e->prov;
+  if (e) p = e->prov;
   uv_mutex_unlock(&r->mu);
-  if (p == NULL)
-    mp_err_set(err, MP_ENOENT, "unknown provider '%s'", ref);
+  if (p == NULL) mp_err_set(err, MP_ENOENT, "unknown provider '%s'", ref);
   return p;
 }
 
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
                                       const mp_value *inputs, mp_err *err) {
-  const char *version = mp_provider_version(inputs);
-  char *key = mp_xasprintf("%s@%s", pkg, version ? version : "");
+  char *key = mp_xasprintf("%s@%s", pkg,
+                           mp_provider_version(inputs)
+                               ? mp_provider_version(inputs)
+                               : "");
   uv_mutex_lock(&r->mu);
   mp_provider *p = mp_map_get(&r->unconf, key);
   if (p == NULL && make_for(r, pkg, inputs, &p, err) == 0)
@@ -204,8 +200,7 @@ void mp_registry_cancel(mp_registry *r) {
   uv_mutex_lock(&r->mu);
   for (size_t i = 0; i < r->by_ref.cap; i++) {
     entry *e = r->by_ref.slots[i].key ? r->by_ref.slots[i].value : NULL;
-    if (e && e->prov && e->prov->vt->cancel)
-      e->prov->vt->cancel(e->prov);
+    if (e && e->prov && e->prov->vt->cancel) e->prov->vt->cancel(e->prov);
   }
   uv_mutex_unlock(&r->mu);
 }

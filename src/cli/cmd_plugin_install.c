@@ -17,15 +17,6 @@ static const mp_cmd_help help = {
     "plugin's default location. VERSION must be a specific version, not a "
     "range."};
 
-static int known_kind(const char *k) {
-  static const char *const kinds[] = {"analyzer", "language", "resource",
-                                      "converter", "tool"};
-  for (size_t i = 0; i < MP_ARRAY_LEN(kinds); i++)
-    if (strcmp(kinds[i], k) == 0)
-      return 1;
-  return 0;
-}
-
 typedef struct install_args {
   const char *kind, *name, *file, *server;
   mp_semver version;
@@ -94,7 +85,7 @@ int mp_cmd_plugin_install(int argc, const char **argv, mp_ctx *ctx) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "minipulumi cannot compute the plugins a project "
                           "needs; name one: plugin install KIND NAME VERSION");
-  else if (!known_kind(pos.items[0]))
+  else if (!mp_plugin_kind_known(pos.items[0]))
     status = mp_cli_error(ctx, MP_EXIT_CONFIG, "unrecognized plugin kind: %s",
                           pos.items[0]);
   else if (pos.len < 2)

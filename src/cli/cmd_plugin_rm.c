@@ -16,15 +16,6 @@ static const mp_cmd_help help = {
     "with the\ngiven KIND and NAME will be removed.\n\nThis removal cannot be "
     "undone."};
 
-static int known_kind(const char *k) {
-  static const char *const kinds[] = {"analyzer", "language", "resource",
-                                      "converter", "tool"};
-  for (size_t i = 0; i < MP_ARRAY_LEN(kinds); i++)
-    if (strcmp(kinds[i], k) == 0)
-      return 1;
-  return 0;
-}
-
 static int matches(const mp_plugin_info *p, const char *kind, const char *name,
                    const mp_semver *version) {
   return (kind == NULL || strcmp(p->kind, kind) == 0) &&
@@ -80,7 +71,7 @@ int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx) {
   mp_err err;
   mp_err_clear(&err);
   int status = 0;
-  if (kind && !known_kind(kind))
+  if (kind && !mp_plugin_kind_known(kind))
     status =
         mp_cli_error(ctx, MP_EXIT_CONFIG, "unrecognized plugin kind: %s", kind);
   else if (kind == NULL && !all)

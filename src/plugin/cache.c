@@ -21,6 +21,10 @@ static int known_kind(const char *s, size_t n) {
   return 0;
 }
 
+int mp_plugin_kind_known(const char *kind) {
+  return known_kind(kind, strlen(kind));
+}
+
 static int name_char(char c, int edge) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
       (c >= '0' && c <= '9') || c == '-')

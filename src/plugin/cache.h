@@ -65,6 +65,10 @@ const mp_plugin_info *mp_plugin_select(const mp_plugin_list *l,
                                        const char *kind, const char *name,
                                        const mp_semver *want);
 
+/* Whether |kind| is one of Pulumi's plugin kinds (analyzer, language,
+ * resource, converter, tool). */
+int mp_plugin_kind_known(const char *kind);
+
 /* `<kind>-<name>-v<version>` (owned): the folder's name in the cache. */
 char *mp_plugin_dir_name(const char *kind, const char *name,
                          const mp_semver *version);

@@ -11,6 +11,8 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev
   libuv1-dev libsqlite3-dev libcjson-dev libnghttp2-dev libyaml-dev
   libssl-dev libpq-dev python3
+  # plugin tarballs (libarchive) and their downloads (libcurl)
+  libarchive-dev libcurl4-openssl-dev
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
 )

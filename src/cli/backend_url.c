@@ -29,7 +29,7 @@
 
 /* ==== ~/.minipulumi ==== */
 
-static char *home_dir(void) {
+char *mp_cli_home_dir(void) {
   const char *h = getenv("HOME");
   if (h && *h)
     return mp_xstrdup(h);
@@ -39,7 +39,7 @@ static char *home_dir(void) {
 
 int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out) {
   *out = NULL;
-  char *home = home_dir();
+  char *home = mp_cli_home_dir();
   if (!home)
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
                         "cannot find the home folder for ~/.minipulumi; set "

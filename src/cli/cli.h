@@ -8,7 +8,11 @@
 #ifndef MP_CLI_CLI_H
 #define MP_CLI_CLI_H
 
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "cli/config_file.h"
 #include "cli/ctx.h"
@@ -71,6 +75,10 @@ int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
 
 /* `state` and its subcommands (cmd_state*.c) */
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_install(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
@@ -159,6 +167,43 @@ int mp_cli_default_backend(mp_ctx *ctx, char **url);
 char *mp_cli_backend_normalize(const char *url);
 /* The name of the user running minipulumi (borrowed). */
 const char *mp_cli_user_name(void);
+/* How long before |now| |t| was, in Pulumi's words ("now", "1 second ago",
+ * "2 minutes ago", ... "a long while ago"; cli/humanize.c). */
+void mp_cli_ago(time_t t, time_t now, char *buf, size_t n);
+/* |size| in SI units as Pulumi prints it: "7 B", "4.2 kB", "12 MB". */
+void mp_cli_bytes(uint64_t size, char *buf, size_t n);
+/* The home folder ($HOME, else the password database's; owned), or NULL. */
+char *mp_cli_home_dir(void);
+/* ~/<rel> (owned); "/<rel>" without a home folder. */
+char *mp_cli_home_path(const char *rel);
+/* The plugin cache: $PULUMI_HOME/plugins, by default ~/.pulumi/plugins
+ * (owned; cli/plugin_dirs.c). */
+char *mp_cli_plugin_cache_dir(void);
+/* Appends the plugins installed in the cache, then in ~/.minipulumi/plugins,
+ * to |l| (plugin/cache.h; with |metadata|, sizes and times). Returns 0 or
+ * MP_EIO. */
+struct mp_plugin_list;
+int mp_cli_plugins_installed(int metadata, struct mp_plugin_list *l,
+                             mp_err *err);
+/* Downloads the plugin |kind| |name| |version| (from |server| when not
+ * NULL) and installs it into |cache| (cli/plugin_download.c); |label| is
+ * Pulumi's "[resource plugin aws-6.1.0]", and the messages (the URL, a
+ * progress line on a terminal) go to |msgs|. Returns 0 or an MP_E code
+ * with Pulumi's words in |err|. Any thread. */
+struct mp_semver;
+int mp_cli_download_install(FILE *msgs, const char *cache, const char *kind,
+                            const char *name, const struct mp_semver *version,
+                            const char *server, int reinstall,
+                            const char *label, mp_err *err);
+/* Download settings from the environment (cli/plugin_download.c):
+ * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, GITHUB_TOKEN, GITLAB_TOKEN, and
+ * |server| (--server or pluginDownloadURL; NULL or "": the default). */
+struct mp_plugin_download_opts;
+void mp_cli_download_opts(struct mp_plugin_download_opts *o,
+                          const char *server);
+/* Whether the environment variable |name| is set to something other than
+ * "", "0" or "false" (Pulumi's boolean settings). */
+int mp_cli_env_true(const char *name);
 /* ~/.minipulumi/<name> (owned), creating ~/.minipulumi. Exit status. */
 int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
 /* The store options from the environment: MINIPULUMI_LOCK_LEASE_SECONDS
@@ -290,6 +335,15 @@ typedef struct mp_cli_providers {
   char *program_dir; /* where the program's node_modules is found */
   mp_plugin_host *host; /* borrowed; may be NULL (then built-ins only) */
   mp_provider_factory builtins; /* when there is no host */
+  /* Acquiring a missing plugin version (plugin_acquire.c): unless
+   * PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, into |cache|, from the
+   * download URLs providers named (|urls|: "pkg@version" -> URL, under
+   * |mu|); messages to |err|. */
+  int acquire;
+  char *cache;
+  FILE *err;
+  pthread_mutex_t mu;
+  mp_strv urls; /* pairs: key, URL */
 } mp_cli_providers;
 /* Copies what the factory needs from |ctx| (store and project loaded). */
 void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
@@ -298,6 +352,17 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
 /* The factory; |set| must outlive the deployment. */
 mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set);
 void mp_cli_providers_destroy(mp_cli_providers *set);
+/* Downloads and installs |pkg| at |version| into the cache when it may
+ * (plugin_acquire.c): 0 when it did, else an MP_E code with Pulumi's
+ * "Could not automatically download and install resource plugin ..." in
+ * |err|. Any thread; concurrent acquisitions of one plugin are safe (the
+ * install's lock). */
+int mp_cli_plugin_acquire(mp_cli_providers *set, const char *pkg,
+                          const char *version, mp_err *err);
+/* Remembers where |pkg| at |version| is downloaded from (the factory's
+ * download_url). */
+void mp_cli_plugin_note_url(void *ud, const char *pkg, const char *version,
+                            const char *url);
 /* The provider of package `pulumi` (stackref.c). Returns 0. */
 int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out);
 

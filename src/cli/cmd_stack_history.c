@@ -54,44 +54,6 @@ static time_t parse_utc(const char *iso) {
   return timegm(&tm);
 }
 
-/* How long ago |t| was, in the words Pulumi's history uses ("now",
- * "1 second ago", "2 minutes ago", ... "a long while ago"). */
-static void ago(time_t t, time_t now, char *buf, size_t n) {
-  static const struct {
-    double below;     /* seconds */
-    const char *one;  /* NULL: use |unit| with the count */
-    const char *unit;
-    double per;
-  } steps[] = {
-      {1, "now", NULL, 1},
-      {2, "1 second ago", NULL, 1},
-      {60, NULL, "seconds", 1},
-      {120, "1 minute ago", NULL, 1},
-      {3600, NULL, "minutes", 60},
-      {7200, "1 hour ago", NULL, 1},
-      {86400, NULL, "hours", 3600},
-      {172800, "1 day ago", NULL, 1},
-      {604800, NULL, "days", 86400},
-      {1209600, "1 week ago", NULL, 1},
-      {2592000, NULL, "weeks", 604800},
-      {5184000, "1 month ago", NULL, 1},
-      {31536000, NULL, "months", 2592000},
-      {47304000, "1 year ago", NULL, 1},
-      {63072000, "2 years ago", NULL, 1},
-      {1166832000, NULL, "years", 31536000},
-  };
-  double d = difftime(now, t);
-  if (d < 0) d = 0;
-  for (size_t i = 0; i < MP_ARRAY_LEN(steps); i++) {
-    if (d >= steps[i].below) continue;
-    if (steps[i].one) snprintf(buf, n, "%s", steps[i].one);
-    else snprintf(buf, n, "%lld %s ago", (long long)(d / steps[i].per),
-                  steps[i].unit);
-    return;
-  }
-  snprintf(buf, n, "a long while ago");
-}
-
 /* A whole number of seconds as Go prints a duration: 0s, 9s, 2m0s, 1h2m3s. */
 static void duration(long long s, char *buf, size_t n) {
   if (s < 0) s = 0;
@@ -125,7 +87,7 @@ static void print_text(mp_ctx *ctx, const mp_history_entry *h, size_t n,
       localtime_r(&t0, &tm);
       strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z %Z", &tm);
     } else {
-      ago(t0, now, when, sizeof(when));
+      mp_cli_ago(t0, now, when, sizeof(when));
     }
     duration(t1 >= t0 ? (long long)(t1 - t0) : 0, took, sizeof(took));
     fprintf(ctx->out, " Updated %s took %s\n\n", when, took);

@@ -31,6 +31,7 @@ static const struct command {
     {"stack", mp_cmd_stack, "Manage stacks and view stack state"},
     {"config", mp_cmd_config, "Manage configuration"},
     {"state", mp_cmd_state, "Edit the current stack's state"},
+    {"plugin", mp_cmd_plugin, "Manage language and resource plugins"},
     {"import", mp_cmd_import, "Import resources into an existing stack"},
     {"cancel", mp_cmd_cancel, "Cancel a stack's currently running update, if any"},
     {"login", mp_cmd_login, "Log in to a minipulumi state backend"},

@@ -56,6 +56,7 @@ int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
     const mp_project_plugin *pp = mp_project_plugin_at(p->lang, i);
     specs[i].name = pp->name;
     specs[i].path = pp->path;
+    specs[i].version = pp->version;
   }
   char *cfg = config_json(config);
   mp_plugin_host_opts o = {0};
@@ -70,15 +71,18 @@ int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
   o.builtins = mp_builtin_providers(builtin);
   /* Process settings the host takes as options (the engine reads no
    * environment variable). */
-  const char *home = getenv("HOME");
-  char *plugin_dir = mp_xasprintf("%s/.minipulumi/plugins", home ? home : "");
-  o.search_path = getenv("PATH");
+  char *plugin_dir = mp_cli_home_path(".minipulumi/plugins");
+  char *cache_dir = mp_cli_plugin_cache_dir();
+  o.search_path =
+      mp_cli_env_true("PULUMI_IGNORE_AMBIENT_PLUGINS") ? NULL : getenv("PATH");
+  o.cache_dir = cache_dir;
   o.plugin_dir = plugin_dir;
   const char *timeout = getenv("MINIPULUMI_PLUGIN_TIMEOUT");
   double secs = timeout ? atof(timeout) : 0;
   o.call_timeout_ms = secs > 0 ? (uint64_t)(secs * 1000) : 0;
   int rc = mp_plugin_host_new(&o, out, err);
   free(plugin_dir);
+  free(cache_dir);
   free(cfg);
   free(specs);
   return rc;

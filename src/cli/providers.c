@@ -57,13 +57,19 @@ static int make_dynamic(const mp_cli_providers *set, mp_provider **out,
 
 static int make(void *ud, const char *pkg, const char *version,
                 mp_provider **out, mp_err *err) {
-  const mp_cli_providers *set = ud;
+  mp_cli_providers *set = ud;
   *out = NULL;
   if (pkg && strcmp(pkg, "pulumi") == 0) return mp_cli_stackref_new(set, out);
   if (pkg && strcmp(pkg, DYNAMIC_PKG) == 0) return make_dynamic(set, out, err);
   mp_provider_factory next = set->host ? mp_plugin_host_factory(set->host)
                                        : set->builtins;
-  return next.make(next.ud, pkg, version, out, err);
+  int rc = next.make(next.ud, pkg, version, out, err);
+  /* A version that is not installed is acquired, as Pulumi's registry
+   * does when it loads a provider, then looked up again. */
+  if (rc == MP_ENOENT && set->host && set->acquire && version && *version &&
+      mp_cli_plugin_acquire(set, pkg, version, err) == 0)
+    rc = next.make(next.ud, pkg, version, out, err);
+  return rc;
 }
 
 void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
@@ -75,10 +81,16 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
       mp_xstrdup(ctx->project ? ctx->project->program_dir : ".");
   set->host = host;
   set->builtins = mp_builtin_providers(builtin);
+  set->acquire =
+      !mp_cli_env_true("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION");
+  set->cache = mp_cli_plugin_cache_dir();
+  set->err = ctx->err;
+  pthread_mutex_init(&set->mu, NULL);
+  mp_strv_init(&set->urls);
 }
 
 mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set) {
-  mp_provider_factory f = {make, set};
+  mp_provider_factory f = {make, set, mp_cli_plugin_note_url};
   return f;
 }
 
@@ -86,4 +98,7 @@ void mp_cli_providers_destroy(mp_cli_providers *set) {
   free(set->url);
   free(set->project);
   free(set->program_dir);
+  free(set->cache);
+  pthread_mutex_destroy(&set->mu);
+  mp_strv_destroy(&set->urls);
 }

@@ -139,6 +139,11 @@ typedef struct mp_provider_factory {
   int (*make)(void *ud, const char *pkg, const char *version,
               mp_provider **out, mp_err *err);
   void *ud; /* borrowed by |make|; outlives every use of the factory */
+  /* Optional: told, before |make|, where the plugin of |pkg| at |version|
+   * comes from when it must be downloaded (a provider resource's
+   * `pluginDownloadURL` input). Any thread. */
+  void (*download_url)(void *ud, const char *pkg, const char *version,
+                       const char *url);
 } mp_provider_factory;
 
 /* Frees |p| through its table; NULL is fine. */

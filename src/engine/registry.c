@@ -15,7 +15,7 @@ typedef struct entry {
 struct mp_registry {
   uv_mutex_t mu; /* guards the maps and the entries */
   mp_map by_ref;  /* ref -> entry* */
-  mp_map unconf;  /* pkg -> mp_provider* */
+  mp_map unconf;  /* "pkg@version" -> mp_provider* */
   int preview;
   mp_provider_factory factory;
 };
@@ -67,13 +67,32 @@ void mp_registry_add_known(mp_registry *r, const mp_resource *st) {
   free(ref);
 }
 
+const char *mp_provider_version(const mp_value *inputs) {
+  const mp_value *v = inputs ? mp_value_object_get(inputs, "version") : NULL;
+  return v && v->kind == MP_VALUE_STRING && v->u.str.ptr[0] ? v->u.str.ptr
+                                                            : NULL;
+}
+
+/* An unconfigured instance of |pkg| for what the provider |inputs| ask:
+ * their version, fetched from their pluginDownloadURL if need be. */
+static int make_for(const mp_registry *r, const char *pkg,
+                    const mp_value *inputs, mp_provider **out, mp_err *err) {
+  const char *version = mp_provider_version(inputs);
+  const mp_value *url =
+      inputs ? mp_value_object_get(inputs, "pluginDownloadURL") : NULL;
+  if (r->factory.download_url && version && url &&
+      url->kind == MP_VALUE_STRING && url->u.str.ptr[0])
+    r->factory.download_url(r->factory.ud, pkg, version, url->u.str.ptr);
+  return r->factory.make(r->factory.ud, pkg, version, out, err);
+}
+
 static int make_instance(const mp_registry *r, const mp_resource *res,
                          mp_provider **out, mp_err *err) {
   char *pkg = mp_type_package(res->type);
   if (pkg == NULL)
     return mp_err_set(err, MP_EINVAL, "bad provider type '%s'", res->type);
   mp_provider *p = NULL;
-  int rc = r->factory.make(r->factory.ud, pkg, NULL, &p, err);
+  int rc = make_for(r, pkg, res->inputs, &p, err);
   free(pkg);
   if (rc < 0) return rc;
   if (p->vt->configure) {
@@ -133,12 +152,17 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
 }
 
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
-                                      mp_err *err) {
+                                      const mp_value *inputs, mp_err *err) {
+  char *key = mp_xasprintf("%s@%s", pkg,
+                           mp_provider_version(inputs)
+                               ? mp_provider_version(inputs)
+                               : "");
   uv_mutex_lock(&r->mu);
-  mp_provider *p = mp_map_get(&r->unconf, pkg);
-  if (p == NULL && r->factory.make(r->factory.ud, pkg, NULL, &p, err) == 0)
-    mp_map_put(&r->unconf, pkg, p);
+  mp_provider *p = mp_map_get(&r->unconf, key);
+  if (p == NULL && make_for(r, pkg, inputs, &p, err) == 0)
+    mp_map_put(&r->unconf, key, p);
   uv_mutex_unlock(&r->mu);
+  free(key);
   return p;
 }
 

@@ -36,10 +36,17 @@ int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err);
  * reference is unknown: "unknown provider '<ref>'". */
 mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err);
 
-/* An unconfigured instance of |pkg| for CheckConfig/DiffConfig (one per
- * package, cached). NULL with |err| set when no plugin serves |pkg|. */
+/* An unconfigured instance of |pkg| for CheckConfig/DiffConfig of a
+ * provider resource with |inputs| (may be NULL): at their `version` (one
+ * instance per package and version, cached), its plugin fetched from their
+ * `pluginDownloadURL` if need be. NULL with |err| set when no plugin
+ * serves them. */
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
-                                      mp_err *err);
+                                      const mp_value *inputs, mp_err *err);
+
+/* The plugin version a provider resource asks for: its `version` input
+ * (borrowed), or NULL. Instances are made for that version. */
+const char *mp_provider_version(const mp_value *inputs);
 
 /* The instance that serves provider functions of |pkg| when the caller
  * names no provider: configured from the stack config keys `<pkg>:<key>`

@@ -265,7 +265,7 @@ static char *text_of(const mp_value *v) {
   return v && v->kind == MP_VALUE_STRING ? mp_xstrdup(v->u.str.ptr) : NULL;
 }
 
-/* Pulumi.yaml `plugins: {providers: [{name, path}, ...]}`. */
+/* Pulumi.yaml `plugins: {providers: [{name, path, version}, ...]}`. */
 static void load_plugins(mp_project *p, const mp_value *doc) {
   const mp_value *pl = mp_value_object_get(doc, "plugins");
   const mp_value *pv =
@@ -280,6 +280,8 @@ static void load_plugins(mp_project *p, const mp_value *doc) {
     char *path = text_of(mp_value_object_get(e, "path"));
     if (name && path && *name && *path) {
       p->plugins[p->nplugins].name = name;
+      p->plugins[p->nplugins].version =
+          text_of(mp_value_object_get(e, "version"));
       p->plugins[p->nplugins++].path = path;
     } else {
       free(name);
@@ -411,6 +413,7 @@ void mp_project_free(mp_project *p) {
   for (size_t i = 0; i < p->nplugins; i++) {
     free((char *)p->plugins[i].name);
     free((char *)p->plugins[i].path);
+    free((char *)p->plugins[i].version);
   }
   free(p->plugins);
   mp_ynode_free(p->doc);

@@ -60,10 +60,12 @@ size_t mp_project_config_count(const mp_project *p);
 const mp_project_config *mp_project_config_at(const mp_project *p, size_t i);
 
 /* A provider plugin the project names (Pulumi.yaml `plugins.providers`:
- * `name` and `path`, the path as written). */
+ * `name` and `path`, the path as written, and `version`, NULL when
+ * absent). */
 typedef struct mp_project_plugin {
   const char *name;
   const char *path;
+  const char *version;
 } mp_project_plugin;
 
 /* The project's provider plugins, in file order; entries without a name

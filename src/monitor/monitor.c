@@ -401,6 +401,10 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
   }
   if (version && version[0])
     mp_value_object_set(g->inputs, "version", mp_value_new_cstring(version));
+  /* As Pulumi's default providers: where their plugin is downloaded from. */
+  if (url && url[0])
+    mp_value_object_set(g->inputs, "pluginDownloadURL",
+                        mp_value_new_cstring(url));
   return g;
 }
 

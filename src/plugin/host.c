@@ -2,10 +2,9 @@
  * factory and diagnostics routing (plugin/plugin.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "plugin/plugin_int.h"
+#include "providers/builtin.h"
 
 /* ---- the loop thread ---- */
 
@@ -76,12 +75,14 @@ static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
   h->organization = mp_xstrdup(o->organization);
   h->config_json = mp_xstrdup(o->config_json ? o->config_json : "{}");
   h->search_path = o->search_path ? mp_xstrdup(o->search_path) : NULL;
+  h->cache_dir = o->cache_dir ? mp_xstrdup(o->cache_dir) : NULL;
   h->plugin_dir = o->plugin_dir ? mp_xstrdup(o->plugin_dir) : NULL;
   h->nspecs = o->nspecs;
   h->specs = mp_xcalloc(o->nspecs ? o->nspecs : 1, sizeof(*h->specs));
   for (size_t i = 0; i < o->nspecs; i++) {
     h->specs[i].name = mp_xstrdup(o->specs[i].name);
     h->specs[i].path = mp_xstrdup(o->specs[i].path);
+    h->specs[i].version = mp_xstrdup(o->specs[i].version);
   }
   h->builtins = o->builtins;
   h->call_timeout_ms = o->call_timeout_ms;
@@ -100,10 +101,12 @@ static void free_opts(mp_plugin_host *h) {
   free(h->organization);
   free(h->config_json);
   free(h->search_path);
+  free(h->cache_dir);
   free(h->plugin_dir);
   for (size_t i = 0; i < h->nspecs; i++) {
     free((char *)h->specs[i].name);
     free((char *)h->specs[i].path);
+    free((char *)h->specs[i].version);
   }
   free(h->specs);
 }
@@ -153,78 +156,6 @@ void mp_plugin_host_shutdown(mp_plugin_host *h) {
   pthread_mutex_destroy(&h->mu);
   free_opts(h);
   free(h);
-}
-
-/* ---- finding plugins ---- */
-
-static int is_exec_file(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-         access(path, X_OK) == 0;
-}
-
-static const mp_plugin_spec *spec_for(const mp_plugin_host *h,
-                                      const char *pkg) {
-  for (size_t i = 0; i < h->nspecs; i++)
-    if (strcmp(h->specs[i].name, pkg) == 0) return &h->specs[i];
-  return NULL;
-}
-
-static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
-                     char **path, mp_err *err) {
-  char *base = s->path[0] == '/' ? mp_xstrdup(s->path)
-                                 : mp_xasprintf("%s/%s", h->project_dir,
-                                                s->path);
-  if (is_exec_file(base)) {
-    *path = base;
-    return 0;
-  }
-  char *inside = mp_xasprintf("%s/pulumi-resource-%s", base, s->name);
-  if (is_exec_file(inside)) {
-    free(base);
-    *path = inside;
-    return 0;
-  }
-  mp_err_set(err, MP_ENOENT,
-             "no resource plugin 'pulumi-resource-%s' found at '%s' (the "
-             "path Pulumi.yaml's plugins.providers gives for '%s'); it must "
-             "be an executable file or a folder holding one",
-             s->name, base, s->name);
-  free(inside);
-  free(base);
-  return MP_ENOENT;
-}
-
-int mp_plugin_find(mp_plugin_host *h, const char *pkg, char **path,
-                   mp_err *err) {
-  *path = NULL;
-  const mp_plugin_spec *s = spec_for(h, pkg);
-  if (s) return find_spec(h, s, path, err);
-  for (const char *d = h->search_path; d; d++) {
-    const char *end = strchr(d, ':');
-    size_t n = end ? (size_t)(end - d) : strlen(d);
-    char *cand = mp_xasprintf("%.*s/pulumi-resource-%s", (int)n,
-                              n ? d : ".", pkg);
-    if (is_exec_file(cand)) {
-      *path = cand;
-      return 0;
-    }
-    free(cand);
-    if (end == NULL) break;
-    d = end;
-  }
-  char *cand = h->plugin_dir ? mp_xasprintf("%s/pulumi-resource-%s",
-                                            h->plugin_dir, pkg)
-                             : NULL;
-  if (cand && is_exec_file(cand)) {
-    *path = cand;
-    return 0;
-  }
-  free(cand);
-  return mp_err_set(err, MP_ENOENT,
-                    "no resource plugin 'pulumi-resource-%s' found in the "
-                    "workspace or on your $PATH",
-                    pkg);
 }
 
 /* ---- launching ---- */
@@ -303,7 +234,7 @@ static int make(void *ud, const char *pkg, const char *version,
   mp_plugin_host *h = ud;
   *out = NULL;
   if (pkg == NULL) return mp_err_set(err, MP_EINVAL, "no package named");
-  if (spec_for(h, pkg) == NULL && h->builtins.make) {
+  if (!mp__plugin_named_by_spec(h, pkg, version) && h->builtins.make) {
     mp_err e;
     mp_err_clear(&e);
     int rc = h->builtins.make(h->builtins.ud, pkg, version, out, &e);
@@ -313,16 +244,25 @@ static int make(void *ud, const char *pkg, const char *version,
     }
   }
   char *path = NULL;
-  int rc = mp_plugin_find(h, pkg, &path, err);
+  int rc = mp_plugin_find(h, pkg, version, &path, err);
   if (rc < 0) return rc;
   const char *argv[] = {path, NULL};
   rc = mp_plugin_launch(h, pkg, argv, out, err);
+  const char *claims = mp_builtin_unclaimed(pkg, version);
+  if (rc == 0 && claims) {
+    /* The display says who serves a built-in package's other versions. */
+    char *note = mp_xasprintf("%s %s is served by the plugin %s (the "
+                              "built-in provider serves %s)",
+                              pkg, version, path, claims);
+    mp__plugin_diag((mp__plugin *)*out, NULL, note);
+    free(note);
+  }
   free(path);
   return rc;
 }
 
 mp_provider_factory mp_plugin_host_factory(mp_plugin_host *h) {
-  mp_provider_factory f = {make, h};
+  mp_provider_factory f = {make, h, NULL};
   return f;
 }
 

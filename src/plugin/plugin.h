@@ -30,6 +30,7 @@ typedef struct mp_plugin_host mp_plugin_host; /* opaque; plugin/host.c */
 typedef struct mp_plugin_spec {
   const char *name;
   const char *path;
+  const char *version; /* may be NULL: serves any version asked */
 } mp_plugin_spec;
 
 /* How the host finds and starts plugins. Strings are copied. */
@@ -47,8 +48,12 @@ typedef struct mp_plugin_host_opts {
   /* The folders searched after the specs, ':'-separated, as PATH (the
    * CLI passes $PATH); NULL: none. */
   const char *search_path;
-  /* The folder searched last (the CLI passes ~/.minipulumi/plugins);
-   * NULL: none. */
+  /* The plugin cache (the CLI passes $PULUMI_HOME/plugins, by default
+   * ~/.pulumi/plugins) and minipulumi's own folder (~/.minipulumi/plugins),
+   * both in Pulumi's layout (plugin/cache.h); the second also as a flat
+   * folder of `pulumi-resource-<pkg>` files, for a package asked without
+   * a version. NULL: none. */
+  const char *cache_dir;
   const char *plugin_dir;
   /* Deadline of each resource call that has no timeout of its own, in
    * ms (the CLI passes MINIPULUMI_PLUGIN_TIMEOUT); 0: none. The
@@ -76,12 +81,16 @@ int mp_plugin_host_new(const mp_plugin_host_opts *o, mp_plugin_host **out,
 mp_provider_factory mp_plugin_host_factory(mp_plugin_host *h);
 
 /* Where `pulumi-resource-<pkg>` is, searched in Pulumi's order: a spec of
- * the project naming |pkg|, then each folder of PATH, then the plugin
- * folder. Sets |*path| (owned) to an executable file. Returns 0 or
- * MP_ENOENT (the text above; a spec whose path is not an executable file
- * is named in the message instead). Any thread. */
-int mp_plugin_find(mp_plugin_host *h, const char *pkg, char **path,
-                   mp_err *err);
+ * the project naming |pkg| (and |version|, when both have one), then each
+ * folder of PATH, then the cache folders: exactly |version|, or without
+ * one the newest installed (a release before a pre-release). Sets |*path|
+ * (owned) to an executable file. Returns 0, MP_EINVAL (|version| is not a
+ * semantic version) or MP_ENOENT (the text above; with a version,
+ * Pulumi's "... found in the workspace at version v<version> or on your
+ * $PATH" and the folders looked in; a spec whose path is not an
+ * executable file is named in the message instead). Any thread. */
+int mp_plugin_find(mp_plugin_host *h, const char *pkg, const char *version,
+                   char **path, mp_err *err);
 
 /* Starts the plugin |argv| (argv[0] the executable; the engine address is
  * appended as the last argument) for package |pkg|, and returns it as an

@@ -27,7 +27,8 @@ typedef struct mp__task {
 struct mp_plugin_host {
   /* options, owned copies */
   char *project_dir, *program_dir, *project, *stack, *organization,
-      *config_json, *search_path, *plugin_dir; /* the last two may be NULL */
+      *config_json, *search_path, *cache_dir,
+      *plugin_dir; /* the last three may be NULL */
   mp_plugin_spec *specs;
   size_t nspecs;
   mp_provider_factory builtins;
@@ -75,6 +76,11 @@ struct mp__plugin {
   mp_strv pending;        /* lines no call was in flight for */
   mp__plugin *next;       /* in h->plugins */
 };
+
+/* Whether the project's plugins.providers names |pkg| for |version|
+ * (find.c). */
+int mp__plugin_named_by_spec(const mp_plugin_host *h, const char *pkg,
+                             const char *version);
 
 /* Runs fn(arg) on the host's loop thread and waits for it. Not from the
  * loop thread. */

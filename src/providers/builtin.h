@@ -17,7 +17,14 @@ typedef struct mp_builtin_opts {
 /* The factory of the built-in packages, with |o| (borrowed: it must
  * outlive the factory's use; NULL: zeroed options). Its |make| reports
  * MP_ENOENT ("no resource plugin 'pulumi-resource-<pkg>' found ...") for
- * any other package. Thread-safe. */
+ * any other package, and for a version of a built-in package that the
+ * built-in does not stand in for (mp_builtin_unclaimed). Thread-safe. */
 mp_provider_factory mp_builtin_providers(const mp_builtin_opts *o);
+
+/* When |pkg| is built in but |version| is not one it stands in for (random
+ * stands in for 4.x, command for 0.x and 1.x, local and test for every
+ * version): the versions it does serve, in words ("4.x"); a plugin must
+ * serve that version. Otherwise NULL. */
+const char *mp_builtin_unclaimed(const char *pkg, const char *version);
 
 #endif

@@ -60,7 +60,8 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   mp_provider *p;
   if (is_prov) {
     char *pkg = mp_type_package(st->type);
-    p = mp_registry_unconfigured(sg->registry, pkg, err);
+    p = mp_registry_unconfigured(sg->registry, pkg,
+                                 st->inputs, err);
     free(pkg);
   } else {
     p = mp_registry_get(sg->registry, st->provider, err);
@@ -231,7 +232,10 @@ static int provider_change_replaces(mp_stepgen *sg, const mp_resource *old,
   /* Otherwise the NEW provider decides whether it can manage what the old
    * one made: DiffConfig(old provider outputs, new provider inputs). */
   char *pkg = mp_type_package(n->state->type);
-  mp_provider *p = pkg ? mp_registry_unconfigured(sg->registry, pkg, err) : NULL;
+  mp_provider *p = pkg ? mp_registry_unconfigured(
+                             sg->registry, pkg,
+                             n->state->inputs, err)
+                       : NULL;
   free(pkg);
   if (p == NULL || p->vt->diff_config == NULL) return 0;
   mp_prov_req q = {0};
@@ -252,7 +256,8 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
                                   const mp_resource *st, sg_diff *d,
                                   mp_err *err) {
   char *pkg = mp_type_package(st->type);
-  mp_provider *p = mp_registry_unconfigured(sg->registry, pkg, err);
+  mp_provider *p = mp_registry_unconfigured(
+      sg->registry, pkg, st->inputs, err);
   free(pkg);
   if (p == NULL) return err->code;
   mp_prov_resp r;

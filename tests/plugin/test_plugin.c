@@ -67,32 +67,32 @@ static void test_plugin_find_order(void) {
   write_file("home-plugins/pulumi-resource-x", script, 0755);
   write_file("home-plugins/pulumi-resource-y", script, 0755);
   char *onpath = path_in("onpath");
-  mp_plugin_spec spec = {"x", "spec"};
+  mp_plugin_spec spec = {"x", "spec", NULL};
   mp_plugin_host *h = host(&spec, 1, onpath, 0);
   char *found = NULL;
   mp_err err;
-  CHECK(mp_plugin_find(h, "x", &found, &err) == 0);
+  CHECK(mp_plugin_find(h, "x", NULL, &found, &err) == 0);
   CHECK_CONTAINS(found, "/spec/pulumi-resource-x");
   free(found);
   /* y: PATH holds one that cannot run, the plugin folder one that can */
-  CHECK(mp_plugin_find(h, "y", &found, &err) == 0);
+  CHECK(mp_plugin_find(h, "y", NULL, &found, &err) == 0);
   CHECK_CONTAINS(found, "/home-plugins/pulumi-resource-y");
   free(found);
-  CHECK(mp_plugin_find(h, "z", &found, &err) == MP_ENOENT);
+  CHECK(mp_plugin_find(h, "z", NULL, &found, &err) == MP_ENOENT);
   CHECK(found == NULL);
   CHECK_STR(err.msg, "no resource plugin 'pulumi-resource-z' found in the "
                      "workspace or on your $PATH");
   mp_plugin_host_shutdown(h);
   /* without the spec, PATH comes before the plugin folder */
   h = host(NULL, 0, onpath, 0);
-  CHECK(mp_plugin_find(h, "x", &found, &err) == 0);
+  CHECK(mp_plugin_find(h, "x", NULL, &found, &err) == 0);
   CHECK_CONTAINS(found, "/onpath/pulumi-resource-x");
   free(found);
   mp_plugin_host_shutdown(h);
   /* a spec whose path holds no plugin is named */
-  mp_plugin_spec bad = {"x", "nowhere"};
+  mp_plugin_spec bad = {"x", "nowhere", NULL};
   h = host(&bad, 1, onpath, 0);
-  CHECK(mp_plugin_find(h, "x", &found, &err) == MP_ENOENT);
+  CHECK(mp_plugin_find(h, "x", NULL, &found, &err) == MP_ENOENT);
   CHECK_CONTAINS(err.msg, "/nowhere' (the path Pulumi.yaml's "
                           "plugins.providers gives for 'x')");
   mp_plugin_host_shutdown(h);
@@ -111,7 +111,7 @@ static void test_plugin_builtins_first_unless_named(void) {
   /* named in the project: the plugin, even for a built-in package */
   write_file("own/pulumi-resource-random",
              "#!/bin/sh\necho 'not today' >&2\nexit 5\n", 0755);
-  mp_plugin_spec spec = {"random", "own"};
+  mp_plugin_spec spec = {"random", "own", NULL};
   h = host(&spec, 1, NULL, 0);
   f = mp_plugin_host_factory(h);
   p = NULL;
@@ -147,7 +147,7 @@ static void test_plugin_start_without_port(void) {
                             "wait\n",
                             pidf);
   write_file("bad/pulumi-resource-c", text, 0755);
-  mp_plugin_spec specs[] = {{"b", "bad"}, {"c", "bad"}};
+  mp_plugin_spec specs[] = {{"b", "bad", NULL}, {"c", "bad", NULL}};
   mp_plugin_host *h = host(specs, 2, NULL, 1500);
   mp_provider_factory f = mp_plugin_host_factory(h);
   mp_provider *p = NULL;

@@ -18,6 +18,10 @@
 //   TESTPROV_INITFAIL=<name> create <name> but report it failed to
 //                           initialise (ErrorResourceInitFailed)
 //   TESTPROV_NO_SECRETS=1   answer Configure without acceptSecrets
+//   TESTPROV_VERSION=<v>    report version <v>, add it to every resource's
+//                           outputs as `servedBy`, and answer DiffConfig:
+//                           a new major version replaces the provider
+//                           (and what it manages), another keeps it
 // Function testprov:index:echo(text) -> {text, upper}.
 "use strict";
 const fs = require("fs");
@@ -36,6 +40,29 @@ if (process.env.TESTPROV_NO_SECRETS === "1") {
   grpc.Server.prototype.addService = function (svc, impl) {
     const provproto = require("@pulumi/pulumi/proto/provider_pb");
     impl.configure = (call, cb) => cb(undefined, new provproto.ConfigureResponse());
+    return addService.call(this, svc, impl);
+  };
+}
+
+const servedBy = process.env.TESTPROV_VERSION;
+if (servedBy) {
+  // The SDK's provider library leaves DiffConfig unimplemented; a versioned
+  // test plugin answers it, comparing the major numbers of the versions.
+  const grpc = require("@grpc/grpc-js");
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (svc, impl) {
+    const provproto = require("@pulumi/pulumi/proto/provider_pb");
+    impl.diffConfig = (call, cb) => {
+      const major = (v) => String(v || servedBy).replace(/^v/, "").split(".")[0];
+      const olds = call.request.getOlds().toJavaScript();
+      const news = call.request.getNews().toJavaScript();
+      const resp = new provproto.DiffResponse();
+      const replace = major(olds.version) !== major(news.version);
+      resp.setChanges(replace ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+                              : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+      if (replace) resp.setReplacesList(["version"]);
+      cb(undefined, resp);
+    };
     return addService.call(this, svc, impl);
   };
 }
@@ -61,13 +88,14 @@ function outs(id, inputs) {
   o.length = String(plain(inputs.value) || "").length;
   o.secretSeen = inputs.secret === undefined ? "none" :
     (plain(inputs.secret) === inputs.secret ? "plain" : "wrapped");
+  if (servedBy) o.servedBy = servedBy;
   return o;
 }
 
 let serial = 0;
 const hung = []; // rejections of the Creates that hang
 const testprov = {
-  version: "1.2.3",
+  version: servedBy || "1.2.3",
   async check(urn, olds, news) {
     if (news.value === "invalid")
       return { inputs: news, failures: [{ property: "value", reason: "value may not be 'invalid'" }] };
@@ -76,7 +104,7 @@ const testprov = {
   async diff(id, urn, olds, news) {
     const changed = [];
     for (const k of new Set([...Object.keys(olds), ...Object.keys(news)])) {
-      if (k === "length" || k === "secretSeen") continue;
+      if (k === "length" || k === "secretSeen" || k === "servedBy") continue;
       if (JSON.stringify(olds[k]) !== JSON.stringify(news[k])) changed.push(k);
     }
     const replaces = changed.filter((k) => k === "key");
@@ -117,7 +145,7 @@ const testprov = {
     const o = JSON.parse(fs.readFileSync(file(id), "utf8"));
     const inputs = {};
     for (const k of Object.keys(o))
-      if (k !== "length" && k !== "secretSeen") inputs[k] = o[k];
+      if (k !== "length" && k !== "secretSeen" && k !== "servedBy") inputs[k] = o[k];
     return { id, props: o, inputs };
   },
   async update(id, urn, olds, news) {

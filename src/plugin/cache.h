@@ -1,0 +1,104 @@
+/* The plugin cache, as Pulumi lays it out: `<dir>/<kind>-<name>-v<version>/`
+ * holding `pulumi-<kind>-<name>`, with `<that folder>.partial` while an
+ * install writes it and `<that folder>.lock` against two installs at
+ * once. Versions are semantic versions, read as Pulumi's tolerant parser
+ * reads them ("v1.2", "1.2.3-beta.1+build"). docs/plugins.md. */
+#ifndef MP_PLUGIN_CACHE_H
+#define MP_PLUGIN_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/err.h"
+
+/* ---- semantic versions (plugin/semver.c) ---- */
+
+typedef struct mp_semver {
+  uint64_t major, minor, patch;
+  char pre[64];   /* the pre-release, without its '-'; "" for a release */
+  char build[64]; /* build metadata, without its '+'; ignored in order */
+} mp_semver;
+
+/* Parses |s| tolerantly: spaces around it and a leading 'v' go, missing
+ * minor and patch numbers are 0. Returns 0, or MP_EINVAL with |err| saying
+ * what is wrong with |s|. */
+int mp_semver_parse(const char *s, mp_semver *out, mp_err *err);
+/* <0, 0, >0 as |a| orders before, with, after |b| (SemVer 2.0 precedence:
+ * a pre-release comes before its release; build metadata is ignored). */
+int mp_semver_cmp(const mp_semver *a, const mp_semver *b);
+/* "1.2.3-pre+build" (owned). */
+char *mp_semver_format(const mp_semver *v);
+
+/* ---- what the cache holds (plugin/cache.c) ---- */
+
+typedef struct mp_plugin_info {
+  char *kind; /* "resource", "language", ... */
+  char *name; /* "aws" */
+  char *path; /* the plugin's folder */
+  mp_semver version;
+  uint64_t size;        /* bytes under the folder (with metadata) */
+  int64_t install_time; /* the folder's change time, Unix seconds */
+  int64_t last_used;    /* its access time */
+} mp_plugin_info;
+
+typedef struct mp_plugin_list {
+  mp_plugin_info *items;
+  size_t len;
+} mp_plugin_list;
+
+/* Appends the plugins installed in |dir| to |l| (zero it first): folders
+ * named `<kind>-<name>-v<version>` of a known kind and a valid version,
+ * whose `.partial` marker is absent. With |metadata|, sizes and times too.
+ * A missing |dir| holds nothing. Returns 0 or MP_EIO. */
+int mp_plugin_cache_scan(const char *dir, int metadata, mp_plugin_list *l,
+                         mp_err *err);
+void mp_plugin_list_destroy(mp_plugin_list *l);
+/* Name ascending, then newest first (as `plugin ls` shows them). */
+void mp_plugin_list_sort(mp_plugin_list *l);
+
+/* The plugin of |kind| and |name| that serves |want|: exactly that version
+ * (equal precedence), or, with |want| NULL, the newest, a release before
+ * any pre-release (Pulumi's SelectCompatiblePlugin and
+ * LegacySelectCompatiblePlugin). The first of equals in |l| wins. NULL:
+ * none. */
+const mp_plugin_info *mp_plugin_select(const mp_plugin_list *l,
+                                       const char *kind, const char *name,
+                                       const mp_semver *want);
+
+/* Whether |kind| is one of Pulumi's plugin kinds (analyzer, language,
+ * resource, converter, tool). */
+int mp_plugin_kind_known(const char *kind);
+
+/* `<kind>-<name>-v<version>` (owned): the folder's name in the cache. */
+char *mp_plugin_dir_name(const char *kind, const char *name,
+                         const mp_semver *version);
+
+/* Removes the plugin's folder and its `.partial` and `.lock` markers.
+ * Returns 0 or MP_EIO. */
+int mp_plugin_cache_remove(const mp_plugin_info *p, mp_err *err);
+
+/* Removes |path| and everything under it (symbolic links are not
+ * followed); a missing |path| is fine. Returns 0 or MP_EIO. */
+int mp_plugin_rm_tree(const char *path, mp_err *err);
+
+/* ---- installing (plugin/install.c) ---- */
+
+/* Creates |path| and its parents (mode 0700). Returns 0 or MP_EIO. */
+int mp_plugin_mkdir_p(const char *path, mp_err *err);
+
+/* Installs |file| as the plugin |kind| |name| |version| into |cache_dir|
+ * (created if missing), as Pulumi does: under an exclusive lock on
+ * `<folder>.lock` (a second install of the same plugin waits, then finds
+ * it installed), with `<folder>.partial` present while the folder is
+ * written. |file| is a tarball (gzip or not: anything libarchive reads) or
+ * an executable, which becomes `pulumi-<kind>-<name>`. An entry that would
+ * land outside the folder (an absolute path, a `..`, a link pointing out)
+ * refuses the whole tarball, and nothing is left installed. An installed
+ * folder is kept unless |reinstall| (|*already| set to 1; may be NULL).
+ * Returns 0, MP_EINVAL (a refused or unreadable file) or MP_EIO. */
+int mp_plugin_install_file(const char *cache_dir, const char *kind,
+                           const char *name, const mp_semver *version,
+                           const char *file, int reinstall, int *already,
+                           mp_err *err);
+
+#endif

@@ -1,5 +1,5 @@
-/* Ending the process groups this process started, from the SIGINT handler
- * on a second ^C. The command provider runs each command as the leader of
+/* Ending the process groups this process started, from the signal handler
+ * on a second ^C (or passing a hangup on to them). The command provider runs each command as the leader of
  * its own group (so a terminal's ^C does not reach it and a timeout can
  * end everything it started); when minipulumi stops at once, those groups
  * must not be left running. They are found in /proc: a child of ours
@@ -93,6 +93,13 @@ size_t mp_cli_child_groups(pid_t *out, size_t max) {
   }
   close(procfd);
   return n;
+}
+
+void mp_cli_signal_child_groups(int sig) {
+  pid_t groups[256];
+  size_t n = mp_cli_child_groups(groups, MP_ARRAY_LEN(groups));
+  for (size_t i = 0; i < n; i++)
+    kill(-groups[i], sig);
 }
 
 void mp_cli_end_child_groups(int grace_ms) {

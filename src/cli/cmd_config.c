@@ -219,9 +219,26 @@ static mp_value *new_container(const mp_path_seg *next) {
                                      : mp_value_new_object();
 }
 
+/* Whether |child|, an existing value, can hold segment |next|. As in
+ * Pulumi, a value is never replaced by a list or a map on the way down:
+ * a string at `a[0]` stays, and `a[0][0]` is refused. */
+static int can_hold(const mp_value *child, const mp_path_seg *next,
+                    mp_err *err) {
+  if (next->kind == MP_PATH_WILDCARD)
+    return mp_err_set(err, MP_EINVAL, "a config path cannot contain `*`");
+  if (next->kind == MP_PATH_INDEX && child->kind != MP_VALUE_ARRAY)
+    return mp_err_set(err, MP_EINVAL, "a list was expected for index %zu",
+                      next->index);
+  if (next->kind == MP_PATH_KEY &&
+      (child->kind != MP_VALUE_OBJECT || mp_config_is_secure(child)))
+    return mp_err_set(err, MP_EINVAL, "a map was expected for key '%s'",
+                      next->key);
+  return 0;
+}
+
 /* Sets |v| (owned on success) at segment |i| of |p| below |parent|,
- * creating objects and lists on the way; an index may name an element or
- * append one (index == length). */
+ * creating objects and lists where nothing is; an index may name an
+ * element or append one (index == length). */
 static int path_put(mp_value *parent, const mp_path *p, size_t i, mp_value *v,
                     mp_err *err) {
   const mp_path_seg *seg = &p->segs[i];
@@ -238,7 +255,8 @@ static int path_put(mp_value *parent, const mp_path *p, size_t i, mp_value *v,
       return 0;
     }
     child = mp_value_object_get(parent, seg->key);
-    if (!child || (child->kind != MP_VALUE_OBJECT && child->kind != MP_VALUE_ARRAY)) {
+    if (child && can_hold(child, &p->segs[i + 1], err)) return MP_EINVAL;
+    if (!child) {
       mp_value_object_set(parent, seg->key, new_container(&p->segs[i + 1]));
       child = mp_value_object_get(parent, seg->key);
     }
@@ -251,6 +269,9 @@ static int path_put(mp_value *parent, const mp_path *p, size_t i, mp_value *v,
     return mp_err_set(err, MP_EINVAL,
                       "index %zu is out of range: the list has %zu elements",
                       seg->index, parent->u.arr.len);
+  if (!last && seg->index < parent->u.arr.len &&
+      can_hold(parent->u.arr.items[seg->index], &p->segs[i + 1], err))
+    return MP_EINVAL;
   if (seg->index == parent->u.arr.len)
     mp_value_array_push(parent, last ? v : new_container(&p->segs[i + 1]));
   else if (last) {
@@ -258,12 +279,7 @@ static int path_put(mp_value *parent, const mp_path *p, size_t i, mp_value *v,
     parent->u.arr.items[seg->index] = v;
   }
   if (last) return 0;
-  child = parent->u.arr.items[seg->index];
-  if (child->kind != MP_VALUE_OBJECT && child->kind != MP_VALUE_ARRAY) {
-    mp_value_free(child);
-    child = parent->u.arr.items[seg->index] = new_container(&p->segs[i + 1]);
-  }
-  return path_put(child, p, i + 1, v, err);
+  return path_put(parent->u.arr.items[seg->index], p, i + 1, v, err);
 }
 
 mp_value *mp_cfg_path_value(const char *text) {

@@ -1,8 +1,9 @@
 /* minipulumi import TYPE NAME ID | --file FILE: adopts existing cloud
- * objects into the stack, as Pulumi's `import` does. The command writes a
- * YAML program of the resources to import (each with the `import` option)
- * and runs it as an update that targets only them, so that nothing else in
- * the stack changes and an import takes the inputs its provider read. With
+ * objects into the stack, as Pulumi's `import` does. The command runs an
+ * update whose program registers the resources to import, each with the
+ * `import` option (import_source.h), and targets only them, so that
+ * nothing else in the stack changes and an import takes the inputs its
+ * provider read. With
  * --generate-code (the default) it then prints the YAML resource block to
  * copy into the program (or writes it to --out). */
 #include <errno.h>
@@ -11,21 +12,13 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/operation.h"
 #include "engine/urn.h"
 #include "lang/ynode.h"
 
-typedef struct import_item {
-  char *type, *name, *id;
-} import_item;
-
-typedef struct import_list {
-  import_item *items;
-  size_t len;
-} import_list;
-
-static void list_add(import_list *l, const char *type, const char *name,
+static void list_add(mp_import_list *l, const char *type, const char *name,
                      const char *id) {
   l->items = mp_xrealloc(l->items, (l->len + 1) * sizeof(*l->items));
   l->items[l->len].type = mp_xstrdup(type);
@@ -34,7 +27,7 @@ static void list_add(import_list *l, const char *type, const char *name,
   l->len++;
 }
 
-static void list_destroy(import_list *l) {
+static void list_destroy(mp_import_list *l) {
   for (size_t i = 0; i < l->len; i++) {
     free(l->items[i].type);
     free(l->items[i].name);
@@ -44,7 +37,7 @@ static void list_destroy(import_list *l) {
 }
 
 /* Pulumi's import file: {"resources": [{"type", "name", "id"}, ...]}. */
-static int read_file(mp_ctx *ctx, const char *path, import_list *l) {
+static int read_file(mp_ctx *ctx, const char *path, mp_import_list *l) {
   mp_buf b;
   mp_buf_init(&b);
   FILE *f = fopen(path, "rb");
@@ -86,79 +79,81 @@ static int read_file(mp_ctx *ctx, const char *path, import_list *l) {
   return status;
 }
 
-static void yaml_scalar(mp_buf *b, const char *s) {
-  mp_buf_putc(b, '"');
-  for (const char *p = s; *p; p++) {
-    if (*p == '"' || *p == '\\') mp_buf_putc(b, '\\');
-    mp_buf_putc(b, *p);
+/* |v| with every `${` of its strings written `$${`, which Pulumi YAML
+ * reads as a literal `${` and not as an expression (owned). */
+static mp_value *escape_interpolations(const mp_value *v) {
+  if (v->kind == MP_VALUE_STRING) {
+    mp_buf b;
+    mp_buf_init(&b);
+    for (size_t i = 0; i < v->u.str.len; i++) {
+      if (v->u.str.ptr[i] == '$' && i + 1 < v->u.str.len &&
+          v->u.str.ptr[i + 1] == '{')
+        mp_buf_putc(&b, '$');
+      mp_buf_putc(&b, v->u.str.ptr[i]);
+    }
+    mp_value *out = mp_value_new_string(b.data ? b.data : "", b.len);
+    mp_buf_destroy(&b);
+    return out;
   }
-  mp_buf_putc(b, '"');
-}
-
-/* The program that imports |l|. */
-static char *import_program(const mp_ctx *ctx, const import_list *l,
-                            int protect) {
-  mp_buf b;
-  mp_buf_init(&b);
-  mp_buf_puts(&b, "name: ");
-  yaml_scalar(&b, ctx->project->name);
-  mp_buf_puts(&b, "\nruntime: yaml\nresources:\n");
-  for (size_t i = 0; i < l->len; i++) {
-    mp_buf_puts(&b, "  ");
-    yaml_scalar(&b, l->items[i].name);
-    mp_buf_puts(&b, ":\n    type: ");
-    yaml_scalar(&b, l->items[i].type);
-    mp_buf_puts(&b, "\n    options:\n      import: ");
-    yaml_scalar(&b, l->items[i].id);
-    mp_buf_printf(&b, "\n      protect: %s\n", protect ? "true" : "false");
+  if (v->kind == MP_VALUE_ARRAY) {
+    mp_value *out = mp_value_new_array();
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      mp_value_array_push(out, escape_interpolations(v->u.arr.items[i]));
+    return out;
   }
-  return mp_buf_detach(&b, NULL);
-}
-
-/* Appends |v| as YAML, every line indented by |indent| spaces. */
-static int emit_indented(const mp_value *v, int indent, mp_buf *out,
-                         mp_err *err) {
-  mp_buf b;
-  mp_buf_init(&b);
-  int rc = mp_ynode_emit(v, NULL, 0, &b, err);
-  for (const char *p = b.data, *nl; rc == 0 && p && *p; p = nl + 1) {
-    nl = strchr(p, '\n');
-    if (!nl) nl = p + strlen(p) - 1;
-    mp_buf_printf(out, "%*s%.*s\n", indent, "", (int)(nl - p), p);
+  if (v->kind == MP_VALUE_OBJECT) {
+    mp_value *out = mp_value_new_object();
+    for (size_t i = 0; i < v->u.obj.len; i++)
+      mp_value_object_set(out, v->u.obj.items[i].key,
+                          escape_interpolations(v->u.obj.items[i].value));
+    return out;
   }
-  mp_buf_destroy(&b);
-  return rc;
+  return mp_value_dup(v);
 }
 
 /* The YAML block of the imported resources (type, properties, options,
- * as Pulumi writes them), with the inputs the import read: the state's. */
-static int generated_code(mp_ctx *ctx, const char *stack, const import_list *l,
-                          const mp_strv *urns, int protect, mp_buf *out) {
+ * as Pulumi writes them), with the inputs the import read: the state's.
+ * The YAML library writes it, quoting whatever needs it, so that the
+ * block pasted into the program reads back as the same resources. */
+static int generated_code(mp_ctx *ctx, const char *stack,
+                          const mp_import_list *l, const mp_strv *urns,
+                          mp_buf *out) {
   mp_snapshot *snap = NULL;
   mp_crypter crypter;
   int has = 0;
   int status = mp_cli_load_snapshot(ctx, stack, &snap, &crypter, &has);
   if (status) return status;
-  mp_err err;
-  mp_err_clear(&err);
-  mp_buf_puts(out, "resources:\n");
-  for (size_t i = 0; !status && i < l->len; i++) {
+  mp_value *resources = mp_value_new_object();
+  for (size_t i = 0; i < l->len; i++) {
     const mp_resource *r = NULL;
     for (size_t k = 0; k < snap->nres && !r; k++)
       if (!snap->res[k]->delete_ && !strcmp(snap->res[k]->urn, urns->items[i]))
         r = snap->res[k];
     if (r == NULL) continue;
-    mp_buf_printf(out, "  %s:\n    type: %s\n", l->items[i].name,
-                  l->items[i].type);
+    mp_value *block = mp_value_new_object();
+    const char *type = l->items[i].type;
+    mp_value_object_set(block, "type", mp_value_new_string(type, strlen(type)));
     mp_value *props = r->inputs ? mp_value_strip_secrets(r->inputs) : NULL;
-    if (props && props->kind == MP_VALUE_OBJECT && props->u.obj.len) {
-      mp_buf_puts(out, "    properties:\n");
-      if (emit_indented(props, 6, out, &err))
-        status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
-    }
+    if (props && props->kind == MP_VALUE_OBJECT && props->u.obj.len)
+      mp_value_object_set(block, "properties", escape_interpolations(props));
     mp_value_free(props);
-    if (protect) mp_buf_puts(out, "    options:\n      protect: true\n");
+    if (l->protect) {
+      mp_value *opts = mp_value_new_object();
+      mp_value_object_set(opts, "protect", mp_value_new_bool(1));
+      mp_value_object_set(block, "options", opts);
+    }
+    mp_value_object_set(resources, l->items[i].name, block);
   }
+  mp_value *doc = mp_value_new_object();
+  mp_value_object_set(doc, "resources", resources);
+  mp_err err;
+  mp_err_clear(&err);
+  /* a resource's fields in Pulumi's order */
+  static const char *const order[] = {"type", "properties", "options"};
+  if (mp_ynode_emit(doc, order, MP_ARRAY_LEN(order), MP_YNODE_FIRST_EVERYWHERE,
+                    out, &err))
+    status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  mp_value_free(doc);
   mp_snapshot_free(snap);
   return status;
 }
@@ -193,9 +188,9 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_INT_('p', "parallel", &f.parallel, "N", "at most N provider calls at once"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  import_list l = {0};
+  mp_import_list l = {0};
   int status = 0;
-  char *stack = NULL, *program = NULL;
+  char *stack = NULL;
   if (rc) {
     status = mp_args_exit_status(rc);
   } else if (file && pos.len) {
@@ -222,25 +217,20 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
       break;
     }
+    free(l.items[i].type);
+    l.items[i].type = type;
     mp_strv_push_take(&f.targets, mp_urn_new(stack, ctx->project->name, NULL,
                                              type, l.items[i].name, NULL));
-    free(type);
   }
   if (!status) {
-    program = import_program(ctx, &l, protect);
-    mp_err err;
-    mp_err_clear(&err);
-    if (mp_project_use_program(ctx->project->lang, "the import", program, &err))
-      status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
-  }
-  if (!status) {
-    f.import_program = program;
+    l.protect = protect;
+    f.import = &l;
     status = mp_cli_operation(ctx, MP_DEPLOY_UPDATE, 0, &f);
   }
   if (!status && generate && !f.preview_only && !f.json) {
     mp_buf code;
     mp_buf_init(&code);
-    status = generated_code(ctx, stack, &l, &f.targets, protect, &code);
+    status = generated_code(ctx, stack, &l, &f.targets, &code);
     if (!status && out_path) {
       FILE *o = fopen(out_path, "wb");
       if (!o || fwrite(code.data, 1, code.len, o) != code.len || fclose(o))
@@ -261,7 +251,6 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
     }
     mp_buf_destroy(&code);
   }
-  free(program);
   free(stack);
   list_destroy(&l);
   mp_strv_destroy(&pos);

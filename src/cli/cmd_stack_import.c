@@ -14,8 +14,9 @@
 static const mp_cmd_help help = {
     "minipulumi stack import [flags]",
     "Import a deployment from standard input or a file into the stack.\n\n"
-    "A deployment that fails the integrity checks or holds resources of "
-    "another stack is\nrefused unless --force is given. Pending operations "
+    "A deployment that fails the integrity checks, or holds resources of "
+    "another stack or\nentries whose URN is no URN, is refused unless "
+    "--force is given (then each is a\nwarning). Pending operations "
     "are removed, with a warning."};
 
 static char *read_all(FILE *f, size_t *len) {
@@ -44,24 +45,35 @@ static char *deployment_salt(const char *text) {
   return out;
 }
 
-/* Refuses resources of another stack (unless |force|). Exit status. */
+/* Refuses resources of another stack, and entries whose URN is no URN,
+ * unless |force| (then each is a warning), as Pulumi does: a deployment
+ * exported from the wrong stack could seriously harm this one. Another
+ * project's URN is let through, as Pulumi lets it. Exit status. */
 static int check_stacks(mp_ctx *ctx, const mp_snapshot *s, const char *stack,
                         int force) {
   for (size_t i = 0; i < s->nres; i++) {
     mp_urn u;
     mp_err err;
     const char *urn = s->res[i]->urn;
-    if (mp_urn_parse(urn, strlen(urn), &u, &err) != 0) continue;
-    int other = strcmp(u.stack, stack) != 0;
-    if (other && !force) {
-      mp_cli_error(ctx, MP_EXIT_ERROR,
-                   "resource '%s' is from a different stack (%s != %s); "
-                   "pass --force to import it anyway",
-                   urn, u.stack, stack);
+    char *problem = NULL;
+    if (mp_urn_parse(urn, strlen(urn), &u, &err) != 0) {
+      problem = mp_xasprintf("resource '%s' has an invalid URN: %s", urn,
+                             err.msg);
+    } else {
+      if (strcmp(u.stack, stack) != 0)
+        problem = mp_xasprintf("resource '%s' is from a different stack "
+                               "(%s != %s)",
+                               urn, u.stack, stack);
       mp_urn_destroy(&u);
-      return MP_EXIT_ERROR;
     }
-    mp_urn_destroy(&u);
+    if (problem && force) mp_cli_warn(ctx, "%s", problem);
+    int status = problem && !force
+                     ? mp_cli_error(ctx, MP_EXIT_ERROR,
+                                    "%s; pass --force to import it anyway",
+                                    problem)
+                     : 0;
+    free(problem);
+    if (status) return status;
   }
   return 0;
 }

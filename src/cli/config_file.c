@@ -135,7 +135,7 @@ int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
   /* Known keys first, as Pulumi writes them; the rest sorted. */
   static const char *const first[] = {"secretsprovider", "encryptedkey",
                                       "encryptionsalt", "config"};
-  int rc = mp_ynode_emit(c->doc, first, MP_ARRAY_LEN(first), &out, err);
+  int rc = mp_ynode_emit(c->doc, first, MP_ARRAY_LEN(first), 0, &out, err);
   if (rc) {
     mp_buf_destroy(&out);
     return rc;

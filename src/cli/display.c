@@ -718,8 +718,13 @@ static void on_diag(mp_display *d, const mp_event *ev) {
   else r->ninfo++;
 }
 
-const char *mp_display_cancel_text(int sigterm, int preview) {
-  static const char *const text[2][2] = {
+/* Row 0: ^C; 1: SIGTERM; 2: SIGHUP (a closed terminal, taken as SIGTERM). */
+static int signal_row(int sig) {
+  return sig == SIGTERM ? 1 : sig == SIGHUP ? 2 : 0;
+}
+
+const char *mp_display_cancel_text(int sig, int preview) {
+  static const char *const text[3][2] = {
       {"^C received; cancelling. If you would like to terminate immediately, "
        "press ^C again.\nNote that terminating immediately may lead to "
        "orphaned resources and other inconsistencies.\n",
@@ -729,13 +734,20 @@ const char *mp_display_cancel_text(int sigterm, int preview) {
        "immediately, send SIGTERM again.\nNote that terminating immediately "
        "may lead to orphaned resources and other inconsistencies.\n",
        "SIGTERM received; cancelling. If you would like to terminate "
-       "immediately, send SIGTERM again.\n"}};
-  return text[sigterm != 0][preview != 0];
+       "immediately, send SIGTERM again.\n"},
+      {"SIGHUP received; cancelling. If you would like to terminate "
+       "immediately, send SIGHUP again.\nNote that terminating immediately "
+       "may lead to orphaned resources and other inconsistencies.\n",
+       "SIGHUP received; cancelling. If you would like to terminate "
+       "immediately, send SIGHUP again.\n"}};
+  return text[signal_row(sig)][preview != 0];
 }
 
-const char *mp_display_terminate_text(int sigterm) {
-  return sigterm ? "SIGTERM received; terminating\n"
-                 : "^C received; terminating\n";
+const char *mp_display_terminate_text(int sig) {
+  static const char *const text[3] = {"^C received; terminating\n",
+                                      "SIGTERM received; terminating\n",
+                                      "SIGHUP received; terminating\n"};
+  return text[signal_row(sig)];
 }
 
 /* Pulumi's line for a first Ctrl-C, printed above the table (which is
@@ -746,8 +758,8 @@ static void tell_cancel(mp_display *d) {
   if (d->o.cancel_told && *d->o.cancel_told) return;
   if (d->o.cancel_told) *d->o.cancel_told = 1;
   if (d->drawn) fprintf(d->o.out, "\x1b[%zuA\r\x1b[J", d->drawn);
-  int sigterm = d->o.interrupt_signal && *d->o.interrupt_signal == SIGTERM;
-  fputs(mp_display_cancel_text(sigterm, d->o.preview), d->o.out);
+  int sig = d->o.interrupt_signal ? *d->o.interrupt_signal : SIGINT;
+  fputs(mp_display_cancel_text(sig, d->o.preview), d->o.out);
   d->drawn = 0;
 }
 

@@ -51,10 +51,10 @@ void mp_display_finish(mp_display *d);
 void mp_display_details(mp_display *d);
 void mp_display_free(mp_display *d);
 
-/* Pulumi's line for a first cancelling signal (|sigterm|: SIGTERM rather
- * than ^C), with its warning about orphaned resources unless |preview|; and
- * for a second one. Static strings (safe in a signal handler). */
-const char *mp_display_cancel_text(int sigterm, int preview);
-const char *mp_display_terminate_text(int sigterm);
+/* Pulumi's line for a first cancelling signal |sig| (SIGINT: ^C, SIGTERM
+ * or SIGHUP), with its warning about orphaned resources unless |preview|;
+ * and for a second one. Static strings (safe in a signal handler). */
+const char *mp_display_cancel_text(int sig, int preview);
+const char *mp_display_terminate_text(int sig);
 
 #endif

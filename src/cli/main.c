@@ -55,12 +55,14 @@ static mp_ctx *signal_ctx;
 #define MP_CHILD_GRACE_MS 3000
 
 /* SIGINT and SIGTERM, as Pulumi's CLI takes them: the first cancels
- * gracefully, the second terminates. */
+ * gracefully, the second terminates. SIGHUP (the terminal closed, the ssh
+ * session dropped) is taken as SIGTERM; and since the commands' groups are
+ * not the terminal's, the hangup is passed on to them, as the terminal
+ * would have done: they end, and the deployment records how. */
 static void on_sigint(int sig) {
-  int sigterm = sig == SIGTERM;
   if (signal_ctx->interrupt) {
     signal_ctx->interrupt = 2;
-    const char *t = mp_display_terminate_text(sigterm);
+    const char *t = mp_display_terminate_text(sig);
     ssize_t w = write(STDERR_FILENO, t, strlen(t));
     (void)w;
     mp_cli_end_child_groups(MP_CHILD_GRACE_MS);
@@ -68,9 +70,10 @@ static void on_sigint(int sig) {
   }
   signal_ctx->interrupt_signal = sig;
   signal_ctx->interrupt = 1;
+  if (sig == SIGHUP) mp_cli_signal_child_groups(SIGHUP);
   if (signal_ctx->display_live || signal_ctx->cancel_told) return;
   signal_ctx->cancel_told = 1;
-  const char *t = mp_display_cancel_text(sigterm, signal_ctx->previewing);
+  const char *t = mp_display_cancel_text(sig, signal_ctx->previewing);
   ssize_t w = write(STDERR_FILENO, t, strlen(t));
   (void)w;
 }
@@ -81,9 +84,13 @@ static void install_signals(mp_ctx *ctx) {
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = on_sigint;
   sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
+  sigaddset(&sa.sa_mask, SIGHUP);
   sa.sa_flags = 0; /* no SA_RESTART: a prompt's read returns on ^C */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/display.h"
+#include "cli/import_source.h"
 #include "cli/json_out.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
@@ -110,14 +111,14 @@ typedef struct run {
 } run;
 
 static const char *kind_noun(mp_deploy_kind k, const mp_op_flags *f) {
-  if (f->import_program) return "import";
+  if (f->import) return "import";
   return k == MP_DEPLOY_REFRESH ? "refresh"
          : k == MP_DEPLOY_DESTROY ? "destroy"
                                   : "update";
 }
 
 static const char *doing_header(mp_deploy_kind k, const mp_op_flags *f) {
-  if (f->import_program) return "Importing";
+  if (f->import) return "Importing";
   return k == MP_DEPLOY_REFRESH ? "Refreshing"
          : k == MP_DEPLOY_DESTROY ? "Destroying"
                                   : "Updating";
@@ -171,8 +172,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   }
   int rc = 0;
   mp_plugin_host *plugins = NULL;
-  if (r->kind == MP_DEPLOY_UPDATE && r->f->import_program)
-    rc = mp_yaml_source_new(ctx->project->lang, &src, err);
+  if (r->kind == MP_DEPLOY_UPDATE && r->f->import)
+    src = mp_import_source_new(r->f->import);
   else if (r->kind == MP_DEPLOY_UPDATE)
     rc = mp_cli_source_new(ctx, r->stack, &src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
@@ -202,7 +203,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.continue_on_error = r->f->continue_on_error;
     o.serial_stepgen = r->f->serial_stepgen;
     o.steps.ignore_protect = r->f->ignore_protect;
-    o.steps.import_only = r->f->import_program != NULL;
+    o.steps.import_only = r->f->import != NULL;
     o.refresh_first = r->f->refresh;
     o.clear_pending_creates = r->f->clear_pending_creates;
     o.skip_pending_creates = r->f->skip_pending_creates;

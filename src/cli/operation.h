@@ -21,9 +21,9 @@ typedef struct mp_op_flags {
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
-  /* `import`: the YAML program that imports (run instead of the
-   * project's), or NULL. Its resources are the targets. */
-  const char *import_program;
+  /* `import`: the resources to import (their program runs instead of the
+   * project's; cli/import_source.h), or NULL. They are the targets. */
+  const struct mp_import_list *import;
   mp_strv targets, excludes, replaces, target_replaces, config;
 } mp_op_flags;
 

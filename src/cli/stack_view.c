@@ -134,8 +134,10 @@ int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
       mp_store_stack_list(ctx->store, ctx->project->name, &infos, &n, &err))
     status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
   if (!status) {
+    char *shown = mp_store_url_redact(ctx->backend_url);
     fprintf(ctx->out, "Current stack is %s:\n    Managed by %s\n", stack,
-            ctx->backend_url);
+            shown);
+    free(shown);
     const char *last = NULL;
     for (size_t i = 0; i < n; i++)
       if (!strcmp(infos[i].name, stack)) last = infos[i].last_update;

@@ -130,7 +130,7 @@ void mp__deploy_cancel(deploy *d, int interrupted) {
 
 /* Answers the registration of chain |c| with its failure. */
 static void fail_registration(deploy *d, mp_chain *c, const mp_step *bad,
-                              int canceled) {
+                              int canceled, int stops) {
   mp_monitor_reg *reg = c->reg;
   c->reg = NULL;
   mp_err e;
@@ -141,15 +141,25 @@ static void fail_registration(deploy *d, mp_chain *c, const mp_step *bad,
   }
   /* The step's error is already on the resource; without
    * continue-on-error the host only learns the deployment stops. */
-  int coe = d->o->continue_on_error;
+  int coe = d->o->continue_on_error && !stops;
   mp_err_set(&e, coe ? MP_EPLUGIN : MP_ECANCELED, "%s",
              bad && bad->error ? bad->error : "step failed");
   mp_monitor_fail(d->mon, reg, &e, coe ? MP_MONITOR_FAILED : MP_MONITOR_ERROR);
 }
 
+/* 1 if |s| loads a provider: a step of a provider resource other than its
+ * deletion, which starts and configures the plugin. */
+static int loads_provider(const mp_step *s) {
+  size_t len;
+  const char *type = mp_urn_type(s->urn, &len);
+  size_t n = strlen(MP_PROVIDER_TYPE_PREFIX);
+  return type && len > n && !strncmp(type, MP_PROVIDER_TYPE_PREFIX, n) &&
+         s->op != MP_OP_DELETE && s->op != MP_OP_DELETE_REPLACED;
+}
+
 void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed) {
   deploy *d = ud;
-  if (failed < 0 && c->reg) fail_registration(d, c, NULL, 1);
+  if (failed < 0 && c->reg) fail_registration(d, c, NULL, 1, 1);
   if (failed == 1) {
     mp_step *bad = NULL;
     for (size_t i = 0; i < c->len; i++)
@@ -158,13 +168,18 @@ void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed) {
      * nothing else. */
     int protect_err = bad && bad->op == MP_OP_DELETE && bad->old &&
                       bad->old->protect && !d->o->steps.ignore_protect;
-    mp__deploy_fail(d, !protect_err);
+    /* A provider that cannot start or be configured is no resource
+     * failure (docs/plugins.md): the run stops, even under
+     * continue-on-error, as a plugin that cannot start at Check does. */
+    int load_err = bad && loads_provider(bad);
+    mp__deploy_fail(d, !protect_err && !load_err);
     if (bad) {
       mp_strv_push(&d->failed_urns, bad->urn);
       withhold(d, bad->old);
     }
-    if (c->reg) fail_registration(d, c, bad, 0);
-    if (!d->o->continue_on_error && !protect_err) mp__deploy_cancel(d, 0);
+    if (c->reg) fail_registration(d, c, bad, 0, load_err);
+    if ((!d->o->continue_on_error || load_err) && !protect_err)
+      mp__deploy_cancel(d, 0);
   }
   mp__deploy_advance(d);
 }

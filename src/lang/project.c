@@ -196,19 +196,6 @@ static int load_host_fields(mp_project *p, mp_err *err) {
   return rc;
 }
 
-int mp_project_use_program(mp_project *p, const char *file, const char *text,
-                           mp_err *err) {
-  int rc = mp__project_load_program(p, err);
-  mp_ynode *n = NULL;
-  if (rc == 0) rc = mp_ynode_parse(file, text, strlen(text), &n, err);
-  if (rc < 0) return rc;
-  mp_ynode_free(p->program);
-  p->program = n;
-  free(p->program_file);
-  p->program_file = mp_xstrdup(file);
-  return 0;
-}
-
 int mp__project_load_program(mp_project *p, mp_err *err) {
   if (p->program_rc == 0 && p->program == NULL) {
     p->program_rc = load_host_fields(p, err);

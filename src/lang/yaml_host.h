@@ -91,12 +91,6 @@ int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err);
  * needs. The project cannot run its program again. Returns 1 for a YAML
  * source (whose state is memory only), 0 for another or NULL. */
 int mp_yaml_source_last_use(mp_source *s);
-/* Makes the YAML text |text| (named |file| in messages) the program of |p|
- * in place of its own, whatever its runtime (the `import` command runs a
- * program it writes). Returns 0 or MP_EINVAL. */
-int mp_project_use_program(mp_project *p, const char *file, const char *text,
-                           mp_err *err);
-
 /* Resolves a Pulumi YAML type token the way Pulumi YAML does for the
  * built-in packages (random, command, local, test): `pkg:Type` means
  * `pkg:index:Type`, then the package's real token (e.g.

@@ -446,7 +446,15 @@ static int emit_scalar(yaml_emitter_t *em, const char *s, size_t len,
   return emit(em, &ev, err);
 }
 
-static int emit_value(yaml_emitter_t *em, const mp_value *v, mp_err *err);
+/* The key order of mp_ynode_emit: |first| at the top, or everywhere. */
+typedef struct emit_order {
+  const char *const *first;
+  size_t nfirst;
+  int everywhere;
+} emit_order;
+
+static int emit_value(yaml_emitter_t *em, const mp_value *v,
+                      const emit_order *o, mp_err *err);
 
 static int in_list(const char *const *l, size_t n, const char *k) {
   for (size_t i = 0; i < n; i++)
@@ -455,14 +463,17 @@ static int in_list(const char *const *l, size_t n, const char *k) {
 }
 
 static int emit_entry(yaml_emitter_t *em, const char *k, const mp_value *v,
-                      mp_err *err) {
+                      const emit_order *o, mp_err *err) {
   int rc = emit_scalar(em, k, strlen(k), 0, err);
-  return rc ? rc : emit_value(em, v, err);
+  return rc ? rc : emit_value(em, v, o, err);
 }
 
-/* Emits the keys named in |first| (in that order) and then the others. */
+/* Emits the keys named in |o|'s first (in that order) and then the
+ * others; |top|: the document's own mapping. */
 static int emit_object(yaml_emitter_t *em, const mp_value *v,
-                       const char *const *first, size_t nfirst, mp_err *err) {
+                       const emit_order *o, int top, mp_err *err) {
+  const char *const *first = top || o->everywhere ? o->first : NULL;
+  size_t nfirst = first ? o->nfirst : 0;
   yaml_event_t ev;
   int rc;
   yaml_mapping_start_event_initialize(
@@ -471,18 +482,19 @@ static int emit_object(yaml_emitter_t *em, const mp_value *v,
   if ((rc = emit(em, &ev, err))) return rc;
   for (size_t f = 0; f < nfirst; f++) {
     const mp_value *fv = mp_value_object_get(v, first[f]);
-    if (fv && (rc = emit_entry(em, first[f], fv, err))) return rc;
+    if (fv && (rc = emit_entry(em, first[f], fv, o, err))) return rc;
   }
   for (size_t i = 0; i < v->u.obj.len; i++) {
     const mp_value_entry *e = &v->u.obj.items[i];
     if (in_list(first, nfirst, e->key)) continue;
-    if ((rc = emit_entry(em, e->key, e->value, err))) return rc;
+    if ((rc = emit_entry(em, e->key, e->value, o, err))) return rc;
   }
   yaml_mapping_end_event_initialize(&ev);
   return emit(em, &ev, err);
 }
 
-static int emit_value(yaml_emitter_t *em, const mp_value *v, mp_err *err) {
+static int emit_value(yaml_emitter_t *em, const mp_value *v,
+                      const emit_order *o, mp_err *err) {
   yaml_event_t ev;
   int rc;
   switch (v->kind) {
@@ -499,14 +511,14 @@ static int emit_value(yaml_emitter_t *em, const mp_value *v, mp_err *err) {
     return emit_scalar(em, num, strlen(num), 1, err);
   }
   case MP_VALUE_OBJECT:
-    return emit_object(em, v, NULL, 0, err);
+    return emit_object(em, v, o, 0, err);
   case MP_VALUE_ARRAY:
     yaml_sequence_start_event_initialize(
         &ev, NULL, NULL, 1,
         v->u.arr.len ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE);
     if ((rc = emit(em, &ev, err))) return rc;
     for (size_t i = 0; i < v->u.arr.len; i++)
-      if ((rc = emit_value(em, v->u.arr.items[i], err))) return rc;
+      if ((rc = emit_value(em, v->u.arr.items[i], o, err))) return rc;
     yaml_sequence_end_event_initialize(&ev);
     return emit(em, &ev, err);
   default:
@@ -516,7 +528,8 @@ static int emit_value(yaml_emitter_t *em, const mp_value *v, mp_err *err) {
 }
 
 int mp_ynode_emit(const mp_value *v, const char *const *first, size_t nfirst,
-                  mp_buf *out, mp_err *err) {
+                  unsigned flags, mp_buf *out, mp_err *err) {
+  emit_order o = {first, nfirst, (flags & MP_YNODE_FIRST_EVERYWHERE) != 0};
   yaml_emitter_t em;
   yaml_event_t ev;
   int rc;
@@ -530,7 +543,7 @@ int mp_ynode_emit(const mp_value *v, const char *const *first, size_t nfirst,
   if ((rc = emit(&em, &ev, err))) goto done;
   yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
   if ((rc = emit(&em, &ev, err))) goto done;
-  if ((rc = emit_object(&em, v, first, nfirst, err))) goto done;
+  if ((rc = emit_object(&em, v, &o, 1, err))) goto done;
   yaml_document_end_event_initialize(&ev, 1);
   if ((rc = emit(&em, &ev, err))) goto done;
   yaml_stream_end_event_initialize(&ev);

@@ -70,12 +70,19 @@ enum mp_ynode_value_flags {
  * order. flags: enum mp_ynode_value_flags. */
 mp_value *mp_ynode_value(const mp_ynode *n, unsigned flags);
 
+enum mp_ynode_emit_flags {
+  /* The keys named in |first| come first in every mapping, not only in
+   * the document's own. */
+  MP_YNODE_FIRST_EVERYWHERE = 1 << 0
+};
+
 /* Writes OBJECT |v| as one YAML document into |out|: the keys named in
- * |first| (in that order) before the others, two-space indentation, no
+ * |first| (in that order) before the others (flags: enum
+ * mp_ynode_emit_flags), two-space indentation, no
  * line wrapping; a string YAML would read as something else (a number, a
  * boolean, null, a date) is double-quoted. Returns 0 or MP_EINVAL (a
  * value YAML cannot hold: a secret, an unknown, ...). */
 int mp_ynode_emit(const mp_value *v, const char *const *first, size_t nfirst,
-                  mp_buf *out, mp_err *err);
+                  unsigned flags, mp_buf *out, mp_err *err);
 
 #endif

@@ -211,6 +211,11 @@ static void end_group(mp__plugin *p, uint64_t grace_ms) {
 
 /* ---- the port line ---- */
 
+/* Why there is no port when the plugin closed its stdout first: it is
+ * most likely exiting, so its status is worth waiting for a moment. */
+static const char OUTPUT_ENDED[] = "its output ended before the port line";
+#define EXIT_WAIT_MS 2000
+
 /* Reads stdout byte by byte up to the first newline, keeping stderr.
  * Returns the port, or 0 with |why| set. */
 static int read_port(int out, int errfd, uint64_t timeout_ms, mp_buf *line,
@@ -250,7 +255,7 @@ static int read_port(int out, int errfd, uint64_t timeout_ms, mp_buf *line,
     }
   }
   if (!out_open) {
-    *why = "its output ended before the port line";
+    *why = OUTPUT_ENDED;
     return 0;
   }
   mp_buf_putc(line, '\0');
@@ -397,9 +402,13 @@ static int fail_start(mp__plugin *p, int fds[4], mp_buf *errtext,
                       const char *why, mp_err *err) {
   for (int i = 0; i < 4; i++)
     if (fds[i] >= 0) close(fds[i]);
-  end_group(p, 0);
+  /* How the plugin ended, if it did, before we end its group: our own
+   * kill is not the plugin's doing. */
   char note[96];
-  mp__plugin_exit_note(p, 0, note, sizeof(note));
+  mp__plugin_exit_note(p, why == OUTPUT_ENDED ? EXIT_WAIT_MS : 0, note,
+                       sizeof(note));
+  if (!note[0]) snprintf(note, sizeof(note), "; minipulumi stopped it");
+  end_group(p, 0);
   while (errtext->len && (errtext->data[errtext->len - 1] == '\n' ||
                           errtext->data[errtext->len - 1] == '\r'))
     errtext->len--;

@@ -4,7 +4,8 @@
  * gives EPIPE instead of SIGPIPE), all multiplexed with poll. Each command
  * leads its own process group, so that ending it on a timeout ends what
  * it started too (a shell's `sleep`): SIGTERM to the group, then SIGKILL
- * after MP_CMD_GRACE_MS. */
+ * after MP_CMD_GRACE_MS. A watchdog process does the same should the
+ * engine die without doing it (SIGKILL), as plugins die with it. */
 #include "providers/command_int.h"
 
 #include <errno.h>
@@ -14,7 +15,9 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,6 +210,60 @@ static void end_group(pid_t pid, io *x, mp__cmd_result *res) {
   kill(-pid, SIGKILL);
 }
 
+/* ---- the watchdog ---- */
+
+/* The watchdog's life: it waits for its parent to die, then ends the
+ * group |pgid| as end_group does. Only system calls: it is a fork of a
+ * threaded process. Every signal is blocked (it shares the engine's
+ * group, so a terminal's ^C reaches it too); the parent-death signal is
+ * taken with sigtimedwait, and the parent is looked at once a second
+ * besides, in case it died before the death signal was set. */
+static void watchdog_main(pid_t parent, pid_t pgid) {
+  /* raw calls: no sanitizer interceptor runs in this fork */
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  prctl(PR_SET_PDEATHSIG, SIGUSR1);
+  if (syscall(SYS_close_range, 0U, ~0U, 0) < 0)
+    for (int fd = 0; fd < 1024; fd++)
+      close(fd);
+  while (getppid() == parent) {
+    struct timespec second = {1, 0};
+    syscall(SYS_rt_sigtimedwait, &usr1, NULL, &second, _NSIG / 8);
+  }
+  /* The leader is no longer ours to keep unreaped: once the group is
+   * gone its id may be reused, so it gets no signal after that. */
+  if (kill(-pgid, SIGTERM) < 0) _exit(0);
+  for (int waited = 0; waited < MP_CMD_GRACE_MS; waited += 20) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    syscall(SYS_nanosleep, &ts, NULL);
+    if (kill(-pgid, 0) < 0) _exit(0);
+  }
+  kill(-pgid, SIGKILL);
+  _exit(0);
+}
+
+/* Starts the watchdog of the group |pgid| (its leader not yet reaped, so
+ * that the id names this group only). Returns its pid, or -1. */
+static pid_t watchdog_start(pid_t pgid) {
+  pid_t parent = getpid();
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pid_t pid = fork();
+  if (pid == 0) watchdog_main(parent, pgid);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return pid;
+}
+
+/* Ends the watchdog |pid| (the group it guards needs it no more). */
+static void watchdog_stop(pid_t pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGKILL);
+  while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+  }
+}
+
 int mp__cmd_run(const mp__cmd_spec *s, mp__cmd_result *res, mp_err *err) {
   int po[2] = {-1, -1}, pe[2] = {-1, -1}, pi[2] = {-1, -1};
   io x = {-1, -1, -1, s->stdin_data, s->stdin_len, 0};
@@ -226,6 +283,7 @@ int mp__cmd_run(const mp__cmd_spec *s, mp__cmd_result *res, mp_err *err) {
   close_fd(&pi[1]);
   x.out = po[0], x.err = pe[0], x.in = pi[0];
   po[0] = pe[0] = pi[0] = -1;
+  pid_t watchdog = watchdog_start(pid);
   if (x.len == 0)
     close_fd(&x.in);
   timed_out = pump(&x, res, deadline);
@@ -234,6 +292,13 @@ int mp__cmd_run(const mp__cmd_spec *s, mp__cmd_result *res, mp_err *err) {
   close_fd(&x.out);
   close_fd(&x.err);
   close_fd(&x.in);
+  /* The leader exits first (the pipes are closed once it and its group
+   * are done or ended); the watchdog goes before it is reaped. */
+  siginfo_t si;
+  while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 &&
+         errno == EINTR) {
+  }
+  watchdog_stop(watchdog);
   rc = reap(pid, res, err);
   if (rc == 0 && timed_out)
     rc = mp_err_set(err, MP_EPLUGIN,

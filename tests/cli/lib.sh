@@ -205,3 +205,74 @@ wait_bg() {
   OUT=$(cat "$T/bg.out")
   ERR=$(cat "$T/bg.err")
 }
+
+# expect_pending LIST DESCRIPTION: the stack's pending operations are the
+# python list LIST of (type, name), e.g. '[("creating", "slow")]'.
+expect_pending() {
+  export_state
+  check "$2" '
+import json
+d = json.load(open(T + "/export.json"))["deployment"]
+p = sorted((x["type"], name(x["resource"]["urn"])) for x in d.get("pending_operations") or [])
+assert p == '"$1"', p
+'
+}
+
+# ---- the `sleep N` processes a test's commands start ----
+# The commands inherit MP_TEST_RUN, which names this run: another run of
+# the same script on the machine (a second worktree's suite) has sleeps of
+# the same numbers, which are neither counted nor killed here.
+export MP_TEST_RUN="$$-$RANDOM-$T"
+
+# live_sleeps N: pids of this run's live (non-zombie) `sleep N` processes.
+live_sleeps() {
+  python3 - "$1" <<'PY'
+import os, sys
+want = b"sleep\x00" + sys.argv[1].encode() + b"\x00"
+tag = b"MP_TEST_RUN=" + os.environ["MP_TEST_RUN"].encode()
+for p in os.listdir("/proc"):
+    if not p.isdigit():
+        continue
+    try:
+        cmd = open("/proc/%s/cmdline" % p, "rb").read()
+        state = open("/proc/%s/stat" % p).read().rsplit(")", 1)[1].split()[0]
+        env = open("/proc/%s/environ" % p, "rb").read().split(b"\x00")
+    except OSError:
+        continue
+    if cmd.startswith(want) and state != "Z" and tag in env:
+        print(p)
+PY
+}
+
+# await_sleeps N none|some: waits (at most 15 s) until no `sleep N` is
+# alive, or one is. Returns 0 when it happened.
+await_sleeps() {
+  local i
+  for ((i = 0; i < 150; i++)); do
+    if [ -z "$(live_sleeps "$1")" ]; then [ "$2" = none ] && return 0
+    else [ "$2" = some ] && return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# kill_sleeps_at_exit N...: on exit, kills what is left of `sleep N...`
+# (should the test fail) and removes the test's folder.
+kill_sleeps_at_exit() {
+  SLEEPS_TO_KILL="$*"
+  trap 'for n in $SLEEPS_TO_KILL; do for p in $(live_sleeps "$n"); do kill -9 "$p" 2>/dev/null; done; done; rm -rf "$T"' EXIT
+}
+
+# sleepy_program N [PREFIX]: Pulumi.yaml with one command:local:Command,
+# `slow`, that runs `sleep N` (after PREFIX) until $T/fast exists.
+sleepy_program() {
+  cat > Pulumi.yaml <<YAML
+name: proj
+runtime: yaml
+resources:
+  slow:
+    type: command:local:Command
+    properties:
+      create: "${2:-}[ -e '$T/fast' ] || sleep $1; echo done"
+YAML
+}

@@ -22,6 +22,8 @@ cat > good.json <<JSON
   ]}}
 JSON
 sed 's/urn:pulumi:dev::/urn:pulumi:prod::/g' good.json > other.json
+sed 's/"urn:pulumi:dev::proj::pulumi:providers:random::default"/"not-a-urn"/' good.json > nourn.json
+sed 's/urn:pulumi:dev::proj::/urn:pulumi:dev::elsewhere::/g' good.json > otherproj.json
 sed 's/"parent": "[^"]*"/"parent": "urn:pulumi:dev::proj::x:y:Z::gone"/' good.json > broken.json
 
 run stack init dev
@@ -33,6 +35,10 @@ expect_out '"deployment"' "export envelope"
 run stack import --file other.json
 expect_rc 1 "resources of another stack"
 expect_err "is from a different stack (prod != dev)" "another stack"
+run stack import --file nourn.json
+expect_rc 1 "an entry whose URN is no URN"
+expect_err "resource 'not-a-urn' has an invalid URN" "... named"
+expect_err "pass --force to import it anyway" "... and --force offered"
 run stack import --file broken.json
 expect_rc 1 "integrity failure"
 expect_err "state file contains errors:" "integrity failure"
@@ -88,6 +94,11 @@ run stack import --force --file broken.json
 expect_rc 0 "--force imports a broken state"
 run stack import --file other.json -f
 expect_rc 0 "--force imports another stack's state"
+expect_err "warning: resource 'urn:pulumi:prod::proj::pulumi:pulumi:Stack::proj-dev' is from a different stack (prod != dev)" "... with a warning"
+# as in Pulumi, only the stack part of a URN is checked: another project's
+# resources are imported (the next up of this project would delete them)
+run stack import --file otherproj.json
+expect_rc 0 "another project's URNs, as Pulumi"
 
 # a wrong passphrase is a clear error
 export PULUMI_CONFIG_PASSPHRASE=wrong

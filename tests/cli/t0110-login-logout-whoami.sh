@@ -124,6 +124,12 @@ YAML
   run stack ls
   keep
   expect_out "dev*" "stack ls on postgres"
+  run stack
+  keep
+  expect_out "Managed by $SHOWN" "stack without the password"
+  run stack -u
+  keep
+  expect_out "Managed by $SHOWN" "stack -u without the password"
   run --backend "${URL/:$PW@/:wrong-pw@}" stack ls
   keep
   expect_rc 1 "a wrong password"

@@ -30,4 +30,26 @@ run config get data
 run config set plain v
 run config set --path plain.x y
 expect_rc 2 "path below a string"
+# as in Pulumi, a value on the way down is never replaced by a list or a
+# map: the command fails and the file keeps it
+run config set --path 'deep[0]' word
+run config set --path 'deep[0][0]' x
+expect_rc 2 "an index below a string element"
+expect_err "a list was expected for index 0" "Pulumi's words for it"
+run config set --path 'deep[0].k' x
+expect_rc 2 "a key below a string element"
+expect_err "a map was expected for key 'k'" "Pulumi's words for a key"
+run config set --path 'obj.n' 1
+run config set --path 'obj.n.k' x
+expect_rc 2 "a key below a number"
+run config set --path 'obj.n[0]' x
+expect_rc 2 "an index below a number"
+run config set --path 'obj[0]' x
+expect_rc 2 "an index below a map"
+run config set --path 'data.pw.x' x
+expect_rc 2 "a key below a secret"
+run config get deep
+[ "$OUT" = '["word"]' ] || fail "the string element stays: $OUT"
+run config get obj
+[ "$OUT" = '{"n":1}' ] || fail "the number stays: $OUT"
 finish

@@ -23,22 +23,13 @@ resources:
       __latencyMs: 500
 YAML
 W=$MINIPULUMI_TEST_WORLD
-pending() { # expected python list of (type, name)
-  export_state
-  check "$2" '
-import json
-d = json.load(open(T + "/export.json"))["deployment"]
-p = sorted((x["type"], name(x["resource"]["urn"])) for x in d.get("pending_operations") or [])
-assert p == '"$1"', p
-'
-}
 run stack init dev
 start_bg up -f
 wait_call create slow
 sleep 0.2
 kill -KILL "$BG"
 wait_bg
-pending '[("creating", "slow")]' "the killed create is pending"
+expect_pending '[("creating", "slow")]' "the killed create is pending"
 
 run up -y --json
 expect_rc 0 "up after the kill"
@@ -53,17 +44,17 @@ assert "refresh" in m, m
 '
 run up -y
 expect_out "warning: Attempting to deploy or update resources with 1 pending operations from previous deployment." "the warning in the display"
-pending '[("creating", "slow")]' "a pending create stays until a refresh resolves it"
+expect_pending '[("creating", "slow")]' "a pending create stays until a refresh resolves it"
 
 run refresh -y --skip-pending-creates --clear-pending-creates
 expect_rc 2 "both pending-create flags"
 expect_err "cannot set both --skip-pending-creates and --clear-pending-creates" "the message"
 run refresh -y --skip-pending-creates
 expect_rc 0 "refresh --skip-pending-creates"
-pending '[("creating", "slow")]' "--skip-pending-creates keeps them"
+expect_pending '[("creating", "slow")]' "--skip-pending-creates keeps them"
 run refresh -y --clear-pending-creates --json
 expect_rc 0 "refresh --clear-pending-creates"
-pending '[]' "--clear-pending-creates drops them"
+expect_pending '[]' "--clear-pending-creates drops them"
 run up -y
 expect_rc 0 "up after the clear"
 expect_not_out "pending operations" "no more warning"
@@ -75,11 +66,11 @@ wait_call update slow
 sleep 0.2
 kill -KILL "$BG"
 wait_bg
-pending '[("updating", "slow")]' "the killed update is pending"
+expect_pending '[("updating", "slow")]' "the killed update is pending"
 run up -y
 expect_rc 0 "up after the killed update"
 expect_out "interrupted while updating" "the warning names the update"
-pending '[]' "the next deployment drops pending updates"
+expect_pending '[]' "the next deployment drops pending updates"
 export_state
 check "the update was made" 'assert res()["slow"]["outputs"]["v"] == "two", res()["slow"]'
 

@@ -1002,7 +1002,7 @@ static void test_yaml_ynode_values_and_emit(void) {
   mp_buf_destroy(&b);
   mp_buf_init(&b);
   const char *first[] = {"e"};
-  CHECK(mp_ynode_emit(strings, first, 1, &b, &err) == 0);
+  CHECK(mp_ynode_emit(strings, first, 1, 0, &b, &err) == 0);
   CHECK_STR(b.data, "e:\n  f: \"no\"\na: \"0755\"\nb: x\nc: null\n"
                     "d:\n- \"true\"\n- \"1.5\"\n");
   /* What is written reads back as the same strings. */

@@ -22,6 +22,7 @@
 //                           outputs as `servedBy`, and answer DiffConfig:
 //                           a new major version replaces the provider
 //                           (and what it manages), another keeps it
+//   TESTPROV_CONFIGURE=fail answer Configure with an error
 // Function testprov:index:echo(text) -> {text, upper}.
 "use strict";
 const fs = require("fs");
@@ -30,6 +31,17 @@ const path = require("path");
 if (process.env.TESTPROV_START === "exit") {
   process.stderr.write("testprov: told to exit at once\n");
   process.exit(3);
+}
+
+if (process.env.TESTPROV_CONFIGURE === "fail") {
+  // Test switch: a plugin that starts but cannot be configured.
+  const grpc = require("@grpc/grpc-js");
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (svc, impl) {
+    impl.configure = (call, cb) =>
+      cb({ code: grpc.status.INVALID_ARGUMENT, details: "testprov: no credentials" });
+    return addService.call(this, svc, impl);
+  };
 }
 
 if (process.env.TESTPROV_NO_SECRETS === "1") {

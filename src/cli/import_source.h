@@ -1,0 +1,29 @@
+/* The program of the `import` command: registers the stack and each
+ * resource to import (its type, name and ID given as they are, with the
+ * `import` and `protect` options) straight to the monitor. No program
+ * text is written, so nothing in a name or an ID is ever read as YAML or
+ * as a ${...} expression. */
+#ifndef MP_CLI_IMPORT_SOURCE_H
+#define MP_CLI_IMPORT_SOURCE_H
+
+#include <stddef.h>
+
+#include "monitor/api.h"
+
+/* One resource to import: its type token (resolved: `random:index/...`),
+ * name and provider ID. */
+typedef struct mp_import_item {
+  char *type, *name, *id;
+} mp_import_item;
+
+typedef struct mp_import_list {
+  mp_import_item *items;
+  size_t len;
+  int protect; /* mark the imported resources protected */
+} mp_import_list;
+
+/* A source that imports |l| (borrowed; it must outlive the source). Free
+ * through its vtable. */
+mp_source *mp_import_source_new(const mp_import_list *l);
+
+#endif

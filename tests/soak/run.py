@@ -75,7 +75,7 @@ class Res:
         self.ref = None        # d: ${ref.k}
         self.deps = []         # dependsOn
         self.parent = None
-        self.protect = False
+        self.protect = None    # None: as its parent (Pulumi inherits it)
         self.fail_delete = False  # __failOn: [delete], kept in the program
         self.aliases = []      # old names
         self.fail = []         # __failOn of this operation only
@@ -117,8 +117,8 @@ def render(prog, latency):
                         ", ".join("\"${%s}\"" % x for x in r.deps))
         if r.parent:
             opts.append("      parent: ${%s}" % r.parent)
-        if r.protect:
-            opts.append("      protect: true")
+        if r.protect is not None:
+            opts.append("      protect: %s" % str(r.protect).lower())
         if r.dbr:
             opts.append("      deleteBeforeReplace: true")
         if r.aliases:
@@ -142,6 +142,15 @@ def type_chain(prog, name):
 def urn_of(prog, name):
     qual = "$".join(type_chain(prog, name) + [TYPE])
     return "urn:pulumi:%s::%s::%s::%s" % (STACK, PROJECT, qual, name)
+
+
+def protected(prog, name):
+    """protect as Pulumi sees it: a child without its own takes its
+    parent's."""
+    r = prog[name]
+    while r.protect is None and r.parent:
+        r = prog[r.parent]
+    return bool(r.protect)
 
 
 def descendants(prog, name):
@@ -246,7 +255,7 @@ class Mutator:
                 if touched & set(gone):
                     continue
                 blocked = [n for n in gone
-                           if op[n].protect or op[n].fail_delete]
+                           if protected(op, n) or op[n].fail_delete]
                 self.remove(op, name)
                 touched.update(gone)
                 if blocked:
@@ -279,7 +288,7 @@ class Mutator:
                     expect_fail = True
                 labels.append("%s(%s)" % (kind, name))
             elif kind in ("replace", "dbr", "fail_replace"):
-                if r.protect or r.fail_delete or not r.replace:
+                if protected(op, name) or r.fail_delete or not r.replace:
                     # a protected resource cannot be replaced, and the old
                     # one of a failing delete would stay forever: make it
                     # replaceable instead (an update)
@@ -300,7 +309,7 @@ class Mutator:
                 labels.append("%s(%s%s)" % (
                     kind, name, ",dbr" if r.dbr or r.pdbr else ""))
             elif kind == "protect":
-                r.protect = conv[name].protect = not r.protect
+                r.protect = conv[name].protect = not protected(op, name)
                 touched.add(name)
                 labels.append("protect(%s=%s)" % (name, r.protect))
             elif kind == "sticky":
@@ -392,21 +401,24 @@ class Stack:
                 "--non-interactive", "--color", "never", "-C", self.proj,
                 "-s", STACK] + list(cmd)
 
-    def log(self, cmd, rc, out):
-        self.logf.write(("$ %s  -> %s\n" % (" ".join(cmd), rc)).encode())
+    def log(self, cmd, rc, out, took):
+        self.logf.write(("$ %s  -> %s (%.2fs)\n" % (" ".join(cmd), rc,
+                                                    took)).encode())
         self.logf.write(out)
         self.logf.flush()
 
     def run(self, *cmd):
+        t0 = time.monotonic()
         p = subprocess.run(self.argv(cmd), env=self.env(),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=600)
-        self.log(cmd, p.returncode, p.stdout)
+        self.log(cmd, p.returncode, p.stdout, time.monotonic() - t0)
         return p.returncode, p.stdout
 
     def start(self, *cmd):
         """Runs |cmd|, SIGKILLed after self.kill_at seconds if set;
         returns (exit status or None when killed, output)."""
+        t0 = time.monotonic()
         p = subprocess.Popen(self.argv(cmd), env=self.env(),
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         killed = False
@@ -417,7 +429,7 @@ class Stack:
             out, _ = p.communicate()
             killed = True
         self.log(("(killed at %.3fs) " % self.kill_at if killed else "",) +
-                 cmd, p.returncode, out)
+                 cmd, p.returncode, out, time.monotonic() - t0)
         return (None if killed else p.returncode), out
 
     def write_program(self, text):
@@ -432,11 +444,13 @@ class Stack:
         """The integrity checks; returns the exported deployment (with
         |cli_export|, from `stack export` too)."""
         path = os.path.join(self.root, "verify.json")
+        t0 = time.monotonic()
         p = subprocess.run([self.args.verify, self.backend, PROJECT, STACK,
                             "--export", path, "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=300)
-        self.log(["mp_verify_state"], p.returncode, p.stdout)
+        self.log(["mp_verify_state"], p.returncode, p.stdout,
+                 time.monotonic() - t0)
         if p.returncode != 0:
             raise Failure("integrity", "%s: mp_verify_state exited %d:\n%s" %
                           (what, p.returncode, tail(p.stdout)))
@@ -529,9 +543,9 @@ def check_converged(stack, dep, conv):
             if (ins.get("k"), ins.get("rk")) != (w.k, w.rk):
                 msgs.append("%s has k=%r rk=%r, the program %r %r" % (
                     urn, ins.get("k"), ins.get("rk"), w.k, w.rk))
-            if bool(got[urn].get("protect")) != w.protect:
+            if bool(got[urn].get("protect")) != protected(conv, w.name):
                 msgs.append("%s protect=%s, the program %s" % (
-                    urn, got[urn].get("protect"), w.protect))
+                    urn, got[urn].get("protect"), protected(conv, w.name)))
     files = world_files(stack.world)
     ids = set()
     for r in got.values():
@@ -598,7 +612,7 @@ def one_op(args, stack, rng, mut, conv, stats, i, durations):
     else:
         labels = [kind]
         expect_fail = kind == "destroy" and any(
-            r.protect or r.fail_delete for r in conv.values())
+            protected(conv, n) or r.fail_delete for n, r in conv.items())
         if kind == "refresh":
             drift(stack, rng)
     est = sum(durations[kind][-10:]) / max(1, len(durations[kind][-10:]))
@@ -632,7 +646,6 @@ def one_op(args, stack, rng, mut, conv, stats, i, durations):
         if rc != 0:
             raise Failure("convergence", "up of the program exited %d:\n%s"
                           % (rc, tail(out)))
-        stack.check("after the converging up")
         rc, out = stack.run("up", "--yes", "--skip-preview",
                             "--expect-no-changes")
         if rc != 0:

@@ -680,6 +680,8 @@ def main():
                     help="__latencyMs of every test resource")
     ap.add_argument("--pg-url", default=None,
                     help="keep the state on this PostgreSQL server")
+    ap.add_argument("--max-failures", type=int, default=1,
+                    help="stop after this many failing operations")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true",
@@ -712,8 +714,12 @@ def main():
         nxt = one_op(args, stack, rng, mut, conv, stats, i, durations)
         done = i
         if nxt is None:
-            break  # the stack is in an unknown shape: stop at the first
-        conv = nxt
+            # go on from the program that should have converged (the next
+            # converging up may repair it), up to --max-failures
+            if stats["integrity"] + stats["convergence"] >= args.max_failures:
+                break
+        else:
+            conv = nxt
         if i % 50 == 0 or i == args.ops:
             print("soak: %d operations, %d kills, %d resources, %.0fs" % (
                 i, stats["kills"], len(conv), time.monotonic() - t0),

@@ -415,22 +415,43 @@ class Stack:
         self.log(cmd, p.returncode, p.stdout, time.monotonic() - t0)
         return p.returncode, p.stdout
 
-    def start(self, *cmd):
-        """Runs |cmd|, SIGKILLed after self.kill_at seconds if set;
-        returns (exit status or None when killed, output)."""
+    def start(self, kill, *cmd):
+        """Runs |cmd|, SIGKILLed at the moment |kill| says: None (never),
+        ("time", seconds) or ("step", k, delay): |delay| seconds after the
+        provider's k-th call that makes a step (create, update, delete;
+        read in a refresh). Returns (exit status or None when killed,
+        output, step calls made)."""
+        calls = os.path.join(self.world, "calls.jsonl")
+        open(calls, "w").close()
+        steps = ("read",) if cmd[0] == "refresh" else (
+            "create", "update", "delete")
         t0 = time.monotonic()
-        p = subprocess.Popen(self.argv(cmd), env=self.env(),
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        killed = False
-        try:
-            out, _ = p.communicate(timeout=self.kill_at)
-        except subprocess.TimeoutExpired:
-            os.kill(p.pid, signal.SIGKILL)
-            out, _ = p.communicate()
-            killed = True
-        self.log(("(killed at %.3fs) " % self.kill_at if killed else "",) +
+        with open(os.path.join(self.root, "op.out"), "w+b") as outf:
+            p = subprocess.Popen(self.argv(cmd), env=self.env(),
+                                 stdout=outf, stderr=subprocess.STDOUT)
+            killed_at = None
+            while p.poll() is None and kill and killed_at is None:
+                now = time.monotonic() - t0
+                if kill[0] == "time" and now >= kill[1]:
+                    killed_at = now
+                elif kill[0] == "step" and \
+                        step_calls(calls, steps) >= kill[1]:
+                    time.sleep(kill[2])
+                    killed_at = time.monotonic() - t0
+                else:
+                    time.sleep(0.002)
+                    continue
+                if p.poll() is None:
+                    os.kill(p.pid, signal.SIGKILL)
+                else:
+                    killed_at = None
+            p.wait()
+            outf.seek(0)
+            out = outf.read()
+        self.log(("(killed at %.3fs) " % killed_at if killed_at else "",) +
                  cmd, p.returncode, out, time.monotonic() - t0)
-        return (None if killed else p.returncode), out
+        rc = None if killed_at is not None else p.returncode
+        return rc, out, step_calls(calls, steps)
 
     def write_program(self, text):
         path = os.path.join(self.proj, "Pulumi.yaml")
@@ -498,6 +519,13 @@ def references(dep):
         if r.get("id"):
             providers.add("%s::%s" % (urn, r["id"]))
     return msgs
+
+
+def step_calls(path, ops):
+    """How many calls of |ops| the provider logged in |path|."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return sum(data.count(b'{"op":"%s"' % op.encode()) for op in ops)
 
 
 def world_files(world):
@@ -579,7 +607,7 @@ def drift(stack, rng):
                 json.dump(files[fid], f)
 
 
-def recover(stack, dep):
+def recover(stack, dep, stats):
     """After a kill: refresh, completing each pending create whose object
     is in the world (its outputs are its inputs) and clearing the
     others, as a user who looked would."""
@@ -588,12 +616,15 @@ def recover(stack, dep):
     free = {fid: canon(v) for fid, v in files.items() if fid not in known}
     flags = []
     for p in dep.get("pending_operations") or []:
+        stats["pending " + p.get("type", "?")] = stats.get(
+            "pending " + p.get("type", "?"), 0) + 1
         if p.get("type") != "creating":
             continue
         want = canon(p["resource"].get("inputs") or {})
         fid = next((f for f, c in sorted(free.items()) if c == want), None)
         if fid is not None:
             del free[fid]
+            stats["imported"] = stats.get("imported", 0) + 1
             flags += ["--import-pending-creates", p["resource"]["urn"],
                       "--import-pending-creates", fid]
     rc, out = stack.run("refresh", "--yes", "--skip-preview",
@@ -615,21 +646,33 @@ def one_op(args, stack, rng, mut, conv, stats, i, durations):
             protected(conv, n) or r.fail_delete for n, r in conv.items())
         if kind == "refresh":
             drift(stack, rng)
-    est = sum(durations[kind][-10:]) / max(1, len(durations[kind][-10:]))
-    kill = rng.random() < args.kill_rate and durations[kind]
-    stack.kill_at = rng.uniform(0.0, est * 1.1) if kill else None
+    kill = None
+    if rng.random() < args.kill_rate and durations[kind]:
+        # mostly inside the steps (after one of as many provider calls as
+        # such operations made so far, during its latency or just after
+        # it), else at any moment of the command
+        recent = durations[kind][-10:]
+        if rng.random() < 0.75:
+            typical = sorted(c for _, c in recent)[len(recent) // 2]
+            kill = ("step", rng.randint(1, max(1, typical)),
+                    rng.uniform(0, 1.5 * args.latency / 1000.0))
+        else:
+            est = sum(t for t, _ in recent) / len(recent)
+            kill = ("time", rng.uniform(0.0, est * 1.1))
     par = rng.choice([1, 2, 4, 8, 16])
     t0 = time.monotonic()
-    rc, out = stack.start(kind, "--yes", "--skip-preview", "-p", str(par))
+    rc, out, calls = stack.start(kill, kind, "--yes", "--skip-preview",
+                                 "-p", str(par))
     took = time.monotonic() - t0
     killed = rc is None
     if killed:
         stats["kills"] += 1
     elif not expect_fail:
-        durations[kind].append(took)
+        durations[kind].append((took, calls))
     line = "op %d: %s %s p=%d%s -> %s" % (
         i, kind, " ".join(labels), par,
-        " kill@%.2fs" % stack.kill_at if killed else "",
+        " killed(%s)" % ",".join(str(x)[:5] for x in kill) if killed
+        else "",
         "killed" if killed else rc)
     if args.verbose:
         print(line, flush=True)
@@ -641,7 +684,7 @@ def one_op(args, stack, rng, mut, conv, stats, i, durations):
         dep = stack.check("after %s" % kind, cli_export=True)
         recovered = bool(dep.get("pending_operations")) or killed
         if recovered:
-            dep = recover(stack, dep)
+            dep = recover(stack, dep, stats)
         if recovered or not (kind == "up" and rc == 0):
             # (an up that ran to its end ran the converged program itself)
             stack.write_program(render(conv, args.latency))
@@ -731,6 +774,10 @@ def main():
     stack.close(drop=not failed and not args.keep)
     if not failed and not args.keep and not args.workdir:
         shutil.rmtree(root, ignore_errors=True)
+    extra = sorted(k for k in stats if k.startswith(("pending", "imp")))
+    if extra:
+        print("soak: after the kills: %s" % ", ".join(
+            "%d %s" % (stats[k], k) for k in extra))
     print("soak: %d operations, %d kills, %d integrity failures, "
           "%d convergence failures (seed %d, %.0fs)" % (
               done, stats["kills"], stats["integrity"],

@@ -18,12 +18,18 @@ static void drop_pending(mp_snapshot *s, size_t i) {
   s->npending--;
 }
 
-/* Pending create |i| completed with |id|: its resource joins the state. */
+/* Pending create |i| completed with |id|: its resource joins the state.
+ * The create of a create-before-delete replacement shares its URN with the
+ * live prior copy; had it finished, that copy would have been marked for
+ * deletion, so it is now (two live copies of a URN are not a state). */
 static void complete(mp_snapshot *s, size_t i, const char *id) {
   mp_resource *r = s->pending[i].res;
   s->pending[i].res = NULL;
   free(r->id);
   r->id = mp_xstrdup(id);
+  for (size_t k = 0; k < s->nres; k++)
+    if (!s->res[k]->delete_ && !strcmp(s->res[k]->urn, r->urn))
+      s->res[k]->delete_ = 1;
   mp_snapshot_append(s, r);
   drop_pending(s, i);
 }

@@ -191,7 +191,7 @@ static int assign_layers(condemned *c, size_t n, const mp_snapshot *olds) {
  * deleted with one of them needs no call of its own). */
 static mp_step *delete_step(mp_stepgen *sg, const mp_map *urns,
                             const condemned *me) {
-  const mp_resource *old = sg->olds->res[me->idx];
+  const mp_resource *old = mp__sg_old_at(sg, me->idx);
   mp_step *s = mp_step_new(me->op, old->urn);
   s->old = mp_resource_dup(old);
   if (me->op == MP_OP_DELETE_REPLACED && sg->status[me->idx] == OLD_REPLACED_CBD)

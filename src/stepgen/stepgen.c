@@ -430,7 +430,7 @@ static int check_program_inputs(mp_stepgen *sg, const mp_goal *g,
 static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
                        const sg_diff *d, int forced, mp_chain *c,
                        mp_diags *diags, mp_err *err) {
-  const mp_resource *old = sg->olds->res[oi];
+  const mp_resource *old = mp__sg_old_at(sg, (size_t)oi);
   if (old->protect && st->protect && !sg->ignore_protect) {
     mp_err_set(err, MP_EINVAL, protect_replace_fmt, st->urn);
     if (preview_or_fail(sg, diags, st->urn, err) < 0) return err->code;
@@ -483,7 +483,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   rc = mp__sg_dbr_dependents(sg, oi, &deps, &nd, err);
   if (rc < 0) return rc;
   for (size_t i = 0; i < nd; i++) {
-    const mp_resource *dep = sg->olds->res[deps[i]];
+    const mp_resource *dep = mp__sg_old_at(sg, (size_t)deps[i]);
     if (dep->protect && !dep->delete_ && !sg->ignore_protect) {
       mp_err_set(err, MP_EINVAL,
                  "unable to replace resource \"%s\" as part of replacing "
@@ -506,7 +506,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   for (size_t i = 0; i < nd; i++)
     mp_strv_push(&chain, sg->olds->res[deps[i]]->urn);
   for (size_t i = 0; i < nd; i++) {
-    const mp_resource *dep = sg->olds->res[deps[i]];
+    const mp_resource *dep = mp__sg_old_at(sg, (size_t)deps[i]);
     mp_step *s = dep->delete_
                      ? mk_step(MP_OP_DELETE, dep->urn, dep, NULL, 0)
                      : mk_step(MP_OP_DELETE_REPLACED, dep->urn, dep, NULL,
@@ -537,7 +537,7 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
  * DBR recorded as pendingReplacement): re-create it without a Diff. */
 static void gen_recreate(mp_stepgen *sg, long oi, mp_resource *st,
                          mp_chain *c) {
-  const mp_resource *old = sg->olds->res[oi];
+  const mp_resource *old = mp__sg_old_at(sg, (size_t)oi);
   mp_step *rp = mk_step(MP_OP_REPLACE, st->urn, old, st, MP_STEP_NO_CALL);
   mp_strv_push(&rp->keys, "id");
   mp_chain_push(c, rp);
@@ -583,7 +583,7 @@ static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
 }
 
 static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
-  const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  const mp_resource *old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
   st->id = mp_xstrdup(st->import_id);
   mp_step *s;
   if (old) {
@@ -601,7 +601,7 @@ static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
 }
 
 static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
-  const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  const mp_resource *old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
   unsigned f = MP_STEP_REPLY | MP_STEP_EXTERNAL;
   if (old && !old->external && !(old->id && st->id &&
                                   strcmp(old->id, st->id) == 0)) {
@@ -716,7 +716,11 @@ static int gen_carried(mp_stepgen *sg, sg_new *n, void *reg, mp_chain **out) {
 
 static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
                   mp_chain *c, mp_diags *diags, int *targeted, mp_err *err) {
-  const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  /* The prior state as this deployment left it so far: an alias matched
+   * earlier may have rewritten its references, and a copy of it that a
+   * step writes back (marked delete or pendingReplacement) must keep
+   * those. */
+  const mp_resource *old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
   int rc;
   *targeted = mp__sg_targeted(sg, st);
   if (g->is_read) return gen_read(sg, oi, st, c);

@@ -120,4 +120,40 @@ d = json.load(open(T + "/export.json"))["deployment"]
 assert not d.get("pending_operations"), d.get("pending_operations")
 assert "slow" not in res(), sorted(res())
 '
+
+# A create-before-delete replacement killed in the create of the new copy:
+# the pending create has the URN of the live prior copy. Completing it
+# marks that copy for deletion, as the finished step would have (found by
+# the soak, tests/soak/run.py), and the next up deletes it.
+sed -i 's/^      __latencyMs: 500$/      __latencyMs: 500\n      __replaceKeys: [v]/' Pulumi.yaml
+run stack init rep
+run up -y -s rep
+expect_rc 0 "up of the replaceable resource"
+: >"$W/calls.jsonl"
+start_bg up -f -s rep -c v=three
+wait_call create slow
+sleep 0.2
+kill -KILL "$BG"
+wait_bg
+U=urn:pulumi:rep::proj::test:index:Resource::slow
+echo '{"v": "three", "__latencyMs": 500, "__replaceKeys": ["v"]}' >"$W/by-hand-2.json"
+run refresh -y -s rep --import-pending-creates "$U" --import-pending-creates by-hand-2
+expect_rc 0 "refresh completing the replacement's create"
+export_state -s rep
+check "the prior copy is marked for deletion, the new one is live" '
+import json
+d = json.load(open(T + "/export.json"))["deployment"]
+assert not d.get("pending_operations"), d.get("pending_operations")
+s = [(x["id"], bool(x.get("delete"))) for x in d["resources"] if name(x["urn"]) == "slow"]
+assert len(s) == 2 and s[0][1] and s[1] == ("by-hand-2", False), s
+'
+run up -y -s rep -c v=three
+expect_rc 0 "the next up"
+export_state -s rep
+check "it deleted the prior copy" '
+import json
+d = json.load(open(T + "/export.json"))["deployment"]
+s = [(x["id"], bool(x.get("delete"))) for x in d["resources"] if name(x["urn"]) == "slow"]
+assert s == [("by-hand-2", False)], s
+'
 finish

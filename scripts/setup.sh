@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs minipulumi's build and test dependencies on a Debian machine with
 # apt-get (nodejs and npm run the gRPC test peer in tests/rpc; postgresql
-# gives the server the PostgreSQL backend's tests start).
+# gives the server the PostgreSQL backend's tests start; clang-14 builds
+# the libFuzzer targets).
 # Idempotent: prints nothing and changes nothing when all are installed;
 # runs `apt-get update` only when something has to be installed.
 set -euo pipefail
@@ -15,6 +16,9 @@ packages=(
   libarchive-dev libcurl4-openssl-dev
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
+  # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer
+  # runtimes (tests/fuzz/, docs/reliability.md)
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

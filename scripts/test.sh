@@ -4,6 +4,9 @@
 #   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
 #   build-tsan  ThreadSanitizer, -Dwerror             suite "tsan": every test
 #                                                     that starts threads
+#   build-fuzz  clang, -Dfuzz=true, -Dwerror          suite "fuzz": each
+#               libFuzzer target on its corpus, then a few seconds of new
+#               inputs (tests/fuzz/meson.build)
 # The PostgreSQL backend's tests start private servers of their own
 # (tests/pg/pgtest.py); the end-to-end ones (suite "postgres") run in the
 # debug tree only.
@@ -114,6 +117,14 @@ else
   echo "test: configuring build-tsan failed" >&2
   status=1
   failed=$((failed + 1))
+fi
+
+# The libFuzzer targets (tests/fuzz/targets/), built by clang 14 with
+# coverage, AddressSanitizer and UBSan; scripts/fuzz.sh runs longer
+# campaigns on the same tree.
+if CC=clang-14 build_tree build-fuzz --buildtype=debugoptimized -Dwerror=true \
+    -Dfuzz=true -Db_lundef=false; then
+  run_tests build-fuzz --suite fuzz
 fi
 
 echo "$passed passed, $failed failed"

@@ -160,7 +160,10 @@ int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
     rc = mp_err_set(err, MP_EIO, "cannot write '%s': %s", tmp, strerror(errno));
   } else {
     size_t w = out.len ? fwrite(out.data, 1, out.len, f) : 0;
-    int bad = (w != out.len) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
+    /* Every step runs, whatever the one before gave. */
+    int bad = w != out.len;
+    bad |= fflush(f) != 0;
+    bad |= fsync(fileno(f)) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, c->path) != 0) {
       rc = mp_err_set(err, MP_EIO, "cannot write '%s': %s", c->path,

@@ -48,8 +48,8 @@ static int ask(mp_ctx *ctx, mp_snapshot *s, size_t i) {
   static const char *const options[] = {
       "clear (the CREATE failed; remove the pending CREATE)",
       "skip (do nothing)",
-      "import (the CREATE succeeded; provide a resource ID and complete the "
-      "CREATE operation)"};
+      ("import (the CREATE succeeded; provide a resource ID and complete the "
+       "CREATE operation)")};
   for (;;) {
     fprintf(ctx->out, "Options for pending CREATE of %s\n",
             s->pending[i].res->urn);

@@ -431,7 +431,10 @@ static int p_diff(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
 static int p_configure(mp_provider *prov, const mp_prov_req *q,
                        mp_prov_resp *r, mp_err *err) {
   mp__plugin *p = of(prov);
-  Pulumirpc__ConfigureRequest m = PULUMIRPC__CONFIGURE_REQUEST__INIT;
+  /* Through the init function: clang warns that the INIT macro sets the
+   * deprecated `variables` fields. */
+  Pulumirpc__ConfigureRequest m;
+  pulumirpc__configure_request__init(&m);
   /* Configuration goes with its secrets marked, as Pulumi sends it. */
   Google__Protobuf__Struct *args = NULL;
   if (mp_value_to_pb_struct(q->news, MP_PB_KEEP_SECRETS | MP_PB_SKIP_NULLS,

@@ -18,7 +18,15 @@ static const char *const fn_names[] = {
     [MP_FN_FILEASSET] = "fn::fileAsset",
     [MP_FN_FILEARCHIVE] = "fn::fileArchive",
     [MP_FN_REMOTEASSET] = "fn::remoteAsset",
-    [MP_FN_INVOKE] = "fn::invoke"};
+    [MP_FN_INVOKE] = "fn::invoke",
+    [MP_FN_UNSECRET] = "fn::unsecret",
+    [MP_FN_FILEBASE64] = "fn::filebase64",
+    [MP_FN_FILEBASE64SHA256] = "fn::filebase64sha256",
+    [MP_FN_SHA1] = "fn::sha1",
+    [MP_FN_LENGTH] = "fn::length",
+    [MP_FN_SINGLEORNONE] = "fn::singleOrNone",
+    [MP_FN_RESOURCENAME] = "fn::pulumiResourceName",
+    [MP_FN_RESOURCETYPE] = "fn::pulumiResourceType"};
 
 const char *mp__fn_name(mp__fn f) { return fn_names[f]; }
 

@@ -447,6 +447,52 @@ static void test_yaml_functions(void) {
   run_free(&r);
 }
 
+/* The builtins Pulumi YAML added after the first ones: file digests,
+ * sha1, length (grapheme clusters for strings), singleOrNone, unsecret,
+ * and the name and type of a resource. */
+static void test_yaml_more_functions(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "hello.txt", "hello");
+  write_file(
+      r.dir, "Pulumi.yaml",
+      "name: proj\nruntime: yaml\n"
+      "variables:\n  s:\n    fn::secret: hush\n"
+      "resources:\n"
+      "  b:\n    type: test:Resource\n    name: bee\n"
+      "  a:\n    type: test:Resource\n    properties:\n"
+      "      f64:\n        fn::filebase64: hello.txt\n"
+      "      f256:\n        fn::filebase64sha256: hello.txt\n"
+      "      sha:\n        fn::sha1: hello\n"
+      "      lens:\n"
+      "        - fn::length: [1, 2, 3]\n"
+      "        - fn::length: {x: 1, y: 2}\n"
+      "        - fn::length: \"h\\u00e9llo\"\n"
+      "        - fn::length: \"e\\u0301\"\n"
+      "        - fn::length: \"\\U0001F468\\u200D\\U0001F469\\u200D"
+      "\\U0001F467\"\n"
+      "        - fn::length: \"\\U0001F1EB\\U0001F1F7\\U0001F1E9\\U0001F1EA\"\n"
+      "        - fn::length: \"\\u1112\\u1161\\u11AB\\uD55C\"\n"
+      "        - fn::length: \"\\U0001F44D\\U0001F3FD!\"\n"
+      "        - fn::length: \"a\\r\\nb\"\n"
+      "      one:\n        fn::singleOrNone: [x]\n"
+      "      none:\n        fn::singleOrNone: []\n"
+      "      plain:\n        fn::unsecret: ${s}\n"
+      "      rname:\n        fn::pulumiResourceName: ${b}\n"
+      "      rtype:\n        fn::pulumiResourceType: ${b}\n");
+  run_program_in(&r, NULL, 0, NULL);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"),
+                  "{f256:\"LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=\","
+                  "f64:\"aGVsbG8=\",lens:[3,2,5,1,1,2,2,2,3],none:null,"
+                  "one:\"x\",plain:\"hush\",rname:\"bee\","
+                  "rtype:\"test:index:Resource\","
+                  "sha:\"aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d\"}");
+  run_free(&r);
+}
+
 static void test_yaml_function_errors(void) {
   const char *progs[][2] = {
       {"      v:\n        fn::select: [5, [a]]\n",
@@ -458,7 +504,22 @@ static void test_yaml_function_errors(void) {
       {"      v:\n        fn::invoke:\n          function: test:fail\n",
        "Pulumi.yaml:8:9: fn::invoke failed: no such thing"},
       {"      v:\n        fn::join: [1, [a]]\n",
-       "fn::join: the delimiter must be a string"}};
+       "fn::join: the delimiter must be a string"},
+      {"      v:\n        fn::length: 5\n",
+       "Pulumi.yaml:8:9: fn::length requires a list, map, or string, got a "
+       "number"},
+      {"      v:\n        fn::singleOrNone: [1, 2]\n",
+       "fn::singleOrNone expected a list of 0 or 1 elements, got 2"},
+      {"      v:\n        fn::singleOrNone: x\n",
+       "fn::singleOrNone requires a list, got a string"},
+      {"      v:\n        fn::sha1: [x]\n",
+       "fn::sha1 requires a string, got a list"},
+      {"      v:\n        fn::filebase64: 7\n",
+       "fn::filebase64 requires a string path, got a number"},
+      {"      v:\n        fn::filebase64sha256: nope.bin\n",
+       "fn::filebase64sha256: cannot open 'nope.bin'"},
+      {"      v:\n        fn::pulumiResourceName: abc\n",
+       "fn::pulumiResourceName requires a resource, got a string"}};
   for (size_t i = 0; i < MP_ARRAY_LEN(progs); i++) {
     char *yaml = mp_xasprintf("name: proj\nruntime: yaml\nresources:\n"
                               "  a:\n    type: test:Resource\n"
@@ -1030,6 +1091,7 @@ int main(void) {
   RUN(test_yaml_type_resolution);
   RUN(test_yaml_interpolation);
   RUN(test_yaml_functions);
+  RUN(test_yaml_more_functions);
   RUN(test_yaml_function_errors);
   RUN(test_yaml_secrets);
   RUN(test_yaml_preview_unknowns);

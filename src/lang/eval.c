@@ -574,6 +574,8 @@ static mp_value *fn_plain(mp__evalctx *c, const mp__yexpr *x,
     return fn_length(c, x, a, err);
   case MP_FN_SINGLEORNONE:
     return fn_single_or_none(c, x, a, err);
+  case MP_FN_ASSETARCHIVE:
+    return mp_value_new_archive(NULL, mp_value_dup(a), NULL, NULL);
   default:
     break;
   }
@@ -587,6 +589,8 @@ static mp_value *fn_plain(mp__evalctx *c, const mp__yexpr *x,
     return mp_value_new_asset(NULL, NULL, s, NULL);
   case MP_FN_REMOTEASSET:
     return mp_value_new_asset(NULL, NULL, NULL, s);
+  case MP_FN_REMOTEARCHIVE:
+    return mp_value_new_archive(NULL, NULL, NULL, s);
   default:
     return mp_value_new_archive(NULL, NULL, s, NULL);
   }

@@ -41,7 +41,9 @@ typedef enum mp__fn {
   MP_FN_LENGTH,
   MP_FN_SINGLEORNONE,
   MP_FN_RESOURCENAME,
-  MP_FN_RESOURCETYPE
+  MP_FN_RESOURCETYPE,
+  MP_FN_REMOTEARCHIVE,
+  MP_FN_ASSETARCHIVE
 } mp__fn;
 
 /* What the root of a reference names (resolved by the analysis). */

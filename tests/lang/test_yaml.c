@@ -130,7 +130,14 @@ static void show_into(const mp_value *v, mp_buf *b) {
                                                     : "uri");
     return;
   case MP_VALUE_ARCHIVE:
-    mp_buf_printf(b, "archive(%s)", v->u.archive.path);
+    if (v->u.archive.assets) {
+      mp_buf_puts(b, "archive(");
+      show_into(v->u.archive.assets, b);
+      mp_buf_putc(b, ')');
+      return;
+    }
+    mp_buf_printf(b, "archive(%s)", v->u.archive.path ? v->u.archive.path
+                                                      : v->u.archive.uri);
     return;
   default:
     mp_value_to_json(v, NULL, 0, b, NULL);
@@ -481,15 +488,22 @@ static void test_yaml_more_functions(void) {
       "      none:\n        fn::singleOrNone: []\n"
       "      plain:\n        fn::unsecret: ${s}\n"
       "      rname:\n        fn::pulumiResourceName: ${b}\n"
-      "      rtype:\n        fn::pulumiResourceType: ${b}\n");
+      "      rtype:\n        fn::pulumiResourceType: ${b}\n"
+      "      ra:\n        fn::remoteArchive: http://h/a.tgz\n"
+      "      aa:\n        fn::assetArchive:\n          f:\n"
+      "            fn::stringAsset: t\n"
+      "      sinv:\n        fn::test:echo:\n          q: hi\n");
   run_program_in(&r, NULL, 0, NULL);
   CHECK(r.start_rc == 0);
   CHECK_OWNED_STR(props(&r, "a"),
-                  "{f256:\"LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=\","
+                  "{aa:archive({f:asset(t)}),"
+                  "f256:\"LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=\","
                   "f64:\"aGVsbG8=\",lens:[3,2,5,1,1,2,2,2,3],none:null,"
-                  "one:\"x\",plain:\"hush\",rname:\"bee\","
+                  "one:\"x\",plain:\"hush\",ra:archive(http://h/a.tgz),"
+                  "rname:\"bee\","
                   "rtype:\"test:index:Resource\","
-                  "sha:\"aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d\"}");
+                  "sha:\"aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d\","
+                  "sinv:{q:\"hi\",tok:\"test:index:echo\"}}");
   run_free(&r);
 }
 

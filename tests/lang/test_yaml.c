@@ -507,6 +507,21 @@ static void test_yaml_more_functions(void) {
   run_free(&r);
 }
 
+/* A subnormal double is a number, the smallest one included. */
+static void test_yaml_subnormal_number(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\nresources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      tiny: 5e-324\n      small: 2.2250738585072009e-308\n"
+              "      big: 1e400\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"), "{big:\"1e400\",small:2.225073858507201e-308,"
+                                  "tiny:5e-324}");
+  run_free(&r);
+}
+
 static void test_yaml_function_errors(void) {
   const char *progs[][2] = {
       {"      v:\n        fn::select: [5, [a]]\n",
@@ -1106,6 +1121,7 @@ int main(void) {
   RUN(test_yaml_interpolation);
   RUN(test_yaml_functions);
   RUN(test_yaml_more_functions);
+  RUN(test_yaml_subnormal_number);
   RUN(test_yaml_function_errors);
   RUN(test_yaml_secrets);
   RUN(test_yaml_preview_unknowns);

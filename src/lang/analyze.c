@@ -32,11 +32,15 @@ static int at(mp_err *err, const char *file, int line, int col,
 
 /* ---- config ---- */
 
-static void cfg_add(mp__prog *p, const char *full, mp_value *v) {
+/* Adds config |full| ("proj:size"), referred to as |short_key|, or when
+ * NULL as |full| without the project's namespace. */
+static void cfg_add(mp__prog *p, const char *full, const char *short_key,
+                    mp_value *v) {
   const char *proj = p->proj->name;
   size_t pl = strlen(proj);
-  const char *short_key = full;
-  if (strncmp(full, proj, pl) == 0 && full[pl] == ':')
+  if (short_key == NULL)
+    short_key = full;
+  if (short_key == full && strncmp(full, proj, pl) == 0 && full[pl] == ':')
     short_key = full + pl + 1;
   p->cfg = mp_xreallocarray(p->cfg, p->ncfg + 1, sizeof(*p->cfg));
   p->cfg[p->ncfg].short_key = mp_xstrdup(short_key);
@@ -156,9 +160,11 @@ static mp_value *coerce(const mp_value *v, const char *type, int secret,
 
 static int load_declared(mp__prog *p, const mp_project_config *c,
                          const mp_value *config, mp_err *err) {
-  char *full = strchr(c->key, ':')
-                   ? mp_xstrdup(c->key)
-                   : mp_xasprintf("%s:%s", p->proj->name, c->key);
+  /* `name:` names the key read; the program still says |c->key|. */
+  const char *read = c->name ? c->name : c->key;
+  char *full = strchr(read, ':')
+                   ? mp_xstrdup(read)
+                   : mp_xasprintf("%s:%s", p->proj->name, read);
   const mp_value *set = config ? mp_value_object_get(config, full) : NULL;
   mp_value *v = NULL;
   if (set == NULL && c->def == NULL) {
@@ -166,7 +172,7 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
                         "Pulumi.yaml:%d:%d: missing required configuration "
                         "variable '%s'; set it with `minipulumi config set "
                         "%s <value>`",
-                        c->line, c->col, full, c->key);
+                        c->line, c->col, full, read);
     free(full);
     return rc;
   }
@@ -184,7 +190,7 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
                           "Pulumi.yaml:%d:%d: Stack '%s' with configuration "
                           "key '%s' must be of type '%s'; %s",
                           c->line, c->col, p->stack ? p->stack : "",
-                          c->key, c->type, why);
+                          read, c->type, why);
       free(full);
       return rc;
     }
@@ -193,7 +199,7 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
   }
   if (c->secret && v->kind != MP_VALUE_SECRET)
     v = mp_value_new_secret(v);
-  cfg_add(p, full, v);
+  cfg_add(p, full, c->name ? c->key : NULL, v);
   free(full);
   return 0;
 }
@@ -212,7 +218,7 @@ static int load_config(mp__prog *p, const mp_value *config, mp_err *err) {
     for (size_t j = 0; j < p->ncfg; j++)
       known |= strcmp(p->cfg[j].full_key, e->key) == 0;
     if (!known)
-      cfg_add(p, e->key, mp_value_dup(e->value));
+      cfg_add(p, e->key, NULL, mp_value_dup(e->value));
   }
   return 0;
 }

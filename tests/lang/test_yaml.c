@@ -522,6 +522,34 @@ static void test_yaml_subnormal_number(void) {
   run_free(&r);
 }
 
+/* A config entry's `name:` is the key read; the program refers to the
+ * entry by its own key. */
+static void test_yaml_config_name(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "configuration:\n  size:\n    type: String\n"
+              "    name: instanceSize\n"
+              "  count:\n    type: Number\n    name: other:n\n"
+              "    default: 3\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      s: ${size}\n      n: ${count}\n",
+              "{\"proj:instanceSize\": \"big\"}", 0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"), "{n:3,s:\"big\"}");
+  run_free(&r);
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "configuration:\n  size:\n    type: String\n"
+              "    name: instanceSize\n",
+              "{\"proj:size\": \"big\"}", 0);
+  CHECK(r.start_rc < 0);
+  CHECK_CONTAINS(r.err.msg, "missing required configuration variable "
+                            "'proj:instanceSize'");
+  run_free(&r);
+}
+
 static void test_yaml_function_errors(void) {
   const char *progs[][2] = {
       {"      v:\n        fn::select: [5, [a]]\n",
@@ -1122,6 +1150,7 @@ int main(void) {
   RUN(test_yaml_functions);
   RUN(test_yaml_more_functions);
   RUN(test_yaml_subnormal_number);
+  RUN(test_yaml_config_name);
   RUN(test_yaml_function_errors);
   RUN(test_yaml_secrets);
   RUN(test_yaml_preview_unknowns);

@@ -14,7 +14,8 @@ static const char *const option_fields[] = {
     "additionalSecretOutputs", "aliases", "customTimeouts",
     "deleteBeforeReplace", "dependsOn", "ignoreChanges", "import", "parent",
     "protect", "provider", "version", "pluginDownloadURL",
-    "replaceOnChanges", "retainOnDelete", "deletedWith"};
+    "replaceOnChanges", "retainOnDelete", "deletedWith", "hideDiffs",
+    "replaceWith", "envVarMappings", "replacementTrigger"};
 
 static int in_list(const char *const *list, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
@@ -264,7 +265,10 @@ static int load_option_exprs(mp__prog *p, mp__yres *r, const mp_ynode *o,
              {"additionalSecretOutputs", &r->aso},
              {"customTimeouts", &r->timeouts},
              {"aliases", &r->aliases},
-             {"pluginDownloadURL", &r->plugin_url}};
+             {"pluginDownloadURL", &r->plugin_url},
+             {"hideDiffs", &r->hide_diffs},
+             {"envVarMappings", &r->env_vars},
+             {"replacementTrigger", &r->trigger}};
   for (size_t i = 0; i < MP_ARRAY_LEN(map); i++) {
     int rc = build(p, mp_ynode_get(o, map[i].key), map[i].slot, err);
     if (rc < 0)
@@ -569,7 +573,9 @@ static mp__yexpr **res_exprs(mp__yres *r, size_t *n) {
       offsetof(mp__yres, version),    offsetof(mp__yres, import_id),
       offsetof(mp__yres, ignore),     offsetof(mp__yres, replace_on),
       offsetof(mp__yres, aso),        offsetof(mp__yres, timeouts),
-      offsetof(mp__yres, aliases),    offsetof(mp__yres, plugin_url)};
+      offsetof(mp__yres, aliases),    offsetof(mp__yres, plugin_url),
+      offsetof(mp__yres, hide_diffs), offsetof(mp__yres, env_vars),
+      offsetof(mp__yres, trigger)};
   mp__yexpr **out = mp_xcalloc(MP_ARRAY_LEN(offs), sizeof(*out));
   for (size_t i = 0; i < MP_ARRAY_LEN(offs); i++)
     out[i] = *(mp__yexpr **)((char *)r + offs[i]);
@@ -604,30 +610,32 @@ static int resource_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
   return rc;
 }
 
-static int depends_on_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
-                             mp_err *err) {
-  const mp_ynode *n = mp_ynode_get(o, "dependsOn");
+/* dependsOn and replaceWith: a list of `${name}` resource references. */
+static int resource_list_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
+                                const char *opt, long **list, size_t *len,
+                                mp_err *err) {
+  const mp_ynode *n = mp_ynode_get(o, opt);
   if (n == NULL || mp_ynode_is_null(n))
     return 0;
   if (n->kind != MP_YNODE_SEQ)
     return at(err, p->file, n->line, n->col,
-              "option 'dependsOn' of resource '%s' must be a list of "
-              "resource references like [${name}]%s",
-              r->key, "");
-  r->depends_on = mp_xcalloc(n->n + 1, sizeof(long));
+              "option '%s' of resource '%s' must be a list of "
+              "resource references like [${name}]",
+              opt, r->key);
+  *list = mp_xcalloc(n->n + 1, sizeof(long));
   for (size_t i = 0; i < n->n; i++) {
     mp_ynode wrap = {.kind = MP_YNODE_MAP};
-    mp_ynode key = {.kind = MP_YNODE_SCALAR, .text = "dependsOn"};
+    mp_ynode key = {.kind = MP_YNODE_SCALAR, .text = (char *)opt};
     mp_ynode *keys[1] = {&key};
     mp_ynode *vals[1] = {n->vals[i]};
     wrap.keys = keys;
     wrap.vals = vals;
     wrap.n = 1;
     long idx;
-    int rc = resource_option(p, r, &wrap, "dependsOn", &idx, err);
+    int rc = resource_option(p, r, &wrap, opt, &idx, err);
     if (rc < 0)
       return rc;
-    r->depends_on[r->ndepends_on++] = idx;
+    (*list)[(*len)++] = idx;
   }
   return 0;
 }
@@ -648,7 +656,11 @@ static int resolve_resource(mp__prog *p, mp__yres *r, const mp_ynode *decl,
   if (rc == 0)
     rc = resource_option(p, r, o, "deletedWith", &r->deleted_with, err);
   if (rc == 0)
-    rc = depends_on_option(p, r, o, err);
+    rc = resource_list_option(p, r, o, "dependsOn", &r->depends_on,
+                              &r->ndepends_on, err);
+  if (rc == 0)
+    rc = resource_list_option(p, r, o, "replaceWith", &r->replace_with,
+                              &r->nreplace_with, err);
   if (rc == 0 && r->provider >= 0 && !p->res[r->provider].is_provider) {
     const mp_ynode *pn = mp_ynode_get(o, "provider");
     return at(err, p->file, pn->line, pn->col,
@@ -690,7 +702,9 @@ static int check_literals(mp__prog *p, mp__yres *r, mp_err *err) {
            {r->replace_on, "replaceOnChanges", MP_X_LIST},
            {r->aso, "additionalSecretOutputs", MP_X_LIST},
            {r->timeouts, "customTimeouts", MP_X_OBJECT},
-           {r->aliases, "aliases", MP_X_LIST}};
+           {r->aliases, "aliases", MP_X_LIST},
+           {r->hide_diffs, "hideDiffs", MP_X_LIST},
+           {r->env_vars, "envVarMappings", MP_X_OBJECT}};
   for (size_t i = 0; i < MP_ARRAY_LEN(c); i++) {
     int rc = check_literal(p, r, c[i].x, c[i].key, c[i].want, err);
     if (rc < 0)
@@ -754,6 +768,8 @@ static void build_graph(mp__prog *p) {
         add_dep(g, (size_t)opt[j]);
     for (size_t j = 0; j < r->ndepends_on; j++)
       add_dep(g, (size_t)r->depends_on[j]);
+    for (size_t j = 0; j < r->nreplace_with; j++)
+      add_dep(g, (size_t)r->replace_with[j]);
   }
   for (size_t i = 0; i < p->nvars; i++) {
     mp__gnode *g = &p->nodes[p->nres + i];
@@ -876,6 +892,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->type);
     free(r->pkg);
     free(r->depends_on);
+    free(r->replace_with);
     free(r->urn);
     free(r->id);
     mp_value_free(r->outputs);

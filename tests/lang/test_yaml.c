@@ -282,6 +282,9 @@ static void test_yaml_options(void) {
       "      additionalSecretOutputs: [e]\n"
       "      import: imp-1\n      version: 1.2.3\n"
       "      deletedWith: ${owner}\n"
+      "      hideDiffs: [f]\n      replaceWith:\n        - ${owner}\n"
+      "      envVarMappings:\n        OLD: NEW\n"
+      "      replacementTrigger: ${owner.id}\n"
       "      customTimeouts:\n        create: 5m\n        delete: 1h\n"
       "      aliases:\n        - urn:pulumi:dev::proj::test:index:Resource::old\n"
       "        - name: older\n          parent: ${owner}\n"
@@ -310,6 +313,15 @@ static void test_yaml_options(void) {
   CHECK_STR(q->importid, "imp-1");
   CHECK_STR(q->version, "1.2.3");
   CHECK_STR(q->deletedwith, URN("test:index:Resource", "owner"));
+  CHECK(q->n_hidediffs == 1 && strcmp(q->hidediffs[0], "f") == 0);
+  CHECK(q->n_replace_with == 1);
+  CHECK_STR(q->replace_with[0], URN("test:index:Resource", "owner"));
+  CHECK(q->n_envvarmappings == 1);
+  CHECK_STR(q->envvarmappings[0]->key, "OLD");
+  CHECK_STR(q->envvarmappings[0]->value, "NEW");
+  CHECK(q->replacement_trigger != NULL &&
+        q->replacement_trigger->kind_case ==
+            GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
   CHECK_STR(q->customtimeouts->create, "5m");
   CHECK_STR(q->customtimeouts->delete_, "1h");
   CHECK_STR(q->customtimeouts->update, "");

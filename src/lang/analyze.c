@@ -14,7 +14,8 @@ static const char *const option_fields[] = {
     "additionalSecretOutputs", "aliases", "customTimeouts",
     "deleteBeforeReplace", "dependsOn", "ignoreChanges", "import", "parent",
     "protect", "provider", "version", "pluginDownloadURL",
-    "replaceOnChanges", "retainOnDelete", "deletedWith"};
+    "replaceOnChanges", "retainOnDelete", "deletedWith", "hideDiffs",
+    "replaceWith", "envVarMappings", "replacementTrigger"};
 
 static int in_list(const char *const *list, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
@@ -32,11 +33,15 @@ static int at(mp_err *err, const char *file, int line, int col,
 
 /* ---- config ---- */
 
-static void cfg_add(mp__prog *p, const char *full, mp_value *v) {
+/* Adds config |full| ("proj:size"), referred to as |short_key|, or when
+ * NULL as |full| without the project's namespace. */
+static void cfg_add(mp__prog *p, const char *full, const char *short_key,
+                    mp_value *v) {
   const char *proj = p->proj->name;
   size_t pl = strlen(proj);
-  const char *short_key = full;
-  if (strncmp(full, proj, pl) == 0 && full[pl] == ':')
+  if (short_key == NULL)
+    short_key = full;
+  if (short_key == full && strncmp(full, proj, pl) == 0 && full[pl] == ':')
     short_key = full + pl + 1;
   p->cfg = mp_xreallocarray(p->cfg, p->ncfg + 1, sizeof(*p->cfg));
   p->cfg[p->ncfg].short_key = mp_xstrdup(short_key);
@@ -156,9 +161,11 @@ static mp_value *coerce(const mp_value *v, const char *type, int secret,
 
 static int load_declared(mp__prog *p, const mp_project_config *c,
                          const mp_value *config, mp_err *err) {
-  char *full = strchr(c->key, ':')
-                   ? mp_xstrdup(c->key)
-                   : mp_xasprintf("%s:%s", p->proj->name, c->key);
+  /* `name:` names the key read; the program still says |c->key|. */
+  const char *read = c->name ? c->name : c->key;
+  char *full = strchr(read, ':')
+                   ? mp_xstrdup(read)
+                   : mp_xasprintf("%s:%s", p->proj->name, read);
   const mp_value *set = config ? mp_value_object_get(config, full) : NULL;
   mp_value *v = NULL;
   if (set == NULL && c->def == NULL) {
@@ -166,7 +173,7 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
                         "Pulumi.yaml:%d:%d: missing required configuration "
                         "variable '%s'; set it with `minipulumi config set "
                         "%s <value>`",
-                        c->line, c->col, full, c->key);
+                        c->line, c->col, full, read);
     free(full);
     return rc;
   }
@@ -184,7 +191,7 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
                           "Pulumi.yaml:%d:%d: Stack '%s' with configuration "
                           "key '%s' must be of type '%s'; %s",
                           c->line, c->col, p->stack ? p->stack : "",
-                          c->key, c->type, why);
+                          read, c->type, why);
       free(full);
       return rc;
     }
@@ -193,7 +200,7 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
   }
   if (c->secret && v->kind != MP_VALUE_SECRET)
     v = mp_value_new_secret(v);
-  cfg_add(p, full, v);
+  cfg_add(p, full, c->name ? c->key : NULL, v);
   free(full);
   return 0;
 }
@@ -212,7 +219,7 @@ static int load_config(mp__prog *p, const mp_value *config, mp_err *err) {
     for (size_t j = 0; j < p->ncfg; j++)
       known |= strcmp(p->cfg[j].full_key, e->key) == 0;
     if (!known)
-      cfg_add(p, e->key, mp_value_dup(e->value));
+      cfg_add(p, e->key, NULL, mp_value_dup(e->value));
   }
   return 0;
 }
@@ -258,7 +265,10 @@ static int load_option_exprs(mp__prog *p, mp__yres *r, const mp_ynode *o,
              {"additionalSecretOutputs", &r->aso},
              {"customTimeouts", &r->timeouts},
              {"aliases", &r->aliases},
-             {"pluginDownloadURL", &r->plugin_url}};
+             {"pluginDownloadURL", &r->plugin_url},
+             {"hideDiffs", &r->hide_diffs},
+             {"envVarMappings", &r->env_vars},
+             {"replacementTrigger", &r->trigger}};
   for (size_t i = 0; i < MP_ARRAY_LEN(map); i++) {
     int rc = build(p, mp_ynode_get(o, map[i].key), map[i].slot, err);
     if (rc < 0)
@@ -563,7 +573,9 @@ static mp__yexpr **res_exprs(mp__yres *r, size_t *n) {
       offsetof(mp__yres, version),    offsetof(mp__yres, import_id),
       offsetof(mp__yres, ignore),     offsetof(mp__yres, replace_on),
       offsetof(mp__yres, aso),        offsetof(mp__yres, timeouts),
-      offsetof(mp__yres, aliases),    offsetof(mp__yres, plugin_url)};
+      offsetof(mp__yres, aliases),    offsetof(mp__yres, plugin_url),
+      offsetof(mp__yres, hide_diffs), offsetof(mp__yres, env_vars),
+      offsetof(mp__yres, trigger)};
   mp__yexpr **out = mp_xcalloc(MP_ARRAY_LEN(offs), sizeof(*out));
   for (size_t i = 0; i < MP_ARRAY_LEN(offs); i++)
     out[i] = *(mp__yexpr **)((char *)r + offs[i]);
@@ -598,30 +610,32 @@ static int resource_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
   return rc;
 }
 
-static int depends_on_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
-                             mp_err *err) {
-  const mp_ynode *n = mp_ynode_get(o, "dependsOn");
+/* dependsOn and replaceWith: a list of `${name}` resource references. */
+static int resource_list_option(mp__prog *p, mp__yres *r, const mp_ynode *o,
+                                const char *opt, long **list, size_t *len,
+                                mp_err *err) {
+  const mp_ynode *n = mp_ynode_get(o, opt);
   if (n == NULL || mp_ynode_is_null(n))
     return 0;
   if (n->kind != MP_YNODE_SEQ)
     return at(err, p->file, n->line, n->col,
-              "option 'dependsOn' of resource '%s' must be a list of "
-              "resource references like [${name}]%s",
-              r->key, "");
-  r->depends_on = mp_xcalloc(n->n + 1, sizeof(long));
+              "option '%s' of resource '%s' must be a list of "
+              "resource references like [${name}]",
+              opt, r->key);
+  *list = mp_xcalloc(n->n + 1, sizeof(long));
   for (size_t i = 0; i < n->n; i++) {
     mp_ynode wrap = {.kind = MP_YNODE_MAP};
-    mp_ynode key = {.kind = MP_YNODE_SCALAR, .text = "dependsOn"};
+    mp_ynode key = {.kind = MP_YNODE_SCALAR, .text = (char *)opt};
     mp_ynode *keys[1] = {&key};
     mp_ynode *vals[1] = {n->vals[i]};
     wrap.keys = keys;
     wrap.vals = vals;
     wrap.n = 1;
     long idx;
-    int rc = resource_option(p, r, &wrap, "dependsOn", &idx, err);
+    int rc = resource_option(p, r, &wrap, opt, &idx, err);
     if (rc < 0)
       return rc;
-    r->depends_on[r->ndepends_on++] = idx;
+    (*list)[(*len)++] = idx;
   }
   return 0;
 }
@@ -642,7 +656,11 @@ static int resolve_resource(mp__prog *p, mp__yres *r, const mp_ynode *decl,
   if (rc == 0)
     rc = resource_option(p, r, o, "deletedWith", &r->deleted_with, err);
   if (rc == 0)
-    rc = depends_on_option(p, r, o, err);
+    rc = resource_list_option(p, r, o, "dependsOn", &r->depends_on,
+                              &r->ndepends_on, err);
+  if (rc == 0)
+    rc = resource_list_option(p, r, o, "replaceWith", &r->replace_with,
+                              &r->nreplace_with, err);
   if (rc == 0 && r->provider >= 0 && !p->res[r->provider].is_provider) {
     const mp_ynode *pn = mp_ynode_get(o, "provider");
     return at(err, p->file, pn->line, pn->col,
@@ -684,7 +702,9 @@ static int check_literals(mp__prog *p, mp__yres *r, mp_err *err) {
            {r->replace_on, "replaceOnChanges", MP_X_LIST},
            {r->aso, "additionalSecretOutputs", MP_X_LIST},
            {r->timeouts, "customTimeouts", MP_X_OBJECT},
-           {r->aliases, "aliases", MP_X_LIST}};
+           {r->aliases, "aliases", MP_X_LIST},
+           {r->hide_diffs, "hideDiffs", MP_X_LIST},
+           {r->env_vars, "envVarMappings", MP_X_OBJECT}};
   for (size_t i = 0; i < MP_ARRAY_LEN(c); i++) {
     int rc = check_literal(p, r, c[i].x, c[i].key, c[i].want, err);
     if (rc < 0)
@@ -748,6 +768,8 @@ static void build_graph(mp__prog *p) {
         add_dep(g, (size_t)opt[j]);
     for (size_t j = 0; j < r->ndepends_on; j++)
       add_dep(g, (size_t)r->depends_on[j]);
+    for (size_t j = 0; j < r->nreplace_with; j++)
+      add_dep(g, (size_t)r->replace_with[j]);
   }
   for (size_t i = 0; i < p->nvars; i++) {
     mp__gnode *g = &p->nodes[p->nres + i];
@@ -870,6 +892,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->type);
     free(r->pkg);
     free(r->depends_on);
+    free(r->replace_with);
     free(r->urn);
     free(r->id);
     mp_value_free(r->outputs);

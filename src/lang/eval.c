@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "engine/text.h"
 
 /* Files read by fn::readFile larger than this are refused (not cut). */
@@ -389,11 +391,11 @@ static int check_text(const mp_buf *b, char *why, size_t cap) {
   return -1;
 }
 
-static mp_value *fn_read_file(mp__evalctx *c, const mp__yexpr *x,
-                              const mp_value *a, mp_err *err) {
-  if (need(c, x, a, MP_VALUE_STRING, "the path", err) < 0)
-    return NULL;
-  const char *path = a->u.str.ptr;
+/* Reads the file at |path| (relative to the program folder) whole into
+ * |b|, refusing what is not UTF-8 text when |text|; the message names
+ * the function. Returns 0 or MP_EINVAL with |err| set. */
+static int read_path(mp__evalctx *c, const mp__yexpr *x, const char *path,
+                     int text, mp_buf *b, mp_err *err) {
   char *full = path[0] == '/'
                    ? mp_xstrdup(path)
                    : mp_xasprintf("%s/%s", c->p->proj->program_dir, path);
@@ -401,23 +403,49 @@ static mp_value *fn_read_file(mp__evalctx *c, const mp__yexpr *x,
    * not a regular file. */
   int fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   free(full);
+  char why[256];
+  int rc = -1;
   if (fd < 0) {
-    fail(err, c->p, x, "fn::readFile: cannot open '%s': %s", path,
-         strerror(errno));
-    return NULL;
+    snprintf(why, sizeof(why), "%s", strerror(errno));
+  } else {
+    rc = read_regular(fd, b, why, sizeof(why));
+    close(fd);
   }
+  if (rc == 0 && text) rc = check_text(b, why, sizeof(why));
+  if (rc == 0) return 0;
+  char w[300];
+  snprintf(w, sizeof(w), "%s: cannot %s '%s'", mp__fn_name(x->fn),
+           fd < 0 ? "open" : "read", path);
+  return fail(err, c->p, x, "%s: %s", w, why);
+}
+
+static mp_value *fn_read_file(mp__evalctx *c, const mp__yexpr *x,
+                              const mp_value *a, mp_err *err) {
+  if (need(c, x, a, MP_VALUE_STRING, "the path", err) < 0)
+    return NULL;
   mp_buf b;
   mp_buf_init(&b);
-  char why[256];
-  int rc = read_regular(fd, &b, why, sizeof(why));
-  close(fd);
-  if (rc == 0) rc = check_text(&b, why, sizeof(why));
-  if (rc < 0) {
-    mp_buf_destroy(&b);
-    fail(err, c->p, x, "fn::readFile: cannot read '%s': %s", path, why);
-    return NULL;
+  mp_value *out = NULL;
+  int text = x->fn == MP_FN_READFILE;
+  int rc = read_path(c, x, a->u.str.ptr, text, &b, err);
+  if (rc == 0 && text) {
+    out = mp_value_new_string(b.data ? b.data : "", b.len);
+  } else if (rc == 0) {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    const void *data = b.data ? b.data : "";
+    size_t len = b.len;
+    if (x->fn == MP_FN_FILEBASE64SHA256) {
+      EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+      data = md;
+      len = n;
+    }
+    mp_buf enc;
+    mp_buf_init(&enc);
+    base64_encode(data, len, &enc);
+    out = mp_value_new_string(enc.data ? enc.data : "", enc.len);
+    mp_buf_destroy(&enc);
   }
-  mp_value *out = mp_value_new_string(b.data ? b.data : "", b.len);
   mp_buf_destroy(&b);
   return out;
 }
@@ -439,6 +467,79 @@ static mp_value *fn_base64(mp__evalctx *c, const mp__yexpr *x,
   mp_value *out = mp_value_new_string(b.data ? b.data : "", b.len);
   mp_buf_destroy(&b);
   return out;
+}
+
+/* Pulumi YAML's name for the type of |v| in messages ("a list"). */
+static const char *type_string(const mp_value *v) {
+  switch (v->kind) {
+  case MP_VALUE_NULL: return "nil";
+  case MP_VALUE_BOOL: return "a boolean";
+  case MP_VALUE_NUMBER: return "a number";
+  case MP_VALUE_STRING: return "a string";
+  case MP_VALUE_ARRAY: return "a list";
+  case MP_VALUE_OBJECT: return "an object";
+  default: return mp_value_kind_name(v->kind);
+  }
+}
+
+static mp_value *fn_length(mp__evalctx *c, const mp__yexpr *x,
+                           const mp_value *a, mp_err *err) {
+  if (a->kind == MP_VALUE_ARRAY)
+    return mp_value_new_number((double)a->u.arr.len);
+  if (a->kind == MP_VALUE_OBJECT)
+    return mp_value_new_number((double)a->u.obj.len);
+  if (a->kind == MP_VALUE_STRING)
+    return mp_value_new_number(
+        (double)mp__grapheme_count(a->u.str.ptr, a->u.str.len));
+  fail(err, c->p, x, "fn::length requires a list, map, or string, got %s%s",
+       type_string(a), "");
+  return NULL;
+}
+
+static mp_value *fn_single_or_none(mp__evalctx *c, const mp__yexpr *x,
+                                   const mp_value *a, mp_err *err) {
+  if (a->kind != MP_VALUE_ARRAY) {
+    fail(err, c->p, x, "fn::singleOrNone requires a list, got %s%s",
+         type_string(a), "");
+    return NULL;
+  }
+  if (a->u.arr.len > 1) {
+    char n[32];
+    snprintf(n, sizeof(n), "%zu", a->u.arr.len);
+    fail(err, c->p, x,
+         "fn::singleOrNone expected a list of 0 or 1 elements, got %s%s", n,
+         "");
+    return NULL;
+  }
+  return a->u.arr.len ? mp_value_dup(a->u.arr.items[0]) : mp_value_new_null();
+}
+
+static mp_value *fn_sha1(mp__evalctx *c, const mp__yexpr *x,
+                         const mp_value *a, mp_err *err) {
+  if (a->kind != MP_VALUE_STRING) {
+    fail(err, c->p, x, "fn::sha1 requires a string, got %s%s",
+         type_string(a), "");
+    return NULL;
+  }
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned n = 0;
+  EVP_Digest(a->u.str.ptr, a->u.str.len, md, &n, EVP_sha1(), NULL);
+  char hex[2 * EVP_MAX_MD_SIZE + 1];
+  for (unsigned i = 0; i < n; i++)
+    snprintf(hex + 2 * i, 3, "%02x", md[i]);
+  return mp_value_new_string(hex, 2 * n);
+}
+
+/* fn::filebase64 and fn::filebase64sha256 take a string path, and say so
+ * in Pulumi YAML's words. */
+static mp_value *fn_file_b64(mp__evalctx *c, const mp__yexpr *x,
+                             const mp_value *a, mp_err *err) {
+  if (a->kind != MP_VALUE_STRING) {
+    fail(err, c->p, x, "%s requires a string path, got %s",
+         mp__fn_name(x->fn), type_string(a));
+    return NULL;
+  }
+  return fn_read_file(c, x, a, err);
 }
 
 static mp_value *fn_plain(mp__evalctx *c, const mp__yexpr *x,
@@ -464,6 +565,17 @@ static mp_value *fn_plain(mp__evalctx *c, const mp__yexpr *x,
     return fn_base64(c, x, a, err);
   case MP_FN_READFILE:
     return fn_read_file(c, x, a, err);
+  case MP_FN_FILEBASE64:
+  case MP_FN_FILEBASE64SHA256:
+    return fn_file_b64(c, x, a, err);
+  case MP_FN_SHA1:
+    return fn_sha1(c, x, a, err);
+  case MP_FN_LENGTH:
+    return fn_length(c, x, a, err);
+  case MP_FN_SINGLEORNONE:
+    return fn_single_or_none(c, x, a, err);
+  case MP_FN_ASSETARCHIVE:
+    return mp_value_new_archive(NULL, mp_value_dup(a), NULL, NULL);
   default:
     break;
   }
@@ -477,6 +589,8 @@ static mp_value *fn_plain(mp__evalctx *c, const mp__yexpr *x,
     return mp_value_new_asset(NULL, NULL, s, NULL);
   case MP_FN_REMOTEASSET:
     return mp_value_new_asset(NULL, NULL, NULL, s);
+  case MP_FN_REMOTEARCHIVE:
+    return mp_value_new_archive(NULL, NULL, NULL, s);
   default:
     return mp_value_new_archive(NULL, NULL, s, NULL);
   }
@@ -572,14 +686,40 @@ static mp_value *eval_invoke(mp__evalctx *c, mp__yexpr *x, mp_err *err) {
   return NULL;
 }
 
+/* fn::pulumiResourceName and fn::pulumiResourceType take a resource,
+ * `${name}`, and give its registered name or its type token. */
+static mp_value *eval_resource_fact(mp__evalctx *c, mp__yexpr *x,
+                                    mp_err *err) {
+  const mp__yexpr *a = x->arg;
+  if (a->kind == MP_X_ACCESS && a->ref == MP_REF_RESOURCE && a->nacc == 0) {
+    const mp__yres *r = &c->p->res[a->ref_index];
+    return mp_value_new_cstring(x->fn == MP_FN_RESOURCENAME ? r->name
+                                                            : r->type);
+  }
+  mp_value *v = mp__eval(c, x->arg, err);
+  if (v == NULL)
+    return NULL;
+  fail(err, c->p, x, "%s requires a resource, got %s", mp__fn_name(x->fn),
+       type_string(v));
+  mp_value_free(v);
+  return NULL;
+}
+
 static mp_value *eval_fn(mp__evalctx *c, mp__yexpr *x, mp_err *err) {
   if (x->fn == MP_FN_INVOKE)
     return eval_invoke(c, x, err);
+  if (x->fn == MP_FN_RESOURCENAME || x->fn == MP_FN_RESOURCETYPE)
+    return eval_resource_fact(c, x, err);
   mp_value *a = mp__eval(c, x->arg, err);
   if (a == NULL)
     return NULL;
   if (x->fn == MP_FN_SECRET)
     return mp_value_new_secret(a);
+  if (x->fn == MP_FN_UNSECRET) {
+    mp_value *plain = mp_value_strip_secrets(a);
+    mp_value_free(a);
+    return plain;
+  }
   int secret = 0;
   if (lift(&a, &secret)) {
     mp_value_free(a);

@@ -18,7 +18,17 @@ static const char *const fn_names[] = {
     [MP_FN_FILEASSET] = "fn::fileAsset",
     [MP_FN_FILEARCHIVE] = "fn::fileArchive",
     [MP_FN_REMOTEASSET] = "fn::remoteAsset",
-    [MP_FN_INVOKE] = "fn::invoke"};
+    [MP_FN_INVOKE] = "fn::invoke",
+    [MP_FN_UNSECRET] = "fn::unsecret",
+    [MP_FN_FILEBASE64] = "fn::filebase64",
+    [MP_FN_FILEBASE64SHA256] = "fn::filebase64sha256",
+    [MP_FN_SHA1] = "fn::sha1",
+    [MP_FN_LENGTH] = "fn::length",
+    [MP_FN_SINGLEORNONE] = "fn::singleOrNone",
+    [MP_FN_RESOURCENAME] = "fn::pulumiResourceName",
+    [MP_FN_RESOURCETYPE] = "fn::pulumiResourceType",
+    [MP_FN_REMOTEARCHIVE] = "fn::remoteArchive",
+    [MP_FN_ASSETARCHIVE] = "fn::assetArchive"};
 
 const char *mp__fn_name(mp__fn f) { return fn_names[f]; }
 
@@ -253,6 +263,24 @@ static int check_fn_arg(const mp__yexpr *x, const char *file, mp_err *err) {
                         file, a->line, a->col);
     return 0;
   }
+  case MP_FN_ASSETARCHIVE:
+    if (a->kind != MP_X_OBJECT)
+      return mp_err_set(err, MP_EINVAL,
+                        "%s:%d:%d: the argument to fn::assetArchive must be "
+                        "an object",
+                        file, a->line, a->col);
+    for (size_t i = 0; i < a->n; i++) {
+      const mp__yexpr *v = a->items[i];
+      if (v->kind != MP_X_FN ||
+          (v->fn != MP_FN_STRINGASSET && v->fn != MP_FN_FILEASSET &&
+           v->fn != MP_FN_REMOTEASSET && v->fn != MP_FN_FILEARCHIVE &&
+           v->fn != MP_FN_REMOTEARCHIVE && v->fn != MP_FN_ASSETARCHIVE))
+        return mp_err_set(err, MP_EINVAL,
+                          "%s:%d:%d: fn::assetArchive: the value of '%s' "
+                          "must be an asset or an archive",
+                          file, v->line, v->col, a->keys[i]);
+    }
+    return 0;
   default:
     return 0;
   }
@@ -276,8 +304,47 @@ static int build_items(const mp_ynode *n, mp__xkind kind,
   return 0;
 }
 
+/* `fn::<pkg>:<module>[:<name>]` is short for an fn::invoke of that
+ * function, its value the arguments (when a map). */
+static int is_short_invoke(const char *key) {
+  const char *tok = key + 4;
+  size_t parts = 1;
+  for (const char *p = tok; *p; p++)
+    parts += *p == ':';
+  if (parts < 2 || parts > 3 || strstr(tok, "::") || tok[0] == ':' ||
+      tok[strlen(tok) - 1] == ':')
+    return 0;
+  return 1;
+}
+
+static int build_short_invoke(const mp_ynode *n, const char *file,
+                              mp__yexpr **out, mp_err *err) {
+  const mp_ynode *k = n->keys[0];
+  mp__yexpr *x = expr_new(MP_X_FN, k->line, k->col);
+  x->fn = MP_FN_INVOKE;
+  x->arg = expr_new(MP_X_OBJECT, k->line, k->col);
+  mp__yexpr *tok = expr_new(MP_X_STR, k->line, k->col);
+  tok->str = mp_xstrdup(k->text + 4);
+  tok->len = strlen(tok->str);
+  push_item(x->arg, tok, "function");
+  if (n->vals[0]->kind == MP_YNODE_MAP) {
+    mp__yexpr *args = NULL;
+    int rc = build_items(n->vals[0], MP_X_OBJECT, file, &args, err);
+    if (rc < 0) {
+      mp__yexpr_free(x);
+      return rc;
+    }
+    push_item(x->arg, args, "arguments");
+  }
+  *out = x;
+  return 0;
+}
+
 static int build_map(const mp_ynode *n, const char *file, mp__yexpr **out,
                      mp_err *err) {
+  if (n->n == 1 && strncasecmp(n->keys[0]->text, "fn::", 4) == 0 &&
+      is_short_invoke(n->keys[0]->text))
+    return build_short_invoke(n, file, out, err);
   if (n->n == 1 && strncasecmp(n->keys[0]->text, "fn::", 4) == 0) {
     mp__fn fn;
     const mp_ynode *k = n->keys[0];

@@ -33,7 +33,17 @@ typedef enum mp__fn {
   MP_FN_FILEASSET,
   MP_FN_FILEARCHIVE,
   MP_FN_REMOTEASSET,
-  MP_FN_INVOKE
+  MP_FN_INVOKE,
+  MP_FN_UNSECRET,
+  MP_FN_FILEBASE64,
+  MP_FN_FILEBASE64SHA256,
+  MP_FN_SHA1,
+  MP_FN_LENGTH,
+  MP_FN_SINGLEORNONE,
+  MP_FN_RESOURCENAME,
+  MP_FN_RESOURCETYPE,
+  MP_FN_REMOTEARCHIVE,
+  MP_FN_ASSETARCHIVE
 } mp__fn;
 
 /* What the root of a reference names (resolved by the analysis). */

@@ -44,4 +44,8 @@ const char *mp__lang_config_type(const char *declared);
 /* The config type name of |v| (integer for whole numbers). */
 const char *mp__lang_value_type(const mp_value *v);
 
+/* The number of user-perceived characters (extended grapheme clusters)
+ * of the UTF-8 text |s| of |n| bytes (grapheme.c). */
+size_t mp__grapheme_count(const char *s, size_t n);
+
 #endif

@@ -28,10 +28,11 @@ typedef struct mp__yres {
   mp__yexpr *get_state;
   /* options */
   long parent, provider, deleted_with; /* resource index or -1 */
-  long *depends_on;
-  size_t ndepends_on;
+  long *depends_on, *replace_with;
+  size_t ndepends_on, nreplace_with;
   mp__yexpr *protect, *retain, *dbr, *version, *import_id, *ignore,
-      *replace_on, *aso, *timeouts, *aliases, *plugin_url;
+      *replace_on, *aso, *timeouts, *aliases, *plugin_url, *hide_diffs,
+      *env_vars, *trigger;
   /* state */
   char *urn, *id;   /* id NULL: unknown (preview) */
   mp_value *outputs; /* OBJECT, or NULL when all outputs are unknown */

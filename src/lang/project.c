@@ -80,7 +80,7 @@ static int load_config_key(mp_project *p, const mp_ynode *k,
     if (strcmp(p->config[i].key, k->text) == 0)
       return bad_field(err, file, k, "config key declared twice");
   mp_project_config c = {.key = NULL, .line = k->line, .col = k->col};
-  const mp_ynode *def = v;
+  const mp_ynode *def = v, *nm = NULL;
   if (v->kind == MP_YNODE_MAP) {
     def = mp_ynode_get(v, legacy ? "Default" : "default");
     if (def == NULL)
@@ -98,6 +98,9 @@ static int load_config_key(mp_project *p, const mp_ynode *k,
                           t->kind == MP_YNODE_SCALAR ? t->text : "?");
       c.type = mp__lang_config_type(t->text);
     }
+    nm = mp_ynode_get(v, "name");
+    if (nm != NULL && (nm->kind != MP_YNODE_SCALAR || !nm->text[0]))
+      return bad_field(err, file, nm, "'name' must be a non-empty string");
     const mp_ynode *s = mp_ynode_get(v, "secret");
     if (s == NULL)
       s = mp_ynode_get(v, "Secret");
@@ -125,6 +128,7 @@ static int load_config_key(mp_project *p, const mp_ynode *k,
                      "unable to infer type: either 'default' or 'type' is "
                      "required");
   c.key = mp_xstrdup(k->text);
+  c.name = nm ? mp_xstrdup(nm->text) : NULL;
   c.def = dv;
   p->config = mp_xreallocarray(p->config, p->nconfig + 1, sizeof(c));
   p->config[p->nconfig++] = c;
@@ -394,6 +398,7 @@ void mp_project_free(mp_project *p) {
     return;
   for (size_t i = 0; i < p->nconfig; i++) {
     free((char *)p->config[i].key);
+    free((char *)p->config[i].name);
     mp_value_free((mp_value *)p->config[i].def);
   }
   free(p->config);

@@ -220,6 +220,8 @@ void mp__request_free(Pulumirpc__RegisterResourceRequest *req) {
     return;
   mp_value_pb_struct_free(req->object);
   req->object = NULL;
+  mp_value_pb_value_free(req->replacement_trigger);
+  req->replacement_trigger = NULL;
   protobuf_c_message_free_unpacked(&req->base, NULL);
 }
 
@@ -294,6 +296,60 @@ static int eval_props(mp__evalctx *c, mp__yexpr *props, mp_value **obj,
   return pending;
 }
 
+/* envVarMappings: an object of strings. */
+static int opt_env_vars(mp__evalctx *c, mp__yres *r,
+                        Pulumirpc__RegisterResourceRequest *req,
+                        mp_err *err) {
+  mp_value *v;
+  int rc = opt_eval(c, r->env_vars, &v, err);
+  if (rc != 0 || v == NULL)
+    return rc;
+  for (size_t i = 0; v->kind == MP_VALUE_OBJECT && i < v->u.obj.len; i++)
+    if (v->u.obj.items[i].value->kind != MP_VALUE_STRING) {
+      mp_value_free(v);
+      return opt_error(c, r, r->env_vars, "envVarMappings",
+                       "an object with string values", err);
+    }
+  if (v->kind != MP_VALUE_OBJECT) {
+    mp_value_free(v);
+    return opt_error(c, r, r->env_vars, "envVarMappings",
+                     "an object with string values", err);
+  }
+  req->envvarmappings =
+      mp_xcalloc(v->u.obj.len + 1, sizeof(*req->envvarmappings));
+  for (size_t i = 0; i < v->u.obj.len; i++) {
+    Pulumirpc__RegisterResourceRequest__EnvVarMappingsEntry *e =
+        mp_xmalloc(sizeof(*e));
+    pulumirpc__register_resource_request__env_var_mappings_entry__init(e);
+    e->key = mp_xstrdup(v->u.obj.items[i].key);
+    e->value = mp_xstrdup(v->u.obj.items[i].value->u.str.ptr);
+    req->envvarmappings[req->n_envvarmappings++] = e;
+  }
+  mp_value_free(v);
+  return 0;
+}
+
+/* replacementTrigger (any value) and replaceWith (the URNs of resources). */
+static int opt_replacement(mp__evalctx *c, mp__yres *r,
+                           Pulumirpc__RegisterResourceRequest *req,
+                           mp_err *err) {
+  mp_value *v;
+  int rc = opt_eval(c, r->trigger, &v, err);
+  if (rc != 0)
+    return rc;
+  if (v != NULL) {
+    req->replacement_trigger = mp_value_to_pb(v, MP_PB_KEEP_SECRETS);
+    mp_value_free(v);
+  }
+  if (r->nreplace_with == 0)
+    return 0;
+  req->replace_with = mp_xcalloc(r->nreplace_with + 1, sizeof(char *));
+  for (size_t i = 0; i < r->nreplace_with; i++)
+    req->replace_with[req->n_replace_with++] =
+        mp_xstrdup(c->p->res[r->replace_with[i]].urn);
+  return 0;
+}
+
 static int fill_options(mp__evalctx *c, mp__yres *r,
                         Pulumirpc__RegisterResourceRequest *req,
                         mp_err *err) {
@@ -320,6 +376,13 @@ static int fill_options(mp__evalctx *c, mp__yres *r,
     rc = opt_strings(c, r, r->aso, "additionalSecretOutputs",
                      &req->additionalsecretoutputs,
                      &req->n_additionalsecretoutputs, err);
+  if (rc == 0)
+    rc = opt_strings(c, r, r->hide_diffs, "hideDiffs", &req->hidediffs,
+                     &req->n_hidediffs, err);
+  if (rc == 0)
+    rc = opt_env_vars(c, r, req, err);
+  if (rc == 0)
+    rc = opt_replacement(c, r, req, err);
   if (rc == 0)
     rc = opt_timeouts(c, r, req, err);
   if (rc == 0)

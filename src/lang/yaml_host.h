@@ -15,7 +15,10 @@ typedef struct mp_project mp_project; /* opaque; src/lang/project.c */
 /* One declared project config key (Pulumi.yaml `config:` or the Pulumi
  * YAML `configuration:` section). */
 typedef struct mp_project_config {
-  const char *key;     /* as declared: "size" or "aws:region" */
+  const char *key;     /* as declared: "size" or "aws:region"; the program
+                          refers to it by this name */
+  const char *name;    /* `name:`, the config key read in its place
+                          ("instanceSize"), or NULL: the key itself */
   const char *type;    /* "string", "integer", "number", "boolean",
                           "array", "object", or NULL (from the default) */
   const mp_value *def; /* the default, or NULL: the key is required */

@@ -373,7 +373,10 @@ static mp_value *typed_scalar(const mp_ynode *n) {
   char *end = NULL;
   errno = 0;
   double d = strtod(t, &end);
-  if (end != t && *end == '\0' && errno == 0 && isfinite(d) &&
+  /* A subnormal (5e-324) is a number, as in Go: strtod's ERANGE on
+   * underflow is no failure; overflow (infinity) is. */
+  if (end != t && *end == '\0' && (errno == 0 || fabs(d) < 1) &&
+      isfinite(d) &&
       strchr("+-.0123456789", t[0]) && !(t[0] == '0' && t[1] == 'x'))
     return mp_value_new_number(d);
   return mp_value_new_string(n->text, n->len);

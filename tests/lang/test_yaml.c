@@ -130,7 +130,14 @@ static void show_into(const mp_value *v, mp_buf *b) {
                                                     : "uri");
     return;
   case MP_VALUE_ARCHIVE:
-    mp_buf_printf(b, "archive(%s)", v->u.archive.path);
+    if (v->u.archive.assets) {
+      mp_buf_puts(b, "archive(");
+      show_into(v->u.archive.assets, b);
+      mp_buf_putc(b, ')');
+      return;
+    }
+    mp_buf_printf(b, "archive(%s)", v->u.archive.path ? v->u.archive.path
+                                                      : v->u.archive.uri);
     return;
   default:
     mp_value_to_json(v, NULL, 0, b, NULL);
@@ -275,6 +282,9 @@ static void test_yaml_options(void) {
       "      additionalSecretOutputs: [e]\n"
       "      import: imp-1\n      version: 1.2.3\n"
       "      deletedWith: ${owner}\n"
+      "      hideDiffs: [f]\n      replaceWith:\n        - ${owner}\n"
+      "      envVarMappings:\n        OLD: NEW\n"
+      "      replacementTrigger: ${owner.id}\n"
       "      customTimeouts:\n        create: 5m\n        delete: 1h\n"
       "      aliases:\n        - urn:pulumi:dev::proj::test:index:Resource::old\n"
       "        - name: older\n          parent: ${owner}\n"
@@ -303,6 +313,15 @@ static void test_yaml_options(void) {
   CHECK_STR(q->importid, "imp-1");
   CHECK_STR(q->version, "1.2.3");
   CHECK_STR(q->deletedwith, URN("test:index:Resource", "owner"));
+  CHECK(q->n_hidediffs == 1 && strcmp(q->hidediffs[0], "f") == 0);
+  CHECK(q->n_replace_with == 1);
+  CHECK_STR(q->replace_with[0], URN("test:index:Resource", "owner"));
+  CHECK(q->n_envvarmappings == 1);
+  CHECK_STR(q->envvarmappings[0]->key, "OLD");
+  CHECK_STR(q->envvarmappings[0]->value, "NEW");
+  CHECK(q->replacement_trigger != NULL &&
+        q->replacement_trigger->kind_case ==
+            GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
   CHECK_STR(q->customtimeouts->create, "5m");
   CHECK_STR(q->customtimeouts->delete_, "1h");
   CHECK_STR(q->customtimeouts->update, "");
@@ -447,6 +466,102 @@ static void test_yaml_functions(void) {
   run_free(&r);
 }
 
+/* The builtins Pulumi YAML added after the first ones: file digests,
+ * sha1, length (grapheme clusters for strings), singleOrNone, unsecret,
+ * and the name and type of a resource. */
+static void test_yaml_more_functions(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "hello.txt", "hello");
+  write_file(
+      r.dir, "Pulumi.yaml",
+      "name: proj\nruntime: yaml\n"
+      "variables:\n  s:\n    fn::secret: hush\n"
+      "resources:\n"
+      "  b:\n    type: test:Resource\n    name: bee\n"
+      "  a:\n    type: test:Resource\n    properties:\n"
+      "      f64:\n        fn::filebase64: hello.txt\n"
+      "      f256:\n        fn::filebase64sha256: hello.txt\n"
+      "      sha:\n        fn::sha1: hello\n"
+      "      lens:\n"
+      "        - fn::length: [1, 2, 3]\n"
+      "        - fn::length: {x: 1, y: 2}\n"
+      "        - fn::length: \"h\\u00e9llo\"\n"
+      "        - fn::length: \"e\\u0301\"\n"
+      "        - fn::length: \"\\U0001F468\\u200D\\U0001F469\\u200D"
+      "\\U0001F467\"\n"
+      "        - fn::length: \"\\U0001F1EB\\U0001F1F7\\U0001F1E9\\U0001F1EA\"\n"
+      "        - fn::length: \"\\u1112\\u1161\\u11AB\\uD55C\"\n"
+      "        - fn::length: \"\\U0001F44D\\U0001F3FD!\"\n"
+      "        - fn::length: \"a\\r\\nb\"\n"
+      "      one:\n        fn::singleOrNone: [x]\n"
+      "      none:\n        fn::singleOrNone: []\n"
+      "      plain:\n        fn::unsecret: ${s}\n"
+      "      rname:\n        fn::pulumiResourceName: ${b}\n"
+      "      rtype:\n        fn::pulumiResourceType: ${b}\n"
+      "      ra:\n        fn::remoteArchive: http://h/a.tgz\n"
+      "      aa:\n        fn::assetArchive:\n          f:\n"
+      "            fn::stringAsset: t\n"
+      "      sinv:\n        fn::test:echo:\n          q: hi\n");
+  run_program_in(&r, NULL, 0, NULL);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"),
+                  "{aa:archive({f:asset(t)}),"
+                  "f256:\"LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=\","
+                  "f64:\"aGVsbG8=\",lens:[3,2,5,1,1,2,2,2,3],none:null,"
+                  "one:\"x\",plain:\"hush\",ra:archive(http://h/a.tgz),"
+                  "rname:\"bee\","
+                  "rtype:\"test:index:Resource\","
+                  "sha:\"aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d\","
+                  "sinv:{q:\"hi\",tok:\"test:index:echo\"}}");
+  run_free(&r);
+}
+
+/* A subnormal double is a number, the smallest one included. */
+static void test_yaml_subnormal_number(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\nresources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      tiny: 5e-324\n      small: 2.2250738585072009e-308\n"
+              "      big: 1e400\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"), "{big:\"1e400\",small:2.225073858507201e-308,"
+                                  "tiny:5e-324}");
+  run_free(&r);
+}
+
+/* A config entry's `name:` is the key read; the program refers to the
+ * entry by its own key. */
+static void test_yaml_config_name(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "configuration:\n  size:\n    type: String\n"
+              "    name: instanceSize\n"
+              "  count:\n    type: Number\n    name: other:n\n"
+              "    default: 3\n"
+              "resources:\n"
+              "  a:\n    type: test:Resource\n    properties:\n"
+              "      s: ${size}\n      n: ${count}\n",
+              "{\"proj:instanceSize\": \"big\"}", 0);
+  CHECK(r.start_rc == 0);
+  CHECK_OWNED_STR(props(&r, "a"), "{n:3,s:\"big\"}");
+  run_free(&r);
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "configuration:\n  size:\n    type: String\n"
+              "    name: instanceSize\n",
+              "{\"proj:size\": \"big\"}", 0);
+  CHECK(r.start_rc < 0);
+  CHECK_CONTAINS(r.err.msg, "missing required configuration variable "
+                            "'proj:instanceSize'");
+  run_free(&r);
+}
+
 static void test_yaml_function_errors(void) {
   const char *progs[][2] = {
       {"      v:\n        fn::select: [5, [a]]\n",
@@ -458,7 +573,22 @@ static void test_yaml_function_errors(void) {
       {"      v:\n        fn::invoke:\n          function: test:fail\n",
        "Pulumi.yaml:8:9: fn::invoke failed: no such thing"},
       {"      v:\n        fn::join: [1, [a]]\n",
-       "fn::join: the delimiter must be a string"}};
+       "fn::join: the delimiter must be a string"},
+      {"      v:\n        fn::length: 5\n",
+       "Pulumi.yaml:8:9: fn::length requires a list, map, or string, got a "
+       "number"},
+      {"      v:\n        fn::singleOrNone: [1, 2]\n",
+       "fn::singleOrNone expected a list of 0 or 1 elements, got 2"},
+      {"      v:\n        fn::singleOrNone: x\n",
+       "fn::singleOrNone requires a list, got a string"},
+      {"      v:\n        fn::sha1: [x]\n",
+       "fn::sha1 requires a string, got a list"},
+      {"      v:\n        fn::filebase64: 7\n",
+       "fn::filebase64 requires a string path, got a number"},
+      {"      v:\n        fn::filebase64sha256: nope.bin\n",
+       "fn::filebase64sha256: cannot open 'nope.bin'"},
+      {"      v:\n        fn::pulumiResourceName: abc\n",
+       "fn::pulumiResourceName requires a resource, got a string"}};
   for (size_t i = 0; i < MP_ARRAY_LEN(progs); i++) {
     char *yaml = mp_xasprintf("name: proj\nruntime: yaml\nresources:\n"
                               "  a:\n    type: test:Resource\n"
@@ -1030,6 +1160,9 @@ int main(void) {
   RUN(test_yaml_type_resolution);
   RUN(test_yaml_interpolation);
   RUN(test_yaml_functions);
+  RUN(test_yaml_more_functions);
+  RUN(test_yaml_subnormal_number);
+  RUN(test_yaml_config_name);
   RUN(test_yaml_function_errors);
   RUN(test_yaml_secrets);
   RUN(test_yaml_preview_unknowns);

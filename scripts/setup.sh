@@ -14,6 +14,8 @@ packages=(
   libssl-dev libpq-dev python3
   # plugin tarballs (libarchive) and their downloads (libcurl)
   libarchive-dev libcurl4-openssl-dev
+  # fn::length counts grapheme clusters with ICU's break iterator
+  libicu-dev
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer

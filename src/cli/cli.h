@@ -90,7 +90,7 @@ int mp_cmd_state_move(int argc, const char **argv, mp_ctx *ctx);
  * snapshot back if anything changed. Returns an exit status. */
 int mp_cli_pending_creates(mp_ctx *ctx, const mp_strv *imports, int ask_user);
 
-/* ---- messages ---- */
+/* ---- messages (messages.c) ---- */
 
 /* Prints "error: <msg>" to ctx->err and returns |status|. */
 int mp_cli_error(mp_ctx *ctx, int status, const char *fmt, ...)

@@ -22,8 +22,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
 
 #define CREDENTIALS "credentials.json"
 

@@ -10,7 +10,11 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/config_cmd.h"
+#include "cli/config_values.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
+#include "cli/render.h"
+#include "cli/secrets.h"
 
 typedef mp_cfg_cmd cfg_cmd;
 

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "cli/config_cmd.h"
+#include "cli/config_values.h"
+#include "cli/messages.h"
+#include "cli/workspace.h"
 
 int mp_cfg_open(mp_ctx *ctx, const char *stack, mp_cfg_cmd *c, int write) {
   memset(c, 0, sizeof(*c));

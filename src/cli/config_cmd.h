@@ -4,7 +4,10 @@
 #ifndef MP_CLI_CONFIG_CMD_H
 #define MP_CLI_CONFIG_CMD_H
 
-#include "cli/cli.h"
+#include "cli/config_file.h"
+#include "cli/ctx.h"
+#include "engine/err.h"
+#include "engine/value.h"
 
 typedef struct mp_cfg_cmd { /* Owner: the subcommand running. */
   mp_ctx *ctx;

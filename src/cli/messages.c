@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/messages.h"
 
 /* "<label><message>\n" on ctx->err. */
 static void report(mp_ctx *ctx, const char *label, const char *fmt,

@@ -2,7 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/config_values.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
+#include "cli/stack_create.h"
+#include "cli/workspace.h"
 
 /* Copies the `config` of |from| into the new stack's file, re-encrypting
  * secrets with the new stack's passphrase salt. */

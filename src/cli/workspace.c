@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
+#include "cli/messages.h"
 #include "cli/operation.h"
+#include "cli/workspace.h"
 
 /* ==== project ==== */
 

@@ -22,10 +22,23 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
 
 #define CREDENTIALS "credentials.json"
+
+char *mp_cli_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  mp_buf b;
+  mp_buf_init(&b);
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
+  fclose(f);
+  return mp_buf_detach(&b, len);
+}
 
 /* ==== ~/.minipulumi ==== */
 

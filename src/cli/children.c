@@ -16,7 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/children.h"
+#include "engine/mem.h"
 
 /* The decimal number at *p (advanced past it and one separator), or -1. */
 static long parse_num(const char **p, const char *end) {

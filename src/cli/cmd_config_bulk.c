@@ -8,6 +8,9 @@
 
 #include "cli/args.h"
 #include "cli/config_cmd.h"
+#include "cli/config_values.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
 
 /* Splits `key=value` on the first '=' (a key quoted with ' or " may hold
  * '=' up to its closing quote). Sets *key and *value (owned). */

@@ -14,7 +14,10 @@
 #include "cli/cli.h"
 #include "cli/import_source.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
 #include "cli/operation.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 #include "engine/urn.h"
 #include "lang/ynode.h"
 

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/backend.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
 
 static const mp_cmd_help help = {
     "minipulumi login [<url>] [flags]",

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "cli/args.h"
+#include "cli/backend.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
 
 static const mp_cmd_help help = {
     "minipulumi logout [<url>] [flags]",

@@ -8,6 +8,8 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/plugins.h"
 #include "plugin/cache.h"
 
 static const mp_cmd_help help = {

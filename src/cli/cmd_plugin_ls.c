@@ -7,6 +7,9 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
+#include "cli/plugins.h"
+#include "cli/render.h"
 #include "plugin/cache.h"
 
 static const mp_cmd_help help = {"minipulumi plugin ls [flags]",

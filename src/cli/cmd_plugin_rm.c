@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/backend.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/plugins.h"
 #include "plugin/cache.h"
 
 static const mp_cmd_help help = {

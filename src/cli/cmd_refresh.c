@@ -2,6 +2,7 @@
  * the stack's state up to date. */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {

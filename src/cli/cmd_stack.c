@@ -5,6 +5,8 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/render.h"
 
 static const struct sub {
   const char *name, *alias;

@@ -6,6 +6,9 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack export [flags]",

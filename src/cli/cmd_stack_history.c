@@ -7,6 +7,9 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
+#include "cli/render.h"
+#include "cli/workspace.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack history [flags]",

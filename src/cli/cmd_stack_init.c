@@ -3,6 +3,8 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/stack_create.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack init [<stack-name>] [flags]",

@@ -5,6 +5,8 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
+#include "cli/workspace.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack ls [flags]",

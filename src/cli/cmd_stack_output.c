@@ -6,6 +6,10 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
+#include "cli/render.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 #include "engine/urn.h"
 
 static const mp_cmd_help help = {

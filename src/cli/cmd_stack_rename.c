@@ -7,6 +7,8 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/workspace.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack rename <new-stack-name> [flags]",

@@ -3,6 +3,9 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/stack_create.h"
+#include "cli/workspace.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack select [<stack>] [flags]",

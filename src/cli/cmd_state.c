@@ -5,6 +5,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
 
 static const struct sub {
   const char *name, *alias, *alias2;

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
 #include "cli/state_edit.h"
 #include "engine/urn.h"
 

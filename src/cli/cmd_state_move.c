@@ -9,6 +9,9 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 #include "engine/urn.h"
 
 /* One side of the move. */

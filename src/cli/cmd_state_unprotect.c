@@ -3,6 +3,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/messages.h"
 #include "cli/state_edit.h"
 
 static const mp_cmd_help help = {

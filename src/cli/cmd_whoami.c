@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli/args.h"
+#include "cli/backend.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
 

@@ -1,9 +1,13 @@
-/* What the `config` subcommands share (cmd_config.c, cmd_config_bulk.c):
- * one stack's Pulumi.<stack>.yaml, opened for reading or writing. */
+/* What the `config` subcommands share (config_cmd.c, called by cmd_config.c
+ * and cmd_config_bulk.c): one stack's Pulumi.<stack>.yaml, opened for
+ * reading or writing. */
 #ifndef MP_CLI_CONFIG_CMD_H
 #define MP_CLI_CONFIG_CMD_H
 
-#include "cli/cli.h"
+#include "cli/config_file.h"
+#include "cli/ctx.h"
+#include "engine/err.h"
+#include "engine/value.h"
 
 typedef struct mp_cfg_cmd { /* Owner: the subcommand running. */
   mp_ctx *ctx;

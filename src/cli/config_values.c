@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/config_values.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 
 int mp_cli_config_key(const mp_ctx *ctx, const char *key, int path,
                       char **full, char **rest, mp_err *err) {

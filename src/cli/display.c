@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli/render.h"
 #include "engine/urn.h"
 
 /* ==== rows ==== */

@@ -1,9 +1,9 @@
 /* Times and sizes in the words Pulumi's CLI prints them with (the
- * go-humanize package): "3 minutes ago", "4.2 MB" (cli/cli.h). */
+ * go-humanize package): "3 minutes ago", "4.2 MB" (cli/render.h). */
 #include <math.h>
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli/render.h"
 
 /* How long ago |t| was, in the words Pulumi's history uses ("now",
  * "1 second ago", "2 minutes ago", ... "a long while ago"). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/render.h"
 #include "engine/snapshot.h"
 
 /* ==== step metadata ==== */

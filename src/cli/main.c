@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/children.h"
 #include "cli/cli.h"
 #include "cli/display.h"
+#include "cli/messages.h"
 
 typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
 

@@ -5,10 +5,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/config_values.h"
 #include "cli/display.h"
 #include "cli/import_source.h"
 #include "cli/json_out.h"
+#include "cli/messages.h"
+#include "cli/providers.h"
+#include "cli/render.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
                "mp_deploy_opts.interrupt points at ctx->interrupt");

@@ -70,4 +70,10 @@ int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
                            const mp_builtin_opts *builtin,
                            mp_plugin_host **out, mp_err *err);
 
+/* Before a refresh (pending_creates.c): completes the pending creates
+ * named in |imports| (URN, ID pairs) and, with |ask_user|, asks on the
+ * terminal about each other one (clear, skip or import), writing the
+ * snapshot back if anything changed. Returns an exit status. */
+int mp_cli_pending_creates(mp_ctx *ctx, const mp_strv *imports, int ask_user);
+
 #endif

@@ -6,7 +6,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
 
 #define MP_PASSPHRASE_MAX 1024
 

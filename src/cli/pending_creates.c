@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/operation.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 
 /* Drops pending operation |i| of |s|. */
 static void drop_pending(mp_snapshot *s, size_t i) {

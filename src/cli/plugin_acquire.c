@@ -1,13 +1,14 @@
 /* Acquiring a plugin version a deployment needs and nobody installed, as
  * Pulumi's provider registry does when a provider's plugin is missing
- * (cli/cli.h, mp_cli_plugin_acquire): downloaded from the provider's
+ * (cli/providers.h, mp_cli_plugin_acquire): downloaded from the provider's
  * pluginDownloadURL (or Pulumi's default locations, after overrides) and
  * installed into the cache, unless
  * PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION is set. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/plugins.h"
+#include "cli/providers.h"
 #include "plugin/cache.h"
 
 void mp_cli_plugin_note_url(void *ud, const char *pkg, const char *version,

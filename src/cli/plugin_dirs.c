@@ -1,10 +1,11 @@
 /* Where plugins live on this machine, and Pulumi's boolean settings
- * (cli/cli.h). */
+ * (cli/plugins.h, cli/backend.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
+#include "cli/plugins.h"
 #include "plugin/cache.h"
 
 char *mp_cli_home_path(const char *rel) {

@@ -1,4 +1,4 @@
-/* Downloading a plugin into the cache (cli/cli.h,
+/* Downloading a plugin into the cache (cli/plugins.h,
  * mp_cli_download_install): the settings Pulumi reads from the
  * environment, a progress line on a terminal, then the install. */
 #include <errno.h>
@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/plugins.h"
+#include "cli/render.h"
 #include "plugin/cache.h"
 #include "plugin/download.h"
 

@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
 #include "cli/operation.h"
+#include "cli/plugins.h"
 #include "lang/nodejs.h"
 #include "lang/yaml_host.h"
 #include "providers/builtin.h"

@@ -1,11 +1,13 @@
-/* What serves each package of a deployment (cli.h, "the providers of a
- * deployment"): the engine's package `pulumi`, Node.js dynamic providers
- * (`pulumi-nodejs`), and the plugin host for everything else. */
+/* What serves each package of a deployment (cli/providers.h): the
+ * engine's package `pulumi`, Node.js dynamic providers (`pulumi-nodejs`),
+ * and the plugin host for everything else. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
+#include "cli/plugins.h"
+#include "cli/providers.h"
 #include "lang/nodejs.h"
 #include "providers/builtin.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/render.h"
 
 static void put_indent(mp_buf *out, int n) {
   for (int i = 0; i < n; i++) mp_buf_putc(out, ' ');

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 
 /* The salt from a secrets state JSON text (owned), or NULL. */
 static char *salt_of_state(const char *state) {

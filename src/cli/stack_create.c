@@ -1,17 +1,12 @@
 /* Creating a stack (stack init, stack select --create). */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-
-int mp_cli_stack_name_valid(const char *name) {
-  if (!*name || strlen(name) > 100) return 0;
-  for (const char *p = name; *p; p++)
-    if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-      return 0;
-  return 1;
-}
+#include "cli/config_values.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
+#include "cli/stack_create.h"
+#include "cli/workspace.h"
 
 /* Copies the `config` of |from| into the new stack's file, re-encrypting
  * secrets with the new stack's passphrase salt. */

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/render.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 #include "engine/urn.h"
 
 typedef struct view_row {

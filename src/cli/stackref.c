@@ -10,7 +10,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli/cli.h"
+#include "cli/providers.h"
+#include "cli/secrets.h"
 #include "engine/crypto.h"
 #include "engine/urn.h"
 

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/secrets.h"
+#include "cli/workspace.h"
 #include "engine/text.h"
 #include "engine/urn.h"
 

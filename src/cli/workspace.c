@@ -1,116 +1,16 @@
 /* The workspace: the project (Pulumi.yaml), the state store, the stack. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/backend.h"
+#include "cli/messages.h"
 #include "cli/operation.h"
-
-/* ==== context and messages ==== */
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MP_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MP_SANITIZED 1
-#endif
-#endif
-#ifndef MP_SANITIZED
-#define MP_SANITIZED 0
-#endif
-
-void mp_ctx_init(mp_ctx *ctx) {
-  memset(ctx, 0, sizeof(*ctx));
-  ctx->out = stdout;
-  ctx->err = stderr;
-  ctx->stdin_tty = isatty(0);
-  ctx->stdout_tty = isatty(1);
-  ctx->previewing = 1; /* no update runs yet */
-  ctx->leave_memory = !MP_SANITIZED;
-}
-
-static void project_free(mp_cli_project *p) {
-  if (!p) return;
-  mp_project_free(p->lang);
-  free(p);
-}
-
-void mp_ctx_destroy(mp_ctx *ctx) {
-  mp_cli_secrets_release(ctx);
-  mp_store_close(ctx->store);
-  ctx->store = NULL;
-  free(ctx->backend_url);
-  ctx->backend_url = NULL;
-  if (!ctx->leave_memory) project_free(ctx->project); /* else: the exit's */
-  ctx->project = NULL;
-}
-
-int mp_cli_error(mp_ctx *ctx, int status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("error: ", ctx->err);
-  vfprintf(ctx->err, fmt, ap);
-  fputc('\n', ctx->err);
-  va_end(ap);
-  return status;
-}
-
-int mp_cli_fail(mp_ctx *ctx, int status, const mp_err *err) {
-  return mp_cli_error(ctx, status, "%s", err->msg[0] ? err->msg : "failed");
-}
-
-void mp_cli_warn(mp_ctx *ctx, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("warning: ", ctx->err);
-  vfprintf(ctx->err, fmt, ap);
-  fputc('\n', ctx->err);
-  va_end(ap);
-}
-
-int mp_cli_interactive(const mp_ctx *ctx) {
-  const char *ci = getenv("CI");
-  if (ctx->non_interactive) return 0;
-  if (ci && *ci && strcmp(ci, "false") && strcmp(ci, "0")) return 0;
-  return ctx->stdin_tty && ctx->stdout_tty;
-}
-
-int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
-                  size_t size) {
-  fprintf(ctx->out, "%s ", question);
-  fflush(ctx->out);
-  if (!fgets(answer, (int)size, stdin) || ctx->interrupt) return -1;
-  answer[strcspn(answer, "\r\n")] = 0;
-  return 0;
-}
-
-int mp_cli_need_yes(mp_ctx *ctx) {
-  return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                      "--yes must be passed in to proceed when running in "
-                      "non-interactive mode");
-}
-
-int mp_cli_confirm_by_name(mp_ctx *ctx, const char *stack, int yes,
-                           const char *fmt, ...) {
-  if (yes) return 0;
-  if (!mp_cli_interactive(ctx)) return mp_cli_need_yes(ctx);
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(ctx->out, fmt, ap);
-  va_end(ap);
-  fputc('\n', ctx->out);
-  char q[300], answer[256];
-  snprintf(q, sizeof(q),
-           "Please confirm that this is what you'd like to do by typing `%s`:",
-           stack);
-  if (mp_cli_prompt(ctx, q, answer, sizeof(answer)) != 0 || strcmp(answer, stack))
-    return mp_cli_error(ctx, MP_EXIT_ERROR, "confirmation declined");
-  return 0;
-}
+#include "cli/workspace.h"
 
 /* ==== project ==== */
 
@@ -134,18 +34,6 @@ static char *find_project_dir(const char *start) {
     *slash = 0;
   }
   return NULL;
-}
-
-char *mp_cli_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  mp_buf b;
-  mp_buf_init(&b);
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
-  fclose(f);
-  return mp_buf_detach(&b, len);
 }
 
 /* Loads the project in |dir| (Pulumi.yaml is read once, here; the
@@ -231,6 +119,14 @@ int mp_cli_store_quiet(mp_ctx *ctx) {
 }
 
 /* ==== stacks ==== */
+
+int mp_cli_stack_name_valid(const char *name) {
+  if (!*name || strlen(name) > 100) return 0;
+  for (const char *p = name; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+      return 0;
+  return 1;
+}
 
 /* Pulumi's diy backends accept `<stack>`, `<org>/<stack>` and
  * `<org>/<project>/<stack>`; the organization is always "organization"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/workspace.h"
 #include "engine/urn.h"
 #include "fuzz_util.h"
 #include "lang/yaml_host.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/config_cmd.h"
+#include "cli/config_values.h"
 #include "fuzz_util.h"
 
 static int has_wildcard(const mp_path *p) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/config_file.h"
+#include "cli/config_values.h"
 #include "fuzz_util.h"
 
 static void decode_all(const mp_stack_config *cfg) {

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/cli.h"
+#include "cli/ctx.h"
 #include "engine/crypto.h"
 
 /* The entry point every target defines (libFuzzer's main calls it). */

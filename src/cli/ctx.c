@@ -1,0 +1,44 @@
+/* The command's context: its defaults and its release (above the
+ * secrets, whose cached managers it releases). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/secrets.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MP_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MP_SANITIZED 1
+#endif
+#endif
+#ifndef MP_SANITIZED
+#define MP_SANITIZED 0
+#endif
+
+void mp_ctx_init(mp_ctx *ctx) {
+  memset(ctx, 0, sizeof(*ctx));
+  ctx->out = stdout;
+  ctx->err = stderr;
+  ctx->stdin_tty = isatty(0);
+  ctx->stdout_tty = isatty(1);
+  ctx->previewing = 1; /* no update runs yet */
+  ctx->leave_memory = !MP_SANITIZED;
+}
+
+static void project_free(mp_cli_project *p) {
+  if (!p) return;
+  mp_project_free(p->lang);
+  free(p);
+}
+
+void mp_ctx_destroy(mp_ctx *ctx) {
+  mp_cli_secrets_release(ctx);
+  mp_store_close(ctx->store);
+  ctx->store = NULL;
+  free(ctx->backend_url);
+  ctx->backend_url = NULL;
+  if (!ctx->leave_memory) project_free(ctx->project); /* else: the exit's */
+  ctx->project = NULL;
+}

@@ -1,0 +1,53 @@
+/* The exit statuses, and messages and questions to the user (messages.c).
+ *
+ * Convention inside src/cli: helpers named mp_cli_* that end in an exit
+ * status print their own message to ctx->err and return the status the
+ * command should exit with (0 = go on). */
+#ifndef MP_CLI_MESSAGES_H
+#define MP_CLI_MESSAGES_H
+
+#include <stddef.h>
+
+#include "cli/ctx.h"
+#include "engine/err.h"
+
+/* Exit statuses (Pulumi >= 3.227; docs/architecture.md, "Exit statuses"). */
+enum mp_exit {
+  MP_EXIT_OK = 0,
+  MP_EXIT_ERROR = 1,
+  MP_EXIT_CONFIG = 2,        /* bad flags or configuration */
+  MP_EXIT_RESOURCE = 4,      /* a resource operation failed */
+  MP_EXIT_NO_STACK = 6,      /* stack not found */
+  MP_EXIT_CHANGES = 7,       /* --expect-no-changes found changes */
+  MP_EXIT_CANCELLED = 8,
+  MP_EXIT_INTERNAL = 255
+};
+
+/* Prints "error: <msg>" to ctx->err and returns |status|. */
+int mp_cli_error(mp_ctx *ctx, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prints "error: <err->msg>" and returns |status|. */
+int mp_cli_fail(mp_ctx *ctx, int status, const mp_err *err);
+/* Prints "warning: <msg>" to ctx->err. */
+void mp_cli_warn(mp_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* 1 if prompts may be shown: stdin and stdout are terminals, CI is unset
+ * and --non-interactive was not given. */
+int mp_cli_interactive(const mp_ctx *ctx);
+/* Asks |question| and reads one line from stdin into |answer|. Returns 0,
+ * or -1 on end of input or interrupt. */
+int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,
+                  size_t size);
+/* The error of a command that must ask but may not (`--yes must be passed
+ * in ...`); returns its exit status (2). */
+int mp_cli_need_yes(mp_ctx *ctx);
+/* Confirms an irreversible action on |stack|: 0 at once with |yes|; else,
+ * when prompts may be shown, prints the warning |fmt| (a line, formatted
+ * with the arguments) and asks the user to type the stack's name. Returns
+ * 0 when confirmed, else an exit status after the error. */
+int mp_cli_confirm_by_name(mp_ctx *ctx, const char *stack, int yes,
+                           const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

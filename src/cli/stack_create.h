@@ -1,0 +1,15 @@
+/* Creating a stack (stack_create.c): the top of the workspace helpers. */
+#ifndef MP_CLI_STACK_CREATE_H
+#define MP_CLI_STACK_CREATE_H
+
+#include "cli/ctx.h"
+
+/* Creates stack |name| (validated: letters, digits, `-`, `_`, `.`), sets
+ * up its passphrase salt when PULUMI_CONFIG_PASSPHRASE(_FILE) is set (or
+ * adopts the `encryptionsalt` already in its file), copies the config of
+ * |copy_from| (may be NULL) and selects it unless |no_select|. Prints
+ * `Created stack '<name>'`. Returns an exit status. */
+int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
+                        int no_select);
+
+#endif

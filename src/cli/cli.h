@@ -46,5 +46,6 @@ int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_repair(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_move(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx);
 
 #endif

@@ -19,6 +19,7 @@ int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_watch(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx);

@@ -16,6 +16,8 @@ packages=(
   libarchive-dev libcurl4-openssl-dev
   # fn::length counts grapheme clusters with ICU's break iterator
   libicu-dev
+  # `stack graph --format svg|png` renders with Graphviz's dot command
+  graphviz
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer

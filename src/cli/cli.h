@@ -18,6 +18,8 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_watch(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx);
@@ -33,6 +35,9 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_graph(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_change_secrets_provider(int argc, const char **argv,
+                                         mp_ctx *ctx);
 
 /* `state` and its subcommands (cmd_state*.c) */
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
@@ -45,5 +50,6 @@ int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_rename(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_repair(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_move(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx);
 
 #endif

@@ -40,6 +40,8 @@ static const struct command {
     {"logout", mp_cmd_logout, "Log out of a minipulumi state backend"},
     {"whoami", mp_cmd_whoami, "Display the current logged-in user"},
     {"version", mp_cmd_version, "Print minipulumi's version number"},
+    {"new", mp_cmd_new, "Create a new Pulumi project"},
+    {"watch", mp_cmd_watch, "Continuously update the resources in a stack"},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the

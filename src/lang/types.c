@@ -17,6 +17,7 @@ static const char *const builtin_types[][2] = {
     {"random:index:RandomPet", "random:index/randomPet:RandomPet"},
     {"random:index:RandomId", "random:index/randomId:RandomId"},
     {"random:index:RandomUuid", "random:index/randomUuid:RandomUuid"},
+    {"random:index:RandomBytes", "random:index/randomBytes:RandomBytes"},
     {"command:local:Command", "command:local:Command"},
     {"local:index:File", "local:index:File"},
     {"test:index:Resource", "test:index:Resource"},
@@ -86,6 +87,8 @@ static const char *const integer_props[] = {"keepers", "max", "min", "result",
 static const char *const id_props[] = {"b64Std", "b64Url", "byteLength", "dec",
                                        "hex",    "keepers", "prefix", NULL};
 static const char *const uuid_props[] = {"keepers", "result", NULL};
+static const char *const bytes_props[] = {"base64", "hex", "keepers", "length",
+                                          NULL};
 static const char *const command_props[] = {
     "addPreviousOutputInEnv", "archive", "archivePaths", "assetPaths",
     "assets", "create", "delete", "dir", "environment", "interpreter",
@@ -104,6 +107,7 @@ const char *const *mp_yaml_type_properties(const char *token) {
       {"random:index/randomInteger:RandomInteger", integer_props},
       {"random:index/randomId:RandomId", id_props},
       {"random:index/randomUuid:RandomUuid", uuid_props},
+      {"random:index/randomBytes:RandomBytes", bytes_props},
       {"command:local:Command", command_props},
       {"local:index:File", file_props},
   };

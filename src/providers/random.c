@@ -2,7 +2,7 @@
  * provider (pulumi-random, bridged from terraform-provider-random) with
  * the same tokens, inputs and outputs. Every input change replaces; the
  * results come from the kernel CSPRNG (RandomInteger with `seed` is
- * deterministic). Read is left to the engine's echo fallback. */
+ * deterministic). Read (refresh and import) is in random_import.c. */
 #include "providers/random_int.h"
 
 #include <stdio.h>
@@ -160,14 +160,31 @@ static void set_prefixed(mp_value *o, const char *key, const char *prefix,
   mp_buf_reset(b);
 }
 
+void mp__random_id_outputs(const unsigned char *bytes, size_t n,
+                           const char *prefix, mp_value *outputs, char **id) {
+  mp_buf b;
+  mp_buf_init(&b);
+  b64(bytes, n, 1, &b);
+  *id = mp_xstrdup(b.data ? b.data : ""); /* the id is unprefixed */
+  set_prefixed(outputs, "b64Url", prefix, &b);
+  b64(bytes, n, 0, &b);
+  set_prefixed(outputs, "b64Std", prefix, &b);
+  char *hex = mp_xmalloc(2 * n + 1);
+  mp__prov_hex(bytes, n, hex);
+  mp_buf_puts(&b, hex);
+  free(hex);
+  set_prefixed(outputs, "hex", prefix, &b);
+  decimal(bytes, n, &b);
+  set_prefixed(outputs, "dec", prefix, &b);
+  mp_buf_destroy(&b);
+}
+
 static int gen_id(const mp_value *in, const char *type, mp_value *outputs,
                   char **id, mp_err *err) {
   mp_prov_resp tmp;
   int64_t n = 0;
   const char *prefix = NULL;
   unsigned char *bytes;
-  char *hex;
-  mp_buf b;
   int rc;
   mp_prov_resp_init(&tmp);
   check_id(in, outputs, &tmp);
@@ -179,21 +196,54 @@ static int gen_id(const mp_value *in, const char *type, mp_value *outputs,
   if (rc < 0)
     return rc;
   bytes = mp_xmalloc((size_t)n);
+  if ((rc = mp__prov_random_bytes(bytes, (size_t)n, err)) == 0)
+    mp__random_id_outputs(bytes, (size_t)n, prefix, outputs, id);
+  free(bytes);
+  return rc;
+}
+
+/* ---- RandomBytes ---- */
+
+static int check_bytes(const mp_value *news, mp_value *out, mp_prov_resp *r) {
+  int64_t n = 0;
+  mp__prov_field f = mp__prov_int(news, "length", &n, r);
+  (void)out;
+  if (f == MP_PROV_FIELD_MISSING)
+    mp_prov_resp_add_failure(r, "length", "missing required property");
+  else if (f == MP_PROV_FIELD_OK && (n < 1 || n > MAX_ID_BYTES))
+    mp_prov_resp_add_failure(r, "length", "must be between 1 and 4096");
+  return 0;
+}
+
+void mp__random_bytes_outputs(const unsigned char *bytes, size_t n,
+                              mp_value *outputs) {
+  mp_buf b;
+  mp_buf_init(&b);
+  b64(bytes, n, 0, &b);
+  mp_value_object_set(outputs, "base64",
+                      mp_value_new_secret(mp_value_new_cstring(b.data ? b.data : "")));
+  mp_buf_destroy(&b);
+  char *hex = mp_xmalloc(2 * n + 1);
+  mp__prov_hex(bytes, n, hex);
+  mp_value_object_set(outputs, "hex", mp_value_new_secret(mp_value_new_cstring(hex)));
+  free(hex);
+}
+
+static int gen_bytes(const mp_value *in, const char *type, mp_value *outputs,
+                     char **id, mp_err *err) {
+  mp_prov_resp tmp;
+  int64_t n = 0;
+  mp_prov_resp_init(&tmp);
+  check_bytes(in, outputs, &tmp);
+  (void)mp__prov_int(in, "length", &n, NULL);
+  int rc = mp__prov_failures_to_err(&tmp, type, err);
+  mp_prov_resp_destroy(&tmp);
+  if (rc < 0)
+    return rc;
+  unsigned char *bytes = mp_xmalloc((size_t)n);
   if ((rc = mp__prov_random_bytes(bytes, (size_t)n, err)) == 0) {
-    mp_buf_init(&b);
-    b64(bytes, (size_t)n, 1, &b);
-    *id = mp_xstrdup(b.data); /* the id is unprefixed */
-    set_prefixed(outputs, "b64Url", prefix, &b);
-    b64(bytes, (size_t)n, 0, &b);
-    set_prefixed(outputs, "b64Std", prefix, &b);
-    hex = mp_xmalloc(2 * (size_t)n + 1);
-    mp__prov_hex(bytes, (size_t)n, hex);
-    mp_buf_puts(&b, hex);
-    free(hex);
-    set_prefixed(outputs, "hex", prefix, &b);
-    decimal(bytes, (size_t)n, &b);
-    set_prefixed(outputs, "dec", prefix, &b);
-    mp_buf_destroy(&b);
+    mp__random_bytes_outputs(bytes, (size_t)n, outputs);
+    *id = mp_xstrdup("none"); /* as pulumi-random's */
   }
   free(bytes);
   return rc;
@@ -231,6 +281,7 @@ static int gen_uuid(const mp_value *in, const char *type, mp_value *outputs,
 static const char *const res_result[] = {"result", NULL};
 static const char *const res_none[] = {NULL};
 static const char *const res_id[] = {"b64Std", "b64Url", "dec", "hex", NULL};
+static const char *const res_bytes[] = {"base64", "hex", NULL};
 
 static const rtype types[] = {
     {"random:index/randomString:RandomString", mp__random_check_string,
@@ -244,6 +295,8 @@ static const rtype types[] = {
     {"random:index/randomId:RandomId", check_id, gen_id, res_id, 0, 0},
     {"random:index/randomUuid:RandomUuid", check_none, gen_uuid, res_result, 0,
      0},
+    {"random:index/randomBytes:RandomBytes", check_bytes, gen_bytes, res_bytes,
+     1, 0},
 };
 
 /* 1 if an input the results are computed from is secret. `keepers` only
@@ -402,6 +455,7 @@ static const mp_provider_vtable random_vt = {
     .create = r_create,
     .update = r_update,
     .del = r_delete,
+    .read = mp__random_read,
     .get_plugin_info = mp__prov_plugin_info,
     .free = r_free,
 };

@@ -22,4 +22,17 @@ int mp__random_gen_password(const mp_value *in, const char *type,
 int mp__random_gen_pet(const mp_value *in, const char *type, mp_value *outputs,
                        char **id, mp_err *err);
 
+/* RandomId's results (b64Url, b64Std, hex, dec, each after |prefix|) for
+ * |bytes|; *id (owned) is the unprefixed URL-safe base64. */
+void mp__random_id_outputs(const unsigned char *bytes, size_t n,
+                           const char *prefix, mp_value *outputs, char **id);
+/* RandomBytes' results (base64 and hex, both secret) for |bytes|. */
+void mp__random_bytes_outputs(const unsigned char *bytes, size_t n,
+                              mp_value *outputs);
+
+/* Read: on refresh the state is the resource (nothing exists elsewhere);
+ * on import the ID is parsed as pulumi-random documents it. */
+int mp__random_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                    mp_err *err);
+
 #endif

@@ -1,0 +1,256 @@
+/* minipulumi new TEMPLATE: a new project from a built-in template
+ * (templates.c), its first stack, and its dependencies installed, as
+ * `pulumi new` does: the folder must be empty unless --force; the name,
+ * description and stack are asked on a terminal unless --yes or given;
+ * --generate-only writes the files and stops. */
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/messages.h"
+#include "cli/stack_create.h"
+#include "cli/templates.h"
+
+extern char **environ;
+
+static const mp_cmd_help help = {
+    "minipulumi new [template] [flags]",
+    "Create a new Pulumi project from a template: javascript, typescript or "
+    "yaml.\n\n"
+    "Writes the project into the current folder (or --dir), which must be "
+    "empty unless\n--force; creates its first stack (dev unless --stack) and, "
+    "for a Node.js template,\nruns `npm install`. --generate-only writes the "
+    "files only."};
+
+static int valid_project_name(const char *s) {
+  if (!*s || strlen(s) > 100) return 0;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+      return 0;
+  return 1;
+}
+
+/* The folder's name with what a project name may not hold replaced, as
+ * Pulumi derives the default name. */
+static char *default_project_name(const char *dir) {
+  char real[PATH_MAX];
+  const char *base = realpath(dir, real) ? strrchr(real, '/') + 1 : dir;
+  char *name = mp_xstrdup(*base ? base : "project");
+  for (char *p = name; *p; p++)
+    if (!valid_project_name((char[]){*p, 0})) *p = '-';
+  return name;
+}
+
+static int is_empty_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 1;
+  struct dirent *e;
+  int empty = 1;
+  while (empty && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) empty = 0;
+  closedir(d);
+  return empty;
+}
+
+static int mkdir_p(const char *path) {
+  char *p = mp_xstrdup(path);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0777) && errno != EEXIST) return free(p), -1;
+      *s = '/';
+    }
+  int rc = mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+  free(p);
+  return rc;
+}
+
+/* |text| with ${PROJECT} and ${DESCRIPTION} replaced. */
+static char *fill(const char *text, const char *project, const char *desc) {
+  mp_buf b;
+  mp_buf_init(&b);
+  while (*text) {
+    if (!strncmp(text, "${PROJECT}", 10)) {
+      mp_buf_puts(&b, project);
+      text += 10;
+    } else if (!strncmp(text, "${DESCRIPTION}", 14)) {
+      mp_buf_puts(&b, desc);
+      text += 14;
+    } else {
+      mp_buf_putc(&b, *text++);
+    }
+  }
+  return mp_buf_detach(&b, NULL);
+}
+
+static int write_files(mp_ctx *ctx, const mp_template *t, const char *dir,
+                       const char *project, const char *desc) {
+  for (const mp_template_file *f = t->files; f->path; f++) {
+    char *path = mp_xasprintf("%s/%s", dir, f->path);
+    char *text = fill(f->text, project, desc);
+    FILE *out = fopen(path, "w");
+    int bad = !out || fputs(text, out) == EOF;
+    if (out && fclose(out)) bad = 1;
+    int status = bad ? mp_cli_error(ctx, MP_EXIT_ERROR, "cannot write %s: %s",
+                                    path, strerror(errno))
+                     : 0;
+    free(text);
+    free(path);
+    if (status) return status;
+  }
+  return 0;
+}
+
+static int npm_install(mp_ctx *ctx, const char *dir) {
+  fprintf(ctx->out, "Installing dependencies...\n\n");
+  fflush(ctx->out);
+  char *argv[] = {"npm", "install", NULL};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addchdir_np(&fa, dir);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, "npm", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  int st = 0;
+  if (!rc)
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+  if (rc || !WIFEXITED(st) || WEXITSTATUS(st))
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "installing dependencies failed%s%s; run `npm install` "
+                        "in %s, then `minipulumi up`",
+                        rc ? ": " : "", rc ? strerror(rc) : "", dir);
+  fprintf(ctx->out, "Finished installing dependencies\n\n");
+  return 0;
+}
+
+/* *value, or the answer to "|question| (|*value|):" on a terminal. */
+static void ask(mp_ctx *ctx, int may_ask, const char *question, char **value) {
+  if (!may_ask) return;
+  char *q = mp_xasprintf("%s (%s):", question, *value);
+  char answer[256];
+  if (!mp_cli_prompt(ctx, q, answer, sizeof(answer)) && *answer) {
+    free(*value);
+    *value = mp_xstrdup(answer);
+  }
+  free(q);
+}
+
+static void list_templates(mp_ctx *ctx) {
+  fprintf(ctx->err, "Available templates:\n");
+  for (size_t i = 0; mp_template_at(i); i++)
+    fprintf(ctx->err, "    %-11s %s\n", mp_template_at(i)->name,
+            mp_template_at(i)->description);
+}
+
+int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx) {
+  const char *dir_opt = NULL, *name_opt = NULL, *desc_opt = NULL;
+  int yes = 0, force = 0, generate_only = 0;
+  mp_strv pos, config;
+  mp_strv_init(&pos);
+  mp_strv_init(&config);
+  const mp_opt opts[] = {
+      MP_OPT_STR_(0, "dir", &dir_opt, "path", "The location to place the generated project; if not specified, the current directory is used"),
+      MP_OPT_STR_('n', "name", &name_opt, "name", "The project name; if not specified, a prompt will request it"),
+      MP_OPT_STR_('d', "description", &desc_opt, "text", "The project description; if not specified, a prompt will request it"),
+      MP_OPT_LIST_('c', "config", &config, "key=value", "Config to save (repeatable)"),
+      MP_OPT_BOOL_('y', "yes", &yes, "Skip prompts and proceed with default values"),
+      MP_OPT_BOOL_('f', "force", &force, "Forces content to be generated even if it would change existing files"),
+      MP_OPT_BOOL_('g', "generate-only", &generate_only, "Generate the project only; do not create a stack or install dependencies"),
+      MP_OPT_END_};
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 1, &pos);
+  if (rc) {
+    mp_strv_destroy(&pos);
+    mp_strv_destroy(&config);
+    return mp_args_exit_status(rc);
+  }
+  int status = 0;
+  const mp_template *t = pos.len ? mp_template_find(pos.items[0]) : NULL;
+  const char *base = ctx->cwd ? ctx->cwd : ".";
+  char *dir = !dir_opt ? mp_xstrdup(base)
+              : dir_opt[0] == '/' ? mp_xstrdup(dir_opt)
+                                  : mp_xasprintf("%s/%s", base, dir_opt);
+  char *project = NULL, *desc = NULL, *stack = NULL;
+  if (!pos.len) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "no template given; run `minipulumi new <template>`");
+    list_templates(ctx);
+  } else if (!t) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "template '%s' not found (minipulumi has built-in "
+                          "templates only)",
+                          pos.items[0]);
+    list_templates(ctx);
+  } else if (mkdir_p(dir)) {
+    status = mp_cli_error(ctx, MP_EXIT_ERROR, "cannot create %s: %s", dir,
+                          strerror(errno));
+  } else if (!force && !is_empty_dir(dir)) {
+    status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "%s is not empty; rerun in an empty directory, pass "
+                          "the path to an empty directory to --dir, or use "
+                          "--force",
+                          dir);
+  }
+  if (!status) {
+    int may_ask = !yes && mp_cli_interactive(ctx);
+    project = name_opt ? mp_xstrdup(name_opt) : default_project_name(dir);
+    if (!name_opt) ask(ctx, may_ask, "project name", &project);
+    desc = mp_xstrdup(desc_opt ? desc_opt : t->description);
+    if (!desc_opt) ask(ctx, may_ask, "project description", &desc);
+    stack = mp_xstrdup(ctx->stack ? ctx->stack : "dev");
+    if (!ctx->stack && !generate_only) ask(ctx, may_ask, "stack name", &stack);
+    if (!valid_project_name(project))
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "'%s' is not a valid project name: project names "
+                            "may only contain alphanumerics, hyphens, "
+                            "underscores, and periods",
+                            project);
+  }
+  if (!status) status = write_files(ctx, t, dir, project, desc);
+  if (!status) fprintf(ctx->out, "Created project '%s'\n\n", project);
+  if (!status && !generate_only) {
+    const char *saved_cwd = ctx->cwd;
+    ctx->cwd = dir; /* the new project is the workspace from here on */
+    status = mp_cli_stack_create(ctx, stack, NULL, 0);
+    for (size_t i = 0; !status && i < config.len; i++) {
+      char *kv = mp_xstrdup(config.items[i]), *eq = strchr(kv, '=');
+      if (eq) *eq = 0;
+      const char *args[] = {"config", "set", kv, eq ? eq + 1 : "", NULL};
+      status = mp_cmd_config(4, args, ctx);
+      free(kv);
+    }
+    ctx->cwd = saved_cwd;
+    if (!status && t->npm) status = npm_install(ctx, dir);
+  }
+  if (!status) {
+    fprintf(ctx->out, "Your new project is ready to go!\n\n");
+    if (generate_only)
+      fprintf(ctx->out, "To create a stack, run `%s%s%sminipulumi stack init "
+                        "<name>`\n",
+              dir_opt ? "cd " : "", dir_opt ? dir_opt : "",
+              dir_opt ? "`, then `" : "");
+    else if (dir_opt)
+      fprintf(ctx->out, "To perform an initial deployment, run `cd %s`, then, "
+                        "run `minipulumi up`\n",
+              dir_opt);
+    else
+      fprintf(ctx->out,
+              "To perform an initial deployment, run `minipulumi up`\n");
+  }
+  free(project);
+  free(desc);
+  free(stack);
+  free(dir);
+  mp_strv_destroy(&pos);
+  mp_strv_destroy(&config);
+  return status;
+}

@@ -25,9 +25,7 @@ PLATFORM="linux-$ARCH"
 # a wrapper that runs the test plugin with its version baked in.
 tarball() {
   local d="$T/pkg-$1"
-  mkdir -p "$d" "$2"
-  printf '#!/bin/sh\nTESTPROV_VERSION=%s exec node "%s/testprov.js" "$@"\n' \
-    "$1" "$PLUGINS_DIR" >"$d/pulumi-resource-testprov"
-  chmod +x "$d/pulumi-resource-testprov"
+  testprov_plugin "$1" "$d"
+  mkdir -p "$2"
   tar -czf "$2/pulumi-resource-testprov-v$1-$PLATFORM.tar.gz" -C "$d" .
 }

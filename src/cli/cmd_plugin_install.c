@@ -13,7 +13,6 @@
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/plugins.h"
-#include "cli/workspace.h"
 #include "lang/required.h"
 #include "plugin/cache.h"
 #include "plugin/plugin.h"
@@ -86,12 +85,10 @@ static int latest(mp_ctx *ctx, install_args *a) {
 
 /* Without arguments: the project's plugins (lang/required.h). */
 static int install_project(mp_ctx *ctx, install_args *a) {
-  int status = mp_cli_load_project(ctx);
-  if (status) return status;
   mp_required_plugins l = {0};
+  int status = mp_cli_project_plugins(ctx, &l);
   mp_err err;
   mp_err_clear(&err);
-  mp_project_required_plugins(ctx->project->lang, &l, &err);
   mp_plugin_host *host = NULL;
   for (size_t i = 0; i < l.len && status == 0; i++) {
     const mp_required_plugin *p = &l.items[i];

@@ -11,7 +11,6 @@
 #include "cli/messages.h"
 #include "cli/plugins.h"
 #include "cli/render.h"
-#include "cli/workspace.h"
 #include "lang/required.h"
 #include "plugin/cache.h"
 
@@ -111,17 +110,16 @@ static void print_table(mp_ctx *ctx, const mp_plugin_list *l) {
 }
 
 /* --project: the installed plugins that serve what the project needs
- * (lang/required.h): the version asked, else the newest; needs nothing
- * installed is left out, as Pulumi's resolvePlugins leaves it. |shown|
+ * (lang/required.h): the version asked, else the newest; a plugin that
+ * nothing installed serves is left out, as Pulumi's resolvePlugins leaves
+ * it. Returns an exit status. |shown|
  * borrows |all|'s entries. */
 static int project_only(mp_ctx *ctx, const mp_plugin_list *all,
                         mp_plugin_list *shown) {
-  int status = mp_cli_load_project(ctx);
-  if (status) return status;
   mp_required_plugins req = {0};
+  int status = mp_cli_project_plugins(ctx, &req);
   mp_err err;
   mp_err_clear(&err);
-  mp_project_required_plugins(ctx->project->lang, &req, &err);
   shown->items = mp_xcalloc(all->len + 1, sizeof(*shown->items));
   for (size_t i = 0; i < req.len; i++) {
     const mp_required_plugin *r = &req.items[i];
@@ -137,7 +135,7 @@ static int project_only(mp_ctx *ctx, const mp_plugin_list *all,
     if (p && !dup) shown->items[shown->len++] = *p;
   }
   mp_required_plugins_destroy(&req);
-  return 0;
+  return status;
 }
 
 int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx) {

@@ -8,6 +8,7 @@
 #include "cli/backend.h"
 #include "cli/operation.h"
 #include "cli/plugins.h"
+#include "cli/workspace.h"
 #include "lang/required.h"
 #include "plugin/cache.h"
 #include "providers/builtin.h"
@@ -15,6 +16,14 @@
 int mp_cli_plugin_wanted(const mp_required_plugin *p) {
   return strcmp(p->kind, "resource") == 0 && strcmp(p->name, "pulumi") != 0 &&
          !mp_builtin_serves(p->name, p->version);
+}
+
+int mp_cli_project_plugins(mp_ctx *ctx, mp_required_plugins *out) {
+  int status = mp_cli_load_project(ctx);
+  mp_err e;
+  mp_err_clear(&e);
+  if (status == 0) mp_project_required_plugins(ctx->project->lang, out, &e);
+  return status;
 }
 
 int mp_cli_plugin_host_quiet(mp_ctx *ctx, const char *stack,

@@ -57,6 +57,11 @@ struct mp_ctx;
 /* Whether |p| needs a plugin at all: a resource plugin other than the
  * engine's own package, that no built-in package stands in for. */
 int mp_cli_plugin_wanted(const struct mp_required_plugin *p);
+/* Loads the project and appends the plugins it needs to |out|
+ * (lang/required.h). Returns an exit status. */
+struct mp_required_plugins;
+int mp_cli_project_plugins(struct mp_ctx *ctx,
+                           struct mp_required_plugins *out);
 /* A plugin host for finding plugins only (no config; loaded project).
  * Returns 0 or an MP_E code. */
 int mp_cli_plugin_host_quiet(struct mp_ctx *ctx, const char *stack,

@@ -40,13 +40,8 @@ srv.serve_forever()
 PY
 HTTPS_PID=$!
 trap 'kill $HTTP_PID $HTTPS_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
-HPORT=
-for _ in $(seq 100); do
-  HPORT=$(sed -n 's/^port \([0-9]*\)$/\1/p' "$T/https.log" | head -1)
-  [ -n "$HPORT" ] && break
-  sleep 0.1
-done
-[ -n "$HPORT" ] || fail "the HTTPS server did not start: $(cat "$T/https.log")"
+HPORT=$(server_port "$T/https.log") ||
+  fail "the HTTPS server did not start: $(cat "$T/https.log")"
 ASSET="pulumi-resource-testprov-v6.0.0-$PLATFORM.tar.gz"
 tarball 6.0.0 "$GH/assets"
 echo '{"tag_name": "v6.0.0"}' >"$REL/latest"

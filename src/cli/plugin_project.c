@@ -32,6 +32,16 @@ int mp_cli_plugin_host_quiet(mp_ctx *ctx, const char *stack,
   return mp_cli_plugin_host_new(ctx, stack, NULL, &none, host, err);
 }
 
+/* Whether Pulumi.yaml's plugins.providers names |name|: its path serves
+ * it, and a bad path is reported when the provider loads, not fetched. */
+static int named_by_project(const mp_ctx *ctx, const char *name) {
+  size_t n = mp_project_plugin_count(ctx->project->lang);
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(mp_project_plugin_at(ctx->project->lang, i)->name, name) == 0)
+      return 1;
+  return 0;
+}
+
 void mp_cli_plugins_preinstall(mp_ctx *ctx, const char *stack, FILE *msgs) {
   if (mp_cli_env_true("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION")) return;
   mp_required_plugins l = {0};
@@ -46,6 +56,7 @@ void mp_cli_plugins_preinstall(mp_ctx *ctx, const char *stack, FILE *msgs) {
      * reach the network for every program that names none. */
     mp_semver v;
     if (p->version == NULL || !mp_cli_plugin_wanted(p) ||
+        named_by_project(ctx, p->name) ||
         mp_semver_parse(p->version, &v, &e) < 0)
       continue;
     if (host == NULL && mp_cli_plugin_host_quiet(ctx, stack, &host, &e) < 0)

@@ -1,5 +1,6 @@
-/* minipulumi plugin ls [--json]: the installed plugins, as Pulumi lists
- * them (name ascending, newest first; its columns and JSON fields). */
+/* minipulumi plugin ls [--project] [--json]: the installed plugins (or
+ * those the current project uses), as Pulumi lists them (name ascending,
+ * newest first; its columns and JSON fields). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 #include "cli/messages.h"
 #include "cli/plugins.h"
 #include "cli/render.h"
+#include "lang/required.h"
 #include "plugin/cache.h"
 
 static const mp_cmd_help help = {"minipulumi plugin ls [flags]",
@@ -107,6 +109,35 @@ static void print_table(mp_ctx *ctx, const mp_plugin_list *l) {
   fprintf(ctx->out, "\nTOTAL plugin cache size: %s\n", tot);
 }
 
+/* --project: the installed plugins that serve what the project needs
+ * (lang/required.h): the version asked, else the newest; a plugin that
+ * nothing installed serves is left out, as Pulumi's resolvePlugins leaves
+ * it. Returns an exit status. |shown|
+ * borrows |all|'s entries. */
+static int project_only(mp_ctx *ctx, const mp_plugin_list *all,
+                        mp_plugin_list *shown) {
+  mp_required_plugins req = {0};
+  int status = mp_cli_project_plugins(ctx, &req);
+  mp_err err;
+  mp_err_clear(&err);
+  shown->items = mp_xcalloc(all->len + 1, sizeof(*shown->items));
+  for (size_t i = 0; i < req.len; i++) {
+    const mp_required_plugin *r = &req.items[i];
+    mp_semver v;
+    if (!mp_cli_plugin_wanted(r) ||
+        (r->version && mp_semver_parse(r->version, &v, &err) < 0))
+      continue;
+    const mp_plugin_info *p =
+        mp_plugin_select(all, r->kind, r->name, r->version ? &v : NULL);
+    int dup = 0;
+    for (size_t j = 0; p && j < shown->len; j++)
+      dup = dup || shown->items[j].path == p->path;
+    if (p && !dup) shown->items[shown->len++] = *p;
+  }
+  mp_required_plugins_destroy(&req);
+  return status;
+}
+
 int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx) {
   int json = 0, project = 0;
   mp_strv pos;
@@ -120,21 +151,21 @@ int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx) {
   if (rc)
     return mp_args_exit_status(rc);
   mp_strv_destroy(&pos);
-  if (project)
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "plugin ls --project is not supported by minipulumi");
-  mp_plugin_list l = {0};
+  mp_plugin_list l = {0}, shown = {0};
   mp_err err;
   mp_err_clear(&err);
   if (mp_cli_plugins_installed(1, &l, &err) < 0) {
     mp_plugin_list_destroy(&l);
     return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
   }
-  mp_plugin_list_sort(&l);
-  if (json)
-    print_json(ctx, &l);
-  else
-    print_table(ctx, &l);
+  int status = project ? project_only(ctx, &l, &shown) : 0;
+  mp_plugin_list *out = project ? &shown : &l;
+  mp_plugin_list_sort(out);
+  if (status == 0 && json)
+    print_json(ctx, out);
+  else if (status == 0)
+    print_table(ctx, out);
+  free(shown.items); /* borrowed entries */
   mp_plugin_list_destroy(&l);
-  return 0;
+  return status;
 }

@@ -1,5 +1,6 @@
 /* minipulumi plugin rm [KIND [NAME [VERSION]]] [--all] [--yes]: removes
- * plugins from the cache, with Pulumi's messages. */
+ * plugins from the cache, with Pulumi's messages; VERSION may be a range
+ * (plugin/cache.h, mp_semver_in_range). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,14 +17,16 @@ static const mp_cmd_help help = {
     "NAME, and/or VERSION to narrow down what will be removed.\nIf none are "
     "specified, the entire cache will be cleared (with --all). If only KIND "
     "and\nNAME are specified, but not VERSION, all versions of the plugin "
-    "with the\ngiven KIND and NAME will be removed.\n\nThis removal cannot be "
-    "undone."};
+    "with the\ngiven KIND and NAME will be removed. VERSION may be a range\n(\">=1.0.0 "
+    "<2.0.0\", \"1.x || 3.x\").\n\nThis removal cannot be undone."};
 
+/* |range| checked before (mp_semver_in_range reads it again). */
 static int matches(const mp_plugin_info *p, const char *kind, const char *name,
-                   const mp_semver *version) {
+                   const char *range) {
+  mp_err e;
   return (kind == NULL || strcmp(p->kind, kind) == 0) &&
          (name == NULL || strcmp(p->name, name) == 0) &&
-         (version == NULL || mp_semver_cmp(&p->version, version) == 0);
+         (range == NULL || mp_semver_in_range(range, &p->version, &e) == 1);
 }
 
 /* "aws-6.1.0", as Pulumi names a plugin in these messages. */
@@ -35,7 +38,7 @@ static char *label(const mp_plugin_info *p) {
 }
 
 static int confirm(mp_ctx *ctx, const mp_plugin_list *l, const char *kind,
-                   const char *name, const mp_semver *version, size_t n) {
+                   const char *name, const char *version, size_t n) {
   if (!mp_cli_interactive(ctx))
     return mp_cli_need_yes(ctx);
   fprintf(ctx->out, "This will remove %zu plugin%s from the cache:\n", n,
@@ -70,7 +73,8 @@ int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx) {
   yes = yes || mp_cli_env_true("PULUMI_SKIP_CONFIRMATIONS");
   const char *kind = pos.len > 0 ? pos.items[0] : NULL;
   const char *name = pos.len > 1 ? pos.items[1] : NULL;
-  mp_semver version;
+  const char *want = pos.len > 2 ? pos.items[2] : NULL;
+  mp_semver any = {0};
   mp_err err;
   mp_err_clear(&err);
   int status = 0;
@@ -81,13 +85,12 @@ int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "please pass --all if you'd like to remove all "
                           "plugins");
-  else if (pos.len > 2 && mp_semver_parse(pos.items[2], &version, &err) < 0)
+  else if (want && mp_semver_in_range(want, &any, &err) < 0)
     status =
         mp_cli_error(ctx, MP_EXIT_CONFIG, "invalid plugin semver: %s", err.msg);
   mp_plugin_list l = {0};
   if (!status && mp_cli_plugins_installed(0, &l, &err) < 0)
     status = mp_cli_error(ctx, MP_EXIT_ERROR, "%s", err.msg);
-  const mp_semver *want = pos.len > 2 ? &version : NULL;
   size_t n = 0;
   for (size_t i = 0; !status && i < l.len; i++)
     n += (size_t)matches(&l.items[i], kind, name, want);

@@ -1,4 +1,5 @@
 #include "cli/operation.h"
+#include "cli/plugins.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,10 @@ static int perform(run *r, int preview_cmd) {
   mp_err_clear(&err);
   int only_preview = preview_cmd || f->preview_only;
   int yes = f->yes || f->skip_preview || skip_confirmations();
+  /* The plugins the program asks for, before anything runs (Pulumi's
+   * EnsurePluginsAreInstalled); the snapshot's come when loaded. */
+  if (r->kind == MP_DEPLOY_UPDATE && !f->import)
+    mp_cli_plugins_preinstall(ctx, r->stack, f->json ? ctx->err : ctx->out);
   if (!f->skip_preview || only_preview) {
     memset(&res, 0, sizeof(res));
     int digest = only_preview && f->json;

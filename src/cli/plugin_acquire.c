@@ -52,8 +52,9 @@ int mp_cli_plugin_acquire(mp_cli_providers *set, const char *pkg,
   char *url = url_for(set, pkg, version);
   char *label = mp_xasprintf("[resource plugin %s-%s]", pkg, vs);
   fprintf(set->err, "%s installing\n", label);
-  int rc = mp_cli_download_install(set->err, set->cache, "resource", pkg, &v,
-                                   url, 0, label, &e);
+  mp_cli_fetch f = {.msgs = set->err, .cache = set->cache, .kind = "resource",
+                    .name = pkg, .version = &v, .server = url};
+  int rc = mp_cli_download_install(&f, &e);
   if (rc < 0) {
     char *server = url ? mp_xasprintf(" --server %s", url) : mp_xstrdup("");
     mp_err_set(err, MP_ENOENT,

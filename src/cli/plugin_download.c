@@ -36,44 +36,64 @@ void mp_cli_download_opts(mp_plugin_download_opts *o, const char *server) {
   o->overrides = getenv("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
   o->github_token = getenv("GITHUB_TOKEN");
   o->gitlab_token = getenv("GITLAB_TOKEN");
+  o->ca_file = getenv("SSL_CERT_FILE");
+  o->ca_dir = getenv("SSL_CERT_DIR");
 }
 
-int mp_cli_download_install(FILE *msgs, const char *cache, const char *kind,
-                            const char *name, const mp_semver *version,
-                            const char *server, int reinstall,
-                            const char *label, mp_err *err) {
+int mp_cli_latest_version(const char *kind, const char *name,
+                          const char *server, mp_semver *out, mp_err *err) {
   mp_plugin_download_opts o;
   mp_cli_download_opts(&o, server);
-  progress pr = {msgs, 0};
-  int tty = isatty(fileno(msgs));
+  return mp_plugin_latest_version(kind, name, &o, out, err);
+}
+
+int mp_cli_download_install(const mp_cli_fetch *f, mp_err *err) {
+  mp_plugin_download_opts o;
+  mp_cli_download_opts(&o, f->server);
+  o.checksum = f->checksum;
+  progress pr = {f->msgs, 0};
+  int tty = isatty(fileno(f->msgs));
   if (tty) {
     o.progress = on_progress;
     o.progress_ud = &pr;
   }
+  char *v = mp_semver_format(f->version);
+  char *label = mp_xasprintf("[%s plugin %s-%s]", f->kind, f->name, v);
   char *from = NULL;
-  if (mp_plugin_download_source(kind, name, version, &o, &from, err) < 0)
-    return err->code;
-  fprintf(msgs, "%s downloading from %s\n", label, from);
-  char *tmp = mp_xasprintf("%s/.download-XXXXXX", cache);
-  int rc = mp_plugin_mkdir_p(cache, err);
+  int rc = mp_plugin_download_source(f->kind, f->name, f->version, &o, &from,
+                                     err);
+  if (rc == 0 && f->engine_lines)
+    fprintf(f->msgs, "Downloading plugin %s-%s from %s\n", f->name, v, from);
+  else if (rc == 0)
+    fprintf(f->msgs, "%s downloading from %s\n", label, from);
+  fflush(f->msgs);
+  char *tmp = mp_xasprintf("%s/.download-XXXXXX", f->cache);
+  if (rc == 0)
+    rc = mp_plugin_mkdir_p(f->cache, err);
   int fd = rc < 0 ? -1 : mkstemp(tmp);
   if (rc == 0 && fd < 0)
     rc =
         mp_err_set(err, MP_EIO, "cannot create '%s': %s", tmp, strerror(errno));
   if (fd >= 0) {
     close(fd);
-    rc = mp_plugin_download(kind, name, version, &o, tmp, err);
+    rc = mp_plugin_download(f->kind, f->name, f->version, &o, tmp, err);
     if (tty && pr.shown)
-      fprintf(msgs, "\n");
+      fprintf(f->msgs, "\n");
     if (rc < 0)
       mp_err_prefix(err, "%s downloading from %s", label,
                     o.server ? o.server : from);
-    else if ((rc = mp_plugin_install_file(cache, kind, name, version, tmp,
-                                          reinstall, NULL, err)) < 0)
+    if (rc == 0 && f->engine_lines)
+      fprintf(f->msgs, "Installing plugin %s-%s\n", f->name, v);
+    fflush(f->msgs);
+    if (rc == 0 &&
+        (rc = mp_plugin_install_file(f->cache, f->kind, f->name, f->version,
+                                     tmp, f->reinstall, NULL, err)) < 0)
       mp_err_prefix(err, "installing %s from %s", label, from);
     unlink(tmp);
   }
   free(tmp);
   free(from);
+  free(label);
+  free(v);
   return rc;
 }

@@ -16,21 +16,62 @@ char *mp_cli_plugin_cache_dir(void);
 struct mp_plugin_list;
 int mp_cli_plugins_installed(int metadata, struct mp_plugin_list *l,
                              mp_err *err);
-/* Downloads the plugin |kind| |name| |version| (from |server| when not
- * NULL) and installs it into |cache| (cli/plugin_download.c); |label| is
- * Pulumi's "[resource plugin aws-6.1.0]", and the messages (the URL, a
- * progress line on a terminal) go to |msgs|. Returns 0 or an MP_E code
- * with Pulumi's words in |err|. Any thread. */
+/* One download and install (cli/plugin_download.c). */
 struct mp_semver;
-int mp_cli_download_install(FILE *msgs, const char *cache, const char *kind,
-                            const char *name, const struct mp_semver *version,
-                            const char *server, int reinstall,
-                            const char *label, mp_err *err);
+typedef struct mp_cli_fetch {
+  FILE *msgs;        /* the messages: the URL, a progress line on a tty */
+  const char *cache; /* the plugin cache it installs into */
+  const char *kind, *name;
+  const struct mp_semver *version;
+  const char *server;   /* --server or pluginDownloadURL; NULL: default */
+  const char *checksum; /* --checksum (hex SHA-256); NULL: not checked */
+  int reinstall;
+  /* The engine's lines, before a deployment: "Downloading plugin
+   * aws-6.1.0 from <url>", "Installing plugin aws-6.1.0"; else those of
+   * `plugin install`: "[resource plugin aws-6.1.0] downloading from
+   * <url>". */
+  int engine_lines;
+} mp_cli_fetch;
+/* Downloads |f|'s plugin and installs it into |f->cache|. Returns 0 or an
+ * MP_E code with Pulumi's words in |err| ("[resource plugin aws-6.1.0]
+ * downloading from <server>: ..."). Any thread. */
+int mp_cli_download_install(const mp_cli_fetch *f, mp_err *err);
+/* The newest version of |name| at |server| (NULL: the default place), as
+ * `plugin install` without a version looks it up. Returns 0 or an MP_E
+ * code. */
+int mp_cli_latest_version(const char *kind, const char *name,
+                          const char *server, struct mp_semver *out,
+                          mp_err *err);
 /* Download settings from the environment (cli/plugin_download.c):
  * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, GITHUB_TOKEN, GITLAB_TOKEN, and
  * |server| (--server or pluginDownloadURL; NULL or "": the default). */
 struct mp_plugin_download_opts;
 void mp_cli_download_opts(struct mp_plugin_download_opts *o,
                           const char *server);
+
+/* ---- the project's plugins (cli/plugin_project.c) ---- */
+
+struct mp_required_plugin;
+struct mp_plugin_host;
+struct mp_ctx;
+/* Whether |p| needs a plugin at all: a resource plugin other than the
+ * engine's own package, that no built-in package stands in for. */
+int mp_cli_plugin_wanted(const struct mp_required_plugin *p);
+/* Loads the project and appends the plugins it needs to |out|
+ * (lang/required.h). Returns an exit status. */
+struct mp_required_plugins;
+int mp_cli_project_plugins(struct mp_ctx *ctx,
+                           struct mp_required_plugins *out);
+/* A plugin host for finding plugins only (no config; loaded project).
+ * Returns 0 or an MP_E code. */
+int mp_cli_plugin_host_quiet(struct mp_ctx *ctx, const char *stack,
+                             struct mp_plugin_host **host, mp_err *err);
+/* Before a deployment of the loaded project: downloads and installs each
+ * plugin the project asks for at a version that nothing serves (no
+ * Pulumi.yaml plugin, PATH entry or cache folder), with the engine's
+ * lines on |msgs|; nothing when PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION
+ * is set. Best effort: a failure is left to the provider's load. */
+void mp_cli_plugins_preinstall(struct mp_ctx *ctx, const char *stack,
+                               FILE *msgs);
 
 #endif

@@ -28,6 +28,12 @@ int mp_semver_parse(const char *s, mp_semver *out, mp_err *err);
 int mp_semver_cmp(const mp_semver *a, const mp_semver *b);
 /* "1.2.3-pre+build" (owned). */
 char *mp_semver_format(const mp_semver *v);
+/* Whether |v| is in |range| (plugin/semver_range.c), read as Pulumi's
+ * semver library reads `plugin rm`'s VERSION: ">=1.0.0 <2.0.0" (spaces:
+ * all hold), "1.x || >=3.0.0" (`||`: one group holds), operators <, <=,
+ * >, >=, =, ==, != (none: =), `x` wildcards. Returns 1, 0, or MP_EINVAL
+ * for a range it cannot read. */
+int mp_semver_in_range(const char *range, const mp_semver *v, mp_err *err);
 
 /* ---- what the cache holds (plugin/cache.c) ---- */
 

@@ -3,12 +3,14 @@
 #include "plugin/download.h"
 
 #include <curl/curl.h>
+#include <openssl/evp.h>
 #include <errno.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -261,6 +263,10 @@ static CURLcode get_once(const char *url, const char *accept, const char *auth,
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, s);
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  if (s->o && s->o->ca_file && *s->o->ca_file)
+    curl_easy_setopt(c, CURLOPT_CAINFO, s->o->ca_file);
+  if (s->o && s->o->ca_dir && *s->o->ca_dir)
+    curl_easy_setopt(c, CURLOPT_CAPATH, s->o->ca_dir);
   errbuf[0] = '\0';
   CURLcode r = curl_easy_perform(c);
   *code = 0;
@@ -307,20 +313,101 @@ static int get(const char *url, const char *accept, const char *auth, sink *s,
   }
 }
 
-/* A GitHub release's asset: its API URL, found in the release's JSON. */
-static int github_asset(const char *host, const char *org, const char *repo,
-                        const char *asset, const char *v, const char *auth,
-                        char **url, mp_err *err) {
-  char *rel = mp_xasprintf("https://%s/repos/%s/%s/releases/tags/v%s", host,
-                           org, repo, v);
+/* ---- GitHub and GitLab releases ---- */
+
+/* A github://<host>/<org>[/<repo>] or gitlab://<host>/<project> source. */
+typedef struct release_src {
+  int gitlab;
+  char *host;
+  char *owner; /* GitHub: the organisation; GitLab: the project */
+  char *repo;  /* GitHub only */
+  char *auth;  /* the Authorization header's value, or NULL */
+} release_src;
+
+static void release_src_free(release_src *r) {
+  free(r->host);
+  free(r->owner);
+  free(r->repo);
+  free(r->auth);
+}
+
+/* Splits "<scheme>://<host>/<path>" (|path| without its leading '/' and
+ * trailing '/'s). */
+static void split_url(const char *url, char **host, char **path) {
+  const char *h = strstr(url, "://") + 3;
+  const char *slash = strchr(h, '/');
+  *host = mp_xstrndup(h, slash ? (size_t)(slash - h) : strlen(h));
+  const char *p = slash ? slash + 1 : "";
+  size_t len = strlen(p);
+  while (len && p[len - 1] == '/')
+    len--;
+  *path = mp_xstrndup(p, len);
+}
+
+/* Parses |src| (github:// or gitlab://) for plugin |name|, as Pulumi's
+ * newGithubSource and newGitlabSource check it. */
+static int release_src_parse(const char *src, const char *name,
+                             const mp_plugin_download_opts *o, release_src *r,
+                             mp_err *err) {
+  memset(r, 0, sizeof(*r));
+  r->gitlab = strncmp(src, "gitlab://", 9) == 0;
+  char *path = NULL;
+  split_url(src, &r->host, &path);
+  char *slash = strchr(path, '/');
+  int bad = *r->host == '\0' || *path == '\0' ||
+            (r->gitlab ? slash != NULL : slash && strchr(slash + 1, '/'));
+  int rc = 0;
+  if (bad && r->gitlab)
+    rc = mp_err_set(err, MP_EINVAL,
+                    "gitlab:// url must have the format <host>/<project>, "
+                    "was: %s",
+                    src);
+  else if (bad)
+    rc = mp_err_set(err, MP_EINVAL,
+                    "github:// url must have the format "
+                    "<host>/<organization>[/<repository>], was: %s",
+                    src);
+  else if (r->gitlab)
+    r->owner = mp_xstrdup(path);
+  else {
+    r->owner =
+        slash ? mp_xstrndup(path, (size_t)(slash - path)) : mp_xstrdup(path);
+    r->repo = slash ? mp_xstrdup(slash + 1) : mp_xasprintf("pulumi-%s", name);
+  }
+  const char *token = r->gitlab ? o->gitlab_token : o->github_token;
+  if (rc == 0 && token && *token)
+    r->auth = mp_xasprintf("%s %s", r->gitlab ? "Bearer" : "token", token);
+  free(path);
+  if (rc < 0)
+    release_src_free(r);
+  return rc;
+}
+
+/* GETs |url| and decodes its JSON answer into |*doc| (owned). */
+static int get_json(const char *url, const char *auth,
+                    const mp_plugin_download_opts *o, const char *what,
+                    mp_value **doc, mp_err *err) {
   mp_buf body;
   mp_buf_init(&body);
-  sink s = {NULL, &body, NULL};
-  int rc = get(rel, "application/json", auth, &s, err);
-  mp_value *doc = NULL;
+  sink s = {NULL, &body, o};
+  *doc = NULL;
+  int rc = get(url, "application/json", auth, &s, err);
   if (rc == 0 && mp_value_from_json(body.data ? body.data : "", body.len, NULL,
-                                    &doc, err) < 0)
-    rc = mp_err_prefix(err, "cannot decode github response len(%zu)", body.len);
+                                    doc, err) < 0)
+    rc = mp_err_prefix(err, "cannot decode %s response len(%zu)", what,
+                       body.len);
+  mp_buf_destroy(&body);
+  return rc;
+}
+
+/* A GitHub release's asset: its API URL, found in the release's JSON. */
+static int github_asset(const release_src *r, const char *asset, const char *v,
+                        const mp_plugin_download_opts *o, char **url,
+                        mp_err *err) {
+  char *rel = mp_xasprintf("https://%s/repos/%s/%s/releases/tags/v%s", r->host,
+                           r->owner, r->repo, v);
+  mp_value *doc = NULL;
+  int rc = get_json(rel, r->auth, o, "github", &doc, err);
   const mp_value *assets = doc ? mp_value_object_get(doc, "assets") : NULL;
   *url = NULL;
   for (size_t i = 0; assets && assets->kind == MP_VALUE_ARRAY &&
@@ -336,91 +423,55 @@ static int github_asset(const char *host, const char *org, const char *repo,
   if (rc == 0 && *url == NULL)
     rc = mp_err_set(err, MP_EIO, "plugin asset '%s' not found", asset);
   mp_value_free(doc);
-  mp_buf_destroy(&body);
   free(rel);
   return rc;
 }
 
-/* Splits "<scheme>://<host>/<path>" (|path| without its leading '/'). */
-static int split_url(const char *url, const char *scheme, char **host,
-                     char **path) {
-  size_t n = strlen(scheme);
-  if (strncmp(url, scheme, n) != 0 || strncmp(url + n, "://", 3) != 0)
-    return 0;
-  const char *h = url + n + 3;
-  const char *slash = strchr(h, '/');
-  *host = mp_xstrndup(h, slash ? (size_t)(slash - h) : strlen(h));
-  const char *p = slash ? slash + 1 : "";
-  size_t len = strlen(p);
-  while (len && p[len - 1] == '/')
-    len--;
-  *path = mp_xstrndup(p, len);
-  return 1;
-}
-
-static int from_github(const char *src, const char *kind, const char *name,
-                       const char *v, const mp_plugin_download_opts *o, sink *s,
-                       mp_err *err) {
-  char *host = NULL, *path = NULL;
-  split_url(src, "github", &host, &path);
-  char *slash = strchr(path, '/');
+static int from_release(const char *src, const char *kind, const char *name,
+                        const char *v, const mp_plugin_download_opts *o,
+                        sink *s, mp_err *err) {
+  release_src r;
+  if (release_src_parse(src, name, o, &r, err) < 0)
+    return err->code;
+  char *asset = asset_name(kind, name, v);
+  char *url = NULL;
   int rc = 0;
-  if (*host == '\0' || *path == '\0' || path[0] == '/' ||
-      (slash && strchr(slash + 1, '/'))) {
-    rc = mp_err_set(err, MP_EINVAL,
-                    "github:// url must have the format "
-                    "<host>/<organization>[/<repository>], was: %s",
-                    src);
-  } else {
-    char *org =
-        slash ? mp_xstrndup(path, (size_t)(slash - path)) : mp_xstrdup(path);
-    char *repo =
-        slash ? mp_xstrdup(slash + 1) : mp_xasprintf("pulumi-%s", name);
-    char *auth = o->github_token && *o->github_token
-                     ? mp_xasprintf("token %s", o->github_token)
-                     : NULL;
-    char *asset = asset_name(kind, name, v);
-    char *url = NULL;
-    rc = github_asset(host, org, repo, asset, v, auth, &url, err);
-    if (rc == 0)
-      rc = get(url, "application/octet-stream", auth, s, err);
-    free(url);
-    free(asset);
-    free(auth);
-    free(repo);
-    free(org);
-  }
-  free(host);
-  free(path);
+  if (r.gitlab)
+    url = mp_xasprintf("https://%s/api/v4/projects/%s/releases/v%s/downloads/%s",
+                       r.host, r.owner, v, asset);
+  else
+    rc = github_asset(&r, asset, v, o, &url, err);
+  if (rc == 0)
+    rc = get(url, "application/octet-stream", r.auth, s, err);
+  free(url);
+  free(asset);
+  release_src_free(&r);
   return rc;
 }
 
-static int from_gitlab(const char *src, const char *kind, const char *name,
-                       const char *v, const mp_plugin_download_opts *o, sink *s,
-                       mp_err *err) {
-  char *host = NULL, *project = NULL;
-  split_url(src, "gitlab", &host, &project);
-  int rc;
-  if (*host == '\0' || *project == '\0' || strchr(project, '/')) {
-    rc = mp_err_set(err, MP_EINVAL,
-                    "gitlab:// url must have the format <host>/<project>, "
-                    "was: %s",
-                    src);
-  } else {
-    char *asset = asset_name(kind, name, v);
-    char *url =
-        mp_xasprintf("https://%s/api/v4/projects/%s/releases/v%s/downloads/%s",
-                     host, project, v, asset);
-    char *auth = o->gitlab_token && *o->gitlab_token
-                     ? mp_xasprintf("Bearer %s", o->gitlab_token)
-                     : NULL;
-    rc = get(url, "application/octet-stream", auth, s, err);
-    free(auth);
-    free(url);
-    free(asset);
-  }
-  free(host);
-  free(project);
+/* The tag of the latest release, as a version. */
+static int release_latest(const char *src, const char *name,
+                          const mp_plugin_download_opts *o, mp_semver *out,
+                          mp_err *err) {
+  release_src r;
+  if (release_src_parse(src, name, o, &r, err) < 0)
+    return err->code;
+  char *url =
+      r.gitlab
+          ? mp_xasprintf("https://%s/api/v4/projects/%s/releases/permalink/"
+                         "latest",
+                         r.host, r.owner)
+          : mp_xasprintf("https://%s/repos/%s/%s/releases/latest", r.host,
+                         r.owner, r.repo);
+  mp_value *doc = NULL;
+  int rc = get_json(url, r.auth, o, r.gitlab ? "gitlab" : "github", &doc, err);
+  const mp_value *tag = doc ? mp_value_object_get(doc, "tag_name") : NULL;
+  const char *t = tag && tag->kind == MP_VALUE_STRING ? tag->u.str.ptr : "";
+  if (rc == 0 && mp_semver_parse(t, out, err) < 0)
+    rc = mp_err_prefix(err, "invalid plugin version %s", t);
+  mp_value_free(doc);
+  free(url);
+  release_src_free(&r);
   return rc;
 }
 
@@ -433,10 +484,8 @@ static int from_source(const char *src, const char *kind, const char *name,
     free(url);
     return rc;
   }
-  if (strncmp(src, "github://", 9) == 0)
-    return from_github(src, kind, name, v, o, s, err);
-  if (strncmp(src, "gitlab://", 9) == 0)
-    return from_gitlab(src, kind, name, v, o, s, err);
+  if (strncmp(src, "github://", 9) == 0 || strncmp(src, "gitlab://", 9) == 0)
+    return from_release(src, kind, name, v, o, s, err);
   const char *colon = strstr(src, "://");
   return mp_err_set(err, MP_EINVAL, "unknown plugin source scheme: %.*s",
                     colon ? (int)(colon - src) : (int)strlen(src), src);
@@ -481,6 +530,33 @@ int mp_plugin_download_source(const char *kind, const char *name,
   return 0;
 }
 
+/* The SHA-256 of the file |path| against the hex digest |want|, as
+ * Pulumi's checksumSource compares them. */
+static int check_sum(const char *path, const char *want, mp_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return mp_err_set(err, MP_EIO, "cannot read '%s': %s", path,
+                      strerror(errno));
+  EVP_MD_CTX *md = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+  unsigned char buf[65536], sum[EVP_MAX_MD_SIZE];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+    EVP_DigestUpdate(md, buf, n);
+  unsigned len = 0;
+  EVP_DigestFinal_ex(md, sum, &len);
+  EVP_MD_CTX_free(md);
+  fclose(f);
+  char got[2 * EVP_MAX_MD_SIZE + 1];
+  for (unsigned i = 0; i < len; i++)
+    snprintf(got + 2 * i, 3, "%02x", sum[i]);
+  got[2 * len] = '\0';
+  if (strcasecmp(got, want) == 0)
+    return 0;
+  return mp_err_set(err, MP_EINVAL, "invalid checksum, expected %s, actual %s",
+                    want, got);
+}
+
 int mp_plugin_download(const char *kind, const char *name,
                        const mp_semver *version,
                        const mp_plugin_download_opts *o, const char *dest,
@@ -519,7 +595,32 @@ int mp_plugin_download(const char *kind, const char *name,
   if (fclose(f) != 0 && rc == 0)
     rc =
         mp_err_set(err, MP_EIO, "cannot write '%s': %s", dest, strerror(errno));
+  if (rc == 0 && o->checksum && *o->checksum)
+    rc = check_sum(dest, o->checksum, err);
   free(v);
+  free(src);
+  return rc;
+}
+
+int mp_plugin_latest_version(const char *kind, const char *name,
+                             const mp_plugin_download_opts *o, mp_semver *out,
+                             mp_err *err) {
+  (void)kind;
+  char *src = NULL;
+  int fallback = 0;
+  int rc = resolve(name, o, &src, &fallback, err);
+  if (rc < 0)
+    return rc;
+  if (fallback) {
+    free(src);
+    src = source_url(name, NULL);
+  }
+  if (strncmp(src, "github://", 9) == 0 || strncmp(src, "gitlab://", 9) == 0)
+    rc = release_latest(src, name, o, out, err);
+  else
+    rc = mp_err_set(err, MP_EINVAL,
+                    "GetLatestVersion is not supported for plugins from http "
+                    "sources");
   free(src);
   return rc;
 }

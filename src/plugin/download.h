@@ -20,6 +20,13 @@ typedef struct mp_plugin_download_opts {
   const char *overrides;    /* "regexp=URL,..."; NULL: none */
   const char *github_token; /* sent to GitHub when set */
   const char *gitlab_token; /* sent to GitLab when set */
+  /* Certificates to trust instead of the system's (SSL_CERT_FILE and
+   * SSL_CERT_DIR, which Pulumi's Go runtime reads); NULL: the system's. */
+  const char *ca_file, *ca_dir;
+  /* The tarball's expected SHA-256, in hex; NULL: not checked. A mismatch
+   * fails the download with Pulumi's "invalid checksum, expected <hex>,
+   * actual <hex>". */
+  const char *checksum;
   /* Called as bytes arrive (|total| < 0: unknown); may be NULL. */
   void (*progress)(void *ud, uint64_t got, int64_t total);
   void *progress_ud;
@@ -46,5 +53,15 @@ int mp_plugin_download(const char *kind, const char *name,
                        const mp_semver *version,
                        const mp_plugin_download_opts *o, const char *dest,
                        mp_err *err);
+
+/* The newest version |name| has at its source (Pulumi's GetLatestVersion):
+ * the tag of the latest release of a github:// source (the default's is
+ * github://api.github.com/pulumi/pulumi-<name>, after overrides) or of a
+ * gitlab:// one. An http(s) source has none: MP_EINVAL with Pulumi's
+ * "GetLatestVersion is not supported for plugins from http sources".
+ * Returns 0, MP_EINVAL or MP_EIO. Any thread. */
+int mp_plugin_latest_version(const char *kind, const char *name,
+                             const mp_plugin_download_opts *o, mp_semver *out,
+                             mp_err *err);
 
 #endif

@@ -42,6 +42,11 @@ static int claims(const builtin *b, const char *version) {
   return major >= b->major_lo && major <= b->major_hi;
 }
 
+int mp_builtin_serves(const char *pkg, const char *version) {
+  const builtin *b = builtin_of(pkg);
+  return b && claims(b, version);
+}
+
 const char *mp_builtin_unclaimed(const char *pkg, const char *version) {
   const builtin *b = builtin_of(pkg);
   return b && !claims(b, version) ? b->claims : NULL;

@@ -207,6 +207,41 @@ static void test_builtin_claims(void) {
   mp_provider_free(p);
 }
 
+/* Ranges as Pulumi's semver library reads `plugin rm`'s VERSION. */
+static void test_semver_range(void) {
+  static const struct {
+    const char *range, *version;
+    int in;
+  } cases[] = {
+      {">=1.0.0 <2.0.0", "1.0.0", 1},   {">=1.0.0 <2.0.0", "1.5.0", 1},
+      {">=1.0.0 <2.0.0", "2.0.0", 0},   {">= 1.0.0 < 2.0.0", "1.9.9", 1},
+      {"1.2.3", "1.2.3", 1},            {"v1.2.3", "1.2.4", 0},
+      {"!=1.2.3", "1.2.4", 1},          {"1.x", "1.9.0", 1},
+      {"1.x", "2.0.0", 0},              {"1.2.x", "1.2.7", 1},
+      {"1.2.x", "1.3.0", 0},            {">1.x", "2.0.0", 1},
+      {">1.x", "1.9.9", 0},             {"<=1.x", "1.9.9", 1},
+      {"1.x || >=3.0.0", "3.1.0", 1},   {"1.x || >=3.0.0", "2.1.0", 0},
+      {"<1.0.0", "1.0.0-beta.1", 1},    {"*", "9.9.9", 1},
+  };
+  for (size_t i = 0; i < MP_ARRAY_LEN(cases); i++) {
+    mp_semver ver = v(cases[i].version);
+    mp_err e;
+    int got = mp_semver_in_range(cases[i].range, &ver, &e);
+    if (got != cases[i].in)
+      fprintf(stderr, "range '%s' with %s: %d\n", cases[i].range,
+              cases[i].version, got);
+    CHECK(got == cases[i].in);
+  }
+  mp_semver ver = v("1.0.0");
+  mp_err e;
+  CHECK(mp_semver_in_range(">=banana", &ver, &e) == MP_EINVAL);
+  CHECK(mp_semver_in_range(">=", &ver, &e) == MP_EINVAL);
+  CHECK(mp_semver_in_range("", &ver, &e) == MP_EINVAL);
+  CHECK(mp_builtin_serves("random", "4.1.0") == 1);
+  CHECK(mp_builtin_serves("random", "5.0.0") == 0);
+  CHECK(mp_builtin_serves("aws", NULL) == 0);
+}
+
 int main(void) {
   snprintf(root, sizeof(root), "/tmp/mp-cache-test.XXXXXX");
   if (mkdtemp(root) == NULL)
@@ -216,6 +251,7 @@ int main(void) {
   RUN(test_remove);
   RUN(test_find_by_version);
   RUN(test_builtin_claims);
+  RUN(test_semver_range);
   char *cmd = mp_xasprintf("rm -rf %s", root);
   if (system(cmd) != 0)
     fprintf(stderr, "cannot remove %s\n", root);

@@ -31,3 +31,13 @@ no_orphans() {
 
 # world_count: how many resources the test plugin holds.
 world_count() { ls "$TESTPROV_STATE" 2>/dev/null | grep -c '\.json$'; }
+
+# testprov_plugin VERSION DIR: DIR/pulumi-resource-testprov, a wrapper that
+# runs the test plugin with its version baked in (what the cache's folders
+# and the tarballs of the install and download tests hold).
+testprov_plugin() {
+  mkdir -p "$2"
+  printf '#!/bin/sh\nTESTPROV_VERSION=%s exec node "%s/testprov.js" "$@"\n' \
+    "$1" "$PLUGINS_DIR" >"$2/pulumi-resource-testprov"
+  chmod +x "$2/pulumi-resource-testprov"
+}

@@ -8,13 +8,19 @@ python3 -u -m http.server --bind 127.0.0.1 --directory "$T/www" 0 \
   >"$T/http.log" 2>&1 &
 HTTP_PID=$!
 trap 'kill $HTTP_PID 2>/dev/null; wait $HTTP_PID 2>/dev/null; rm -rf "$T"' EXIT
-PORT=
-for _ in $(seq 100); do
-  PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$T/http.log" | head -1)
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
-[ -n "$PORT" ] || { echo "FAIL: the HTTP server did not start: $(cat "$T/http.log")" >&2; exit 1; }
+# server_port LOG: the port a server started in the background names in
+# LOG ("... port N ..."), once it has written it (up to 10 s).
+server_port() {
+  local p
+  for _ in $(seq 100); do
+    p=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$1" | head -1)
+    [ -n "$p" ] && { echo "$p"; return 0; }
+    sleep 0.1
+  done
+  return 1
+}
+PORT=$(server_port "$T/http.log") ||
+  { echo "FAIL: the HTTP server did not start: $(cat "$T/http.log")" >&2; exit 1; }
 URL="http://127.0.0.1:$PORT"
 
 # The platform part of a plugin file's name, as minipulumi computes it.
@@ -25,9 +31,7 @@ PLATFORM="linux-$ARCH"
 # a wrapper that runs the test plugin with its version baked in.
 tarball() {
   local d="$T/pkg-$1"
-  mkdir -p "$d" "$2"
-  printf '#!/bin/sh\nTESTPROV_VERSION=%s exec node "%s/testprov.js" "$@"\n' \
-    "$1" "$PLUGINS_DIR" >"$d/pulumi-resource-testprov"
-  chmod +x "$d/pulumi-resource-testprov"
+  testprov_plugin "$1" "$d"
+  mkdir -p "$2"
   tar -czf "$2/pulumi-resource-testprov-v$1-$PLATFORM.tar.gz" -C "$d" .
 }

@@ -14,13 +14,7 @@ export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 export PULUMI_HOME="$T/pulumi-home"
 
 # install VERSION: resource-testprov-v<VERSION>/pulumi-resource-testprov.
-install() {
-  local d="$PULUMI_HOME/plugins/resource-testprov-v$1"
-  mkdir -p "$d"
-  printf '#!/bin/sh\nTESTPROV_VERSION=%s exec node "%s/testprov.js" "$@"\n' \
-    "$1" "$PLUGINS_DIR" >"$d/pulumi-resource-testprov"
-  chmod +x "$d/pulumi-resource-testprov"
-}
+install() { testprov_plugin "$1" "$PULUMI_HOME/plugins/resource-testprov-v$1"; }
 install 1.0.0
 install 1.1.0
 install 2.0.0

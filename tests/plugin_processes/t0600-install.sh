@@ -16,10 +16,8 @@ CACHE="$PULUMI_HOME/plugins"
 # tarball VERSION: $T/pulumi-resource-testprov-v<VERSION>-linux-amd64.tar.gz
 tarball() {
   local d="$T/pkg-$1"
+  testprov_plugin "$1" "$d"
   mkdir -p "$d/lib"
-  printf '#!/bin/sh\nTESTPROV_VERSION=%s exec node "%s/testprov.js" "$@"\n' \
-    "$1" "$PLUGINS_DIR" >"$d/pulumi-resource-testprov"
-  chmod +x "$d/pulumi-resource-testprov"
   echo "a file beside the plugin" >"$d/lib/README"
   tar -czf "$T/pulumi-resource-testprov-v$1-linux-amd64.tar.gz" -C "$d" .
 }

@@ -2,7 +2,9 @@
 # Acquisition on `up`: a program that pins a version nobody installed gets
 # it downloaded (from its pluginDownloadURL, or the default location after
 # PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES) and installed into the cache before
-# the provider is used, with progress messages; two `up`s acquiring the
+# the deployment starts (t1000 has more of that), with progress messages;
+# a failed download is tried again when the provider loads, which reports
+# it; two `up`s acquiring the
 # same plugin at once both succeed and leave one whole plugin;
 # PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION turns it off; a version the
 # server lacks fails with Pulumi's words and the state intact. The server
@@ -36,8 +38,8 @@ program "version: 1.0.0, pluginDownloadURL: '$URL/dl'"
 run up -y --skip-preview
 expect_rc 0 "up acquiring 1.0.0"
 expect_out 'by: "1.0.0"' "the acquired plugin serves"
-expect_err "[resource plugin testprov-1.0.0] installing" "progress: what is installed"
-expect_err "downloading from $URL/dl/pulumi-resource-testprov-v1.0.0-$PLATFORM.tar.gz" "progress: from where"
+expect_out "Installing plugin testprov-1.0.0" "progress: what is installed"
+expect_out "Downloading plugin testprov-1.0.0 from $URL/dl/pulumi-resource-testprov-v1.0.0-$PLATFORM.tar.gz" "progress: from where"
 [ -x "$CACHE/resource-testprov-v1.0.0/pulumi-resource-testprov" ] || fail "1.0.0 is in the cache"
 export_state
 check "the default provider records where its plugin comes from" '
@@ -46,7 +48,7 @@ assert p["inputs"]["pluginDownloadURL"].endswith("/dl"), p
 assert p["inputs"]["version"] == "1.0.0", p'
 run up -y --skip-preview
 expect_rc 0 "the next up"
-expect_not_out "installing" "an installed plugin is not acquired again"
+expect_not_out "Installing plugin" "an installed plugin is not acquired again"
 [ "$(downloads dl/pulumi-resource-testprov-v1.0.0)" = 1 ] || fail "1.0.0 was downloaded once: $(cat "$T/http.log")"
 
 program "version: 2.0.0, pluginDownloadURL: '$URL/dl'"

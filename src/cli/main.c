@@ -132,6 +132,10 @@ static int run_help(mp_ctx *ctx, int argc, const char **argv) {
 
 static int run(mp_ctx *ctx, int argc, const char **argv) {
   int first = argc;
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    mp_cli_print_version(ctx);
+    return 0;
+  }
   int rc = mp_args_parse_global(ctx, argc, argv, &first);
   if (rc == MP_ARGS_HELP || (rc == MP_ARGS_OK && first >= argc)) {
     usage(ctx);

@@ -57,7 +57,9 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "suppress-outputs", &f->suppress_outputs, "don't show the stack's outputs"),
       MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
       MP_OPT_BOOL_(0, "serial-stepgen", &f->serial_stepgen, "make Check and Diff one resource at a time (to compare)"),
+      MP_OPT_GROUP_(t->automation_rows),
       MP_OPT_END_};
+  mp_op_automation_opts_init(t->automation_rows, f);
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
 }
@@ -180,7 +182,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   if (r->kind == MP_DEPLOY_UPDATE && r->f->import)
     src = mp_import_source_new(r->f->import);
   else if (r->kind == MP_DEPLOY_UPDATE)
-    rc = mp_cli_source_new(ctx, r->stack, &src, err);
+    rc = mp_cli_source_new(ctx, r->stack, r->f->client, &src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
   int memory_only = last && mp_yaml_source_last_use(src);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
@@ -422,6 +424,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "if any flags in the group [target exclude] are set "
                         "none of the others can be; [exclude target] were "
                         "all set");
+  ctx->config_file = f->config_file;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);

@@ -7,6 +7,7 @@
 
 #include "cli/config_values.h"
 #include "cli/display.h"
+#include "cli/event_stream.h"
 #include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
@@ -114,6 +115,7 @@ typedef struct run {
   mp_strv targets; /* --target plus --target-replace */
   mp_strv replaces; /* --replace plus --target-replace */
   FILE *event_log;
+  mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   mp_builtin_opts builtin; /* the built-in providers' host options */
 } run;
 
@@ -326,7 +328,11 @@ static int prepare(run *r) {
     mp_strv_push(&r->targets, r->f->target_replaces.items[i]);
     mp_strv_push(&r->replaces, r->f->target_replaces.items[i]);
   }
-  if (r->f->event_log) {
+  if (mp_event_stream_is_tcp(r->f->event_log)) {
+    if (mp_event_stream_open(r->f->event_log, &r->event_stream,
+                             &r->event_log, &err))
+      return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  } else if (r->f->event_log) {
     r->event_log = fopen(r->f->event_log, "w");
     if (!r->event_log)
       return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot open event log '%s': %m",
@@ -339,7 +345,21 @@ static void run_destroy(run *r) {
   mp_value_free(r->config);
   mp_strv_destroy(&r->targets);
   mp_strv_destroy(&r->replaces);
-  if (r->event_log) fclose(r->event_log);
+  if (r->event_log && !r->event_stream) fclose(r->event_log);
+}
+
+/* The events of a tcp:// --event-log go to their server now, before the
+ * command exits. Returns |status|, or an error status if they could not
+ * be sent. */
+static int send_event_stream(run *r, int status) {
+  mp_err err;
+  mp_err_clear(&err);
+  mp_event_stream *s = r->event_stream;
+  r->event_stream = NULL;
+  r->event_log = NULL;
+  if (mp_event_stream_close(s, &err) == 0) return status;
+  int failed = mp_cli_fail(r->ctx, MP_EXIT_ERROR, &err);
+  return status ? status : failed;
 }
 
 /* destroy --remove: the stack and its config file go too. */
@@ -459,6 +479,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                           "cannot change to the program's folder '%s': %m",
                           ctx->project->program_dir);
   if (status == 0) status = perform(&r, preview_cmd);
+  if (r.event_stream) status = send_event_stream(&r, status);
   run_destroy(&r);
   free(stack);
   return status;

@@ -93,3 +93,56 @@ test("local-lifecycle", async () => {
   });
   await lifecycle(stack, "auto-local");
 });
+
+// up, preview, refresh and destroy of the inline program with their
+// events, as the API receives them for a CLI of |version|.
+async function eventsRun(version) {
+  const saved = process.env.MINIPULUMI_PULUMI_VERSION;
+  if (version) process.env.MINIPULUMI_PULUMI_VERSION = version;
+  let stack;
+  try {
+    stack = await auto.LocalWorkspace.createOrSelectStack({
+      stackName: stackName("events"),
+      projectName: "auto-events",
+      program: inlineProgram,
+    });
+  } finally {
+    if (saved === undefined) delete process.env.MINIPULUMI_PULUMI_VERSION;
+    else process.env.MINIPULUMI_PULUMI_VERSION = saved;
+  }
+  assert.ok(stack.workspace.pulumiVersion.startsWith(version || "3.205.0"),
+            stack.workspace.pulumiVersion);
+  await stack.setConfig("plain", { value: "p" });
+  const ops = {
+    up: (o) => stack.up(o),
+    preview: (o) => stack.preview(o),
+    refresh: (o) => stack.refresh(o),
+    destroy: (o) => stack.destroy(o),
+  };
+  for (const [op, run] of Object.entries(ops)) {
+    const events = [];
+    const res = await run({ onEvent: (e) => events.push(e) });
+    assert.ok(events.length >= 3, `${op}: ${events.length} events`);
+    assert.ok(events[0].preludeEvent, `${op}: the prelude first`);
+    for (let i = 1; i < events.length; i++) {
+      assert.ok(events[i].sequence > events[i - 1].sequence, `${op}: sequence grows`);
+      assert.ok(typeof events[i].timestamp === "number", `${op}: timestamp`);
+    }
+    const summary = events.find((e) => e.summaryEvent);
+    assert.ok(summary, `${op}: a summaryEvent`);
+    assert.ok(events.indexOf(summary) >= events.length - 2, `${op}: the summary last (before the cancelEvent)`);
+    assert.ok("resourceChanges" in summary.summaryEvent && "durationSeconds" in summary.summaryEvent);
+    if (op === "up") {
+      const pre = events.filter((e) => e.resourcePreEvent).map((e) => e.resourcePreEvent.metadata);
+      assert.ok(pre.some((m) => m.op === "create" && m.type === "test:index:Thing"), JSON.stringify(pre));
+      assert.ok(events.some((e) => e.resOutputsEvent), `${op}: resOutputsEvent`);
+      assert.strictEqual(res.summary.resourceChanges.create, 2);
+    }
+    if (op === "preview") assert.deepStrictEqual(res.changeSummary, { same: 2 });
+    if (op === "destroy") assert.strictEqual(res.summary.resourceChanges.delete, 2);
+  }
+  await stack.workspace.removeStack(stack.name);
+}
+
+test("events-file", () => eventsRun(undefined));
+test("events-grpc", () => eventsRun("3.270.0"));

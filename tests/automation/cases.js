@@ -146,3 +146,97 @@ async function eventsRun(version) {
 
 test("events-file", () => eventsRun(undefined));
 test("events-grpc", () => eventsRun("3.270.0"));
+
+// A program whose one resource waits for |file| to exist: an update that
+// holds the stack's lock until the test lets it go.
+function waitingProgram(file) {
+  return async () => {
+    const fs = require("fs");
+    await new Promise((resolve) => {
+      const t = setInterval(() => {
+        if (fs.existsSync(file)) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 50);
+    });
+    return { done: true };
+  };
+}
+
+test("errors-concurrent-update", async () => {
+  const fs = require("fs");
+  const path = require("path");
+  const release = path.join(require("./run.js").tmp, "release-" + counterName());
+  const name = stackName("busy");
+  const args = { stackName: name, projectName: "auto-busy", program: waitingProgram(release) };
+  const first = await auto.LocalWorkspace.createOrSelectStack(args);
+  const second = await auto.LocalWorkspace.createOrSelectStack({ ...args, program: async () => ({}) });
+  let started = "";
+  const up1 = first.up({ onOutput: (s) => (started += s) });
+  // the first update holds the lock once its display has started
+  while (!started.includes("Updating")) await new Promise((r) => setTimeout(r, 50));
+  await assert.rejects(second.up(), (e) => {
+    assert.ok(e instanceof auto.ConcurrentUpdateError, `${e.name}: ${e.message}`);
+    return true;
+  });
+  fs.writeFileSync(release, "");
+  const res = await up1;
+  assert.strictEqual(res.summary.result, "succeeded");
+});
+
+function counterName() {
+  return String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+test("errors-stack-not-found-and-exists", async () => {
+  const args = { stackName: stackName("nf"), projectName: "auto-nf", program: async () => ({}) };
+  await assert.rejects(auto.LocalWorkspace.selectStack(args),
+                       (e) => e instanceof auto.StackNotFoundError);
+  await auto.LocalWorkspace.createStack(args);
+  await assert.rejects(auto.LocalWorkspace.createStack(args),
+                       (e) => e instanceof auto.StackAlreadyExistsError);
+});
+
+test("errors-program-throws", async () => {
+  const stack = await auto.LocalWorkspace.createOrSelectStack({
+    stackName: stackName("throws"),
+    projectName: "auto-throws",
+    program: async () => {
+      throw new Error("the program fails on purpose");
+    },
+  });
+  await assert.rejects(stack.up(), (e) => {
+    assert.ok(e instanceof auto.CommandError, e.name);
+    assert.ok(/the program fails on purpose/.test(e.message), e.message);
+    return true;
+  });
+  const history = await stack.history();
+  assert.strictEqual(history[0].result, "failed");
+});
+
+test("workspace-list-whoami", async () => {
+  const ws = await auto.LocalWorkspace.create({
+    projectSettings: { name: "auto-ws", runtime: "nodejs" },
+  });
+  const a = stackName("ws");
+  const b = stackName("ws");
+  await ws.createStack(a);
+  await ws.createStack(b);
+  const stacks = await ws.listStacks();
+  const names = stacks.map((s) => s.name);
+  assert.ok(names.includes(a) && names.includes(b), JSON.stringify(stacks));
+  const current = stacks.find((s) => s.current);
+  assert.strictEqual(current.name, b);
+  assert.strictEqual((await ws.stack()).name, b);
+  await ws.selectStack(a);
+  assert.strictEqual((await ws.stack()).name, a);
+
+  const who = await ws.whoAmI();
+  assert.ok(typeof who.user === "string" && who.user.length > 0, JSON.stringify(who));
+  assert.ok(typeof who.url === "string" && who.url.startsWith("sqlite://"), JSON.stringify(who));
+
+  await ws.removeStack(b);
+  await ws.removeStack(a);
+  assert.ok(!(await ws.listStacks()).some((s) => s.name === a || s.name === b));
+});

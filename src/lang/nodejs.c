@@ -50,6 +50,7 @@ typedef struct node_source {
   mp_rpc_call *run_call;
   mp_buf run_req;
   int rpc_open;     /* 1 open, 2 closing */
+  int logged_error; /* the program logged an error diagnostic */
   int started;
   int running;      /* the child is alive, or Run has not answered */
   int proc_open, grace_open, srv_open;
@@ -135,8 +136,14 @@ static void report(node_source *s, int failed, const char *msg) {
 }
 
 static void on_program_finished(void *ud) {
-  /* SignalAndWaitForShutdown: every registration was made. */
-  report(ud, 0, NULL);
+  /* SignalAndWaitForShutdown: every registration was made. A runtime of
+   * the caller's fails its Run once it has logged an error (the SDK's
+   * log.hasErrors; an unhandled rejection is logged so), but only after
+   * this call is answered, at the deployment's end: the failure is
+   * decided here, and the error was already shown. */
+  node_source *s = ud;
+  int failed = s->client_port && s->logged_error;
+  report(s, failed, failed ? "" : NULL);
 }
 
 static void on_proc_closed(uv_handle_t *h) {
@@ -266,6 +273,7 @@ static void on_log(const mp_rpc_log_entry *e, void *arg) {
   mp_log_severity sev = e->severity >= 0 && e->severity <= 3
                             ? (mp_log_severity)e->severity
                             : MP_LOG_INFO;
+  if (sev == MP_LOG_ERROR) s->logged_error = 1;
   mp_monitor_log(s->m, sev, e->urn && e->urn[0] ? e->urn : NULL, e->message);
 }
 

@@ -55,6 +55,7 @@ function localProgram() {
 
 module.exports = { test, stackName, localProgram, auto, pulumi, assert, tmp };
 require("./cases.js");
+require("./spec.js");
 
 (async () => {
   let failures = 0;
@@ -72,5 +73,5 @@ require("./cases.js");
   }
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`${ran} cases, ${failures} failed`);
-  process.exit(failures);
+  process.exit(ran === 0 ? 1 : failures);
 })();

@@ -11,6 +11,7 @@
 
 /* ---- commands (one file each) ---- */
 int mp_cmd_version(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_install(int argc, const char **argv, mp_ctx *ctx);
 /* What `version` and `--version` print (cmd_version.c). */
 void mp_cli_print_version(mp_ctx *ctx);
 int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx);

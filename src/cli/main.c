@@ -40,6 +40,7 @@ static const struct command {
     {"logout", mp_cmd_logout, "Log out of a minipulumi state backend"},
     {"whoami", mp_cmd_whoami, "Display the current logged-in user"},
     {"version", mp_cmd_version, "Print minipulumi's version number"},
+    {"install", mp_cmd_install, "Install the project's dependencies"},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the

@@ -15,6 +15,7 @@
 #include "cli/render.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "lang/nodejs.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
                "mp_deploy_opts.interrupt points at ctx->interrupt");
@@ -328,6 +329,9 @@ static int prepare(run *r) {
     mp_strv_push(&r->targets, r->f->target_replaces.items[i]);
     mp_strv_push(&r->replaces, r->f->target_replaces.items[i]);
   }
+  int port;
+  if (r->f->client && mp_nodejs_client_port(r->f->client, &port, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (mp_event_stream_is_tcp(r->f->event_log)) {
     if (mp_event_stream_open(r->f->event_log, &r->event_stream,
                              &r->event_log, &err))

@@ -453,6 +453,14 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
+  if (kind == MP_DEPLOY_DESTROY && f->exclude_protected) {
+    int nothing_left = 0;
+    status = mp_cli_exclude_protected(ctx, stack, f, &nothing_left);
+    if (status || nothing_left) {
+      free(stack);
+      return status;
+    }
+  }
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();

@@ -16,6 +16,7 @@ typedef struct mp_op_flags {
   int yes, skip_preview, refresh, diff, json, parallel;
   int target_dependents, exclude_dependents, continue_on_error;
   int ignore_protect; /* destroy/up --ignore-protect */
+  int exclude_protected; /* destroy --exclude-protected */
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
@@ -61,6 +62,13 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
 /* The rows of the flags only the Automation API passes (op_automation.c),
  * writing into |f|; |rows| has room for 5. */
 void mp_op_automation_opts_init(mp_opt *rows, mp_op_flags *f);
+
+/* destroy --exclude-protected (op_automation.c): targets every resource
+ * of |stack| but the protected ones and what they need. Sets
+ * |*nothing_left| (and says so) when nothing is left to destroy. Returns
+ * an exit status. */
+int mp_cli_exclude_protected(mp_ctx *ctx, const char *stack, mp_op_flags *f,
+                             int *nothing_left);
 
 int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                      mp_op_flags *f);

@@ -55,4 +55,38 @@ run up --yes --config-file "$T/other.yaml"
 expect_rc 0 "up --config-file"
 run stack output said
 expect_out "from-file" "the output of up --config-file"
+
+# destroy --exclude-protected: what is protected and what it needs stay.
+use_test_world
+run stack init prot
+cat > Pulumi.yaml <<'YAML'
+name: proj
+runtime: yaml
+resources:
+  base:
+    type: test:Resource
+    properties:
+      v: 1
+  kept:
+    type: test:Resource
+    properties:
+      v: ${base.v}
+    options:
+      protect: true
+  gone:
+    type: test:Resource
+    properties:
+      v: ${base.v}
+YAML
+run up --yes -s prot
+expect_rc 0 "up of the protected stack"
+run destroy --yes -s prot --exclude-protected
+expect_rc 0 "destroy --exclude-protected"
+run stack export -s prot
+echo "$OUT" | grep -q 'test:index:Resource::gone' && fail "gone is still there"
+echo "$OUT" | grep -q 'test:index:Resource::kept' || fail "kept was destroyed"
+echo "$OUT" | grep -q 'test:index:Resource::base' || fail "base, which kept needs, was destroyed"
+run destroy --yes -s prot --exclude-protected
+expect_rc 0 "destroy --exclude-protected with only protected left"
+expect_out "There were no unprotected resources to destroy. There are still 1 protected resources" "nothing left"
 finish

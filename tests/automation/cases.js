@@ -3,22 +3,8 @@
 "use strict";
 const { test, stackName, localProgram, auto, pulumi, assert } = require("./run.js");
 
-// The inline program: the same shape as local-program/index.js.
-function inlineProgram() {
-  const config = new pulumi.Config();
-  class Thing extends pulumi.ComponentResource {
-    constructor(name, opts) {
-      super("test:index:Thing", name, {}, opts);
-      this.registerOutputs({});
-    }
-  }
-  new Thing("thing-" + config.require("plain"));
-  return {
-    exp_static: "foo",
-    exp_cfg: config.get("plain"),
-    exp_secret: config.getSecret("secret"),
-  };
-}
+// The inline program: the local program's module.
+const inlineProgram = require("./local-program/index.js");
 
 // The lifecycle on |stack|: config, up with events and output,
 // outputs, preview, refresh, history, export/import, destroy, removal.

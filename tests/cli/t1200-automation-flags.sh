@@ -4,6 +4,14 @@
 # before anything runs, --config-file, and the lock error's words.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# Started as `pulumi` (a link), it names itself so.
+mkdir -p "$T/as-pulumi"
+ln -s "$M" "$T/as-pulumi/pulumi"
+OUT=$("$T/as-pulumi/pulumi" --help)
+case "$OUT" in "pulumi - "*"Usage:"*"pulumi [global flags]"*) ;; *) fail "usage as pulumi: $OUT" ;; esac
+ERR=$("$T/as-pulumi/pulumi" nope 2>&1)
+case "$ERR" in *'unknown command "nope" for "pulumi"'*"Run 'pulumi --help'"*) ;; *) fail "unknown command as pulumi: $ERR" ;; esac
+
 run install
 expect_rc 0 "install of a YAML project"
 expect_out "Nothing to install" "install of a YAML project"

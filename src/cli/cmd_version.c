@@ -19,12 +19,18 @@ static const mp_cmd_help help = {
     "Print the Pulumi CLI version minipulumi implements, with minipulumi's "
     "own version as build metadata."};
 
-void mp_cli_print_version(mp_ctx *ctx) {
+void mp_cli_version_text(char *buf, size_t n) {
   /* MINIPULUMI_PULUMI_VERSION claims another contract version (X.Y.Z):
    * above 3.205.0 the Automation API streams events over gRPC. */
   const char *claim = getenv("MINIPULUMI_PULUMI_VERSION");
   if (claim == NULL || claim[0] == '\0') claim = MP_PULUMI_CONTRACT;
-  fprintf(ctx->out, "v%s+minipulumi.%s\n", claim, MP_VERSION);
+  snprintf(buf, n, "%s+minipulumi.%s", claim, MP_VERSION);
+}
+
+void mp_cli_print_version(mp_ctx *ctx) {
+  char v[96];
+  mp_cli_version_text(v, sizeof(v));
+  fprintf(ctx->out, "v%s\n", v);
 }
 
 int mp_cmd_version(int argc, const char **argv, mp_ctx *ctx) {

@@ -41,6 +41,7 @@ static const struct command {
     {"whoami", mp_cmd_whoami, "Display the current logged-in user"},
     {"version", mp_cmd_version, "Print minipulumi's version number"},
     {"install", mp_cmd_install, "Install the project's dependencies"},
+    {"about", mp_cmd_about, "Print information about the CLI, project and stack"},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the

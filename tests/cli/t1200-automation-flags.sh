@@ -64,6 +64,20 @@ expect_rc 0 "up --config-file"
 run stack output said
 expect_out "from-file" "the output of up --config-file"
 
+# about --json: Pulumi's keys, the current stack and its resources.
+run about --json
+expect_rc 0 "about --json"
+echo "$OUT" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+assert set(a) == {"plugins", "host", "backend", "currentStack", "cliAbout",
+                  "runtime", "dependencies", "errors"}, sorted(a)
+assert a["cliAbout"]["version"].startswith("3.205.0+minipulumi."), a["cliAbout"]
+assert a["runtime"] == {"language": "yaml"}, a["runtime"]
+assert a["currentStack"]["name"] == "dev", a["currentStack"]
+assert a["backend"]["user"], a["backend"]
+' || fail "about --json: $OUT"
+
 # destroy --exclude-protected: what is protected and what it needs stay.
 use_test_world
 run stack init prot

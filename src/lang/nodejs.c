@@ -7,7 +7,11 @@
  * reported the error; another code: we report it). When the deployment
  * finishes, the held call is answered, the program exits, and the server
  * and pipes are closed; a program that does not exit within a grace
- * period is killed with its process group. */
+ * period is killed with its process group.
+ *
+ * With --client (mp_nodejs_client_source_new), the caller's language
+ * runtime runs the program in its own process: the Run call stands for
+ * the child, and its answer for the child's exit. */
 #include "lang/nodejs.h"
 
 #include <signal.h>

@@ -11,6 +11,12 @@
 
 /* ---- commands (one file each) ---- */
 int mp_cmd_version(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_install(int argc, const char **argv, mp_ctx *ctx);
+/* What `version` and `--version` print (cmd_version.c), and the same
+ * without the "v" and the newline, into |buf|. */
+void mp_cli_print_version(mp_ctx *ctx);
+void mp_cli_version_text(char *buf, size_t n);
+int mp_cmd_about(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx);

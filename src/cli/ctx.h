@@ -39,6 +39,9 @@ typedef struct mp_ctx {
   const char *backend; /* --backend, else NULL (see mp_cli_backend_url) */
   const char *color;   /* --color as given */
   int non_interactive; /* --non-interactive */
+  /* An operation's --config-file: the stack's config file, instead of
+   * Pulumi.<stack>.yaml in the project's folder. */
+  const char *config_file;
   mp_color_mode color_mode;
 
   FILE *out; /* stdout */

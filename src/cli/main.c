@@ -42,6 +42,8 @@ static const struct command {
     {"version", mp_cmd_version, "Print minipulumi's version number"},
     {"new", mp_cmd_new, "Create a new Pulumi project"},
     {"watch", mp_cmd_watch, "Continuously update the resources in a stack"},
+    {"install", mp_cmd_install, "Install the project's dependencies"},
+    {"about", mp_cmd_about, "Print information about the CLI, project and stack"},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the
@@ -98,17 +100,27 @@ static void install_signals(mp_ctx *ctx) {
   signal(SIGPIPE, SIG_IGN);
 }
 
-static void usage(mp_ctx *ctx) {
+/* The name the binary was started as: "pulumi" through a link or copy of
+ * that name (docs/automation.md), else "minipulumi". */
+static const char *invoked_as(const char *argv0) {
+  const char *base = strrchr(argv0, '/');
+  base = base ? base + 1 : argv0;
+  return strcmp(base, "pulumi") == 0 ? "pulumi" : "minipulumi";
+}
+
+static void usage(mp_ctx *ctx, const char *prog) {
   fprintf(ctx->out,
-          "minipulumi - a deployment engine with the semantics of Pulumi\n\n"
-          "Usage:\n  minipulumi [global flags] <command> [flags]\n\n"
-          "Commands:\n");
+          "%s - a deployment engine with the semantics of Pulumi%s\n\n"
+          "Usage:\n  %s [global flags] <command> [flags]\n\n"
+          "Commands:\n",
+          prog, strcmp(prog, "pulumi") ? "" : " (minipulumi)", prog);
   for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
     fprintf(ctx->out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(ctx->out,
           "\nGlobal flags: -C/--cwd, -s/--stack, --backend, --non-interactive, "
-          "--color\nUse \"minipulumi <command> --help\" for more about a "
-          "command.\n");
+          "--color\nUse \"%s <command> --help\" for more about a "
+          "command.\n",
+          prog);
 }
 
 static const struct command *find_command(const char *name) {
@@ -118,9 +130,10 @@ static const struct command *find_command(const char *name) {
 }
 
 /* `minipulumi help <cmd>` is `minipulumi <cmd> --help`. */
-static int run_help(mp_ctx *ctx, int argc, const char **argv) {
+static int run_help(mp_ctx *ctx, const char *prog, int argc,
+                    const char **argv) {
   if (argc < 2) {
-    usage(ctx);
+    usage(ctx, prog);
     return 0;
   }
   const struct command *c = find_command(argv[1]);
@@ -134,19 +147,24 @@ static int run_help(mp_ctx *ctx, int argc, const char **argv) {
 
 static int run(mp_ctx *ctx, int argc, const char **argv) {
   int first = argc;
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    mp_cli_print_version(ctx);
+    return 0;
+  }
   int rc = mp_args_parse_global(ctx, argc, argv, &first);
+  const char *prog = invoked_as(argv[0]);
   if (rc == MP_ARGS_HELP || (rc == MP_ARGS_OK && first >= argc)) {
-    usage(ctx);
+    usage(ctx, prog);
     return 0;
   }
   if (rc) return mp_args_exit_status(rc);
   const char *name = argv[first];
-  if (!strcmp(name, "help")) return run_help(ctx, argc - first, argv + first);
+  if (!strcmp(name, "help")) return run_help(ctx, prog, argc - first, argv + first);
   const struct command *c = find_command(name);
   if (!c) {
-    mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"minipulumi\"",
-                 name);
-    fprintf(ctx->err, "Run 'minipulumi --help' for usage.\n");
+    mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"%s\"",
+                 name, prog);
+    fprintf(ctx->err, "Run '%s --help' for usage.\n", prog);
     return MP_EXIT_CONFIG;
   }
   return c->fn(argc - first, argv + first, ctx);

@@ -8,6 +8,7 @@
 
 #include "cli/config_values.h"
 #include "cli/display.h"
+#include "cli/event_stream.h"
 #include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
@@ -15,6 +16,7 @@
 #include "cli/render.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "lang/nodejs.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
                "mp_deploy_opts.interrupt points at ctx->interrupt");
@@ -58,7 +60,9 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "suppress-outputs", &f->suppress_outputs, "don't show the stack's outputs"),
       MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
       MP_OPT_BOOL_(0, "serial-stepgen", &f->serial_stepgen, "make Check and Diff one resource at a time (to compare)"),
+      MP_OPT_GROUP_(t->automation_rows),
       MP_OPT_END_};
+  mp_op_automation_opts_init(t->automation_rows, f);
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
 }
@@ -113,6 +117,7 @@ typedef struct run {
   mp_strv targets; /* --target plus --target-replace */
   mp_strv replaces; /* --replace plus --target-replace */
   FILE *event_log;
+  mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   mp_builtin_opts builtin; /* the built-in providers' host options */
 } run;
 
@@ -181,7 +186,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   if (r->kind == MP_DEPLOY_UPDATE && r->f->import)
     src = mp_import_source_new(r->f->import);
   else if (r->kind == MP_DEPLOY_UPDATE)
-    rc = mp_cli_source_new(ctx, r->stack, &src, err);
+    rc = mp_cli_source_new(ctx, r->stack, r->f->client, &src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
   int memory_only = last && mp_yaml_source_last_use(src);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
@@ -325,7 +330,14 @@ static int prepare(run *r) {
     mp_strv_push(&r->targets, r->f->target_replaces.items[i]);
     mp_strv_push(&r->replaces, r->f->target_replaces.items[i]);
   }
-  if (r->f->event_log) {
+  int port;
+  if (r->f->client && mp_nodejs_client_port(r->f->client, &port, &err))
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  if (mp_event_stream_is_tcp(r->f->event_log)) {
+    if (mp_event_stream_open(r->f->event_log, &r->event_stream,
+                             &r->event_log, &err))
+      return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  } else if (r->f->event_log) {
     r->event_log = fopen(r->f->event_log, "w");
     if (!r->event_log)
       return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot open event log '%s': %m",
@@ -338,7 +350,21 @@ static void run_destroy(run *r) {
   mp_value_free(r->config);
   mp_strv_destroy(&r->targets);
   mp_strv_destroy(&r->replaces);
-  if (r->event_log) fclose(r->event_log);
+  if (r->event_log && !r->event_stream) fclose(r->event_log);
+}
+
+/* The events of a tcp:// --event-log go to their server now, before the
+ * command exits. Returns |status|, or an error status if they could not
+ * be sent. */
+static int send_event_stream(run *r, int status) {
+  mp_err err;
+  mp_err_clear(&err);
+  mp_event_stream *s = r->event_stream;
+  r->event_stream = NULL;
+  r->event_log = NULL;
+  if (mp_event_stream_close(s, &err) == 0) return status;
+  int failed = mp_cli_fail(r->ctx, MP_EXIT_ERROR, &err);
+  return status ? status : failed;
 }
 
 /* destroy --remove: the stack and its config file go too. */
@@ -427,10 +453,19 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "if any flags in the group [target exclude] are set "
                         "none of the others can be; [exclude target] were "
                         "all set");
+  ctx->config_file = f->config_file;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
+  if (kind == MP_DEPLOY_DESTROY && f->exclude_protected) {
+    int nothing_left = 0;
+    status = mp_cli_exclude_protected(ctx, stack, f, &nothing_left);
+    if (status || nothing_left) {
+      free(stack);
+      return status;
+    }
+  }
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();
@@ -461,6 +496,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                           "cannot change to the program's folder '%s': %m",
                           ctx->project->program_dir);
   if (status == 0) status = perform(&r, preview_cmd);
+  if (r.event_stream) status = send_event_stream(&r, status);
   run_destroy(&r);
   free(stack);
   return status;

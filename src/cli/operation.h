@@ -16,11 +16,17 @@ typedef struct mp_op_flags {
   int yes, skip_preview, refresh, diff, json, parallel;
   int target_dependents, exclude_dependents, continue_on_error;
   int ignore_protect; /* destroy/up --ignore-protect */
+  int exclude_protected; /* destroy --exclude-protected */
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
+  /* What the Automation API passes (cli/op_automation.c): --client (the
+   * caller's LanguageRuntime serving an inline program), --exec-kind,
+   * --exec-agent, --config-file (the stack's config file instead of
+   * Pulumi.<stack>.yaml). */
+  const char *client, *exec_kind, *exec_agent, *config_file;
   /* `import`: the resources to import (their program runs instead of the
    * project's; cli/import_source.h), or NULL. They are the targets. */
   const struct mp_import_list *import;
@@ -39,7 +45,8 @@ void mp_op_flags_destroy(mp_op_flags *f);
  * Each command lists its own rows and then MP_OPT_GROUP_(t.rows); an own
  * row with the same name replaces the shared one. Caller storage. */
 typedef struct mp_op_shared_opts {
-  mp_opt rows[16];
+  mp_opt rows[17];
+  mp_opt automation_rows[5]; /* a group of rows (op_automation.c) */
   char target_help[64], dependents_help[64]; /* name the command's verb */
 } mp_op_shared_opts;
 
@@ -52,13 +59,25 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
  * (unless --yes), then the operation; or only the preview when
  * |preview_cmd| (the `preview` command) or --preview-only. Returns the
  * exit status (0, 1, 2, 4, 6, 7, 8). */
+/* The rows of the flags only the Automation API passes (op_automation.c),
+ * writing into |f|; |rows| has room for 5. */
+void mp_op_automation_opts_init(mp_opt *rows, mp_op_flags *f);
+
+/* destroy --exclude-protected (op_automation.c): targets every resource
+ * of |stack| but the protected ones and what they need. Sets
+ * |*nothing_left| (and says so) when nothing is left to destroy. Returns
+ * an exit status. */
+int mp_cli_exclude_protected(mp_ctx *ctx, const char *stack, mp_op_flags *f,
+                             int *nothing_left);
+
 int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                      mp_op_flags *f);
 
-/* The program for an update: the project's language host. Sets *out
+/* The program for an update: the project's language host, or the
+ * language runtime served at |client| (--client; NULL: none). Sets *out
  * (owned; free through its vtable). Returns 0 or an MP_E code. */
-int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
-                      mp_err *err);
+int mp_cli_source_new(mp_ctx *ctx, const char *stack, const char *client,
+                      mp_source **out, mp_err *err);
 
 /* The plugin host of an operation on |stack| (plugin/plugin.h): the
  * project's `plugins.providers`, PATH and ~/.minipulumi/plugins, built-ins

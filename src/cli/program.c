@@ -10,11 +10,12 @@
 #include "lang/yaml_host.h"
 #include "providers/builtin.h"
 
-int mp_cli_source_new(mp_ctx *ctx, const char *stack, mp_source **out,
-                      mp_err *err) {
+int mp_cli_source_new(mp_ctx *ctx, const char *stack, const char *client,
+                      mp_source **out, mp_err *err) {
   mp_cli_project *p = ctx->project;
   (void)stack;
   *out = NULL;
+  if (client) return mp_nodejs_client_source_new(p->lang, client, out, err);
   const char *rt = p->runtime ? p->runtime : "";
   if (!*rt)
     return mp_err_set(err, MP_EINVAL,

@@ -173,6 +173,7 @@ mp_stack_ref mp_cli_ref(const mp_ctx *ctx, const char *stack) {
 }
 
 char *mp_cli_stack_config_path(const mp_ctx *ctx, const char *stack) {
+  if (ctx->config_file) return mp_xstrdup(ctx->config_file);
   return mp_xasprintf("%s/Pulumi.%s.yaml", ctx->project->dir, stack);
 }
 

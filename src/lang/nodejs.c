@@ -7,7 +7,11 @@
  * reported the error; another code: we report it). When the deployment
  * finishes, the held call is answered, the program exits, and the server
  * and pipes are closed; a program that does not exit within a grace
- * period is killed with its process group. */
+ * period is killed with its process group.
+ *
+ * With --client (mp_nodejs_client_source_new), the caller's language
+ * runtime runs the program in its own process: the Run call stands for
+ * the child, and its answer for the child's exit. */
 #include "lang/nodejs.h"
 
 #include <signal.h>
@@ -16,6 +20,7 @@
 #include <string.h>
 
 #include "monitor/service.h"
+#include "rpc/client.h"
 #include "rpc/engine_service.h"
 #include "rpc/server.h"
 
@@ -42,8 +47,16 @@ typedef struct node_source {
   uv_process_t proc;
   uv_timer_t grace;
   out_stream out, err;
+  /* --client: the caller's language runtime runs the program; its Run
+   * call stands for the child (client_port 0: a child of our own). */
+  int client_port;
+  mp_rpc_client *rpc;
+  mp_rpc_call *run_call;
+  mp_buf run_req;
+  int rpc_open;     /* 1 open, 2 closing */
+  int logged_error; /* the program logged an error diagnostic */
   int started;
-  int running;      /* the child is alive */
+  int running;      /* the child is alive, or Run has not answered */
   int proc_open, grace_open, srv_open;
   int reported;     /* mp_monitor_program_done was called */
   int finished;     /* the deployment is over */
@@ -127,8 +140,14 @@ static void report(node_source *s, int failed, const char *msg) {
 }
 
 static void on_program_finished(void *ud) {
-  /* SignalAndWaitForShutdown: every registration was made. */
-  report(ud, 0, NULL);
+  /* SignalAndWaitForShutdown: every registration was made. A runtime of
+   * the caller's fails its Run once it has logged an error (the SDK's
+   * log.hasErrors; an unhandled rejection is logged so), but only after
+   * this call is answered, at the deployment's end: the failure is
+   * decided here, and the error was already shown. */
+  node_source *s = ud;
+  int failed = s->client_port && s->logged_error;
+  report(s, failed, failed ? "" : NULL);
 }
 
 static void on_proc_closed(uv_handle_t *h) {
@@ -164,7 +183,9 @@ static void on_child_exit(uv_process_t *p, int64_t status, int sig) {
 
 static void on_grace(uv_timer_t *t) {
   node_source *s = t->data;
-  if (s->running) uv_kill(-s->proc.pid, SIGKILL);
+  if (s->running && s->run_call) mp_rpc_call_cancel(s->run_call);
+  else if (s->running) uv_kill(-s->proc.pid, SIGKILL);
+  maybe_close(s);
 }
 
 static void on_grace_closed(uv_handle_t *h) {
@@ -183,7 +204,18 @@ static void on_srv_closed(void *arg) {
 
 /* Once the deployment is over and the child and its pipes are gone, the
  * server and the timer go too; then the loop can end. */
+static void on_rpc_closed(void *arg) {
+  node_source *s = arg;
+  s->rpc_open = 0;
+  s->rpc = NULL;
+  maybe_close(s);
+}
+
 static void maybe_close(node_source *s) {
+  if (s->rpc_open == 1 && !s->running) {
+    s->rpc_open = 2;
+    mp_rpc_client_close(s->rpc, on_rpc_closed, s);
+  }
   if (!s->finished || s->running || s->out.open || s->err.open) return;
   if (s->grace_open && !uv_is_closing((uv_handle_t *)&s->grace))
     uv_close((uv_handle_t *)&s->grace, on_grace_closed);
@@ -191,6 +223,50 @@ static void maybe_close(node_source *s) {
     s->srv_open = 2; /* closing */
     mp_rpc_server_close(s->srv, on_srv_closed, s);
   }
+}
+
+/* ---- the caller's language runtime (--client) ---- */
+
+/* Run answered: the program is over. Its error, unless the SDK already
+ * reported it (bail), is the program's failure. The client is closed on a
+ * later turn (the grace timer, at once), outside its own callback. */
+static void on_run_done(int rc, mp_rpc_reply *reply, const mp_err *err,
+                        void *arg) {
+  node_source *s = arg;
+  s->run_call = NULL;
+  s->running = 0;
+  char *msg = NULL;
+  int bail = 0;
+  if (rc == 0 && mp_nodejs_run_response(&reply->body, &msg, &bail) < 0)
+    report(s, 1, "the language runtime's answer to Run cannot be read");
+  else if (rc == 0)
+    report(s, msg != NULL || bail, bail ? "" : msg);
+  else if (rc == MP_EPLUGIN && reply->status.message)
+    report(s, 1, reply->status.message);
+  else
+    report(s, 1, err->msg);
+  free(msg);
+  if (s->grace_open) uv_timer_start(&s->grace, on_grace, 0, 0);
+}
+
+static int start_run(node_source *s, const mp_source_info *info,
+                     const char *addr, mp_err *err) {
+  int rc = mp_nodejs_run_request(info, mp_project_dir(s->proj), addr,
+                                 &s->run_req, err);
+  if (rc == 0)
+    rc = mp_rpc_client_new(info->loop, "language runtime (--client)",
+                           s->client_port, 0, &s->rpc, err);
+  if (rc < 0) return rc;
+  s->rpc_open = 1;
+  rc = mp_rpc_call_start(s->rpc, "/pulumirpc.LanguageRuntime/Run",
+                         s->run_req.data, s->run_req.len, NULL, on_run_done, s,
+                         &s->run_call, err);
+  if (rc < 0) {
+    maybe_close(s);
+    return rc;
+  }
+  s->running = 1;
+  return 0;
 }
 
 /* ---- the Engine service ---- */
@@ -201,6 +277,7 @@ static void on_log(const mp_rpc_log_entry *e, void *arg) {
   mp_log_severity sev = e->severity >= 0 && e->severity <= 3
                             ? (mp_log_severity)e->severity
                             : MP_LOG_INFO;
+  if (sev == MP_LOG_ERROR) s->logged_error = 1;
   mp_monitor_log(s->m, sev, e->urn && e->urn[0] ? e->urn : NULL, e->message);
 }
 
@@ -282,6 +359,7 @@ static int src_start(mp_source *base, mp_monitor *m, const mp_source_info *info,
   if (rc < 0) return rc;
   char addr[32];
   snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+  if (s->client_port) return start_run(s, info, addr, err);
   mp_nodejs_launch l;
   rc = mp_nodejs_launch_init(&l, s->proj, info, addr, err);
   if (rc == 0) rc = spawn(s, info->loop, &l, err);
@@ -310,6 +388,7 @@ static void src_free(mp_source *base) {
   if (s == NULL) return;
   mp_rpc_engine_service_destroy(&s->engine);
   mp_monitor_service_free(s->svc);
+  mp_buf_destroy(&s->run_req);
   free(s);
 }
 
@@ -326,6 +405,20 @@ int mp_nodejs_source_new(const mp_project *p, mp_source **out, mp_err *err) {
   node_source *s = mp_xcalloc(1, sizeof(*s));
   s->base.vt = &node_vtable;
   s->proj = p;
+  *out = &s->base;
+  return 0;
+}
+
+int mp_nodejs_client_source_new(const mp_project *p, const char *client,
+                                mp_source **out, mp_err *err) {
+  *out = NULL;
+  int port = 0;
+  int rc = mp_nodejs_client_port(client, &port, err);
+  if (rc < 0) return rc;
+  node_source *s = mp_xcalloc(1, sizeof(*s));
+  s->base.vt = &node_vtable;
+  s->proj = p;
+  s->client_port = port;
   *out = &s->base;
   return 0;
 }

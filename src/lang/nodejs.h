@@ -19,6 +19,29 @@
  * runtime). */
 int mp_nodejs_source_new(const mp_project *p, mp_source **out, mp_err *err);
 
+/* The program of a caller that serves pulumirpc.LanguageRuntime at
+ * |client| ("127.0.0.1:PORT" or "localhost:PORT"; the Automation API's
+ * inline program, `--client`): start() calls its Run with the engine's
+ * and the monitor's address, the config and dry-run, instead of starting
+ * node; the program's end is Run's answer. Any runtime. Sets |*out|.
+ * Returns 0 or MP_EINVAL (an address that is not a local port). */
+int mp_nodejs_client_source_new(const mp_project *p, const char *client,
+                                mp_source **out, mp_err *err);
+
+/* ---- a caller's language runtime (nodejs_client.c) ---- */
+
+/* The port of |client| (see mp_nodejs_client_source_new). Returns 0 or
+ * MP_EINVAL with a message naming the flag. */
+int mp_nodejs_client_port(const char *client, int *port, mp_err *err);
+/* Appends to |out| the packed pulumirpc.RunRequest for the deployment
+ * |info|, run in |pwd|, with |addr| as the monitor's and the Engine's
+ * address. Returns 0 or an MP_E code (bad config). */
+int mp_nodejs_run_request(const mp_source_info *info, const char *pwd,
+                          const char *addr, mp_buf *out, mp_err *err);
+/* Reads a packed pulumirpc.RunResponse: |*error| (owned, NULL when none)
+ * and |*bail|. Returns 0 or MP_EPROTO. */
+int mp_nodejs_run_response(const mp_buf *body, char **error, int *bail);
+
 /* ---- launching (nodejs_launch.c) ---- */
 
 /* What the program is started with. */
@@ -43,6 +66,11 @@ void mp_nodejs_launch_destroy(mp_nodejs_launch *l);
  * resolves it from |dir|: in the first node_modules on the way up to the
  * root that holds it. Owned path, or NULL. */
 char *mp_nodejs_find_module_file(const char *dir, const char *rel);
+
+/* The config as the SDK takes it: |*strings| an OBJECT "<ns>:<key>" → STRING and
+ * |*secret_keys| an ARRAY of STRING (owned). */
+int mp_nodejs_config_strings(const mp_value *config, mp_value **strings,
+                             mp_value **secret_keys, mp_err *err);
 
 /* PULUMI_CONFIG's and PULUMI_CONFIG_SECRET_KEYS's JSON texts for the
  * stack config |config| (OBJECT "<ns>:<key>" → value, secrets wrapped):

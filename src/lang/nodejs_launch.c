@@ -38,17 +38,16 @@ char *mp_nodejs_find_module_file(const char *dir, const char *rel) {
   return NULL;
 }
 
-int mp_nodejs_config_env(const mp_value *config, char **config_json,
-                         char **secret_keys_json, mp_err *err) {
-  *config_json = *secret_keys_json = NULL;
+int mp_nodejs_config_strings(const mp_value *config, mp_value **strings,
+                             mp_value **secret_keys, mp_err *err) {
   mp_value *obj = mp_value_new_object();
-  mp_value *secret_keys = mp_value_new_array();
+  mp_value *keys = mp_value_new_array();
   int rc = 0;
   for (size_t i = 0; config && config->kind == MP_VALUE_OBJECT &&
                      i < config->u.obj.len; i++) {
     const mp_value_entry *e = &config->u.obj.items[i];
     if (mp_value_contains_secrets(e->value))
-      mp_value_array_push(secret_keys, mp_value_new_cstring(e->key));
+      mp_value_array_push(keys, mp_value_new_cstring(e->key));
     mp_value *plain = mp_value_strip_secrets(e->value);
     if (plain->kind == MP_VALUE_STRING) {
       mp_value_object_set(obj, e->key, plain);
@@ -67,10 +66,26 @@ int mp_nodejs_config_env(const mp_value *config, char **config_json,
     mp_value_object_set(obj, e->key, mp_value_new_cstring(b.data));
     mp_buf_destroy(&b);
   }
+  if (rc < 0) {
+    mp_value_free(obj);
+    mp_value_free(keys);
+    return rc;
+  }
+  *strings = obj;
+  *secret_keys = keys;
+  return 0;
+}
+
+int mp_nodejs_config_env(const mp_value *config, char **config_json,
+                         char **secret_keys_json, mp_err *err) {
+  *config_json = *secret_keys_json = NULL;
+  mp_value *obj = NULL, *secret_keys = NULL;
+  int rc = mp_nodejs_config_strings(config, &obj, &secret_keys, err);
+  if (rc < 0) return rc;
   mp_buf a, b;
   mp_buf_init(&a);
   mp_buf_init(&b);
-  if (rc == 0) rc = mp_value_to_json(obj, NULL, 0, &a, err);
+  rc = mp_value_to_json(obj, NULL, 0, &a, err);
   if (rc == 0) rc = mp_value_to_json(secret_keys, NULL, 0, &b, err);
   mp_value_free(obj);
   mp_value_free(secret_keys);

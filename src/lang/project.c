@@ -318,8 +318,11 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
       rt && rt->kind == MP_VALUE_OBJECT ? mp_value_object_get(rt, "options") : NULL;
   p->runtime_options = ro && ro->kind == MP_VALUE_OBJECT ? mp_value_dup(ro) : NULL;
   p->main = text_of(mp_value_object_get(doc, "main"));
-  p->program_dir = p->main && *p->main ? mp_xasprintf("%s/%s", p->dir, p->main)
-                                       : mp_xstrdup(p->dir);
+  /* `main` is relative to the project's folder, unless absolute (the
+   * Automation API's inline projects set it to the caller's folder). */
+  p->program_dir = !p->main || !*p->main ? mp_xstrdup(p->dir)
+                   : p->main[0] == '/'   ? mp_xstrdup(p->main)
+                                         : mp_xasprintf("%s/%s", p->dir, p->main);
   p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
   load_plugins(p, doc);
   return 0;

@@ -65,7 +65,7 @@ static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
   mp__inflight in = {urn ? urn : "", {0}, NULL};
   mp_strv_init(&in.diags);
   inflight_add(p, &in);
-  mp_rpc_call_opts opts = {timeout_ms, NULL};
+  mp_rpc_call_opts opts = {.timeout_ms = timeout_ms};
   mp_err e;
   mp_err_clear(&e);
   int rc = mp_rpc_call_sync(p->client, path, buf, len, &opts, reply, &e);

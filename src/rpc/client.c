@@ -472,6 +472,7 @@ int mp_rpc_call_start(mp_rpc_client *c, const char *method, const void *req,
   mp__rpc_list_init(&call->done_link);
   mp__rpc_list_init(&call->cancel_link);
   mp__rpc_out_init(&call->out, req, len);
+  if (opts && opts->framed) call->out.off = MP_RPC_PREFIX_LEN; /* no prefix */
   mp_rpc_reader_init(&call->reader, c->max_recv);
   mp_rpc_reply_init(&call->reply);
   if (out) *out = call;

@@ -49,6 +49,10 @@ void mp_rpc_reply_destroy(mp_rpc_reply *r);
 typedef struct mp_rpc_call_opts {
   uint64_t timeout_ms;   /* deadline from the start of the call; 0: none */
   mp_rpc_cancel *cancel; /* cancels the call when fired; may be NULL */
+  /* 1: the request is already one or more framed messages (prefix and
+   * bytes each), sent as they are: a client-streaming call whose
+   * messages all go at once. */
+  int framed;
 } mp_rpc_call_opts;
 
 /* Called once on the loop thread when a call ends. |rc| is 0 or one of the

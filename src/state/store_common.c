@@ -69,9 +69,12 @@ int mp__store_not_empty(mp_stack_ref st, int64_t n, mp_err *err) {
                     st.name, (long long)n);
 }
 
+/* Starts with Pulumi's words, by which the Automation API raises its
+ * ConcurrentUpdateError (sdk/nodejs/automation/errors.ts). */
 int mp__store_busy(const char *label, const mp_lock_info *info, mp_err *err) {
   return mp_err_set(err, MP_EBUSY,
-                    "the stack '%s' is locked by process %lld on %s since %s "
+                    "the stack is currently locked by 1 lock(s): "
+                    "'%s' is locked by process %lld on %s since %s "
                     "(operation %s); if that process is gone, run "
                     "`minipulumi cancel` to break the lock",
                     label, (long long)info->pid, info->host, info->time,

@@ -142,7 +142,8 @@ def reference(args, work):
 def shape(err, winner_pid):
     """The lock message with the variable parts (pid, host, time) replaced;
     None if it does not name |winner_pid|."""
-    m = re.search(r"error: the stack 'race/dev' is locked by process (\d+) "
+    m = re.search(r"error: the stack is currently locked by 1 lock\(s\): "
+                  r"'race/dev' is locked by process (\d+) "
                   r"on (\S+) since (\S+) \(operation update\); if that "
                   r"process is gone, run `minipulumi cancel` to break the "
                   r"lock", err)

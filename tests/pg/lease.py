@@ -55,7 +55,8 @@ resources:
     options:
       dependsOn: ["${fast}"]
 """
-LOCKED = re.compile(r"error: the stack 'lease/dev' is locked by process "
+LOCKED = re.compile(r"error: the stack is currently locked by 1 lock\(s\): "
+                    r"'lease/dev' is locked by process "
                     r"(\d+) on \S+ since \S+ \(operation update\); if that "
                     r"process is gone, run `minipulumi cancel` to break the "
                     r"lock")

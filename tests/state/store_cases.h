@@ -665,7 +665,8 @@ static void test_store_lock_between_processes(void) {
   CHECK(u == NULL && stale.pid == 0);
   char want[128];
   snprintf(want, sizeof(want),
-           "the stack 'proj/dev' is locked by process %d "
+           "the stack is currently locked by 1 lock(s): 'proj/dev' is "
+           "locked by process %d "
            "on ",
            (int)child);
   CHECK_CONTAINS(err.msg, want);

@@ -1,0 +1,228 @@
+// The cases of run.js: the issue's lifecycle for an inline and a local
+// program, errors, stack listing, tags, whoami.
+"use strict";
+const { test, stackName, localProgram, auto, pulumi, assert } = require("./run.js");
+
+// The inline program: the local program's module.
+const inlineProgram = require("./local-program/index.js");
+
+// The issue's lifecycle on |stack|: config, up with events and output,
+// outputs, preview, refresh, history, export/import, destroy, removal.
+async function lifecycle(stack, project) {
+  const ws = stack.workspace;
+  await stack.setAllConfig({
+    plain: { value: "abc" },
+    secret: { value: "s3cr3t", secret: true },
+  });
+  await stack.setConfig("nested.list[0]", { value: "x" }, true);
+  assert.strictEqual(await stack.getConfig("nested.list[0]", true).then((v) => v.value), "x");
+  const all = await stack.getAllConfig();
+  assert.deepStrictEqual(all[`${project}:plain`], { value: "abc", secret: false });
+  assert.deepStrictEqual(all[`${project}:secret`], { value: "s3cr3t", secret: true });
+
+  let out = "";
+  const events = [];
+  const up = await stack.up({ onOutput: (s) => (out += s), onEvent: (e) => events.push(e) });
+  assert.strictEqual(up.summary.kind, "update");
+  assert.strictEqual(up.summary.result, "succeeded");
+  assert.ok(out.length > 0, "onOutput saw the display");
+  const kinds = new Set(events.flatMap((e) => Object.keys(e)));
+  for (const k of ["sequence", "timestamp", "preludeEvent", "resourcePreEvent", "resOutputsEvent", "summaryEvent"])
+    assert.ok(kinds.has(k), `events include ${k}: ${[...kinds]}`);
+  const last = events[events.length - 1];
+  assert.ok(last.cancelEvent || last.summaryEvent, "the stream ends with the summary (then cancel)");
+  assert.deepStrictEqual(up.outputs.exp_static, { value: "foo", secret: false });
+  assert.deepStrictEqual(up.outputs.exp_cfg, { value: "abc", secret: false });
+  assert.deepStrictEqual(up.outputs.exp_secret, { value: "s3cr3t", secret: true });
+  assert.strictEqual(up.summary.resourceChanges.create, 2);
+
+  const pre = await stack.preview();
+  assert.strictEqual(pre.changeSummary.same, 2);
+
+  const ref = await stack.refresh();
+  assert.strictEqual(ref.summary.kind, "refresh");
+  assert.strictEqual(ref.summary.result, "succeeded");
+
+  const history = await stack.history();
+  assert.strictEqual(history.length, 2);
+  assert.deepStrictEqual(history.map((h) => h.kind), ["refresh", "update"]);
+  assert.ok(history[1].startTime instanceof Date && !isNaN(history[1].startTime));
+
+  const state = await stack.exportStack();
+  assert.strictEqual(state.version, 3);
+  assert.ok(state.deployment.resources.length >= 2);
+  await stack.importStack(state);
+
+  const destroy = await stack.destroy({ onOutput: () => {} });
+  assert.strictEqual(destroy.summary.kind, "destroy");
+  assert.strictEqual(destroy.summary.result, "succeeded");
+  await ws.removeStack(stack.name);
+  await assert.rejects(auto.LocalWorkspace.selectStack(
+    ws.program ? { stackName: stack.name, projectName: project, program: ws.program }
+               : { stackName: stack.name, workDir: ws.workDir }),
+    (e) => e instanceof auto.StackNotFoundError);
+}
+
+test("inline-lifecycle", async () => {
+  const stack = await auto.LocalWorkspace.createOrSelectStack({
+    stackName: stackName("inline"),
+    projectName: "auto-inline",
+    program: inlineProgram,
+  });
+  await lifecycle(stack, "auto-inline");
+});
+
+test("local-lifecycle", async () => {
+  const stack = await auto.LocalWorkspace.createOrSelectStack({
+    stackName: stackName("local"),
+    workDir: localProgram(),
+  });
+  await lifecycle(stack, "auto-local");
+});
+
+// up, preview, refresh and destroy of the inline program with their
+// events, as the API receives them for a CLI of |version|.
+async function eventsRun(version) {
+  const saved = process.env.MINIPULUMI_PULUMI_VERSION;
+  if (version) process.env.MINIPULUMI_PULUMI_VERSION = version;
+  let stack;
+  try {
+    stack = await auto.LocalWorkspace.createOrSelectStack({
+      stackName: stackName("events"),
+      projectName: "auto-events",
+      program: inlineProgram,
+    });
+  } finally {
+    if (saved === undefined) delete process.env.MINIPULUMI_PULUMI_VERSION;
+    else process.env.MINIPULUMI_PULUMI_VERSION = saved;
+  }
+  assert.ok(stack.workspace.pulumiVersion.startsWith(version || "3.205.0"),
+            stack.workspace.pulumiVersion);
+  await stack.setConfig("plain", { value: "p" });
+  const ops = {
+    up: (o) => stack.up(o),
+    preview: (o) => stack.preview(o),
+    refresh: (o) => stack.refresh(o),
+    destroy: (o) => stack.destroy(o),
+  };
+  for (const [op, run] of Object.entries(ops)) {
+    const events = [];
+    const res = await run({ onEvent: (e) => events.push(e) });
+    assert.ok(events.length >= 3, `${op}: ${events.length} events`);
+    assert.ok(events[0].preludeEvent, `${op}: the prelude first`);
+    for (let i = 1; i < events.length; i++) {
+      assert.ok(events[i].sequence > events[i - 1].sequence, `${op}: sequence grows`);
+      assert.ok(typeof events[i].timestamp === "number", `${op}: timestamp`);
+    }
+    const summary = events.find((e) => e.summaryEvent);
+    assert.ok(summary, `${op}: a summaryEvent`);
+    assert.ok(events.indexOf(summary) >= events.length - 2, `${op}: the summary last (before the cancelEvent)`);
+    assert.ok("resourceChanges" in summary.summaryEvent && "durationSeconds" in summary.summaryEvent);
+    if (op === "up") {
+      const pre = events.filter((e) => e.resourcePreEvent).map((e) => e.resourcePreEvent.metadata);
+      assert.ok(pre.some((m) => m.op === "create" && m.type === "test:index:Thing"), JSON.stringify(pre));
+      assert.ok(events.some((e) => e.resOutputsEvent), `${op}: resOutputsEvent`);
+      assert.strictEqual(res.summary.resourceChanges.create, 2);
+    }
+    if (op === "preview") assert.deepStrictEqual(res.changeSummary, { same: 2 });
+    if (op === "destroy") assert.strictEqual(res.summary.resourceChanges.delete, 2);
+  }
+  await stack.workspace.removeStack(stack.name);
+}
+
+test("events-file", () => eventsRun(undefined));
+test("events-grpc", () => eventsRun("3.270.0"));
+
+// A program whose one resource waits for |file| to exist: an update that
+// holds the stack's lock until the test lets it go.
+function waitingProgram(file) {
+  return async () => {
+    const fs = require("fs");
+    await new Promise((resolve) => {
+      const t = setInterval(() => {
+        if (fs.existsSync(file)) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 50);
+    });
+    return { done: true };
+  };
+}
+
+test("errors-concurrent-update", async () => {
+  const fs = require("fs");
+  const path = require("path");
+  const release = path.join(require("./run.js").tmp, "release-" + counterName());
+  const name = stackName("busy");
+  const args = { stackName: name, projectName: "auto-busy", program: waitingProgram(release) };
+  const first = await auto.LocalWorkspace.createOrSelectStack(args);
+  const second = await auto.LocalWorkspace.createOrSelectStack({ ...args, program: async () => ({}) });
+  let started = "";
+  const up1 = first.up({ onOutput: (s) => (started += s) });
+  // the first update holds the lock once its display has started
+  while (!started.includes("Updating")) await new Promise((r) => setTimeout(r, 50));
+  await assert.rejects(second.up(), (e) => {
+    assert.ok(e instanceof auto.ConcurrentUpdateError, `${e.name}: ${e.message}`);
+    return true;
+  });
+  fs.writeFileSync(release, "");
+  const res = await up1;
+  assert.strictEqual(res.summary.result, "succeeded");
+});
+
+function counterName() {
+  return String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+test("errors-stack-not-found-and-exists", async () => {
+  const args = { stackName: stackName("nf"), projectName: "auto-nf", program: async () => ({}) };
+  await assert.rejects(auto.LocalWorkspace.selectStack(args),
+                       (e) => e instanceof auto.StackNotFoundError);
+  await auto.LocalWorkspace.createStack(args);
+  await assert.rejects(auto.LocalWorkspace.createStack(args),
+                       (e) => e instanceof auto.StackAlreadyExistsError);
+});
+
+test("errors-program-throws", async () => {
+  const stack = await auto.LocalWorkspace.createOrSelectStack({
+    stackName: stackName("throws"),
+    projectName: "auto-throws",
+    program: async () => {
+      throw new Error("the program fails on purpose");
+    },
+  });
+  await assert.rejects(stack.up(), (e) => {
+    assert.ok(e instanceof auto.CommandError, e.name);
+    assert.ok(/the program fails on purpose/.test(e.message), e.message);
+    return true;
+  });
+  const history = await stack.history();
+  assert.strictEqual(history[0].result, "failed");
+});
+
+test("workspace-list-whoami", async () => {
+  const ws = await auto.LocalWorkspace.create({
+    projectSettings: { name: "auto-ws", runtime: "nodejs" },
+  });
+  const a = stackName("ws");
+  const b = stackName("ws");
+  await ws.createStack(a);
+  await ws.createStack(b);
+  const stacks = await ws.listStacks();
+  const names = stacks.map((s) => s.name);
+  assert.ok(names.includes(a) && names.includes(b), JSON.stringify(stacks));
+  const current = stacks.find((s) => s.current);
+  assert.strictEqual(current.name, b);
+  assert.strictEqual((await ws.stack()).name, b);
+  await ws.selectStack(a);
+  assert.strictEqual((await ws.stack()).name, a);
+
+  const who = await ws.whoAmI();
+  assert.ok(typeof who.user === "string" && who.user.length > 0, JSON.stringify(who));
+  assert.ok(typeof who.url === "string" && who.url.startsWith("sqlite://"), JSON.stringify(who));
+
+  await ws.removeStack(b);
+  await ws.removeStack(a);
+  assert.ok(!(await ws.listStacks()).some((s) => s.name === a || s.name === b));
+});

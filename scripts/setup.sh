@@ -16,6 +16,8 @@ packages=(
   libarchive-dev libcurl4-openssl-dev
   # fn::length counts grapheme clusters with ICU's break iterator
   libicu-dev
+  # `config set` weighs a value's entropy as Pulumi does, with zxcvbn
+  libzxcvbn-dev
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer

@@ -1,4 +1,5 @@
 #include "cli/args.h"
+#include "cli/messages.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -269,7 +270,27 @@ int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
   return check_color(ctx, "");
 }
 
-int mp_args_exit_status(int rc) { return rc == MP_ARGS_HELP ? 0 : 2; }
+int mp_args_first_positional(mp_ctx *ctx, int argc, const char **argv) {
+  mp_opt g[6];
+  global_opts(ctx, g);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) return i + 1;
+    if (a[0] != '-' || a[1] == 0) return i;
+    /* a global flag's value is its next argument unless attached */
+    const mp_opt *o = NULL;
+    if (a[1] == '-' && !strchr(a, '='))
+      o = find_long(g, a + 2, strlen(a + 2));
+    else if (a[1] != '-' && a[2] == 0)
+      o = find_short(g, a[1]);
+    if (o && o->type != MP_OPT_BOOL) i++;
+  }
+  return argc;
+}
+
+int mp_args_exit_status(int rc) {
+  return rc == MP_ARGS_HELP ? MP_EXIT_HELP_SHOWN : MP_EXIT_CONFIG;
+}
 
 int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
                         int min, int max) {

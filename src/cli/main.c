@@ -13,17 +13,11 @@
 #include "cli/display.h"
 #include "cli/messages.h"
 
-typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
-
 /* Adding a command: write src/cli/cmd_<name>.c with
  * `int mp_cmd_<name>(int argc, const char **argv, mp_ctx *ctx)` (argv[0] is
  * the command's name; return the exit status), declare it in cli.h, add a
  * row here and its file to meson.build, and a tests/cli script. */
-static const struct command {
-  const char *name;
-  mp_cmd_fn fn;
-  const char *summary;
-} commands[] = {
+static const mp_command commands[] = {
     {"up", mp_cmd_up, "Create or update the resources in a stack"},
     {"update", mp_cmd_up, "Alias of up"},
     {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources"},
@@ -109,7 +103,7 @@ static void usage(mp_ctx *ctx) {
           "command.\n");
 }
 
-static const struct command *find_command(const char *name) {
+static const mp_command *find_command(const char *name) {
   for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
     if (!strcmp(commands[i].name, name)) return &commands[i];
   return NULL;
@@ -121,7 +115,7 @@ static int run_help(mp_ctx *ctx, int argc, const char **argv) {
     usage(ctx);
     return 0;
   }
-  const struct command *c = find_command(argv[1]);
+  const mp_command *c = find_command(argv[1]);
   if (!c)
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
                         "unknown help topic \"%s\"; run 'minipulumi --help'",
@@ -140,7 +134,7 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
   if (rc) return mp_args_exit_status(rc);
   const char *name = argv[first];
   if (!strcmp(name, "help")) return run_help(ctx, argc - first, argv + first);
-  const struct command *c = find_command(name);
+  const mp_command *c = find_command(name);
   if (!c) {
     mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"minipulumi\"",
                  name);
@@ -154,7 +148,10 @@ int main(int argc, char **argv) {
   mp_ctx ctx;
   mp_ctx_init(&ctx);
   install_signals(&ctx);
+  ctx.commands = commands;
+  ctx.ncommands = MP_ARRAY_LEN(commands);
   int status = run(&ctx, argc, (const char **)argv);
+  if (status == MP_EXIT_HELP_SHOWN) status = 0;
   fflush(ctx.out);
   mp_ctx_destroy(&ctx);
   exit(status);

@@ -1,4 +1,5 @@
 #include "cli/args.h"
+#include "cli/cloud_only.h"
 #include "cli/messages.h"
 
 #include <errno.h>
@@ -139,6 +140,12 @@ static int parse_long(parser *p, const char *arg) {
   const char *eq = strchr(name, '=');
   size_t n = eq ? (size_t)(eq - name) : strlen(name);
   const mp_opt *o = lookup_long(p, name, n);
+  if (!o && mp_cli_cloud_flag(name, n)) {
+    char *what = mp_xasprintf("the flag --%.*s", (int)n, name);
+    mp_cli_cloud_error(p->ctx, what);
+    free(what);
+    return MP_ARGS_ERROR;
+  }
   if (!o) return bad(p->ctx, p->cmd, "unknown flag: %s", arg);
   char shown[128];
   snprintf(shown, sizeof(shown), "--%s", o->long_name);

@@ -21,12 +21,17 @@ static const struct sub {
     {"repair", NULL, NULL, mp_cmd_state_repair, "Repair an invalid state"},
     {"move", "mv", NULL, mp_cmd_state_move,
      "Move resources from one stack to another"},
+    /* issue 37 */
+    {"protect", NULL, NULL, mp_cmd_state_protect,
+     "Protect resource in a stack's state"},
+    {"upgrade", NULL, NULL, mp_cmd_state_upgrade,
+     "Migrates the current backend to the latest supported version"},
 };
 
 static const mp_cmd_help help = {
     "minipulumi state <subcommand> [flags]",
     "Edit the current stack's state.\n\nSubcommands: delete, unprotect, "
-    "rename, repair, move. To see the URNs of a stack's resources, run\n`minipulumi stack "
+    "rename, repair, move, protect, upgrade. To see the URNs of a stack's resources, run\n`minipulumi stack "
     "--show-urns`."};
 
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx) {

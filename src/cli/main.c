@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/children.h"
+#include "cli/cloud_only.h"
 #include "cli/cli.h"
 #include "cli/display.h"
 #include "cli/messages.h"
@@ -34,6 +35,14 @@ static const mp_command commands[] = {
     {"logout", mp_cmd_logout, "Log out of a minipulumi state backend"},
     {"whoami", mp_cmd_whoami, "Display the current logged-in user"},
     {"version", mp_cmd_version, "Print minipulumi's version number"},
+    /* issue 37: the rest of the command line */
+    {"gen-completion", mp_cmd_gen_completion,
+     "Generate a completion script for bash, zsh or fish"},
+    {"org", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"console", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"deployment", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"env", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"logs", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the

@@ -9,8 +9,8 @@
 
 /* The flags every command accepts; their destinations live in the ctx, so
  * the table is built per call. */
-static void global_opts(mp_ctx *ctx, mp_opt out[6]) {
-  const mp_opt g[6] = {
+static void global_opts(mp_ctx *ctx, mp_opt out[7]) {
+  const mp_opt g[7] = {
       MP_OPT_STR_('C', "cwd", &ctx->cwd, "path",
                   "run as if minipulumi was started in this folder"),
       MP_OPT_STR_('s', "stack", &ctx->stack, "name",
@@ -22,6 +22,8 @@ static void global_opts(mp_ctx *ctx, mp_opt out[6]) {
                    "never prompt; fail where an answer would be needed"),
       MP_OPT_STR_(0, "color", &ctx->color, "mode",
                   "colorize output: always, never, raw or auto"),
+      MP_OPT_BOOL_('Q', "fully-qualify-stack-names", &ctx->fully_qualify,
+                   "show fully-qualified stack names"),
       MP_OPT_END_};
   memcpy(out, g, sizeof(g));
 }
@@ -217,7 +219,7 @@ static void print_table(mp_ctx *ctx, const mp_opt *top, const mp_opt *o) {
 
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   if (help->summary) fprintf(ctx->out, "%s\n\n", help->summary);
   fprintf(ctx->out, "Usage:\n  %s\n", help->usage);
@@ -232,7 +234,7 @@ void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
 
 int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
                   int argc, const char **argv, mp_strv *pos) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   parser p = {ctx, argv[0], {opts, g}, argc, argv, 1};
   int only_pos = 0;
@@ -258,7 +260,7 @@ int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
 
 int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
                          int *cmd_index) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   parser p = {ctx, "", {g, NULL}, argc, argv, 1};
   for (; p.i < argc; p.i++) {
@@ -278,7 +280,7 @@ int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
 }
 
 int mp_args_first_positional(mp_ctx *ctx, int argc, const char **argv) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -49,6 +49,7 @@ struct mp_ctx {
   const char *backend; /* --backend, else NULL (see mp_cli_backend_url) */
   const char *color;   /* --color as given */
   int non_interactive; /* --non-interactive */
+  int fully_qualify;   /* -Q/--fully-qualify-stack-names (issue 37) */
   mp_color_mode color_mode;
 
   FILE *out; /* stdout */

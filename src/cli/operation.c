@@ -170,7 +170,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                          .interrupt_signal = &ctx->interrupt_signal,
                          .show_sames = r->f->show_sames,
                          .show_replacement_steps = r->f->show_replacement_steps,
-                         .suppress_outputs = r->f->suppress_outputs};
+                         .suppress_outputs = r->f->suppress_outputs,
+                         .show_debug = r->f->more.debug};
     s.display = mp_display_new(&o);
     /* a live table prints the cancelling line itself (main.c) */
     ctx->display_live = live && !r->f->diff;
@@ -207,6 +208,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.steps.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
     o.serial_stepgen = r->f->serial_stepgen;
+    o.debug = r->f->more.debug;
     o.steps.ignore_protect = r->f->ignore_protect;
     o.steps.import_only = r->f->import != NULL;
     o.refresh_first = r->f->refresh;
@@ -422,10 +424,13 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "if any flags in the group [target exclude] are set "
                         "none of the others can be; [exclude target] were "
                         "all set");
+  int status = mp_op_more_check(ctx, &f->more);
+  if (status) return status;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
-  int status = mp_cli_stack(ctx, NULL, 1, &stack);
+  status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
+  if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();

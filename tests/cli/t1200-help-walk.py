@@ -7,23 +7,10 @@ names it) and change nothing on disk: no login, no state file, no stack
 config (issue 37). Usage: t1200-help-walk.py <minipulumi>."""
 import hashlib
 import os
-import subprocess
 import sys
-import tempfile
 
-
-def section(text, title):
-    """The indented lines under |title|, as (first word, rest)."""
-    rows, inside = [], False
-    for line in text.splitlines():
-        if line.strip() == title:
-            inside = True
-        elif inside and line.startswith("  ") and line.strip():
-            name, _, rest = line.strip().partition(" ")
-            rows.append((name, rest.strip()))
-        elif inside:
-            inside = False
-    return rows
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from help_pages import Binary, section  # noqa: E402
 
 
 def tree(root):
@@ -40,59 +27,44 @@ def tree(root):
 
 
 def main():
-    binary = os.path.realpath(sys.argv[1])
+    b = Binary(sys.argv[1])
     failures = []
-    with tempfile.TemporaryDirectory(prefix="mp-help.") as top:
-        home, proj = os.path.join(top, "home"), os.path.join(top, "proj")
-        os.makedirs(home)
-        os.makedirs(proj)
-        with open(os.path.join(proj, "Pulumi.yaml"), "w") as f:
-            f.write("name: proj\nruntime: yaml\n")
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("MINIPULUMI_", "PULUMI_"))}
-        env.update(HOME=home, PULUMI_CONFIG_PASSPHRASE="p", CI="true")
-
-        def run(*args):
-            p = subprocess.run([binary, *args], cwd=proj, env=env,
-                               stdin=subprocess.DEVNULL, capture_output=True,
-                               text=True, timeout=60)
-            return p.returncode, p.stdout, p.stderr
-
-        rc, top_page, err = run("--help")
-        commands = section(top_page, "Commands:")
-        if rc != 0 or len(commands) < 10:
-            failures.append(f"--help: status {rc}, commands {commands}: {err}")
-        # an alias ("Alias of up") shows the page of the command it names
-        aliases = {c: s.split()[-1] for c, s in commands
-                   if s.startswith("Alias of ")}
-        todo = [[c] for c, _ in commands]
-        walked = 0
-        while todo:
-            path = todo.pop(0)
-            shown = " ".join([aliases.get(path[0], path[0])] + path[1:])
-            forms = [path + ["--help"], path + ["-h"]]
-            if len(path) == 1:
-                forms.append(["help", path[0]])
-            page = None
-            for args in forms:
-                before = tree(top)
-                rc, out, err = run(*args)
-                after = tree(top)
-                what = " ".join(args)
-                if rc != 0:
-                    failures.append(f"{what}: exit status {rc}: {err.strip()}")
-                if f"Usage:\n  minipulumi {shown}" not in out:
-                    failures.append(f"{what}: not the page of '{shown}':\n{out}")
-                if before != after:
-                    changed = sorted(set(before.items()) ^ set(after.items()))
-                    failures.append(f"{what}: changed files: {changed}")
-                page = page or out
-            walked += 1
-            for sub, _ in section(page, "Subcommands:"):
-                todo.append(path + [sub])
-        if walked < 30:
-            failures.append(f"only {walked} commands walked")
-        print(f"{walked} commands walked")
+    top, run = b.top, b.run
+    rc, top_page, err = run("--help")
+    commands = section(top_page, "Commands:")
+    if rc != 0 or len(commands) < 10:
+        failures.append(f"--help: status {rc}, commands {commands}: {err}")
+    # an alias ("Alias of up") shows the page of the command it names
+    aliases = {c: s.split()[-1] for c, s in commands
+               if s.startswith("Alias of ")}
+    todo = [[c] for c, _ in commands]
+    walked = 0
+    while todo:
+        path = todo.pop(0)
+        shown = " ".join([aliases.get(path[0], path[0])] + path[1:])
+        forms = [path + ["--help"], path + ["-h"]]
+        if len(path) == 1:
+            forms.append(["help", path[0]])
+        page = None
+        for args in forms:
+            before = tree(top)
+            rc, out, err = run(*args)
+            after = tree(top)
+            what = " ".join(args)
+            if rc != 0:
+                failures.append(f"{what}: exit status {rc}: {err.strip()}")
+            if f"Usage:\n  minipulumi {shown}" not in out:
+                failures.append(f"{what}: not the page of '{shown}':\n{out}")
+            if before != after:
+                changed = sorted(set(before.items()) ^ set(after.items()))
+                failures.append(f"{what}: changed files: {changed}")
+            page = page or out
+        walked += 1
+        for sub, _ in section(page, "Subcommands:"):
+            todo.append(path + [sub])
+    if walked < 30:
+        failures.append(f"only {walked} commands walked")
+    print(f"{walked} commands walked")
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     sys.exit(1 if failures else 0)

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from help_pages import Binary, flags  # noqa: E402
 
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                   "docs", "cli.md")
+                   "docs/cli.md")
 
 OPERATION = ["config-file", "debug", "diff", "json", "message", "parallel",
              "stack", "suppress-outputs", "suppress-permalink", "exec-kind",

@@ -14,6 +14,7 @@ typedef struct mp_op_more {
   int show_full_output;   /* accepted: minipulumi never truncates outputs */
   int suppress_permalink; /* accepted: there is no Pulumi Cloud permalink */
   const char *secrets_provider;
+  const char *import_file; /* preview: write the planned creates there */
 } mp_op_more;
 
 typedef struct mp_op_more_opts {
@@ -27,6 +28,12 @@ void mp_op_more_opts_init(mp_op_more_opts *t, mp_op_more *m);
 #define MP_OP_SECRETS_PROVIDER_ROW(m)                                       \
   MP_OPT_STR_(0, "secrets-provider", &(m)->secrets_provider, "name",        \
               "the secrets provider of a stack this creates: passphrase")
+
+/* The row for --import-file (preview). */
+#define MP_OP_IMPORT_FILE_ROW(m)                                            \
+  MP_OPT_STR_(0, "import-file", &(m)->import_file, "file",                  \
+              "Save any creates seen during the preview into an import "    \
+              "file to use with `minipulumi import`")
 
 /* Checks the flags (an unknown secrets provider is refused, naming the
  * ones there are). Returns an exit status. */

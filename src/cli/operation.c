@@ -1,4 +1,5 @@
 #include "cli/operation.h"
+#include "cli/import_file_out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,12 +74,14 @@ typedef struct sink {
   uint64_t last_sequence; /* of the last event seen */
   double last_timestamp;
   int saw_cancel;
+  mp_import_file_out *import_out; /* preview --import-file, or NULL */
 } sink;
 
 static void on_event(void *ud, const mp_event *ev) {
   sink *s = ud;
   if (s->display) mp_display_event(s->display, ev);
   if (s->digest) mp_preview_digest_add(s->digest, ev);
+  if (s->import_out) mp_import_file_out_add(s->import_out, ev);
   if (s->json) mp_cli_event_write(s->json, ev, s->flags);
   if (s->event_log) mp_cli_event_write(s->event_log, ev, s->flags);
   s->last_sequence = ev->sequence;
@@ -149,6 +152,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_source *src = NULL;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
+  if (dry_run && r->f->more.import_file)
+    s.import_out = mp_import_file_out_new();
   ctx->previewing = dry_run;
   if (digest_mode) {
     s.digest = mp_preview_digest_new(s.flags);
@@ -237,6 +242,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     if (rc == 0) mp_preview_digest_print(s.digest, ctx->out);
     mp_preview_digest_free(s.digest);
   }
+  if (s.import_out && rc == 0 && !res->failed)
+    rc = mp_import_file_out_write(s.import_out, r->f->more.import_file, err);
+  mp_import_file_out_free(s.import_out);
   free(header);
   return rc;
 }

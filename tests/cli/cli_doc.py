@@ -109,7 +109,7 @@ WHY = {
     "up": {"plan": "missing: update plans", "show-reads": "missing",
            "attach-debugger": "missing"},
     "preview": {"save-plan": "missing: update plans",
-                "import-file": "missing", "show-reads": "missing",
+                "show-reads": "missing",
                 "attach-debugger": "missing"},
     "import": {"parent": "missing", "provider": "missing",
                "properties": "missing"},

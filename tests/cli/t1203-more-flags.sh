@@ -1,6 +1,7 @@
 #!/bin/bash
 # Issue 37's flags, each with what it changes: stack output --shell,
 # stack ls --project and -Q, import --from, destroy --refresh,
+# preview --import-file,
 # --show-config, --secrets-provider, --suppress-permalink and
 # --show-full-output (accepted: no permalink, no truncation).
 . "$(dirname "$0")/lib.sh" "$@"
@@ -33,6 +34,17 @@ expect_out "Configuration:
     proj:region: eu-west-1" "config shown"
 run preview
 expect_not_out "Configuration:" "not shown by default"
+
+# preview --import-file: the planned creates, as an import file whose IDs
+# are left to fill in; `import --file` then reads it
+run preview --import-file "$T/to-import.json"
+expect_rc 0 "preview --import-file"
+check "import file" '
+d = doc(T + "/to-import.json")
+assert d["resources"] == [{"type": "test:index:Resource", "name": "a", "id": ""}], d'
+run preview --import-file "$T/no/such/dir/f.json"
+[ "$RC" != 0 ] || fail "an unwritable import file is an error"
+expect_err "could not write the import file" "names the file"
 
 # --secrets-provider: passphrase is the one there is
 run up --yes --secrets-provider awskms://alias/x

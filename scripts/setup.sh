@@ -18,6 +18,8 @@ packages=(
   libicu-dev
   # `stack graph --format svg|png` renders with Graphviz's dot command
   graphviz
+  # `config set` weighs a value's entropy as Pulumi does, with zxcvbn
+  libzxcvbn-dev
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer

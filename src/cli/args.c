@@ -1,4 +1,6 @@
 #include "cli/args.h"
+#include "cli/cloud_only.h"
+#include "cli/messages.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -7,8 +9,8 @@
 
 /* The flags every command accepts; their destinations live in the ctx, so
  * the table is built per call. */
-static void global_opts(mp_ctx *ctx, mp_opt out[6]) {
-  const mp_opt g[6] = {
+static void global_opts(mp_ctx *ctx, mp_opt out[7]) {
+  const mp_opt g[7] = {
       MP_OPT_STR_('C', "cwd", &ctx->cwd, "path",
                   "run as if minipulumi was started in this folder"),
       MP_OPT_STR_('s', "stack", &ctx->stack, "name",
@@ -20,6 +22,8 @@ static void global_opts(mp_ctx *ctx, mp_opt out[6]) {
                    "never prompt; fail where an answer would be needed"),
       MP_OPT_STR_(0, "color", &ctx->color, "mode",
                   "colorize output: always, never, raw or auto"),
+      MP_OPT_BOOL_('Q', "fully-qualify-stack-names", &ctx->fully_qualify,
+                   "show fully-qualified stack names"),
       MP_OPT_END_};
   memcpy(out, g, sizeof(g));
 }
@@ -138,6 +142,12 @@ static int parse_long(parser *p, const char *arg) {
   const char *eq = strchr(name, '=');
   size_t n = eq ? (size_t)(eq - name) : strlen(name);
   const mp_opt *o = lookup_long(p, name, n);
+  if (!o && mp_cli_cloud_flag(name, n)) {
+    char *what = mp_xasprintf("the flag --%.*s", (int)n, name);
+    mp_cli_cloud_error(p->ctx, what);
+    free(what);
+    return MP_ARGS_ERROR;
+  }
   if (!o) return bad(p->ctx, p->cmd, "unknown flag: %s", arg);
   char shown[128];
   snprintf(shown, sizeof(shown), "--%s", o->long_name);
@@ -209,7 +219,7 @@ static void print_table(mp_ctx *ctx, const mp_opt *top, const mp_opt *o) {
 
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   if (help->summary) fprintf(ctx->out, "%s\n\n", help->summary);
   fprintf(ctx->out, "Usage:\n  %s\n", help->usage);
@@ -224,7 +234,7 @@ void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
 
 int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
                   int argc, const char **argv, mp_strv *pos) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   parser p = {ctx, argv[0], {opts, g}, argc, argv, 1};
   int only_pos = 0;
@@ -250,7 +260,7 @@ int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
 
 int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
                          int *cmd_index) {
-  mp_opt g[6];
+  mp_opt g[7];
   global_opts(ctx, g);
   parser p = {ctx, "", {g, NULL}, argc, argv, 1};
   for (; p.i < argc; p.i++) {
@@ -269,7 +279,27 @@ int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
   return check_color(ctx, "");
 }
 
-int mp_args_exit_status(int rc) { return rc == MP_ARGS_HELP ? 0 : 2; }
+int mp_args_first_positional(mp_ctx *ctx, int argc, const char **argv) {
+  mp_opt g[7];
+  global_opts(ctx, g);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) return i + 1;
+    if (a[0] != '-' || a[1] == 0) return i;
+    /* a global flag's value is its next argument unless attached */
+    const mp_opt *o = NULL;
+    if (a[1] == '-' && !strchr(a, '='))
+      o = find_long(g, a + 2, strlen(a + 2));
+    else if (a[1] != '-' && a[2] == 0)
+      o = find_short(g, a[1]);
+    if (o && o->type != MP_OPT_BOOL) i++;
+  }
+  return argc;
+}
+
+int mp_args_exit_status(int rc) {
+  return rc == MP_ARGS_HELP ? MP_EXIT_HELP_SHOWN : MP_EXIT_CONFIG;
+}
 
 int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
                         int min, int max) {

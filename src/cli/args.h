@@ -63,7 +63,13 @@ int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
 int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
                          int *cmd_index);
 
-/* The exit status for a non-OK mp_args_result. */
+/* The index in argv[1..] of the first argument that is neither a flag nor
+ * a global flag's value (a group's subcommand), or argc. */
+int mp_args_first_positional(mp_ctx *ctx, int argc, const char **argv);
+
+/* The exit status for a non-OK mp_args_result: MP_EXIT_HELP_SHOWN after
+ * --help (non-zero, so that the command goes no further; main exits 0),
+ * else MP_EXIT_CONFIG. */
 int mp_args_exit_status(int rc);
 
 /* Checks the count of positional arguments; prints a cobra-like message and

@@ -14,6 +14,7 @@
 #include "cli/json_out.h"
 #include "cli/messages.h"
 #include "cli/render.h"
+#include "cli/secret_guess.h"
 #include "cli/secrets.h"
 
 typedef mp_cfg_cmd cfg_cmd;
@@ -197,15 +198,16 @@ static char *read_stdin_value(void) {
   return s;
 }
 
-static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int path) {
+static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int plaintext,
+                   int path) {
   mp_err err;
   mp_err_clear(&err);
   char *full = NULL, *rest = NULL, *value = NULL;
   int status = 0;
-  if (mp_cli_config_key(c->ctx, pos->items[1], path, &full, &rest, &err))
+  if (mp_cli_config_key(c->ctx, pos->items[0], path, &full, &rest, &err))
     return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
-  if (pos->len > 2) {
-    value = mp_xstrdup(pos->items[2]);
+  if (pos->len > 1) {
+    value = mp_xstrdup(pos->items[1]);
   } else if (mp_cli_interactive(c->ctx)) {
     char line[4096];
     /* a secret typed at the prompt is not echoed */
@@ -218,7 +220,7 @@ static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int path) {
   }
   if (!value) {
     status = mp_cli_error(c->ctx, MP_EXIT_CONFIG, "no value given for '%s'",
-                          pos->items[1]);
+                          pos->items[0]);
     goto done;
   }
   mp_value *v = NULL;
@@ -229,6 +231,13 @@ static int cmd_set(cfg_cmd *c, const mp_strv *pos, int secret, int path) {
       status = mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
       goto done;
     }
+  } else if (!plaintext && mp_cli_looks_like_secret(pos->items[0], value)) {
+    status = mp_cli_error(c->ctx, MP_EXIT_CONFIG,
+                          "config value for '%s' looks like a secret; rerun "
+                          "with --secret to encrypt it, or --plaintext if you "
+                          "meant to store in plaintext",
+                          full);
+    goto done;
   } else if (rest) {
     v = mp_cfg_path_value(value); /* below a key, "true" and "2" are typed */
   } else {
@@ -257,60 +266,177 @@ static int cmd_rm(cfg_cmd *c, const char *key, int path) {
 
 /* ==== dispatch ==== */
 
+/* Runs |fn| on the stack's file, opened for writing when |write|. */
+static int with_cfg(mp_ctx *ctx, int write, int (*fn)(cfg_cmd *, void *),
+                    void *arg) {
+  cfg_cmd c;
+  int status = open_cfg(ctx, &c, write);
+  if (!status) status = fn(&c, arg);
+  mp_cfg_close(&c);
+  return status;
+}
+
+typedef struct sub_args {
+  mp_strv pos;
+  int json, show, secret, plaintext, path;
+} sub_args;
+
+static int run_list(cfg_cmd *c, void *a) {
+  sub_args *s = a;
+  return cmd_list(c, s->json, s->show);
+}
+static int run_get(cfg_cmd *c, void *a) {
+  sub_args *s = a;
+  return cmd_get(c, s->pos.items[0], s->path, s->json);
+}
+static int run_set(cfg_cmd *c, void *a) {
+  sub_args *s = a;
+  return cmd_set(c, &s->pos, s->secret, s->plaintext, s->path);
+}
+static int run_rm(cfg_cmd *c, void *a) {
+  sub_args *s = a;
+  return cmd_rm(c, s->pos.items[0], s->path);
+}
+
+static int config_set(int argc, const char **argv, mp_ctx *ctx) {
+  static const mp_cmd_help help = {
+      "minipulumi config set <key> [value] [flags]",
+      "Set configuration value.\n\nIf the value is not on the command line, "
+      "it is read from the terminal, or from standard\ninput when that is not "
+      "a terminal. A value that looks like a secret (its key names a\n"
+      "password, secret or token, and it is random enough) needs --secret or "
+      "--plaintext.\nWith --path, the key is a property path: `names[0]`, "
+      "`parent.nested`."};
+  sub_args s = {0};
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_(0, "path", &s.path,
+                   "The key contains a path to a property in a map or list to set"),
+      MP_OPT_BOOL_(0, "plaintext", &s.plaintext,
+                   "Save the value as plaintext (unencrypted)"),
+      MP_OPT_BOOL_(0, "secret", &s.secret,
+                   "Encrypt the value instead of storing it in plaintext"),
+      MP_OPT_END_};
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 1, 2, &s.pos);
+  if (rc) return mp_args_exit_status(rc);
+  int status = s.secret && s.plaintext
+                   ? mp_cli_error(ctx, MP_EXIT_CONFIG,
+                                  "only one of --secret and --plaintext may "
+                                  "be given")
+                   : with_cfg(ctx, 1, run_set, &s);
+  mp_strv_destroy(&s.pos);
+  return status;
+}
+
+static int config_get(int argc, const char **argv, mp_ctx *ctx) {
+  static const mp_cmd_help help = {
+      "minipulumi config get <key> [flags]",
+      "Get a single configuration value.\n\nWith --path, the key is a property "
+      "path: `names[0]`, `parent.nested`."};
+  sub_args s = {0};
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('j', "json", &s.json, "Emit output as JSON"),
+      MP_OPT_BOOL_(0, "path", &s.path,
+                   "The key contains a path to a property in a map or list to get"),
+      MP_OPT_END_};
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 1, 1, &s.pos);
+  if (rc) return mp_args_exit_status(rc);
+  int status = with_cfg(ctx, 0, run_get, &s);
+  mp_strv_destroy(&s.pos);
+  return status;
+}
+
+static int config_rm(int argc, const char **argv, mp_ctx *ctx) {
+  static const mp_cmd_help help = {
+      "minipulumi config rm <key> [flags]",
+      "Remove configuration value.\n\nWith --path, the key is a property "
+      "path: `names[0]`, `parent.nested`."};
+  sub_args s = {0};
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_(0, "path", &s.path,
+                   "The key contains a path to a property in a map or list to remove"),
+      MP_OPT_END_};
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 1, 1, &s.pos);
+  if (rc) return mp_args_exit_status(rc);
+  int status = with_cfg(ctx, 1, run_rm, &s);
+  mp_strv_destroy(&s.pos);
+  return status;
+}
+
 static const mp_cmd_help help = {
-    "minipulumi config [set KEY [VALUE] | get KEY | rm KEY | set-all | rm-all "
-    "KEY... | cp [KEY] --dest STACK] [flags]",
+    "minipulumi config [subcommand] [flags]",
     "Manage the stack's configuration, kept in Pulumi.<stack>.yaml beside "
     "Pulumi.yaml.\n\nWithout a subcommand, lists the configuration. A key "
     "without a namespace belongs\nto the project (`name` is "
     "`<project>:name`). With --path, a value below a key that reads\n`true`, "
     "`false` or an integer is stored as a bool or a number."};
 
-int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
-  if (argc >= 2) {
-    int status = 0;
-    if (mp_cfg_bulk(argc, argv, ctx, &status)) return status;
-  }
-  int json = 0, show = 0, secret = 0, plaintext = 0, path = 0;
-  mp_strv pos;
-  mp_strv_init(&pos);
-  const mp_opt opts[] = {
-      MP_OPT_BOOL_('j', "json", &json, "print JSON"),
-      MP_OPT_BOOL_(0, "show-secrets", &show, "show secret values (list)"),
-      MP_OPT_BOOL_(0, "secret", &secret, "encrypt the value (set)"),
-      MP_OPT_BOOL_(0, "plaintext", &plaintext, "store the value as plain text (set)"),
-      MP_OPT_BOOL_(0, "path", &path, "the key is a property path: a.b[0] (set, get, rm)"),
-      MP_OPT_END_};
-  int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
-  const char *sub = pos.len ? pos.items[0] : NULL;
-  int status = 0;
-  if (rc) {
-    status = mp_args_exit_status(rc);
-  } else if (secret && plaintext) {
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "only one of --secret and --plaintext may be given");
-  } else if (sub && strcmp(sub, "set") && strcmp(sub, "get") &&
-             strcmp(sub, "rm") && strcmp(sub, "remove")) {
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "unknown config subcommand '%s'; expected set, get "
-                          "or rm",
-                          sub);
-  } else if (sub && (pos.len < 2 || pos.len > (strcmp(sub, "set") ? 2u : 3u))) {
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "usage: minipulumi config %s KEY%s", sub,
-                          strcmp(sub, "set") ? "" : " [VALUE]");
-  } else {
-    cfg_cmd c;
-    status = open_cfg(ctx, &c, sub && (!strcmp(sub, "set") || !strcmp(sub, "rm") ||
-                                       !strcmp(sub, "remove")));
-    if (!status) {
-      if (!sub) status = cmd_list(&c, json, show);
-      else if (!strcmp(sub, "set")) status = cmd_set(&c, &pos, secret, path);
-      else if (!strcmp(sub, "get")) status = cmd_get(&c, pos.items[1], path, json);
-      else status = cmd_rm(&c, pos.items[1], path);
+static const struct {
+  const char *names[3];
+  int (*fn)(int argc, const char **argv, mp_ctx *ctx);
+  const char *title, *summary;
+} subs[] = {
+    {{"set", NULL, NULL}, config_set, "config set", "Set configuration value"},
+    {{"get", NULL, NULL}, config_get, "config get",
+     "Get a single configuration value"},
+    {{"rm", "remove", NULL}, config_rm, "config rm", "Remove configuration value"},
+    {{"set-all", NULL, NULL}, NULL, NULL, "Set multiple configuration values"},
+    {{"rm-all", "remove-all", "delete-all"}, NULL, NULL,
+     "Remove multiple configuration values"},
+    {{"cp", "copy", NULL}, NULL, NULL,
+     "Copy config to another stack"},
+};
+
+static void print_subs(mp_ctx *ctx) {
+  fprintf(ctx->out, "\nSubcommands:\n");
+  for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++)
+    fprintf(ctx->out, "  %-10s %s\n", subs[i].names[0], subs[i].summary);
+}
+
+/* Runs the subcommand argv[1] names. */
+static int run_sub(int argc, const char **argv, mp_ctx *ctx, int *status) {
+  if (mp_cfg_bulk(argc, argv, ctx, status)) return 1;
+  for (size_t i = 0; i < MP_ARRAY_LEN(subs); i++)
+    for (size_t n = 0; n < 3 && subs[i].names[n]; n++) {
+      if (!subs[i].fn || strcmp(argv[1], subs[i].names[n])) continue;
+      argv[1] = subs[i].title;
+      *status = subs[i].fn(argc - 1, argv + 1, ctx);
+      return 1;
     }
-    mp_cfg_close(&c);
+  return 0;
+}
+
+int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
+  int at = mp_args_first_positional(ctx, argc, argv);
+  if (at < argc) {
+    /* the subcommand first, then the flags given around it */
+    const char **args = mp_xcalloc((size_t)argc + 1, sizeof(*args));
+    args[0] = argv[0];
+    args[1] = argv[at];
+    for (int a = 1, k = 2; a < argc; a++)
+      if (a != at) args[k++] = argv[a];
+    int status = 0;
+    if (!run_sub(argc, args, ctx, &status)) {
+      status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "unknown command \"%s\" for \"minipulumi config\"; "
+                            "expected one of set, get, rm, set-all, rm-all or "
+                            "cp",
+                            argv[at]);
+      fprintf(ctx->err, "Run 'minipulumi config --help' for usage.\n");
+    }
+    free(args);
+    return status;
   }
-  mp_strv_destroy(&pos);
+  sub_args s = {0};
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_('j', "json", &s.json, "Emit output as JSON"),
+      MP_OPT_BOOL_(0, "show-secrets", &s.show,
+                   "Show secret values when listing config instead of "
+                   "displaying blinded values"),
+      MP_OPT_END_};
+  int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &s.pos);
+  if (rc == MP_ARGS_HELP) print_subs(ctx);
+  if (rc) return mp_args_exit_status(rc);
+  int status = with_cfg(ctx, 0, run_list, &s);
+  mp_strv_destroy(&s.pos);
   return status;
 }

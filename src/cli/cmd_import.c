@@ -175,7 +175,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
   mp_op_flags_init(&f);
   mp_strv_init(&pos);
-  const char *file = NULL, *out_path = NULL;
+  const char *file = NULL, *out_path = NULL, *from = NULL;
   int protect = 1, generate = 1;
   const mp_opt opts[] = {
       MP_OPT_STR_('f', "file", &file, "FILE", "import the resources this JSON file lists"),
@@ -189,6 +189,12 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "diff", &f.diff, "show the resources' properties"),
       MP_OPT_BOOL_('j', "json", &f.json, "print JSON events"),
       MP_OPT_INT_('p', "parallel", &f.parallel, "N", "at most N provider calls at once"),
+      /* issue 37 */
+      MP_OPT_STR_(0, "from", &from, "CONVERTER",
+                  "import from another tool's state (not available: no "
+                  "converters)"),
+      MP_OPT_BOOL_(0, "suppress-outputs", &f.suppress_outputs,
+                   "don't show the stack's outputs"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   mp_import_list l = {0};
@@ -196,6 +202,13 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   char *stack = NULL;
   if (rc) {
     status = mp_args_exit_status(rc);
+  } else if (from) {
+    /* Pulumi runs the converter plugin `pulumi-converter-<from>` */
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "--from %s: converters are not available in "
+                          "minipulumi; import the resources with TYPE NAME "
+                          "ID or --file FILE",
+                          from);
   } else if (file && pos.len) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "an inline resource may not be specified in "

@@ -1,6 +1,7 @@
 /* minipulumi preview: show what `up` would do, changing nothing. */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/op_more.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {
@@ -16,6 +17,8 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "preview");
+  mp_op_more_opts more; /* issue 37 */
+  mp_op_more_opts_init(&more, &f.more);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('r', "refresh", &f.refresh, "refresh the stack's state first"),
       MP_OPT_BOOL_('j', "json", &f.json, "print one JSON document describing the preview"),
@@ -25,6 +28,9 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_('m', "message", &f.message, "text", "a message (kept for symmetry with up)"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the preview"),
       MP_OPT_GROUP_(shared.rows),
+      MP_OP_SECRETS_PROVIDER_ROW(&f.more),
+      MP_OP_IMPORT_FILE_ROW(&f.more),
+      MP_OPT_GROUP_(more.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "preview", &pos, 0, 0);

@@ -12,13 +12,22 @@ static const mp_cmd_help help = {
     "minipulumi stack ls [flags]",
     "List the stacks of the current project; `*` marks the current one."};
 
+/* A stack's name as listed: -Q/--fully-qualify-stack-names gives
+ * `organization/<project>/<stack>` (the organization of a store without
+ * Pulumi Cloud, as Pulumi's DIY backend names it); listing several
+ * projects gives `<project>/<stack>`. Owned. */
+static char *listed_name(const mp_ctx *ctx, const mp_stack_info *s, int all) {
+  if (ctx->fully_qualify)
+    return mp_xasprintf("organization/%s/%s", s->project, s->name);
+  return all ? mp_xasprintf("%s/%s", s->project, s->name) : mp_xstrdup(s->name);
+}
+
 static void print_json(mp_ctx *ctx, const mp_stack_info *s, size_t n,
                        const char *current, int all) {
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; i < n; i++) {
     cJSON *o = cJSON_CreateObject();
-    char *name = all ? mp_xasprintf("%s/%s", s[i].project, s[i].name)
-                     : mp_xstrdup(s[i].name);
+    char *name = listed_name(ctx, &s[i], all);
     cJSON_AddStringToObject(o, "name", name);
     cJSON_AddBoolToObject(o, "current", current && !strcmp(current, s[i].name) &&
                                             (!ctx->project || !strcmp(s[i].project, ctx->project->name)));
@@ -38,8 +47,9 @@ static void print_table(mp_ctx *ctx, const mp_stack_info *s, size_t n,
   for (size_t i = 0; i < n; i++) {
     int cur = current && !strcmp(current, s[i].name) &&
               ctx->project && !strcmp(s[i].project, ctx->project->name);
-    names[i] = all ? mp_xasprintf("%s/%s%s", s[i].project, s[i].name, cur ? "*" : "")
-                   : mp_xasprintf("%s%s", s[i].name, cur ? "*" : "");
+    char *name = listed_name(ctx, &s[i], all);
+    names[i] = mp_xasprintf("%s%s", name, cur ? "*" : "");
+    free(name);
     if (strlen(names[i]) > w) w = strlen(names[i]);
     if (s[i].last_update && strlen(s[i].last_update) > wu) wu = strlen(s[i].last_update);
   }
@@ -57,16 +67,19 @@ static void print_table(mp_ctx *ctx, const mp_stack_info *s, size_t n,
 
 int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
   int json = 0, all = 0;
+  const char *project = NULL;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('j', "json", &json, "print JSON"),
       MP_OPT_BOOL_('a', "all", &all, "list the stacks of every project"),
+      MP_OPT_STR_('p', "project", &project, "name",
+                  "list the stacks of this project"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
   mp_strv_destroy(&pos);
-  int status = all ? 0 : mp_cli_load_project(ctx);
+  int status = all || project ? 0 : mp_cli_load_project(ctx);
   if (!status) status = mp_cli_store(ctx);
   if (status) return status;
   mp_err err;
@@ -76,13 +89,17 @@ int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
   size_t n = 0;
   if ((ctx->project &&
        mp_store_selected_get(ctx->store, ctx->project->name, &current, &err)) ||
-      mp_store_stack_list(ctx->store, all ? NULL : ctx->project->name, &infos,
-                          &n, &err)) {
+      mp_store_stack_list(ctx->store,
+                          project ? project : all ? NULL : ctx->project->name,
+                          &infos, &n, &err)) {
     free(current);
     return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
   }
-  if (json) print_json(ctx, infos, n, current, all);
-  else print_table(ctx, infos, n, current, all);
+  /* another project's stacks are named with their project */
+  int qualify = all || (project && !(ctx->project &&
+                                      !strcmp(project, ctx->project->name)));
+  if (json) print_json(ctx, infos, n, current, qualify);
+  else print_table(ctx, infos, n, current, qualify);
   for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&infos[i]);
   free(infos);
   free(current);

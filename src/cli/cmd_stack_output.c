@@ -9,6 +9,7 @@
 #include "cli/messages.h"
 #include "cli/render.h"
 #include "cli/secrets.h"
+#include "cli/shell_quote.h"
 #include "cli/workspace.h"
 #include "engine/urn.h"
 
@@ -24,7 +25,18 @@ const mp_value *mp_cli_stack_outputs(const mp_snapshot *s) {
   return NULL;
 }
 
-static void print_one(mp_ctx *ctx, const mp_value *v, unsigned flags, int json) {
+/* |name|=|text| for a POSIX shell's eval (Pulumi's --shell). */
+static void print_shell(mp_ctx *ctx, const char *name, const char *text) {
+  mp_buf q;
+  mp_buf_init(&q);
+  mp_shell_quote(&q, text);
+  fprintf(ctx->out, "%s=%s\n", name, q.data ? q.data : "");
+  mp_buf_destroy(&q);
+}
+
+/* |shell|: the output's name, for a shell line; else NULL. */
+static void print_one(mp_ctx *ctx, const mp_value *v, unsigned flags, int json,
+                      const char *shell) {
   mp_buf b;
   mp_buf_init(&b);
   int secret = v->kind == MP_VALUE_SECRET ||
@@ -39,8 +51,24 @@ static void print_one(mp_ctx *ctx, const mp_value *v, unsigned flags, int json) 
     else mp_cli_value_json(plain, MP_RENDER_SHOW_SECRETS, 0, &b);
     mp_value_free(plain);
   }
-  fprintf(ctx->out, "%s\n", b.data ? b.data : "");
+  if (shell) print_shell(ctx, shell, b.data ? b.data : "");
+  else fprintf(ctx->out, "%s\n", b.data ? b.data : "");
   mp_buf_destroy(&b);
+}
+
+static int by_key(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every output as a shell line, sorted by name, as Pulumi writes them. */
+static void print_shell_all(mp_ctx *ctx, const mp_value *o, unsigned flags) {
+  size_t n = o ? o->u.obj.len : 0;
+  const char **keys = mp_xcalloc(n + 1, sizeof(*keys));
+  for (size_t i = 0; i < n; i++) keys[i] = o->u.obj.items[i].key;
+  qsort(keys, n, sizeof(*keys), by_key);
+  for (size_t i = 0; i < n; i++)
+    print_one(ctx, mp_value_object_get(o, keys[i]), flags, 0, keys[i]);
+  free(keys);
 }
 
 void mp_cli_print_outputs(mp_ctx *ctx, const mp_value *o, unsigned flags,
@@ -58,20 +86,27 @@ void mp_cli_print_outputs(mp_ctx *ctx, const mp_value *o, unsigned flags,
           (int)w, "OUTPUT");
   for (size_t i = 0; i < n; i++) {
     fprintf(ctx->out, "    %-*s  ", (int)w, o->u.obj.items[i].key);
-    print_one(ctx, o->u.obj.items[i].value, flags, 0);
+    print_one(ctx, o->u.obj.items[i].value, flags, 0, NULL);
   }
 }
 
 int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx) {
-  int json = 0, show = 0;
+  int json = 0, show = 0, shell = 0;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('j', "json", &json, "print JSON"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "show secret values"),
+      MP_OPT_BOOL_(0, "shell", &shell,
+                   "Emit output as a shell script (NAME=value lines)"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 1, &pos);
   if (rc) return mp_args_exit_status(rc);
+  if (shell && json) {
+    mp_strv_destroy(&pos);
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "only one of --json and --shell may be set");
+  }
   char *stack = NULL;
   mp_snapshot *snap = NULL;
   mp_crypter c;
@@ -89,10 +124,12 @@ int mp_cmd_stack_output(int argc, const char **argv, mp_ctx *ctx) {
                               "'%s'",
                               pos.items[0]);
       else
-        print_one(ctx, v, flags, json);
+        print_one(ctx, v, flags, json, shell ? pos.items[0] : NULL);
+    } else if (shell) {
+      print_shell_all(ctx, outs, flags);
     } else if (json) {
       mp_value *empty = mp_value_new_object();
-      print_one(ctx, outs ? outs : empty, flags, 1);
+      print_one(ctx, outs ? outs : empty, flags, 1, NULL);
       mp_value_free(empty);
     } else {
       mp_cli_print_outputs(ctx, outs, flags, 0);

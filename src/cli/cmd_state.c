@@ -15,12 +15,17 @@ static const mp_subcmd subs[] = {
      "Move resources from one stack to another"},
     {"edit", NULL, NULL, mp_cmd_state_edit,
      "Edit the current stack's state in your EDITOR"},
+    /* issue 37 */
+    {"protect", NULL, NULL, mp_cmd_state_protect,
+     "Protect resource in a stack's state"},
+    {"upgrade", NULL, NULL, mp_cmd_state_upgrade,
+     "Migrates the current backend to the latest supported version"},
 };
 
 static const mp_cmd_help help = {
     "minipulumi state <subcommand> [flags]",
     "Edit the current stack's state.\n\nSubcommands: delete, unprotect, "
-    "rename, repair, move, edit. To see the URNs of a stack's resources, run\n`minipulumi stack "
+    "rename, repair, move, edit, protect, upgrade. To see the URNs of a stack's resources, run\n`minipulumi stack "
     "--show-urns`."};
 
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx) {

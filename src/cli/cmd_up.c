@@ -2,6 +2,7 @@
  * resources. */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/op_more.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {
@@ -18,6 +19,8 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "update");
+  mp_op_more_opts more; /* issue 37 */
+  mp_op_more_opts_init(&more, &f.more);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('y', "yes", &f.yes, "approve the update after the preview without asking"),
       MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before updating"),
@@ -29,6 +32,8 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the update changed anything"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the update"),
       MP_OPT_GROUP_(shared.rows),
+      MP_OP_SECRETS_PROVIDER_ROW(&f.more),
+      MP_OPT_GROUP_(more.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "up", &pos, 0, 0);

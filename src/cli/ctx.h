@@ -32,7 +32,17 @@ typedef struct mp_cli_project {
   mp_project *lang;        /* the loaded project (owned) */
 } mp_cli_project;
 
-typedef struct mp_ctx {
+/* A row of main.c's command table: argv[0] is the command's name; returns
+ * the exit status. */
+typedef struct mp_ctx mp_ctx;
+typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
+typedef struct mp_command {
+  const char *name;
+  mp_cmd_fn fn;
+  const char *summary;
+} mp_command;
+
+struct mp_ctx {
   /* Global flags; the strings point into argv or the environment. */
   const char *cwd;     /* --cwd/-C, NULL: the process's folder */
   const char *stack;   /* --stack/-s, NULL: the selected stack */
@@ -42,6 +52,7 @@ typedef struct mp_ctx {
   /* An operation's --config-file: the stack's config file, instead of
    * Pulumi.<stack>.yaml in the project's folder. */
   const char *config_file;
+  int fully_qualify;   /* -Q/--fully-qualify-stack-names (issue 37) */
   mp_color_mode color_mode;
 
   FILE *out; /* stdout */
@@ -76,7 +87,12 @@ typedef struct mp_ctx {
    * memory-only structures to the exit (mp_deploy_opts.leave_memory); 0 in
    * sanitizer builds, whose leak check wants every free. */
   int leave_memory;
-} mp_ctx;
+
+  /* main.c's command table, for the commands that walk it
+   * (gen-completion, help). */
+  const mp_command *commands;
+  size_t ncommands;
+};
 
 /* Fills |ctx| with defaults (stdout/stderr, TTY detection). */
 void mp_ctx_init(mp_ctx *ctx);

@@ -702,7 +702,7 @@ static void on_failed(mp_display *d, const mp_event *ev) {
 
 static void on_diag(mp_display *d, const mp_event *ev) {
   const char *sev = ev->severity ? ev->severity : "info";
-  if (!strcmp(sev, "debug")) return;
+  if (!strcmp(sev, "debug") && !d->o.show_debug) return;
   if (d->ndiags == d->dcap) {
     d->dcap = d->dcap ? d->dcap * 2 : 8;
     d->diags = mp_xreallocarray(d->diags, d->dcap, sizeof(*d->diags));

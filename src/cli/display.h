@@ -31,6 +31,7 @@ typedef struct mp_display_opts {
   int show_sames;             /* rows of unchanged resources too */
   int show_replacement_steps; /* a replacement's steps as rows of their own */
   int suppress_outputs;       /* no Outputs: section */
+  int show_debug;             /* -d: debug diagnostics shown too */
 } mp_display_opts;
 
 typedef struct mp_display mp_display;

@@ -9,21 +9,16 @@
 
 #include "cli/args.h"
 #include "cli/children.h"
+#include "cli/cloud_only.h"
 #include "cli/cli.h"
 #include "cli/display.h"
 #include "cli/messages.h"
-
-typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
 
 /* Adding a command: write src/cli/cmd_<name>.c with
  * `int mp_cmd_<name>(int argc, const char **argv, mp_ctx *ctx)` (argv[0] is
  * the command's name; return the exit status), declare it in cli.h, add a
  * row here and its file to meson.build, and a tests/cli script. */
-static const struct command {
-  const char *name;
-  mp_cmd_fn fn;
-  const char *summary;
-} commands[] = {
+static const mp_command commands[] = {
     {"up", mp_cmd_up, "Create or update the resources in a stack"},
     {"update", mp_cmd_up, "Alias of up"},
     {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources"},
@@ -44,6 +39,14 @@ static const struct command {
     {"watch", mp_cmd_watch, "Continuously update the resources in a stack"},
     {"install", mp_cmd_install, "Install the project's dependencies"},
     {"about", mp_cmd_about, "Print information about the CLI, project and stack"},
+    /* issue 37: the rest of the command line */
+    {"gen-completion", mp_cmd_gen_completion,
+     "Generate a completion script for bash, zsh or fish"},
+    {"org", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"console", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"deployment", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"env", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"logs", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the
@@ -123,7 +126,7 @@ static void usage(mp_ctx *ctx, const char *prog) {
           prog);
 }
 
-static const struct command *find_command(const char *name) {
+static const mp_command *find_command(const char *name) {
   for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
     if (!strcmp(commands[i].name, name)) return &commands[i];
   return NULL;
@@ -136,7 +139,7 @@ static int run_help(mp_ctx *ctx, const char *prog, int argc,
     usage(ctx, prog);
     return 0;
   }
-  const struct command *c = find_command(argv[1]);
+  const mp_command *c = find_command(argv[1]);
   if (!c)
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
                         "unknown help topic \"%s\"; run 'minipulumi --help'",
@@ -160,7 +163,7 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
   if (rc) return mp_args_exit_status(rc);
   const char *name = argv[first];
   if (!strcmp(name, "help")) return run_help(ctx, prog, argc - first, argv + first);
-  const struct command *c = find_command(name);
+  const mp_command *c = find_command(name);
   if (!c) {
     mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"%s\"",
                  name, prog);
@@ -174,7 +177,10 @@ int main(int argc, char **argv) {
   mp_ctx ctx;
   mp_ctx_init(&ctx);
   install_signals(&ctx);
+  ctx.commands = commands;
+  ctx.ncommands = MP_ARRAY_LEN(commands);
   int status = run(&ctx, argc, (const char **)argv);
+  if (status == MP_EXIT_HELP_SHOWN) status = 0;
   fflush(ctx.out);
   mp_ctx_destroy(&ctx);
   exit(status);

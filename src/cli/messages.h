@@ -20,7 +20,11 @@ enum mp_exit {
   MP_EXIT_NO_STACK = 6,      /* stack not found */
   MP_EXIT_CHANGES = 7,       /* --expect-no-changes found changes */
   MP_EXIT_CANCELLED = 8,
-  MP_EXIT_INTERNAL = 255
+  MP_EXIT_INTERNAL = 255,
+  /* Not a process status: a command's --help page was printed, and the
+   * command must do nothing else. Every `if (!status)` chain stops on it;
+   * main exits 0 for it. */
+  MP_EXIT_HELP_SHOWN = 256
 };
 
 /* Prints "error: <msg>" to ctx->err and returns |status|. */

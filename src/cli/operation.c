@@ -1,5 +1,6 @@
 #include "cli/operation.h"
 #include "cli/plugins.h"
+#include "cli/import_file_out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +79,14 @@ typedef struct sink {
   uint64_t last_sequence; /* of the last event seen */
   double last_timestamp;
   int saw_cancel;
+  mp_import_file_out *import_out; /* preview --import-file, or NULL */
 } sink;
 
 static void on_event(void *ud, const mp_event *ev) {
   sink *s = ud;
   if (s->display) mp_display_event(s->display, ev);
   if (s->digest) mp_preview_digest_add(s->digest, ev);
+  if (s->import_out) mp_import_file_out_add(s->import_out, ev);
   if (s->json) mp_cli_event_write(s->json, ev, s->flags);
   if (s->event_log) mp_cli_event_write(s->event_log, ev, s->flags);
   s->last_sequence = ev->sequence;
@@ -155,6 +158,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_source *src = NULL;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
+  if (dry_run && r->f->more.import_file)
+    s.import_out = mp_import_file_out_new();
   ctx->previewing = dry_run;
   if (digest_mode) {
     s.digest = mp_preview_digest_new(s.flags);
@@ -176,7 +181,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                          .interrupt_signal = &ctx->interrupt_signal,
                          .show_sames = r->f->show_sames,
                          .show_replacement_steps = r->f->show_replacement_steps,
-                         .suppress_outputs = r->f->suppress_outputs};
+                         .suppress_outputs = r->f->suppress_outputs,
+                         .show_debug = r->f->more.debug};
     s.display = mp_display_new(&o);
     /* a live table prints the cancelling line itself (main.c) */
     ctx->display_live = live && !r->f->diff;
@@ -213,6 +219,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.steps.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
     o.serial_stepgen = r->f->serial_stepgen;
+    o.debug = r->f->more.debug;
     o.steps.ignore_protect = r->f->ignore_protect;
     o.steps.import_only = r->f->import != NULL;
     o.refresh_first = r->f->refresh;
@@ -241,6 +248,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     if (rc == 0) mp_preview_digest_print(s.digest, ctx->out);
     mp_preview_digest_free(s.digest);
   }
+  if (s.import_out && rc == 0 && !res->failed)
+    rc = mp_import_file_out_write(s.import_out, r->f->more.import_file, err);
+  mp_import_file_out_free(s.import_out);
   free(header);
   return rc;
 }
@@ -454,9 +464,11 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "none of the others can be; [exclude target] were "
                         "all set");
   ctx->config_file = f->config_file;
+  int status = mp_op_more_check(ctx, &f->more);
+  if (status) return status;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
-  int status = mp_cli_stack(ctx, NULL, 1, &stack);
+  status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
   if (kind == MP_DEPLOY_DESTROY && f->exclude_protected) {
     int nothing_left = 0;
@@ -466,6 +478,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
       return status;
     }
   }
+  if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();

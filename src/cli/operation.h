@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/ctx.h"
+#include "cli/op_more.h"
 #include "deploy/deploy.h"
 #include "plugin/plugin.h"
 #include "providers/builtin.h"
@@ -31,6 +32,7 @@ typedef struct mp_op_flags {
    * project's; cli/import_source.h), or NULL. They are the targets. */
   const struct mp_import_list *import;
   mp_strv targets, excludes, replaces, target_replaces, config;
+  mp_op_more more; /* issue 37's flags (op_more.h) */
 } mp_op_flags;
 
 void mp_op_flags_init(mp_op_flags *f);

@@ -35,6 +35,13 @@ int mp_state_edit_save(mp_state_edit *e);
 void mp_state_edit_remove(mp_state_edit *e, const unsigned char *drop);
 void mp_state_edit_close(mp_state_edit *e);
 
+/* `state protect` (|protect| 1: one URN or --all) and `state unprotect`
+ * (0: URNs or --all), with the command's |help| (state_protect.c).
+ * Returns the exit status. */
+struct mp_cmd_help;
+int mp_state_set_protect(mp_ctx *ctx, int argc, const char **argv,
+                         const struct mp_cmd_help *help, int protect);
+
 /* `To list the resource URNs in the stack, run ...` for |stack|. */
 void mp_state_edit_hint(mp_state_edit *e);
 

@@ -43,6 +43,7 @@ typedef struct mp_deploy_opts {
    * |dry_run|. */
   mp_stepgen_opts steps;
   int continue_on_error;
+  int debug; /* -d/--debug: the programs' debug-level logs become events */
   int serial_stepgen;    /* Check and Diff one registration at a time, on
                             the generator's thread (to compare) */
   int refresh_first;     /* up --refresh */

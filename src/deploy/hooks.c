@@ -205,7 +205,7 @@ static void on_log(void *ud, mp_log_severity sev, const char *urn,
                    const char *msg) {
   static const char *const names[] = {"debug", "info", "warning", "error"};
   deploy *d = ud;
-  if (sev == MP_LOG_DEBUG) return;
+  if (sev == MP_LOG_DEBUG && !d->o->debug) return;
   mp__deploy_diag(d, names[sev & 3], urn, msg);
 }
 

@@ -420,9 +420,11 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
 
 int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
                   mp_err *err) {
-  if (o->kind != MP_DEPLOY_UPDATE || !o->refresh_first)
+  if ((o->kind != MP_DEPLOY_UPDATE && o->kind != MP_DEPLOY_DESTROY) ||
+      !o->refresh_first)
     return run_one(o, res, err);
-  /* up --refresh: refresh everything first, then update from the result. */
+  /* up --refresh and destroy --refresh: refresh everything first, then
+   * update (or destroy) from the result. */
   mp_deploy_opts ro = *o;
   ro.kind = MP_DEPLOY_REFRESH;
   ro.source = NULL;

@@ -11,9 +11,9 @@ for s in init ls select rm rename output export import history; do
   run stack $s --no-such-flag
   expect_rc 2 "stack $s --no-such-flag"
 done
-run up -Q
+run up -K
 expect_rc 2 "unknown shorthand"
-expect_err "unknown shorthand flag: 'Q'" "unknown shorthand"
+expect_err "unknown shorthand flag: 'K'" "unknown shorthand"
 run up --parallel notanumber
 expect_rc 2 "bad integer"
 expect_err "invalid integer value for flag --parallel" "bad integer"

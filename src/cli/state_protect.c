@@ -1,0 +1,56 @@
+/* What `state protect` and `state unprotect` share (state_edit.h,
+ * mp_state_set_protect): the flags, the checks, the edit and the words. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/messages.h"
+#include "cli/state_edit.h"
+
+int mp_state_set_protect(mp_ctx *ctx, int argc, const char **argv,
+                         const mp_cmd_help *help, int protect) {
+  int all = 0, yes = 0;
+  mp_strv pos;
+  mp_strv_init(&pos);
+  const mp_opt opts[] = {
+      MP_OPT_BOOL_(0, "all", &all,
+                   protect ? "Protect all resources in the checkpoint"
+                           : "Unprotect all resources in the checkpoint"),
+      MP_OPT_BOOL_('y', "yes", &yes, "Skip confirmation prompts"),
+      MP_OPT_END_};
+  /* Pulumi's protect takes one URN, its unprotect any number */
+  int rc = mp_args_parse_n(ctx, help, opts, argc, argv, 0, protect ? 1 : -1,
+                           &pos);
+  if (rc) return mp_args_exit_status(rc);
+  int status = 0;
+  if (!all && pos.len == 0)
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "Must supply <resource URN> unless minipulumi is "
+                          "run interactively");
+  mp_state_edit e;
+  memset(&e, 0, sizeof(e));
+  if (!status) status = mp_state_edit_open(ctx, &e);
+  if (!status && all && pos.len)
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "cannot give resource URNs together with --all");
+  if (!status && protect && all && e.snap->nres == 0)
+    status = mp_cli_error(ctx, MP_EXIT_ERROR, "no resources found to protect");
+  if (!status) status = mp_state_edit_confirm(&e, yes);
+  for (size_t i = 0; !status && all && i < e.snap->nres; i++)
+    if (!e.snap->res[i]->delete_) e.snap->res[i]->protect = protect;
+  for (size_t i = 0; !status && i < pos.len; i++) {
+    size_t at;
+    if ((status = mp_state_edit_find(&e, pos.items[i], &at))) break;
+    e.snap->res[at]->protect = protect;
+  }
+  if (!status) status = mp_state_edit_save(&e);
+  if (!status && all)
+    fprintf(ctx->out, "All resources %s\n", protect ? "protected" : "unprotected");
+  else if (!status && protect)
+    fprintf(ctx->out, "Resource protected\n");
+  else if (!status)
+    fprintf(ctx->out, "%zu resources unprotected\n", pos.len);
+  mp_state_edit_close(&e);
+  mp_strv_destroy(&pos);
+  return status;
+}

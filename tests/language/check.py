@@ -134,8 +134,10 @@ def member(props, key, want):
     equal(want, props[key], "property %s" % key)
 
 
-def length(props, n, what="outputs"):
-    require(len(props) == n, "expected %d %s, got %d: %s" % (n, what, len(props), short(sorted(props))))
+def length(items, n, what="outputs"):
+    """require.Len, on a property map or on the state's resources."""
+    names = sorted(r["urn"] if isinstance(r, dict) else r for r in items)
+    require(len(items) == n, "expected %d %s, got %d: %s" % (n, what, len(items), short(names, 600)))
 
 
 def stack_outputs(res):
@@ -175,9 +177,11 @@ class Test:
     """A LanguageTest: its runs; with share_source, every run uses the
     program of the test's folder, otherwise run N uses folder N/ when
     there is one. stack_refs: stack name -> outputs of a stack the test
-    makes first (the Go harness's StackReferences)."""
+    makes first (the Go harness's StackReferences). providers: (package,
+    version) pairs to install besides those of the sdks/ declarations."""
 
-    def __init__(self, runs, share_source=False, stack_refs=None):
+    def __init__(self, runs, share_source=False, stack_refs=None, providers=()):
         self.runs = runs
+        self.providers = providers
         self.share_source = share_source
         self.stack_refs = stack_refs or {}

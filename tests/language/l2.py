@@ -1,1 +1,165 @@
+"""The L2 tests of Pulumi's language conformance suite (the test
+providers of providers/), restated from pkg/testing/pulumi-test-language/
+tests/l2_*.go, assertion for assertion."""
+
+import os
+
+from check import (Run, Test, equal, length, n_resources, named, no_error, require, single,
+                   stack_outputs, stack_resource)
+
 TESTS = {}
+
+
+def provider_ref(res):
+    """The reference (URN::ID) a resource gives to its provider."""
+    return res["urn"] + "::" + res.get("id", "")
+
+
+def inputs_are_outputs(r, want):
+    equal(want, r["inputs"], "inputs")
+    equal(r["inputs"], r["outputs"], "inputs and outputs")
+
+
+def has_sdk(res, pkg, version):
+    """The Go tests look for the generated SDK of <pkg>-<version>; a YAML
+    program's SDK is its package declaration, sdks/<pkg>.yaml."""
+    path = os.path.join(res.project_dir, "sdks", pkg + ".yaml")
+    require(os.path.exists(path), "expected %s sdk (sdks/%s.yaml)" % (pkg, pkg))
+    with open(path) as f:
+        require("version: %s" % version in f.read(), "expected %s sdk at %s" % (pkg, version))
+
+
+# l2_resource_simple.go
+def _resource_simple(res):
+    has_sdk(res, "simple", "2.0.0")
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    inputs_are_outputs(single(res, "simple:index:Resource"), {"value": True})
+
+
+TESTS["l2-resource-simple"] = Test([Run(_resource_simple)])
+
+
+# l2_destroy.go: the second program drops `other`
+def _destroy_0(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    equal("simple:index:Resource", named(res, "aresource")["type"], "type")
+    equal("simple:index:Resource", named(res, "other")["type"], "type")
+
+
+def _destroy_1(res):
+    equal(1, res.changes.get("delete", 0), "expected a delete operation")
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    equal("simple:index:Resource", named(res, "aresource")["type"], "type")
+
+
+TESTS["l2-destroy"] = Test([Run(_destroy_0), Run(_destroy_1)])
+
+
+# l2_explicit_provider.go
+def _explicit_provider(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    prov = single(res, "pulumi:providers:simple")
+    equal("prov", prov["urn"].split("::")[-1], "explicit provider's name")
+    simple = single(res, "simple:index:Resource")
+    equal(provider_ref(prov), simple.get("provider"), "provider reference")
+    inputs_are_outputs(simple, {"value": True})
+
+
+TESTS["l2-explicit-provider"] = Test([Run(_explicit_provider)])
+
+
+# l2_resource_option_protect.go, l2_resource_option_retain_on_delete.go:
+# three resources on the default provider, the flag set on the first only
+def _flag_check(flag, on, off, defaulted):
+    def check(res):
+        stack_resource(res)
+        length(res.resources, 5, "resources in snapshot")
+        prov = named(res, "default_2_0_0")
+        equal("pulumi:providers:simple", prov["type"], "default provider's type")
+        for name, want in ((on, True), (off, False), (defaulted, False)):
+            r = named(res, name)
+            equal(provider_ref(prov), r.get("provider"), "%s's provider" % name)
+            equal(want, bool(r.get(flag, False)), "%s's %s" % (name, flag))
+    return check
+
+
+TESTS["l2-resource-option-protect"] = Test(
+    [Run(_flag_check("protect", "protected", "unprotected", "defaulted"))])
+TESTS["l2-resource-option-retain-on-delete"] = Test(
+    [Run(_flag_check("retainOnDelete", "retainOnDelete", "notRetainOnDelete", "defaulted"))])
+
+
+# l2_resource_option_depends_on.go
+def _depends_on(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    no_deps = named(res, "noDependsOn")
+    require(not no_deps.get("dependencies"), "expected noDependsOn without dependencies")
+    equal([no_deps["urn"]], named(res, "withDependsOn").get("dependencies"), "dependencies")
+
+
+TESTS["l2-resource-option-depends-on"] = Test([Run(_depends_on)])
+
+
+# l2_resource_keyword_overlap.go
+def _keyword_overlap(res):
+    stack_resource(res)
+    single(res, "pulumi:providers:simple")
+    for name in ("class", "export", "mod", "import", "object", "self", "this"):
+        equal("simple:index:Resource", named(res, name)["type"], "%s's type" % name)
+
+
+TESTS["l2-resource-keyword-overlap"] = Test([Run(_keyword_overlap)])
+
+
+# l2_resource_order.go
+def _resource_order(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    named(res, "res1")
+    named(res, "res2")
+    equal({"out": True}, stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-resource-order"] = Test([Run(_resource_order)])
+
+
+# l2_logical_name.go
+def _logical_name(res):
+    stack_resource(res)
+    equal({"value": True}, named(res, "aA-Alpha_alpha.\U0001F92F\u2049\uFE0F")["outputs"],
+          "outputs")
+    equal({"bB-Beta_beta.\U0001F49C\u2049": True, "dD-Delta_delta.\U0001F525\u2049": True},
+          stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-logical-name"] = Test([Run(_logical_name,
+                                     {"cC-Charlie_charlie.\U0001F603\u2049\uFE0F": "true"})])
+
+
+# l2_resource_option_version.go: simple at 2.0.0 and 26.0.0
+def _option_version(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources")
+    provs = n_resources(res, "pulumi:providers:simple", 2)
+    v2 = next((p["urn"] for p in provs if "2_0_0" in p["urn"] and "26_0_0" not in p["urn"]), "")
+    v26 = next((p["urn"] for p in provs if "26_0_0" in p["urn"]), "")
+    require(v2, "expected to find provider with version 2_0_0")
+    require(v26, "expected to find provider with version 26_0_0")
+    for name, prov, value in (("withV2", v2, True), ("withV26", v26, False),
+                              ("withDefault", v26, True)):
+        r = named(res, name)
+        require(r.get("provider", "").startswith(prov),
+                "expected %s to prefix %s" % (prov, r.get("provider")))
+        equal(value, r["outputs"].get("value"), "%s's value" % name)
+
+
+TESTS["l2-resource-option-version"] = Test([Run(_option_version)],
+                                           providers=[("simple", "2.0.0")])

@@ -5,7 +5,8 @@ YAML host (docs/language-conformance.md).
 For each test: copies its program (projects/<test>/, or projects/<test>/<N>/
 for run N of a test whose runs do not share a source) into a fresh
 temporary project, with a fresh SQLite state store, a passphrase, a plugin
-cache of its own and the test provider plugins of providers/ on PATH; then
+cache of its own holding the test provider plugins of providers/ at the
+versions the test declares (sdks/<pkg>.yaml); then
 for each run sets the run's config, runs `minipulumi preview` (when the run
 asserts on it) and `minipulumi up`, exports the state and checks the run's
 assertions (l1.py, l2.py: Pulumi's tests/l1_*.go and l2_*.go restated).
@@ -35,6 +36,7 @@ import l2  # noqa: E402
 
 STACK = "organization/%s/test"
 CMD_TIMEOUT = 120
+PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
 # Those that need the package declarations of sdks/<pkg>.yaml (the
@@ -43,6 +45,16 @@ PKG_DECL = "needs package declarations: sdks/<pkg>.yaml versions for the default
 EXPECTED_FAIL = {
     "l1-builtin-stash": "needs pulumi:index:Stash in the builtin provider",
     "l1-elide-index": "needs pulumi:index:Stash in the builtin provider",
+    "l2-destroy": PKG_DECL,
+    "l2-explicit-provider": PKG_DECL + " (an explicit provider's version too)",
+    "l2-logical-name": "a config entry's `name:` (its key differs from its logical name)",
+    "l2-resource-keyword-overlap": PKG_DECL,
+    "l2-resource-option-depends-on": PKG_DECL,
+    "l2-resource-option-protect": PKG_DECL,
+    "l2-resource-option-retain-on-delete": PKG_DECL,
+    "l2-resource-option-version": PKG_DECL,
+    "l2-resource-order": PKG_DECL,
+    "l2-resource-simple": PKG_DECL,
     "l1-output-map": "a string holding a NUL character is refused at load",
     "l1-output-string": "a string holding a NUL character is refused at load",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
@@ -73,7 +85,6 @@ class Env:
             "PULUMI_CONFIG_PASSPHRASE": "language-tests",
             "MINIPULUMI_VERIFY_WRITES": "1",
             "MINIPULUMI_BACKEND_URL": os.path.join(self.tmp, "state.db"),
-            "PATH": os.path.join(HERE, "providers", "bin") + os.pathsep + os.environ.get("PATH", ""),
         })
         self.env.pop("PULUMI_PARALLEL", None)
         self.log = []
@@ -107,6 +118,63 @@ class Env:
     def cleanup(self):
         if not self.keep:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def sdk_versions(src_root):
+    """(package, version) of every sdks/<pkg>.yaml under a test's folder."""
+    found = set()
+    for d, _, files in os.walk(src_root):
+        if os.path.basename(d) != "sdks":
+            continue
+        for f in files:
+            fields = {}
+            with open(os.path.join(d, f)) as fh:
+                for line in fh:
+                    k, _, v = line.partition(":")
+                    fields[k.strip()] = v.strip().strip("'\"")
+            if fields.get("name") and fields.get("version"):
+                found.add((fields["name"], fields["version"]))
+    return found
+
+
+def install_providers(env, pkgs):
+    """Puts the test providers at the versions a test uses into its plugin
+    cache, as `pulumi plugin install` would: one folder per version,
+    resource-<pkg>-v<version>/pulumi-resource-<pkg>."""
+    for pkg, version in sorted(pkgs):
+        script = os.path.join(HERE, "providers", pkg + ".js")
+        if not os.path.exists(script):
+            continue
+        d = os.path.join(env.env["PULUMI_HOME"], "plugins", "resource-%s-v%s" % (pkg, version))
+        os.makedirs(d, exist_ok=True)
+        exe = os.path.join(d, "pulumi-resource-" + pkg)
+        with open(exe, "w") as f:
+            f.write("#!/bin/sh\nLANGTEST_PROVIDER_VERSION=%s exec node %s \"$@\"\n" % (version, script))
+        os.chmod(exe, 0o755)
+
+
+def pin_versions(project_dir):
+    """Development aid (--pin-versions): gives each resource of Main.yaml
+    the version of its package's declaration as a `version` option, which
+    minipulumi already honours, so that the providers and assertions can be
+    tried before package declarations are read. Needs PyYAML."""
+    import yaml
+    decls = dict(sdk_versions(project_dir))
+    for d, _, files in os.walk(project_dir):
+        if "Main.yaml" not in files:
+            continue
+        path = os.path.join(d, "Main.yaml")
+        with open(path) as f:
+            doc = yaml.safe_load(f) or {}
+        for r in (doc.get("resources") or {}).values():
+            typ = r.get("type", "")
+            pkg = typ.split(":")[2] if typ.startswith("pulumi:providers:") else typ.split(":")[0]
+            if pkg in decls:
+                opts = r.setdefault("options", {}) or {}
+                opts.setdefault("version", decls[pkg])
+                r["options"] = opts
+        with open(path, "w") as f:
+            yaml.safe_dump(doc, f, allow_unicode=True, sort_keys=False)
 
 
 def tail(text, n=4000):
@@ -223,11 +291,14 @@ def run_test(binary, name, test, keep):
     env = Env(binary, name, keep)
     try:
         src_root = os.path.join(check_root(), name)
+        install_providers(env, sdk_versions(src_root) | set(test.providers))
         for i, run in enumerate(test.runs):
             src = src_root
             if not test.share_source and os.path.isdir(os.path.join(src_root, str(i))):
                 src = os.path.join(src_root, str(i))
             env.use_source(src)
+            if PIN_VERSIONS:
+                pin_versions(env.project)
             project = project_name(env.project)
             if i == 0:
                 rc, _, err = env.exec(["stack", "init", STACK % project])
@@ -267,8 +338,12 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("-v", dest="verbose", action="store_true")
+    ap.add_argument("--pin-versions", action="store_true",
+                    help="development aid: see pin_versions")
     args = ap.parse_intermixed_args()
     binary = os.path.abspath(args.binary)
+    global PIN_VERSIONS
+    PIN_VERSIONS = args.pin_versions
     tests = all_tests()
     names = args.tests or sorted(tests)
     for n in names:

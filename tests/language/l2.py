@@ -4,7 +4,7 @@ tests/l2_*.go, assertion for assertion."""
 
 import os
 
-from check import (Run, Test, equal, length, n_resources, named, no_error, require, single,
+from check import (Run, Secret, Test, equal, length, n_resources, named, no_error, require, single,
                    stack_outputs, stack_resource)
 
 TESTS = {}
@@ -163,3 +163,82 @@ def _option_version(res):
 
 TESTS["l2-resource-option-version"] = Test([Run(_option_version)],
                                            providers=[("simple", "2.0.0")])
+
+
+# l2_resource_option_additional_secret_outputs.go
+def _additional_secret_outputs(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    with_secret = named(res, "withSecret")
+    equal(["value"], with_secret.get("additionalSecretOutputs"), "additionalSecretOutputs")
+    require(isinstance(with_secret["outputs"].get("value"), Secret),
+            "expected 'value' output to be secret")
+    without = named(res, "withoutSecret")
+    require(not without.get("additionalSecretOutputs"), "expected no additionalSecretOutputs")
+    require(not isinstance(without["outputs"].get("value"), Secret),
+            "expected 'value' output to not be secret")
+
+
+TESTS["l2-resource-option-additional-secret-outputs"] = Test([Run(_additional_secret_outputs)])
+
+
+# l2_resource_option_custom_timeouts.go: seconds per operation
+def _timeouts(r):
+    t = r.get("customTimeouts") or {}
+    return {k: float(t.get(k, 0)) for k in ("create", "update", "delete", "read")}
+
+
+def _timeouts_run(text, seconds):
+    def check(res):
+        no_error(res)
+        length(res.resources, 9, "resources")
+        zero = {"create": 0.0, "update": 0.0, "delete": 0.0, "read": 0.0}
+        for name, want in (("noTimeouts", {}), ("createOnly", {"create": 300.0}),
+                           ("updateOnly", {"update": 600.0}), ("deleteOnly", {"delete": 180.0}),
+                           ("readOnly", {"read": 540.0}),
+                           ("allTimeouts", {"create": 120.0, "update": 240.0, "delete": 60.0,
+                                            "read": 300.0}),
+                           ("configTimeout", {"create": float(seconds)})):
+            equal(dict(zero, **want), _timeouts(named(res, name)), "%s's customTimeouts" % name)
+    return Run(check, {"createTimeout": text})
+
+
+TESTS["l2-resource-option-custom-timeouts"] = Test(
+    [_timeouts_run("7m", 420), _timeouts_run("1h", 3600), _timeouts_run(".2m", 12)],
+    share_source=True)
+
+
+# l2_resource_option_deleted_with.go
+def _deleted_with(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    prov = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", prov["type"], "default provider's type")
+    target = named(res, "target")
+    for name, want in (("target", ""), ("deletedWith", target["urn"]), ("notDeletedWith", "")):
+        r = named(res, name)
+        equal(provider_ref(prov), r.get("provider"), "%s's provider" % name)
+        equal(want, r.get("deletedWith", ""), "%s's deletedWith" % name)
+
+
+TESTS["l2-resource-option-deleted-with"] = Test([Run(_deleted_with)])
+
+
+# l2_resource_parent_inheritance.go
+def _parent_inheritance(res):
+    stack_resource(res)
+    length(res.resources, 10, "resources in snapshot")
+    default = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", default["type"], "default provider's type")
+    explicit = named(res, "provider")
+    equal("pulumi:providers:simple", explicit["type"], "explicit provider's type")
+    for name, prov in (("parent1", explicit), ("child1", explicit), ("orphan1", default)):
+        equal(provider_ref(prov), named(res, name).get("provider"), "%s's provider" % name)
+    for name, want in (("parent2", True), ("child2", True), ("child3", False),
+                       ("orphan2", False)):
+        r = named(res, name)
+        equal(want, bool(r.get("protect")), "%s's protect" % name)
+        equal(want, bool(r.get("retainOnDelete")), "%s's retainOnDelete" % name)
+
+
+TESTS["l2-resource-parent-inheritance"] = Test([Run(_parent_inheritance)])

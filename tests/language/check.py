@@ -45,6 +45,29 @@ class Result:
         self.changes = changes
         self.stdout = stdout
         self.stderr = stderr
+        self.events = list(events(stdout))
+
+
+def events(stdout):
+    """The engine events of a `--json` run."""
+    for line in stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                yield json.loads(line)
+            except ValueError:
+                pass
+
+
+def diagnostics(res, severity, name):
+    """The messages of the |severity| diagnostics on the resource |name|,
+    without color markers (Pulumi's wrap them in <{%reset%}>)."""
+    out = []
+    for e in res.events:
+        d = e.get("diagnosticEvent")
+        if d and d.get("severity") == severity and urn_name(d.get("urn", "")) == name:
+            out.append(d.get("message", "").replace("<{%reset%}>", ""))
+    return out
 
 
 def plain(v):
@@ -165,12 +188,15 @@ class Run:
     """One TestRun: the config of the run (keys without a namespace are
     the project's), its assertion on `up`, and an optional one on the
     preview before it (without one, the preview is not run: the Go
-    harness's default preview assertion checks nothing)."""
+    harness's default preview assertion checks nothing). flags: the
+    run's UpdateOptions as flags of `up` (`preview` has no
+    --continue-on-error)."""
 
-    def __init__(self, check, config=None, preview=None):
+    def __init__(self, check, config=None, preview=None, flags=()):
         self.check = check
         self.config = config or {}
         self.preview = preview
+        self.flags = list(flags)
 
 
 class Test:

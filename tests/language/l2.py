@@ -4,7 +4,7 @@ tests/l2_*.go, assertion for assertion."""
 
 import os
 
-from check import (Run, Secret, Test, equal, length, n_resources, named, no_error, require, single,
+from check import (Run, Secret, Test, diagnostics, equal, urn_name, length, n_resources, named, no_error, require, single,
                    stack_outputs, stack_resource)
 
 TESTS = {}
@@ -242,3 +242,35 @@ def _parent_inheritance(res):
 
 
 TESTS["l2-resource-parent-inheritance"] = Test([Run(_parent_inheritance)])
+
+
+# l2_failed_create.go, l2_failed_create_continue_on_error.go: `failing`
+# fails its create (in the preview too, where the message says so)
+def _failed_preview(res):
+    require(res.err is not None, "expected a bail result on preview")
+    msgs = diagnostics(res, "error", "failing")
+    require(msgs, "expected to find error diagnostic for failing resource")
+    equal("Preview failed: failed create\n", msgs[0], "the failing resource's error")
+
+
+def _failed_up(res):
+    msgs = diagnostics(res, "error", "failing")
+    require(msgs, "expected to find error diagnostic for failing resource")
+    equal("failed create\n", msgs[0], "the failing resource's error")
+    require(res.err is not None, "expected a bail result")
+
+
+TESTS["l2-failed-create"] = Test([Run(_failed_up, preview=_failed_preview)])
+
+
+def _failed_continue(res):
+    _failed_up(res)
+    length(res.changes, 1, "StepOps")
+    equal(2, res.changes.get("create"), "Creates")
+    length(res.resources, 4, "resources in snapshot")
+    names = sorted(urn_name(r["urn"]) for r in res.resources)
+    equal("independent", names[2], "the third resource by name")
+
+
+TESTS["l2-failed-create-continue-on-error"] = Test(
+    [Run(_failed_continue, preview=_failed_preview, flags=["--continue-on-error"])])

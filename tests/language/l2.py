@@ -4,7 +4,7 @@ tests/l2_*.go, assertion for assertion."""
 
 import os
 
-from check import (Run, Secret, Test, diagnostics, equal, urn_name, length, n_resources, named, no_error, require, single,
+from check import (Run, Secret, Test, diagnostics, equal, member, urn_name, length, n_resources, named, no_error, require, single,
                    stack_outputs, stack_resource)
 
 TESTS = {}
@@ -274,3 +274,89 @@ def _failed_continue(res):
 
 TESTS["l2-failed-create-continue-on-error"] = Test(
     [Run(_failed_continue, preview=_failed_preview, flags=["--continue-on-error"])])
+
+
+# l2_invoke_simple.go
+def _invoke_simple(res):
+    stack_resource(res)
+    length(res.resources, 2, "resources")
+    o = stack_outputs(res)
+    member(o, "hello", "hello world")
+    member(o, "goodbye", "goodbye world")
+
+
+TESTS["l2-invoke-simple"] = Test([Run(_invoke_simple)])
+
+
+# l2_invoke_options.go: the stack is the first resource
+def _invoke_options(res):
+    stack_resource(res)
+    length(res.resources, 2, "resources")
+    equal("pulumi:pulumi:Stack", res.resources[0]["type"], "the first resource's type")
+    member(res.resources[0]["outputs"], "hello", "hello world")
+
+
+TESTS["l2-invoke-options"] = Test([Run(_invoke_options)])
+
+
+# l2_invoke_variants.go
+def _invoke_variants(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources")
+    o = stack_outputs(res)
+    member(o, "outputInput", "Goodbye world")
+    member(o, "unit", "Hello world")
+
+
+TESTS["l2-invoke-variants"] = Test([Run(_invoke_variants)])
+
+
+# l2_invoke_secrets.go
+def _invoke_secrets(res):
+    stack_resource(res)
+    o = stack_outputs(res)
+    member(o, "nonSecret", "hello world")
+    member(o, "firstSecret", Secret("hello world"))
+    member(o, "secondSecret", Secret("goodbye world"))
+
+
+TESTS["l2-invoke-secrets"] = Test([Run(_invoke_secrets)])
+
+
+# l2_invoke_options_depends_on.go, l2_invoke_dependencies.go: `second`
+# depends on `first` through the invoke that gives its property
+def _depends_through_invoke(prop, count=None, stack_first=False):
+    def check(res):
+        stack_resource(res)
+        if count is not None:
+            length(res.resources, count, "resources")
+        if stack_first:
+            equal("pulumi:pulumi:Stack", res.resources[0]["type"], "the first resource's type")
+            member(res.resources[0]["outputs"], "hello", "hello world")
+        first, second = named(res, "first"), named(res, "second")
+        require(not first.get("dependencies"), "expected no dependencies")
+        deps = second.get("dependencies") or []
+        length(deps, 1, "dependencies")
+        pdeps = (second.get("propertyDependencies") or {})
+        require(prop in pdeps, "expected dependency on property '%s'" % prop)
+        length(pdeps[prop], 1, "dependencies of %s" % prop)
+        equal(first["urn"], pdeps[prop][0], "expected second to depend on first")
+        equal(first["urn"], deps[0], "expected second to depend on first")
+    return check
+
+
+TESTS["l2-invoke-options-depends-on"] = Test(
+    [Run(_depends_through_invoke("text", 4, stack_first=True))])
+TESTS["l2-invoke-dependencies"] = Test([Run(_depends_through_invoke("value"))])
+
+
+# l2_elide_index.go
+def _elide_index(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    inputs_are_outputs(single(res, "simple:index:Resource"), {"value": True})
+    equal({"inv": "test world"}, stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-elide-index"] = Test([Run(_elide_index)])

@@ -62,6 +62,13 @@ EXPECTED_FAIL = {
     "l2-failed-create": PKG_DECL + "; a preview's failed create says `Preview failed: `",
     "l2-failed-create-continue-on-error": PKG_DECL + "; a preview's failed create says "
                                           "`Preview failed: `",
+    "l2-elide-index": PKG_DECL + "; an invoke's default provider is not recorded in the state",
+    "l2-invoke-dependencies": PKG_DECL,
+    "l2-invoke-options": PKG_DECL,
+    "l2-invoke-options-depends-on": PKG_DECL,
+    "l2-invoke-secrets": PKG_DECL,
+    "l2-invoke-simple": PKG_DECL + "; an invoke's default provider is not recorded in the state",
+    "l2-invoke-variants": PKG_DECL,
     "l1-output-map": "a string holding a NUL character is refused at load",
     "l1-output-string": "a string holding a NUL character is refused at load",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
@@ -180,8 +187,23 @@ def pin_versions(project_dir):
                 opts = r.setdefault("options", {}) or {}
                 opts.setdefault("version", decls[pkg])
                 r["options"] = opts
+        pin_invokes(doc, decls)
         with open(path, "w") as f:
             yaml.safe_dump(doc, f, allow_unicode=True, sort_keys=False)
+
+
+def pin_invokes(node, decls):
+    if isinstance(node, dict):
+        inv = node.get("fn::invoke")
+        if isinstance(inv, dict) and inv.get("function", "").split(":")[0] in decls:
+            opts = inv.setdefault("options", {}) or {}
+            opts.setdefault("version", decls[inv["function"].split(":")[0]])
+            inv["options"] = opts
+        for v in node.values():
+            pin_invokes(v, decls)
+    elif isinstance(node, list):
+        for v in node:
+            pin_invokes(v, decls)
 
 
 def tail(text, n=4000):

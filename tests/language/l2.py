@@ -360,3 +360,66 @@ def _elide_index(res):
 
 
 TESTS["l2-elide-index"] = Test([Run(_elide_index)])
+
+
+# l2_resource_primitives.go
+def _primitives(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:primitive")
+    inputs_are_outputs(single(res, "primitive:index:Resource"), {
+        "boolean": True, "float": 3.14, "integer": 42.0, "string": "hello",
+        "numberArray": [-1.0, 0.0, 1.0], "booleanMap": {"t": True, "f": False}})
+
+
+TESTS["l2-resource-primitives"] = Test([Run(_primitives)])
+
+
+# l2_resource_option_hide_diffs.go
+def _hide_diffs(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    equal(["value"], named(res, "hideDiffs").get("hideDiff"), "hideDiffs' hideDiff")
+    require(not named(res, "notHideDiffs").get("hideDiff"), "expected notHideDiffs without hideDiff")
+
+
+TESTS["l2-resource-option-hide-diffs"] = Test([Run(_hide_diffs)])
+
+
+# l2_resource_option_replace_with.go
+def _replace_with(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    prov = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", prov["type"], "default provider's type")
+    target = named(res, "target")
+    for name, want in (("target", []), ("replaceWith", [target["urn"]]), ("notReplaceWith", [])):
+        r = named(res, name)
+        equal(provider_ref(prov), r.get("provider"), "%s's provider" % name)
+        equal(want, r.get("replaceWith") or [], "%s's replaceWith" % name)
+
+
+TESTS["l2-resource-option-replace-with"] = Test([Run(_replace_with)])
+
+
+# l2_resource_name_type.go
+def _name_type(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    equal({"name": "res1", "type": "simple:index:Resource"}, stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-resource-name-type"] = Test([Run(_name_type)])
+
+
+# l2_engine_update_options.go: targets **target**
+def _update_options(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:pulumi:Stack")
+    single(res, "pulumi:providers:simple")
+    equal("target", urn_name(single(res, "simple:index:Resource")["urn"]), "the target's name")
+
+
+TESTS["l2-engine-update-options"] = Test([Run(_update_options, flags=["--target", "**target**"])])

@@ -423,3 +423,94 @@ def _update_options(res):
 
 
 TESTS["l2-engine-update-options"] = Test([Run(_update_options, flags=["--target", "**target**"])])
+
+
+def pre_event_ops(res, name):
+    """The ops of the resource pre-events of the resource |name|, in order."""
+    return [(i, e["resourcePreEvent"]["metadata"]["op"]) for i, e in enumerate(res.events)
+            if "resourcePreEvent" in e
+            and urn_name(e["resourcePreEvent"]["metadata"]["urn"]) == name]
+
+
+# l2_resource_option_delete_before_replace.go: the second program changes
+# both values; withOption deletes before it creates, withoutOption after
+def _dbr_0(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    named(res, "withOption")
+    named(res, "withoutOption")
+
+
+def _dbr_preview(res):
+    for name in ("withOption", "withoutOption"):
+        ops = pre_event_ops(res, name)
+        # require.Contains on the last op's text
+        require(ops and "replace" in ops[-1][1],
+                "%s: value change should trigger replacement (ops %s)" % (name, ops))
+
+
+def _dbr_1(res):
+    length(res.resources, 4, "resources in snapshot")
+    idx = {}
+    for name in ("withOption", "withoutOption"):
+        for i, op in pre_event_ops(res, name):
+            if op in ("delete-replaced", "create-replacement"):
+                idx[(name, op)] = i
+        for op in ("delete-replaced", "create-replacement"):
+            require((name, op) in idx, "%s: %s event not found" % (name, op))
+    require(idx[("withOption", "delete-replaced")] < idx[("withOption", "create-replacement")],
+            "withOption: deleteBeforeReplace=true should cause delete to happen before create")
+    require(idx[("withoutOption", "delete-replaced")] > idx[("withoutOption", "create-replacement")],
+            "withoutOption: default behavior should cause create to happen before delete")
+
+
+TESTS["l2-resource-option-delete-before-replace"] = Test(
+    [Run(_dbr_0), Run(_dbr_1, preview=_dbr_preview)])
+
+
+# l2_resource_option_import.go
+def _import(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    equal("fakeID123", named(res, "import").get("importID", ""), "import's importID")
+    equal("", named(res, "notImport").get("importID", ""), "notImport's importID")
+
+
+TESTS["l2-resource-option-import"] = Test([Run(_import)])
+
+
+# l2_resource_provider_inheritance.go
+def _provider_inheritance(res):
+    stack_resource(res)
+    p1, c1 = named(res, "parent1"), named(res, "child1")
+    equal(p1.get("provider"), c1.get("provider"), "parent1's and child1's provider")
+    p2, c2 = named(res, "parent2"), named(res, "child2")
+    require(p2.get("provider") != c2.get("provider"),
+            "expected parent2 and child2 to have different provider references")
+
+    def package(ref):
+        return ref.split("::")[2].split(":")[-1]
+    for r, want in ((p1, "simple"), (c1, "simple"), (p2, "primitive"), (c2, "simple")):
+        equal(want, package(r.get("provider", "")), "%s's provider package" % urn_name(r["urn"]))
+
+
+TESTS["l2-resource-provider-inheritance"] = Test([Run(_provider_inheritance)])
+
+
+# l2_target_up_with_new_dependency.go: the second run targets targetOnly
+def _target_new_dep(first):
+    def check(res):
+        if first:
+            stack_resource(res)
+        length(res.resources, 4, "resources in snapshot")
+        equal("simple:index:Resource", named(res, "targetOnly")["type"], "targetOnly's type")
+        unrelated = named(res, "unrelated")
+        equal("simple:index:Resource", unrelated["type"], "unrelated's type")
+        require(not unrelated.get("dependencies"), "expected no dependencies")
+    return check
+
+
+TESTS["l2-target-up-with-new-dependency"] = Test([
+    Run(_target_new_dep(True)),
+    Run(_target_new_dep(False), flags=["--target", "**targetOnly**"]),
+])

@@ -74,6 +74,10 @@ EXPECTED_FAIL = {
     "l2-resource-option-hide-diffs": PKG_DECL,
     "l2-resource-option-replace-with": PKG_DECL,
     "l2-resource-primitives": PKG_DECL,
+    "l2-resource-option-delete-before-replace": PKG_DECL,
+    "l2-resource-option-import": PKG_DECL,
+    "l2-resource-provider-inheritance": PKG_DECL,
+    "l2-target-up-with-new-dependency": PKG_DECL,
     "l1-output-map": "a string holding a NUL character is refused at load",
     "l1-output-string": "a string holding a NUL character is refused at load",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "

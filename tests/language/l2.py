@@ -514,3 +514,29 @@ TESTS["l2-target-up-with-new-dependency"] = Test([
     Run(_target_new_dep(True)),
     Run(_target_new_dep(False), flags=["--target", "**targetOnly**"]),
 ])
+
+
+# l2_resource_alpha.go
+def _alpha(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:alpha")
+    inputs_are_outputs(single(res, "alpha:index:Resource"), {"value": True})
+
+
+TESTS["l2-resource-alpha"] = Test([Run(_alpha)])
+
+
+# l2_large_string.go: about 100 MiB through the provider, the state and
+# a stack output
+def _large_string(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    large = "hello world" * 9532509
+    r = single(res, "large:index:String")
+    equal("hello world", r["inputs"].get("value"), "the input")
+    require(r["outputs"].get("value") == large, "expected the large string as the output")
+    require(stack_outputs(res).get("output") == large, "expected large string stack output")
+
+
+TESTS["l2-large-string"] = Test([Run(_large_string)])

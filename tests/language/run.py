@@ -70,6 +70,8 @@ EXPECTED_FAIL = {
     "l2-invoke-simple": PKG_DECL + "; an invoke's default provider is not recorded in the state",
     "l2-invoke-variants": PKG_DECL,
     "l2-engine-update-options": PKG_DECL,
+    "l2-resource-alpha": PKG_DECL,
+    "l2-large-string": PKG_DECL,
     "l2-resource-name-type": PKG_DECL,
     "l2-resource-option-hide-diffs": PKG_DECL,
     "l2-resource-option-replace-with": PKG_DECL,
@@ -82,6 +84,13 @@ EXPECTED_FAIL = {
     "l1-output-string": "a string holding a NUL character is refused at load",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret); StackReference as a YAML resource",
+}
+
+
+# Tests left out of a run unless --slow is given, with the reason.
+SLOW = {
+    "l2-large-string": "about 100 MiB through a Node.js plugin, the state and an output: "
+                       "minutes on a shared machine",
 }
 
 
@@ -119,7 +128,8 @@ class Env:
                                input=stdin, capture_output=True, text=True, timeout=CMD_TIMEOUT)
         except subprocess.TimeoutExpired as e:
             self.log.append("timed out after %ds" % CMD_TIMEOUT)
-            return -1, e.stdout or "", e.stderr or ""
+            text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+            return -1, text(e.stdout), text(e.stderr) + "\ntimed out after %ds" % CMD_TIMEOUT
         self.log.append("exit %d\n%s%s" % (p.returncode, tail(p.stdout), tail(p.stderr)))
         return p.returncode, p.stdout, p.stderr
 
@@ -376,6 +386,7 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("-v", dest="verbose", action="store_true")
+    ap.add_argument("--slow", action="store_true", help="also run the tests of SLOW")
     ap.add_argument("--pin-versions", action="store_true",
                     help="development aid: see pin_versions")
     args = ap.parse_intermixed_args()
@@ -389,6 +400,11 @@ def main():
             print("unknown test %s" % n)
             return 2
     names = [n for n in names if args.filter in n]
+    if not args.slow and not args.tests:
+        for n in names:
+            if n in SLOW:
+                print("SKIP  %s (%s; run.py --slow runs it)" % (n, SLOW[n]))
+        names = [n for n in names if n not in SLOW]
     if any(n.startswith("l2-") for n in names) and not os.path.isdir(
             os.path.join(HERE, "node_modules", "@pulumi", "pulumi")):
         print("FAIL: the test providers need tests/language/node_modules: "

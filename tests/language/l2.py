@@ -540,3 +540,15 @@ def _large_string(res):
 
 
 TESTS["l2-large-string"] = Test([Run(_large_string)])
+
+
+# l2_parallel_resources.go: three creates at once, or the sync provider
+# fails them
+def _parallel(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:sync")
+    n_resources(res, "sync:index:Block", 3)
+
+
+TESTS["l2-parallel-resources"] = Test([Run(_parallel, flags=["--parallel", "2147483647"])])

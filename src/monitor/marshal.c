@@ -88,19 +88,17 @@ static void aliases(mp_goal *g, const Pulumirpc__RegisterResourceRequest *q) {
   }
 }
 
-/* An explicit provider resource's `version` and `pluginDownloadURL`
- * options become its inputs, as the default providers' do (Pulumi's
- * resource monitor, pkg/resource/deploy/source_eval.go: SetProviderVersion,
- * SetProviderURL), so that the plugin's CheckConfig sees its version. */
+/* An explicit provider resource's `version` option becomes its input,
+ * as a default provider's does (Pulumi's resource monitor,
+ * pkg/resource/deploy/source_eval.go: SetProviderVersion), so that the
+ * plugin's CheckConfig sees its version. (Where Pulumi puts the
+ * pluginDownloadURL option, `__internal`, is left to the default
+ * providers' code.) */
 static void provider_plugin_inputs(mp_goal *g) {
   if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
-      g->inputs->kind != MP_VALUE_OBJECT)
+      g->inputs->kind != MP_VALUE_OBJECT || g->version == NULL)
     return;
-  if (g->version)
-    mp_value_object_set(g->inputs, "version", mp_value_new_cstring(g->version));
-  if (g->plugin_download_url)
-    mp_value_object_set(g->inputs, "pluginDownloadURL",
-                        mp_value_new_cstring(g->plugin_download_url));
+  mp_value_object_set(g->inputs, "version", mp_value_new_cstring(g->version));
 }
 
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,

@@ -297,8 +297,8 @@ static void test_default_provider_variants(void) {
   fx_destroy(&f);
 }
 
-/* An explicit provider resource's version and pluginDownloadURL options
- * become its inputs, as Pulumi's resource monitor sets them. */
+/* An explicit provider resource's version option becomes its input, as
+ * Pulumi's resource monitor sets it. */
 static void test_explicit_provider_version(void) {
   mon_fx f;
   fx_init(&f, "{}");
@@ -306,15 +306,11 @@ static void test_explicit_provider_version(void) {
   Pulumirpc__RegisterResourceRequest q = custom_req("prov");
   q.type = "pulumi:providers:pkgA";
   q.version = "26.0.0";
-  q.plugindownloadurl = "https://example.com/plugins";
   CHECK(reg_req(&f, &q, "prov", &err) == 0);
   CHECK(f.ngoals == 1);
   const mp_value *in = f.goals[0].goal->inputs;
   const mp_value *v = mp_value_object_get(in, "version");
   CHECK(v && v->kind == MP_VALUE_STRING && strcmp(v->u.str.ptr, "26.0.0") == 0);
-  v = mp_value_object_get(in, "pluginDownloadURL");
-  CHECK(v && v->kind == MP_VALUE_STRING &&
-        strcmp(v->u.str.ptr, "https://example.com/plugins") == 0);
   /* A custom resource's version stays an option, not an input. */
   q = custom_req("r");
   q.provider = PROV_URN "::p1";

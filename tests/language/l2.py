@@ -552,3 +552,35 @@ def _parallel(res):
 
 
 TESTS["l2-parallel-resources"] = Test([Run(_parallel, flags=["--parallel", "2147483647"])])
+
+
+# l2_resource_option_env_var_mappings.go: the explicit provider keeps
+# its envVarMappings under __internal
+def _env_var_mappings(res):
+    stack_resource(res)
+    length(res.resources, 2, "resources in snapshot")
+    prov = single(res, "pulumi:providers:simple")
+    equal("prov", urn_name(prov["urn"]), "the provider's name")
+    internal = prov["inputs"].get("__internal")
+    require(isinstance(internal, dict), "expected __internal in provider inputs")
+    mappings = internal.get("envVarMappings")
+    require(isinstance(mappings, dict), "expected envVarMappings in __internal")
+    equal("PROVIDER_VAR", mappings.get("MY_VAR"), "MY_VAR mapping")
+    equal("TARGET_VAR", mappings.get("OTHER_VAR"), "OTHER_VAR mapping")
+
+
+TESTS["l2-resource-option-env-var-mappings"] = Test([Run(_env_var_mappings)])
+
+
+# l2_resource_option_version_sdk.go: simple at 2.0.0 (26.0.0 installed too)
+def _version_sdk(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources")
+    prov = single(res, "pulumi:providers:simple")
+    r = named(res, "withV2")
+    require(r.get("provider", "").startswith(prov["urn"]),
+            "expected %s to prefix %s" % (prov["urn"], r.get("provider")))
+
+
+TESTS["l2-resource-option-version-sdk"] = Test([Run(_version_sdk)],
+                                               providers=[("simple", "26.0.0")])

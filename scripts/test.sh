@@ -18,10 +18,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 # The Node.js packages of the gRPC tests' peer (tests/rpc), the Node.js
-# programs (tests/nodejs) and the test provider plugins
-# (tests/plugin_processes): npm ci when a lock changed.
+# programs (tests/nodejs), the test provider plugins
+# (tests/plugin_processes), the Automation API tests (tests/automation) and
+# the language tests' providers (tests/language): npm ci when a lock changed.
 ./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes \
-  tests/automation ||
+  tests/automation tests/language ||
   { echo "0 passed, 1 failed"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1

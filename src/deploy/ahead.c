@@ -9,6 +9,7 @@
  * queued for the thread; the pool thread running its calls touches only
  * its mp_sg_ahead and its slot's |ran| and |ns|. Loop thread, except
  * call_work. */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "deploy/deploy_int.h"
@@ -121,8 +122,12 @@ void mp__deploy_ahead_resume(deploy *d) {
   int batch = batch_size(a);
   /* The window does not shrink when the batch size falls: the answers in
    * it must not hold back the calls handed out again. */
-  if (a->live_max < 2 * (d->parallel + batch))
-    a->live_max = 2 * (d->parallel + batch);
+  /* In a wide type: --parallel may be INT_MAX ("unlimited"). */
+  long long want = 2LL * ((long long)d->parallel + batch);
+  if (want > INT_MAX)
+    want = INT_MAX;
+  if (a->live_max < want)
+    a->live_max = (int)want;
   int live_max = a->live_max;
   /* The oldest registration still waiting, which all the answers in the
    * window wait for, may always go. */

@@ -658,6 +658,17 @@ static mp_value *eval_invoke(mp__evalctx *c, mp__yexpr *x, mp_err *err) {
   sub.deps = &deps;
   mp_value *args = args_x ? mp__eval(&sub, (mp__yexpr *)args_x, err)
                           : mp_value_new_object();
+  /* options.dependsOn: the invoke waits for those resources, and its
+   * result depends on them, as Pulumi YAML's invokes do. */
+  const mp__yexpr *dep_x = field(field(x->arg, "options"), "dependsOn");
+  if (args && dep_x) {
+    mp_value *dv = mp__eval(&sub, (mp__yexpr *)dep_x, err);
+    if (dv == NULL) {
+      mp_value_free(args);
+      args = NULL;
+    }
+    mp_value_free(dv);
+  }
   c->pending |= sub.pending;
   if (args == NULL) {
     mp_strv_destroy(&deps);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/urn.h"
 #include "engine/value_pb.h"
 
 static char *opt_str(const char *s) { return (s && s[0]) ? mp_xstrdup(s) : NULL; }
@@ -87,6 +88,19 @@ static void aliases(mp_goal *g, const Pulumirpc__RegisterResourceRequest *q) {
   }
 }
 
+/* An explicit provider resource's `version` option becomes its input,
+ * as a default provider's does (Pulumi's resource monitor,
+ * pkg/resource/deploy/source_eval.go: SetProviderVersion), so that the
+ * plugin's CheckConfig sees its version. (Where Pulumi puts the
+ * pluginDownloadURL option, `__internal`, is left to the default
+ * providers' code.) */
+static void provider_plugin_inputs(mp_goal *g) {
+  if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
+      g->inputs->kind != MP_VALUE_OBJECT || g->version == NULL)
+    return;
+  mp_value_object_set(g->inputs, "version", mp_value_new_cstring(g->version));
+}
+
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
                                    mp_goal **out, mp_err *err) {
   *out = NULL;
@@ -133,6 +147,7 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   g->import_id = opt_str(q->importid);
   g->version = opt_str(q->version);
   g->plugin_download_url = opt_str(q->plugindownloadurl);
+  provider_plugin_inputs(g);
   if (q->sourceposition && q->sourceposition->uri && q->sourceposition->uri[0])
     g->source_position = mp_xasprintf("%s#%d,%d", q->sourceposition->uri,
                                       q->sourceposition->line,

@@ -228,6 +228,33 @@ static void test_yaml_stack_first_and_concurrent(void) {
   run_free(&r);
 }
 
+/* An invoke's options.dependsOn: it waits for those resources, and what
+ * takes its result depends on them. */
+static void test_yaml_invoke_depends_on(void) {
+  run r;
+  run_program(&r,
+              "name: proj\nruntime: yaml\n"
+              "resources:\n"
+              "  first:\n    type: test:Resource\n"
+              "  second:\n    type: test:Resource\n"
+              "    properties:\n      text: ${data.q}\n"
+              "variables:\n  data:\n    fn::invoke:\n"
+              "      function: test:echo\n"
+              "      arguments:\n        q: hello\n"
+              "      options:\n        dependsOn:\n          - ${first}\n",
+              NULL, 0);
+  CHECK(r.start_rc == 0);
+  CHECK(fake_monitor_event(&r.m, "ans:first") <
+        fake_monitor_event(&r.m, "inv:test:index:echo"));
+  const Pulumirpc__RegisterResourceRequest *q = fake_monitor_reg(&r.m, "second");
+  CHECK(q != NULL && q->n_dependencies == 1);
+  if (q != NULL && q->n_dependencies == 1)
+    CHECK_STR(q->dependencies[0], URN("test:index:Resource", "first"));
+  if (q != NULL)
+    CHECK_STR(prop_deps(q, "text", 0), URN("test:index:Resource", "first"));
+  run_free(&r);
+}
+
 static void test_yaml_dependencies(void) {
   run r;
   run_program(&r,
@@ -1154,6 +1181,7 @@ int main(void) {
   RUN(test_yaml_peek_name);
   RUN(test_yaml_last_use);
   RUN(test_yaml_stack_first_and_concurrent);
+  RUN(test_yaml_invoke_depends_on);
   RUN(test_yaml_dependencies);
   RUN(test_yaml_options);
   RUN(test_yaml_default_provider);

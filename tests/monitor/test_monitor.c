@@ -297,6 +297,30 @@ static void test_default_provider_variants(void) {
   fx_destroy(&f);
 }
 
+/* An explicit provider resource's version option becomes its input, as
+ * Pulumi's resource monitor sets it. */
+static void test_explicit_provider_version(void) {
+  mon_fx f;
+  fx_init(&f, "{}");
+  mp_err err;
+  Pulumirpc__RegisterResourceRequest q = custom_req("prov");
+  q.type = "pulumi:providers:pkgA";
+  q.version = "26.0.0";
+  CHECK(reg_req(&f, &q, "prov", &err) == 0);
+  CHECK(f.ngoals == 1);
+  const mp_value *in = f.goals[0].goal->inputs;
+  const mp_value *v = mp_value_object_get(in, "version");
+  CHECK(v && v->kind == MP_VALUE_STRING && strcmp(v->u.str.ptr, "26.0.0") == 0);
+  /* A custom resource's version stays an option, not an input. */
+  q = custom_req("r");
+  q.provider = PROV_URN "::p1";
+  q.version = "26.0.0";
+  CHECK(reg_req(&f, &q, "r", &err) == 0);
+  CHECK(f.ngoals == 2);
+  CHECK(mp_value_object_get(f.goals[1].goal->inputs, "version") == NULL);
+  fx_destroy(&f);
+}
+
 /* A child inherits protect, retainOnDelete, deletedWith and, for its own
  * package only, the provider of its parent, unless it sets them. */
 static void test_inherit_from_parent(void) {
@@ -571,6 +595,7 @@ static void test_duplicate_urn(void) {
 int main(void) {
   RUN(test_default_provider_first);
   RUN(test_default_provider_variants);
+  RUN(test_explicit_provider_version);
   RUN(test_inherit_from_parent);
   RUN(test_providers_map);
   RUN(test_read_resource);

@@ -1,0 +1,586 @@
+"""The L2 tests of Pulumi's language conformance suite (the test
+providers of providers/), restated from pkg/testing/pulumi-test-language/
+tests/l2_*.go, assertion for assertion."""
+
+import os
+
+from check import (Run, Secret, Test, diagnostics, equal, member, urn_name, length, n_resources, named, no_error, require, single,
+                   stack_outputs, stack_resource)
+
+TESTS = {}
+
+
+def provider_ref(res):
+    """The reference (URN::ID) a resource gives to its provider."""
+    return res["urn"] + "::" + res.get("id", "")
+
+
+def inputs_are_outputs(r, want):
+    equal(want, r["inputs"], "inputs")
+    equal(r["inputs"], r["outputs"], "inputs and outputs")
+
+
+def has_sdk(res, pkg, version):
+    """The Go tests look for the generated SDK of <pkg>-<version>; a YAML
+    program's SDK is its package declaration, sdks/<pkg>.yaml."""
+    path = os.path.join(res.project_dir, "sdks", pkg + ".yaml")
+    require(os.path.exists(path), "expected %s sdk (sdks/%s.yaml)" % (pkg, pkg))
+    with open(path) as f:
+        require("version: %s" % version in f.read(), "expected %s sdk at %s" % (pkg, version))
+
+
+# l2_resource_simple.go
+def _resource_simple(res):
+    has_sdk(res, "simple", "2.0.0")
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    inputs_are_outputs(single(res, "simple:index:Resource"), {"value": True})
+
+
+TESTS["l2-resource-simple"] = Test([Run(_resource_simple)])
+
+
+# l2_destroy.go: the second program drops `other`
+def _destroy_0(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    equal("simple:index:Resource", named(res, "aresource")["type"], "type")
+    equal("simple:index:Resource", named(res, "other")["type"], "type")
+
+
+def _destroy_1(res):
+    equal(1, res.changes.get("delete", 0), "expected a delete operation")
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    equal("simple:index:Resource", named(res, "aresource")["type"], "type")
+
+
+TESTS["l2-destroy"] = Test([Run(_destroy_0), Run(_destroy_1)])
+
+
+# l2_explicit_provider.go
+def _explicit_provider(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    prov = single(res, "pulumi:providers:simple")
+    equal("prov", prov["urn"].split("::")[-1], "explicit provider's name")
+    simple = single(res, "simple:index:Resource")
+    equal(provider_ref(prov), simple.get("provider"), "provider reference")
+    inputs_are_outputs(simple, {"value": True})
+
+
+TESTS["l2-explicit-provider"] = Test([Run(_explicit_provider)])
+
+
+# l2_resource_option_protect.go, l2_resource_option_retain_on_delete.go:
+# three resources on the default provider, the flag set on the first only
+def _flag_check(flag, on, off, defaulted):
+    def check(res):
+        stack_resource(res)
+        length(res.resources, 5, "resources in snapshot")
+        prov = named(res, "default_2_0_0")
+        equal("pulumi:providers:simple", prov["type"], "default provider's type")
+        for name, want in ((on, True), (off, False), (defaulted, False)):
+            r = named(res, name)
+            equal(provider_ref(prov), r.get("provider"), "%s's provider" % name)
+            equal(want, bool(r.get(flag, False)), "%s's %s" % (name, flag))
+    return check
+
+
+TESTS["l2-resource-option-protect"] = Test(
+    [Run(_flag_check("protect", "protected", "unprotected", "defaulted"))])
+TESTS["l2-resource-option-retain-on-delete"] = Test(
+    [Run(_flag_check("retainOnDelete", "retainOnDelete", "notRetainOnDelete", "defaulted"))])
+
+
+# l2_resource_option_depends_on.go
+def _depends_on(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    no_deps = named(res, "noDependsOn")
+    require(not no_deps.get("dependencies"), "expected noDependsOn without dependencies")
+    equal([no_deps["urn"]], named(res, "withDependsOn").get("dependencies"), "dependencies")
+
+
+TESTS["l2-resource-option-depends-on"] = Test([Run(_depends_on)])
+
+
+# l2_resource_keyword_overlap.go
+def _keyword_overlap(res):
+    stack_resource(res)
+    single(res, "pulumi:providers:simple")
+    for name in ("class", "export", "mod", "import", "object", "self", "this"):
+        equal("simple:index:Resource", named(res, name)["type"], "%s's type" % name)
+
+
+TESTS["l2-resource-keyword-overlap"] = Test([Run(_keyword_overlap)])
+
+
+# l2_resource_order.go
+def _resource_order(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    named(res, "res1")
+    named(res, "res2")
+    equal({"out": True}, stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-resource-order"] = Test([Run(_resource_order)])
+
+
+# l2_logical_name.go
+def _logical_name(res):
+    stack_resource(res)
+    equal({"value": True}, named(res, "aA-Alpha_alpha.\U0001F92F\u2049\uFE0F")["outputs"],
+          "outputs")
+    equal({"bB-Beta_beta.\U0001F49C\u2049": True, "dD-Delta_delta.\U0001F525\u2049": True},
+          stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-logical-name"] = Test([Run(_logical_name,
+                                     {"cC-Charlie_charlie.\U0001F603\u2049\uFE0F": "true"})])
+
+
+# l2_resource_option_version.go: simple at 2.0.0 and 26.0.0
+def _option_version(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources")
+    provs = n_resources(res, "pulumi:providers:simple", 2)
+    v2 = next((p["urn"] for p in provs if "2_0_0" in p["urn"] and "26_0_0" not in p["urn"]), "")
+    v26 = next((p["urn"] for p in provs if "26_0_0" in p["urn"]), "")
+    require(v2, "expected to find provider with version 2_0_0")
+    require(v26, "expected to find provider with version 26_0_0")
+    for name, prov, value in (("withV2", v2, True), ("withV26", v26, False),
+                              ("withDefault", v26, True)):
+        r = named(res, name)
+        require(r.get("provider", "").startswith(prov),
+                "expected %s to prefix %s" % (prov, r.get("provider")))
+        equal(value, r["outputs"].get("value"), "%s's value" % name)
+
+
+TESTS["l2-resource-option-version"] = Test([Run(_option_version)],
+                                           providers=[("simple", "2.0.0")])
+
+
+# l2_resource_option_additional_secret_outputs.go
+def _additional_secret_outputs(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    with_secret = named(res, "withSecret")
+    equal(["value"], with_secret.get("additionalSecretOutputs"), "additionalSecretOutputs")
+    require(isinstance(with_secret["outputs"].get("value"), Secret),
+            "expected 'value' output to be secret")
+    without = named(res, "withoutSecret")
+    require(not without.get("additionalSecretOutputs"), "expected no additionalSecretOutputs")
+    require(not isinstance(without["outputs"].get("value"), Secret),
+            "expected 'value' output to not be secret")
+
+
+TESTS["l2-resource-option-additional-secret-outputs"] = Test([Run(_additional_secret_outputs)])
+
+
+# l2_resource_option_custom_timeouts.go: seconds per operation
+def _timeouts(r):
+    t = r.get("customTimeouts") or {}
+    return {k: float(t.get(k, 0)) for k in ("create", "update", "delete", "read")}
+
+
+def _timeouts_run(text, seconds):
+    def check(res):
+        no_error(res)
+        length(res.resources, 9, "resources")
+        zero = {"create": 0.0, "update": 0.0, "delete": 0.0, "read": 0.0}
+        for name, want in (("noTimeouts", {}), ("createOnly", {"create": 300.0}),
+                           ("updateOnly", {"update": 600.0}), ("deleteOnly", {"delete": 180.0}),
+                           ("readOnly", {"read": 540.0}),
+                           ("allTimeouts", {"create": 120.0, "update": 240.0, "delete": 60.0,
+                                            "read": 300.0}),
+                           ("configTimeout", {"create": float(seconds)})):
+            equal(dict(zero, **want), _timeouts(named(res, name)), "%s's customTimeouts" % name)
+    return Run(check, {"createTimeout": text})
+
+
+TESTS["l2-resource-option-custom-timeouts"] = Test(
+    [_timeouts_run("7m", 420), _timeouts_run("1h", 3600), _timeouts_run(".2m", 12)],
+    share_source=True)
+
+
+# l2_resource_option_deleted_with.go
+def _deleted_with(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    prov = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", prov["type"], "default provider's type")
+    target = named(res, "target")
+    for name, want in (("target", ""), ("deletedWith", target["urn"]), ("notDeletedWith", "")):
+        r = named(res, name)
+        equal(provider_ref(prov), r.get("provider"), "%s's provider" % name)
+        equal(want, r.get("deletedWith", ""), "%s's deletedWith" % name)
+
+
+TESTS["l2-resource-option-deleted-with"] = Test([Run(_deleted_with)])
+
+
+# l2_resource_parent_inheritance.go
+def _parent_inheritance(res):
+    stack_resource(res)
+    length(res.resources, 10, "resources in snapshot")
+    default = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", default["type"], "default provider's type")
+    explicit = named(res, "provider")
+    equal("pulumi:providers:simple", explicit["type"], "explicit provider's type")
+    for name, prov in (("parent1", explicit), ("child1", explicit), ("orphan1", default)):
+        equal(provider_ref(prov), named(res, name).get("provider"), "%s's provider" % name)
+    for name, want in (("parent2", True), ("child2", True), ("child3", False),
+                       ("orphan2", False)):
+        r = named(res, name)
+        equal(want, bool(r.get("protect")), "%s's protect" % name)
+        equal(want, bool(r.get("retainOnDelete")), "%s's retainOnDelete" % name)
+
+
+TESTS["l2-resource-parent-inheritance"] = Test([Run(_parent_inheritance)])
+
+
+# l2_failed_create.go, l2_failed_create_continue_on_error.go: `failing`
+# fails its create (in the preview too, where the message says so)
+def _failed_preview(res):
+    require(res.err is not None, "expected a bail result on preview")
+    msgs = diagnostics(res, "error", "failing")
+    require(msgs, "expected to find error diagnostic for failing resource")
+    equal("Preview failed: failed create\n", msgs[0], "the failing resource's error")
+
+
+def _failed_up(res):
+    msgs = diagnostics(res, "error", "failing")
+    require(msgs, "expected to find error diagnostic for failing resource")
+    equal("failed create\n", msgs[0], "the failing resource's error")
+    require(res.err is not None, "expected a bail result")
+
+
+TESTS["l2-failed-create"] = Test([Run(_failed_up, preview=_failed_preview)])
+
+
+def _failed_continue(res):
+    _failed_up(res)
+    length(res.changes, 1, "StepOps")
+    equal(2, res.changes.get("create"), "Creates")
+    length(res.resources, 4, "resources in snapshot")
+    names = sorted(urn_name(r["urn"]) for r in res.resources)
+    equal("independent", names[2], "the third resource by name")
+
+
+TESTS["l2-failed-create-continue-on-error"] = Test(
+    [Run(_failed_continue, preview=_failed_preview, flags=["--continue-on-error"])])
+
+
+# l2_invoke_simple.go
+def _invoke_simple(res):
+    stack_resource(res)
+    length(res.resources, 2, "resources")
+    o = stack_outputs(res)
+    member(o, "hello", "hello world")
+    member(o, "goodbye", "goodbye world")
+
+
+TESTS["l2-invoke-simple"] = Test([Run(_invoke_simple)])
+
+
+# l2_invoke_options.go: the stack is the first resource
+def _invoke_options(res):
+    stack_resource(res)
+    length(res.resources, 2, "resources")
+    equal("pulumi:pulumi:Stack", res.resources[0]["type"], "the first resource's type")
+    member(res.resources[0]["outputs"], "hello", "hello world")
+
+
+TESTS["l2-invoke-options"] = Test([Run(_invoke_options)])
+
+
+# l2_invoke_variants.go
+def _invoke_variants(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources")
+    o = stack_outputs(res)
+    member(o, "outputInput", "Goodbye world")
+    member(o, "unit", "Hello world")
+
+
+TESTS["l2-invoke-variants"] = Test([Run(_invoke_variants)])
+
+
+# l2_invoke_secrets.go
+def _invoke_secrets(res):
+    stack_resource(res)
+    o = stack_outputs(res)
+    member(o, "nonSecret", "hello world")
+    member(o, "firstSecret", Secret("hello world"))
+    member(o, "secondSecret", Secret("goodbye world"))
+
+
+TESTS["l2-invoke-secrets"] = Test([Run(_invoke_secrets)])
+
+
+# l2_invoke_options_depends_on.go, l2_invoke_dependencies.go: `second`
+# depends on `first` through the invoke that gives its property
+def _depends_through_invoke(prop, count=None, stack_first=False):
+    def check(res):
+        stack_resource(res)
+        if count is not None:
+            length(res.resources, count, "resources")
+        if stack_first:
+            equal("pulumi:pulumi:Stack", res.resources[0]["type"], "the first resource's type")
+            member(res.resources[0]["outputs"], "hello", "hello world")
+        first, second = named(res, "first"), named(res, "second")
+        require(not first.get("dependencies"), "expected no dependencies")
+        deps = second.get("dependencies") or []
+        length(deps, 1, "dependencies")
+        pdeps = (second.get("propertyDependencies") or {})
+        require(prop in pdeps, "expected dependency on property '%s'" % prop)
+        length(pdeps[prop], 1, "dependencies of %s" % prop)
+        equal(first["urn"], pdeps[prop][0], "expected second to depend on first")
+        equal(first["urn"], deps[0], "expected second to depend on first")
+    return check
+
+
+TESTS["l2-invoke-options-depends-on"] = Test(
+    [Run(_depends_through_invoke("text", 4, stack_first=True))])
+TESTS["l2-invoke-dependencies"] = Test([Run(_depends_through_invoke("value"))])
+
+
+# l2_elide_index.go
+def _elide_index(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    inputs_are_outputs(single(res, "simple:index:Resource"), {"value": True})
+    equal({"inv": "test world"}, stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-elide-index"] = Test([Run(_elide_index)])
+
+
+# l2_resource_primitives.go
+def _primitives(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:primitive")
+    inputs_are_outputs(single(res, "primitive:index:Resource"), {
+        "boolean": True, "float": 3.14, "integer": 42.0, "string": "hello",
+        "numberArray": [-1.0, 0.0, 1.0], "booleanMap": {"t": True, "f": False}})
+
+
+TESTS["l2-resource-primitives"] = Test([Run(_primitives)])
+
+
+# l2_resource_option_hide_diffs.go
+def _hide_diffs(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    equal(["value"], named(res, "hideDiffs").get("hideDiff"), "hideDiffs' hideDiff")
+    require(not named(res, "notHideDiffs").get("hideDiff"), "expected notHideDiffs without hideDiff")
+
+
+TESTS["l2-resource-option-hide-diffs"] = Test([Run(_hide_diffs)])
+
+
+# l2_resource_option_replace_with.go
+def _replace_with(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    prov = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", prov["type"], "default provider's type")
+    target = named(res, "target")
+    for name, want in (("target", []), ("replaceWith", [target["urn"]]), ("notReplaceWith", [])):
+        r = named(res, name)
+        equal(provider_ref(prov), r.get("provider"), "%s's provider" % name)
+        equal(want, r.get("replaceWith") or [], "%s's replaceWith" % name)
+
+
+TESTS["l2-resource-option-replace-with"] = Test([Run(_replace_with)])
+
+
+# l2_resource_name_type.go
+def _name_type(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:simple")
+    equal({"name": "res1", "type": "simple:index:Resource"}, stack_outputs(res), "stack outputs")
+
+
+TESTS["l2-resource-name-type"] = Test([Run(_name_type)])
+
+
+# l2_engine_update_options.go: targets **target**
+def _update_options(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:pulumi:Stack")
+    single(res, "pulumi:providers:simple")
+    equal("target", urn_name(single(res, "simple:index:Resource")["urn"]), "the target's name")
+
+
+TESTS["l2-engine-update-options"] = Test([Run(_update_options, flags=["--target", "**target**"])])
+
+
+def pre_event_ops(res, name):
+    """The ops of the resource pre-events of the resource |name|, in order."""
+    return [(i, e["resourcePreEvent"]["metadata"]["op"]) for i, e in enumerate(res.events)
+            if "resourcePreEvent" in e
+            and urn_name(e["resourcePreEvent"]["metadata"]["urn"]) == name]
+
+
+# l2_resource_option_delete_before_replace.go: the second program changes
+# both values; withOption deletes before it creates, withoutOption after
+def _dbr_0(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    named(res, "withOption")
+    named(res, "withoutOption")
+
+
+def _dbr_preview(res):
+    for name in ("withOption", "withoutOption"):
+        ops = pre_event_ops(res, name)
+        # require.Contains on the last op's text
+        require(ops and "replace" in ops[-1][1],
+                "%s: value change should trigger replacement (ops %s)" % (name, ops))
+
+
+def _dbr_1(res):
+    length(res.resources, 4, "resources in snapshot")
+    idx = {}
+    for name in ("withOption", "withoutOption"):
+        for i, op in pre_event_ops(res, name):
+            if op in ("delete-replaced", "create-replacement"):
+                idx[(name, op)] = i
+        for op in ("delete-replaced", "create-replacement"):
+            require((name, op) in idx, "%s: %s event not found" % (name, op))
+    require(idx[("withOption", "delete-replaced")] < idx[("withOption", "create-replacement")],
+            "withOption: deleteBeforeReplace=true should cause delete to happen before create")
+    require(idx[("withoutOption", "delete-replaced")] > idx[("withoutOption", "create-replacement")],
+            "withoutOption: default behavior should cause create to happen before delete")
+
+
+TESTS["l2-resource-option-delete-before-replace"] = Test(
+    [Run(_dbr_0), Run(_dbr_1, preview=_dbr_preview)])
+
+
+# l2_resource_option_import.go
+def _import(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    equal("fakeID123", named(res, "import").get("importID", ""), "import's importID")
+    equal("", named(res, "notImport").get("importID", ""), "notImport's importID")
+
+
+TESTS["l2-resource-option-import"] = Test([Run(_import)])
+
+
+# l2_resource_provider_inheritance.go
+def _provider_inheritance(res):
+    stack_resource(res)
+    p1, c1 = named(res, "parent1"), named(res, "child1")
+    equal(p1.get("provider"), c1.get("provider"), "parent1's and child1's provider")
+    p2, c2 = named(res, "parent2"), named(res, "child2")
+    require(p2.get("provider") != c2.get("provider"),
+            "expected parent2 and child2 to have different provider references")
+
+    def package(ref):
+        return ref.split("::")[2].split(":")[-1]
+    for r, want in ((p1, "simple"), (c1, "simple"), (p2, "primitive"), (c2, "simple")):
+        equal(want, package(r.get("provider", "")), "%s's provider package" % urn_name(r["urn"]))
+
+
+TESTS["l2-resource-provider-inheritance"] = Test([Run(_provider_inheritance)])
+
+
+# l2_target_up_with_new_dependency.go: the second run targets targetOnly
+def _target_new_dep(first):
+    def check(res):
+        if first:
+            stack_resource(res)
+        length(res.resources, 4, "resources in snapshot")
+        equal("simple:index:Resource", named(res, "targetOnly")["type"], "targetOnly's type")
+        unrelated = named(res, "unrelated")
+        equal("simple:index:Resource", unrelated["type"], "unrelated's type")
+        require(not unrelated.get("dependencies"), "expected no dependencies")
+    return check
+
+
+TESTS["l2-target-up-with-new-dependency"] = Test([
+    Run(_target_new_dep(True)),
+    Run(_target_new_dep(False), flags=["--target", "**targetOnly**"]),
+])
+
+
+# l2_resource_alpha.go
+def _alpha(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:alpha")
+    inputs_are_outputs(single(res, "alpha:index:Resource"), {"value": True})
+
+
+TESTS["l2-resource-alpha"] = Test([Run(_alpha)])
+
+
+# l2_large_string.go: about 100 MiB through the provider, the state and
+# a stack output
+def _large_string(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    large = "hello world" * 9532509
+    r = single(res, "large:index:String")
+    equal("hello world", r["inputs"].get("value"), "the input")
+    require(r["outputs"].get("value") == large, "expected the large string as the output")
+    require(stack_outputs(res).get("output") == large, "expected large string stack output")
+
+
+TESTS["l2-large-string"] = Test([Run(_large_string)])
+
+
+# l2_parallel_resources.go: three creates at once, or the sync provider
+# fails them
+def _parallel(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:sync")
+    n_resources(res, "sync:index:Block", 3)
+
+
+TESTS["l2-parallel-resources"] = Test([Run(_parallel, flags=["--parallel", "2147483647"])])
+
+
+# l2_resource_option_env_var_mappings.go: the explicit provider keeps
+# its envVarMappings under __internal
+def _env_var_mappings(res):
+    stack_resource(res)
+    length(res.resources, 2, "resources in snapshot")
+    prov = single(res, "pulumi:providers:simple")
+    equal("prov", urn_name(prov["urn"]), "the provider's name")
+    internal = prov["inputs"].get("__internal")
+    require(isinstance(internal, dict), "expected __internal in provider inputs")
+    mappings = internal.get("envVarMappings")
+    require(isinstance(mappings, dict), "expected envVarMappings in __internal")
+    equal("PROVIDER_VAR", mappings.get("MY_VAR"), "MY_VAR mapping")
+    equal("TARGET_VAR", mappings.get("OTHER_VAR"), "OTHER_VAR mapping")
+
+
+TESTS["l2-resource-option-env-var-mappings"] = Test([Run(_env_var_mappings)])
+
+
+# l2_resource_option_version_sdk.go: simple at 2.0.0 (26.0.0 installed too)
+def _version_sdk(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources")
+    prov = single(res, "pulumi:providers:simple")
+    r = named(res, "withV2")
+    require(r.get("provider", "").startswith(prov["urn"]),
+            "expected %s to prefix %s" % (prov["urn"], r.get("provider")))
+
+
+TESTS["l2-resource-option-version-sdk"] = Test([Run(_version_sdk)],
+                                               providers=[("simple", "26.0.0")])

@@ -1,0 +1,102 @@
+// Serves one test provider of Pulumi's language conformance tests as a
+// plugin, on the Pulumi Node.js SDK's provider library
+// (@pulumi/pulumi/provider, its `main`). The library leaves CheckConfig
+// and DiffConfig unimplemented and ignores Create's preview flag; the
+// Go providers of pkg/testing/pulumi-test-language/providers answer
+// them, so this fills those in on the gRPC service the library registers.
+//
+// serve(p): p.name, p.version (the one CheckConfig demands), and any of
+//   checkConfig(news)        -> {failures} to override the version check
+//   check(urn, olds, news)   -> {inputs, failures}
+//   diff(id, urn, olds, news)-> {changes, replaces, deleteBeforeReplace}
+//   create(urn, inputs, preview) -> {id, outs}
+//   update(id, urn, olds, news)  -> {outs}
+//   delete(id, urn, props), read(id, urn, props), invoke(tok, args)
+"use strict";
+const path = require("path");
+const modules = path.join(__dirname, "..", "node_modules");
+const grpc = require(path.join(modules, "@grpc/grpc-js"));
+const provider = require(path.join(modules, "@pulumi/pulumi/provider"));
+const provproto = require(path.join(modules, "@pulumi/pulumi/proto/provider_pb"));
+const structproto = require(path.join(modules, "google-protobuf/google/protobuf/struct_pb"));
+
+function failure(property, reason) {
+  return [{ property, reason }];
+}
+
+// The Go providers' CheckConfig: the config is exactly {version}, the
+// provider's own version.
+function versionCheck(version) {
+  return (news) => {
+    if (!("version" in news)) return failure("version", "missing version");
+    if (typeof news.version !== "string") return failure("version", "version is not a string");
+    if (news.version !== version) return failure("version", `version is not ${version}`);
+    if (Object.keys(news).length !== 1)
+      return failure("", `too many properties: ${JSON.stringify(news)}`);
+    return null;
+  };
+}
+
+function checkResponse(inputs, failures) {
+  const resp = new provproto.CheckResponse();
+  resp.setInputs(structproto.Struct.fromJavaScript(inputs));
+  for (const f of failures || []) {
+    const cf = new provproto.CheckFailure();
+    cf.setProperty(f.property);
+    cf.setReason(f.reason);
+    resp.addFailures(cf);
+  }
+  return resp;
+}
+
+function serve(p) {
+  const checkConfig = p.checkConfig || versionCheck(p.version);
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (svc, impl) {
+    impl.checkConfig = (call, cb) => {
+      const news = call.request.getNews().toJavaScript();
+      const failures = checkConfig(news);
+      cb(undefined, checkResponse(news, failures));
+    };
+    impl.diffConfig = (call, cb) => cb(undefined, new provproto.DiffResponse());
+    impl.configure = (call, cb) => {
+      const resp = new provproto.ConfigureResponse();
+      resp.setAcceptsecrets(true);
+      resp.setAcceptresources(true);
+      resp.setAcceptoutputs(true);
+      resp.setSupportspreview(true);
+      cb(undefined, resp);
+    };
+    // Create with its preview flag, which the library drops.
+    impl.create = (call, cb) => {
+      const req = call.request;
+      Promise.resolve()
+        .then(() => p.create(req.getUrn(), req.getProperties().toJavaScript(), req.getPreview()))
+        .then((r) => {
+          const resp = new provproto.CreateResponse();
+          resp.setId(r.id);
+          resp.setProperties(structproto.Struct.fromJavaScript(r.outs));
+          cb(undefined, resp);
+        }, (e) => cb({ code: grpc.status.UNKNOWN, details: e.message }));
+    };
+    return addService.call(this, svc, impl);
+  };
+  const impl = { version: p.version };
+  for (const k of ["check", "diff", "update", "delete", "read", "invoke"])
+    if (p[k]) impl[k] = p[k];
+  provider.main(impl, process.argv.slice(2));
+}
+
+// The type of a URN (its type part, after the parent types).
+function urnType(urn) {
+  const t = urn.split("::")[2];
+  return t.split("$").pop();
+}
+
+// The version this plugin serves: the runner installs one copy of a
+// provider per version a test asks for, each telling its version here.
+function version(fallback) {
+  return process.env.LANGTEST_PROVIDER_VERSION || fallback;
+}
+
+module.exports = { serve, failure, urnType, version };

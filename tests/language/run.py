@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Pulumi's language conformance tests, run against minipulumi's embedded
+YAML host (docs/language-conformance.md).
+
+For each test: copies its program (projects/<test>/, or projects/<test>/<N>/
+for run N of a test whose runs do not share a source) into a fresh
+temporary project, with a fresh SQLite state store, a passphrase, a plugin
+cache of its own holding the test provider plugins of providers/ at the
+versions the test declares (sdks/<pkg>.yaml); then
+for each run sets the run's config, runs `minipulumi preview` (when the run
+asserts on it) and `minipulumi up`, exports the state and checks the run's
+assertions (l1.py, l2.py: Pulumi's tests/l1_*.go and l2_*.go restated).
+
+Usage: run.py [-k FILTER] [-j JOBS] [--keep] BINARY [TEST...]
+Prints one line per test and `N passed, N failed`. A test listed in
+EXPECTED_FAIL must fail (XFAIL); if it passes, that is a failure saying so,
+so that the table is kept true.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import check  # noqa: E402
+import l1  # noqa: E402
+import l2  # noqa: E402
+
+STACK = "organization/%s/test"
+CMD_TIMEOUT = 120
+PIN_VERSIONS = False
+
+# Tests that fail for a reason outside this port, each with the reason.
+# Those that need the package declarations of sdks/<pkg>.yaml (the
+# default provider's version) pass once that lands: remove them then.
+PKG_DECL = "needs package declarations: sdks/<pkg>.yaml versions for the default providers"
+EXPECTED_FAIL = {
+    "l1-builtin-stash": "needs pulumi:index:Stash in the builtin provider",
+    "l1-elide-index": "needs pulumi:index:Stash in the builtin provider",
+    "l2-destroy": PKG_DECL,
+    "l2-explicit-provider": PKG_DECL,
+    "l2-logical-name": PKG_DECL + "; Main.yaml's `configuration:` declarations are not read "
+                       "(only Pulumi.yaml's), so its `name:` (the key read) is ignored",
+    "l2-resource-keyword-overlap": PKG_DECL,
+    "l2-resource-option-additional-secret-outputs": PKG_DECL,
+    "l2-resource-option-custom-timeouts": PKG_DECL,
+    "l2-resource-option-deleted-with": PKG_DECL,
+    "l2-resource-parent-inheritance": PKG_DECL,
+    "l2-resource-option-depends-on": PKG_DECL,
+    "l2-resource-option-protect": PKG_DECL,
+    "l2-resource-option-retain-on-delete": PKG_DECL,
+    "l2-resource-option-version": PKG_DECL,
+    "l2-resource-order": PKG_DECL,
+    "l2-resource-simple": PKG_DECL,
+    "l2-failed-create": PKG_DECL + "; a preview's failed create says `Preview failed: `",
+    "l2-failed-create-continue-on-error": PKG_DECL + "; a preview's failed create says "
+                                          "`Preview failed: `",
+    "l2-elide-index": PKG_DECL + "; an invoke's default provider is not recorded in the state",
+    "l2-invoke-dependencies": PKG_DECL,
+    "l2-invoke-options": PKG_DECL,
+    "l2-invoke-options-depends-on": PKG_DECL,
+    "l2-invoke-secrets": PKG_DECL,
+    "l2-invoke-simple": PKG_DECL + "; an invoke's default provider is not recorded in the state",
+    "l2-invoke-variants": PKG_DECL,
+    "l2-engine-update-options": PKG_DECL,
+    "l2-resource-alpha": PKG_DECL,
+    "l2-large-string": PKG_DECL,
+    "l2-resource-name-type": PKG_DECL,
+    "l2-resource-option-hide-diffs": PKG_DECL,
+    "l2-resource-option-replace-with": PKG_DECL,
+    "l2-resource-primitives": PKG_DECL,
+    "l2-resource-option-delete-before-replace": PKG_DECL,
+    "l2-resource-option-import": PKG_DECL,
+    "l2-resource-option-env-var-mappings": PKG_DECL + "; the envVarMappings resource option is "
+                                           "not kept in the provider's __internal inputs",
+    "l2-resource-provider-inheritance": PKG_DECL,
+    "l2-target-up-with-new-dependency": PKG_DECL,
+    "l1-output-map": "a string holding a NUL character is refused at load",
+    "l1-output-string": "a string holding a NUL character is refused at load",
+    "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
+                          "output (fn::unsecret); StackReference as a YAML resource",
+}
+
+
+# Tests left out of a run unless --slow is given, with the reason.
+SLOW = {
+    "l2-large-string": "about 100 MiB through a Node.js plugin, the state and an output: "
+                       "minutes on a shared machine",
+}
+
+
+def all_tests():
+    tests = {}
+    tests.update(l1.TESTS)
+    tests.update(l2.TESTS)
+    return tests
+
+
+class Env:
+    """One test's temporary world: project folder, state store, HOME."""
+
+    def __init__(self, binary, name, keep):
+        self.binary = binary
+        self.name = name
+        self.keep = keep
+        self.tmp = tempfile.mkdtemp(prefix="mplang-%s-" % name)
+        self.project = os.path.join(self.tmp, "project")
+        self.env = dict(os.environ)
+        self.env.update({
+            "HOME": self.tmp,
+            "PULUMI_HOME": os.path.join(self.tmp, ".pulumi"),
+            "PULUMI_CONFIG_PASSPHRASE": "language-tests",
+            "MINIPULUMI_VERIFY_WRITES": "1",
+            "MINIPULUMI_BACKEND_URL": os.path.join(self.tmp, "state.db"),
+        })
+        self.env.pop("PULUMI_PARALLEL", None)
+        self.log = []
+
+    def exec(self, argv, cwd=None, stdin=None):
+        self.log.append("$ minipulumi " + " ".join(argv))
+        try:
+            p = subprocess.run([self.binary] + argv, cwd=cwd or self.project, env=self.env,
+                               input=stdin, capture_output=True, text=True, timeout=CMD_TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            self.log.append("timed out after %ds" % CMD_TIMEOUT)
+            text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+            return -1, text(e.stdout), text(e.stderr) + "\ntimed out after %ds" % CMD_TIMEOUT
+        self.log.append("exit %d\n%s%s" % (p.returncode, tail(p.stdout), tail(p.stderr)))
+        return p.returncode, p.stdout, p.stderr
+
+    def use_source(self, src):
+        """Replaces the project's files by those of |src| (the stack's
+        config file stays)."""
+        keep = {}
+        if os.path.isdir(self.project):
+            for f in os.listdir(self.project):
+                if f.startswith("Pulumi.") and f != "Pulumi.yaml":
+                    with open(os.path.join(self.project, f)) as fh:
+                        keep[f] = fh.read()
+            shutil.rmtree(self.project)
+        shutil.copytree(src, self.project, ignore=shutil.ignore_patterns("[0-9]", "[0-9][0-9]"))
+        for f, text in keep.items():
+            with open(os.path.join(self.project, f), "w") as fh:
+                fh.write(text)
+
+    def cleanup(self):
+        if not self.keep:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def sdk_versions(src_root):
+    """(package, version) of every sdks/<pkg>.yaml under a test's folder."""
+    found = set()
+    for d, _, files in os.walk(src_root):
+        if os.path.basename(d) != "sdks":
+            continue
+        for f in files:
+            fields = {}
+            with open(os.path.join(d, f)) as fh:
+                for line in fh:
+                    k, _, v = line.partition(":")
+                    fields[k.strip()] = v.strip().strip("'\"")
+            if fields.get("name") and fields.get("version"):
+                found.add((fields["name"], fields["version"]))
+    return found
+
+
+def install_providers(env, pkgs):
+    """Puts the test providers at the versions a test uses into its plugin
+    cache, as `pulumi plugin install` would: one folder per version,
+    resource-<pkg>-v<version>/pulumi-resource-<pkg>."""
+    for pkg, version in sorted(pkgs):
+        script = os.path.join(HERE, "providers", pkg + ".js")
+        if not os.path.exists(script):
+            continue
+        d = os.path.join(env.env["PULUMI_HOME"], "plugins", "resource-%s-v%s" % (pkg, version))
+        os.makedirs(d, exist_ok=True)
+        exe = os.path.join(d, "pulumi-resource-" + pkg)
+        with open(exe, "w") as f:
+            f.write("#!/bin/sh\nLANGTEST_PROVIDER_VERSION=%s exec node %s \"$@\"\n" % (version, script))
+        os.chmod(exe, 0o755)
+
+
+def pin_versions(project_dir):
+    """Development aid (--pin-versions): gives each resource of Main.yaml
+    the version of its package's declaration as a `version` option, which
+    minipulumi already honours, so that the providers and assertions can be
+    tried before package declarations are read. Needs PyYAML."""
+    import yaml
+    decls = dict(sdk_versions(project_dir))
+    for d, _, files in os.walk(project_dir):
+        if "Main.yaml" not in files:
+            continue
+        path = os.path.join(d, "Main.yaml")
+        with open(path) as f:
+            doc = yaml.safe_load(f) or {}
+        for r in (doc.get("resources") or {}).values():
+            typ = r.get("type", "")
+            pkg = typ.split(":")[2] if typ.startswith("pulumi:providers:") else typ.split(":")[0]
+            if pkg in decls:
+                opts = r.setdefault("options", {}) or {}
+                opts.setdefault("version", decls[pkg])
+                r["options"] = opts
+        pin_invokes(doc, decls)
+        with open(path, "w") as f:
+            yaml.safe_dump(doc, f, allow_unicode=True, sort_keys=False)
+
+
+def pin_invokes(node, decls):
+    if isinstance(node, dict):
+        inv = node.get("fn::invoke")
+        if isinstance(inv, dict) and inv.get("function", "").split(":")[0] in decls:
+            opts = inv.setdefault("options", {}) or {}
+            opts.setdefault("version", decls[inv["function"].split(":")[0]])
+            inv["options"] = opts
+        for v in node.values():
+            pin_invokes(v, decls)
+    elif isinstance(node, list):
+        for v in node:
+            pin_invokes(v, decls)
+
+
+def tail(text, n=4000):
+    return text if len(text) <= n else "..." + text[-n:]
+
+
+def project_name(project_dir):
+    with open(os.path.join(project_dir, "Pulumi.yaml")) as f:
+        for line in f:
+            if line.startswith("name:"):
+                return line.split(":", 1)[1].strip().strip("'\"")
+    raise check.Failed("no name in Pulumi.yaml")
+
+
+def set_config(env, project, config):
+    """Makes the stack's config exactly |config|: plain and structured
+    values written into Pulumi.test.yaml (kept beside its encryption
+    salt), secrets through `config set --secret`."""
+    path = os.path.join(env.project, "Pulumi.test.yaml")
+    salt = []
+    if os.path.exists(path):
+        with open(path) as f:
+            salt = [l for l in f if l.startswith("encryptionsalt:")]
+    values = {}
+    for key, v in config.items():
+        full = key if ":" in key else "%s:%s" % (project, key)
+        if isinstance(v, check.Obj):
+            values[full] = v.value
+        elif isinstance(v, str):
+            values[full] = v
+    with open(path, "w") as f:
+        f.writelines(salt)
+        f.write("config: %s\n" % json.dumps(values, ensure_ascii=False))
+    for key, v in config.items():
+        if isinstance(v, check.Sec):
+            full = key if ":" in key else "%s:%s" % (project, key)
+            rc, _, err = env.exec(["config", "set", "--secret", full, v.text])
+            if rc != 0:
+                raise check.Failed("config set --secret %s failed: %s" % (full, err.strip()))
+
+
+def make_stack_ref(env, name, outputs):
+    """A stack |name| (org/project/stack) whose Stack resource has
+    |outputs|, for a StackReference to read."""
+    _, proj, stack = name.split("/")
+    where = os.path.join(env.tmp, "ref-" + proj)
+    os.makedirs(where, exist_ok=True)
+    with open(os.path.join(where, "Pulumi.yaml"), "w") as f:
+        f.write("name: %s\nruntime: yaml\n" % proj)
+    rc, _, err = env.exec(["stack", "init", name], cwd=where)
+    if rc != 0:
+        raise check.Failed("stack init %s failed: %s" % (name, err.strip()))
+
+    def wire(v):
+        if isinstance(v, check.Secret):
+            return {check.SIG_KEY: check.SECRET_SIG, "plaintext": json.dumps(v.value)}
+        return v
+
+    urn = "urn:pulumi:%s::%s::pulumi:pulumi:Stack::%s-%s" % (stack, proj, proj, stack)
+    doc = {"version": 3, "deployment": {
+        "manifest": {"time": "2025-01-01T00:00:00Z", "magic": "", "version": ""},
+        "resources": [{"urn": urn, "custom": False, "type": "pulumi:pulumi:Stack",
+                       "outputs": {k: wire(v) for k, v in outputs.items()}}]}}
+    rc, _, err = env.exec(["stack", "import", "--stack", name], cwd=where,
+                          stdin=json.dumps(doc))
+    if rc != 0:
+        raise check.Failed("stack import %s failed: %s" % (name, err.strip()))
+
+
+def summary_changes(stdout):
+    """The resourceChanges of the `--json` event stream's summary."""
+    changes = {}
+    for ev in check.events(stdout):
+        if "summaryEvent" in ev:
+            changes = ev["summaryEvent"].get("resourceChanges", {}) or {}
+    return changes
+
+
+def deploy(env, cmd, flags):
+    """Runs `cmd` (up or preview); returns (error text or None, the engine
+    events as JSON lines, stderr). A preview's `--json` prints a digest, so
+    its events come from --event-log."""
+    argv = [cmd, "--non-interactive", "--json", "--stack", "test"] + flags
+    log = os.path.join(env.tmp, "events.jsonl")
+    if os.path.exists(log):
+        os.unlink(log)
+    if cmd == "up":
+        argv += ["--yes", "--skip-preview"]
+    else:
+        argv += ["--event-log", log]
+    rc, out, err = env.exec(argv)
+    if cmd != "up":
+        out = open(log).read() if os.path.exists(log) else ""
+    failure = None
+    if rc != 0:
+        failure = "\n".join(m for m in error_messages(out) + [err.strip()] if m) or "exit %d" % rc
+    return failure, out, err
+
+
+def error_messages(stdout):
+    """The error diagnostics of a `--json` event stream."""
+    return [e["diagnosticEvent"].get("message", "").strip() for e in check.events(stdout)
+            if e.get("diagnosticEvent", {}).get("severity") == "error"]
+
+
+def export(env):
+    rc, out, err = env.exec(["stack", "export", "--show-secrets", "--stack", "test"])
+    if rc != 0:
+        return None
+    return json.loads(out)
+
+
+def run_test(binary, name, test, keep):
+    env = Env(binary, name, keep)
+    try:
+        src_root = os.path.join(check_root(), name)
+        install_providers(env, sdk_versions(src_root) | set(test.providers))
+        for i, run in enumerate(test.runs):
+            src = src_root
+            if not test.share_source and os.path.isdir(os.path.join(src_root, str(i))):
+                src = os.path.join(src_root, str(i))
+            env.use_source(src)
+            if PIN_VERSIONS:
+                pin_versions(env.project)
+            project = project_name(env.project)
+            if i == 0:
+                rc, _, err = env.exec(["stack", "init", STACK % project])
+                if rc != 0:
+                    raise check.Failed("stack init failed: " + err.strip())
+                for ref, outs in test.stack_refs.items():
+                    make_stack_ref(env, ref, outs)
+            set_config(env, project, run.config)
+            if run.preview is not None:
+                err, out, errtext = deploy(env, "preview", [])
+                run.preview(check.Result(env.project, err, None, summary_changes(out), out, errtext))
+            err, out, errtext = deploy(env, "up", run.flags)
+            state = export(env)
+            res = check.Result(env.project, err, state, summary_changes(out), out, errtext)
+            try:
+                run.check(res)
+            except check.Failed as e:
+                raise check.Failed("run %d: %s" % (i, e))
+        return None, env.log
+    except check.Failed as e:
+        return str(e), env.log
+    except Exception:  # a bug in a test's code: report it as its failure
+        return traceback.format_exc(), env.log
+    finally:
+        env.cleanup()
+
+
+def check_root():
+    return os.path.join(HERE, "projects")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("tests", nargs="*")
+    ap.add_argument("-k", dest="filter", default="")
+    ap.add_argument("-j", dest="jobs", type=int, default=2)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("-v", dest="verbose", action="store_true")
+    ap.add_argument("--slow", action="store_true", help="also run the tests of SLOW")
+    ap.add_argument("--pin-versions", action="store_true",
+                    help="development aid: see pin_versions")
+    args = ap.parse_intermixed_args()
+    binary = os.path.abspath(args.binary)
+    global PIN_VERSIONS
+    PIN_VERSIONS = args.pin_versions
+    tests = all_tests()
+    names = args.tests or sorted(tests)
+    for n in names:
+        if n not in tests:
+            print("unknown test %s" % n)
+            return 2
+    names = [n for n in names if args.filter in n]
+    if not args.slow and not args.tests:
+        for n in names:
+            if n in SLOW:
+                print("SKIP  %s (%s; run.py --slow runs it)" % (n, SLOW[n]))
+        names = [n for n in names if n not in SLOW]
+    if any(n.startswith("l2-") for n in names) and not os.path.isdir(
+            os.path.join(HERE, "node_modules", "@pulumi", "pulumi")):
+        print("FAIL: the test providers need tests/language/node_modules: "
+              "run scripts/npm-deps.sh tests/language")
+        return 1
+    passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futs = {n: pool.submit(run_test, binary, n, tests[n], args.keep) for n in names}
+        for n in names:
+            why, log = futs[n].result()
+            xfail = EXPECTED_FAIL.get(n)
+            if why is None and xfail is None:
+                print("PASS  %s" % n)
+                passed += 1
+            elif why is not None and xfail is not None:
+                print("XFAIL %s (%s)" % (n, xfail))
+                if args.verbose:
+                    print("      " + why.replace("\n", "\n      "))
+                passed += 1
+            elif why is None:
+                print("FAIL  %s: passes, but EXPECTED_FAIL says it fails (%s); "
+                      "remove it from the table" % (n, xfail))
+                failed += 1
+            else:
+                print("FAIL  %s: %s" % (n, why))
+                print("      " + "\n".join(log[-6:]).replace("\n", "\n      "))
+                failed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

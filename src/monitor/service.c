@@ -32,7 +32,17 @@ static const struct feature {
     {"transforms", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_TRANSFORMS},
     {"invokeTransforms",
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_INVOKE_TRANSFORMS},
+    {"resourceHooks",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_HOOKS},
 };
+
+/* Where a resource hook lives: the program's function, for the monitor's
+ * hook table (monitor/resource_hooks.h). */
+typedef struct hook_fn {
+  mp_monitor_service *s;
+  char *target, *token;
+  struct hook_fn *next;
+} hook_fn;
 
 /* A SignalAndWaitForShutdown waiting for the end of the deployment. */
 typedef struct held {
@@ -50,6 +60,7 @@ struct mp_monitor_service { /* Owner: loop thread. */
   held *shutdowns;
   mp_callbacks *cbs;  /* clients of the program's Callbacks servers */
   mp_transforms *tx;
+  hook_fn *hooks; /* freed with the service */
 };
 
 int mp_monitor_service_supports(const char *id) {
@@ -283,6 +294,49 @@ static void on_stack_transform(mp_rpc_srv_call *call, const uint8_t *req,
   else reply_empty(call);
 }
 
+/* Runs a resource hook from the worker running its step; every step is
+ * done before the service is released. */
+static int call_hook(void *ud, const ProtobufCMessage *req, mp_buf *resp,
+                     mp_err *err) {
+  hook_fn *f = ud;
+  if (f->s->cbs == NULL)
+    return mp_err_set(err, MP_ECANCELED, "the deployment is over");
+  return mp_callbacks_call_sync(f->s->cbs, f->target, f->token, req, resp,
+                                err);
+}
+
+static void on_resource_hook(mp_rpc_srv_call *call, const uint8_t *req,
+                             size_t len, void *arg) {
+  mp_monitor_service *s = arg;
+  if (closed(s, call)) return;
+  Pulumirpc__RegisterResourceHookRequest *q =
+      pulumirpc__register_resource_hook_request__unpack(NULL, len, req);
+  if (q == NULL) {
+    bad_request(call, "RegisterResourceHookRequest");
+    return;
+  }
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_callbacks_dial(s->cbs, q->callback, &err) < 0) {
+    answer_err(call, &err);
+  } else {
+    hook_fn *f = mp_xcalloc(1, sizeof(*f));
+    f->s = s;
+    f->target = mp_xstrdup(q->callback->target);
+    f->token = mp_xstrdup(q->callback->token);
+    f->next = s->hooks;
+    s->hooks = f;
+    mp_resource_hook h = {.name = q->name,
+                          .on_dry_run = q->on_dry_run,
+                          .ignore_errors = q->ignore_errors,
+                          .call = call_hook,
+                          .ud = f};
+    mp_monitor_register_hook(s->m, &h);
+    reply_empty(call);
+  }
+  pulumirpc__register_resource_hook_request__free_unpacked(q, NULL);
+}
+
 /* ---- the end of the program ---- */
 
 static void on_shutdown(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
@@ -351,7 +405,7 @@ int mp_monitor_service_new(mp_rpc_server *srv, const mp_monitor_service_opts *o,
       {"ExistsResource", on_unsupported},
       {"RegisterStackTransform", on_stack_transform},
       {"RegisterStackInvokeTransform", on_stack_transform},
-      {"RegisterResourceHook", on_unsupported},
+      {"RegisterResourceHook", on_resource_hook},
       {"RegisterErrorHook", on_unsupported},
       {"RegisterPackage", on_unsupported},
   };
@@ -386,6 +440,13 @@ void mp_monitor_service_free(mp_monitor_service *s) {
   if (s == NULL) return;
   mp_monitor_service_release(s);
   mp_transforms_free(s->tx);
+  while (s->hooks) {
+    hook_fn *f = s->hooks;
+    s->hooks = f->next;
+    free(f->target);
+    free(f->token);
+    free(f);
+  }
   free(s->project);
   free(s->stack);
   free(s->organization);

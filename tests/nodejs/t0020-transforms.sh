@@ -41,4 +41,11 @@ run preview
 expect_rc 0 "preview"
 expect_out "4 unchanged" "the transformed program is unchanged"
 expect_file "$CALLS_LOG" "stack kid" "transforms run in preview too"
+
+STEP=2 run up --yes --skip-preview
+[ "$RC" != 0 ] || fail "a throwing transform did not fail the update"
+expect_out "transform of random:index/randomPet:RandomPet 'boom' failed" "the failure names the resource"
+expect_out "no pets today" "with the program's message"
+state_json
+case "$STATE" in *"::boom"*) fail "the resource was registered: $STATE" ;; esac
 finish

@@ -48,3 +48,10 @@ const ran = command.local.runOutput({ command: "echo original" });
 exports.kid = box.kid.id;
 exports.ownLength = own.result.apply((r) => r.length);
 exports.ran = ran.stdout;
+
+// STEP=2: a transform that throws fails the registration with its message.
+if (process.env.STEP === "2") {
+  new random.RandomPet("boom", { length: 1 }, {
+    transforms: [() => { throw new Error("no pets today"); }],
+  });
+}

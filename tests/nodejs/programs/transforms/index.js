@@ -50,8 +50,11 @@ exports.ownLength = own.result.apply((r) => r.length);
 exports.ran = ran.stdout;
 
 // STEP=2: a transform that throws fails the registration with its message.
+// It is registered once the others are done, so that no other transform
+// is running when the program fails.
 if (process.env.STEP === "2") {
-  new random.RandomPet("boom", { length: 1 }, {
-    transforms: [() => { throw new Error("no pets today"); }],
-  });
+  pulumi.all([own.result, box.kid.id]).apply(() =>
+    new random.RandomPet("boom", { length: 1 }, {
+      transforms: [() => { throw new Error("no pets today"); }],
+    }));
 }

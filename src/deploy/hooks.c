@@ -222,11 +222,18 @@ static void on_program_done(void *ud, int failed, const char *msg) {
 
 /* ---- wiring ---- */
 
+/* The program's resource hooks, kept by the monitor (worker thread). */
+static int on_resource_hooks(void *ud, mp_step *s, int after, mp_err *err) {
+  deploy *d = ud;
+  return mp_monitor_run_hooks(d->mon, s, after, err);
+}
+
 mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d) {
   return (mp_stepexec_hooks){.ud = d,
                              .on_step = on_step,
                              .on_reply = on_reply,
-                             .on_chain_done = mp__deploy_chain_ended};
+                             .on_chain_done = mp__deploy_chain_ended,
+                             .resource_hooks = on_resource_hooks};
 }
 
 mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {

@@ -44,6 +44,7 @@ void mp_goal_free(mp_goal *g) {
   free(g->name);
   free(g->parent);
   mp_value_free(g->inputs);
+  for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_destroy(&g->hooks[k]);
   free(g->provider);
   mp_strv_destroy(&g->dependencies);
   mp_propdeps_destroy(&g->propdeps);

@@ -33,6 +33,7 @@ typedef struct mp_goal {
   mp_strv replace_on_changes;
   mp_strv additional_secret_outputs;
   mp_strv hide_diffs;
+  mp_strv hooks[MP_HOOK_KINDS]; /* resource hook names by kind */
   mp_strv replace_with;
   mp_alias *aliases;
   size_t naliases;

@@ -147,6 +147,7 @@ void mp_resource_free(mp_resource *r) {
   mp_strv_destroy(&r->ignore_changes);
   mp_strv_destroy(&r->replace_on_changes);
   mp_strv_destroy(&r->hide_diffs);
+  for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_destroy(&r->hooks[k]);
   free(r);
 }
 
@@ -182,6 +183,10 @@ mp_resource *mp_resource_dup(const mp_resource *r) {
   mp_strv_copy(&d->replace_on_changes, &r->replace_on_changes);
   mp_strv_init(&d->hide_diffs);
   mp_strv_copy(&d->hide_diffs, &r->hide_diffs);
+  for (int k = 0; k < MP_HOOK_KINDS; k++) {
+    mp_strv_init(&d->hooks[k]);
+    mp_strv_copy(&d->hooks[k], &r->hooks[k]);
+  }
   return d;
 }
 
@@ -229,6 +234,16 @@ static int strings_eq(const mp_resource *a, const mp_resource *b) {
          str_eq(a->source_position, b->source_position);
 }
 
+const char *const mp_hook_kind_names[MP_HOOK_KINDS] = {
+    "beforeCreate", "afterCreate", "beforeUpdate",
+    "afterUpdate",  "beforeDelete", "afterDelete"};
+
+static int hooks_eq(const mp_resource *a, const mp_resource *b) {
+  for (int k = 0; k < MP_HOOK_KINDS; k++)
+    if (!strv_eq(&a->hooks[k], &b->hooks[k])) return 0;
+  return 1;
+}
+
 static int lists_eq(const mp_resource *a, const mp_resource *b) {
   return mp_strv_set_equal(&a->dependencies, &b->dependencies) &&
          strv_eq(&a->init_errors, &b->init_errors) &&
@@ -240,7 +255,7 @@ static int lists_eq(const mp_resource *a, const mp_resource *b) {
          strv_eq(&a->replace_with, &b->replace_with) &&
          strv_eq(&a->ignore_changes, &b->ignore_changes) &&
          strv_eq(&a->replace_on_changes, &b->replace_on_changes) &&
-         strv_eq(&a->hide_diffs, &b->hide_diffs);
+         strv_eq(&a->hide_diffs, &b->hide_diffs) && hooks_eq(a, b);
 }
 
 int mp_resource_equal(const mp_resource *a, const mp_resource *b) {

@@ -32,6 +32,21 @@ typedef struct mp_timeouts {
   double create, update, del, read;
 } mp_timeouts;
 
+/* When a resource hook runs (RegisterResourceRequest.ResourceHooksBinding):
+ * the program's functions around a step, named by the hooks it
+ * registered. */
+enum mp_hook_kind {
+  MP_HOOK_BEFORE_CREATE,
+  MP_HOOK_AFTER_CREATE,
+  MP_HOOK_BEFORE_UPDATE,
+  MP_HOOK_AFTER_UPDATE,
+  MP_HOOK_BEFORE_DELETE,
+  MP_HOOK_AFTER_DELETE,
+  MP_HOOK_KINDS
+};
+/* "beforeCreate", ... "afterDelete": the keys of "resourceHooks". */
+extern const char *const mp_hook_kind_names[MP_HOOK_KINDS];
+
 typedef struct mp_resource {
   char *urn;  /* never NULL */
   char *type; /* never NULL */
@@ -64,6 +79,9 @@ typedef struct mp_resource {
   mp_strv replace_on_changes;
   mp_strv hide_diffs;
   int refresh_before_update;
+  /* Hook names by kind; kept so that the delete hooks run when the program
+   * no longer declares the resource. */
+  mp_strv hooks[MP_HOOK_KINDS];
 
   /* Not part of the checkpoint: the state store's identity of this entry,
    * 0 when it is not (yet) stored. Owned by the store's owner thread. */

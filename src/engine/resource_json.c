@@ -33,6 +33,16 @@ static void put_strv(cJSON *o, const char *key, const mp_strv *v) {
     cJSON_AddItemToObject(o, key, strv_to_cjson(v));
 }
 
+/* "resourceHooks": {"beforeDelete": [names], ...}, only the kinds used. */
+static void put_hooks(cJSON *o, const mp_resource *r) {
+  cJSON *h = NULL;
+  for (int k = 0; k < MP_HOOK_KINDS; k++) {
+    if (r->hooks[k].len == 0) continue;
+    if (h == NULL) h = cJSON_AddObjectToObject(o, "resourceHooks");
+    put_strv(h, mp_hook_kind_names[k], &r->hooks[k]);
+  }
+}
+
 static int value_is_empty(const mp_value *v) {
   return v == NULL || v->kind == MP_VALUE_NULL ||
          (v->kind == MP_VALUE_OBJECT && v->u.obj.len == 0);
@@ -99,6 +109,7 @@ static void put_tail(cJSON *o, const mp_resource *r) {
   put_strv(o, "ignoreChanges", &r->ignore_changes);
   put_strv(o, "replaceOnChanges", &r->replace_on_changes);
   put_strv(o, "hideDiff", &r->hide_diffs);
+  put_hooks(o, r);
   put_bool(o, "refreshBeforeUpdate", r->refresh_before_update);
 }
 
@@ -211,6 +222,19 @@ static int get_strv(reader *rd, const char *key, mp_strv *dst) {
   return j ? strv_from(rd, key, j, dst) : 0;
 }
 
+static int get_hooks(reader *rd, mp_resource *r) {
+  const char *key = "resourceHooks";
+  const cJSON *j = field(rd, key);
+  if (j == NULL) return 0;
+  if (!cJSON_IsObject(j)) return bad_field(rd, key, "an object of name lists");
+  for (int k = 0; k < MP_HOOK_KINDS; k++) {
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, mp_hook_kind_names[k]);
+    if (l && !cJSON_IsNull(l) && strv_from(rd, key, l, &r->hooks[k]) < 0)
+      return rd->err->code;
+  }
+  return 0;
+}
+
 static int get_propdeps(reader *rd, mp_propdeps *dst) {
   const char *key = "propertyDependencies";
   const cJSON *j = field(rd, key);
@@ -301,7 +325,7 @@ static int get_lists(reader *rd, mp_resource *r) {
       get_strv(rd, "replaceWith", &r->replace_with) < 0 ||
       get_strv(rd, "ignoreChanges", &r->ignore_changes) < 0 ||
       get_strv(rd, "replaceOnChanges", &r->replace_on_changes) < 0 ||
-      get_strv(rd, "hideDiff", &r->hide_diffs) < 0)
+      get_strv(rd, "hideDiff", &r->hide_diffs) < 0 || get_hooks(rd, r) < 0)
     return rd->err->code;
   return 0;
 }

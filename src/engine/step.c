@@ -75,3 +75,29 @@ char *mp_uuid_new(void) {
                       b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8],
                       b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
+
+int mp_step_hook_kind(mp_step_op op, int after) {
+  switch (op) {
+  case MP_OP_CREATE:
+  case MP_OP_CREATE_REPLACEMENT:
+    return after ? MP_HOOK_AFTER_CREATE : MP_HOOK_BEFORE_CREATE;
+  case MP_OP_UPDATE:
+    return after ? MP_HOOK_AFTER_UPDATE : MP_HOOK_BEFORE_UPDATE;
+  case MP_OP_DELETE:
+  case MP_OP_DELETE_REPLACED:
+    return after ? MP_HOOK_AFTER_DELETE : MP_HOOK_BEFORE_DELETE;
+  default:
+    return -1;
+  }
+}
+
+const mp_strv *mp_step_hook_names(const mp_step *s, int kind) {
+  if (kind < 0) return NULL;
+  const mp_resource *r = kind >= MP_HOOK_BEFORE_DELETE ? s->old : s->new_;
+  return r && r->hooks[kind].len ? &r->hooks[kind] : NULL;
+}
+
+int mp_step_has_hooks(const mp_step *s) {
+  return mp_step_hook_names(s, mp_step_hook_kind(s->op, 0)) ||
+         mp_step_hook_names(s, mp_step_hook_kind(s->op, 1));
+}

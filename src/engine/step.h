@@ -90,4 +90,14 @@ void mp_chain_free(mp_chain *c);
 /* A random version-4 UUID, for the ids of provider resources. Owned. */
 char *mp_uuid_new(void);
 
+/* The resource hooks (enum mp_hook_kind) a step of |op| runs before
+ * (|after| 0) or after its provider call, or -1 for none. */
+int mp_step_hook_kind(mp_step_op op, int after);
+/* The names of |s|'s hooks of |kind|: the new state's, or the old one's
+ * for deletions (so that they run when the program no longer declares the
+ * resource); NULL when there is none. */
+const mp_strv *mp_step_hook_names(const mp_step *s, int kind);
+/* 1 if |s| runs any resource hook. */
+int mp_step_has_hooks(const mp_step *s);
+
 #endif

@@ -49,6 +49,20 @@ int mp_monitor_invoke(mp_monitor *m,
                       const Pulumirpc__ResourceInvokeRequest *req,
                       mp_invoke_cb cb, void *ud, mp_err *err);
 
+/* A resource hook the program registered (RegisterResourceHook). |call|
+ * runs it with a ResourceHookRequest and fills |resp| with the packed
+ * ResourceHookResponse; it is called from worker threads, with |ud|, until
+ * the deployment ends. */
+typedef struct mp_resource_hook {
+  const char *name;
+  int on_dry_run, ignore_errors;
+  int (*call)(void *ud, const ProtobufCMessage *req, mp_buf *resp,
+              mp_err *err);
+  void *ud;
+} mp_resource_hook;
+/* Registers |h| (copied). Loop thread. */
+void mp_monitor_register_hook(mp_monitor *m, const mp_resource_hook *h);
+
 typedef enum mp_log_severity {
   MP_LOG_DEBUG = 0,
   MP_LOG_INFO = 1,

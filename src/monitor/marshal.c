@@ -141,6 +141,15 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   strv_from(&g->additional_secret_outputs, q->additionalsecretoutputs,
             q->n_additionalsecretoutputs);
   strv_from(&g->hide_diffs, q->hidediffs, q->n_hidediffs);
+  if (q->hooks) {
+    const Pulumirpc__RegisterResourceRequest__ResourceHooksBinding *h = q->hooks;
+    strv_from(&g->hooks[MP_HOOK_BEFORE_CREATE], h->before_create, h->n_before_create);
+    strv_from(&g->hooks[MP_HOOK_AFTER_CREATE], h->after_create, h->n_after_create);
+    strv_from(&g->hooks[MP_HOOK_BEFORE_UPDATE], h->before_update, h->n_before_update);
+    strv_from(&g->hooks[MP_HOOK_AFTER_UPDATE], h->after_update, h->n_after_update);
+    strv_from(&g->hooks[MP_HOOK_BEFORE_DELETE], h->before_delete, h->n_before_delete);
+    strv_from(&g->hooks[MP_HOOK_AFTER_DELETE], h->after_delete, h->n_after_delete);
+  }
   strv_from(&g->replace_with, q->replace_with, q->n_replace_with);
   aliases(g, q);
   g->deleted_with = opt_str(q->deletedwith);

@@ -8,6 +8,7 @@
 #include "engine/urn.h"
 #include "engine/value_pb.h"
 #include "monitor/marshal.h"
+#include "monitor/resource_hooks.h"
 
 enum reg_kind { REG_RESOURCE, REG_READ, REG_DEFAULT_PROVIDER };
 
@@ -58,6 +59,7 @@ struct mp_monitor { /* Owner: loop thread. */
   /* Registrations cancelled while the deployment still holds them (at the
    * generator or in a chain): freed when handed back, or at the end. */
   mp_monitor_reg *answered;
+  mp_hook_table *hooks; /* the program's resource hooks */
 };
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
@@ -71,6 +73,7 @@ mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
   m->o.project = m->project;
   mp_map_init(&m->dps);
   mp_map_init(&m->heritages);
+  m->hooks = mp_hook_table_new(o->preview);
   return m;
 }
 
@@ -328,6 +331,7 @@ void mp_monitor_free(mp_monitor *m) {
   for (size_t i = 0; i < m->heritages.cap; i++)
     if (m->heritages.slots[i].key) heritage_free(m->heritages.slots[i].value);
   mp_map_destroy(&m->heritages);
+  mp_hook_table_free(m->hooks);
   mp_value_free(m->config);
   free(m->stack);
   free(m->project);
@@ -592,4 +596,12 @@ void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,
 
 void mp_monitor_program_done(mp_monitor *m, int failed, const char *message) {
   m->o.hooks.program_done(m->o.hooks.ud, failed, message);
+}
+
+void mp_monitor_register_hook(mp_monitor *m, const mp_resource_hook *h) {
+  mp_hook_table_put(m->hooks, h);
+}
+
+int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err) {
+  return mp_hook_table_run(m->hooks, s, after, err);
 }

@@ -9,6 +9,7 @@
 
 #include "engine/goal.h"
 #include "engine/resource.h"
+#include "engine/step.h"
 #include "monitor/api.h"
 
 /* One registration waiting for its result. Opaque. */
@@ -61,6 +62,10 @@ void mp_monitor_fail(mp_monitor *m, mp_monitor_reg *reg, const mp_err *err,
 /* The answer of a provider function call: |ret| (taken) or |err|. */
 void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *call, mp_value *ret,
                           const mp_err *err);
+
+/* Runs step |s|'s resource hooks (monitor/resource_hooks.h); from a
+ * worker thread. */
+int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err);
 
 /* Fails every registration still waiting (after a cancellation). */
 void mp_monitor_cancel_all(mp_monitor *m);

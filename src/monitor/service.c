@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "engine/mem.h"
+#include "monitor/callbacks.h"
+#include "monitor/transforms.h"
 #include "pulumi/resource.pb-c.h"
 
 #define SVC "/pulumirpc.ResourceMonitor/"
@@ -26,7 +28,21 @@ static const struct feature {
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES},
     {"aliasSpecs", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ALIAS_SPECS},
     {"deletedWith", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH},
+    /* The program's callbacks (monitor/transforms.c). */
+    {"transforms", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_TRANSFORMS},
+    {"invokeTransforms",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_INVOKE_TRANSFORMS},
+    {"resourceHooks",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_HOOKS},
 };
+
+/* Where a resource hook lives: the program's function, for the monitor's
+ * hook table (monitor/resource_hooks.h). */
+typedef struct hook_fn {
+  mp_monitor_service *s;
+  char *target, *token;
+  struct hook_fn *next;
+} hook_fn;
 
 /* A SignalAndWaitForShutdown waiting for the end of the deployment. */
 typedef struct held {
@@ -42,6 +58,9 @@ struct mp_monitor_service { /* Owner: loop thread. */
   void *ud;
   int released;
   held *shutdowns;
+  mp_callbacks *cbs;  /* clients of the program's Callbacks servers */
+  mp_transforms *tx;
+  hook_fn *hooks; /* freed with the service */
 };
 
 int mp_monitor_service_supports(const char *id) {
@@ -120,11 +139,37 @@ static void on_supports_feature(mp_rpc_srv_call *call, const uint8_t *req,
 
 /* ---- registrations ---- */
 
+/* One RegisterResource on its way: through the transforms, then the
+ * monitor. */
+typedef struct reg_call {
+  mp_monitor_service *s;
+  mp_rpc_srv_call *call;
+  mp_tx_reg *x;
+} reg_call;
+
 static void registered(void *ud, const Pulumirpc__RegisterResourceResponse *resp,
                        const mp_err *err) {
-  mp_rpc_srv_call *call = ud;
-  if (resp == NULL) answer_err(call, err);
-  else reply_msg(call, &resp->base);
+  reg_call *rc = ud;
+  if (resp == NULL) answer_err(rc->call, err);
+  else reply_msg(rc->call, &resp->base);
+  mp_transforms_reg_end(rc->s->tx, rc->x, resp ? resp->urn : NULL);
+  free(rc);
+}
+
+static void transformed(void *arg, mp_tx_reg *x,
+                        const Pulumirpc__RegisterResourceRequest *q,
+                        const mp_err *terr) {
+  reg_call *rc = arg;
+  rc->x = x;
+  mp_err err;
+  mp_err_clear(&err);
+  if (q && rc->s->released) mp_err_set(&err, MP_ECANCELED, "shut down");
+  else if (q == NULL) err = *terr;
+  else if (mp_monitor_register_resource(rc->s->m, q, registered, rc, &err) == 0)
+    return;
+  answer_err(rc->call, &err);
+  mp_transforms_reg_end(rc->s->tx, x, NULL);
+  free(rc);
 }
 
 static void on_register(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
@@ -137,11 +182,10 @@ static void on_register(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
     bad_request(call, "RegisterResourceRequest");
     return;
   }
-  mp_err err;
-  mp_err_clear(&err);
-  int rc = mp_monitor_register_resource(s->m, q, registered, call, &err);
-  pulumirpc__register_resource_request__free_unpacked(q, NULL);
-  if (rc < 0) answer_err(call, &err);
+  reg_call *rc = mp_xcalloc(1, sizeof(*rc));
+  rc->s = s;
+  rc->call = call;
+  mp_transforms_reg(s->tx, q, transformed, rc);
 }
 
 static void read_done(void *ud, const Pulumirpc__ReadResourceResponse *resp,
@@ -193,6 +237,26 @@ static void invoked(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
   else reply_msg(call, &resp->base);
 }
 
+typedef struct inv_call {
+  mp_monitor_service *s;
+  mp_rpc_srv_call *call;
+} inv_call;
+
+static void invoke_transformed(void *arg,
+                               const Pulumirpc__ResourceInvokeRequest *q,
+                               const mp_err *terr) {
+  inv_call *ic = arg;
+  mp_err err;
+  mp_err_clear(&err);
+  if (q && ic->s->released) mp_err_set(&err, MP_ECANCELED, "shut down");
+  else if (q == NULL) err = *terr;
+  else if (mp_monitor_invoke(ic->s->m, q, invoked, ic->call, &err) == 0)
+    goto out;
+  answer_err(ic->call, &err);
+out:
+  free(ic);
+}
+
 static void on_invoke(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
                       void *arg) {
   mp_monitor_service *s = arg;
@@ -203,11 +267,74 @@ static void on_invoke(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
     bad_request(call, "ResourceInvokeRequest");
     return;
   }
+  inv_call *ic = mp_xcalloc(1, sizeof(*ic));
+  ic->s = s;
+  ic->call = call;
+  mp_transforms_invoke(s->tx, q, invoke_transformed, ic);
+}
+
+/* ---- the program's callbacks ---- */
+
+static void on_stack_transform(mp_rpc_srv_call *call, const uint8_t *req,
+                               size_t len, void *arg) {
+  mp_monitor_service *s = arg;
+  if (closed(s, call)) return;
+  Pulumirpc__Callback *cb = pulumirpc__callback__unpack(NULL, len, req);
+  if (cb == NULL) {
+    bad_request(call, "Callback");
+    return;
+  }
   mp_err err;
   mp_err_clear(&err);
-  int rc = mp_monitor_invoke(s->m, q, invoked, call, &err);
-  pulumirpc__resource_invoke_request__free_unpacked(q, NULL);
+  int invoke = strstr(mp_rpc_srv_call_method(call), "Invoke") != NULL;
+  int rc = invoke ? mp_transforms_add_invoke(s->tx, cb, &err)
+                  : mp_transforms_add_stack(s->tx, cb, &err);
+  pulumirpc__callback__free_unpacked(cb, NULL);
   if (rc < 0) answer_err(call, &err);
+  else reply_empty(call);
+}
+
+/* Runs a resource hook from the worker running its step; every step is
+ * done before the service is released. */
+static int call_hook(void *ud, const ProtobufCMessage *req, mp_buf *resp,
+                     mp_err *err) {
+  hook_fn *f = ud;
+  if (f->s->cbs == NULL)
+    return mp_err_set(err, MP_ECANCELED, "the deployment is over");
+  return mp_callbacks_call_sync(f->s->cbs, f->target, f->token, req, resp,
+                                err);
+}
+
+static void on_resource_hook(mp_rpc_srv_call *call, const uint8_t *req,
+                             size_t len, void *arg) {
+  mp_monitor_service *s = arg;
+  if (closed(s, call)) return;
+  Pulumirpc__RegisterResourceHookRequest *q =
+      pulumirpc__register_resource_hook_request__unpack(NULL, len, req);
+  if (q == NULL) {
+    bad_request(call, "RegisterResourceHookRequest");
+    return;
+  }
+  mp_err err;
+  mp_err_clear(&err);
+  if (mp_callbacks_dial(s->cbs, q->callback, &err) < 0) {
+    answer_err(call, &err);
+  } else {
+    hook_fn *f = mp_xcalloc(1, sizeof(*f));
+    f->s = s;
+    f->target = mp_xstrdup(q->callback->target);
+    f->token = mp_xstrdup(q->callback->token);
+    f->next = s->hooks;
+    s->hooks = f;
+    mp_resource_hook h = {.name = q->name,
+                          .on_dry_run = q->on_dry_run,
+                          .ignore_errors = q->ignore_errors,
+                          .call = call_hook,
+                          .ud = f};
+    mp_monitor_register_hook(s->m, &h);
+    reply_empty(call);
+  }
+  pulumirpc__register_resource_hook_request__free_unpacked(q, NULL);
 }
 
 /* ---- the end of the program ---- */
@@ -261,6 +388,8 @@ int mp_monitor_service_new(mp_rpc_server *srv, const mp_monitor_service_opts *o,
   s->parallel = o->info->parallel;
   s->program_finished = o->program_finished;
   s->ud = o->ud;
+  s->cbs = mp_callbacks_new(o->info->loop);
+  s->tx = mp_transforms_new(s->cbs);
   static const struct {
     const char *name;
     mp_rpc_handler h;
@@ -274,9 +403,9 @@ int mp_monitor_service_new(mp_rpc_server *srv, const mp_monitor_service_opts *o,
       {"SignalAndWaitForShutdown", on_shutdown},
       {"Call", on_unsupported},
       {"ExistsResource", on_unsupported},
-      {"RegisterStackTransform", on_unsupported},
-      {"RegisterStackInvokeTransform", on_unsupported},
-      {"RegisterResourceHook", on_unsupported},
+      {"RegisterStackTransform", on_stack_transform},
+      {"RegisterStackInvokeTransform", on_stack_transform},
+      {"RegisterResourceHook", on_resource_hook},
       {"RegisterErrorHook", on_unsupported},
       {"RegisterPackage", on_unsupported},
   };
@@ -296,6 +425,9 @@ int mp_monitor_service_new(mp_rpc_server *srv, const mp_monitor_service_opts *o,
 void mp_monitor_service_release(mp_monitor_service *s) {
   if (s == NULL) return;
   s->released = 1;
+  mp_transforms_stop(s->tx); /* calls in flight end cancelled */
+  mp_callbacks_close(s->cbs);
+  s->cbs = NULL;
   while (s->shutdowns) {
     held *h = s->shutdowns;
     s->shutdowns = h->next;
@@ -307,6 +439,14 @@ void mp_monitor_service_release(mp_monitor_service *s) {
 void mp_monitor_service_free(mp_monitor_service *s) {
   if (s == NULL) return;
   mp_monitor_service_release(s);
+  mp_transforms_free(s->tx);
+  while (s->hooks) {
+    hook_fn *f = s->hooks;
+    s->hooks = f->next;
+    free(f->target);
+    free(f->token);
+    free(f);
+  }
   free(s->project);
   free(s->stack);
   free(s->organization);

@@ -7,6 +7,7 @@
 #include "stepexec/exec_int.h"
 
 int mp__exec_needs_worker(const mp_step *s) {
+  if (mp_step_has_hooks(s)) return 1; /* the hooks call the program */
   if (s->op == MP_OP_REFRESH) return !(s->flags & MP_STEP_NO_CALL);
   if (s->flags & MP_STEP_PROVIDER_RES)
     return s->op == MP_OP_CREATE || s->op == MP_OP_CREATE_REPLACEMENT ||

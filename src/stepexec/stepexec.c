@@ -269,8 +269,13 @@ static void work_cb(uv_work_t *w) {
   run *r = mp_container_of(w, run, work);
   mp_err_clear(&r->err);
   r->partial = 0;
-  r->rc = mp__exec_call(r->ex->o.registry, r->step, r->ex->o.preview,
-                        r->ex->o.ignore_protect, &r->partial, &r->err);
+  const mp_stepexec_hooks *h = &r->ex->o.hooks;
+  int hooks = h->resource_hooks && mp_step_has_hooks(r->step);
+  r->rc = hooks ? h->resource_hooks(h->ud, r->step, 0, &r->err) : 0;
+  if (r->rc == 0)
+    r->rc = mp__exec_call(r->ex->o.registry, r->step, r->ex->o.preview,
+                          r->ex->o.ignore_protect, &r->partial, &r->err);
+  if (r->rc == 0 && hooks) r->rc = h->resource_hooks(h->ud, r->step, 1, &r->err);
 }
 
 static void step_failed(run *r, mp_step *s, const char *msg) {

@@ -31,6 +31,10 @@ typedef struct mp_stepexec_hooks {
    * dropped by cancellation before finishing. The chain is freed after the
    * hook returns. */
   void (*on_chain_done)(void *ud, mp_chain *c, int failed);
+  /* May be NULL. Runs the program's resource hooks before (|after| 0) or
+   * after a step's provider call, on the step's worker thread: 0, or an
+   * MP_E code that fails the step (a "before" hook failed). */
+  int (*resource_hooks)(void *ud, mp_step *s, int after, mp_err *err);
 } mp_stepexec_hooks;
 
 typedef struct mp_stepexec_opts {

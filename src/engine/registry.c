@@ -166,9 +166,12 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
   return p;
 }
 
-mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
+mp_provider *mp_registry_for_invoke(mp_registry *r, const mp_invoke_pkg *want,
                                     const mp_value *config, mp_err *err) {
-  char *ref = mp_xasprintf("invoke::%s", pkg);
+  const char *pkg = want->pkg;
+  char *ref = mp_xasprintf("invoke::%s@%s@%s", pkg,
+                           want->version ? want->version : "",
+                           want->url ? want->url : "");
   uv_mutex_lock(&r->mu);
   entry *e = mp_map_get(&r->by_ref, ref);
   if (e == NULL) {
@@ -184,6 +187,12 @@ mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
         mp_value_object_set(e->state->inputs, c->key + plen + 1,
                             mp_value_dup(c->value));
     }
+    if (want->version)
+      mp_value_object_set(e->state->inputs, "version",
+                          mp_value_new_cstring(want->version));
+    if (want->url)
+      mp_value_object_set(e->state->inputs, "pluginDownloadURL",
+                          mp_value_new_cstring(want->url));
     mp_map_put(&r->by_ref, ref, e);
     free(type);
     free(urn);

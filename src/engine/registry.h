@@ -48,10 +48,19 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
  * (borrowed), or NULL. Instances are made for that version. */
 const char *mp_provider_version(const mp_value *inputs);
 
-/* The instance that serves provider functions of |pkg| when the caller
+/* What a provider function's caller asks of the package's instance when
+ * it names no provider: the package, and the plugin's version and
+ * download URL (NULL: not asked), as a default provider's would be. */
+typedef struct mp_invoke_pkg {
+  const char *pkg, *version, *url;
+} mp_invoke_pkg;
+
+/* The instance that serves provider functions of |want| when the caller
  * names no provider: configured from the stack config keys `<pkg>:<key>`
- * in |config| (may be NULL), made once. NULL with |err| set on failure. */
-mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
+ * in |config| (may be NULL), plus `version` and `pluginDownloadURL` as a
+ * default provider's inputs hold them; made once per (pkg, version, url).
+ * NULL with |err| set on failure. */
+mp_provider *mp_registry_for_invoke(mp_registry *r, const mp_invoke_pkg *want,
                                     const mp_value *config, mp_err *err);
 
 /* Asks every instance to cancel running operations. */

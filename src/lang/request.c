@@ -367,6 +367,9 @@ static int fill_options(mp__evalctx *c, mp__yres *r,
     rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL",
                     &req->plugindownloadurl, err);
   if (rc == 0)
+    mp__packages_apply(c->p->proj, r->pkg, &req->version,
+                       &req->plugindownloadurl);
+  if (rc == 0)
     rc = opt_strings(c, r, r->ignore, "ignoreChanges", &req->ignorechanges,
                      &req->n_ignorechanges, err);
   if (rc == 0)
@@ -459,6 +462,12 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->acceptresources = 1;
     mp_value_to_pb_struct(state, MP_PB_KEEP_SECRETS, &req->properties, NULL);
     rc = opt_string(c, r, r->version, "version", &req->version, err);
+    if (rc == 0)
+      rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL",
+                      &req->plugindownloadurl, err);
+    if (rc == 0)
+      mp__packages_apply(c->p->proj, r->pkg, &req->version,
+                         &req->plugindownloadurl);
     if (rc == 0)
       rc = opt_strings(c, r, r->aso, "additionalSecretOutputs",
                        &req->additionalsecretoutputs,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/urn.h"
 #include "engine/value_pb.h"
 
 static char *opt_str(const char *s) { return (s && s[0]) ? mp_xstrdup(s) : NULL; }
@@ -87,6 +88,20 @@ static void aliases(mp_goal *g, const Pulumirpc__RegisterResourceRequest *q) {
   }
 }
 
+/* An explicit provider resource asked for a plugin version or download URL
+ * has them among its inputs, as a default provider does (Pulumi's
+ * RegisterResource, pkg/resource/deploy/source_eval.go). */
+static void provider_plugin_inputs(mp_goal *g) {
+  if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
+      g->inputs->kind != MP_VALUE_OBJECT)
+    return;
+  if (g->version)
+    mp_value_object_set(g->inputs, "version", mp_value_new_cstring(g->version));
+  if (g->plugin_download_url)
+    mp_value_object_set(g->inputs, "pluginDownloadURL",
+                        mp_value_new_cstring(g->plugin_download_url));
+}
+
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
                                    mp_goal **out, mp_err *err) {
   *out = NULL;
@@ -133,6 +148,7 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   g->import_id = opt_str(q->importid);
   g->version = opt_str(q->version);
   g->plugin_download_url = opt_str(q->plugindownloadurl);
+  provider_plugin_inputs(g);
   if (q->sourceposition && q->sourceposition->uri && q->sourceposition->uri[0])
     g->source_position = mp_xasprintf("%s#%d,%d", q->sourceposition->uri,
                                       q->sourceposition->line,

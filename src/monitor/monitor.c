@@ -563,6 +563,10 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
                 (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
   rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
                          req->provider && req->provider[0] ? req->provider : NULL,
+                         req->version && req->version[0] ? req->version : NULL,
+                         req->plugindownloadurl && req->plugindownloadurl[0]
+                             ? req->plugindownloadurl
+                             : NULL,
                          c, err);
   if (rc < 0) free(c);
   return rc;

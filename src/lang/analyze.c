@@ -349,6 +349,8 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp_ynode *k,
     if (rc == 0)
       rc = build(p, mp_ynode_get(get, "state"), &r->get_state, err);
   }
+  if (strcmp(r->type, "pulumi:pulumi:StackReference") == 0)
+    r->is_get = r->is_stack_ref = 1;
   const mp_ynode *o = mp_ynode_get(v, "options");
   if (rc < 0 || o == NULL || mp_ynode_is_null(o))
     return rc;
@@ -894,6 +896,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->depends_on);
     free(r->replace_with);
     free(r->urn);
+    free(r->read_id);
     free(r->id);
     mp_value_free(r->outputs);
   }

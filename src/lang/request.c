@@ -426,6 +426,27 @@ static void add_depends_on(const mp__prog *p, const mp__yres *r,
   }
 }
 
+/* A stack reference's properties, `name` the key when absent, and its id,
+ * the name (pulumi-yaml pkg/pulumiyaml/run.go registerResource). */
+static int stack_ref_args(mp__evalctx *c, mp__yres *r, mp_value **state,
+                          mp_value **id, mp_strv *all, mp_err *err) {
+  int rc = eval_props(c, r->props, state, all, NULL, err);
+  if (rc != 0) return rc;
+  const mp_value *name = mp_value_object_get(*state, "name");
+  if (name == NULL)
+    mp_value_object_set(*state, "name", mp_value_new_cstring(r->key));
+  name = mp_value_object_get(*state, "name");
+  const mp_value *plain = name->kind == MP_VALUE_SECRET ? name->u.secret : name;
+  if (plain->kind != MP_VALUE_STRING && plain->kind != MP_VALUE_UNKNOWN)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: resource '%s': 'name' property must be a "
+                      "string, instead got %s",
+                      c->p->file, r->line, r->col, r->key,
+                      mp_value_kind_name(plain->kind));
+  *id = mp_value_dup(name);
+  return 0;
+}
+
 static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
                       Pulumirpc__ReadResourceRequest **out, mp_err *err) {
   mp__yres *r = &c->p->res[idx];
@@ -434,10 +455,15 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
   mp_value *id = NULL, *state = NULL;
   mp__evalctx sub = *c;
   sub.deps = &all;
-  int rc = eval_props(&sub, r->get_state, &state, &all, NULL, err);
-  if (rc == 0) {
-    id = mp__eval(&sub, r->get_id, err);
-    rc = id ? 0 : (err->code < 0 ? err->code : 1);
+  int rc;
+  if (r->is_stack_ref) {
+    rc = stack_ref_args(&sub, r, &state, &id, &all, err);
+  } else {
+    rc = eval_props(&sub, r->get_state, &state, &all, NULL, err);
+    if (rc == 0) {
+      id = mp__eval(&sub, r->get_id, err);
+      rc = id ? 0 : (err->code < 0 ? err->code : 1);
+    }
   }
   if (rc == 0 && id->kind != MP_VALUE_STRING &&
       id->kind != MP_VALUE_UNKNOWN && id->kind != MP_VALUE_SECRET)
@@ -450,6 +476,8 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->id = mp_xstrdup(plain->kind == MP_VALUE_STRING ? plain->u.str.ptr
                                                         : MP_UNKNOWN_SENTINEL);
     mp_value_free(plain);
+    free(r->read_id);
+    r->read_id = mp_xstrdup(req->id);
     req->type = mp_xstrdup(r->type);
     req->name = mp_xstrdup(r->name);
     req->parent = parent_urn(c->p, r, stack_urn);

@@ -177,7 +177,8 @@ static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
   mp_err_clear(&e);
   /* The id is the one the program asked for. */
   mp__evalctx ec = {.p = &s->prog};
-  id = mp__eval(&ec, r->get_id, &e);
+  id = r->get_id ? mp__eval(&ec, r->get_id, &e)
+                 : mp_value_new_cstring(r->read_id ? r->read_id : "");
   mp_value *plain = id ? mp_value_strip_secrets(id) : NULL;
   if (plain && plain->kind == MP_VALUE_STRING)
     r->id = mp_xstrdup(plain->u.str.ptr);

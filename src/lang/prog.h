@@ -34,6 +34,8 @@ typedef struct mp__yres {
   long parent, provider, deleted_with; /* resource index or -1 */
   long *depends_on, *replace_with;
   size_t ndepends_on, nreplace_with;
+  long *providers; /* `providers`: provider resources, one per package */
+  size_t nproviders;
   mp__yexpr *protect, *retain, *dbr, *version, *import_id, *ignore,
       *replace_on, *aso, *timeouts, *aliases, *plugin_url, *hide_diffs,
       *env_vars, *trigger;

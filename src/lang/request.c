@@ -411,9 +411,25 @@ static char *parent_urn(const mp__prog *p, const mp__yres *r,
   return mp_xstrdup(r->parent >= 0 ? p->res[r->parent].urn : stack_urn);
 }
 
+/* The provider of |r|'s package among the `providers` of |r| and its
+ * parents, nearest first (the SDKs' providers map, which a child
+ * inherits), or -1. */
+static long listed_provider(const mp__prog *p, const mp__yres *r) {
+  const char *pkg = r->pkg;
+  for (size_t depth = 0; r != NULL && depth <= p->nres; depth++) {
+    for (size_t i = 0; i < r->nproviders; i++)
+      if (strcmp(p->res[r->providers[i]].pkg, pkg) == 0)
+        return r->providers[i];
+    r = r->parent >= 0 ? &p->res[r->parent] : NULL;
+  }
+  return -1;
+}
+
 static char *provider_of(const mp__prog *p, size_t idx) {
   const mp__yres *r = &p->res[idx];
-  long pi = r->provider >= 0 ? r->provider : p->default_providers[idx];
+  long pi = r->provider;
+  if (pi < 0 && !r->is_provider) pi = listed_provider(p, r);
+  if (pi < 0) pi = p->default_providers[idx];
   return pi >= 0 ? mp__prog_provider_ref(&p->res[pi]) : NULL;
 }
 

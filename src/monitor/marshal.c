@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/registry.h"
 #include "engine/urn.h"
 #include "engine/value_pb.h"
 
@@ -95,11 +96,9 @@ static void provider_plugin_inputs(mp_goal *g) {
   if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
       g->inputs->kind != MP_VALUE_OBJECT)
     return;
-  if (g->version)
-    mp_value_object_set(g->inputs, "version", mp_value_new_cstring(g->version));
+  if (g->version) mp_provider_inputs_set_version(g->inputs, g->version);
   if (g->plugin_download_url)
-    mp_value_object_set(g->inputs, "pluginDownloadURL",
-                        mp_value_new_cstring(g->plugin_download_url));
+    mp_provider_inputs_set_url(g->inputs, g->plugin_download_url);
 }
 
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,

@@ -66,6 +66,17 @@ static int opt_string(mp__evalctx *c, mp__yres *r, mp__yexpr *x,
   return rc;
 }
 
+/* The plugin a resource asks for: its `version` and `pluginDownloadURL`
+ * options, else its package's declaration. */
+static int opt_plugin(mp__evalctx *c, mp__yres *r, char **version,
+                      char **url, mp_err *err) {
+  int rc = opt_string(c, r, r->version, "version", version, err);
+  if (rc == 0)
+    rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL", url, err);
+  if (rc == 0) mp__packages_apply(c->p->proj, r->pkg, version, url);
+  return rc;
+}
+
 static int opt_strings(mp__evalctx *c, mp__yres *r, mp__yexpr *x,
                        const char *key, char ***out, size_t *n,
                        mp_err *err) {
@@ -360,15 +371,9 @@ static int fill_options(mp__evalctx *c, mp__yres *r,
   if (rc == 0)
     rc = opt_bool(c, r, r->dbr, "deleteBeforeReplace", &dbr, err);
   if (rc == 0)
-    rc = opt_string(c, r, r->version, "version", &req->version, err);
+    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl, err);
   if (rc == 0)
     rc = opt_string(c, r, r->import_id, "import", &req->importid, err);
-  if (rc == 0)
-    rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL",
-                    &req->plugindownloadurl, err);
-  if (rc == 0)
-    mp__packages_apply(c->p->proj, r->pkg, &req->version,
-                       &req->plugindownloadurl);
   if (rc == 0)
     rc = opt_strings(c, r, r->ignore, "ignoreChanges", &req->ignorechanges,
                      &req->n_ignorechanges, err);
@@ -505,13 +510,7 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->acceptsecrets = 1;
     req->acceptresources = 1;
     mp_value_to_pb_struct(state, MP_PB_KEEP_SECRETS, &req->properties, NULL);
-    rc = opt_string(c, r, r->version, "version", &req->version, err);
-    if (rc == 0)
-      rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL",
-                      &req->plugindownloadurl, err);
-    if (rc == 0)
-      mp__packages_apply(c->p->proj, r->pkg, &req->version,
-                         &req->plugindownloadurl);
+    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl, err);
     if (rc == 0)
       rc = opt_strings(c, r, r->aso, "additionalSecretOutputs",
                        &req->additionalsecretoutputs,

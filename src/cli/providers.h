@@ -52,4 +52,12 @@ void mp_cli_plugin_note_url(void *ud, const char *pkg, const char *version,
 /* The provider of package `pulumi` (stackref.c). Returns 0. */
 int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out);
 
+/* pulumi:index:Stash's methods (stash.c), for the provider of package
+ * `pulumi`. Each returns 0. */
+int mp__stash_check(const mp_prov_req *q, mp_prov_resp *r);
+int mp__stash_diff(const mp_prov_req *q, mp_prov_resp *r);
+int mp__stash_create(const mp_prov_req *q, mp_prov_resp *r);
+int mp__stash_update(const mp_prov_req *q, mp_prov_resp *r);
+int mp__stash_read(const mp_prov_req *q, mp_prov_resp *r);
+
 #endif

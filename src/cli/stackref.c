@@ -1,7 +1,8 @@
 /* The engine's own package `pulumi` (what Pulumi's builtin provider
  * serves): pulumi:pulumi:StackReference, a read of another stack's outputs
- * from the same state store, secrets staying secret. It lives in the CLI
- * because it needs the store's URL and the stacks' passphrases.
+ * from the same state store, secrets staying secret, and
+ * pulumi:index:Stash (stash.c). It lives in the CLI because it needs the
+ * store's URL and the stacks' passphrases.
  *
  * A read runs on a worker thread while the deployment writes through its
  * own connection, so it opens a connection of its own for each read. */
@@ -16,6 +17,16 @@
 #include "engine/urn.h"
 
 #define STACK_REFERENCE_TYPE "pulumi:pulumi:StackReference"
+#define STASH_TYPE "pulumi:index:Stash"
+
+static int is_stash(const mp_prov_req *q) {
+  return q->type && strcmp(q->type, STASH_TYPE) == 0;
+}
+
+static int unrecognized(const mp_prov_req *q, mp_err *err) {
+  return mp_err_set(err, MP_EPLUGIN, "unrecognized resource type '%s'",
+                    q->type ? q->type : "");
+}
 
 typedef struct stackref_provider {
   mp_provider base;
@@ -31,7 +42,9 @@ static const char *name_of(const mp_value *inputs) {
 static int sr_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                     mp_err *err) {
   (void)p;
-  (void)err;
+  if (is_stash(q)) return mp__stash_check(q, r);
+  if (q->type && strcmp(q->type, STACK_REFERENCE_TYPE) != 0)
+    return unrecognized(q, err);
   const mp_value *news = q->news;
   for (size_t i = 0; news && i < news->u.obj.len; i++)
     if (strcmp(news->u.obj.items[i].key, "name") != 0) {
@@ -125,9 +138,9 @@ static int stack_outputs(const mp_cli_providers *set, const char *name,
 static int sr_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                    mp_err *err) {
   stackref_provider *sp = (stackref_provider *)p;
+  if (is_stash(q)) return mp__stash_read(q, r);
   if (q->type == NULL || strcmp(q->type, STACK_REFERENCE_TYPE) != 0)
-    return mp_err_set(err, MP_EPLUGIN, "unrecognized resource type '%s'",
-                      q->type ? q->type : "");
+    return unrecognized(q, err);
   const char *name = name_of(q->old_inputs);
   if (name == NULL)
     return mp_err_set(err, MP_EPLUGIN, "stack reference can not be imported");
@@ -153,10 +166,38 @@ static int sr_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 static int sr_create(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                      mp_err *err) {
   (void)p;
-  (void)r;
+  if (is_stash(q)) return mp__stash_create(q, r);
+  if (q->type && strcmp(q->type, STACK_REFERENCE_TYPE) != 0)
+    return unrecognized(q, err);
   return mp_err_set(err, MP_EPLUGIN,
                     "the builtin '%s' resources are read, never created",
                     q->type ? q->type : "pulumi");
+}
+
+/* A stack reference to another stack is another resource. */
+static int sr_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                   mp_err *err) {
+  (void)p;
+  if (is_stash(q)) return mp__stash_diff(q, r);
+  if (q->type && strcmp(q->type, STACK_REFERENCE_TYPE) != 0)
+    return unrecognized(q, err);
+  const mp_value *a = q->news ? mp_value_object_get(q->news, "name") : NULL;
+  const mp_value *b =
+      q->old_inputs ? mp_value_object_get(q->old_inputs, "name") : NULL;
+  r->changes = MP_DIFF_CHANGES_NONE;
+  if (!mp_value_equal(a, b, 0)) {
+    r->changes = MP_DIFF_CHANGES_SOME;
+    mp_strv_push(&r->replaces, "name");
+    mp_strv_push(&r->diffs, "name");
+  }
+  return 0;
+}
+
+static int sr_update(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
+                     mp_err *err) {
+  (void)p;
+  if (is_stash(q)) return mp__stash_update(q, r);
+  return mp_err_set(err, MP_EPLUGIN, "unexpected update for builtin resource");
 }
 
 static int sr_delete(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
@@ -185,7 +226,9 @@ static void sr_free(mp_provider *p) {
 
 static const mp_provider_vtable sr_vt = {
     .check = sr_check,
+    .diff = sr_diff,
     .create = sr_create,
+    .update = sr_update,
     .read = sr_read,
     .del = sr_delete,
     .get_plugin_info = sr_info,

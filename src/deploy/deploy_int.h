@@ -180,7 +180,8 @@ void mp__deploy_on_answers(uv_async_t *h);
 /* The monitor's invoke hook: runs fn::invoke on the worker pool (|ud| is
  * the deployment). */
 int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
-                      const char *ref, mp_monitor_call *call, mp_err *err);
+                      const char *ref, const char *version, const char *url,
+                      mp_monitor_call *call, mp_err *err);
 
 /* ---- the state machine (machine.c) ---- */
 /* Moves through the phases as far as what is in flight allows. Call it

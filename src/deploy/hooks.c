@@ -80,7 +80,12 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   }
   if (kind == MP_EVENT_RES_OP_FAILED) {
     ev.severity = "error";
-    mp__deploy_diag(d, "error", s->urn, msg);
+    /* As Pulumi's preview reports a failed step (pkg/engine/plan.go,
+     * previewActions.OnResourceStepPost, diag.GetPreviewFailedError). */
+    char *text = d->o->dry_run ? mp_xasprintf("Preview failed: %s", msg)
+                               : NULL;
+    mp__deploy_diag(d, "error", s->urn, text ? text : msg);
+    free(text);
   }
   mp__deploy_emit(d, &ev);
 }

@@ -11,6 +11,7 @@ typedef struct invoke_job {
   uv_work_t work;
   deploy *d;
   char *tok, *ref;
+  char *version, *url; /* of the package's default instance; NULL: any */
   mp_value *args, *ret;
   mp_monitor_call *call;
   int rc;
@@ -26,7 +27,8 @@ static void invoke_work(uv_work_t *w) {
     p = mp_registry_get(j->d->registry, j->ref, &j->err);
   } else {
     char *pkg = mp_type_package(j->tok);
-    p = pkg ? mp_registry_for_invoke(j->d->registry, pkg, j->d->o->config,
+    mp_invoke_pkg want = {pkg, j->version, j->url};
+    p = pkg ? mp_registry_for_invoke(j->d->registry, &want, j->d->o->config,
                                      &j->err)
             : NULL;
     if (pkg == NULL)
@@ -59,6 +61,8 @@ static void invoke_job_free(invoke_job *j) {
   mp_value_free(j->args);
   free(j->tok);
   free(j->ref);
+  free(j->version);
+  free(j->url);
   free(j);
 }
 
@@ -101,12 +105,15 @@ static void get_resource(deploy *d, invoke_job *j) {
 static void answer_only(uv_work_t *w) { (void)w; }
 
 int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
-                      const char *ref, mp_monitor_call *call, mp_err *err) {
+                      const char *ref, const char *version, const char *url,
+                      mp_monitor_call *call, mp_err *err) {
   deploy *d = ud;
   invoke_job *j = mp_xcalloc(1, sizeof(*j));
   j->d = d;
   j->tok = mp_xstrdup(tok);
   j->ref = mp_xstrdup(ref);
+  j->version = mp_xstrdup(version);
+  j->url = mp_xstrdup(url);
   j->args = args;
   j->call = call;
   int builtin = strcmp(tok, "pulumi:pulumi:getResource") == 0;

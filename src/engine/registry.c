@@ -73,16 +73,52 @@ const char *mp_provider_version(const mp_value *inputs) {
                                                             : NULL;
 }
 
+static mp_value *internal_of(mp_value *inputs) {
+  mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);
+  if (in == NULL || in->kind != MP_VALUE_OBJECT) {
+    in = mp_value_new_object();
+    mp_value_object_set(inputs, MP_PROVIDER_INTERNAL_KEY, in);
+  }
+  return in;
+}
+
+void mp_provider_inputs_set_version(mp_value *inputs, const char *version) {
+  internal_of(inputs);
+  mp_value_object_set(inputs, "version", mp_value_new_cstring(version));
+}
+
+void mp_provider_inputs_set_url(mp_value *inputs, const char *url) {
+  mp_value_object_set(internal_of(inputs), "pluginDownloadURL",
+                      mp_value_new_cstring(url));
+}
+
+const char *mp_provider_download_url(const mp_value *inputs) {
+  if (inputs == NULL || inputs->kind != MP_VALUE_OBJECT) return NULL;
+  const mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);
+  if (in && in->kind != MP_VALUE_OBJECT) return NULL;
+  const mp_value *url =
+      mp_value_object_get(in ? in : inputs, "pluginDownloadURL");
+  return url && url->kind == MP_VALUE_STRING && url->u.str.ptr[0]
+             ? url->u.str.ptr
+             : NULL;
+}
+
+mp_value *mp_provider_config(const mp_value *inputs) {
+  if (inputs == NULL) return NULL;
+  mp_value *c = mp_value_dup(inputs);
+  if (c->kind == MP_VALUE_OBJECT)
+    mp_value_object_del(c, MP_PROVIDER_INTERNAL_KEY);
+  return c;
+}
+
 /* An unconfigured instance of |pkg| for what the provider |inputs| ask:
  * their version, fetched from their pluginDownloadURL if need be. */
 static int make_for(const mp_registry *r, const char *pkg,
                     const mp_value *inputs, mp_provider **out, mp_err *err) {
   const char *version = mp_provider_version(inputs);
-  const mp_value *url =
-      inputs ? mp_value_object_get(inputs, "pluginDownloadURL") : NULL;
-  if (r->factory.download_url && version && url &&
-      url->kind == MP_VALUE_STRING && url->u.str.ptr[0])
-    r->factory.download_url(r->factory.ud, pkg, version, url->u.str.ptr);
+  const char *url = mp_provider_download_url(inputs);
+  if (r->factory.download_url && version && url)
+    r->factory.download_url(r->factory.ud, pkg, version, url);
   return r->factory.make(r->factory.ud, pkg, version, out, err);
 }
 
@@ -99,12 +135,14 @@ static int make_instance(const mp_registry *r, const mp_resource *res,
     mp_prov_req q = {0};
     mp_prov_resp resp;
     mp_prov_resp_init(&resp);
+    mp_value *config = mp_provider_config(res->inputs);
     q.urn = res->urn;
     q.type = res->type;
-    q.news = res->inputs;
+    q.news = config;
     q.preview = r->preview;
     rc = p->vt->configure(p, &q, &resp, err);
     mp_prov_resp_destroy(&resp);
+    mp_value_free(config);
     if (rc < 0) {
       mp_err_prefix(err, "configuring provider '%s'", res->urn);
       mp_provider_free(p);
@@ -166,9 +204,12 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
   return p;
 }
 
-mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
+mp_provider *mp_registry_for_invoke(mp_registry *r, const mp_invoke_pkg *want,
                                     const mp_value *config, mp_err *err) {
-  char *ref = mp_xasprintf("invoke::%s", pkg);
+  const char *pkg = want->pkg;
+  char *ref = mp_xasprintf("invoke::%s@%s@%s", pkg,
+                           want->version ? want->version : "",
+                           want->url ? want->url : "");
   uv_mutex_lock(&r->mu);
   entry *e = mp_map_get(&r->by_ref, ref);
   if (e == NULL) {
@@ -184,6 +225,9 @@ mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
         mp_value_object_set(e->state->inputs, c->key + plen + 1,
                             mp_value_dup(c->value));
     }
+    if (want->version)
+      mp_provider_inputs_set_version(e->state->inputs, want->version);
+    if (want->url) mp_provider_inputs_set_url(e->state->inputs, want->url);
     mp_map_put(&r->by_ref, ref, e);
     free(type);
     free(urn);

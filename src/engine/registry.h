@@ -48,10 +48,35 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
  * (borrowed), or NULL. Instances are made for that version. */
 const char *mp_provider_version(const mp_value *inputs);
 
-/* The instance that serves provider functions of |pkg| when the caller
+/* A provider resource's inputs keep what the engine needs of the plugin
+ * under `__internal` (pkg/resource/deploy/providers/registry.go): the
+ * download URL as `__internal.pluginDownloadURL`; the version stays at the
+ * top as `version`, and setting it makes an `__internal` object too. The
+ * plugin itself never sees `__internal` (mp_provider_config). */
+#define MP_PROVIDER_INTERNAL_KEY "__internal"
+void mp_provider_inputs_set_version(mp_value *inputs, const char *version);
+void mp_provider_inputs_set_url(mp_value *inputs, const char *url);
+/* The download URL |inputs| ask for (`__internal.pluginDownloadURL`, or
+ * the top-level key in a state without `__internal`, as older engines
+ * wrote it), or NULL. Borrowed. */
+const char *mp_provider_download_url(const mp_value *inputs);
+/* |inputs| without `__internal` (owned; NULL for NULL): what CheckConfig,
+ * DiffConfig and Configure are given. */
+mp_value *mp_provider_config(const mp_value *inputs);
+
+/* What a provider function's caller asks of the package's instance when
+ * it names no provider: the package, and the plugin's version and
+ * download URL (NULL: not asked), as a default provider's would be. */
+typedef struct mp_invoke_pkg {
+  const char *pkg, *version, *url;
+} mp_invoke_pkg;
+
+/* The instance that serves provider functions of |want| when the caller
  * names no provider: configured from the stack config keys `<pkg>:<key>`
- * in |config| (may be NULL), made once. NULL with |err| set on failure. */
-mp_provider *mp_registry_for_invoke(mp_registry *r, const char *pkg,
+ * in |config| (may be NULL), plus `version` and `pluginDownloadURL` as a
+ * default provider's inputs hold them; made once per (pkg, version, url).
+ * NULL with |err| set on failure. */
+mp_provider *mp_registry_for_invoke(mp_registry *r, const mp_invoke_pkg *want,
                                     const mp_value *config, mp_err *err);
 
 /* Asks every instance to cancel running operations. */

@@ -15,7 +15,7 @@ static const char *const option_fields[] = {
     "deleteBeforeReplace", "dependsOn", "ignoreChanges", "import", "parent",
     "protect", "provider", "version", "pluginDownloadURL",
     "replaceOnChanges", "retainOnDelete", "deletedWith", "hideDiffs",
-    "replaceWith", "envVarMappings", "replacementTrigger"};
+    "replaceWith", "envVarMappings", "replacementTrigger", "providers"};
 
 static int in_list(const char *const *list, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
@@ -349,6 +349,8 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp_ynode *k,
     if (rc == 0)
       rc = build(p, mp_ynode_get(get, "state"), &r->get_state, err);
   }
+  if (strcmp(r->type, "pulumi:pulumi:StackReference") == 0)
+    r->is_get = r->is_stack_ref = 1;
   const mp_ynode *o = mp_ynode_get(v, "options");
   if (rc < 0 || o == NULL || mp_ynode_is_null(o))
     return rc;
@@ -661,6 +663,17 @@ static int resolve_resource(mp__prog *p, mp__yres *r, const mp_ynode *decl,
   if (rc == 0)
     rc = resource_list_option(p, r, o, "replaceWith", &r->replace_with,
                               &r->nreplace_with, err);
+  if (rc == 0)
+    rc = resource_list_option(p, r, o, "providers", &r->providers,
+                              &r->nproviders, err);
+  for (size_t i = 0; rc == 0 && i < r->nproviders; i++)
+    if (!p->res[r->providers[i]].is_provider) {
+      const mp_ynode *pn = mp_ynode_get(o, "providers");
+      return at(err, p->file, pn->line, pn->col,
+                "option 'providers' of resource '%s': '%s' is not a "
+                "provider resource (type pulumi:providers:<pkg>)",
+                r->key, p->res[r->providers[i]].key);
+    }
   if (rc == 0 && r->provider >= 0 && !p->res[r->provider].is_provider) {
     const mp_ynode *pn = mp_ynode_get(o, "provider");
     return at(err, p->file, pn->line, pn->col,
@@ -770,6 +783,8 @@ static void build_graph(mp__prog *p) {
       add_dep(g, (size_t)r->depends_on[j]);
     for (size_t j = 0; j < r->nreplace_with; j++)
       add_dep(g, (size_t)r->replace_with[j]);
+    for (size_t j = 0; j < r->nproviders; j++)
+      add_dep(g, (size_t)r->providers[j]);
   }
   for (size_t i = 0; i < p->nvars; i++) {
     mp__gnode *g = &p->nodes[p->nres + i];
@@ -893,7 +908,9 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->pkg);
     free(r->depends_on);
     free(r->replace_with);
+    free(r->providers);
     free(r->urn);
+    free(r->read_id);
     free(r->id);
     mp_value_free(r->outputs);
   }

@@ -19,6 +19,8 @@ struct mp_project {
   mp_value *runtime_options; /* `runtime: {options: ...}` (strings), or NULL */
   mp_project_plugin *plugins; /* plugins.providers; strings owned */
   size_t nplugins;
+  mp_project_package *packages; /* declared packages; strings owned */
+  size_t npackages;
   /* The language host's part, loaded once (mp__project_load_program). */
   int program_rc;
   mp_err program_err;
@@ -36,6 +38,18 @@ int mp__project_load_program(mp_project *p, mp_err *err);
 /* Frees the program document after its last use; a later
  * mp__project_load_program fails and says so. */
 void mp__project_drop_program(mp_project *p);
+
+/* Finds the declared packages (packages.c): Pulumi.yaml's `packages:`
+ * and the package declarations under the program folder. Returns 0 or
+ * MP_EINVAL (a declaration that is not valid, naming its file). */
+int mp__packages_load(mp_project *p, mp_err *err);
+void mp__packages_free(mp_project *p);
+/* A request of package |pkg| that names neither a version (*version) nor
+ * a download URL (*url; NULL or "") asks for what the package's
+ * declaration says, as Pulumi YAML's package references make it (sets
+ * owned strings over them). */
+void mp__packages_apply(const mp_project *p, const char *pkg, char **version,
+                        char **url);
 
 /* "string", "integer", ... for a Pulumi config type as written in
  * `config:` ("string") or `configuration:` ("String", "List<String>");

@@ -23,6 +23,10 @@ typedef struct mp__yres {
   char *pkg;   /* the package of |type| (for default providers) */
   int line, col;
   int is_provider, default_provider, is_get;
+  /* pulumi:pulumi:StackReference: read, its id the `name` property (the
+   * key when absent), as Pulumi YAML does; |read_id| that id once built */
+  int is_stack_ref;
+  char *read_id;
   mp__yexpr *props;       /* OBJECT or NULL */
   mp__yexpr *get_id;      /* `get:` */
   mp__yexpr *get_state;
@@ -30,6 +34,8 @@ typedef struct mp__yres {
   long parent, provider, deleted_with; /* resource index or -1 */
   long *depends_on, *replace_with;
   size_t ndepends_on, nreplace_with;
+  long *providers; /* `providers`: provider resources, one per package */
+  size_t nproviders;
   mp__yexpr *protect, *retain, *dbr, *version, *import_id, *ignore,
       *replace_on, *aso, *timeouts, *aliases, *plugin_url, *hide_diffs,
       *env_vars, *trigger;

@@ -66,6 +66,17 @@ static int opt_string(mp__evalctx *c, mp__yres *r, mp__yexpr *x,
   return rc;
 }
 
+/* The plugin a resource asks for: its `version` and `pluginDownloadURL`
+ * options, else its package's declaration. */
+static int opt_plugin(mp__evalctx *c, mp__yres *r, char **version,
+                      char **url, mp_err *err) {
+  int rc = opt_string(c, r, r->version, "version", version, err);
+  if (rc == 0)
+    rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL", url, err);
+  if (rc == 0) mp__packages_apply(c->p->proj, r->pkg, version, url);
+  return rc;
+}
+
 static int opt_strings(mp__evalctx *c, mp__yres *r, mp__yexpr *x,
                        const char *key, char ***out, size_t *n,
                        mp_err *err) {
@@ -360,12 +371,9 @@ static int fill_options(mp__evalctx *c, mp__yres *r,
   if (rc == 0)
     rc = opt_bool(c, r, r->dbr, "deleteBeforeReplace", &dbr, err);
   if (rc == 0)
-    rc = opt_string(c, r, r->version, "version", &req->version, err);
+    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl, err);
   if (rc == 0)
     rc = opt_string(c, r, r->import_id, "import", &req->importid, err);
-  if (rc == 0)
-    rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL",
-                    &req->plugindownloadurl, err);
   if (rc == 0)
     rc = opt_strings(c, r, r->ignore, "ignoreChanges", &req->ignorechanges,
                      &req->n_ignorechanges, err);
@@ -408,9 +416,25 @@ static char *parent_urn(const mp__prog *p, const mp__yres *r,
   return mp_xstrdup(r->parent >= 0 ? p->res[r->parent].urn : stack_urn);
 }
 
+/* The provider of |r|'s package among the `providers` of |r| and its
+ * parents, nearest first (the SDKs' providers map, which a child
+ * inherits), or -1. */
+static long listed_provider(const mp__prog *p, const mp__yres *r) {
+  const char *pkg = r->pkg;
+  for (size_t depth = 0; r != NULL && depth <= p->nres; depth++) {
+    for (size_t i = 0; i < r->nproviders; i++)
+      if (strcmp(p->res[r->providers[i]].pkg, pkg) == 0)
+        return r->providers[i];
+    r = r->parent >= 0 ? &p->res[r->parent] : NULL;
+  }
+  return -1;
+}
+
 static char *provider_of(const mp__prog *p, size_t idx) {
   const mp__yres *r = &p->res[idx];
-  long pi = r->provider >= 0 ? r->provider : p->default_providers[idx];
+  long pi = r->provider;
+  if (pi < 0 && !r->is_provider) pi = listed_provider(p, r);
+  if (pi < 0) pi = p->default_providers[idx];
   return pi >= 0 ? mp__prog_provider_ref(&p->res[pi]) : NULL;
 }
 
@@ -423,6 +447,27 @@ static void add_depends_on(const mp__prog *p, const mp__yres *r,
   }
 }
 
+/* A stack reference's properties, `name` the key when absent, and its id,
+ * the name (pulumi-yaml pkg/pulumiyaml/run.go registerResource). */
+static int stack_ref_args(mp__evalctx *c, mp__yres *r, mp_value **state,
+                          mp_value **id, mp_strv *all, mp_err *err) {
+  int rc = eval_props(c, r->props, state, all, NULL, err);
+  if (rc != 0) return rc;
+  const mp_value *name = mp_value_object_get(*state, "name");
+  if (name == NULL)
+    mp_value_object_set(*state, "name", mp_value_new_cstring(r->key));
+  name = mp_value_object_get(*state, "name");
+  const mp_value *plain = name->kind == MP_VALUE_SECRET ? name->u.secret : name;
+  if (plain->kind != MP_VALUE_STRING && plain->kind != MP_VALUE_UNKNOWN)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: resource '%s': 'name' property must be a "
+                      "string, instead got %s",
+                      c->p->file, r->line, r->col, r->key,
+                      mp_value_kind_name(plain->kind));
+  *id = mp_value_dup(name);
+  return 0;
+}
+
 static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
                       Pulumirpc__ReadResourceRequest **out, mp_err *err) {
   mp__yres *r = &c->p->res[idx];
@@ -431,10 +476,15 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
   mp_value *id = NULL, *state = NULL;
   mp__evalctx sub = *c;
   sub.deps = &all;
-  int rc = eval_props(&sub, r->get_state, &state, &all, NULL, err);
-  if (rc == 0) {
-    id = mp__eval(&sub, r->get_id, err);
-    rc = id ? 0 : (err->code < 0 ? err->code : 1);
+  int rc;
+  if (r->is_stack_ref) {
+    rc = stack_ref_args(&sub, r, &state, &id, &all, err);
+  } else {
+    rc = eval_props(&sub, r->get_state, &state, &all, NULL, err);
+    if (rc == 0) {
+      id = mp__eval(&sub, r->get_id, err);
+      rc = id ? 0 : (err->code < 0 ? err->code : 1);
+    }
   }
   if (rc == 0 && id->kind != MP_VALUE_STRING &&
       id->kind != MP_VALUE_UNKNOWN && id->kind != MP_VALUE_SECRET)
@@ -447,6 +497,8 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->id = mp_xstrdup(plain->kind == MP_VALUE_STRING ? plain->u.str.ptr
                                                         : MP_UNKNOWN_SENTINEL);
     mp_value_free(plain);
+    free(r->read_id);
+    r->read_id = mp_xstrdup(req->id);
     req->type = mp_xstrdup(r->type);
     req->name = mp_xstrdup(r->name);
     req->parent = parent_urn(c->p, r, stack_urn);
@@ -458,7 +510,7 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->acceptsecrets = 1;
     req->acceptresources = 1;
     mp_value_to_pb_struct(state, MP_PB_KEEP_SECRETS, &req->properties, NULL);
-    rc = opt_string(c, r, r->version, "version", &req->version, err);
+    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl, err);
     if (rc == 0)
       rc = opt_strings(c, r, r->aso, "additionalSecretOutputs",
                        &req->additionalsecretoutputs,

@@ -177,7 +177,8 @@ static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
   mp_err_clear(&e);
   /* The id is the one the program asked for. */
   mp__evalctx ec = {.p = &s->prog};
-  id = mp__eval(&ec, r->get_id, &e);
+  id = r->get_id ? mp__eval(&ec, r->get_id, &e)
+                 : mp_value_new_cstring(r->read_id ? r->read_id : "");
   mp_value *plain = id ? mp_value_strip_secrets(id) : NULL;
   if (plain && plain->kind == MP_VALUE_STRING)
     r->id = mp_xstrdup(plain->u.str.ptr);
@@ -249,12 +250,23 @@ static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
   req.tok = (char *)token;
   req.provider = provider ? (char *)provider : req.provider;
   req.acceptresources = 1;
+  char *version = NULL, *url = NULL, *pkg = NULL;
+  if (provider == NULL) {
+    const char *colon = strchr(token, ':');
+    pkg = colon ? mp_xstrndup(token, (size_t)(colon - token)) : NULL;
+    mp__packages_apply(s->prog.proj, pkg, &version, &url);
+    req.version = version ? version : req.version;
+    req.plugindownloadurl = url ? url : req.plugindownloadurl;
+  }
   int rc = mp_value_to_pb_struct(args, 0, &req.args, err);
-  if (rc < 0)
-    return rc;
-  call *c = call_new(s, 0, x);
-  rc = mp_monitor_invoke(s->m, &req, on_invoke, c, err);
+  call *c = rc < 0 ? NULL : call_new(s, 0, x);
+  if (rc == 0) rc = mp_monitor_invoke(s->m, &req, on_invoke, c, err);
   mp_value_pb_struct_free(req.args);
+  free(version);
+  free(url);
+  free(pkg);
+  if (c == NULL)
+    return rc;
   if (rc < 0) {
     s->outstanding--;
     free(c);

@@ -76,6 +76,39 @@ typedef struct mp_project_plugin {
 size_t mp_project_plugin_count(const mp_project *p);
 const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i);
 
+/* A package the program declares: a Pulumi YAML package declaration
+ * (any `.yaml` file under the program folder with
+ * `packageDeclarationVersion: 1`, `sdks/<pkg>.yaml` by convention) or an
+ * entry of Pulumi.yaml's `packages:`. These are the program's required
+ * packages: a resource of the package that names no version of its own
+ * asks for |version| and |download_url| (its default provider is then
+ * default_<version>), and a pass that installs plugins before the
+ * deployment can read (name, version, download_url) here. Strings are
+ * borrowed from the project; any may be NULL but |name|. */
+typedef struct mp_project_package {
+  const char *name;          /* the plugin ("simple") */
+  const char *version;       /* the plugin's version ("2.0.0") */
+  const char *download_url;  /* `downloadUrl` */
+  const char *param_name;    /* the package it is parameterized into, or
+                                the extension's name */
+  const char *param_version;
+  const char *param_value;   /* base64, as written */
+  int extension;             /* the parameterization is an `extension:` */
+} mp_project_package;
+
+/* The declared packages, in the order Pulumi YAML finds them (Pulumi.yaml
+ * `packages:`, then the declaration files in path order), known once a
+ * YAML host was made for |p|. The |i|th is borrowed. */
+size_t mp_project_package_count(const mp_project *p);
+const mp_project_package *mp_project_package_at(const mp_project *p,
+                                                size_t i);
+/* The package whose resource tokens start with |k|'s namespace: the
+ * parameterized name, else the plugin's. */
+const char *mp_project_package_namespace(const mp_project_package *k);
+/* The declaration (not parameterized) of plugin |pkg|, or NULL. */
+const mp_project_package *mp_project_package_for(const mp_project *p,
+                                                 const char *pkg);
+
 /* Creates the Pulumi YAML language host for |p| (runtime yaml; |p| must
  * outlive the source). The first host made for |p| checks what the host
  * reads of the project file (runtime, description, main, the declared

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/registry.h"
 #include "engine/urn.h"
 #include "engine/value_pb.h"
 
@@ -88,17 +89,16 @@ static void aliases(mp_goal *g, const Pulumirpc__RegisterResourceRequest *q) {
   }
 }
 
-/* An explicit provider resource's `version` option becomes its input,
- * as a default provider's does (Pulumi's resource monitor,
- * pkg/resource/deploy/source_eval.go: SetProviderVersion), so that the
- * plugin's CheckConfig sees its version. (Where Pulumi puts the
- * pluginDownloadURL option, `__internal`, is left to the default
- * providers' code.) */
+/* An explicit provider resource asked for a plugin version or download URL
+ * has them among its inputs, as a default provider does (Pulumi's
+ * RegisterResource, pkg/resource/deploy/source_eval.go). */
 static void provider_plugin_inputs(mp_goal *g) {
   if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
-      g->inputs->kind != MP_VALUE_OBJECT || g->version == NULL)
+      g->inputs->kind != MP_VALUE_OBJECT)
     return;
-  mp_value_object_set(g->inputs, "version", mp_value_new_cstring(g->version));
+  if (g->version) mp_provider_inputs_set_version(g->inputs, g->version);
+  if (g->plugin_download_url)
+    mp_provider_inputs_set_url(g->inputs, g->plugin_download_url);
 }
 
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/map.h"
+#include "engine/registry.h"
 #include "engine/urn.h"
 #include "engine/value_pb.h"
 #include "monitor/marshal.h"
@@ -403,12 +404,9 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
     else if (strncmp(e->key, pkg, plen) == 0 && e->key[plen] == ':')
       mp_value_object_set(g->inputs, e->key + plen + 1, mp_value_dup(e->value));
   }
-  if (version && version[0])
-    mp_value_object_set(g->inputs, "version", mp_value_new_cstring(version));
+  if (version && version[0]) mp_provider_inputs_set_version(g->inputs, version);
   /* As Pulumi's default providers: where their plugin is downloaded from. */
-  if (url && url[0])
-    mp_value_object_set(g->inputs, "pluginDownloadURL",
-                        mp_value_new_cstring(url));
+  if (url && url[0]) mp_provider_inputs_set_url(g->inputs, url);
   return g;
 }
 
@@ -567,6 +565,10 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
                 (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
   rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
                          req->provider && req->provider[0] ? req->provider : NULL,
+                         req->version && req->version[0] ? req->version : NULL,
+                         req->plugindownloadurl && req->plugindownloadurl[0]
+                             ? req->plugindownloadurl
+                             : NULL,
                          c, err);
   if (rc < 0) free(c);
   return rc;

@@ -27,10 +27,12 @@ typedef struct mp_monitor_hooks {
   void (*log)(void *ud, mp_log_severity sev, const char *urn, const char *msg);
   void (*program_done)(void *ud, int failed, const char *msg);
   /* Calls provider function |tok| with |args| (taken) through the provider
-   * |ref| (NULL: the package's default); answers later through
+   * |ref| (NULL: the package's default, of plugin |version| fetched from
+   * |url|, each NULL when not asked); answers later through
    * mp_monitor_call_done. Returns 0 or an MP_E code (then no answer). */
   int (*invoke)(void *ud, const char *tok, mp_value *args, const char *ref,
-                mp_monitor_call *call, mp_err *err);
+                const char *version, const char *url, mp_monitor_call *call,
+                mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {

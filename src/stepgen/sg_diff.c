@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/registry.h"
 #include "engine/urn.h"
 #include "stepgen/sg_int.h"
 
@@ -82,14 +83,27 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   const char *nm = mp_urn_name(st->urn, &nlen);
   char *name = nm ? mp_xstrndup(nm, nlen) : NULL;
   q.name = name;
-  q.olds = olds;
-  q.news = st->inputs;
+  /* A provider's CheckConfig sees its config without __internal, which
+   * its checked inputs then keep (as Pulumi's registry Check does). */
+  mp_value *old_config = is_prov ? mp_provider_config(olds) : NULL;
+  mp_value *new_config = is_prov ? mp_provider_config(st->inputs) : NULL;
+  q.olds = is_prov ? old_config : olds;
+  q.news = is_prov ? new_config : st->inputs;
   q.preview = sg->preview;
   int rc = 0;
   if (is_prov ||
       !mp__sg_ahead_take(sg->ahead, MP__SG_CALL_CHECK, p, &q, &r, err, &rc))
     rc = fn(p, &q, &r, err);
   free(name);
+  mp_value_free(old_config);
+  mp_value_free(new_config);
+  const mp_value *internal =
+      is_prov && st->inputs && st->inputs->kind == MP_VALUE_OBJECT
+          ? mp_value_object_get(st->inputs, MP_PROVIDER_INTERNAL_KEY)
+          : NULL;
+  if (rc == 0 && r.inputs && internal && r.inputs->kind == MP_VALUE_OBJECT)
+    mp_value_object_set(r.inputs, MP_PROVIDER_INTERNAL_KEY,
+                        mp_value_dup(internal));
   if (rc == 0 && r.nfailures > 0) rc = check_failures(st, &r, err);
   if (rc == 0 && r.inputs) {
     mp_value_free(st->inputs);
@@ -241,12 +255,16 @@ static int provider_change_replaces(mp_stepgen *sg, const mp_resource *old,
   mp_prov_req q = {0};
   mp_prov_resp r;
   mp_prov_resp_init(&r);
+  mp_value *news = mp_provider_config(n->state->inputs);
+  mp_value *old_inputs = mp_provider_config(oldp->inputs);
   q.urn = n->state->urn;
   q.type = n->state->type;
   q.olds = oldp->outputs;
-  q.news = n->state->inputs;
-  q.old_inputs = oldp->inputs;
+  q.news = news;
+  q.old_inputs = old_inputs;
   int rc = p->vt->diff_config(p, &q, &r, err);
+  mp_value_free(news);
+  mp_value_free(old_inputs);
   int rep = rc < 0 ? rc : r.replaces.len > 0;
   mp_prov_resp_destroy(&r);
   return rep;
@@ -263,25 +281,25 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
   mp_prov_resp r;
   mp_prov_resp_init(&r);
   int rc = 0;
+  mp_value *news = mp_provider_config(st->inputs);
   if (p->vt->diff_config) {
+    mp_value *old_inputs = mp_provider_config(old->inputs);
     mp_prov_req q = {0};
     q.urn = st->urn;
     q.type = st->type;
     q.olds = old->outputs;
-    q.news = st->inputs;
-    q.old_inputs = old->inputs;
+    q.news = news;
+    q.old_inputs = old_inputs;
     rc = p->vt->diff_config(p, &q, &r, err);
+    mp_value_free(old_inputs);
   }
   if (rc == 0) {
-    if (r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0) {
-      mp_value *news = mp_value_dup(st->inputs);
-      if (news) mp_value_object_del(news, "__internal");
+    if (r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0)
       engine_diff(old->outputs, news, d);
-      mp_value_free(news);
-    } else {
+    else
       apply_provider_diff(&r, d);
-    }
   }
+  mp_value_free(news);
   mp_prov_resp_destroy(&r);
   return rc;
 }

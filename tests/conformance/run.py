@@ -1059,7 +1059,9 @@ def run_scenario(binary, sc, parallel, keep, pg_url=None):
                 text = env.subst(text)
                 if mode.strip() == "deployment":
                     text = json.dumps(wrap_deployment(json.loads(text)))
-                with open(os.path.join(env.tmp, fname), "w") as f:
+                path = os.path.join(env.tmp, fname)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
                     f.write(text)
                 continue
             if kind == "import":

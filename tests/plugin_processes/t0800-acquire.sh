@@ -44,7 +44,8 @@ expect_out "Downloading plugin testprov-1.0.0 from $URL/dl/pulumi-resource-testp
 export_state
 check "the default provider records where its plugin comes from" '
 p = res()["testprov-provider"]
-assert p["inputs"]["pluginDownloadURL"].endswith("/dl"), p
+assert p["inputs"]["__internal"]["pluginDownloadURL"].endswith("/dl"), p
+assert "pluginDownloadURL" not in p["outputs"], p
 assert p["inputs"]["version"] == "1.0.0", p'
 run up -y --skip-preview
 expect_rc 0 "the next up"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ==== models in use ==== */
 
@@ -25,13 +26,40 @@ static diy_stack *by_id(mp_diy *s, int64_t id) {
   MP_BUG("no DIY stack model %lld", (long long)id);
 }
 
-int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
-  *out = find(s, st);
-  if (*out)
-    return 0;
+/* What identifies the content of checkpoint |path| (or its absence). */
+static void ident_of(const char *path, char out[96]) {
+  struct stat st;
+  if (path == NULL || stat(path, &st) != 0) {
+    snprintf(out, 96, "none");
+    return;
+  }
+  snprintf(out, 96, "%s:%llu:%llu:%lld.%09ld:%lld", path + strlen(path) - 3,
+           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+           (long long)st.st_size);
+}
+
+static char *current_path(mp_diy *s, mp_stack_ref st) {
   char *plain = mp__diy_stack_path(s, st);
   char *path = mp__diy_find_checkpoint(plain);
   free(plain);
+  return path;
+}
+
+int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
+  *out = find(s, st);
+  char *path = current_path(s, st);
+  if (*out) {
+    char now[96];
+    ident_of(path, now);
+    if ((*out)->sessions > 0 || s->tx == *out ||
+        strcmp(now, (*out)->ident) == 0) {
+      free(path);
+      return 0;
+    }
+    mp__diy_release(s, *out); /* another process wrote it: read it again */
+    *out = NULL;
+  }
   if (path == NULL)
     return mp__store_no_stack(st, err);
   char *text;
@@ -41,6 +69,8 @@ int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
     rc = mp__store_no_stack(st, err);
   if (rc == 0)
     rc = mp__diy_model_parse(s, st, text, len, path, out, err);
+  if (rc == 0)
+    ident_of(path, (*out)->ident);
   free(text);
   free(path);
   if (rc < 0)
@@ -85,6 +115,7 @@ int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
       rc = mp_err_set(err, MP_EIO, "cannot move '%s' aside", other);
     free(bak);
   }
+  ident_of(rc == 0 ? path : NULL, m->ident);
   free(other);
   free(path);
   free(plain);
@@ -372,17 +403,15 @@ const mp__store_db mp__diy_db = {
 int mp__diy_load(mp_store *base, mp_stack_ref st, const mp_crypter *c,
                  mp_snapshot **out, mp_err *err) {
   mp_diy *s = mp__diy(base);
-  int rc = mp__store_load(&mp__diy_db, base, st, c, out, err);
-  mp__diy_release(s, find(s, st));
-  return rc;
+  (void)s;
+  return mp__store_load(&mp__diy_db, base, st, c, out, err);
 }
 
 int mp__diy_replace(mp_store *base, mp_stack_ref st, mp_snapshot *snap,
                     const mp_crypter *c, mp_err *err) {
   mp_diy *s = mp__diy(base);
-  int rc = mp__store_replace(&mp__diy_db, base, st, snap, c, err);
-  mp__diy_release(s, find(s, st));
-  return rc;
+  (void)s;
+  return mp__store_replace(&mp__diy_db, base, st, snap, c, err);
 }
 
 int mp__diy_apply(mp_store_update *base, const mp_store_change *changes,

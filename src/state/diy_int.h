@@ -57,6 +57,9 @@ struct diy_stack {
   cJSON *config;   /* checkpoint.config, kept as read */
   cJSON *metadata; /* latest.metadata, kept as read */
   int sessions;    /* open write sessions on it */
+  /* the checkpoint file as last read or written: another process's write
+   * changes it, and the model is then read again */
+  char ident[96];
   int broken;      /* a write failed after changing the model */
   /* mp_store_replace's transaction: the entries it replaces */
   diy_entry **old_res, **old_pend, **old_byrow;
@@ -170,7 +173,9 @@ void mp__diy_entry_free(diy_entry *e);
 /* The model of stack |st| (loaded from its file if not in memory yet);
  * MP_ENOENT if the stack does not exist. */
 int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err);
-/* Forgets |m| unless a write session holds it. */
+/* Forgets |m| unless a write session holds it (a stack removed or
+ * renamed). Models are otherwise kept, so that the rows handed out stay
+ * valid for the life of the store. */
 void mp__diy_release(mp_diy *s, diy_stack *m);
 /* Writes the checkpoint of |m|. */
 int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err);

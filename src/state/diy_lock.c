@@ -105,8 +105,8 @@ static void to_info(const lock_file *l, mp_lock_info *info) {
 /* The other lock files of |st| (not this store's own), after removing the
  * stale ones when |stale| is not NULL (the first one removed goes there).
  * Appends to *out / *n. */
-static void others(mp_diy *s, mp_stack_ref st, mp_lock_info *stale,
-                   lock_file **out, size_t *n) {
+static void others(mp_diy *s, mp_stack_ref st, int with_own,
+                   mp_lock_info *stale, lock_file **out, size_t *n) {
   char *dir = mp__diy_lock_dir(s, st);
   char *own = mp_xasprintf("%s.json", s->lock_id);
   mp_strv names;
@@ -115,7 +115,8 @@ static void others(mp_diy *s, mp_stack_ref st, mp_lock_info *stale,
   for (size_t i = 0; i < names.len; i++) {
     const char *name = names.items[i];
     size_t len = strlen(name);
-    if (strcmp(name, own) == 0 || len < 5 || strcmp(name + len - 5, ".json"))
+    if ((!with_own && strcmp(name, own) == 0) || len < 5 ||
+        strcmp(name + len - 5, ".json"))
       continue;
     lock_file l;
     if (read_lock(s, dir, name, &l) < 0) { /* removed meanwhile */
@@ -130,7 +131,7 @@ static void others(mp_diy *s, mp_stack_ref st, mp_lock_info *stale,
       if (stale->pid == 0) {
         to_info(&l, stale);
         snprintf(stale->gone, sizeof(stale->gone),
-                 "process %lld no longer exists", (long long)l.pid);
+                 "its process no longer exists");
       }
       free(l.path);
       continue;
@@ -177,7 +178,7 @@ int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
   (void)kind; /* Pulumi's lock file has no field for it */
   lock_file *l = NULL;
   size_t n = 0;
-  others(s, st, stale, &l, &n);
+  others(s, st, 1, stale, &l, &n); /* our own: a session of this store */
   if (n > 0) {
     busy(s, l, n, err);
     free_locks(l, n);
@@ -198,7 +199,7 @@ int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
     rc = mp__diy_write(path, text, strlen(text), 0, 0, err);
   cJSON_free(text);
   if (rc == 0) {
-    others(s, st, NULL, &l, &n); /* a racer may have written at once */
+    others(s, st, 0, NULL, &l, &n); /* a racer may have written at once */
     if (n > 0) {
       unlink(path);
       rc = busy(s, l, n, err);
@@ -212,7 +213,7 @@ int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
 int mp__diy_lock_check_free(mp_diy *s, mp_stack_ref st, mp_err *err) {
   lock_file *l = NULL;
   size_t n = 0;
-  others(s, st, NULL, &l, &n);
+  others(s, st, 0, NULL, &l, &n);
   int rc = n > 0 ? busy(s, l, n, err) : 0;
   free_locks(l, n);
   return rc;

@@ -82,7 +82,6 @@ static void add_info(mp_diy *s, const char *project, const char *name,
   info.name = mp_xstrdup(name);
   info.resource_count = (int64_t)m->nres;
   info.last_update = mp__diy_history_last(s, st);
-  mp__diy_release(s, m);
   *out = mp_xreallocarray(*out, *n + 1, sizeof(**out));
   (*out)[(*n)++] = info;
 }
@@ -140,28 +139,37 @@ static char *selected_path(const mp_diy *s, const char *project) {
   return mp_xasprintf("%s/.pulumi/minipulumi/selected/%s", s->root, project);
 }
 
-int mp__diy_selected_get(mp_store *base, const char *project, char **out,
-                         mp_err *err) {
-  *out = NULL;
+/* The name in the selection file of |project| (owned), or NULL. */
+static char *selected_raw(mp_store *base, const char *project) {
   char *path = selected_path(mp__diy(base), project);
   char *text;
   size_t len;
-  int rc = mp__diy_read(path, &text, &len, err);
+  mp_err ignored;
+  int rc = mp__diy_read(path, &text, &len, &ignored);
   free(path);
-  if (rc == MP_ENOENT)
-    return 0;
   if (rc < 0)
-    return rc;
+    return NULL;
   text[strcspn(text, "\n")] = '\0';
-  if (*text)
-    *out = text;
+  return text;
+}
+
+int mp__diy_selected_get(mp_store *base, const char *project, char **out,
+                         mp_err *err) {
+  *out = NULL;
+  char *name = selected_raw(base, project);
+  mp_stack_ref st = {project, name};
+  if (name && *name && mp__diy_stack_exists(base, st, err) == 1)
+    *out = name; /* a stack removed by another program is not selected */
   else
-    free(text);
+    free(name);
   return 0;
 }
 
 int mp__diy_selected_set(mp_store *base, const char *project, const char *name,
                          mp_err *err) {
+  mp_stack_ref st = {project, name};
+  if (name && mp__diy_stack_exists(base, st, err) == 0)
+    return mp__store_no_stack(st, err);
   char *path = selected_path(mp__diy(base), project);
   int rc = 0;
   if (name == NULL) {
@@ -181,9 +189,9 @@ int mp__diy_selected_set(mp_store *base, const char *project, const char *name,
  * |new_name| when not NULL. */
 static int selection_follows(mp_store *base, mp_stack_ref st,
                              const char *new_name, mp_err *err) {
-  char *cur = NULL;
-  int rc = mp__diy_selected_get(base, st.project, &cur, err);
-  if (rc == 0 && cur && strcmp(cur, st.name) == 0)
+  char *cur = selected_raw(base, st.project);
+  int rc = 0;
+  if (cur && strcmp(cur, st.name) == 0)
     rc = mp__diy_selected_set(base, st.project, new_name, err);
   free(cur);
   return rc;
@@ -200,7 +208,6 @@ int mp__diy_secrets_get(mp_store *base, mp_stack_ref st, char **type,
     return err->code;
   *type = mp_xstrdup(m->secrets_type);
   *state = mp_xstrdup(m->secrets_state);
-  mp__diy_release(s, m);
   return 0;
 }
 
@@ -213,18 +220,15 @@ int mp__diy_secrets_set(mp_store *base, mp_stack_ref st, const char *type,
   if (state) {
     cJSON *j = cJSON_Parse(state);
     cJSON_Delete(j);
-    if (j == NULL) {
-      mp__diy_release(s, m);
+    if (j == NULL)
       return mp_err_set(err, MP_EINVAL,
                         "the secrets provider state is not JSON");
-    }
   }
   free(m->secrets_type);
   free(m->secrets_state);
   m->secrets_type = mp_xstrdup(type);
   m->secrets_state = mp_xstrdup(state);
   int rc = s->tx == m ? 0 : mp__diy_flush(s, m, err); /* else at commit */
-  mp__diy_release(s, m);
   return rc;
 }
 

@@ -66,10 +66,8 @@ int mp__diy_update_begin(mp_store *base, mp_stack_ref st, const char *kind,
   int rc = mp__diy_lock_take(s, st, kind, stale, err);
   if (rc == 0 && (rc = backup_stack(s, st, err)) < 0)
     mp__diy_lock_release(s, st);
-  if (rc < 0) {
-    mp__diy_release(s, m);
+  if (rc < 0)
     return rc;
-  }
   mp_diy_update *u = mp_xcalloc(1, sizeof(*u));
   u->base.s = base;
   u->s = s;
@@ -105,7 +103,6 @@ int mp__diy_update_end(mp_store_update *base, const char *result,
   mp__diy_lock_release(s, st);
   unlink_update(u);
   u->m->sessions--;
-  mp__diy_release(s, u->m);
   free(u->base.lazy);
   free(u->label);
   free(u->kind);

@@ -21,19 +21,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import benchlib  # noqa: E402
-from bench_backends import program  # noqa: E402
-
-
-def one_run(binary, work, n, diy):
-    backend = None
-    if diy:
-        folder = tempfile.mkdtemp(dir=work)
-        backend = "file://" + folder
-    st = benchlib.Stack(binary, work, program(n), backend)
-    create = st.up()[0]
-    noop = st.up()[0]
-    shutil.rmtree(st.root, ignore_errors=True)
-    return create, noop
+from bench_backends import one_run  # noqa: E402
 
 
 def main():
@@ -47,7 +35,9 @@ def main():
     try:
         for n in (int(x) for x in a.sizes.split(",")):
             for diy in (False, True):
-                create, noop = one_run(binary, work, n, diy)
+                backend = ("file://" + tempfile.mkdtemp(dir=work)) if diy \
+                    else None
+                create, noop = one_run(binary, backend, n, work)
                 rows.append((n, "file://" if diy else "SQLite", create, noop))
                 print("%6d %-8s create %.2f s, no-op up %.2f s" % rows[-1],
                       flush=True)

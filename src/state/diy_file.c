@@ -74,24 +74,30 @@ static void gzip_into(const char *in, size_t n, mp_buf *out) {
 
 /* ==== read ==== */
 
-int mp__diy_read(const char *path, char **out, size_t *len, mp_err *err) {
-  *out = NULL;
-  *len = 0;
+/* The bytes of |path| as they are into |b|. */
+static int read_raw(const char *path, mp_buf *b, mp_err *err) {
   FILE *f = fopen(path, "rb");
   if (f == NULL)
     return mp_err_set(err, errno == ENOENT ? MP_ENOENT : MP_EIO,
                       "cannot read '%s': %s", path, strerror(errno));
-  mp_buf b;
-  mp_buf_init(&b);
   char chunk[65536];
   size_t n;
   while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-    mp_buf_append(&b, chunk, n);
+    mp_buf_append(b, chunk, n);
   int bad = ferror(f);
   fclose(f);
-  if (bad) {
+  return bad ? mp_err_set(err, MP_EIO, "cannot read '%s'", path) : 0;
+}
+
+int mp__diy_read(const char *path, char **out, size_t *len, mp_err *err) {
+  *out = NULL;
+  *len = 0;
+  mp_buf b;
+  mp_buf_init(&b);
+  int rc0 = read_raw(path, &b, err);
+  if (rc0 < 0) {
     mp_buf_destroy(&b);
-    return mp_err_set(err, MP_EIO, "cannot read '%s'", path);
+    return rc0;
   }
   if (b.len >= 2 && (unsigned char)b.data[0] == 0x1f &&
       (unsigned char)b.data[1] == 0x8b) {
@@ -148,22 +154,12 @@ static void keep_backup(const char *path) {
     if (rename(tmp, bak) != 0)
       unlink(tmp);
   } else if (errno != ENOENT) {
-    char *data = NULL;
-    size_t len;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-      mp_buf b;
-      mp_buf_init(&b);
-      char chunk[65536];
-      size_t n;
-      while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        mp_buf_append(&b, chunk, n);
-      fclose(f);
-      data = mp_buf_detach(&b, &len);
-      mp_err ignored;
-      (void)mp__diy_write(bak, data, len, 0, 0, &ignored);
-      free(data);
-    }
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_err ignored;
+    if (read_raw(path, &b, &ignored) == 0)
+      (void)mp__diy_write(bak, b.data, b.len, 0, 0, &ignored);
+    mp_buf_destroy(&b);
   }
   free(tmp);
   free(bak);

@@ -35,6 +35,21 @@
 #define PROV(st) "urn:pulumi:" st "::proj::pulumi:providers:pkgA::default"
 #define SECRET_TEXT "hunter2-do-not-leak"
 
+/* Runs test |fn| in a fresh scratch directory kept in *dir, removed
+ * afterwards unless a check failed (then kept for inspection). */
+static inline void tst_run_in_dir(char **dir, void (*fn)(void),
+                                  const char *name) {
+  *dir = tst_mkdtemp();
+  int before = mp_test_checks_failed;
+  fn();
+  if (mp_test_checks_failed == before)
+    tst_rmdir(*dir);
+  else
+    fprintf(stderr, "%s: left %s for inspection\n", name, *dir);
+  free(*dir);
+  *dir = NULL;
+}
+
 static char *tst_store_url(const char *name);
 static int tst_store_contains(const char *name, const char *needle);
 

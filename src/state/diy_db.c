@@ -116,8 +116,6 @@ int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
     free(bak);
   }
   ident_of(rc == 0 ? path : NULL, m->ident);
-  if (rc == 0)
-    m->dirty_ns = 0;
   free(other);
   free(path);
   free(plain);
@@ -180,13 +178,7 @@ static void end_tx(mp_diy *s) {
 static int commit(mp_store *base, mp_err *err) {
   mp_diy *s = mp__diy(base);
   diy_stack *m = s->tx;
-  int rc = 0;
-  if (m && s->defer) {
-    if (m->dirty_ns == 0)
-      m->dirty_ns = mp__diy_now_ns();
-  } else if (m) {
-    rc = mp__diy_flush(s, m, err);
-  }
+  int rc = m ? mp__diy_flush(s, m, err) : 0;
   if (m && m->old_byrow) {
     if (rc < 0) {
       restore_old(m);
@@ -422,35 +414,11 @@ int mp__diy_replace(mp_store *base, mp_stack_ref st, mp_snapshot *snap,
   return mp__store_replace(&mp__diy_db, base, st, snap, c, err);
 }
 
-int mp__diy_flush_deferred(mp_diy *s, diy_stack *m, mp_err *err) {
-  return m->dirty_ns ? mp__diy_flush(s, m, err) : 0;
-}
-
-/* How long a write may wait to be coalesced with later ones. */
-#define COALESCE_NS (5 * 1000 * 1000)
-
-/* Whether changes |ch| may stay in memory for a few milliseconds. A
- * pending operation is recorded before its provider call, so it is
- * written at once (and with it everything deferred before it: a step
- * that depends on an earlier one starts with that write, so it never
- * runs before the earlier step's effect is on disk). A step's result
- * alone may wait: were the process killed meanwhile, the file would hold
- * the step's pending operation, as after a kill just before the write. */
-static int may_defer(const diy_stack *m, const mp_store_change *ch,
-                     size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (ch[i].kind == MP_STORE_PENDING_ADD)
-      return 0;
-  return m->dirty_ns == 0 || mp__diy_now_ns() - m->dirty_ns < COALESCE_NS;
-}
-
 int mp__diy_apply(mp_store_update *base, const mp_store_change *changes,
                   size_t n, mp_err *err) {
   mp_diy_update *u = (mp_diy_update *)base;
-  u->s->defer = may_defer(u->m, changes, n);
   int rc = mp__store_apply(&mp__diy_db, base, u->c, &u->next_ord, changes, n,
                            err);
-  u->s->defer = 0;
   if (rc == 0 && n > 0 && base->s->verify_writes)
     rc = mp__store_verify_stored(&mp__diy_db, base->s, u->m->id, u->label, err);
   return rc;
@@ -467,5 +435,5 @@ int mp__diy_drop_old_pending(mp_store_update *base, mp_err *err) {
       dropped = 1;
     }
   }
-  return dropped || m->dirty_ns ? mp__diy_flush(u->s, m, err) : 0;
+  return dropped ? mp__diy_flush(u->s, m, err) : 0;
 }

@@ -61,8 +61,6 @@ struct diy_stack {
    * changes it, and the model is then read again */
   char ident[96];
   int broken;      /* a write failed after changing the model */
-  int64_t dirty_ns; /* when a deferred write first left the file behind;
-                       0 when the file holds the model */
   /* mp_store_replace's transaction: the entries it replaces */
   diy_entry **old_res, **old_pend, **old_byrow;
   size_t old_nres, old_npend, old_rcap, old_pcap, old_byrow_cap;
@@ -84,7 +82,6 @@ typedef struct mp_diy {
   diy_stack *stacks;        /* models loaded */
   diy_stack *tx;            /* the model the open transaction writes */
   int in_tx;
-  int defer;                /* the commit may leave the file behind */
   mp_diy_update *updates;   /* open write sessions, to unlock on close */
 } mp_diy;
 
@@ -182,8 +179,6 @@ int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err);
 void mp__diy_release(mp_diy *s, diy_stack *m);
 /* Writes the checkpoint of |m|. */
 int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err);
-/* Writes the checkpoint of |m| if a deferred write left it behind. */
-int mp__diy_flush_deferred(mp_diy *s, diy_stack *m, mp_err *err);
 extern const mp__store_db mp__diy_db;
 
 /* ==== operations (store.h contracts) ==== */

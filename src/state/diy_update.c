@@ -99,9 +99,7 @@ int mp__diy_update_end(mp_store_update *base, const char *result,
   mp_diy_update *u = (mp_diy_update *)base;
   mp_diy *s = u->s;
   mp_stack_ref st = {u->m->project, u->m->name};
-  int rc = mp__diy_flush_deferred(s, u->m, err);
-  if (rc == 0)
-    rc = mp__diy_history_add(s, u, result, counts, err);
+  int rc = mp__diy_history_add(s, u, result, counts, err);
   mp__diy_lock_release(s, st);
   unlink_update(u);
   u->m->sessions--;

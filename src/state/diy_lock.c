@@ -213,7 +213,8 @@ int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
 int mp__diy_lock_check_free(mp_diy *s, mp_stack_ref st, mp_err *err) {
   lock_file *l = NULL;
   size_t n = 0;
-  others(s, st, 0, NULL, &l, &n);
+  mp_lock_info stale = {0}; /* a dead holder's lock does not count */
+  others(s, st, 0, &stale, &l, &n);
   int rc = n > 0 ? busy(s, l, n, err) : 0;
   free_locks(l, n);
   return rc;

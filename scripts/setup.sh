@@ -12,6 +12,8 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev
   libuv1-dev libsqlite3-dev libcjson-dev libnghttp2-dev libyaml-dev
   libssl-dev libpq-dev python3
+  # gzipped checkpoints of file:// state folders
+  zlib1g-dev
   # plugin tarballs (libarchive) and their downloads (libcurl)
   libarchive-dev libcurl4-openssl-dev
   # fn::length counts grapheme clusters with ICU's break iterator

@@ -44,8 +44,8 @@ int mp_cli_home_file(mp_ctx *ctx, const char *name, char **out);
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o);
 
 /* The URL `login` or `logout` names: the argument in |pos| or -c
- * |cloud_url| (not both), ~/.minipulumi/state.db with |local| (and no
- * URL), else the current backend (mp_cli_backend_url). A relative file
+ * |cloud_url| (not both), file://~ with |local| (and no URL), else the
+ * current backend (mp_cli_backend_url). A relative file
  * path comes back absolute. Owned. Returns an exit status. */
 int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
                      int local, char **url);

@@ -258,8 +258,10 @@ int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
                         "a URL may not be specified when --local mode is "
                         "enabled");
-  if (local)
-    return mp_cli_default_backend(ctx, url);
+  if (local) { /* Pulumi's `login --local`: the DIY folder ~ */
+    *url = mp_xstrdup("file://~");
+    return 0;
+  }
   if (given) {
     *url = mp_cli_backend_normalize(given);
     return 0;

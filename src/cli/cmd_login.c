@@ -2,7 +2,8 @@
  * does. The URL is checked by opening the store (connecting and bringing
  * its schema up to date), then remembered in ~/.minipulumi/credentials.json
  * for the commands that run without --backend or MINIPULUMI_BACKEND_URL.
- * `--local` chooses the default SQLite file. */
+ * `--local` chooses the folder ~ in Pulumi's DIY layout (file://~), as
+ * Pulumi's `login --local` does. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,10 +23,12 @@ static const mp_cmd_help help = {
     "    $ minipulumi login /var/lib/minipulumi/state.db           # SQLite\n"
     "    $ minipulumi login sqlite:///var/lib/minipulumi/state.db\n"
     "    $ minipulumi login postgres://user@host:5432/database     # "
-    "PostgreSQL\n\n"
+    "PostgreSQL\n"
+    "    $ minipulumi login file://~/state     # a folder in Pulumi's DIY "
+    "layout\n\n"
     "A PostgreSQL password may be in the URL (user:password@host), in\n"
     "PGPASSWORD or in ~/.pgpass; it is never shown. `--local` is a shortcut\n"
-    "for ~/.minipulumi/state.db."};
+    "for file://~, as with Pulumi."};
 
 static void warn_env_conflict(mp_ctx *ctx, const char *url) {
   const char *name, *env;
@@ -76,7 +79,7 @@ int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_('c', "cloud-url", &cloud_url, "url",
                   "the URL of the state backend to log in to"),
       MP_OPT_BOOL_('l', "local", &local,
-                   "use the local SQLite file ~/.minipulumi/state.db"),
+                   "use the home folder in Pulumi's DIY layout (file://~)"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK)

@@ -16,7 +16,7 @@ static const mp_cmd_help help = {
     "    $ minipulumi logout\n\n"
     "To choose one, pass its URL, written the same way you wrote it when\n"
     "logging in. To log out of every backend at once, pass `--all`.\n"
-    "`--local` is a shortcut for ~/.minipulumi/state.db, matching\n"
+    "`--local` is a shortcut for file://~, matching\n"
     "`minipulumi login --local`."};
 
 int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx) {

@@ -8,6 +8,11 @@ trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"
 mkdir -p "$HOME" "$T/proj"
 export MINIPULUMI_BACKEND_URL="$T/state.db"
+# MP_TEST_DIY=1: the same tests on a file:// folder in Pulumi's DIY layout
+if [ "${MP_TEST_DIY:-}" = 1 ]; then
+  mkdir -p "$T/state"
+  export MINIPULUMI_BACKEND_URL="file://$T/state"
+fi
 unset PULUMI_CONFIG_PASSPHRASE_FILE CI
 # As with Pulumi, a stack cannot be made without a passphrase (t0120 tests
 # the prompt and the error); every test's stacks use this one.

@@ -52,9 +52,12 @@ expect_out "Logged out of $T/other.db" "logout message"
 run whoami -v
 expect_out "Backend URL: $HOME/.minipulumi/state.db" "back to the default"
 run login --local
-expect_out "($HOME/.minipulumi/state.db)" "login --local"
+expect_out "(file://~)" "login --local: Pulumi's DIY folder ~"
+run stack init dev
+expect_rc 0 "stack init in file://~"
+[ -f "$HOME/.pulumi/stacks/proj/dev.json" ] || fail "login --local stores in ~/.pulumi"
 run logout --local
-expect_out "Logged out of $HOME/.minipulumi/state.db" "logout --local"
+expect_out "Logged out of file://~" "logout --local"
 
 # flag errors, as Pulumi words them
 run login --local x.db

@@ -11,6 +11,7 @@ Usage: run.py [-j JOBS] [-k FILTER] [--pg-url URL] [--modes 1,8] BINARY [SCENARI
 With --pg-url (a PostgreSQL server's URL, e.g. the MP_TEST_PG_URL that
 tests/pg/pgtest.py provides), each scenario run gets a database of its own
 on that server as its state backend instead of a SQLite file.
+With --diy, the state lives in a file:// folder in Pulumi's DIY layout.
 Standard library only (and psql for --pg-url).
 """
 
@@ -471,6 +472,9 @@ def fmt_res(names, r):
 # ---------------------------------------------------------------- executing
 
 
+DIY = False  # --diy: every run's state in a file:// folder
+
+
 def pg_database(pg_url, sc, parallel):
     """A fresh database on |pg_url| for one run of |sc|: (name, URL)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pg"))
@@ -506,6 +510,9 @@ class Env:
         self.pg_url, self.pg_db = pg_url, None
         if pg_url:
             self.pg_db, self.env["MINIPULUMI_BACKEND_URL"] = pg_database(pg_url, sc, parallel)
+        elif DIY:
+            os.makedirs(os.path.join(self.tmp, "state"))
+            self.env["MINIPULUMI_BACKEND_URL"] = "file://" + os.path.join(self.tmp, "state")
         for k, v in sc.env.items():
             self.env[k] = self.subst(v)
         self.program = None
@@ -1147,9 +1154,13 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the temporary directories")
     ap.add_argument("--pg-url", default=None,
                     help="run on this PostgreSQL server, a database per scenario run")
+    ap.add_argument("--diy", action="store_true",
+                    help="state in a file:// folder (Pulumi's DIY layout)")
     ap.add_argument("--modes", default=None,
                     help="only these --parallel modes of each scenario, e.g. 8 (default: all)")
     a = ap.parse_args()
+    global DIY
+    DIY = a.diy
     binary = os.path.abspath(a.binary)
     here = os.path.dirname(os.path.abspath(__file__))
     paths = a.paths or [os.path.join(here, "scenarios")]

@@ -39,7 +39,8 @@ point prints its seed and keeps its directory.
 With --pg-url URL (a PostgreSQL server, e.g. tests/pg/pgtest.py's
 MP_TEST_PG_URL) the state lives in a database per directory on that
 server instead of its state.db; copies are made with CREATE DATABASE ...
-TEMPLATE.
+TEMPLATE. With --diy it lives in a file:// folder (Pulumi's DIY layout),
+copied with the directory.
 """
 import argparse
 import concurrent.futures
@@ -159,14 +160,19 @@ def backend(args, root):
     """The state backend URL of directory |root|."""
     if args.pg_url:
         return pg_module().with_db(args.pg_url, pg_db(root))
+    if args.diy:
+        return "file://" + os.path.join(root, "state")
     return os.path.join(root, "state.db")
 
 
 def new_state(args, root, copy_of=None):
-    """Creates the (empty, or copied) database of |root| with --pg-url."""
+    """Creates the (empty, or copied) database of |root| with --pg-url,
+    or its folder with --diy (a copy comes with the directory)."""
     if args.pg_url:
         pg_module().createdb(args.pg_url, pg_db(root),
                              pg_db(copy_of) if copy_of else None)
+    elif args.diy:
+        os.makedirs(os.path.join(root, "state"), exist_ok=True)
 
 
 def drop_state(args, root):
@@ -494,6 +500,8 @@ def main():
     ap.add_argument("--keep", action="store_true",
                     help="keep passing cases' directories")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--diy", action="store_true",
+                    help="state in a file:// folder (Pulumi's DIY layout)")
     ap.add_argument("--pg-url", default=None,
                     help="keep the state on this PostgreSQL server")
     args = ap.parse_args()

@@ -41,7 +41,8 @@ again and keeps its directory. Prints `N passed, N failed`.
 
 With --pg-url URL (a PostgreSQL server, e.g. tests/pg/pgtest.py's
 MP_TEST_PG_URL) each case keeps its state in a database of its own on that
-server instead of a state.db file.
+server instead of a state.db file; with --diy, in a file:// folder in
+Pulumi's DIY layout.
 """
 import argparse
 import concurrent.futures
@@ -384,11 +385,15 @@ class Runner:
         """The state backend URL of case directory |root|."""
         if self.args.pg_url:
             return pg_module().with_db(self.args.pg_url, self.pg_db(root))
+        if self.args.diy:
+            return "file://" + os.path.join(root, "state")
         return os.path.join(root, "state.db")
 
     def new_state(self, root):
         if self.args.pg_url:
             pg_module().createdb(self.args.pg_url, self.pg_db(root))
+        elif self.args.diy:
+            os.makedirs(os.path.join(root, "state"), exist_ok=True)
 
     def drop_state(self, root):
         if self.args.pg_url:
@@ -570,6 +575,8 @@ def main():
                     help="print the scenario of this seed and exit")
     ap.add_argument("--stats", action="store_true",
                     help="print the operations' exit statuses")
+    ap.add_argument("--diy", action="store_true",
+                    help="state in a file:// folder (Pulumi's DIY layout)")
     ap.add_argument("--pg-url", default=None,
                     help="keep each case's state on this PostgreSQL server")
     args = ap.parse_args()

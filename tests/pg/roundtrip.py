@@ -13,6 +13,9 @@ a stack of the same name on PostgreSQL and exported again:
   * `up --expect-no-changes` on PostgreSQL finds nothing to do;
   * exporting from PostgreSQL and importing back into a fresh SQLite
     stack gives the same bytes again.
+With --diy, the export from SQLite goes first into a file:// folder in
+Pulumi's DIY layout (SQLite -> file), and PostgreSQL imports what that
+folder exports (file -> PostgreSQL); every export is compared the same way.
 Prints `N passed, N failed`.
 """
 import argparse
@@ -124,6 +127,8 @@ def compare(what, a, b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--minipulumi", required=True)
+    ap.add_argument("--diy", action="store_true",
+                    help="pass through a file:// folder between the two")
     args = ap.parse_args()
     args.minipulumi = os.path.abspath(args.minipulumi)
     admin = os.environ.get("MP_TEST_PG_URL")
@@ -145,6 +150,18 @@ def main():
             msgs.append("the SQLite export lacks the stack's resources")
         if "tok-3x4mpl3" in a or "tok-3x4mpl3" not in a_plain:
             msgs.append("the secret is not where it belongs in the exports")
+        if args.diy:
+            folder = os.path.join(work, "diy")
+            os.makedirs(folder)
+            diy = "file://" + folder
+            cli.run(diy, "stack", "init", "dev")
+            cli.run(diy, "stack", "import", "--file", a_path)
+            cli.run(diy, "up", "--yes", "--skip-preview", "--expect-no-changes")
+            a_path, d = cli.export(diy, "diy.json")
+            _, d_plain = cli.export(diy, "diy-plain.json", "--show-secrets")
+            msgs += compare("the SQLite and file:// exports", mask(a), mask(d))
+            msgs += compare("the file:// exports with --show-secrets",
+                            mask(a_plain), mask(d_plain))
         cli.run(pg, "stack", "init", "dev")
         cli.run(pg, "stack", "import", "--file", a_path)
         b_path, b = cli.export(pg, "postgres.json")
@@ -163,7 +180,8 @@ def main():
     for m in msgs:
         print("FAIL " + m)
     if not msgs:
-        print("ok   export from SQLite, import into PostgreSQL and back")
+        print("ok   export from SQLite, import into %sPostgreSQL and back" %
+              ("a file:// folder, then " if args.diy else ""))
         shutil.rmtree(work, ignore_errors=True)
     else:
         print("roundtrip: kept %s" % work)

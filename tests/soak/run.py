@@ -378,6 +378,9 @@ class Stack:
             pg = pg_module()
             pg.dropdb(args.pg_url, self.db)
             self.backend = pg.createdb(args.pg_url, self.db)
+        elif args.diy:
+            os.makedirs(os.path.join(root, "state"), exist_ok=True)
+            self.backend = "file://" + os.path.join(root, "state")
         else:
             self.backend = os.path.join(root, "state.db")
         self.logf = open(os.path.join(root, "log.txt"), "ab")
@@ -724,6 +727,8 @@ def main():
     ap.add_argument("--kill-rate", type=float, default=0.1)
     ap.add_argument("--latency", type=int, default=5,
                     help="__latencyMs of every test resource")
+    ap.add_argument("--diy", action="store_true",
+                    help="state in a file:// folder (Pulumi's DIY layout)")
     ap.add_argument("--pg-url", default=None,
                     help="keep the state on this PostgreSQL server")
     ap.add_argument("--max-failures", type=int, default=1,

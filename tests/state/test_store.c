@@ -181,15 +181,7 @@ static void test_store_refuses_foreign_files(void) {
 }
 
 static void run_in_dir(void (*fn)(void), const char *name) {
-  g_dir = tst_mkdtemp();
-  int before = mp_test_checks_failed;
-  fn();
-  if (mp_test_checks_failed == before)
-    tst_rmdir(g_dir);
-  else
-    fprintf(stderr, "%s: left %s for inspection\n", name, g_dir);
-  free(g_dir);
-  g_dir = NULL;
+  tst_run_in_dir(&g_dir, fn, name);
 }
 
 int main(void) {

@@ -1,0 +1,439 @@
+/* The DIY store under the flows every backend shares (store_flow.c): a
+ * stack's model stands in for its database rows, a transaction's commit
+ * rewrites the stack's checkpoint file, and loading parses the entries
+ * back into resources. */
+#include "state/diy_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ==== models in use ==== */
+
+static diy_stack *find(mp_diy *s, mp_stack_ref st) {
+  for (diy_stack *m = s->stacks; m; m = m->next)
+    if (strcmp(m->name, st.name) == 0 &&
+        (s->legacy || strcmp(m->project, st.project) == 0))
+      return m;
+  return NULL;
+}
+
+static diy_stack *by_id(mp_diy *s, int64_t id) {
+  for (diy_stack *m = s->stacks; m; m = m->next)
+    if (m->id == id)
+      return m;
+  MP_BUG("no DIY stack model %lld", (long long)id);
+}
+
+/* What identifies the content of checkpoint |path| (or its absence). */
+static void ident_of(const char *path, char out[96]) {
+  struct stat st;
+  if (path == NULL || stat(path, &st) != 0) {
+    snprintf(out, 96, "none");
+    return;
+  }
+  snprintf(out, 96, "%s:%llu:%llu:%lld.%09ld:%lld", path + strlen(path) - 3,
+           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+           (long long)st.st_size);
+}
+
+static char *current_path(mp_diy *s, mp_stack_ref st) {
+  char *plain = mp__diy_stack_path(s, st);
+  char *path = mp__diy_find_checkpoint(plain);
+  free(plain);
+  return path;
+}
+
+int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
+  *out = find(s, st);
+  char *path = current_path(s, st);
+  if (*out) {
+    char now[96];
+    ident_of(path, now);
+    if ((*out)->sessions > 0 || s->tx == *out ||
+        strcmp(now, (*out)->ident) == 0) {
+      free(path);
+      return 0;
+    }
+    mp__diy_release(s, *out); /* another process wrote it: read it again */
+    *out = NULL;
+  }
+  if (path == NULL)
+    return mp__store_no_stack(st, err);
+  char *text;
+  size_t len;
+  int rc = mp__diy_read(path, &text, &len, err);
+  if (rc == MP_ENOENT) /* removed since we looked */
+    rc = mp__store_no_stack(st, err);
+  if (rc == 0)
+    rc = mp__diy_model_parse(s, st, text, len, path, out, err);
+  if (rc == 0)
+    ident_of(path, (*out)->ident);
+  free(text);
+  free(path);
+  if (rc < 0)
+    return rc;
+  (*out)->next = s->stacks;
+  s->stacks = *out;
+  return 0;
+}
+
+void mp__diy_release(mp_diy *s, diy_stack *m) {
+  if (m == NULL || m->sessions > 0 || s->tx == m)
+    return;
+  for (diy_stack **p = &s->stacks; *p; p = &(*p)->next) {
+    if (*p == m) {
+      *p = m->next;
+      break;
+    }
+  }
+  mp__diy_model_free(m);
+}
+
+int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
+  mp_stack_ref st = {m->project, m->name};
+  mp__diy_model_sort(m);
+  char *qualified = mp__diy_qualified(s, st);
+  mp_buf b;
+  mp_buf_init(&b);
+  mp__diy_model_print(m, qualified, &b);
+  free(qualified);
+  char *plain = mp__diy_stack_path(s, st);
+  int gz = mp__diy_gzip_wanted();
+  char *path = gz ? mp_xasprintf("%s.gz", plain) : mp_xstrdup(plain);
+  char *other = gz ? mp_xstrdup(plain) : mp_xasprintf("%s.gz", plain);
+  int rc = mp__diy_mkdirs_for(path, err);
+  if (rc == 0)
+    rc = mp__diy_write(path, b.data, b.len, gz, 1, err);
+  if (rc == 0 && mp__diy_exists(other)) {
+    /* the environment variable alone decides the form; the other one is
+     * kept as its .bak (Pulumi's saveCheckpoint) */
+    char *bak = mp_xasprintf("%s.bak", other);
+    if (rename(other, bak) != 0)
+      rc = mp_err_set(err, MP_EIO, "cannot move '%s' aside", other);
+    free(bak);
+  }
+  ident_of(rc == 0 ? path : NULL, m->ident);
+  free(other);
+  free(path);
+  free(plain);
+  mp_buf_destroy(&b);
+  return rc;
+}
+
+/* ==== the shared flows' database ==== */
+
+static int stack_id(mp_store *base, mp_stack_ref st, int64_t *id,
+                    mp_err *err) {
+  diy_stack *m;
+  if (mp__diy_get(mp__diy(base), st, &m, err) < 0)
+    return err->code;
+  *id = m->id;
+  return 0;
+}
+
+static int in_tx(mp_store *base) { return mp__diy(base)->in_tx; }
+
+static int begin_read(mp_store *base, mp_err *err) {
+  (void)base;
+  (void)err;
+  return 0;
+}
+
+static int begin(mp_store *base, mp_err *err) {
+  (void)err;
+  mp__diy(base)->in_tx = 1;
+  return 0;
+}
+
+/* Puts back the entries mp_store_replace set aside. */
+static void restore_old(diy_stack *m) {
+  for (size_t i = 0; i < m->nres; i++)
+    mp__diy_entry_free(m->res[i]);
+  for (size_t i = 0; i < m->npend; i++)
+    mp__diy_entry_free(m->pend[i]);
+  free(m->res);
+  free(m->pend);
+  free(m->byrow);
+  m->res = m->old_res;
+  m->nres = m->old_nres;
+  m->rcap = m->old_rcap;
+  m->pend = m->old_pend;
+  m->npend = m->old_npend;
+  m->pcap = m->old_pcap;
+  m->byrow = m->old_byrow;
+  m->byrow_cap = m->old_byrow_cap;
+  m->next_row = m->old_next_row;
+  m->old_res = m->old_pend = m->old_byrow = NULL;
+  m->old_nres = m->old_npend = 0;
+}
+
+static void end_tx(mp_diy *s) {
+  s->in_tx = 0;
+  s->tx = NULL;
+}
+
+static int commit(mp_store *base, mp_err *err) {
+  mp_diy *s = mp__diy(base);
+  diy_stack *m = s->tx;
+  int rc = m ? mp__diy_flush(s, m, err) : 0;
+  if (m && m->old_byrow) {
+    if (rc < 0) {
+      restore_old(m);
+    } else {
+      for (size_t i = 0; i < m->old_nres; i++)
+        mp__diy_entry_free(m->old_res[i]);
+      for (size_t i = 0; i < m->old_npend; i++)
+        mp__diy_entry_free(m->old_pend[i]);
+      free(m->old_res);
+      free(m->old_pend);
+      free(m->old_byrow);
+      m->old_res = m->old_pend = m->old_byrow = NULL;
+      m->old_nres = m->old_npend = 0;
+    }
+  } else if (m && rc < 0) {
+    m->broken = 1; /* the model is ahead of the file */
+  }
+  end_tx(s);
+  return rc;
+}
+
+static void rollback(mp_store *base) {
+  mp_diy *s = mp__diy(base);
+  if (s->tx && s->tx->old_byrow)
+    restore_old(s->tx);
+  end_tx(s);
+}
+
+/* Every row the changes name exists (and is not removed by an earlier
+ * change of the same write): checked before anything changes, so a write
+ * is all or nothing. */
+static int check_rows(mp_diy_update *u, const mp_store_change *ch, size_t n,
+                      mp_err *err) {
+  for (size_t i = 0; i < n; i++) {
+    int64_t row = 0;
+    const char *what = NULL;
+    switch (ch[i].kind) {
+    case MP_STORE_UPDATE:
+    case MP_STORE_UPDATE_NEW:
+      row = ch[i].res->row, what = "cannot update a resource";
+      break;
+    case MP_STORE_MOVE_NEW:
+    case MP_STORE_MOVE_LAZY:
+      row = ch[i].row, what = "cannot move a resource";
+      break;
+    case MP_STORE_DELETE:
+      row = ch[i].row, what = "cannot delete a resource";
+      break;
+    case MP_STORE_PENDING_REMOVE:
+      row = ch[i].row, what = "cannot remove a pending operation";
+      break;
+    default:
+      continue;
+    }
+    const diy_entry *e = mp__diy_model_get(u->m, row);
+    int pending = ch[i].kind == MP_STORE_PENDING_REMOVE;
+    int gone = e == NULL || e->pending != pending;
+    for (size_t j = 0; j < i && !gone; j++)
+      gone = (ch[j].kind == MP_STORE_DELETE ||
+              ch[j].kind == MP_STORE_PENDING_REMOVE) &&
+             ch[j].row == row;
+    if (gone)
+      return mp__store_no_row(what, u->label, row, err);
+  }
+  return 0;
+}
+
+/* Takes the JSON of |json| (left empty). */
+static char *take(mp_buf *json, size_t *len) {
+  return mp_buf_detach(json, len);
+}
+
+static void apply_one(mp_diy_update *u, const mp_store_change *ch,
+                      mp_buf *json, int64_t *ord, int64_t *row) {
+  diy_stack *m = u->m;
+  size_t len;
+  diy_entry *e;
+  switch (ch->kind) {
+  case MP_STORE_INSERT_NEW:
+  case MP_STORE_PENDING_ADD: {
+    int pending = ch->kind == MP_STORE_PENDING_ADD;
+    char *text = take(json, &len);
+    *row = mp__diy_model_add(m, text, len, pending ? 0 : (*ord)++, pending,
+                             ch->type,
+                             pending ? 0 : mp__diy_features_of_resource(ch->res));
+    return;
+  }
+  case MP_STORE_UPDATE:
+  case MP_STORE_UPDATE_NEW:
+    e = mp__diy_model_get(m, ch->res->row);
+    free(e->json);
+    e->json = take(json, &e->len);
+    e->features = mp__diy_features_of_resource(ch->res);
+    if (ch->kind == MP_STORE_UPDATE_NEW) {
+      e->ord = (*ord)++;
+      m->unsorted = 1;
+    }
+    return;
+  case MP_STORE_MOVE_NEW:
+  case MP_STORE_MOVE_LAZY:
+    e = mp__diy_model_get(m, ch->row);
+    e->ord = (*ord)++;
+    m->unsorted = 1;
+    return;
+  case MP_STORE_DELETE:
+  case MP_STORE_PENDING_REMOVE:
+    mp__diy_model_remove(m, ch->row);
+    return;
+  }
+}
+
+static int write_changes(mp_store_update *base, const mp_store_change *ch, size_t n,
+                 const mp_buf *json, int64_t *ord, int64_t *rows,
+                 mp_err *err) {
+  mp_diy_update *u = (mp_diy_update *)base;
+  mp_diy *s = u->s;
+  s->in_tx = 1;
+  if (u->m->broken)
+    return mp_err_set(err, MP_EIO,
+                      "an earlier write of stack '%s' failed; its "
+                      "checkpoint keeps what the last completed write stored",
+                      u->label);
+  mp_stack_ref st = {u->m->project, u->m->name};
+  if (mp__diy_lock_held(s, st, u->label, err) < 0 ||
+      check_rows(u, ch, n, err) < 0)
+    return err->code;
+  s->tx = u->m;
+  for (size_t i = 0; i < n; i++) /* |json| is the caller's to destroy */
+    apply_one(u, &ch[i], (mp_buf *)&json[i], ord, &rows[i]);
+  return 0;
+}
+
+static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
+                         mp_err *err) {
+  mp_diy *s = mp__diy(base);
+  diy_stack *m;
+  if (mp__diy_get(s, st, &m, err) < 0)
+    return err->code;
+  s->tx = m;
+  *id = m->id;
+  return m->sessions ? 0 : mp__diy_lock_check_free(s, st, err);
+}
+
+static int clear(mp_store *base, int64_t id, mp_err *err) {
+  (void)err;
+  diy_stack *m = by_id(mp__diy(base), id);
+  m->old_res = m->res;
+  m->old_nres = m->nres;
+  m->old_rcap = m->rcap;
+  m->old_pend = m->pend;
+  m->old_npend = m->npend;
+  m->old_pcap = m->pcap;
+  m->old_byrow = m->byrow;
+  m->old_byrow_cap = m->byrow_cap;
+  m->old_next_row = m->next_row;
+  m->res = m->pend = m->byrow = NULL;
+  m->nres = m->npend = m->rcap = m->pcap = m->byrow_cap = 0;
+  /* rows go on from where they were: a row is never reused */
+  return 0;
+}
+
+static int insert_resource(mp_store *base, int64_t id, int64_t ord,
+                           const mp_resource *r, const mp_buf *json,
+                           int64_t *row, mp_err *err) {
+  (void)err;
+  diy_stack *m = by_id(mp__diy(base), id);
+  *row = mp__diy_model_add(m, mp_xstrndup(json->data ? json->data : "", json->len),
+                           json->len, ord, 0, MP_PENDING_CREATING,
+                           mp__diy_features_of_resource(r));
+  return 0;
+}
+
+static int insert_pending(mp_store *base, int64_t id, mp_pending_type t,
+                          const mp_buf *json, int64_t *row, mp_err *err) {
+  (void)err;
+  diy_stack *m = by_id(mp__diy(base), id);
+  *row = mp__diy_model_add(m, mp_xstrndup(json->data ? json->data : "", json->len),
+                           json->len, 0, 1, t, 0);
+  return 0;
+}
+
+static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
+                     unsigned flags, mp_snapshot *snap, mp_err *err) {
+  diy_stack *m = by_id(mp__diy(base), id);
+  mp__diy_model_sort(m);
+  for (size_t i = 0; i < m->nres; i++) {
+    mp_resource *r;
+    const diy_entry *e = m->res[i];
+    if (mp__store_parse_entry(e->json, e->len, e->row, c, flags, &r, err) < 0)
+      return err->code;
+    r->row = e->row;
+    mp_snapshot_append(snap, r);
+  }
+  for (size_t i = 0; i < m->npend; i++) {
+    mp_resource *r;
+    const diy_entry *e = m->pend[i];
+    if (mp__store_parse_entry(e->json, e->len, e->row, c, flags, &r, err) < 0)
+      return err->code;
+    mp_snapshot_append_pending(snap, r, e->type);
+    snap->pending[snap->npending - 1].row = e->row;
+  }
+  return 0;
+}
+
+const mp__store_db mp__diy_db = {
+    .stack_id = stack_id,
+    .in_tx = in_tx,
+    .begin_read = begin_read,
+    .begin = begin,
+    .commit = commit,
+    .rollback = rollback,
+    .write = write_changes,
+    .replace_start = replace_start,
+    .clear = clear,
+    .insert_resource = insert_resource,
+    .insert_pending = insert_pending,
+    .read_rows = read_rows,
+};
+
+/* ==== operations ==== */
+
+int mp__diy_load(mp_store *base, mp_stack_ref st, const mp_crypter *c,
+                 mp_snapshot **out, mp_err *err) {
+  mp_diy *s = mp__diy(base);
+  (void)s;
+  return mp__store_load(&mp__diy_db, base, st, c, out, err);
+}
+
+int mp__diy_replace(mp_store *base, mp_stack_ref st, mp_snapshot *snap,
+                    const mp_crypter *c, mp_err *err) {
+  mp_diy *s = mp__diy(base);
+  (void)s;
+  return mp__store_replace(&mp__diy_db, base, st, snap, c, err);
+}
+
+int mp__diy_apply(mp_store_update *base, const mp_store_change *changes,
+                  size_t n, mp_err *err) {
+  mp_diy_update *u = (mp_diy_update *)base;
+  int rc = mp__store_apply(&mp__diy_db, base, u->c, &u->next_ord, changes, n,
+                           err);
+  if (rc == 0 && n > 0 && base->s->verify_writes)
+    rc = mp__store_verify_stored(&mp__diy_db, base->s, u->m->id, u->label, err);
+  return rc;
+}
+
+int mp__diy_drop_old_pending(mp_store_update *base, mp_err *err) {
+  mp_diy_update *u = (mp_diy_update *)base;
+  diy_stack *m = u->m;
+  int dropped = 0;
+  for (size_t i = m->npend; i-- > 0;) {
+    diy_entry *e = m->pend[i];
+    if (e->row <= u->pending_high && e->type != MP_PENDING_CREATING) {
+      mp__diy_model_remove(m, e->row);
+      dropped = 1;
+    }
+  }
+  return dropped ? mp__diy_flush(u->s, m, err) : 0;
+}

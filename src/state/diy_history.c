@@ -1,0 +1,244 @@
+/* Update history of the DIY store, as Pulumi's state.go addToHistory and
+ * getHistory keep it: after each update,
+ * .pulumi/history/<project>/<stack>/<stack>-<ns>.history.json holds the
+ * update (backend.UpdateInfo: kind, startTime, message, environment,
+ * config, result, endTime, resourceChanges) and
+ * <stack>-<ns>.checkpoint.json the checkpoint it left; .gz with
+ * PULUMI_DIY_BACKEND_GZIP. Entries are numbered 1, 2, ... oldest first. */
+#include "state/diy_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* resourceChanges' keys: Pulumi's display.StepOp names. */
+static const char *const op_names[9] = {"same",    "create", "update",
+                                        "delete",  "replace", "read",
+                                        "import",  "refresh", "discard"};
+
+static void put_changes(cJSON *j, const mp_update_counts *counts) {
+  int64_t n[9];
+  mp__store_counts_to_array(counts, n);
+  cJSON *rc = cJSON_AddObjectToObject(j, "resourceChanges");
+  for (size_t i = 0; i < 9; i++)
+    if (n[i])
+      cJSON_AddNumberToObject(rc, op_names[i], (double)n[i]);
+}
+
+static int write_json(const char *path, const cJSON *j, int gz, mp_err *err) {
+  char *text = cJSON_PrintUnformatted(j);
+  int rc = mp__diy_write(path, text, strlen(text), gz, 0, err);
+  cJSON_free(text);
+  return rc;
+}
+
+int mp__diy_history_add(mp_diy *s, mp_diy_update *u, const char *result,
+                        const mp_update_counts *counts, mp_err *err) {
+  mp_stack_ref st = {u->m->project, u->m->name};
+  int gz = mp__diy_gzip_wanted();
+  const char *ext = gz ? "json.gz" : "json";
+  char *dir = mp__diy_stack_dir(s, "history", st);
+  char *prefix = mp_xasprintf("%s/%s-%lld", dir, st.name,
+                              (long long)mp__diy_now_ns());
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "kind", u->kind);
+  cJSON_AddNumberToObject(j, "startTime", (double)u->start);
+  cJSON_AddStringToObject(j, "message", u->message);
+  cJSON_AddObjectToObject(j, "environment");
+  cJSON_AddObjectToObject(j, "config");
+  cJSON_AddStringToObject(j, "result", result);
+  cJSON_AddNumberToObject(j, "endTime", (double)time(NULL));
+  put_changes(j, counts);
+  char *hist = mp_xasprintf("%s.history.%s", prefix, ext);
+  char *chk = mp_xasprintf("%s.checkpoint.%s", prefix, ext);
+  int rc = mp__diy_mkdirs(dir, err);
+  if (rc == 0)
+    rc = write_json(hist, j, gz, err);
+  if (rc == 0) {
+    mp_buf b;
+    mp_buf_init(&b);
+    char *qualified = mp__diy_qualified(s, st);
+    mp__diy_model_sort(u->m);
+    mp__diy_model_print(u->m, qualified, &b);
+    rc = mp__diy_write(chk, b.data, b.len, gz, 0, err);
+    free(qualified);
+    mp_buf_destroy(&b);
+  }
+  cJSON_Delete(j);
+  free(chk);
+  free(hist);
+  free(prefix);
+  free(dir);
+  return rc;
+}
+
+/* ==== reading ==== */
+
+/* The <ns> of a history file name `<stack>-<ns>.history.json[.gz]`, or -1
+ * for any other file. */
+static long long stamp_of(const char *name) {
+  const char *dot = strstr(name, ".history.json");
+  if (dot == NULL || (strcmp(dot, ".history.json") != 0 &&
+                      strcmp(dot, ".history.json.gz") != 0))
+    return -1;
+  const char *dash = NULL;
+  for (const char *p = name; p < dot; p++)
+    if (*p == '-')
+      dash = p;
+  return dash ? strtoll(dash + 1, NULL, 10) : -1;
+}
+
+typedef struct hist_file {
+  long long stamp;
+  char *name;
+} hist_file;
+
+static int by_stamp(const void *a, const void *b) {
+  const hist_file *x = a, *y = b;
+  return (x->stamp > y->stamp) - (x->stamp < y->stamp);
+}
+
+/* The history files of |dir|, oldest first. */
+static hist_file *list_history(const char *dir, size_t *n) {
+  mp_strv names;
+  mp_strv_init(&names);
+  mp__diy_list(dir, &names);
+  hist_file *out = mp_xcalloc(names.len + 1, sizeof(*out));
+  *n = 0;
+  for (size_t i = 0; i < names.len; i++) {
+    long long t = stamp_of(names.items[i]);
+    if (t >= 0)
+      out[(*n)++] = (hist_file){t, mp_xstrdup(names.items[i])};
+  }
+  mp_strv_destroy(&names);
+  qsort(out, *n, sizeof(*out), by_stamp);
+  return out;
+}
+
+static void free_history(hist_file *h, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(h[i].name);
+  free(h);
+}
+
+static void rfc3339(int64_t secs, char *out, size_t n) {
+  time_t t = (time_t)secs;
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static const char *str_of(const cJSON *j, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int64_t num_of(const cJSON *j, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+  return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : 0;
+}
+
+static int read_entry(const char *path, int64_t id, mp_history_entry *h,
+                      mp_err *err) {
+  char *text;
+  size_t len;
+  if (mp__diy_read(path, &text, &len, err) < 0)
+    return err->code;
+  cJSON *j = cJSON_ParseWithLength(text, len);
+  free(text);
+  if (!cJSON_IsObject(j)) {
+    cJSON_Delete(j);
+    return mp_err_set(err, MP_ESTATE, "history file '%s' is not JSON", path);
+  }
+  memset(h, 0, sizeof(*h));
+  h->id = id;
+  snprintf(h->kind, sizeof(h->kind), "%s", str_of(j, "kind"));
+  snprintf(h->result, sizeof(h->result), "%s", str_of(j, "result"));
+  h->message = mp_xstrdup(str_of(j, "message"));
+  rfc3339(num_of(j, "startTime"), h->start, sizeof(h->start));
+  rfc3339(num_of(j, "endTime"), h->end, sizeof(h->end));
+  const cJSON *rc = cJSON_GetObjectItemCaseSensitive(j, "resourceChanges");
+  int64_t *f[9];
+  mp__store_counts_fields(&h->counts, f);
+  for (size_t i = 0; i < 9; i++)
+    *f[i] = num_of(rc, op_names[i]);
+  cJSON_Delete(j);
+  return 0;
+}
+
+int mp__diy_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,
+                    size_t *n, mp_err *err) {
+  mp_diy *s = mp__diy(base);
+  int ex = mp__diy_stack_exists(base, st, err);
+  if (ex < 0)
+    return err->code;
+  if (ex == 0)
+    return mp__store_no_stack(st, err);
+  char *dir = mp__diy_stack_dir(s, "history", st);
+  size_t nh;
+  hist_file *h = list_history(dir, &nh);
+  int rc = 0;
+  for (size_t i = nh; rc == 0 && i-- > 0;) { /* newest first */
+    char *path = mp_xasprintf("%s/%s", dir, h[i].name);
+    *out = mp_xreallocarray(*out, *n + 1, sizeof(**out));
+    rc = read_entry(path, (int64_t)i + 1, &(*out)[*n], err);
+    if (rc == 0)
+      (*n)++;
+    free(path);
+  }
+  free_history(h, nh);
+  free(dir);
+  return rc;
+}
+
+char *mp__diy_history_last(mp_diy *s, mp_stack_ref st) {
+  char *dir = mp__diy_stack_dir(s, "history", st);
+  size_t nh;
+  hist_file *h = list_history(dir, &nh);
+  char *out = NULL;
+  if (nh > 0) {
+    char *path = mp_xasprintf("%s/%s", dir, h[nh - 1].name);
+    mp_history_entry e;
+    mp_err ignored;
+    if (read_entry(path, 1, &e, &ignored) == 0) {
+      out = mp_xstrdup(e.end);
+      mp_history_entry_destroy(&e);
+    }
+    free(path);
+  }
+  free_history(h, nh);
+  free(dir);
+  return out;
+}
+
+int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
+                           mp_err *err) {
+  mp_stack_ref to = {st.project, new_name};
+  char *from_dir = mp__diy_stack_dir(s, "history", st);
+  char *to_dir = mp__diy_stack_dir(s, "history", to);
+  mp_strv names;
+  mp_strv_init(&names);
+  mp__diy_list(from_dir, &names);
+  size_t plen = strlen(st.name);
+  int rc = names.len ? mp__diy_mkdirs(to_dir, err) : 0;
+  for (size_t i = 0; rc == 0 && i < names.len; i++) {
+    const char *name = names.items[i];
+    /* <stack>-<ns>.(history|checkpoint).json[.gz]; others stay */
+    if (strncmp(name, st.name, plen) != 0 || name[plen] != '-')
+      continue;
+    char *src = mp_xasprintf("%s/%s", from_dir, name);
+    char *dst = mp_xasprintf("%s/%s%s", to_dir, new_name, name + plen);
+    if (rename(src, dst) != 0)
+      rc = mp_err_set(err, MP_EIO, "cannot move history file '%s'", src);
+    free(src);
+    free(dst);
+  }
+  if (rc == 0)
+    (void)rmdir(from_dir); /* only if nothing else is left in it */
+  mp_strv_destroy(&names);
+  free(from_dir);
+  free(to_dir);
+  return rc;
+}

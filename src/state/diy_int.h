@@ -1,0 +1,244 @@
+/* Internal to the DIY state store (src/state/diy_*.c): Pulumi's `file://`
+ * backend layout, read and written in place so that the Pulumi CLI and
+ * minipulumi can take turns on one folder (docs/state-backends.md, "DIY
+ * folders"). The layout is Pulumi's pkg/backend/diy:
+ *
+ *   .pulumi/meta.yaml                              `version: 1` (absent: legacy)
+ *   .pulumi/stacks/<project>/<stack>.json[.gz]     the versioned checkpoint
+ *   .pulumi/stacks/<project>/<stack>.json[.gz].bak the one before it
+ *   .pulumi/history/<project>/<stack>/<stack>-<ns>.{history,checkpoint}.json
+ *   .pulumi/backups/<project>/<stack>/<stack>.<ns>.json
+ *   .pulumi/locks/organization/<project>/<stack>/<uuid>.json
+ *
+ * (legacy layout: no <project> level, and locks under .pulumi/locks/<stack>).
+ * A stack in use is held in memory as a model (diy_stack): its entries'
+ * checkpoint JSON, each with the row the engine names it by, in order; a
+ * write changes the model and rewrites the checkpoint file whole. */
+#ifndef MP_DIY_INT_H
+#define MP_DIY_INT_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "state/store_int.h"
+
+/* One resource or pending operation of a stack. */
+typedef struct diy_entry {
+  int64_t row; /* what the engine names it by; never reused in a model */
+  int64_t ord; /* position among the resources */
+  char *json;  /* its ResourceV3 JSON, compact */
+  size_t len;
+  unsigned features; /* DIY_FEAT_* this entry needs */
+  int pending;       /* a pending operation of |type| */
+  mp_pending_type type;
+} diy_entry;
+
+/* Features of checkpoint version 4 (snapshot_json.c writes the same). */
+enum {
+  DIY_FEAT_REFRESH_BEFORE_UPDATE = 1 << 0,
+  DIY_FEAT_REPLACE_WITH = 1 << 1,
+  DIY_FEAT_TAINT = 1 << 2
+};
+
+typedef struct diy_stack diy_stack;
+struct diy_stack {
+  int64_t id;
+  char *project, *name;
+  diy_entry **res; /* resources; sorted by ord unless |unsorted| */
+  size_t nres, rcap;
+  diy_entry **pend; /* pending operations in order */
+  size_t npend, pcap;
+  diy_entry **byrow; /* row -> entry (NULL once removed) */
+  size_t byrow_cap;
+  int64_t next_row;
+  int unsorted;
+  char *secrets_type, *secrets_state;
+  cJSON *config;   /* checkpoint.config, kept as read */
+  cJSON *metadata; /* latest.metadata, kept as read */
+  int sessions;    /* open write sessions on it */
+  /* the checkpoint file as last read or written: another process's write
+   * changes it, and the model is then read again */
+  char ident[96];
+  int broken;      /* a write failed after changing the model */
+  /* mp_store_replace's transaction: the entries it replaces */
+  diy_entry **old_res, **old_pend, **old_byrow;
+  size_t old_nres, old_npend, old_rcap, old_pcap, old_byrow_cap;
+  int64_t old_next_row;
+  diy_stack *next;
+};
+
+typedef struct mp_diy_update mp_diy_update;
+
+typedef struct mp_diy {
+  mp_store base;
+  char *root;       /* the folder the URL names, absolute */
+  int legacy;       /* no meta.yaml version 1: stacks are not per project */
+  char lock_id[40]; /* this store's lock file name, a UUID as Pulumi's */
+  char host[256];
+  char user[128];
+  int64_t pid;
+  int64_t next_id;
+  diy_stack *stacks;        /* models loaded */
+  diy_stack *tx;            /* the model the open transaction writes */
+  int in_tx;
+  mp_diy_update *updates;   /* open write sessions, to unlock on close */
+} mp_diy;
+
+struct mp_diy_update {
+  mp_store_update base;
+  mp_diy *s;
+  diy_stack *m;
+  const mp_crypter *c;
+  char *label;
+  char *kind, *message;
+  int64_t start; /* unix seconds */
+  int64_t next_ord;
+  int64_t pending_high; /* highest pending row at begin */
+  mp_diy_update *next;
+};
+
+static inline mp_diy *mp__diy(mp_store *s) { return (mp_diy *)s; }
+
+/* ==== paths (diy_store.c); all owned ==== */
+
+/* The checkpoint file's path without compression: .../<stack>.json */
+char *mp__diy_stack_path(const mp_diy *s, mp_stack_ref st);
+/* The folder of the stack's lock files. */
+char *mp__diy_lock_dir(const mp_diy *s, mp_stack_ref st);
+/* The folder of the stack's history (|what| "history") or backups. */
+char *mp__diy_stack_dir(const mp_diy *s, const char *what, mp_stack_ref st);
+/* The checkpoint's "stack" name: organization/<project>/<stack>. */
+char *mp__diy_qualified(const mp_diy *s, mp_stack_ref st);
+/* 1 if PULUMI_DIY_BACKEND_GZIP asks for compressed checkpoints. */
+int mp__diy_gzip_wanted(void);
+
+/* ==== files (diy_file.c) ==== */
+
+/* The bytes of |path|, gunzipped when they are gzip (*len their length;
+ * owned). MP_ENOENT if it does not exist. */
+int mp__diy_read(const char *path, char **out, size_t *len, mp_err *err);
+/* Writes |len| bytes to |path| (gzipped if |gz|) atomically: a temporary
+ * file beside it, fsync, rename, fsync of the folder. With |bak| the file
+ * it replaces becomes |path|.bak (a hard link, no copy). */
+int mp__diy_write(const char *path, const char *data, size_t len, int gz,
+                  int bak, mp_err *err);
+/* mkdir -p of |dir|. */
+int mp__diy_mkdirs(const char *dir, mp_err *err);
+/* mkdir -p of the folder holding |path|. */
+int mp__diy_mkdirs_for(const char *path, mp_err *err);
+/* rm -rf |path|; a missing path is fine. */
+int mp__diy_remove_tree(const char *path, mp_err *err);
+/* The names in folder |dir| (sorted, without . and ..; none if missing). */
+void mp__diy_list(const char *dir, mp_strv *out);
+/* 1 if |path| exists. */
+int mp__diy_exists(const char *path);
+/* Which checkpoint file of stack base path |plain| (.../<stack>.json)
+ * exists: the plain or the .gz one, the newer if both (Pulumi's
+ * stackPath). Owned, or NULL if neither. */
+char *mp__diy_find_checkpoint(const char *plain);
+/* Nanoseconds since the epoch. */
+int64_t mp__diy_now_ns(void);
+
+/* ==== the model (diy_model.c) ==== */
+
+/* Parses checkpoint text into a new model for |st|. */
+int mp__diy_model_parse(mp_diy *s, mp_stack_ref st, const char *text,
+                        size_t len, const char *path, diy_stack **out,
+                        mp_err *err);
+/* A new empty model for |st|. */
+diy_stack *mp__diy_model_new(mp_diy *s, mp_stack_ref st);
+void mp__diy_model_free(diy_stack *m);
+/* The versioned checkpoint of |m| (stack name |qualified|), compact. */
+void mp__diy_model_print(const diy_stack *m, const char *qualified,
+                         mp_buf *out);
+/* Adds a resource (|pending| 0, at |ord|) or a pending operation of
+ * |type|, taking |json| (needing |features|); returns its row. */
+int64_t mp__diy_model_add(diy_stack *m, char *json, size_t len, int64_t ord,
+                          int pending, mp_pending_type type,
+                          unsigned features);
+/* The entry with |row|, or NULL. */
+diy_entry *mp__diy_model_get(const diy_stack *m, int64_t row);
+/* Removes the entry with |row| (which exists). */
+void mp__diy_model_remove(diy_stack *m, int64_t row);
+/* Sorts the resources by ord if needed. */
+void mp__diy_model_sort(diy_stack *m);
+/* The features the entry |json| needs. */
+unsigned mp__diy_features_of(const cJSON *res);
+unsigned mp__diy_features_of_resource(const mp_resource *r);
+void mp__diy_entry_free(diy_entry *e);
+
+/* ==== models in use (diy_db.c) ==== */
+
+/* The model of stack |st| (loaded from its file if not in memory yet);
+ * MP_ENOENT if the stack does not exist. */
+int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err);
+/* Forgets |m| unless a write session holds it (a stack removed or
+ * renamed). Models are otherwise kept, so that the rows handed out stay
+ * valid for the life of the store. */
+void mp__diy_release(mp_diy *s, diy_stack *m);
+/* Writes the checkpoint of |m|. */
+int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err);
+extern const mp__store_db mp__diy_db;
+
+/* ==== operations (store.h contracts) ==== */
+int mp__diy_stack_create(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__diy_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__diy_stack_list(mp_store *s, const char *project, mp_stack_info **out,
+                       size_t *n, mp_err *err);
+int mp__diy_stack_remove(mp_store *s, mp_stack_ref st, int force, mp_err *err);
+int mp__diy_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
+                         mp_err *err);
+int mp__diy_selected_get(mp_store *s, const char *project, char **out,
+                         mp_err *err);
+int mp__diy_selected_set(mp_store *s, const char *project, const char *name,
+                         mp_err *err);
+int mp__diy_secrets_get(mp_store *s, mp_stack_ref st, char **type,
+                        char **state, mp_err *err);
+int mp__diy_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
+                        const char *state, mp_err *err);
+int mp__diy_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
+                 mp_snapshot **out, mp_err *err);
+int mp__diy_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
+                    const mp_crypter *c, mp_err *err);
+int mp__diy_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
+                         const char *message, const mp_crypter *c,
+                         mp_lock_info *stale, mp_store_update **out,
+                         mp_err *err);
+int mp__diy_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
+                  mp_err *err);
+int mp__diy_drop_old_pending(mp_store_update *u, mp_err *err);
+int mp__diy_update_end(mp_store_update *u, const char *result,
+                       const mp_update_counts *counts, mp_err *err);
+int mp__diy_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
+                     mp_err *err);
+int mp__diy_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
+int mp__diy_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
+                    size_t *n, mp_err *err);
+
+/* ==== locks (diy_lock.c) ==== */
+
+/* Takes the stack's lock as Pulumi's lock.go does (write ours, then look
+ * for others); breaks locks of dead processes on this host (*stale). */
+int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
+                      mp_lock_info *stale, mp_err *err);
+/* MP_EBUSY with Pulumi's message if another holder's lock file exists. */
+int mp__diy_lock_check_free(mp_diy *s, mp_stack_ref st, mp_err *err);
+/* 0 if this store's lock file of |st| is still there, else MP_EBUSY. */
+int mp__diy_lock_held(mp_diy *s, mp_stack_ref st, const char *label,
+                      mp_err *err);
+void mp__diy_lock_release(mp_diy *s, mp_stack_ref st);
+
+/* ==== history (diy_history.c) ==== */
+
+/* Writes the history entry of a finished update and the copy of the
+ * checkpoint beside it. */
+int mp__diy_history_add(mp_diy *s, mp_diy_update *u, const char *result,
+                        const mp_update_counts *counts, mp_err *err);
+/* The newest history entry's end time (RFC 3339, owned) or NULL. */
+char *mp__diy_history_last(mp_diy *s, mp_stack_ref st);
+/* Moves the history of |st| to stack |new_name|. */
+int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
+                           mp_err *err);
+
+#endif

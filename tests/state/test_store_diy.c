@@ -1,0 +1,279 @@
+/* Tests for the DIY state store (src/state/diy_*.c): every case of
+ * store_cases.h (what all backends share) on file:// folders, then what is
+ * the DIY layout's own: where Pulumi's files are, gzip both ways, a legacy
+ * layout, a lock file of Pulumi's shape, URLs. */
+#include <ftw.h>
+#include <sys/stat.h>
+
+#define TST_STALE_GONE "its process no longer exists"
+#define TST_LOCK_FILES 1
+#include "state/store_cases.h"
+
+static char *g_dir; /* scratch directory of the current test */
+
+static char *tst_store_url(const char *name) {
+  return mp_xasprintf("file://%s/%s", g_dir, name);
+}
+
+static const char *g_needle;
+static int g_found;
+
+static int search_file(const char *path, const struct stat *sb, int type,
+                       struct FTW *ftw) {
+  (void)sb;
+  (void)ftw;
+  if (type == FTW_F && tst_file_contains(path, g_needle))
+    g_found = 1;
+  return 0;
+}
+
+/* Any file of folder |name| holds |needle|. */
+static int tst_store_contains(const char *name, const char *needle) {
+  char *dir = mp_xasprintf("%s/%s", g_dir, name);
+  g_needle = needle;
+  g_found = 0;
+  nftw(dir, search_file, 16, FTW_PHYS);
+  free(dir);
+  return g_found;
+}
+
+static char *path_in(const char *rel) {
+  return mp_xasprintf("%s/%s", g_dir, rel);
+}
+
+static int exists(const char *rel) {
+  char *p = path_in(rel);
+  struct stat st;
+  int ok = stat(p, &st) == 0;
+  free(p);
+  return ok;
+}
+
+/* File |rel| of the scratch folder holds |needle|. */
+static int in_file(const char *rel, const char *needle) {
+  char *p = path_in(rel);
+  int found = tst_file_contains(p, needle);
+  free(p);
+  return found;
+}
+
+static void write_file(const char *rel, const char *text) {
+  char *p = path_in(rel);
+  char *dir = mp_xstrdup(p);
+  *strrchr(dir, '/') = '\0';
+  char *cmd = mp_xasprintf("mkdir -p '%s'", dir);
+  CHECK(system(cmd) == 0);
+  FILE *f = fopen(p, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+  free(cmd);
+  free(dir);
+  free(p);
+}
+
+static mp_store *open_folder(const char *name) {
+  char *url = tst_store_url(name);
+  mp_store *s = NULL;
+  mp_err err;
+  if (mp_store_open(url, &s, &err) != 0)
+    fprintf(stderr, "open %s: %s\n", url, err.msg);
+  free(url);
+  return s;
+}
+
+/* A stack with one resource, written through an update session. */
+static void one_resource(mp_store *s, const char *stack) {
+  mp_stack_ref st = {P, stack};
+  mp_err err;
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, st, "update", "m", NULL, NULL, &u, &err) ==
+        0);
+  if (u == NULL)
+    return;
+  mp_resource *r = mp_resource_new(STACK_URN("dev"), "pulumi:pulumi:Stack", 0);
+  mp_store_change ins = {.kind = MP_STORE_INSERT_NEW, .res = r};
+  CHECK(mp_store_apply(u, &ins, 1, &err) == 0);
+  mp_update_counts counts = {.create = 1};
+  CHECK(mp_store_update_end(u, "succeeded", &counts, &err) == 0);
+  mp_resource_free(r);
+}
+
+/* ==== the layout ==== */
+
+static void test_diy_layout(void) {
+  mp_store *s = open_folder("f");
+  CHECK(s != NULL);
+  if (s == NULL)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(in_file("f/.pulumi/meta.yaml", "version: 1"));
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  CHECK(exists("f/.pulumi/stacks/proj/dev.json"));
+  one_resource(s, "dev");
+  CHECK(exists("f/.pulumi/stacks/proj/dev.json.bak"));
+  CHECK(in_file("f/.pulumi/stacks/proj/dev.json",
+                          "{\"version\":3,\"checkpoint\":{\"stack\":"
+                          "\"organization/proj/dev\",\"latest\":{"));
+  mp_history_entry *h = NULL;
+  size_t n = 0;
+  CHECK(mp_store_history(s, dev, &h, &n, &err) == 0);
+  CHECK(n == 1 && h && strcmp(h[0].kind, "update") == 0 &&
+        strcmp(h[0].result, "succeeded") == 0 && h[0].counts.create == 1 &&
+        strcmp(h[0].message, "m") == 0);
+  for (size_t i = 0; i < n; i++)
+    mp_history_entry_destroy(&h[i]);
+  free(h);
+  /* the update's lock file is gone, its folder stays */
+  CHECK(exists("f/.pulumi/locks/organization/proj/dev"));
+  mp_lock_info info;
+  CHECK(mp_store_lock_get(s, dev, &info, &err) == 0);
+  mp_store_close(s);
+}
+
+/* PULUMI_DIY_BACKEND_GZIP alone decides the form written; the other form
+ * is moved to .bak; both are read. */
+static void test_diy_gzip_both_ways(void) {
+  mp_store *s = open_folder("g");
+  if (s == NULL)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  setenv("PULUMI_DIY_BACKEND_GZIP", "true", 1);
+  one_resource(s, "dev");
+  CHECK(exists("g/.pulumi/stacks/proj/dev.json.gz"));
+  CHECK(!exists("g/.pulumi/stacks/proj/dev.json"));
+  CHECK(exists("g/.pulumi/stacks/proj/dev.json.bak"));
+  CHECK(!in_file("g/.pulumi/stacks/proj/dev.json.gz",
+                           "organization/proj/dev"));
+  char *order = order_of(s, "dev");
+  CHECK_STR(order, "proj-dev");
+  free(order);
+  unsetenv("PULUMI_DIY_BACKEND_GZIP");
+  CHECK(mp_store_secrets_set(s, dev, "passphrase", "{}", &err) == 0);
+  CHECK(exists("g/.pulumi/stacks/proj/dev.json"));
+  CHECK(!exists("g/.pulumi/stacks/proj/dev.json.gz"));
+  CHECK(exists("g/.pulumi/stacks/proj/dev.json.gz.bak"));
+  mp_stack_info *list = NULL;
+  size_t n = 0;
+  CHECK(mp_store_stack_list(s, NULL, &list, &n, &err) == 0);
+  CHECK(n == 1 && list && list[0].resource_count == 1);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&list[i]);
+  free(list);
+  mp_store_close(s);
+}
+
+/* No meta.yaml and a checkpoint directly in .pulumi/stacks: Pulumi's
+ * legacy layout, left as it is. */
+static void test_diy_legacy_layout(void) {
+  write_file("l/.pulumi/stacks/dev.json",
+             "{\"version\":3,\"checkpoint\":{\"stack\":\"dev\",\"latest\":{"
+             "\"manifest\":{\"time\":\"2024-01-01T00:00:00Z\",\"magic\":\"\","
+             "\"version\":\"\"},\"resources\":[{\"urn\":\"" STACK_URN(
+                 "dev") "\",\"custom\":false,\"type\":\"pulumi:pulumi:Stack\""
+                        "}]}}}\n");
+  mp_store *s = open_folder("l");
+  if (s == NULL)
+    return;
+  CHECK(!exists("l/.pulumi/meta.yaml"));
+  mp_err err;
+  mp_stack_info *list = NULL;
+  size_t n = 0;
+  CHECK(mp_store_stack_list(s, NULL, &list, &n, &err) == 0);
+  CHECK(n == 1 && list && strcmp(list[0].name, "dev") == 0 &&
+        strcmp(list[0].project, "proj") == 0);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&list[i]);
+  free(list);
+  char *order = order_of(s, "dev");
+  CHECK_STR(order, "proj-dev");
+  free(order);
+  mp_stack_ref dev = {P, "dev"};
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "refresh", NULL, NULL, NULL, &u, &err) ==
+        0);
+  /* legacy lock files are not under organization/<project> */
+  CHECK(exists("l/.pulumi/locks/dev"));
+  if (u)
+    CHECK(mp_store_update_end(u, "succeeded", NULL, &err) == 0);
+  CHECK(in_file("l/.pulumi/stacks/dev.json",
+                          "\"checkpoint\":{\"stack\":\"dev\""));
+  CHECK(exists("l/.pulumi/history/dev"));
+  mp_store_close(s);
+  write_file("n/.pulumi/meta.yaml", "version: 2\n");
+  mp_store *t = NULL;
+  char *url = tst_store_url("n");
+  CHECK(mp_store_open(url, &t, &err) == MP_ESTATE);
+  CHECK_CONTAINS(err.msg, "has version 2");
+  free(url);
+}
+
+/* A lock file the Pulumi CLI wrote stops an update with Pulumi's message;
+ * breaking the lock removes it. */
+static void test_diy_pulumi_lock(void) {
+  mp_store *s = open_folder("k");
+  if (s == NULL)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  write_file("k/.pulumi/locks/organization/proj/dev/"
+             "0b0c7fbc-5c1d-4a8e-9b7d-2a3c4d5e6f70.json",
+             "{\"pid\":4242,\"username\":\"alice\",\"hostname\":\"elsewhere"
+             "\",\"timestamp\":\"2024-03-04T05:06:07.123456789+01:00\"}");
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        MP_EBUSY);
+  CHECK_CONTAINS(err.msg, "the stack is currently locked by 1 lock(s). Either "
+                          "wait for the other process(es) to end or delete "
+                          "the lock file with `minipulumi cancel`.");
+  CHECK_CONTAINS(err.msg,
+                 "/.pulumi/locks/organization/proj/dev/"
+                 "0b0c7fbc-5c1d-4a8e-9b7d-2a3c4d5e6f70.json: created by "
+                 "alice@elsewhere (pid 4242) at 2024-03-04T05:06:07+01:00");
+  mp_lock_info info;
+  CHECK(mp_store_lock_get(s, dev, &info, &err) == 1);
+  CHECK(info.pid == 4242 && strcmp(info.host, "elsewhere") == 0);
+  CHECK(mp_store_lock_break(s, dev, &err) == 0);
+  CHECK(mp_store_lock_get(s, dev, &info, &err) == 0);
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        0);
+  if (u)
+    CHECK(mp_store_update_end(u, "succeeded", NULL, &err) == 0);
+  mp_store_close(s);
+}
+
+static void test_diy_urls(void) {
+  mp_store *s = NULL;
+  mp_err err;
+  CHECK(mp_store_open("file://", &s, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "names no folder");
+  char *home = getenv("HOME") ? mp_xstrdup(getenv("HOME")) : NULL;
+  setenv("HOME", g_dir, 1);
+  CHECK(mp_store_open("file://~", &s, &err) == 0);
+  mp_store_close(s);
+  CHECK(exists(".pulumi/meta.yaml"));
+  if (home)
+    setenv("HOME", home, 1);
+  free(home);
+}
+
+static void run_in_dir(void (*fn)(void), const char *name) {
+  tst_run_in_dir(&g_dir, fn, name);
+}
+
+int main(void) {
+  unsetenv("PULUMI_DIY_BACKEND_GZIP");
+  tst_store_cases(run_in_dir);
+  TST_STORE_CASE(run_in_dir, test_diy_layout);
+  TST_STORE_CASE(run_in_dir, test_diy_gzip_both_ways);
+  TST_STORE_CASE(run_in_dir, test_diy_legacy_layout);
+  TST_STORE_CASE(run_in_dir, test_diy_pulumi_lock);
+  TST_STORE_CASE(run_in_dir, test_diy_urls);
+  return mp_test_summary();
+}

@@ -1,8 +1,9 @@
 // The Automation API of @pulumi/pulumi (the version package.json pins)
 // driving minipulumi as `pulumi`: node run.js MINIPULUMI [CASE-PREFIX...].
 // The binary is linked as `pulumi` into a temporary folder put first on
-// PATH; the version check is not skipped; the state is in a sqlite://
-// store of that folder. Each case prints "ok NAME" or "FAIL NAME: why";
+// PATH; the version check is not skipped; the state is in a file://
+// (Pulumi's DIY layout) folder of that folder, the Automation API's usual
+// local backend. Each case prints "ok NAME" or "FAIL NAME: why";
 // the exit status is the number of failures.
 "use strict";
 const fs = require("fs");
@@ -23,7 +24,8 @@ fs.symlinkSync(bin, path.join(tmp, "bin", "pulumi"));
 process.env.PATH = path.join(tmp, "bin") + path.delimiter + process.env.PATH;
 process.env.HOME = path.join(tmp, "home");
 fs.mkdirSync(process.env.HOME);
-process.env.PULUMI_BACKEND_URL = "sqlite://" + path.join(tmp, "state.db");
+fs.mkdirSync(path.join(tmp, "state"));
+process.env.PULUMI_BACKEND_URL = "file://" + path.join(tmp, "state");
 process.env.PULUMI_CONFIG_PASSPHRASE = "automation-test";
 delete process.env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK;
 delete process.env.MINIPULUMI_BACKEND_URL;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite:
 #   build       debug, -Dwerror=true                  all tests
-#   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests
+#   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests but the
+#                                                     language L2 suite
 #   build-tsan  ThreadSanitizer, -Dwerror             suite "tsan": every test
 #                                                     that starts threads
 #   build-fuzz  clang, -Dfuzz=true, -Dwerror          suite "fuzz": each
@@ -98,7 +99,7 @@ fi
 
 if build_tree build-asan --buildtype=debug -Dwerror=true \
     -Db_sanitize=address,undefined -Db_lundef=false; then
-  run_tests build-asan
+  run_tests build-asan --no-suite language-l2
 fi
 
 # ThreadSanitizer for every test that starts threads (tests/meson.build

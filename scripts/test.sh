@@ -20,7 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The Node.js packages of the gRPC tests' peer (tests/rpc), the Node.js
 # programs (tests/nodejs) and the test provider plugins
 # (tests/plugin_processes): npm ci when a lock changed.
-./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes ||
+./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes tests/components ||
   { echo "0 passed, 1 failed"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1

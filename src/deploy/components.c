@@ -118,8 +118,17 @@ static void relay_after(uv_work_t *w, int status) {
     j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
   d->invokes--;
   const mp_err *err = j->rc < 0 ? &j->err : NULL;
-  if (j->is_call) mp_monitor_method_done(d->mon, j->call, &j->resp, err);
-  else mp_monitor_construct_done(d->mon, j->reg, &j->resp, err);
+  if (j->is_call) {
+    mp_monitor_method_done(d->mon, j->call, &j->resp, err);
+  } else {
+    /* A failed Construct fails the run like a failed registration: the
+     * monitor reports it on the component and tells the program to stop;
+     * nothing is deleted. */
+    int stop = err && err->code != MP_ECANCELED && d->state != DS_STOPPING;
+    if (stop) mp__deploy_fail(d, 0);
+    mp_monitor_construct_done(d->mon, j->reg, &j->resp, err);
+    if (stop) mp__deploy_cancel(d, 0);
+  }
   mp_buf_destroy(&j->req);
   mp_buf_destroy(&j->resp);
   free(j->tok);

@@ -41,6 +41,7 @@ struct mp_monitor_reg {
    * provider is known (construct.c). */
   int remote;
   mp_buf creq;
+  char *urn; /* the component's URN, for its diagnostics */
 };
 
 /* A default provider for one (package, version). */
@@ -112,6 +113,7 @@ static void reg_free(mp_monitor_reg *r) {
   mp_goal_free(r->goal);
   heritage_free(r->heir);
   mp_buf_destroy(&r->creq);
+  free(r->urn);
   free(r);
 }
 
@@ -573,6 +575,7 @@ static int register_remote(mp_monitor *m,
   mp_monitor_reg *r = new_reg(REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
                               req->acceptresources);
   r->remote = 1;
+  r->urn = mp_urn_new(m->stack, m->project, g->parent, g->type, g->name, NULL);
   rc = mp__monitor_construct_request(&m->o, req, own, &r->creq, err);
   if (rc < 0) {
     mp_goal_free(g);
@@ -603,7 +606,13 @@ void mp_monitor_construct_done(mp_monitor *m, mp_monitor_reg *r,
     err = &e;
   }
   if (a == NULL) {
-    answer_error(m, r, err, 0);
+    /* Reported on the component, as the engine reports a resource's
+     * failure; the program is told to stop (as for a default provider
+     * that is disabled), so that it does not wait on the component. */
+    if (m->o.hooks.log)
+      m->o.hooks.log(m->o.hooks.ud, MP_LOG_ERROR, r->urn, err->msg);
+    mp_err_set(&e, MP_ECANCELED, "%s", err->msg);
+    answer_error(m, r, &e, 0);
     return;
   }
   unlink_reg(m, r);
@@ -723,6 +732,23 @@ void mp_monitor_program_done(mp_monitor *m, int failed, const char *message) {
 
 /* ---- methods and packages ---- */
 
+/* The provider of a method: the explicit one, else the package's default
+ * provider as registered (the one that constructed the component; Pulumi
+ * asks its default providers the same way), else NULL: the deployment's
+ * pick for functions. */
+static const char *method_provider(mp_monitor *m,
+                                   const Pulumirpc__ResourceCallRequest *req) {
+  if (req->provider && req->provider[0]) return req->provider;
+  char *pkg = mp_type_package(req->tok);
+  if (pkg == NULL) return NULL;
+  char *key = mp_xasprintf("%s@%s@%s", pkg, req->version ? req->version : "",
+                           req->plugindownloadurl ? req->plugindownloadurl : "");
+  const dp *d = mp_map_get(&m->dps, key);
+  free(key);
+  free(pkg);
+  return d && d->ready ? d->ref : NULL;
+}
+
 int mp_monitor_call_method(mp_monitor *m, const Pulumirpc__ResourceCallRequest *req,
                     mp_call_cb cb, void *ud, mp_err *err) {
   if (req->tok == NULL || req->tok[0] == '\0')
@@ -739,10 +765,8 @@ int mp_monitor_call_method(mp_monitor *m, const Pulumirpc__ResourceCallRequest *
     c = mp_xcalloc(1, sizeof(*c));
     c->ccb = cb;
     c->ud = ud;
-    rc = m->o.hooks.call(m->o.hooks.ud, req->tok,
-                         req->provider && req->provider[0] ? req->provider
-                                                           : NULL,
-                         &b, c, err);
+    rc = m->o.hooks.call(m->o.hooks.ud, req->tok, method_provider(m, req), &b,
+                         c, err);
   }
   if (rc < 0) free(c);
   mp_buf_destroy(&b);

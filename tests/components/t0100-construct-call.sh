@@ -47,7 +47,8 @@ expect_out "4 unchanged" "a second up changes nothing"
 run config set prefix b
 run preview --diff
 expect_rc 0 "preview --diff"
-expect_out "+-random:index:RandomPet petchild replace" "a new prefix replaces the pet child"
+expect_out "+-random:index/randomPet:RandomPet: (replace)" "a new prefix replaces the pet child"
+expect_out 'prefix: "a" => "b"' "preview --diff shows the child's changed input"
 
 run config set name pet2
 run config set oldName pet

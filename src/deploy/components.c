@@ -82,18 +82,7 @@ typedef struct relay_job {
 static void relay_work(uv_work_t *w) {
   relay_job *j = mp_container_of(w, relay_job, work);
   mp_err_clear(&j->err);
-  mp_provider *p = NULL;
-  if (j->ref) {
-    p = mp_registry_get(j->d->registry, j->ref, &j->err);
-  } else {
-    char *pkg = mp_type_package(j->tok);
-    p = pkg ? mp_registry_for_invoke(j->d->registry, pkg, j->d->o->config,
-                                     &j->err)
-            : NULL;
-    if (pkg == NULL)
-      mp_err_set(&j->err, MP_EINVAL, "invalid method token '%s'", j->tok);
-    free(pkg);
-  }
+  mp_provider *p = mp__deploy_provider_for(j->d, j->ref, j->tok, &j->err);
   if (p == NULL) {
     j->rc = j->err.code ? j->err.code : MP_ENOENT;
     return;

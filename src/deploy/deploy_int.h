@@ -183,6 +183,10 @@ void mp__deploy_on_answers(uv_async_t *h);
  * the deployment). */
 int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
                       const char *ref, mp_monitor_call *call, mp_err *err);
+/* The provider |ref| ("<urn>::<id>"), or without one the instance that
+ * serves functions of |tok|'s package. Any thread. */
+mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
+                                     const char *tok, mp_err *err);
 
 /* ---- component providers (components.c) ---- */
 /* The monitor's endpoint, construct and call hooks (|ud| is the

@@ -14,14 +14,11 @@ static char *s_or_empty(const char *s) { return (char *)(s ? s : ""); }
 int mp__monitor_call_request(const mp_monitor_opts *o,
                              const Pulumirpc__ResourceCallRequest *q,
                              mp_buf *out, mp_err *err) {
-  const char *endpoint = o->hooks.endpoint ? o->hooks.endpoint(o->hooks.ud, err)
-                                           : NULL;
-  if (endpoint == NULL)
-    return mp_err_set(err, err->code ? err->code : MP_EINVAL,
-                      "cannot call %s: %s", q->tok,
-                      err->msg[0] ? err->msg : "no monitor endpoint");
   mp__monitor_info info;
-  mp__monitor_info_init(&info, o);
+  char *what = mp_xasprintf("call %s", q->tok);
+  int rc = mp__monitor_info_init(&info, o, what, err);
+  free(what);
+  if (rc < 0) return rc;
   Pulumirpc__CallRequest m = PULUMIRPC__CALL_REQUEST__INIT;
   m.tok = s_or_empty(q->tok);
   m.args = q->args;
@@ -30,7 +27,7 @@ int mp__monitor_call_request(const mp_monitor_opts *o,
   m.organization = s_or_empty(o->organization);
   m.dryrun = o->preview != 0;
   m.parallel = o->parallel;
-  m.monitorendpoint = (char *)endpoint;
+  m.monitorendpoint = (char *)info.endpoint;
   size_t nc = info.keys.len;
   Pulumirpc__CallRequest__ConfigEntry *ce = mp_xcalloc(nc ? nc : 1, sizeof(*ce));
   Pulumirpc__CallRequest__ConfigEntry **cp = mp_xcalloc(nc ? nc : 1, sizeof(*cp));

@@ -12,8 +12,14 @@
 
 /* ---- what Construct and Call both carry ---- */
 
-void mp__monitor_info_init(mp__monitor_info *i, const mp_monitor_opts *o) {
+int mp__monitor_info_init(mp__monitor_info *i, const mp_monitor_opts *o,
+                          const char *what, mp_err *err) {
   memset(i, 0, sizeof(*i));
+  i->endpoint = o->hooks.endpoint ? o->hooks.endpoint(o->hooks.ud, err) : NULL;
+  if (i->endpoint == NULL)
+    return mp_err_set(err, err->code ? err->code : MP_EINVAL,
+                      "cannot %s: %s", what,
+                      err->msg[0] ? err->msg : "no monitor endpoint");
   mp_strv_init(&i->keys);
   mp_strv_init(&i->values);
   mp_strv_init(&i->secret_keys);
@@ -36,6 +42,7 @@ void mp__monitor_info_init(mp__monitor_info *i, const mp_monitor_opts *o) {
     mp_buf_destroy(&b);
     mp_value_free(plain);
   }
+  return 0;
 }
 
 void mp__monitor_info_destroy(mp__monitor_info *i) {
@@ -61,23 +68,19 @@ int mp__monitor_construct_request(const mp_monitor_opts *o,
                                   const Pulumirpc__RegisterResourceRequest *q,
                                   const mp_strv *providers, mp_buf *out,
                                   mp_err *err) {
-  const char *endpoint = o->hooks.endpoint ? o->hooks.endpoint(o->hooks.ud, err)
-                                           : NULL;
-  if (endpoint == NULL)
-    return mp_err_set(err, err->code ? err->code : MP_EINVAL,
-                      "cannot construct '%s' (a remote component of type "
-                      "%s): %s",
-                      q->name, q->type,
-                      err->msg[0] ? err->msg : "no monitor endpoint");
   mp__monitor_info info;
-  mp__monitor_info_init(&info, o);
+  char *what = mp_xasprintf("construct '%s' (a remote component of type %s)",
+                            q->name, q->type);
+  int rc = mp__monitor_info_init(&info, o, what, err);
+  free(what);
+  if (rc < 0) return rc;
   Pulumirpc__ConstructRequest m = PULUMIRPC__CONSTRUCT_REQUEST__INIT;
   m.project = s_or_empty(o->project);
   m.stack = s_or_empty(o->stack);
   m.organization = s_or_empty(o->organization);
   m.dryrun = o->preview != 0;
   m.parallel = o->parallel;
-  m.monitorendpoint = (char *)endpoint;
+  m.monitorendpoint = (char *)info.endpoint;
   size_t nc = info.keys.len;
   Pulumirpc__ConstructRequest__ConfigEntry *ce =
       mp_xcalloc(nc ? nc : 1, sizeof(*ce));

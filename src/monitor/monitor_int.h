@@ -4,14 +4,18 @@
 
 #include "monitor/monitor.h"
 
-/* What Construct and Call requests carry about the deployment: the stack
- * config as strings ("<ns>:<key>" -> value, secrets decrypted, other
- * values as JSON) and which keys are secret. */
+/* What Construct and Call requests carry about the deployment: the
+ * monitor endpoint, the stack config as strings ("<ns>:<key>" -> value,
+ * secrets decrypted, other values as JSON) and which keys are secret. */
 typedef struct mp__monitor_info {
+  const char *endpoint;
   mp_strv keys, values, secret_keys;
 } mp__monitor_info;
 
-void mp__monitor_info_init(mp__monitor_info *i, const mp_monitor_opts *o);
+/* Fails (naming |what| the request was for) when there is no endpoint;
+ * destroy |i| only after a success. */
+int mp__monitor_info_init(mp__monitor_info *i, const mp_monitor_opts *o,
+                          const char *what, mp_err *err);
 void mp__monitor_info_destroy(mp__monitor_info *i);
 void mp__monitor_pack(const ProtobufCMessage *msg, mp_buf *out);
 

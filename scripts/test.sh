@@ -20,10 +20,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 # The Node.js packages of the gRPC tests' peer (tests/rpc), the Node.js
 # programs (tests/nodejs), the test provider plugins
-# (tests/plugin_processes), the Automation API tests (tests/automation) and
-# the language tests' providers (tests/language): npm ci when a lock changed.
+# (tests/plugin_processes), the Automation API tests (tests/automation),
+# the language tests' providers (tests/language) and the component
+# provider tests (tests/components): npm ci when a lock changed.
 ./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes \
-  tests/automation tests/language ||
+  tests/automation tests/language tests/components ||
   { echo "0 passed, 1 failed"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1

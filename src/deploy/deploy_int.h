@@ -156,6 +156,8 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
    * the index was read at all; NULL until the refresh starts. */
   mp_resource **refreshed;
   unsigned char *refresh_done;
+  /* The monitor endpoint of component providers (components.c), or NULL. */
+  struct mp__deploy_endpoint *endpoint;
 } deploy;
 
 /* Records a failed deployment; |step|: a resource operation failed. */
@@ -182,6 +184,23 @@ void mp__deploy_on_answers(uv_async_t *h);
 int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
                       const char *ref, const char *version, const char *url,
                       mp_monitor_call *call, mp_err *err);
+/* The provider |ref| ("<urn>::<id>"), or without one the instance that
+ * serves functions of |tok|'s package at |version| from |url| (each may
+ * be NULL). Any thread. */
+mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
+                                     const char *tok, const char *version,
+                                     const char *url, mp_err *err);
+
+/* ---- component providers (components.c) ---- */
+/* The monitor's endpoint, construct and call hooks (|ud| is the
+ * deployment). */
+const char *mp__deploy_endpoint(void *ud, mp_err *err);
+int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
+                         mp_monitor_reg *reg, mp_err *err);
+int mp__deploy_call(void *ud, const char *tok, const char *ref, mp_buf *req,
+                    mp_monitor_call *call, mp_err *err);
+/* Closes the endpoint, if any (the deployment finishes). */
+void mp__deploy_endpoint_close(deploy *d);
 
 /* ---- the state machine (machine.c) ---- */
 /* Moves through the phases as far as what is in flight allows. Call it

@@ -247,5 +247,8 @@ mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
                             .outputs = on_outputs,
                             .log = on_log,
                             .program_done = on_program_done,
-                            .invoke = mp__deploy_invoke};
+                            .invoke = mp__deploy_invoke,
+                            .endpoint = mp__deploy_endpoint,
+                            .construct = mp__deploy_construct,
+                            .call = mp__deploy_call};
 }

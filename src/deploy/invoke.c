@@ -18,23 +18,25 @@ typedef struct invoke_job {
   mp_err err;
 } invoke_job;
 
+mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
+                                     const char *tok, const char *version,
+                                     const char *url, mp_err *err) {
+  if (ref) return mp_registry_get(d->registry, ref, err);
+  char *pkg = mp_type_package(tok);
+  mp_invoke_pkg want = {pkg, version, url};
+  mp_provider *p =
+      pkg ? mp_registry_for_invoke(d->registry, &want, d->o->config, err) : NULL;
+  if (pkg == NULL) mp_err_set(err, MP_EINVAL, "invalid token '%s'", tok);
+  free(pkg);
+  return p;
+}
+
 /* Worker thread: touches only the job and the registry. */
 static void invoke_work(uv_work_t *w) {
   invoke_job *j = mp_container_of(w, invoke_job, work);
   mp_err_clear(&j->err);
-  mp_provider *p = NULL;
-  if (j->ref) {
-    p = mp_registry_get(j->d->registry, j->ref, &j->err);
-  } else {
-    char *pkg = mp_type_package(j->tok);
-    mp_invoke_pkg want = {pkg, j->version, j->url};
-    p = pkg ? mp_registry_for_invoke(j->d->registry, &want, j->d->o->config,
-                                     &j->err)
-            : NULL;
-    if (pkg == NULL)
-      mp_err_set(&j->err, MP_EINVAL, "invalid function token '%s'", j->tok);
-    free(pkg);
-  }
+  mp_provider *p = mp__deploy_provider_for(j->d, j->ref, j->tok, j->version,
+                                           j->url, &j->err);
   if (p == NULL) {
     j->rc = j->err.code ? j->err.code : MP_ENOENT;
     return;

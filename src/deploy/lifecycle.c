@@ -68,6 +68,7 @@ void mp__deploy_finish(deploy *d) {
   d->state = DS_FINISHED;
   if (d->o->source && d->o->source->vt->finish)
     d->o->source->vt->finish(d->o->source);
+  mp__deploy_endpoint_close(d);
   if (d->o->kind == MP_DEPLOY_UPDATE) apply_stack_outputs(d);
   gen_job *quit = mp_xcalloc(1, sizeof(*quit));
   quit->kind = GEN_QUIT;
@@ -220,6 +221,8 @@ static void create_parts(deploy *d) {
   mo.project = o->stack.project;
   mo.preview = o->dry_run;
   mo.config = o->config;
+  mo.organization = o->organization ? o->organization : "organization";
+  mo.parallel = d->parallel;
   mo.hooks = mp__deploy_monitor_hooks(d);
   d->mon = mp_monitor_new(&mo);
 }

@@ -121,6 +121,18 @@ typedef struct mp_provider_vtable {
   /* Advisory: asks running operations to stop soon. */
   void (*cancel)(mp_provider *p);
   void (*free)(mp_provider *p);
+  /* Component providers (docs/plugins.md, "Components, methods and
+   * packages"): |req| is a packed pulumirpc ConstructRequest or
+   * CallRequest, made by the monitor, and |resp| gets the packed
+   * ConstructResponse or CallResponse. NULL: the provider has no
+   * components or methods. */
+  int (*construct)(mp_provider *p, const mp_buf *req, mp_buf *resp,
+                   mp_err *err);
+  int (*call)(mp_provider *p, const mp_buf *req, mp_buf *resp, mp_err *err);
+  /* Parameterize: |req| a packed ParameterizeRequest, |resp| the packed
+   * ParameterizeResponse. NULL: not parameterizable. */
+  int (*parameterize)(mp_provider *p, const mp_buf *req, mp_buf *resp,
+                      mp_err *err);
 } mp_provider_vtable;
 
 /* Every provider struct starts with this header. */

@@ -42,13 +42,13 @@ void mp__project_drop_program(mp_project *p);
 /* Finds the declared packages (packages.c): Pulumi.yaml's `packages:`
  * and the package declarations under the program folder. Returns 0 or
  * MP_EINVAL (a declaration that is not valid, naming its file). */
-int mp__packages_load(mp_project *p, mp_err *err);
-void mp__packages_free(mp_project *p);
+int mp__pkgdecls_load(mp_project *p, mp_err *err);
+void mp__pkgdecls_free(mp_project *p);
 /* A request of package |pkg| that names neither a version (*version) nor
  * a download URL (*url; NULL or "") asks for what the package's
  * declaration says, as Pulumi YAML's package references make it (sets
  * owned strings over them). */
-void mp__packages_apply(const mp_project *p, const char *pkg, char **version,
+void mp__pkgdecls_apply(const mp_project *p, const char *pkg, char **version,
                         char **url);
 
 /* "string", "integer", ... for a Pulumi config type as written in

@@ -186,12 +186,12 @@ static void load_project_packages(mp_project *p, const mp_ynode *doc) {
   }
 }
 
-int mp__packages_load(mp_project *p, mp_err *err) {
+int mp__pkgdecls_load(mp_project *p, mp_err *err) {
   load_project_packages(p, p->doc);
   return walk(p, p->program_dir, 0, err);
 }
 
-void mp__packages_free(mp_project *p) {
+void mp__pkgdecls_free(mp_project *p) {
   for (size_t i = 0; i < p->npackages; i++) package_clear(&p->packages[i]);
   free(p->packages);
   p->packages = NULL;
@@ -218,7 +218,7 @@ const mp_project_package *mp_project_package_at(const mp_project *p,
   return i < p->npackages ? &p->packages[i] : NULL;
 }
 
-void mp__packages_apply(const mp_project *p, const char *pkg, char **version,
+void mp__pkgdecls_apply(const mp_project *p, const char *pkg, char **version,
                         char **url) {
   const mp_project_package *k = mp_project_package_for(p, pkg);
   /* Protobuf's unset strings are its static empty string. */

@@ -197,7 +197,7 @@ static int load_host_fields(mp_project *p, mp_err *err) {
   free(unused);
   if (rc == 0) rc = load_config(p, d, "config", file, err);
   if (rc == 0) rc = load_config(p, d, "configuration", file, err);
-  if (rc == 0) rc = mp__packages_load(p, err);
+  if (rc == 0) rc = mp__pkgdecls_load(p, err);
   return rc;
 }
 
@@ -412,7 +412,7 @@ void mp_project_free(mp_project *p) {
     free((char *)p->plugins[i].version);
   }
   free(p->plugins);
-  mp__packages_free(p);
+  mp__pkgdecls_free(p);
   mp_ynode_free(p->doc);
   mp_ynode_free(p->program);
   mp_value_free(p->defaults);

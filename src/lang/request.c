@@ -73,7 +73,7 @@ static int opt_plugin(mp__evalctx *c, mp__yres *r, char **version,
   int rc = opt_string(c, r, r->version, "version", version, err);
   if (rc == 0)
     rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL", url, err);
-  if (rc == 0) mp__packages_apply(c->p->proj, r->pkg, version, url);
+  if (rc == 0) mp__pkgdecls_apply(c->p->proj, r->pkg, version, url);
   return rc;
 }
 

@@ -254,7 +254,7 @@ static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
   if (provider == NULL) {
     const char *colon = strchr(token, ':');
     pkg = colon ? mp_xstrndup(token, (size_t)(colon - token)) : NULL;
-    mp__packages_apply(s->prog.proj, pkg, &version, &url);
+    mp__pkgdecls_apply(s->prog.proj, pkg, &version, &url);
     req.version = version ? version : req.version;
     req.plugindownloadurl = url ? url : req.plugindownloadurl;
   }

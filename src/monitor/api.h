@@ -30,6 +30,9 @@ typedef void (*mp_invoke_cb)(void *ud,
                              const Pulumirpc__ResourceInvokeResponse *resp,
                              const mp_err *err);
 
+typedef void (*mp_call_cb)(void *ud, const Pulumirpc__CallResponse *resp,
+                           const mp_err *err);
+
 /* Registers a resource. |req| is borrowed for the call (copied as needed).
  * Returns 0 (the callback will run later, never inside this call) or an
  * MP_E code (the callback never runs). Loop thread. */
@@ -62,6 +65,15 @@ typedef struct mp_resource_hook {
 } mp_resource_hook;
 /* Registers |h| (copied). Loop thread. */
 void mp_monitor_register_hook(mp_monitor *m, const mp_resource_hook *h);
+/* Calls a component's method (ResourceMonitor.Call). Same contract. */
+int mp_monitor_call_method(mp_monitor *m, const Pulumirpc__ResourceCallRequest *req,
+                    mp_call_cb cb, void *ud, mp_err *err);
+/* Registers a package (ResourceMonitor.RegisterPackage): |*ref| (malloc'd)
+ * names it in later packageRef fields; the same package gets the same
+ * reference. Synchronous. */
+int mp_monitor_register_package(mp_monitor *m,
+                                const Pulumirpc__RegisterPackageRequest *req,
+                                char **ref, mp_err *err);
 
 typedef enum mp_log_severity {
   MP_LOG_DEBUG = 0,

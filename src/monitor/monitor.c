@@ -10,6 +10,7 @@
 #include "engine/value_pb.h"
 #include "monitor/marshal.h"
 #include "monitor/resource_hooks.h"
+#include "monitor/monitor_int.h"
 
 enum reg_kind { REG_RESOURCE, REG_READ, REG_DEFAULT_PROVIDER };
 
@@ -38,6 +39,11 @@ struct mp_monitor_reg {
   int answered; /* the host has its answer (cancelled); the deployment may
                    still hold |reg| and will hand it back */
   heritage *heir; /* REG_RESOURCE: what its children inherit, once known */
+  /* A remote component: its ConstructRequest, sent once its package's
+   * provider is known (construct.c). */
+  int remote;
+  mp_buf creq;
+  char *urn; /* the component's URN, for its diagnostics */
 };
 
 /* A default provider for one (package, version). */
@@ -61,6 +67,8 @@ struct mp_monitor { /* Owner: loop thread. */
    * generator or in a chain): freed when handed back, or at the end. */
   mp_monitor_reg *answered;
   mp_hook_table *hooks; /* the program's resource hooks */
+  char *organization;
+  mp__package *packages; /* RegisterPackage (packages.c) */
 };
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
@@ -72,6 +80,8 @@ mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
   m->o.config = m->config;
   m->o.stack = m->stack;
   m->o.project = m->project;
+  m->organization = mp_xstrdup(o->organization);
+  m->o.organization = m->organization;
   mp_map_init(&m->dps);
   mp_map_init(&m->heritages);
   m->hooks = mp_hook_table_new(o->preview);
@@ -106,6 +116,8 @@ static void heritage_free(heritage *h) {
 static void reg_free(mp_monitor_reg *r) {
   mp_goal_free(r->goal);
   heritage_free(r->heir);
+  mp_buf_destroy(&r->creq);
+  free(r->urn);
   free(r);
 }
 
@@ -180,7 +192,13 @@ static heritage *heritage_of(mp_monitor *m, const mp_goal *g,
 
 /* Hands |g| to the deployment; a resource registration first notes what
  * its children will inherit. */
+static void construct(mp_monitor *m, mp_goal *g, mp_monitor_reg *r);
+
 static void submit(mp_monitor *m, mp_goal *g, mp_monitor_reg *r) {
+  if (r->remote) {
+    construct(m, g, r);
+    return;
+  }
   if (r->kind == REG_RESOURCE && r->heir == NULL) {
     mp_strv none = {0};
     r->heir = heritage_of(m, g, &none);
@@ -334,6 +352,8 @@ void mp_monitor_free(mp_monitor *m) {
   mp_map_destroy(&m->heritages);
   mp_hook_table_free(m->hooks);
   mp_value_free(m->config);
+  mp__packages_free(m->packages);
+  free(m->organization);
   free(m->stack);
   free(m->project);
   free(m);
@@ -413,7 +433,7 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
 /* Gives |g| a provider, now or once its default provider is registered.
  * Returns 0, or an MP_E code (then |r| and |g| are still the caller's). */
 static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
-  int needs_dp = g->custom && g->provider == NULL &&
+  int needs_dp = (g->custom || r->remote) && g->provider == NULL &&
                  !mp_type_is_provider(g->type);
   if (!needs_dp) {
     link_reg(m, r);
@@ -498,12 +518,121 @@ static int enqueue(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
   return rc;
 }
 
+/* A packageRef names a package RegisterPackage registered: its version
+ * and download URL decide the provider (source_eval.go: the registered
+ * package replaces what the request says). */
+static int apply_package(mp_monitor *m, const char *ref, mp_goal *g,
+                         mp_err *err) {
+  if (ref == NULL || ref[0] == '\0') return 0;
+  const mp__package *p = mp__packages_find(m->packages, ref);
+  if (p == NULL)
+    return mp_err_set(err, MP_EINVAL, "unknown provider package '%s'", ref);
+  if (p->param_name)
+    return mp_err_set(err, MP_EINVAL,
+                      "package '%s' is parameterized (from plugin '%s'); "
+                      "minipulumi does not serve parameterized packages yet",
+                      p->param_name, p->name);
+  if (g == NULL) return 0;
+  free(g->version);
+  g->version = mp_xstrdup(p->version);
+  free(g->plugin_download_url);
+  g->plugin_download_url = mp_xstrdup(p->download_url);
+  return 0;
+}
+
+/* A remote component (construct.c): its provider is the explicit one, or
+ * its providers map's entry for its package (its own entries over its
+ * component parent's), or the package's default (source_eval.go
+ * resolveProvider); that provider's Construct makes it. */
+static int register_remote(mp_monitor *m,
+                           const Pulumirpc__RegisterResourceRequest *req,
+                           mp_goal *g, mp_strv *own, mp_register_cb cb,
+                           void *ud, mp_err *err) {
+  int rc = 0;
+  char *pkg = mp_type_package(g->type);
+  if (pkg == NULL || m->o.hooks.construct == NULL) {
+    rc = pkg ? mp_err_set(err, MP_EINVAL,
+                          "remote component '%s' of type %s: this "
+                          "deployment cannot construct components",
+                          g->name, g->type)
+             : mp_err_set(err, MP_EINVAL,
+                          "remote component '%s': invalid type '%s' (a "
+                          "component made by a provider needs a "
+                          "package:module:type token)",
+                          g->name, g->type);
+    free(pkg);
+    mp_goal_free(g);
+    return rc;
+  }
+  const heritage *h = g->parent ? mp_map_get(&m->heritages, g->parent) : NULL;
+  if (h)
+    for (size_t i = 0; i + 1 < h->providers.len; i += 2)
+      if (providers_get(own, h->providers.items[i]) == NULL) {
+        mp_strv_push(own, h->providers.items[i]);
+        mp_strv_push(own, h->providers.items[i + 1]);
+      }
+  if (g->provider == NULL && providers_get(own, pkg))
+    g->provider = mp_xstrdup(providers_get(own, pkg));
+  free(pkg);
+  mp_monitor_reg *r = new_reg(REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
+                              req->acceptresources);
+  r->remote = 1;
+  r->urn = mp_urn_new(m->stack, m->project, g->parent, g->type, g->name, NULL);
+  rc = mp__monitor_construct_request(&m->o, req, own, &r->creq, err);
+  if (rc < 0) {
+    mp_goal_free(g);
+    reg_free(r);
+    return rc;
+  }
+  return enqueue(m, g, r, err);
+}
+
+static void construct(mp_monitor *m, mp_goal *g, mp_monitor_reg *r) {
+  mp_err e;
+  mp_err_clear(&e);
+  char *ref = mp_xstrdup(g->provider);
+  mp_goal_free(g);
+  if (m->o.hooks.construct(m->o.hooks.ud, ref, &r->creq, r, &e) < 0)
+    answer_error(m, r, &e, 0);
+  free(ref);
+}
+
+void mp_monitor_construct_done(mp_monitor *m, mp_monitor_reg *r,
+                               const mp_buf *resp, const mp_err *err) {
+  if (handed_back(m, r)) return;
+  mp_err e;
+  mp_err_clear(&e);
+  Pulumirpc__RegisterResourceResponse *a = NULL;
+  if (err == NULL || err->code == 0) {
+    a = mp__monitor_construct_answer(resp, r->pb_flags, &e);
+    err = &e;
+  }
+  if (a == NULL) {
+    /* Reported on the component, as the engine reports a resource's
+     * failure; the program is told to stop (as for a default provider
+     * that is disabled), so that it does not wait on the component. */
+    if (m->o.hooks.log)
+      m->o.hooks.log(m->o.hooks.ud, MP_LOG_ERROR, r->urn, err->msg);
+    mp_err_set(&e, MP_ECANCELED, "%s", err->msg);
+    answer_error(m, r, &e, 0);
+    return;
+  }
+  unlink_reg(m, r);
+  if (r->cb) r->cb(r->ud, a, NULL);
+  mp__monitor_construct_answer_free(a);
+  reg_free(r);
+}
+
 int mp_monitor_register_resource(mp_monitor *m,
                                  const Pulumirpc__RegisterResourceRequest *req,
                                  mp_register_cb cb, void *ud, mp_err *err) {
   mp_goal *g = NULL;
   int rc = mp__monitor_goal_from_register(req, &g, err);
-  if (rc < 0) return rc;
+  if (rc == 0) rc = apply_package(m, req->packageref, g, err);
+  if (rc < 0) {
+    mp_goal_free(g);
+    return rc;
+  }
   mp_strv own;
   mp_strv_init(&own);
   for (size_t i = 0; i < req->n_providers; i++) {
@@ -512,6 +641,11 @@ int mp_monitor_register_resource(mp_monitor *m,
       mp_strv_push(&own, pkg);
       mp_strv_push(&own, ref);
     }
+  }
+  if (req->remote) {
+    rc = register_remote(m, req, g, &own, cb, ud, err);
+    mp_strv_destroy(&own);
+    return rc;
   }
   inherit(m, g, &own);
   mp_monitor_reg *r = new_reg(REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
@@ -544,6 +678,7 @@ int mp_monitor_register_outputs(
 
 struct mp_monitor_call {
   mp_invoke_cb cb;
+  mp_call_cb ccb; /* a method's (Call) */
   void *ud;
   unsigned pb_flags;
 };
@@ -555,7 +690,8 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
   if (m->o.hooks.invoke == NULL)
     return mp_err_set(err, MP_EPLUGIN, "unknown function %s", req->tok);
   mp_value *args = NULL;
-  int rc = mp_value_from_pb_struct(req->args, &args, err);
+  int rc = apply_package(m, req->packageref, NULL, err);
+  if (rc == 0) rc = mp_value_from_pb_struct(req->args, &args, err);
   if (rc < 0) return rc;
   mp_monitor_call *c = mp_xcalloc(1, sizeof(*c));
   c->cb = cb;
@@ -606,4 +742,84 @@ void mp_monitor_register_hook(mp_monitor *m, const mp_resource_hook *h) {
 
 int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err) {
   return mp_hook_table_run(m->hooks, s, after, err);
+}
+
+/* ---- methods and packages ---- */
+
+/* The provider of a method: the explicit one, else the package's default
+ * provider as registered (the one that constructed the component; Pulumi
+ * asks its default providers the same way), else NULL: the deployment's
+ * pick for functions. */
+static const char *method_provider(mp_monitor *m,
+                                   const Pulumirpc__ResourceCallRequest *req) {
+  if (req->provider && req->provider[0]) return req->provider;
+  char *pkg = mp_type_package(req->tok);
+  if (pkg == NULL) return NULL;
+  char *key = mp_xasprintf("%s@%s@%s", pkg, req->version ? req->version : "",
+                           req->plugindownloadurl ? req->plugindownloadurl : "");
+  const dp *d = mp_map_get(&m->dps, key);
+  free(key);
+  free(pkg);
+  return d && d->ready ? d->ref : NULL;
+}
+
+int mp_monitor_call_method(mp_monitor *m, const Pulumirpc__ResourceCallRequest *req,
+                    mp_call_cb cb, void *ud, mp_err *err) {
+  if (req->tok == NULL || req->tok[0] == '\0')
+    return mp_err_set(err, MP_EINVAL, "Call: missing method token");
+  if (m->o.hooks.call == NULL)
+    return mp_err_set(err, MP_EINVAL, "cannot call %s here", req->tok);
+  int rc = apply_package(m, req->packageref, NULL, err);
+  if (rc < 0) return rc;
+  mp_buf b;
+  mp_buf_init(&b);
+  rc = mp__monitor_call_request(&m->o, req, &b, err);
+  mp_monitor_call *c = NULL;
+  if (rc == 0) {
+    c = mp_xcalloc(1, sizeof(*c));
+    c->ccb = cb;
+    c->ud = ud;
+    rc = m->o.hooks.call(m->o.hooks.ud, req->tok, method_provider(m, req), &b,
+                         c, err);
+  }
+  if (rc < 0) free(c);
+  mp_buf_destroy(&b);
+  return rc;
+}
+
+void mp_monitor_method_done(mp_monitor *m, mp_monitor_call *c,
+                            const mp_buf *resp, const mp_err *err) {
+  (void)m;
+  Pulumirpc__CallResponse *a = NULL;
+  mp_err e;
+  mp_err_clear(&e);
+  if (err == NULL || err->code == 0) {
+    a = pulumirpc__call_response__unpack(NULL, resp->len,
+                                         (const uint8_t *)resp->data);
+    if (a == NULL)
+      mp_err_set(&e, MP_EPROTO,
+                 "the provider answered Call with bytes that are not a "
+                 "CallResponse");
+    err = &e;
+  }
+  if (c->ccb) c->ccb(c->ud, a, a ? NULL : err);
+  if (a) pulumirpc__call_response__free_unpacked(a, NULL);
+  free(c);
+}
+
+int mp_monitor_register_package(mp_monitor *m,
+                                const Pulumirpc__RegisterPackageRequest *req,
+                                char **ref, mp_err *err) {
+  *ref = NULL;
+  if (req->name == NULL || req->name[0] == '\0')
+    return mp_err_set(err, MP_EINVAL, "RegisterPackage: package name is empty");
+  if (req->parameterization &&
+      (req->parameterization->name == NULL ||
+       req->parameterization->name[0] == '\0'))
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterPackage of '%s': the parameterization has no "
+                      "package name",
+                      req->name);
+  *ref = mp_xstrdup(mp__packages_register(&m->packages, req));
+  return 0;
 }

@@ -33,6 +33,19 @@ typedef struct mp_monitor_hooks {
   int (*invoke)(void *ud, const char *tok, mp_value *args, const char *ref,
                 const char *version, const char *url, mp_monitor_call *call,
                 mp_err *err);
+  /* Components and methods (construct.c, call.c); NULL: refused. The
+   * address of a ResourceMonitor server on this monitor, for component
+   * providers (made on first use); NULL with |err| when it cannot be. */
+  const char *(*endpoint)(void *ud, mp_err *err);
+  /* Sends the packed ConstructRequest |req| (taken) to the provider |ref|;
+   * answers later through mp_monitor_construct_done. */
+  int (*construct)(void *ud, const char *ref, mp_buf *req,
+                   mp_monitor_reg *reg, mp_err *err);
+  /* Sends the packed CallRequest |req| (taken) to the provider |ref| (NULL:
+   * the one Invoke would pick for |tok|'s package); answers later through
+   * mp_monitor_method_done. */
+  int (*call)(void *ud, const char *tok, const char *ref, mp_buf *req,
+              mp_monitor_call *call, mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {
@@ -41,6 +54,8 @@ typedef struct mp_monitor_opts {
   int preview;
   /* Stack config OBJECT "<pkg>:<key>" -> value, for default providers. */
   const mp_value *config;
+  const char *organization; /* for Construct and Call; may be NULL */
+  int parallel;
   mp_monitor_hooks hooks;
 } mp_monitor_opts;
 
@@ -68,6 +83,13 @@ void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *call, mp_value *ret,
 /* Runs step |s|'s resource hooks (monitor/resource_hooks.h); from a
  * worker thread. */
 int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err);
+/* The answer of a Construct: the packed ConstructResponse |resp|, or
+ * |err|. */
+void mp_monitor_construct_done(mp_monitor *m, mp_monitor_reg *reg,
+                               const mp_buf *resp, const mp_err *err);
+/* The answer of a Call: the packed CallResponse |resp|, or |err|. */
+void mp_monitor_method_done(mp_monitor *m, mp_monitor_call *call,
+                            const mp_buf *resp, const mp_err *err);
 
 /* Fails every registration still waiting (after a cancellation). */
 void mp_monitor_cancel_all(mp_monitor *m);

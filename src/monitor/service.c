@@ -337,6 +337,57 @@ static void on_resource_hook(mp_rpc_srv_call *call, const uint8_t *req,
   pulumirpc__register_resource_hook_request__free_unpacked(q, NULL);
 }
 
+/* ---- methods and packages (call.c, packages.c) ---- */
+
+static void method_done(void *ud, const Pulumirpc__CallResponse *resp,
+                        const mp_err *err) {
+  mp_rpc_srv_call *call = ud;
+  if (resp == NULL) answer_err(call, err);
+  else reply_msg(call, &resp->base);
+}
+
+static void on_call(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
+                    void *arg) {
+  mp_monitor_service *s = arg;
+  if (closed(s, call)) return;
+  Pulumirpc__ResourceCallRequest *q =
+      pulumirpc__resource_call_request__unpack(NULL, len, req);
+  if (q == NULL) {
+    bad_request(call, "ResourceCallRequest");
+    return;
+  }
+  mp_err err;
+  mp_err_clear(&err);
+  int rc = mp_monitor_call_method(s->m, q, method_done, call, &err);
+  pulumirpc__resource_call_request__free_unpacked(q, NULL);
+  if (rc < 0) answer_err(call, &err);
+}
+
+static void on_register_package(mp_rpc_srv_call *call, const uint8_t *req,
+                                size_t len, void *arg) {
+  mp_monitor_service *s = arg;
+  if (closed(s, call)) return;
+  Pulumirpc__RegisterPackageRequest *q =
+      pulumirpc__register_package_request__unpack(NULL, len, req);
+  if (q == NULL) {
+    bad_request(call, "RegisterPackageRequest");
+    return;
+  }
+  mp_err err;
+  mp_err_clear(&err);
+  char *ref = NULL;
+  int rc = mp_monitor_register_package(s->m, q, &ref, &err);
+  pulumirpc__register_package_request__free_unpacked(q, NULL);
+  if (rc < 0) {
+    answer_err(call, &err);
+    return;
+  }
+  Pulumirpc__RegisterPackageResponse r = PULUMIRPC__REGISTER_PACKAGE_RESPONSE__INIT;
+  r.ref = ref;
+  reply_msg(call, &r.base);
+  free(ref);
+}
+
 /* ---- the end of the program ---- */
 
 static void on_shutdown(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
@@ -401,13 +452,13 @@ int mp_monitor_service_new(mp_rpc_server *srv, const mp_monitor_service_opts *o,
       {"ReadResource", on_read},
       {"Invoke", on_invoke},
       {"SignalAndWaitForShutdown", on_shutdown},
-      {"Call", on_unsupported},
+      {"Call", on_call},
       {"ExistsResource", on_unsupported},
       {"RegisterStackTransform", on_stack_transform},
       {"RegisterStackInvokeTransform", on_stack_transform},
       {"RegisterResourceHook", on_resource_hook},
       {"RegisterErrorHook", on_unsupported},
-      {"RegisterPackage", on_unsupported},
+      {"RegisterPackage", on_register_package},
   };
   for (size_t i = 0; i < MP_ARRAY_LEN(methods); i++) {
     char path[96];

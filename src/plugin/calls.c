@@ -54,14 +54,11 @@ static void inflight_remove(mp__plugin *p, mp__inflight *in,
  * the answer. On failure |err| names the plugin: for an error the plugin
  * reported, its own message (as Pulumi shows it); otherwise what went
  * wrong with the call and whether the process is gone. */
-static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
-                const char *urn, uint64_t timeout_ms, mp_prov_resp *r,
-                mp_rpc_reply *reply, mp_err *err) {
+static int call_bytes(mp__plugin *p, const char *method, const uint8_t *buf,
+                      size_t len, const char *urn, uint64_t timeout_ms,
+                      mp_prov_resp *r, mp_rpc_reply *reply, mp_err *err) {
   char path[96];
   snprintf(path, sizeof(path), SVC "%s", method);
-  size_t len = protobuf_c_message_get_packed_size(req);
-  uint8_t *buf = malloc(len ? len : 1);
-  protobuf_c_message_pack(req, buf);
   mp__inflight in = {urn ? urn : "", {0}, NULL};
   mp_strv_init(&in.diags);
   inflight_add(p, &in);
@@ -69,7 +66,6 @@ static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
   mp_err e;
   mp_err_clear(&e);
   int rc = mp_rpc_call_sync(p->client, path, buf, len, &opts, reply, &e);
-  free(buf);
   inflight_remove(p, &in, r);
   if (rc == 0) return 0;
   if (rc == MP_EPLUGIN && reply->status.code != MP_RPC_UNIMPLEMENTED) {
@@ -83,6 +79,17 @@ static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
   int lost = reply->status.code == MP_RPC_UNAVAILABLE;
   mp__plugin_exit_note(p, lost ? 500 : 0, note, sizeof(note));
   return mp_err_set(err, rc, "%s%s", e.msg, note);
+}
+
+static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
+                const char *urn, uint64_t timeout_ms, mp_prov_resp *r,
+                mp_rpc_reply *reply, mp_err *err) {
+  size_t len = protobuf_c_message_get_packed_size(req);
+  uint8_t *buf = malloc(len ? len : 1);
+  protobuf_c_message_pack(req, buf);
+  int rc = call_bytes(p, method, buf, len, urn, timeout_ms, r, reply, err);
+  free(buf);
+  return rc;
 }
 
 static int unimplemented(int rc, const mp_rpc_reply *reply) {
@@ -659,6 +666,36 @@ static void p_cancel(mp_provider *prov) {
 
 static void p_free(mp_provider *prov) { mp__plugin_release(of(prov)); }
 
+/* Construct, Call and Parameterize: the monitor made the request and reads
+ * the answer; the plugin only carries the bytes. Diagnostics the plugin
+ * sends meanwhile go to the display as the plugin's own. */
+static int relay(mp_provider *prov, const char *method, const mp_buf *req,
+                 mp_buf *resp, mp_err *err) {
+  mp__plugin *p = of(prov);
+  mp_rpc_reply reply;
+  mp_rpc_reply_init(&reply);
+  int rc = call_bytes(p, method, (const uint8_t *)req->data, req->len, NULL,
+                      p->h->call_timeout_ms, NULL, &reply, err);
+  if (rc == 0) mp_buf_append(resp, reply.body.data, reply.body.len);
+  mp_rpc_reply_destroy(&reply);
+  return rc;
+}
+
+static int p_construct(mp_provider *prov, const mp_buf *req, mp_buf *resp,
+                       mp_err *err) {
+  return relay(prov, "Construct", req, resp, err);
+}
+
+static int p_call(mp_provider *prov, const mp_buf *req, mp_buf *resp,
+                  mp_err *err) {
+  return relay(prov, "Call", req, resp, err);
+}
+
+static int p_parameterize(mp_provider *prov, const mp_buf *req, mp_buf *resp,
+                          mp_err *err) {
+  return relay(prov, "Parameterize", req, resp, err);
+}
+
 const mp_provider_vtable mp__plugin_vtable = {
     .check_config = p_check_config,
     .diff_config = p_diff_config,
@@ -673,4 +710,7 @@ const mp_provider_vtable mp__plugin_vtable = {
     .get_plugin_info = p_get_plugin_info,
     .cancel = p_cancel,
     .free = p_free,
+    .construct = p_construct,
+    .call = p_call,
+    .parameterize = p_parameterize,
 };

@@ -1,0 +1,163 @@
+/* Component providers (docs/plugins.md, "Components, methods and
+ * packages"): the monitor endpoint they register children through, and
+ * their Construct and Call on the worker pool. The endpoint is a second
+ * ResourceMonitor server on the deployment's loop, made on the first
+ * Construct or Call, so that a program that runs in-process (Pulumi YAML)
+ * has one too; it is closed when the deployment finishes. Loop thread,
+ * except relay_work. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deploy/deploy_int.h"
+#include "engine/urn.h"
+#include "monitor/service.h"
+
+struct mp__deploy_endpoint {
+  mp_rpc_server *srv;
+  mp_monitor_service *svc;
+  char addr[32];
+  int closing;
+};
+
+static void endpoint_closed(void *arg) {
+  struct mp__deploy_endpoint *e = arg;
+  mp_monitor_service_free(e->svc);
+  free(e);
+}
+
+void mp__deploy_endpoint_close(deploy *d) {
+  struct mp__deploy_endpoint *e = d->endpoint;
+  if (e == NULL) return;
+  d->endpoint = NULL;
+  mp_monitor_service_release(e->svc);
+  mp_rpc_server_close(e->srv, endpoint_closed, e);
+}
+
+const char *mp__deploy_endpoint(void *ud, mp_err *err) {
+  deploy *d = ud;
+  if (d->endpoint) return d->endpoint->addr;
+  if (d->state == DS_FINISHED) {
+    mp_err_set(err, MP_ECANCELED, "the deployment is over");
+    return NULL;
+  }
+  struct mp__deploy_endpoint *e = mp_xcalloc(1, sizeof(*e));
+  mp_source_info si = {0};
+  si.loop = &d->loop;
+  si.project = d->o->stack.project;
+  si.stack = d->o->stack.name;
+  si.organization = d->o->organization ? d->o->organization : "organization";
+  si.dry_run = d->o->dry_run;
+  si.parallel = d->parallel;
+  si.config = d->o->config;
+  mp_monitor_service_opts so = {.monitor = d->mon, .info = &si};
+  int port = 0;
+  int rc = mp_rpc_server_new(&d->loop, 0, &e->srv, err);
+  if (rc == 0) rc = mp_monitor_service_new(e->srv, &so, &e->svc, err);
+  if (rc == 0) rc = mp_rpc_server_listen(e->srv, &port, err);
+  if (rc < 0) {
+    if (e->srv) mp_rpc_server_close(e->srv, endpoint_closed, e);
+    else free(e);
+    return NULL;
+  }
+  snprintf(e->addr, sizeof(e->addr), "127.0.0.1:%d", port);
+  d->endpoint = e;
+  return e->addr;
+}
+
+/* One Construct or Call on a worker. */
+typedef struct relay_job {
+  uv_work_t work;
+  deploy *d;
+  int is_call;
+  char *tok, *ref;
+  mp_buf req, resp;
+  mp_monitor_reg *reg;   /* Construct */
+  mp_monitor_call *call; /* Call */
+  int rc;
+  mp_err err;
+} relay_job;
+
+/* Worker thread: touches only the job and the registry. */
+static void relay_work(uv_work_t *w) {
+  relay_job *j = mp_container_of(w, relay_job, work);
+  mp_err_clear(&j->err);
+  mp_provider *p =
+      mp__deploy_provider_for(j->d, j->ref, j->tok, NULL, NULL, &j->err);
+  if (p == NULL) {
+    j->rc = j->err.code ? j->err.code : MP_ENOENT;
+    return;
+  }
+  int (*fn)(mp_provider *, const mp_buf *, mp_buf *, mp_err *) =
+      j->is_call ? p->vt->call : p->vt->construct;
+  if (fn == NULL) {
+    j->rc = mp_err_set(&j->err, MP_EPLUGIN,
+                       "the provider of package '%s' has no %s: it serves "
+                       "no %s",
+                       p->pkg, j->is_call ? "Call" : "Construct",
+                       j->is_call ? "methods" : "components");
+    return;
+  }
+  j->rc = fn(p, &j->req, &j->resp, &j->err);
+}
+
+static void relay_after(uv_work_t *w, int status) {
+  relay_job *j = mp_container_of(w, relay_job, work);
+  deploy *d = j->d;
+  if (status == UV_ECANCELED)
+    j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
+  d->invokes--;
+  const mp_err *err = j->rc < 0 ? &j->err : NULL;
+  if (j->is_call) {
+    mp_monitor_method_done(d->mon, j->call, &j->resp, err);
+  } else {
+    /* A failed Construct fails the run like a failed registration: the
+     * monitor reports it on the component and tells the program to stop;
+     * nothing is deleted. */
+    int stop = err && err->code != MP_ECANCELED && d->state != DS_STOPPING;
+    if (stop) mp__deploy_fail(d, 0);
+    mp_monitor_construct_done(d->mon, j->reg, &j->resp, err);
+    if (stop) mp__deploy_cancel(d, 0);
+  }
+  mp_buf_destroy(&j->req);
+  mp_buf_destroy(&j->resp);
+  free(j->tok);
+  free(j->ref);
+  free(j);
+  mp__deploy_advance(d);
+}
+
+static int relay(deploy *d, relay_job *j, mp_buf *req, mp_err *err) {
+  j->d = d;
+  j->req = *req;
+  mp_buf_init(req);
+  mp_buf_init(&j->resp);
+  int rc = uv_queue_work(&d->loop, &j->work, relay_work, relay_after);
+  if (rc < 0) {
+    *req = j->req;
+    free(j->tok);
+    free(j->ref);
+    free(j);
+    return mp_err_from_uv(err, rc, "cannot reach the component provider");
+  }
+  d->invokes++;
+  return 0;
+}
+
+int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
+                         mp_monitor_reg *reg, mp_err *err) {
+  relay_job *j = mp_xcalloc(1, sizeof(*j));
+  j->ref = mp_xstrdup(ref);
+  j->reg = reg;
+  return relay(ud, j, req, err);
+}
+
+int mp__deploy_call(void *ud, const char *tok, const char *ref, mp_buf *req,
+                    mp_monitor_call *call, mp_err *err) {
+  relay_job *j = mp_xcalloc(1, sizeof(*j));
+  j->is_call = 1;
+  j->tok = mp_xstrdup(tok);
+  j->ref = mp_xstrdup(ref);
+  j->call = call;
+  return relay(ud, j, req, err);
+}

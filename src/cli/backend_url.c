@@ -269,10 +269,23 @@ int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
   return mp_cli_backend_url(ctx, url, NULL);
 }
 
+/* Go's strconv.ParseBool truth, as Pulumi's env.GetBool reads variables. */
+static int env_bool(const char *name) {
+  const char *v = getenv(name);
+  static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
+  for (size_t i = 0; v && i < MP_ARRAY_LEN(yes); i++)
+    if (strcmp(v, yes[i]) == 0) return 1;
+  return 0;
+}
+
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o) {
   memset(o, 0, sizeof(*o));
   const char *verify = getenv("MINIPULUMI_VERIFY_WRITES");
   o->verify_writes = verify && *verify && strcmp(verify, "0") != 0;
+  o->diy_gzip = env_bool("PULUMI_DIY_BACKEND_GZIP");
+  o->diy_legacy_layout = env_bool("PULUMI_DIY_BACKEND_LEGACY_LAYOUT");
+  o->diy_no_backups = env_bool("PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS");
+  o->home = getenv("HOME");
   const char *v = getenv("MINIPULUMI_LOCK_LEASE_SECONDS");
   if (!v || !*v)
     return 0;

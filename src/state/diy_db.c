@@ -101,7 +101,7 @@ int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
   mp__diy_model_print(m, qualified, &b);
   free(qualified);
   char *plain = mp__diy_stack_path(s, st);
-  int gz = mp__diy_gzip_wanted();
+  int gz = s->gzip;
   char *path = gz ? mp_xasprintf("%s.gz", plain) : mp_xstrdup(plain);
   char *other = gz ? mp_xstrdup(plain) : mp_xasprintf("%s.gz", plain);
   int rc = mp__diy_mkdirs_for(path, err);

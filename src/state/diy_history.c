@@ -37,7 +37,7 @@ static int write_json(const char *path, const cJSON *j, int gz, mp_err *err) {
 int mp__diy_history_add(mp_diy *s, mp_diy_update *u, const char *result,
                         const mp_update_counts *counts, mp_err *err) {
   mp_stack_ref st = {u->m->project, u->m->name};
-  int gz = mp__diy_gzip_wanted();
+  int gz = s->gzip;
   const char *ext = gz ? "json.gz" : "json";
   char *dir = mp__diy_stack_dir(s, "history", st);
   char *prefix = mp_xasprintf("%s/%s-%lld", dir, st.name,

@@ -74,6 +74,9 @@ typedef struct mp_diy {
   mp_store base;
   char *root;       /* the folder the URL names, absolute */
   int legacy;       /* no meta.yaml version 1: stacks are not per project */
+  int legacy_wanted; /* a new folder gets the legacy layout */
+  int gzip;          /* checkpoints are written as .json.gz */
+  int no_backups;    /* no per-update backups */
   char lock_id[40]; /* this store's lock file name, a UUID as Pulumi's */
   char host[256];
   char user[128];
@@ -111,7 +114,6 @@ char *mp__diy_stack_dir(const mp_diy *s, const char *what, mp_stack_ref st);
 /* The checkpoint's "stack" name: organization/<project>/<stack>. */
 char *mp__diy_qualified(const mp_diy *s, mp_stack_ref st);
 /* 1 if PULUMI_DIY_BACKEND_GZIP asks for compressed checkpoints. */
-int mp__diy_gzip_wanted(void);
 
 /* ==== files (diy_file.c) ==== */
 

@@ -12,21 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* ==== environment ==== */
 
-/* Go's strconv.ParseBool, as Pulumi's env.GetBool reads variables. */
-static int env_bool(const char *name) {
-  const char *v = getenv(name);
-  if (v == NULL)
-    return 0;
-  static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
-  for (size_t i = 0; i < MP_ARRAY_LEN(yes); i++)
-    if (strcmp(v, yes[i]) == 0)
-      return 1;
-  return 0;
-}
-
-int mp__diy_gzip_wanted(void) { return env_bool("PULUMI_DIY_BACKEND_GZIP"); }
 
 /* ==== paths ==== */
 
@@ -59,8 +45,7 @@ char *mp__diy_qualified(const mp_diy *s, mp_stack_ref st) {
 
 /* ==== the URL ==== */
 
-static char *home_dir(void) {
-  const char *h = getenv("HOME");
+static char *home_dir(const char *h) {
   if (h && *h)
     return mp_xstrdup(h);
   struct passwd *pw = getpwuid(getuid());
@@ -70,7 +55,8 @@ static char *home_dir(void) {
 /* The folder of `file://PATH`: `~` is the home folder, a relative path is
  * taken from the current folder, and a query (Pulumi's options) is
  * ignored. */
-static int url_to_root(const char *url, char **root, mp_err *err) {
+static int url_to_root(const char *url, const char *home_opt, char **root,
+                       mp_err *err) {
   *root = NULL;
   char *p = mp_xstrndup(url + 7, strcspn(url + 7, "?"));
   if (*p == '\0') {
@@ -82,7 +68,7 @@ static int url_to_root(const char *url, char **root, mp_err *err) {
   }
   char *abs = NULL;
   if (p[0] == '~' && (p[1] == '\0' || p[1] == '/')) {
-    char *home = home_dir();
+    char *home = home_dir(home_opt);
     if (home == NULL) {
       free(p);
       return mp_err_set(err, MP_EINVAL,
@@ -160,7 +146,7 @@ static int ensure_meta(mp_diy *s, mp_err *err) {
   } else if (rc == MP_ENOENT) {
     rc = 0;
     s->legacy = has_legacy_stacks(s) ||
-                env_bool("PULUMI_DIY_BACKEND_LEGACY_LAYOUT");
+                s->legacy_wanted;
     /* Pulumi writes no meta.yaml for the legacy layout */
     if (!s->legacy && access(s->root, W_OK) == 0) {
       static const char body[] = "version: 1\n";
@@ -252,13 +238,16 @@ int mp__diy_open(const char *url, const mp_store_opts *o, mp_store **out,
                  mp_err *err) {
   *out = NULL;
   char *root;
-  if (url_to_root(url, &root, err) < 0)
+  if (url_to_root(url, o->home, &root, err) < 0)
     return err->code;
   mp_diy *s = mp_xcalloc(1, sizeof(*s));
   s->base.ops = &diy_ops;
   s->base.location = mp_xstrdup(url);
   s->base.verify_writes = o->verify_writes;
   s->root = root;
+  s->gzip = o->diy_gzip;
+  s->legacy_wanted = o->diy_legacy_layout;
+  s->no_backups = o->diy_no_backups;
   s->pid = (int64_t)getpid();
   if (gethostname(s->host, sizeof(s->host) - 1) != 0)
     snprintf(s->host, sizeof(s->host), "localhost");

@@ -15,8 +15,7 @@
  * as it was before the update, unless
  * PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS is set. */
 static int backup_stack(mp_diy *s, mp_stack_ref st, mp_err *err) {
-  const char *off = getenv("PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS");
-  if (off && (!strcmp(off, "1") || !strcasecmp(off, "true")))
+  if (s->no_backups)
     return 0;
   char *plain = mp__diy_stack_path(s, st);
   char *path = mp__diy_find_checkpoint(plain);

@@ -63,6 +63,14 @@ typedef struct mp_store_opts {
    * MP_ESTATE on a violation; a snapshot replaced whole is verified before
    * it is written. For tests: it costs a full read per step. */
   int verify_writes;
+  /* file:// (Pulumi's DIY layout), as Pulumi's variables ask: write
+   * checkpoints gzipped (PULUMI_DIY_BACKEND_GZIP), make a new folder in
+   * the legacy layout (PULUMI_DIY_BACKEND_LEGACY_LAYOUT), keep no
+   * per-update backups (PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS);
+   * |home| is the folder `file://~` names (NULL: the password
+   * database's). */
+  int diy_gzip, diy_legacy_layout, diy_no_backups;
+  const char *home;
 } mp_store_opts;
 
 /* Opens (creating if needed) the store at |url|:

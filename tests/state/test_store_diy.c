@@ -74,14 +74,19 @@ static void write_file(const char *rel, const char *text) {
   free(p);
 }
 
-static mp_store *open_folder(const char *name) {
+static mp_store *open_folder_with(const char *name, const mp_store_opts *o) {
   char *url = tst_store_url(name);
   mp_store *s = NULL;
   mp_err err;
-  if (mp_store_open(url, &s, &err) != 0)
+  if (mp_store_open_with(url, o, &s, &err) != 0)
     fprintf(stderr, "open %s: %s\n", url, err.msg);
   free(url);
   return s;
+}
+
+static mp_store *open_folder(const char *name) {
+  static const mp_store_opts defaults;
+  return open_folder_with(name, &defaults);
 }
 
 /* A stack with one resource, written through an update session. */
@@ -134,8 +139,9 @@ static void test_diy_layout(void) {
   mp_store_close(s);
 }
 
-/* PULUMI_DIY_BACKEND_GZIP alone decides the form written; the other form
- * is moved to .bak; both are read. */
+/* PULUMI_DIY_BACKEND_GZIP (the diy_gzip option the CLI sets from it)
+ * alone decides the form written; the other form is moved to .bak; both
+ * are read. */
 static void test_diy_gzip_both_ways(void) {
   mp_store *s = open_folder("g");
   if (s == NULL)
@@ -143,7 +149,11 @@ static void test_diy_gzip_both_ways(void) {
   mp_err err;
   mp_stack_ref dev = {P, "dev"};
   CHECK(mp_store_stack_create(s, dev, &err) == 0);
-  setenv("PULUMI_DIY_BACKEND_GZIP", "true", 1);
+  mp_store_close(s);
+  mp_store_opts gz = {0};
+  gz.diy_gzip = 1;
+  if ((s = open_folder_with("g", &gz)) == NULL)
+    return;
   one_resource(s, "dev");
   CHECK(exists("g/.pulumi/stacks/proj/dev.json.gz"));
   CHECK(!exists("g/.pulumi/stacks/proj/dev.json"));
@@ -153,7 +163,10 @@ static void test_diy_gzip_both_ways(void) {
   char *order = order_of(s, "dev");
   CHECK_STR(order, "proj-dev");
   free(order);
-  unsetenv("PULUMI_DIY_BACKEND_GZIP");
+  mp_store_close(s);
+  s = open_folder("g");
+  if (s == NULL)
+    return;
   CHECK(mp_store_secrets_set(s, dev, "passphrase", "{}", &err) == 0);
   CHECK(exists("g/.pulumi/stacks/proj/dev.json"));
   CHECK(!exists("g/.pulumi/stacks/proj/dev.json.gz"));
@@ -253,14 +266,11 @@ static void test_diy_urls(void) {
   mp_err err;
   CHECK(mp_store_open("file://", &s, &err) == MP_EINVAL);
   CHECK_CONTAINS(err.msg, "names no folder");
-  char *home = getenv("HOME") ? mp_xstrdup(getenv("HOME")) : NULL;
-  setenv("HOME", g_dir, 1);
-  CHECK(mp_store_open("file://~", &s, &err) == 0);
+  mp_store_opts o = {0};
+  o.home = g_dir;
+  CHECK(mp_store_open_with("file://~", &o, &s, &err) == 0);
   mp_store_close(s);
   CHECK(exists(".pulumi/meta.yaml"));
-  if (home)
-    setenv("HOME", home, 1);
-  free(home);
 }
 
 static void run_in_dir(void (*fn)(void), const char *name) {
@@ -268,7 +278,6 @@ static void run_in_dir(void (*fn)(void), const char *name) {
 }
 
 int main(void) {
-  unsetenv("PULUMI_DIY_BACKEND_GZIP");
   tst_store_cases(run_in_dir);
   TST_STORE_CASE(run_in_dir, test_diy_layout);
   TST_STORE_CASE(run_in_dir, test_diy_gzip_both_ways);

@@ -42,6 +42,7 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_import(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_graph(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_stack_unselect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_change_secrets_provider(int argc, const char **argv,
                                          mp_ctx *ctx);
 

@@ -22,6 +22,8 @@ static const struct sub {
     {"export", NULL, mp_cmd_stack_export, "Export the stack's deployment as JSON"},
     {"import", NULL, mp_cmd_stack_import, "Import a deployment into the stack"},
     {"history", "hist", mp_cmd_stack_history, "Show the stack's update history"},
+    {"unselect", NULL, mp_cmd_stack_unselect,
+     "Resets stack selection from the current workspace"},
     {"graph", NULL, mp_cmd_stack_graph, "Export a stack's dependency graph to a file"},
     {"change-secrets-provider", NULL, mp_cmd_stack_change_secrets_provider,
      "Change the secrets provider for a stack"},
@@ -33,7 +35,7 @@ static const mp_cmd_help help = {
     "resources as a tree\n(-u/--show-urns and -i/--show-ids add each one's "
     "URN and ID) and its outputs.\n\n"
     "Subcommands: init, ls, select, rm, rename, output, export, import, "
-    "history, graph,\nchange-secrets-provider"};
+    "history, unselect,\ngraph, change-secrets-provider"};
 
 static void print_subs(mp_ctx *ctx) {
   fprintf(ctx->out, "\nSubcommands:\n");

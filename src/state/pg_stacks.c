@@ -213,6 +213,19 @@ int mp__pg_selected_get(mp_store *base, const char *project, char **out,
 int mp__pg_selected_set(mp_store *base, const char *project, const char *name,
                         mp_err *err) {
   mp_pg *s = mp__pg(base);
+  if (name == NULL) { /* unselect: forget whichever is selected */
+    char *cur = NULL;
+    int rc = mp__pg_selected_get(base, project, &cur, err);
+    if (rc == 0 && cur) {
+      mp_pg_params d = {0};
+      mp__pg_text(&d, project);
+      mp__pg_text(&d, cur);
+      rc = mp__pg_exec(s, PQ_SELECTED_DELETE, &d, "cannot unselect the stack",
+                       NULL, err);
+    }
+    free(cur);
+    return rc;
+  }
   mp_stack_ref st = {project, name};
   int64_t id;
   if (mp__pg_stack_id(s, st, MP__PG_READ, &id, err) < 0)

@@ -188,6 +188,20 @@ int mp__sqlite_selected_get(mp_store *base, const char *project, char **out,
 int mp__sqlite_selected_set(mp_store *base, const char *project,
                             const char *name, mp_err *err) {
   mp_sqlite *s = mp__sqlite(base);
+  if (name == NULL) { /* unselect: forget whichever is selected */
+    char *cur = NULL;
+    int rc = mp__sqlite_selected_get(base, project, &cur, err);
+    sqlite3_stmt *d = rc == 0 && cur ? mp__stmt(s, ST_SELECTED_DELETE, err) : NULL;
+    if (d) {
+      mp__bind_text(d, 1, project);
+      mp__bind_text(d, 2, cur);
+      rc = mp__stmt_exec(s, d, "cannot unselect the stack", err);
+    } else if (cur) {
+      rc = err->code;
+    }
+    free(cur);
+    return rc;
+  }
   mp_stack_ref st = {project, name};
   int64_t id;
   if (mp__stack_id(s, st, &id, err) < 0)

@@ -119,6 +119,8 @@ int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
 /* The selected stack of |project| (owned), or NULL in *out if none. */
 int mp_store_selected_get(mp_store *s, const char *project, char **out,
                           mp_err *err);
+/* Selects stack |name| of |project|; NULL |name| forgets the selection
+ * (`stack unselect`). */
 int mp_store_selected_set(mp_store *s, const char *project, const char *name,
                           mp_err *err);
 

@@ -22,4 +22,18 @@ run stack
 expect_out "Current stack is prod:" "existing selected"
 run stack select
 expect_rc 2 "no name"
+# stack unselect (Pulumi's words), then no stack is current; a second
+# unselect says nothing
+run stack unselect
+expect_rc 0 "unselect"
+expect_out "Stack was unselected" "Pulumi's words"
+run stack output
+expect_rc 1 "nothing selected after unselect"
+expect_err "no stack selected" "says so"
+run stack unselect
+expect_rc 0 "unselect with nothing selected"
+[ -z "$OUT" ] || fail "a second unselect printed: $OUT"
+run stack select prod
+run stack
+expect_out "Current stack is prod:" "selectable again"
 finish

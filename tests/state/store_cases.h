@@ -143,6 +143,11 @@ static void test_store_stacks_crud(void) {
   free(sel);
   CHECK(mp_store_selected_set(s, P, "nope", &err) == MP_ENOENT);
   CHECK_CONTAINS(err.msg, "no stack named 'nope' in project 'proj'");
+  /* unselect (a NULL name), twice: the second finds nothing to forget */
+  CHECK(mp_store_selected_set(s, P, NULL, &err) == 0);
+  CHECK(mp_store_selected_get(s, P, &sel, &err) == 0 && sel == NULL);
+  CHECK(mp_store_selected_set(s, P, NULL, &err) == 0);
+  CHECK(mp_store_selected_set(s, P, "prod", &err) == 0);
 
   char *type = NULL, *state = NULL;
   CHECK(mp_store_secrets_set(s, dev, "passphrase", "{\"salt\":\"v1:x\"}",

@@ -248,7 +248,8 @@ void mp__diy_list(const char *dir, mp_strv *out) {
     if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
       mp_strv_push(out, e->d_name);
   closedir(d);
-  qsort(out->items + first, out->len - first, sizeof(char *), by_name);
+  if (out->len > first) /* an empty list may have no array at all */
+    qsort(out->items + first, out->len - first, sizeof(char *), by_name);
 }
 
 int mp__diy_remove_tree(const char *path, mp_err *err) {

@@ -145,7 +145,8 @@ static int by_ord(const void *a, const void *b) {
 void mp__diy_model_sort(diy_stack *m) {
   if (!m->unsorted)
     return;
-  qsort(m->res, m->nres, sizeof(*m->res), by_ord);
+  if (m->nres)
+    qsort(m->res, m->nres, sizeof(*m->res), by_ord);
   m->unsorted = 0;
 }
 

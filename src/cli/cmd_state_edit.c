@@ -76,7 +76,8 @@ static int same_text(const mp_buf *a, const mp_buf *b) {
   static const char key[] = "\"time\": \"";
   const char *ta = a->data ? strstr(a->data, key) : NULL;
   const char *tb = b->data ? strstr(b->data, key) : NULL;
-  if (!ta || !tb) return a->len == b->len && !memcmp(a->data, b->data, a->len);
+  if (!ta || !tb)
+    return a->len == b->len && (a->len == 0 || !memcmp(a->data, b->data, a->len));
   const char *ea = strchr(ta + sizeof(key) - 1, '"');
   const char *eb = strchr(tb + sizeof(key) - 1, '"');
   if (!ea || !eb || ta - a->data != tb - b->data) return 0;

@@ -138,7 +138,8 @@ static int walk(mp_project *p, const char *dir, int depth, mp_err *err) {
     if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
       mp_strv_push(&names, e->d_name);
   closedir(d);
-  qsort(names.items, names.len, sizeof(char *), by_name);
+  if (names.len) /* an empty list may have no array at all */
+    qsort(names.items, names.len, sizeof(char *), by_name);
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < names.len; i++) {
     char *path = mp_xasprintf("%s/%s", dir, names.items[i]);

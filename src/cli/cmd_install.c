@@ -18,8 +18,7 @@ static const mp_cmd_help help = {
     "Install the project's dependencies: `npm install` for a Node.js "
     "project, nothing for a YAML one."};
 
-/* Runs `npm install` in |dir|, its output going to ours. Exit status. */
-static int npm_install(mp_ctx *ctx, const char *dir) {
+int mp_cli_npm_install(mp_ctx *ctx, const char *dir) {
   fflush(ctx->out);
   fflush(ctx->err);
   pid_t pid = fork();
@@ -69,7 +68,7 @@ int mp_cmd_install(int argc, const char **argv, mp_ctx *ctx) {
                         ? ctx->project->program_dir
                         : ctx->project->dir;
   fprintf(ctx->out, "Installing dependencies...\n\n");
-  if ((status = npm_install(ctx, dir))) return status;
+  if ((status = mp_cli_npm_install(ctx, dir))) return status;
   fprintf(ctx->out, "Finished installing dependencies\n");
   return 0;
 }

@@ -5,21 +5,18 @@
  * --generate-only writes the files and stops. */
 #include <errno.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/stack_create.h"
 #include "cli/templates.h"
-
-extern char **environ;
+#include "cli/workspace.h"
 
 static const mp_cmd_help help = {
     "minipulumi new [template] [flags]",
@@ -110,27 +107,15 @@ static int write_files(mp_ctx *ctx, const mp_template *t, const char *dir,
   return 0;
 }
 
+/* The dependencies of a Node.js template, with Pulumi's lines around. */
 static int npm_install(mp_ctx *ctx, const char *dir) {
   fprintf(ctx->out, "Installing dependencies...\n\n");
-  fflush(ctx->out);
-  char *argv[] = {"npm", "install", NULL};
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addchdir_np(&fa, dir);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, "npm", &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  int st = 0;
-  if (!rc)
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-  if (rc || !WIFEXITED(st) || WEXITSTATUS(st))
-    return mp_cli_error(ctx, MP_EXIT_ERROR,
-                        "installing dependencies failed%s%s; run `npm install` "
-                        "in %s, then `minipulumi up`",
-                        rc ? ": " : "", rc ? strerror(rc) : "", dir);
-  fprintf(ctx->out, "Finished installing dependencies\n\n");
-  return 0;
+  int status = mp_cli_npm_install(ctx, dir);
+  if (status)
+    fprintf(ctx->err, "Run `npm install` in %s, then `minipulumi up`.\n", dir);
+  else
+    fprintf(ctx->out, "Finished installing dependencies\n\n");
+  return status;
 }
 
 /* *value, or the answer to "|question| (|*value|):" on a terminal. */

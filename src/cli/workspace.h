@@ -16,6 +16,9 @@ int mp_cli_store(mp_ctx *ctx);
 /* The folder of the Pulumi.yaml that mp_cli_load_project would load
  * (owned), or NULL; prints nothing. */
 char *mp_cli_project_dir_find(const mp_ctx *ctx);
+/* Runs `npm install` in |dir|, its output going to ours (cmd_install.c;
+ * `install` and `new` use it). Exit status. */
+int mp_cli_npm_install(mp_ctx *ctx, const char *dir);
 /* mp_cli_store for a head start: only a backend given by --backend or the
  * environment that exists already, and no message on any failure (-1):
  * mp_cli_store then tries again and reports it. Returns 0 or -1. */

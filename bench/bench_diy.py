@@ -2,17 +2,17 @@
 """A file:// folder (Pulumi's DIY layout) against SQLite as the state
 backend (issue 39).
 
-    bench/bench_diy.py [BUILD] [--sizes 1000,10000] [--create-max 1000]
+    bench/bench_diy.py [BUILD] [--sizes 1000,10000] [--create-max 10000]
 
 For each size, in one run: the wall time of `minipulumi up` creating a
 stack of that many `test` resources (bench_backends.py's program: a third
 of them refer to an earlier one) and of a second, no-op `up`, on a SQLite
-file and on a file:// folder. The folder rewrites its whole checkpoint
-(temporary file, fsync, rename) for a step's pending operation and for
-its result, so a create costs O(n) per step there;
-above --create-max resources the folder's stack is not created by `up`
-but imported from the SQLite one (`stack export` / `stack import`), and
-only its no-op `up` is timed. Prints a table; on demand only.
+file and on a file:// folder. The folder rewrites its whole checkpoint (temporary
+file, fsync, rename) for each batch of steps' writes (its writer thread
+takes every change made while it wrote the previous version), so a create
+costs O(n) per batch there; above --create-max resources the folder's
+stack is not created by `up` but imported from the SQLite one (`stack
+export` / `stack import`), and only its no-op `up` is timed. Prints a table; on demand only.
 """
 import argparse
 import os
@@ -30,7 +30,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", nargs="?", default="build")
     ap.add_argument("--sizes", default="1000,10000")
-    ap.add_argument("--create-max", type=int, default=1000)
+    ap.add_argument("--create-max", type=int, default=10000)
     a = ap.parse_args()
     binary = benchlib.binary_of(a.build)
     work = tempfile.mkdtemp(prefix="mp-bench-diy-")

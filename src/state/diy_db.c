@@ -92,21 +92,24 @@ void mp__diy_release(mp_diy *s, diy_stack *m) {
   mp__diy_model_free(m);
 }
 
-int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
+void mp__diy_flush_print(mp_diy *s, diy_stack *m, mp_buf *out) {
   mp_stack_ref st = {m->project, m->name};
   mp__diy_model_sort(m);
   char *qualified = mp__diy_qualified(s, st);
-  mp_buf b;
-  mp_buf_init(&b);
-  mp__diy_model_print(m, qualified, &b);
+  mp__diy_model_print(m, qualified, out);
   free(qualified);
+}
+
+int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
+                        char ident[96], mp_err *err) {
+  mp_stack_ref st = {m->project, m->name};
   char *plain = mp__diy_stack_path(s, st);
   int gz = s->gzip;
   char *path = gz ? mp_xasprintf("%s.gz", plain) : mp_xstrdup(plain);
   char *other = gz ? mp_xstrdup(plain) : mp_xasprintf("%s.gz", plain);
   int rc = mp__diy_mkdirs_for(path, err);
   if (rc == 0)
-    rc = mp__diy_write(path, b.data, b.len, gz, 1, err);
+    rc = mp__diy_write(path, text->data, text->len, gz, 1, err);
   if (rc == 0 && mp__diy_exists(other)) {
     /* the environment variable alone decides the form; the other one is
      * kept as its .bak (Pulumi's saveCheckpoint) */
@@ -115,10 +118,18 @@ int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
       rc = mp_err_set(err, MP_EIO, "cannot move '%s' aside", other);
     free(bak);
   }
-  ident_of(rc == 0 ? path : NULL, m->ident);
+  ident_of(rc == 0 ? path : NULL, ident);
   free(other);
   free(path);
   free(plain);
+  return rc;
+}
+
+int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
+  mp_buf b;
+  mp_buf_init(&b);
+  mp__diy_flush_print(s, m, &b);
+  int rc = mp__diy_flush_write(s, m, &b, m->ident, err);
   mp_buf_destroy(&b);
   return rc;
 }
@@ -178,7 +189,11 @@ static void end_tx(mp_diy *s) {
 static int commit(mp_store *base, mp_err *err) {
   mp_diy *s = mp__diy(base);
   diy_stack *m = s->tx;
-  int rc = m ? mp__diy_flush(s, m, err) : 0;
+  int rc = 0;
+  if (m && s->deferred)
+    s->ticket = mp__diy_writer_changed(s->deferred); /* it writes the file */
+  else if (m)
+    rc = mp__diy_flush(s, m, err);
   if (m && m->old_byrow) {
     if (rc < 0) {
       restore_old(m);
@@ -360,9 +375,36 @@ static int insert_pending(mp_store *base, int64_t id, mp_pending_type t,
   return 0;
 }
 
+/* The writer of an open session on |m| that this thread does not hold
+ * already (inside mp__diy_apply_begin it does), or NULL. */
+static diy_writer *writer_to_lock(mp_diy *s, const diy_stack *m) {
+  if (s->deferred)
+    return NULL;
+  for (mp_diy_update *u = s->updates; u; u = u->next)
+    if (u->m == m && u->writer)
+      return u->writer;
+  return NULL;
+}
+
+static int read_rows_of(diy_stack *m, const mp_crypter *c, unsigned flags,
+                        mp_snapshot *snap, mp_err *err);
+
 static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
                      unsigned flags, mp_snapshot *snap, mp_err *err) {
-  diy_stack *m = by_id(mp__diy(base), id);
+  mp_diy *s = mp__diy(base);
+  diy_stack *m = by_id(s, id);
+  /* the writer may be printing the model: it must not be sorted under it */
+  diy_writer *w = writer_to_lock(s, m);
+  if (w)
+    mp__diy_writer_lock(w);
+  int rc = read_rows_of(m, c, flags, snap, err);
+  if (w)
+    mp__diy_writer_unlock(w);
+  return rc;
+}
+
+static int read_rows_of(diy_stack *m, const mp_crypter *c, unsigned flags,
+                        mp_snapshot *snap, mp_err *err) {
   mp__diy_model_sort(m);
   for (size_t i = 0; i < m->nres; i++) {
     mp_resource *r;
@@ -414,9 +456,10 @@ int mp__diy_replace(mp_store *base, mp_stack_ref st, mp_snapshot *snap,
   return mp__store_replace(&mp__diy_db, base, st, snap, c, err);
 }
 
-int mp__diy_apply(mp_store_update *base, const mp_store_change *changes,
-                  size_t n, mp_err *err) {
-  mp_diy_update *u = (mp_diy_update *)base;
+/* The write of mp_store_apply, in the session's writer when it has one. */
+static int apply_locked(mp_diy_update *u, const mp_store_change *changes,
+                        size_t n, mp_err *err) {
+  mp_store_update *base = &u->base;
   int rc = mp__store_apply(&mp__diy_db, base, u->c, &u->next_ord, changes, n,
                            err);
   if (rc == 0 && n > 0 && base->s->verify_writes)
@@ -424,9 +467,46 @@ int mp__diy_apply(mp_store_update *base, const mp_store_change *changes,
   return rc;
 }
 
+int mp__diy_apply_begin(mp_store_update *base, const mp_store_change *changes,
+                        size_t n, int64_t *ticket, mp_err *err) {
+  mp_diy_update *u = (mp_diy_update *)base;
+  mp_diy *s = u->s;
+  *ticket = 0;
+  if (u->writer == NULL &&
+      (u->writer = mp__diy_writer_start(s, u->m, err)) == NULL)
+    return err->code;
+  mp__diy_writer_lock(u->writer);
+  s->deferred = u->writer;
+  s->ticket = 0;
+  int rc = apply_locked(u, changes, n, err);
+  *ticket = rc == 0 ? s->ticket : 0; /* 0: nothing was written */
+  s->deferred = NULL;
+  mp__diy_writer_unlock(u->writer);
+  return rc;
+}
+
+int mp__diy_wait(mp_store_update *base, int64_t ticket, mp_err *err) {
+  mp_diy_update *u = (mp_diy_update *)base;
+  if (ticket <= 0 || u->writer == NULL)
+    return 0;
+  return mp__diy_writer_wait(u->writer, ticket, err);
+}
+
+int mp__diy_apply(mp_store_update *base, const mp_store_change *changes,
+                  size_t n, mp_err *err) {
+  mp_diy_update *u = (mp_diy_update *)base;
+  if (u->writer == NULL)
+    return apply_locked(u, changes, n, err);
+  int64_t ticket;
+  int rc = mp__diy_apply_begin(base, changes, n, &ticket, err);
+  return rc < 0 ? rc : mp__diy_wait(base, ticket, err);
+}
+
 int mp__diy_drop_old_pending(mp_store_update *base, mp_err *err) {
   mp_diy_update *u = (mp_diy_update *)base;
   diy_stack *m = u->m;
+  if (u->writer)
+    mp__diy_writer_lock(u->writer);
   int dropped = 0;
   for (size_t i = m->npend; i-- > 0;) {
     diy_entry *e = m->pend[i];
@@ -435,5 +515,9 @@ int mp__diy_drop_old_pending(mp_store_update *base, mp_err *err) {
       dropped = 1;
     }
   }
-  return dropped ? mp__diy_flush(u->s, m, err) : 0;
+  if (u->writer == NULL)
+    return dropped ? mp__diy_flush(u->s, m, err) : 0;
+  int64_t ticket = dropped ? mp__diy_writer_changed(u->writer) : 0;
+  mp__diy_writer_unlock(u->writer);
+  return mp__diy_wait(base, ticket, err);
 }

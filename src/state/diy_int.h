@@ -69,6 +69,7 @@ struct diy_stack {
 };
 
 typedef struct mp_diy_update mp_diy_update;
+typedef struct diy_writer diy_writer;
 
 typedef struct mp_diy {
   mp_store base;
@@ -86,6 +87,10 @@ typedef struct mp_diy {
   diy_stack *tx;            /* the model the open transaction writes */
   int in_tx;
   mp_diy_update *updates;   /* open write sessions, to unlock on close */
+  /* set during mp__diy_apply_begin: the commit hands the model to this
+   * writer instead of writing the file itself */
+  diy_writer *deferred;
+  int64_t ticket; /* what that commit got from the writer */
 } mp_diy;
 
 struct mp_diy_update {
@@ -98,6 +103,7 @@ struct mp_diy_update {
   int64_t start; /* unix seconds */
   int64_t next_ord;
   int64_t pending_high; /* highest pending row at begin */
+  diy_writer *writer;   /* started by the first mp__diy_apply_begin */
   mp_diy_update *next;
 };
 
@@ -179,8 +185,16 @@ int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err);
  * renamed). Models are otherwise kept, so that the rows handed out stay
  * valid for the life of the store. */
 void mp__diy_release(mp_diy *s, diy_stack *m);
-/* Writes the checkpoint of |m|. */
+/* Writes the checkpoint of |m|: mp__diy_flush_print then
+ * mp__diy_flush_write. */
 int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err);
+/* The checkpoint text of |m| (sorting it first). */
+void mp__diy_flush_print(mp_diy *s, diy_stack *m, mp_buf *out);
+/* Writes checkpoint |text| of |m| to its file (the form PULUMI_DIY_BACKEND_GZIP
+ * asks for, the other form moved to .bak); |ident| receives what identifies
+ * the file written. Reads only what never changes during a session. */
+int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
+                        char ident[96], mp_err *err);
 extern const mp__store_db mp__diy_db;
 
 /* ==== operations (store.h contracts) ==== */
@@ -209,6 +223,9 @@ int mp__diy_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
                          mp_err *err);
 int mp__diy_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
                   mp_err *err);
+int mp__diy_apply_begin(mp_store_update *u, const mp_store_change *changes,
+                        size_t n, int64_t *ticket, mp_err *err);
+int mp__diy_wait(mp_store_update *u, int64_t ticket, mp_err *err);
 int mp__diy_drop_old_pending(mp_store_update *u, mp_err *err);
 int mp__diy_update_end(mp_store_update *u, const char *result,
                        const mp_update_counts *counts, mp_err *err);
@@ -230,6 +247,24 @@ int mp__diy_lock_check_free(mp_diy *s, mp_stack_ref st, mp_err *err);
 int mp__diy_lock_held(mp_diy *s, mp_stack_ref st, const char *label,
                       mp_err *err);
 void mp__diy_lock_release(mp_diy *s, mp_stack_ref st);
+
+/* ==== the background writer (diy_writer.c) ==== */
+
+/* Starts the writer of session model |m|; NULL (and |err|) if no thread. */
+diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, mp_err *err);
+/* Held while the model changes, so that the writer never prints it half
+ * changed. */
+void mp__diy_writer_lock(diy_writer *w);
+void mp__diy_writer_unlock(diy_writer *w);
+/* The model changed (lock held): wakes the writer; returns the change's
+ * ticket. */
+int64_t mp__diy_writer_changed(diy_writer *w);
+/* Blocks until the change with |ticket| is on disk (any thread); the
+ * error of a failed write otherwise. */
+int mp__diy_writer_wait(diy_writer *w, int64_t ticket, mp_err *err);
+/* Writes what is left, stops and frees |w| (NULL ok); the error of a
+ * failed write, if any. */
+int mp__diy_writer_stop(diy_writer *w, mp_err *err);
 
 /* ==== history (diy_history.c) ==== */
 

@@ -98,7 +98,15 @@ int mp__diy_update_end(mp_store_update *base, const char *result,
   mp_diy_update *u = (mp_diy_update *)base;
   mp_diy *s = u->s;
   mp_stack_ref st = {u->m->project, u->m->name};
-  int rc = mp__diy_history_add(s, u, result, counts, err);
+  /* everything the writer has not written yet goes out first */
+  int rc = mp__diy_writer_stop(u->writer, err);
+  u->writer = NULL;
+  mp_err herr;
+  mp_err_clear(&herr);
+  if (mp__diy_history_add(s, u, result, counts, &herr) < 0 && rc == 0) {
+    *err = herr;
+    rc = herr.code;
+  }
   mp__diy_lock_release(s, st);
   unlink_update(u);
   u->m->sessions--;

@@ -109,6 +109,20 @@ int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
   return u->s->ops->apply(u, changes, n, err);
 }
 
+int mp_store_apply_begin(mp_store_update *u, const mp_store_change *changes,
+                         size_t n, int64_t *ticket, mp_err *err) {
+  *ticket = 0;
+  if (u->s->ops->apply_begin == NULL)
+    return u->s->ops->apply(u, changes, n, err);
+  return u->s->ops->apply_begin(u, changes, n, ticket, err);
+}
+
+int mp_store_wait(mp_store_update *u, int64_t ticket, mp_err *err) {
+  if (ticket <= 0 || u->s->ops->wait == NULL)
+    return 0;
+  return u->s->ops->wait(u, ticket, err);
+}
+
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
   return u->s->ops->drop_old_pending(u, err);
 }

@@ -5,7 +5,8 @@
  * and the CLI call only the mp_store_* functions and never learn which.
  *
  * Threads: a store and everything obtained from it is owned by one thread
- * (the deployment's loop thread); it is not safe to share. */
+ * (the deployment's loop thread); it is not safe to share, except
+ * mp_store_wait. */
 #ifndef MP_STORE_H
 #define MP_STORE_H
 
@@ -216,6 +217,18 @@ char *mp_lock_info_stale_message(const mp_lock_info *stale);
  * violation is an MP_ESTATE error (tests use this). */
 int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
                    mp_err *err);
+/* mp_store_apply, except that a backend that writes in the background
+ * (file://, whose every write rewrites the whole stack) may return before
+ * the changes are durable: *ticket is then > 0, and mp_store_wait with it
+ * returns once they are. 0 in *ticket: durable already. Changes made
+ * while a write is under way go out together in the next one. Loop
+ * thread, as every other call. */
+int mp_store_apply_begin(mp_store_update *u, const mp_store_change *changes,
+                         size_t n, int64_t *ticket, mp_err *err);
+/* Blocks until the changes of |ticket| (from mp_store_apply_begin) are
+ * durable: 0, or the error of the background write that failed. The one
+ * call that any thread may make, while the loop thread goes on with |u|. */
+int mp_store_wait(mp_store_update *u, int64_t ticket, mp_err *err);
 /* Drops every pending operation of the stack except `creating` ones (the
  * first write of an update;
  * tests/conformance/scenarios/S52-pending-operations.scn). */
@@ -283,6 +296,10 @@ typedef struct mp_store_ops {
                       mp_lock_info *stale, mp_store_update **out, mp_err *err);
   int (*apply)(mp_store_update *u, const mp_store_change *changes, size_t n,
                mp_err *err);
+  /* NULL: mp_store_apply_begin is mp_store_apply (ticket 0) */
+  int (*apply_begin)(mp_store_update *u, const mp_store_change *changes,
+                     size_t n, int64_t *ticket, mp_err *err);
+  int (*wait)(mp_store_update *u, int64_t ticket, mp_err *err);
   int (*drop_old_pending)(mp_store_update *u, mp_err *err);
   int (*update_end)(mp_store_update *u, const char *result,
                     const mp_update_counts *counts, mp_err *err);

@@ -19,6 +19,13 @@ typedef struct run {
   int rc;
   int partial;     /* the failed call still produced a resource */
   int dropped;     /* cancelled before it started: it only ends */
+  /* The store's ticket of the step's last write when it may not be
+   * durable yet (a file:// stack writes in the background): the provider
+   * call waits for its pending operation, the step's completion for its
+   * result, both on the worker pool so that the loop goes on. */
+  int64_t ticket;
+  int finishing;   /* the result is written: only its completion is left */
+  uv_work_t wait;  /* the wait for the result's ticket */
   mp_queue link; /* in |waiting| or |ready| */
 } run;
 
@@ -68,6 +75,7 @@ size_t mp_stepexec_busy(const mp_stepexec *ex) {
 
 static void step_begin(run *r);
 static void step_end(run *r);
+static void step_finish(run *r);
 
 /* The loop is to drain the executor on its next turn. */
 static void wake(mp_stepexec *ex) {
@@ -122,6 +130,7 @@ static void drain(mp_stepexec *ex) {
     run *r = pop_run(&ex->ready);
     if (r) {
       if (r->dropped) chain_done(r, -1);
+      else if (r->finishing) step_finish(r);
       else step_end(r);
       continue;
     }
@@ -251,16 +260,27 @@ static void success_changes(changes *ch, mp_step *s) {
   }
 }
 
-static int apply(mp_stepexec *ex, changes *ch, mp_err *err) {
+/* Writes |ch|; *ticket (if not NULL) may come back > 0 for a write not
+ * durable yet (mp_store_apply_begin), else the write is durable. */
+static int apply_deferred(mp_stepexec *ex, changes *ch, int64_t *ticket,
+                          mp_err *err) {
   int rc = 0;
-  if (ex->o.store && ch->n > 0)
-    rc = mp_store_apply(ex->o.store, ch->c, ch->n, err);
+  int64_t t = 0;
+  if (ex->o.store && ch->n > 0) {
+    rc = mp_store_apply_begin(ex->o.store, ch->c, ch->n, &t, err);
+    if (rc == 0 && ticket == NULL) rc = mp_store_wait(ex->o.store, t, err);
+  }
+  if (ticket) *ticket = rc == 0 ? t : 0;
   mp_resource_free(ch->scratch);
   ch->scratch = NULL;
   free(ch->c);
   ch->c = NULL;
   ch->n = ch->cap = 0;
   return rc;
+}
+
+static int apply(mp_stepexec *ex, changes *ch, mp_err *err) {
+  return apply_deferred(ex, ch, NULL, err);
 }
 
 /* ---- one step ---- */
@@ -270,12 +290,30 @@ static void work_cb(uv_work_t *w) {
   mp_err_clear(&r->err);
   r->partial = 0;
   const mp_stepexec_hooks *h = &r->ex->o.hooks;
+  /* the pending operation is on disk before the world changes */
+  r->rc = mp_store_wait(r->ex->o.store, r->ticket, &r->err);
+  r->ticket = 0;
+  if (r->rc < 0) return;
   int hooks = h->resource_hooks && mp_step_has_hooks(r->step);
   r->rc = hooks ? h->resource_hooks(h->ud, r->step, 0, &r->err) : 0;
   if (r->rc == 0)
     r->rc = mp__exec_call(r->ex->o.registry, r->step, r->ex->o.preview,
                           r->ex->o.ignore_protect, &r->partial, &r->err);
   if (r->rc == 0 && hooks) r->rc = h->resource_hooks(h->ud, r->step, 1, &r->err);
+}
+
+static void wait_cb(uv_work_t *w) {
+  run *r = mp_container_of(w, run, wait);
+  r->rc = mp_store_wait(r->ex->o.store, r->ticket, &r->err);
+}
+
+static void after_wait_cb(uv_work_t *w, int status) {
+  run *r = mp_container_of(w, run, wait);
+  if (status == UV_ECANCELED) /* never ran: wait here */
+    r->rc = mp_store_wait(r->ex->o.store, r->ticket, &r->err);
+  r->ticket = 0;
+  mp_queue_push(&r->ex->ready, &r->link);
+  drain(r->ex);
 }
 
 static void step_failed(run *r, mp_step *s, const char *msg) {
@@ -348,8 +386,31 @@ static void step_end(run *r) {
     return;
   }
   success_changes(&ch, s);
-  if (apply(ex, &ch, &werr) < 0) {
+  if (apply_deferred(ex, &ch, &r->ticket, &werr) < 0) {
     step_failed(r, s, werr.msg);
+    return;
+  }
+  r->finishing = 1;
+  if (r->ticket == 0) {
+    step_finish(r);
+    return;
+  }
+  int rc = uv_queue_work(ex->o.loop, &r->wait, wait_cb, after_wait_cb);
+  if (rc < 0) { /* wait here */
+    r->rc = mp_store_wait(ex->o.store, r->ticket, &r->err);
+    r->ticket = 0;
+    step_finish(r);
+  }
+}
+
+/* The step's result is durable (or its write failed: r->rc): what it
+ * unblocks goes on. */
+static void step_finish(run *r) {
+  mp_stepexec *ex = r->ex;
+  mp_step *s = r->step;
+  r->finishing = 0;
+  if (r->rc < 0) {
+    step_failed(r, s, r->err.msg);
     return;
   }
   import_followup(r, s);
@@ -392,12 +453,18 @@ static void step_begin(run *r) {
     add(&ch, MP_STORE_PENDING_ADD, res, 0);
     ch.c[0].type = t;
     ch.c[0].pending_row = &s->pending_row;
-    if (apply(ex, &ch, &werr) < 0) {
+    if (apply_deferred(ex, &ch, &r->ticket, &werr) < 0) {
       step_failed(r, s, werr.msg);
       return;
     }
   }
   if (!mp__exec_needs_worker(s)) {
+    if (mp_store_wait(ex->o.store, r->ticket, &r->err) < 0) {
+      r->ticket = 0;
+      step_failed(r, s, r->err.msg);
+      return;
+    }
+    r->ticket = 0;
     r->rc = mp__exec_call(ex->o.registry, s, ex->o.preview, ex->o.ignore_protect,
                           &r->partial, &r->err);
     ready(r);

@@ -3,6 +3,7 @@
  * the DIY layout's own: where Pulumi's files are, gzip both ways, a legacy
  * layout, a lock file of Pulumi's shape, URLs. */
 #include <ftw.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #define TST_STALE_GONE "its process no longer exists"
@@ -273,6 +274,128 @@ static void test_diy_urls(void) {
   CHECK(exists(".pulumi/meta.yaml"));
 }
 
+/* ==== background writes (mp_store_apply_begin) ==== */
+
+typedef struct waiter {
+  mp_store_update *u;
+  int64_t ticket;
+  int rc;
+} waiter;
+
+static void *wait_on_thread(void *arg) {
+  waiter *w = arg;
+  mp_err err;
+  w->rc = mp_store_wait(w->u, w->ticket, &err);
+  return NULL;
+}
+
+static mp_resource *numbered(int i) {
+  char *urn = mp_xasprintf("urn:pulumi:dev::proj::test:index:Thing::r%d", i);
+  mp_resource *r = mp_resource_new(urn, "test:index:Thing", 1);
+  free(urn);
+  return r;
+}
+
+/* Changes given to the background writer are all on disk once the
+ * newest one's ticket is waited for, from any thread; tickets never go
+ * back; the end of the session writes what is left. */
+static void test_diy_background_writes(void) {
+  mp_store *s = open_folder("f");
+  CHECK(s != NULL);
+  if (s == NULL)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", "", NULL, NULL, &u, &err) ==
+        0);
+  if (u == NULL) {
+    mp_store_close(s);
+    return;
+  }
+  enum { N = 200 };
+  mp_resource *res[N];
+  int64_t last = 0, ticket = 0;
+  int monotonic = 1;
+  for (int i = 0; i < N; i++) {
+    res[i] = numbered(i);
+    mp_store_change ins = {.kind = MP_STORE_INSERT_NEW, .res = res[i]};
+    CHECK(mp_store_apply_begin(u, &ins, 1, &ticket, &err) == 0);
+    monotonic &= ticket > last;
+    last = ticket;
+  }
+  CHECK(monotonic && last > 0);
+  waiter w = {u, last, -1};
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, wait_on_thread, &w) == 0);
+  pthread_join(t, NULL);
+  CHECK(w.rc == 0);
+  CHECK(in_file("f/.pulumi/stacks/proj/dev.json", "Thing::r0\""));
+  CHECK(in_file("f/.pulumi/stacks/proj/dev.json", "Thing::r199\""));
+  /* a change left to the end of the session is written by it */
+  mp_resource *late = numbered(N);
+  mp_store_change ins = {.kind = MP_STORE_INSERT_NEW, .res = late};
+  CHECK(mp_store_apply_begin(u, &ins, 1, &ticket, &err) == 0);
+  mp_update_counts counts = {.create = N + 1};
+  CHECK(mp_store_update_end(u, "succeeded", &counts, &err) == 0);
+  CHECK(in_file("f/.pulumi/stacks/proj/dev.json", "Thing::r200\""));
+  mp_snapshot *snap = NULL;
+  CHECK(mp_store_load(s, dev, NULL, &snap, &err) == 0);
+  CHECK(snap && snap->nres == N + 1 && snap->npending == 0);
+  mp_snapshot_free(snap);
+  for (int i = 0; i < N; i++)
+    mp_resource_free(res[i]);
+  mp_resource_free(late);
+  mp_store_close(s);
+}
+
+/* A background write that fails fails the wait with its error, and every
+ * later write of the session, while the file keeps what was written. */
+static void test_diy_background_write_fails(void) {
+  mp_store *s = open_folder("f");
+  CHECK(s != NULL);
+  if (s == NULL)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", "", NULL, NULL, &u, &err) ==
+        0);
+  if (u == NULL) {
+    mp_store_close(s);
+    return;
+  }
+  mp_resource *a = numbered(1), *b = numbered(2);
+  mp_store_change ins = {.kind = MP_STORE_INSERT_NEW, .res = a};
+  int64_t ticket = 0;
+  CHECK(mp_store_apply_begin(u, &ins, 1, &ticket, &err) == 0);
+  CHECK(mp_store_wait(u, ticket, &err) == 0);
+  /* the temporary file cannot be made where a folder stands in its way */
+  char *dir = path_in("f/.pulumi/stacks/proj");
+  char *cmd = mp_xasprintf("mv '%s' '%s.moved' && touch '%s'", dir, dir, dir);
+  CHECK(system(cmd) == 0);
+  ins.res = b;
+  CHECK(mp_store_apply_begin(u, &ins, 1, &ticket, &err) == 0);
+  CHECK(mp_store_wait(u, ticket, &err) < 0 && err.msg[0] != '\0');
+  ins.res = numbered(3);
+  CHECK(mp_store_apply(u, &ins, 1, &err) < 0 &&
+        strstr(err.msg, "an earlier write") != NULL);
+  mp_resource_free(ins.res);
+  CHECK(mp_store_update_end(u, "failed", NULL, &err) < 0);
+  free(cmd);
+  cmd = mp_xasprintf("rm -f '%s' && mv '%s.moved' '%s'", dir, dir, dir);
+  CHECK(system(cmd) == 0);
+  CHECK(in_file("f/.pulumi/stacks/proj/dev.json", "Thing::r1\""));
+  CHECK(!in_file("f/.pulumi/stacks/proj/dev.json", "Thing::r2\""));
+  free(cmd);
+  free(dir);
+  mp_resource_free(a);
+  mp_resource_free(b);
+  mp_store_close(s);
+}
+
 static void run_in_dir(void (*fn)(void), const char *name) {
   tst_run_in_dir(&g_dir, fn, name);
 }
@@ -284,5 +407,7 @@ int main(void) {
   TST_STORE_CASE(run_in_dir, test_diy_legacy_layout);
   TST_STORE_CASE(run_in_dir, test_diy_pulumi_lock);
   TST_STORE_CASE(run_in_dir, test_diy_urls);
+  TST_STORE_CASE(run_in_dir, test_diy_background_writes);
+  TST_STORE_CASE(run_in_dir, test_diy_background_write_fails);
   return mp_test_summary();
 }

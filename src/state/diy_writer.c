@@ -1,0 +1,137 @@
+/* The background writer of a DIY write session (issue 39's write cost).
+ * A checkpoint file holds the whole stack, so each write costs the size
+ * of the stack; writing one per step makes a create of n resources
+ * O(n^2). Steps that run at once change the model one after the other;
+ * this thread writes the model as it stands whenever it changed since its
+ * last write, so every change made while a write was under way goes out
+ * together in the next one (a group commit). Nothing waits on purpose:
+ * a lone change is written at once.
+ *
+ * Each change gets a ticket; mp__diy_writer_wait(ticket) returns once a
+ * write that includes it is on disk. The caller decides what waits: the
+ * step executor holds a provider call until its pending operation is
+ * durable, and a step's completion (its events, the answer to the
+ * program, the next step of its chain) until its result is, so the file
+ * never lags behind anything the engine acted on or showed.
+ *
+ * Threads: the model is changed (by the session's loop thread) and printed
+ * (by this thread) only under |mu|; the file is written outside it. */
+#include "state/diy_int.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct diy_writer {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t wake;    /* a change, or stop */
+  pthread_cond_t durable; /* |written| moved, or a write failed */
+  int64_t changed;        /* the newest ticket handed out */
+  int64_t written;        /* every ticket up to this one is on disk */
+  int stop;
+  int failed;
+  mp_err err; /* the failed write's error */
+  mp_diy *s;
+  diy_stack *m;
+};
+
+static void *writer_main(void *arg) {
+  diy_writer *w = arg;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->stop && !w->failed && w->written == w->changed)
+      pthread_cond_wait(&w->wake, &w->mu);
+    if (w->failed || w->written == w->changed)
+      break; /* stopping with nothing left, or broken */
+    int64_t target = w->changed;
+    mp_buf text;
+    mp_buf_init(&text);
+    mp__diy_flush_print(w->s, w->m, &text);
+    pthread_mutex_unlock(&w->mu);
+
+    char ident[96];
+    mp_err e;
+    mp_err_clear(&e);
+    int rc = mp__diy_flush_write(w->s, w->m, &text, ident, &e);
+    mp_buf_destroy(&text);
+
+    pthread_mutex_lock(&w->mu);
+    if (rc < 0) {
+      w->failed = 1;
+      w->err = e;
+      w->m->broken = 1; /* the model is ahead of the file */
+    } else {
+      w->written = target;
+      memcpy(w->m->ident, ident, sizeof(ident));
+    }
+    pthread_cond_broadcast(&w->durable);
+  }
+  pthread_cond_broadcast(&w->durable);
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, mp_err *err) {
+  diy_writer *w = mp_xcalloc(1, sizeof(*w));
+  w->s = s;
+  w->m = m;
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->wake, NULL);
+  pthread_cond_init(&w->durable, NULL);
+  int rc = pthread_create(&w->thread, NULL, writer_main, w);
+  if (rc != 0) {
+    pthread_cond_destroy(&w->durable);
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->mu);
+    free(w);
+    mp_err_set(err, MP_EIO,
+               "cannot start the writer thread of stack '%s' (error %d)",
+               m->name, rc);
+    return NULL;
+  }
+  return w;
+}
+
+void mp__diy_writer_lock(diy_writer *w) { pthread_mutex_lock(&w->mu); }
+
+void mp__diy_writer_unlock(diy_writer *w) { pthread_mutex_unlock(&w->mu); }
+
+int64_t mp__diy_writer_changed(diy_writer *w) {
+  w->changed++;
+  pthread_cond_signal(&w->wake);
+  return w->changed;
+}
+
+int mp__diy_writer_wait(diy_writer *w, int64_t ticket, mp_err *err) {
+  pthread_mutex_lock(&w->mu);
+  while (!w->failed && w->written < ticket)
+    pthread_cond_wait(&w->durable, &w->mu);
+  int rc = 0;
+  if (w->written < ticket) {
+    *err = w->err;
+    rc = err->code;
+  }
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+int mp__diy_writer_stop(diy_writer *w, mp_err *err) {
+  if (w == NULL)
+    return 0;
+  pthread_mutex_lock(&w->mu);
+  w->stop = 1;
+  pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->mu);
+  pthread_join(w->thread, NULL);
+  int rc = 0;
+  if (w->failed) {
+    *err = w->err;
+    rc = err->code;
+  }
+  pthread_cond_destroy(&w->durable);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->mu);
+  free(w);
+  return rc;
+}

@@ -129,7 +129,9 @@ if build_tree build-asan --buildtype=debug -Dwerror=true \
   # One of each Node.js-driven suite (see the header): the richest of its
   # kind (a component with outputs and secrets; the engine events stream;
   # plugins that exit, crash, hang and answer garbage; Construct and Call).
-  run_tests build-asan nodejs-t0001-components-outputs automation-events \
+  # (their log: meson-logs/testlog-node.*, beside the first run's)
+  run_tests build-asan --logbase testlog-node \
+    nodejs-t0001-components-outputs automation-events \
     plugins-t0300-failures components-t0100-construct-call
 fi
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite:
 #   build       debug, -Dwerror=true                  all tests
-#   build-asan  AddressSanitizer + UBSan, -Dwerror    all tests but the
-#                                                     language L2 suite
+#   build-asan  AddressSanitizer + UBSan, -Dwerror    the tests that run
+#               mostly our C code: every unit test, the CLI scripts, the
+#               conformance, crash, fuzz and soak runners, language L1;
+#               of the suites driven by Node.js programs and plugins
+#               (nodejs, automation, plugins, components) one test each
 #   build-tsan  ThreadSanitizer, -Dwerror             suite "tsan": every test
 #                                                     that starts threads
 #   build-fuzz  clang, -Dfuzz=true, -Dwerror          suite "fuzz": each
@@ -11,6 +14,15 @@
 # The PostgreSQL backend's tests start private servers of their own
 # (tests/pg/pgtest.py); the end-to-end ones (suite "postgres") run in the
 # debug tree only.
+# Why the sanitizer tree runs one test of each Node.js-driven suite: their
+# time goes to node (starting the SDK, the provider plugins), not to our C
+# code, and the C paths they reach (the resource monitor, the gRPC
+# transport, the plugin host, the engine events) are the same in every
+# test of a suite; the unit tests of those layers (monitor, rpc with
+# test_rpc_node's real gRPC peer, plugin) run there in full. Running them
+# all took most of the suite's wall time for little more to check; the
+# debug tree runs every one of them. Language L2 (Node.js plugins only)
+# is left out for the same reason.
 # Exits non-zero on any failure; the last line is "N passed, N failed",
 # summed over all trees (a test that times out counts as failed).
 set -uo pipefail
@@ -27,6 +39,18 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
   tests/automation tests/language tests/components ||
   { echo "0 passed, 1 failed"; exit 1; }
 
+# The python3 on PATH may be a version manager's shim (pyenv's runs a
+# chain of bash scripts on every start: 0.7 s of CPU, five times the
+# interpreter's own start). The test scripts start python3 hundreds of
+# times (checks of exported states, pseudo-terminals), so the suite puts
+# the interpreter the shim resolves to first on PATH: the same Python.
+pybin=$(mktemp -d)
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ "$(command -v python3)" != "$py" ]; then
+  ln -s "$py" "$pybin/python3"
+  export PATH="$pybin:$PATH"
+fi
+
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -34,7 +58,7 @@ passed=0
 failed=0
 status=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; rm -rf "$pybin"' EXIT
 
 # configure DIR OPTION... : meson setup, or --reconfigure if DIR already
 # holds a configured tree (so that re-running is idempotent).
@@ -100,7 +124,15 @@ fi
 
 if build_tree build-asan --buildtype=debug -Dwerror=true \
     -Db_sanitize=address,undefined -Db_lundef=false; then
-  run_tests build-asan --no-suite language-l2
+  run_tests build-asan --no-suite language-l2 --no-suite nodejs \
+    --no-suite automation --no-suite plugins --no-suite components
+  # One of each Node.js-driven suite (see the header): the richest of its
+  # kind (a component with outputs and secrets; the engine events stream;
+  # plugins that exit, crash, hang and answer garbage; Construct and Call).
+  # (their log: meson-logs/testlog-node.*, beside the first run's)
+  run_tests build-asan --logbase testlog-node \
+    nodejs-t0001-components-outputs automation-events \
+    plugins-t0300-failures components-t0100-construct-call
 fi
 
 # ThreadSanitizer for every test that starts threads (tests/meson.build

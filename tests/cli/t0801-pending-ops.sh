@@ -20,13 +20,14 @@ resources:
     type: test:Resource
     properties:
       v: ${v}
-      __latencyMs: 500
+      __latencyMs: 1500
 YAML
 W=$MINIPULUMI_TEST_WORLD
+# Each kill follows the slow call's start at once: its 1.5 s leave room
+# for a loaded machine's delays, so the kill always lands inside it.
 run stack init dev
 start_bg up -f
 wait_call create slow
-sleep 0.2
 kill -KILL "$BG"
 wait_bg
 expect_pending '[("creating", "slow")]' "the killed create is pending"
@@ -63,7 +64,6 @@ expect_not_out "pending operations" "no more warning"
 : >"$W/calls.jsonl"
 start_bg up -f -c v=two
 wait_call update slow
-sleep 0.2
 kill -KILL "$BG"
 wait_bg
 expect_pending '[("updating", "slow")]' "the killed update is pending"
@@ -81,7 +81,6 @@ kill_create() { # stack
   : >"$W/calls.jsonl"
   start_bg up -f -s "$1"
   wait_call create slow
-  sleep 0.2
   kill -KILL "$BG"
   wait_bg
 }
@@ -125,18 +124,17 @@ assert "slow" not in res(), sorted(res())
 # the pending create has the URN of the live prior copy. Completing it
 # marks that copy for deletion, as the finished step would have (found by
 # the soak, tests/soak/run.py), and the next up deletes it.
-sed -i 's/^      __latencyMs: 500$/      __latencyMs: 500\n      __replaceKeys: [v]/' Pulumi.yaml
+sed -i 's/^      __latencyMs: 1500$/      __latencyMs: 1500\n      __replaceKeys: [v]/' Pulumi.yaml
 run stack init rep
 run up -y -s rep
 expect_rc 0 "up of the replaceable resource"
 : >"$W/calls.jsonl"
 start_bg up -f -s rep -c v=three
 wait_call create slow
-sleep 0.2
 kill -KILL "$BG"
 wait_bg
 U=urn:pulumi:rep::proj::test:index:Resource::slow
-echo '{"v": "three", "__latencyMs": 500, "__replaceKeys": ["v"]}' >"$W/by-hand-2.json"
+echo '{"v": "three", "__latencyMs": 1500, "__replaceKeys": ["v"]}' >"$W/by-hand-2.json"
 run refresh -y -s rep --import-pending-creates "$U" --import-pending-creates by-hand-2
 expect_rc 0 "refresh completing the replacement's create"
 export_state -s rep

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "deploy/deploy_int.h"
+#include "deploy/plan.h"
 #include "engine/urn.h"
 #include "stepgen/targets.h"
 
@@ -262,6 +263,7 @@ static int setup(deploy *d, mp_err *err) {
   so.stack = o->stack.name;
   so.project = o->stack.project;
   so.preview = o->dry_run;
+  so.plan = o->plan ? &o->plan->hook : NULL;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   create_parts(d);
   return 0;

@@ -107,14 +107,9 @@ int mp_cli_plan_write(mp_plan *p, const char *path, const mp_crypter *c,
   }
   char *text = cJSON_Print(doc);
   cJSON_Delete(doc);
-  FILE *f = fopen(path, "wb");
-  int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-  if (f && fclose(f) != 0) ok = 0;
+  int rc = mp_cli_write_text_file(path, text, "plan file", err);
   free(text);
-  if (!ok)
-    return mp_err_set(err, MP_EIO, "could not write the plan file '%s': %s",
-                      path, strerror(errno));
-  return 0;
+  return rc;
 }
 
 /* ---- reading ---- */

@@ -18,7 +18,8 @@ static cJSON *value_json(const mp_value *v, const mp_crypter *c, mp_err *err) {
   mp_buf b;
   mp_buf_init(&b);
   cJSON *j = NULL;
-  if (mp_value_to_json(v, c, 0, &b, err) == 0) j = cJSON_Parse(b.data);
+  if (mp_value_to_json(v, c, 0, &b, err) == 0)
+    j = cJSON_Parse(b.data);
   mp_buf_destroy(&b);
   return j;
 }
@@ -33,8 +34,10 @@ static cJSON *strings_json(const mp_strv *v) {
 static cJSON *diff_json(const mp_plan_diff *d, const mp_crypter *c,
                         mp_err *err) {
   cJSON *o = cJSON_CreateObject();
-  if (d->adds->u.obj.len) cJSON_AddItemToObject(o, "adds", value_json(d->adds, c, err));
-  if (d->deletes.len) cJSON_AddItemToObject(o, "deletes", strings_json(&d->deletes));
+  if (d->adds->u.obj.len)
+    cJSON_AddItemToObject(o, "adds", value_json(d->adds, c, err));
+  if (d->deletes.len)
+    cJSON_AddItemToObject(o, "deletes", strings_json(&d->deletes));
   if (d->updates->u.obj.len)
     cJSON_AddItemToObject(o, "updates", value_json(d->updates, c, err));
   return o;
@@ -48,18 +51,22 @@ static cJSON *goal_json(const mp_plan_goal *g, const mp_crypter *c,
   cJSON_AddBoolToObject(o, "custom", g->custom);
   cJSON_AddItemToObject(o, "inputDiff", diff_json(&g->input_diff, c, err));
   cJSON_AddItemToObject(o, "outputDiff", diff_json(&g->output_diff, c, err));
-  if (g->parent) cJSON_AddStringToObject(o, "parent", g->parent);
+  if (g->parent)
+    cJSON_AddStringToObject(o, "parent", g->parent);
   cJSON_AddBoolToObject(o, "protect", g->protect);
   if (g->dependencies.len)
     cJSON_AddItemToObject(o, "dependencies", strings_json(&g->dependencies));
-  if (g->provider) cJSON_AddStringToObject(o, "provider", g->provider);
-  if (g->dbr >= 0) cJSON_AddBoolToObject(o, "deleteBeforeReplace", g->dbr);
+  if (g->provider)
+    cJSON_AddStringToObject(o, "provider", g->provider);
+  if (g->dbr >= 0)
+    cJSON_AddBoolToObject(o, "deleteBeforeReplace", g->dbr);
   if (g->ignore_changes.len)
     cJSON_AddItemToObject(o, "ignoreChanges", strings_json(&g->ignore_changes));
   if (g->additional_secret_outputs.len)
     cJSON_AddItemToObject(o, "additionalSecretOutputs",
                           strings_json(&g->additional_secret_outputs));
-  if (g->id) cJSON_AddStringToObject(o, "id", g->id);
+  if (g->id)
+    cJSON_AddStringToObject(o, "id", g->id);
   cJSON_AddItemToObject(o, "customTimeouts", cJSON_CreateObject());
   return o;
 }
@@ -86,18 +93,22 @@ int mp_cli_plan_write(mp_plan *p, const char *path, const mp_crypter *c,
   mp_strv urns;
   mp_strv_init(&urns);
   for (size_t i = 0; i < p->resources.cap; i++)
-    if (p->resources.slots[i].key) mp_strv_push(&urns, p->resources.slots[i].key);
-  if (urns.len) qsort(urns.items, urns.len, sizeof(*urns.items), cmp_str);
+    if (p->resources.slots[i].key)
+      mp_strv_push(&urns, p->resources.slots[i].key);
+  if (urns.len)
+    qsort(urns.items, urns.len, sizeof(*urns.items), cmp_str);
   cJSON *doc = cJSON_CreateObject();
   cJSON_AddItemToObject(doc, "manifest", manifest_json());
   cJSON *plans = cJSON_AddObjectToObject(doc, "resourcePlans");
   for (size_t i = 0; i < urns.len && err->code == 0; i++) {
     const mp_resource_plan *rp = mp_plan_resource(p, urns.items[i], 0);
     cJSON *o = cJSON_CreateObject();
-    if (rp->goal) cJSON_AddItemToObject(o, "goal", goal_json(rp->goal, c, err));
+    if (rp->goal)
+      cJSON_AddItemToObject(o, "goal", goal_json(rp->goal, c, err));
     cJSON_AddItemToObject(o, "steps", strings_json(&rp->steps));
-    cJSON_AddItemToObject(o, "state", rp->outputs ? value_json(rp->outputs, c, err)
-                                                   : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "state",
+                          rp->outputs ? value_json(rp->outputs, c, err)
+                                      : cJSON_CreateNull());
     cJSON_AddItemToObject(plans, urns.items[i], o);
   }
   mp_strv_destroy(&urns);
@@ -132,21 +143,26 @@ static int read_values(reader *r, const cJSON *j, const char *where,
     *out = mp_value_new_object();
     return 0;
   }
-  if (!cJSON_IsObject(j)) return bad(r, where, "not an object");
+  if (!cJSON_IsObject(j))
+    return bad(r, where, "not an object");
   char *text = cJSON_PrintUnformatted(j);
   int rc = mp_value_from_json(text, strlen(text), r->c, out, r->err);
   free(text);
-  if (rc != 0) return mp_err_prefix(r->err, "invalid plan file '%s': %s", r->path, where);
+  if (rc != 0)
+    return mp_err_prefix(r->err, "invalid plan file '%s': %s", r->path, where);
   return 0;
 }
 
 static int read_strings(reader *r, const cJSON *j, const char *where,
                         mp_strv *out) {
-  if (j == NULL || cJSON_IsNull(j)) return 0;
-  if (!cJSON_IsArray(j)) return bad(r, where, "not a list");
+  if (j == NULL || cJSON_IsNull(j))
+    return 0;
+  if (!cJSON_IsArray(j))
+    return bad(r, where, "not a list");
   const cJSON *e;
   cJSON_ArrayForEach(e, j) {
-    if (!cJSON_IsString(e)) return bad(r, where, "not a list of strings");
+    if (!cJSON_IsString(e))
+      return bad(r, where, "not a list of strings");
     mp_strv_push(out, e->valuestring);
   }
   return 0;
@@ -167,14 +183,17 @@ static int read_diff(reader *r, const cJSON *j, const char *where,
   const cJSON *ups = j ? cJSON_GetObjectItemCaseSensitive(j, "updates") : NULL;
   const cJSON *dels = j ? cJSON_GetObjectItemCaseSensitive(j, "deletes") : NULL;
   int rc = read_values(r, adds, where, &d->adds);
-  if (rc == 0) rc = read_values(r, ups, where, &d->updates);
-  if (rc == 0) rc = read_strings(r, dels, where, &d->deletes);
+  if (rc == 0)
+    rc = read_values(r, ups, where, &d->updates);
+  if (rc == 0)
+    rc = read_strings(r, dels, where, &d->deletes);
   return rc;
 }
 
 static int read_goal(reader *r, const cJSON *j, const char *urn,
                      mp_plan_goal **out) {
-  if (!cJSON_IsObject(j)) return bad(r, urn, "its goal is not an object");
+  if (!cJSON_IsObject(j))
+    return bad(r, urn, "its goal is not an object");
   mp_plan_goal *g = mp_xcalloc(1, sizeof(*g));
   *out = g;
   mp_plan_diff_init(&g->input_diff);
@@ -210,17 +229,20 @@ static int read_goal(reader *r, const cJSON *j, const char *urn,
 
 static int known_op(const char *name) {
   for (int op = 0; op < MP_OP__COUNT; op++)
-    if (strcmp(mp_op_info_of((mp_step_op)op)->name, name) == 0) return 1;
+    if (strcmp(mp_op_info_of((mp_step_op)op)->name, name) == 0)
+      return 1;
   return 0;
 }
 
 static int read_resource(reader *r, mp_plan *p, const cJSON *j) {
   const char *urn = j->string;
-  if (!cJSON_IsObject(j)) return bad(r, urn, "not an object");
+  if (!cJSON_IsObject(j))
+    return bad(r, urn, "not an object");
   mp_resource_plan *rp = mp_plan_resource(p, urn, 1);
   const cJSON *goal = cJSON_GetObjectItemCaseSensitive(j, "goal");
   int rc = 0;
-  if (goal && !cJSON_IsNull(goal)) rc = read_goal(r, goal, urn, &rp->goal);
+  if (goal && !cJSON_IsNull(goal))
+    rc = read_goal(r, goal, urn, &rp->goal);
   if (rc == 0)
     rc = read_strings(r, cJSON_GetObjectItemCaseSensitive(j, "steps"), urn,
                       &rp->steps);
@@ -246,8 +268,8 @@ int mp_cli_plan_read(const char *path, const mp_crypter *c, mp_plan **out,
   free(text);
   if (!cJSON_IsObject(doc)) {
     cJSON_Delete(doc);
-    return mp_err_set(err, MP_EINVAL, "invalid plan file '%s': not a JSON object",
-                      path);
+    return mp_err_set(err, MP_EINVAL,
+                      "invalid plan file '%s': not a JSON object", path);
   }
   const cJSON *plans = cJSON_GetObjectItemCaseSensitive(doc, "resourcePlans");
   int rc = 0;
@@ -257,7 +279,8 @@ int mp_cli_plan_read(const char *path, const mp_crypter *c, mp_plan **out,
   const cJSON *j;
   if (rc == 0 && plans)
     cJSON_ArrayForEach(j, plans) {
-      if ((rc = read_resource(&r, p, j)) != 0) break;
+      if ((rc = read_resource(&r, p, j)) != 0)
+        break;
     }
   cJSON_Delete(doc);
   if (rc != 0) {

@@ -24,7 +24,8 @@ static void diff_destroy(mp_plan_diff *d) {
 }
 
 static void goal_free(mp_plan_goal *g) {
-  if (g == NULL) return;
+  if (g == NULL)
+    return;
   free(g->type);
   free(g->name);
   diff_destroy(&g->input_diff);
@@ -47,7 +48,8 @@ static void resource_plan_free(mp_resource_plan *rp) {
 
 mp_resource_plan *mp_plan_resource(mp_plan *p, const char *urn, int make) {
   mp_resource_plan *rp = mp_map_get(&p->resources, urn);
-  if (rp || !make) return rp;
+  if (rp || !make)
+    return rp;
   rp = mp_xcalloc(1, sizeof(*rp));
   mp_strv_init(&rp->steps);
   mp_map_put(&p->resources, urn, rp);
@@ -58,14 +60,16 @@ mp_resource_plan *mp_plan_resource(mp_plan *p, const char *urn, int make) {
 
 /* A key whose value is null counts as absent (PropertyValue.HasValue). */
 static const mp_value *present(const mp_value *obj, const char *key) {
-  const mp_value *v =
-      obj && obj->kind == MP_VALUE_OBJECT ? mp_value_object_get(obj, key) : NULL;
+  const mp_value *v = obj && obj->kind == MP_VALUE_OBJECT
+                          ? mp_value_object_get(obj, key)
+                          : NULL;
   return v && v->kind != MP_VALUE_NULL ? v : NULL;
 }
 
 /* Unknowns differ from everything, themselves included. */
 static int same_value(const mp_value *a, const mp_value *b) {
-  if (mp_value_contains_unknowns(a) || mp_value_contains_unknowns(b)) return 0;
+  if (mp_value_contains_unknowns(a) || mp_value_contains_unknowns(b))
+    return 0;
   return mp_value_equal(a, b, 0);
 }
 
@@ -73,20 +77,22 @@ static int same_value(const mp_value *a, const mp_value *b) {
 static void object_diff(const mp_value *olds, const mp_value *news,
                         mp_plan_diff *out) {
   mp_plan_diff_init(out);
-  for (size_t i = 0; news && news->kind == MP_VALUE_OBJECT && i < news->u.obj.len;
-       i++) {
+  for (size_t i = 0;
+       news && news->kind == MP_VALUE_OBJECT && i < news->u.obj.len; i++) {
     const char *k = news->u.obj.items[i].key;
     const mp_value *n = present(news, k), *o = present(olds, k);
-    if (n == NULL) continue;
+    if (n == NULL)
+      continue;
     if (o == NULL)
       mp_value_object_set(out->adds, k, mp_value_dup(n));
     else if (!same_value(o, n))
       mp_value_object_set(out->updates, k, mp_value_dup(n));
   }
-  for (size_t i = 0; olds && olds->kind == MP_VALUE_OBJECT && i < olds->u.obj.len;
-       i++) {
+  for (size_t i = 0;
+       olds && olds->kind == MP_VALUE_OBJECT && i < olds->u.obj.len; i++) {
     const char *k = olds->u.obj.items[i].key;
-    if (present(olds, k) && !present(news, k)) mp_strv_push(&out->deletes, k);
+    if (present(olds, k) && !present(news, k))
+      mp_strv_push(&out->deletes, k);
   }
 }
 
@@ -100,21 +106,27 @@ static int is_unknown(const mp_value *v) {
 /* An unknown in the plan allows any value; a known one must be equal
  * (PropertyValue.DeepEqualsIncludeUnknowns). */
 static int planned_matches(const mp_value *want, const mp_value *got) {
-  if (is_unknown(want)) return 1;
-  if (want->kind != got->kind) return 0;
+  if (is_unknown(want))
+    return 1;
+  if (want->kind != got->kind)
+    return 0;
   switch (want->kind) {
   case MP_VALUE_SECRET:
     return planned_matches(want->u.secret, got->u.secret);
   case MP_VALUE_ARRAY:
-    if (want->u.arr.len != got->u.arr.len) return 0;
+    if (want->u.arr.len != got->u.arr.len)
+      return 0;
     for (size_t i = 0; i < want->u.arr.len; i++)
-      if (!planned_matches(want->u.arr.items[i], got->u.arr.items[i])) return 0;
+      if (!planned_matches(want->u.arr.items[i], got->u.arr.items[i]))
+        return 0;
     return 1;
   case MP_VALUE_OBJECT:
-    if (want->u.obj.len != got->u.obj.len) return 0;
+    if (want->u.obj.len != got->u.obj.len)
+      return 0;
     for (size_t i = 0; i < want->u.obj.len; i++) {
       const mp_value *g = mp_value_object_get(got, want->u.obj.items[i].key);
-      if (g == NULL || !planned_matches(want->u.obj.items[i].value, g)) return 0;
+      if (g == NULL || !planned_matches(want->u.obj.items[i].value, g))
+        return 0;
     }
     return 1;
   default:
@@ -128,20 +140,28 @@ static void put_value(mp_buf *b, const mp_value *v) {
   char num[32];
   mp_buf_putc(b, '{');
   switch (v->kind) {
-  case MP_VALUE_NULL: mp_buf_puts(b, "<nil>"); break;
-  case MP_VALUE_BOOL: mp_buf_puts(b, v->u.boolean ? "true" : "false"); break;
+  case MP_VALUE_NULL:
+    mp_buf_puts(b, "<nil>");
+    break;
+  case MP_VALUE_BOOL:
+    mp_buf_puts(b, v->u.boolean ? "true" : "false");
+    break;
   case MP_VALUE_NUMBER:
     for (int prec = 1; prec <= 17; prec++) {
       snprintf(num, sizeof(num), "%.*g", prec, v->u.number);
-      if (strtod(num, NULL) == v->u.number) break;
+      if (strtod(num, NULL) == v->u.number)
+        break;
     }
     mp_buf_puts(b, num);
     break;
-  case MP_VALUE_STRING: mp_buf_puts(b, v->u.str.ptr); break;
+  case MP_VALUE_STRING:
+    mp_buf_puts(b, v->u.str.ptr);
+    break;
   case MP_VALUE_ARRAY:
     mp_buf_putc(b, '[');
     for (size_t i = 0; i < v->u.arr.len; i++) {
-      if (i) mp_buf_putc(b, ' ');
+      if (i)
+        mp_buf_putc(b, ' ');
       put_value(b, v->u.arr.items[i]);
     }
     mp_buf_putc(b, ']');
@@ -154,9 +174,15 @@ static void put_value(mp_buf *b, const mp_value *v) {
     }
     mp_buf_putc(b, ']');
     break;
-  case MP_VALUE_UNKNOWN: mp_buf_puts(b, "{{}}"); break;
-  case MP_VALUE_SECRET: mp_buf_puts(b, "[secret]"); break;
-  default: mp_buf_puts(b, mp_value_kind_name(v->kind)); break;
+  case MP_VALUE_UNKNOWN:
+    mp_buf_puts(b, "{{}}");
+    break;
+  case MP_VALUE_SECRET:
+    mp_buf_puts(b, "[secret]");
+    break;
+  default:
+    mp_buf_puts(b, mp_value_kind_name(v->kind));
+    break;
   }
   mp_buf_putc(b, '}');
 }
@@ -167,16 +193,21 @@ static void violation(const mp_plan_diff *pd, const char *key, char op,
                       const mp_value *actual, mp_strv *out) {
   const mp_value *want = mp_value_object_get(pd->adds, key);
   char planned = '+';
-  if (want == NULL && (want = mp_value_object_get(pd->updates, key))) planned = '~';
-  if (want == NULL) planned = mp_strv_contains(&pd->deletes, key) ? '-' : '=';
+  if (want == NULL && (want = mp_value_object_get(pd->updates, key)))
+    planned = '~';
+  if (want == NULL)
+    planned = mp_strv_contains(&pd->deletes, key) ? '-' : '=';
   mp_buf b;
   mp_buf_init(&b);
   mp_buf_printf(&b, "%c%c%s", planned, op, key);
   if (actual || want) {
     mp_buf_putc(&b, '[');
-    if (want) put_value(&b, want);
-    if (want && actual) mp_buf_puts(&b, "!=");
-    if (actual) put_value(&b, actual);
+    if (want)
+      put_value(&b, want);
+    if (want && actual)
+      mp_buf_puts(&b, "!=");
+    if (actual)
+      put_value(&b, actual);
     mp_buf_putc(&b, ']');
   }
   mp_strv_push(out, b.data);
@@ -198,21 +229,26 @@ static int check_diff(const mp_value *olds, const mp_value *news,
     const char *k = d.adds->u.obj.items[i].key;
     const mp_value *got = d.adds->u.obj.items[i].value;
     const mp_value *want = mp_value_object_get(pd->adds, k);
-    if (want == NULL || !planned_matches(want, got)) violation(pd, k, '+', got, &bad);
+    if (want == NULL || !planned_matches(want, got))
+      violation(pd, k, '+', got, &bad);
   }
   for (size_t i = 0; i < d.deletes.len; i++) {
     const char *k = d.deletes.items[i];
-    if (mp_strv_contains(&pd->deletes, k)) continue;
+    if (mp_strv_contains(&pd->deletes, k))
+      continue;
     const mp_value *want = mp_value_object_get(pd->updates, k);
     /* An update to an unknown may have come out as no value. */
-    if (want == NULL || !is_unknown(want)) violation(pd, k, '-', NULL, &bad);
+    if (want == NULL || !is_unknown(want))
+      violation(pd, k, '-', NULL, &bad);
   }
   for (size_t i = 0; i < d.updates->u.obj.len; i++) {
     const char *k = d.updates->u.obj.items[i].key;
     const mp_value *got = d.updates->u.obj.items[i].value;
     const mp_value *want = mp_value_object_get(pd->updates, k);
-    if (want == NULL) want = mp_value_object_get(pd->adds, k);
-    if (want == NULL || !planned_matches(want, got)) violation(pd, k, '~', got, &bad);
+    if (want == NULL)
+      want = mp_value_object_get(pd->adds, k);
+    if (want == NULL || !planned_matches(want, got))
+      violation(pd, k, '~', got, &bad);
   }
   /* What the plan expected and did not happen. */
   for (int pass = 0; pass < 2; pass++) {
@@ -220,15 +256,18 @@ static int check_diff(const mp_value *olds, const mp_value *news,
     for (size_t i = 0; i < planned->u.obj.len; i++) {
       const char *k = planned->u.obj.items[i].key;
       const mp_value *want = planned->u.obj.items[i].value;
-      if (mp_value_object_get(d.updates, k)) continue;
+      if (mp_value_object_get(d.updates, k))
+        continue;
       const mp_value *added = mp_value_object_get(d.adds, k);
       if (added) {
-        if (pass == 1) violation(pd, k, '+', added, &bad);
+        if (pass == 1)
+          violation(pd, k, '+', added, &bad);
         continue;
       }
       const mp_value *got = present(news, k);
       if (got) {
-        if (!planned_matches(want, got)) violation(pd, k, '=', got, &bad);
+        if (!planned_matches(want, got))
+          violation(pd, k, '=', got, &bad);
       } else if (!is_unknown(want)) {
         violation(pd, k, '-', NULL, &bad);
       }
@@ -236,12 +275,16 @@ static int check_diff(const mp_value *olds, const mp_value *news,
   }
   for (size_t i = 0; i < pd->deletes.len; i++) {
     const char *k = pd->deletes.items[i];
-    if (mp_strv_contains(&d.deletes, k)) continue;
+    if (mp_strv_contains(&d.deletes, k))
+      continue;
     const mp_value *got = mp_value_object_get(d.adds, k);
     char op = '+';
-    if (got == NULL && (got = mp_value_object_get(d.updates, k))) op = '~';
-    if (got == NULL && (got = present(news, k))) op = '=';
-    if (got) violation(pd, k, op, got, &bad);
+    if (got == NULL && (got = mp_value_object_get(d.updates, k)))
+      op = '~';
+    if (got == NULL && (got = present(news, k)))
+      op = '=';
+    if (got)
+      violation(pd, k, op, got, &bad);
   }
   diff_destroy(&d);
   int rc = 0;
@@ -278,9 +321,11 @@ static char *set_change(const mp_strv *want, const mp_strv *got) {
     mp_buf_init(&b);
     for (int pass = 0; pass < 2; pass++) {
       mp_strv *s = pass == 0 ? &added : &deleted;
-      if (s->len == 0) continue;
+      if (s->len == 0)
+        continue;
       qsort(s->items, s->len, sizeof(*s->items), cmp_str);
-      mp_buf_printf(&b, "%s%s ", b.len ? "; " : "", pass == 0 ? "added" : "deleted");
+      mp_buf_printf(&b, "%s%s ", b.len ? "; " : "",
+                    pass == 0 ? "added" : "deleted");
       for (size_t i = 0; i < s->len; i++)
         mp_buf_printf(&b, "%s%s", i ? ", " : "", s->items[i]);
     }
@@ -298,11 +343,14 @@ static int str_eq(const char *a, const char *b) {
 
 /* A provider reference whose id was unknown in the plan allows any id. */
 static int provider_matches(const char *want, const char *got) {
-  if (str_eq(want, got)) return 1;
-  if (want == NULL || got == NULL) return 0;
+  if (str_eq(want, got))
+    return 1;
+  if (want == NULL || got == NULL)
+    return 0;
   const char *wsep = strstr(want, "::" MP_UNKNOWN_SENTINEL);
   const char *gsep = strrchr(got, ':');
-  if (wsep == NULL || strcmp(wsep + 2, MP_UNKNOWN_SENTINEL) != 0 || gsep == NULL)
+  if (wsep == NULL || strcmp(wsep + 2, MP_UNKNOWN_SENTINEL) != 0 ||
+      gsep == NULL)
     return 0;
   size_t n = (size_t)(wsep - want);
   return (size_t)(gsep - 1 - got) == n && strncmp(want, got, n) == 0;
@@ -313,7 +361,8 @@ static int provider_matches(const char *want, const char *got) {
 static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
                       const mp_value *old_inputs, const mp_resource *st,
                       mp_err *err) {
-  if (pg == NULL) return mp_err_set(err, MP_EINVAL, "resource unexpectedly not deleted");
+  if (pg == NULL)
+    return mp_err_set(err, MP_EINVAL, "resource unexpectedly not deleted");
   if (pg->custom != st->custom)
     return mp_err_set(err, MP_EINVAL, "resource kind changed (expected %s)",
                       pg->custom ? "custom" : "component");
@@ -327,8 +376,11 @@ static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
     return mp_err_set(err, MP_EINVAL, "protect changed (expected %s)",
                       pg->protect ? "true" : "false");
   if (pg->dbr != g->dbr)
-    return mp_err_set(err, MP_EINVAL, "deleteBeforeReplace changed (expected %s)",
-                      pg->dbr < 0 ? "no value" : pg->dbr ? "true" : "false");
+    return mp_err_set(err, MP_EINVAL,
+                      "deleteBeforeReplace changed (expected %s)",
+                      pg->dbr < 0 ? "no value"
+                      : pg->dbr   ? "true"
+                                  : "false");
   if (!str_eq(pg->id, st->import_id))
     return mp_err_set(err, MP_EINVAL, "importID changed (expected %s)",
                       pg->id ? pg->id : "");
@@ -378,13 +430,16 @@ static int check_missing(const mp_resource *old, const mp_goal *g,
  * for a create, update or replacement, an update for a replacement. */
 static int constrained_to(mp_step_op op, const char *planned) {
   const char *name = mp_op_info_of(op)->name;
-  if (strcmp(name, planned) == 0) return 1;
+  if (strcmp(name, planned) == 0)
+    return 1;
   if (op == MP_OP_SAME)
     return !strcmp(planned, "create") || !strcmp(planned, "update") ||
-           !strcmp(planned, "replace") || !strcmp(planned, "create-replacement") ||
+           !strcmp(planned, "replace") ||
+           !strcmp(planned, "create-replacement") ||
            !strcmp(planned, "delete-replaced");
   if (op == MP_OP_UPDATE)
-    return !strcmp(planned, "replace") || !strcmp(planned, "create-replacement") ||
+    return !strcmp(planned, "replace") ||
+           !strcmp(planned, "create-replacement") ||
            !strcmp(planned, "delete-replaced");
   return 0;
 }
@@ -393,7 +448,8 @@ static int check_step(mp_plan *p, const mp_step *s, mp_err *err) {
   const char *op = mp_op_info_of(s->op)->name;
   mp_resource_plan *rp = mp_plan_resource(p, s->urn, 0);
   if (rp == NULL) {
-    if (constrained_to(s->op, "same")) return 0;
+    if (constrained_to(s->op, "same"))
+      return 0;
     return mp_err_set(err, MP_EINVAL,
                       "%s is not allowed by the plan: no steps were expected "
                       "for this resource",
@@ -439,7 +495,8 @@ static mp_plan_goal *goal_of(const mp_goal *g, const mp_value *old_inputs,
 
 /* Generator thread. */
 static int on_registered(void *ctx, const mp_goal *g, const mp_resource *old,
-                         const mp_resource *st, const mp_chain *c, mp_err *err) {
+                         const mp_resource *st, const mp_chain *c,
+                         mp_err *err) {
   mp_plan *p = ctx;
   const mp_value *old_inputs = old ? old->inputs : NULL;
   int rc = 0;
@@ -448,11 +505,14 @@ static int on_registered(void *ctx, const mp_goal *g, const mp_resource *old,
     mp_resource_plan *rp = mp_plan_resource(p, st->urn, 1);
     goal_free(rp->goal);
     rp->goal = goal_of(g, old_inputs, st);
-    for (size_t i = 0; i < c->len; i++) record_step(p, c->steps[i]);
+    for (size_t i = 0; i < c->len; i++)
+      record_step(p, c->steps[i]);
   } else {
     mp_resource_plan *rp = mp_plan_resource(p, st->urn, 0);
-    if (rp) rc = check_goal(rp->goal, g, old_inputs, st, err);
-    else if (old) rc = check_missing(old, g, st, err);
+    if (rp)
+      rc = check_goal(rp->goal, g, old_inputs, st, err);
+    else if (old)
+      rc = check_missing(old, g, st, err);
     if (rc != 0) {
       char *msg = mp_xstrdup(err->msg);
       mp_err_set(err, MP_EINVAL, "resource %s violates plan: %s", st->urn, msg);
@@ -469,8 +529,10 @@ static int on_step(void *ctx, const mp_step *s, mp_err *err) {
   mp_plan *p = ctx;
   int rc = 0;
   uv_mutex_lock(&p->mu);
-  if (p->applying) rc = check_step(p, s, err);
-  else record_step(p, s);
+  if (p->applying)
+    rc = check_step(p, s, err);
+  else
+    record_step(p, s);
   uv_mutex_unlock(&p->mu);
   return rc;
 }
@@ -487,9 +549,11 @@ mp_plan *mp_plan_new(int applying) {
 }
 
 void mp_plan_free(mp_plan *p) {
-  if (p == NULL) return;
+  if (p == NULL)
+    return;
   for (size_t i = 0; i < p->resources.cap; i++)
-    if (p->resources.slots[i].key) resource_plan_free(p->resources.slots[i].value);
+    if (p->resources.slots[i].key)
+      resource_plan_free(p->resources.slots[i].value);
   mp_map_destroy(&p->resources);
   uv_mutex_destroy(&p->mu);
   free(p);
@@ -515,13 +579,15 @@ typedef struct end_check {
 static void check_one(const char *urn, void *value, void *ud) {
   end_check *e = ud;
   mp_resource_plan *rp = value;
-  if (rp->next >= rp->steps.len) return;
+  if (rp->next >= rp->steps.len)
+    return;
   if (rp->next + 1 == rp->steps.len &&
       strcmp(rp->steps.items[rp->next], "delete") == 0) {
     int held = 0;
     for (size_t i = 0; i < e->prior->nres && !held; i++)
       held = strcmp(e->prior->res[i]->urn, urn) == 0;
-    if (!held) return;
+    if (!held)
+      return;
   }
   mp_diags_add(e->diags, "error", urn,
                "expected resource operations for %s but none were seen", urn);

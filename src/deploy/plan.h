@@ -30,14 +30,14 @@ typedef struct mp_plan_goal {
   char *type, *name;
   int custom;
   mp_plan_diff input_diff, output_diff;
-  char *parent;   /* NULL: none */
+  char *parent; /* NULL: none */
   int protect;
   mp_strv dependencies;
   char *provider; /* "<urn>::<id>", NULL: none */
   int dbr;        /* deleteBeforeReplace: -1 unset, 0, 1 */
   mp_strv ignore_changes;
   mp_strv additional_secret_outputs;
-  char *id;       /* the import ID, NULL: none */
+  char *id; /* the import ID, NULL: none */
 } mp_plan_goal;
 
 typedef struct mp_resource_plan {
@@ -72,7 +72,6 @@ void mp_plan_record_outputs(mp_plan *p, const char *urn,
  * whose planned steps were not all met is reported into |diags|; returns
  * how many. A lone planned delete of what |prior| does not hold was not
  * needed. */
-size_t mp_plan_check_end(mp_plan *p, const mp_snapshot *prior,
-                         mp_diags *diags);
+size_t mp_plan_check_end(mp_plan *p, const mp_snapshot *prior, mp_diags *diags);
 
 #endif

@@ -436,6 +436,7 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.refresh_first = 0;
   ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
+  ro.plan = NULL; /* a plan is about the update's steps */
   int rc = run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;

@@ -12,6 +12,10 @@
 /* The bytes of file |path| (owned, NUL-terminated; *len its length), or
  * NULL with errno set if it cannot be read. */
 char *mp_cli_read_file(const char *path, size_t *len);
+/* Writes |text| and a newline to |path|. Returns 0 or MP_EIO with "could
+ * not write the <what> '<path>': <reason>". */
+int mp_cli_write_text_file(const char *path, const char *text,
+                           const char *what, mp_err *err);
 /* The state backend's URL (owned): --backend, else MINIPULUMI_BACKEND_URL
  * or PULUMI_BACKEND_URL, else the login remembered in
  * ~/.minipulumi/credentials.json, else ~/.minipulumi/state.db. *source

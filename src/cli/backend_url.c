@@ -40,6 +40,17 @@ char *mp_cli_read_file(const char *path, size_t *len) {
   return mp_buf_detach(&b, len);
 }
 
+int mp_cli_write_text_file(const char *path, const char *text,
+                           const char *what, mp_err *err) {
+  FILE *f = fopen(path, "wb");
+  int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+  if (f && fclose(f) != 0) ok = 0;
+  if (!ok)
+    return mp_err_set(err, MP_EIO, "could not write the %s '%s': %s", what,
+                      path, strerror(errno));
+  return 0;
+}
+
 /* ==== ~/.minipulumi ==== */
 
 char *mp_cli_home_dir(void) {

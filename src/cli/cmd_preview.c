@@ -30,6 +30,7 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_GROUP_(shared.rows),
       MP_OP_SECRETS_PROVIDER_ROW(&f.more),
       MP_OP_IMPORT_FILE_ROW(&f.more),
+      MP_OPT_STR_(0, "save-plan", &f.save_plan, "file", "Save the operations proposed by the preview to a plan file at the given path"),
       MP_OPT_GROUP_(more.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);

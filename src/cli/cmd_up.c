@@ -31,6 +31,7 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "continue-on-error", &f.continue_on_error, "go on with independent resources after a failure"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the update changed anything"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the update"),
+      MP_OPT_STR_(0, "plan", &f.plan, "file", "Path to a plan file to use for the update. The update will not perform operations that exceed its plan (e.g. replacements instead of updates, or updates instead of sames)."),
       MP_OPT_GROUP_(shared.rows),
       MP_OP_SECRETS_PROVIDER_ROW(&f.more),
       MP_OPT_GROUP_(more.rows),

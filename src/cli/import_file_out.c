@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/backend.h"
 #include "engine/mem.h"
 #include "engine/urn.h"
 
@@ -43,14 +44,9 @@ int mp_import_file_out_write(mp_import_file_out *o, const char *path,
   cJSON_AddItemReferenceToObject(doc, "resources", o->resources);
   char *text = cJSON_Print(doc);
   cJSON_Delete(doc);
-  FILE *f = fopen(path, "wb");
-  int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-  if (f && fclose(f) != 0) ok = 0;
+  int rc = mp_cli_write_text_file(path, text, "import file", err);
   free(text);
-  if (!ok)
-    return mp_err_set(err, MP_EIO, "could not write the import file '%s': %s",
-                      path, strerror(errno));
-  return 0;
+  return rc;
 }
 
 void mp_import_file_out_free(mp_import_file_out *o) {

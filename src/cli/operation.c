@@ -13,6 +13,7 @@
 #include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
+#include "cli/plan_file.h"
 #include "cli/providers.h"
 #include "cli/render.h"
 #include "cli/secrets.h"
@@ -144,6 +145,16 @@ static mp_color_mode resolve_color(const mp_ctx *ctx) {
   return ctx->stdout_tty && !(nc && *nc) ? MP_COLOR_ALWAYS : MP_COLOR_NEVER;
 }
 
+/* The plan a deployment records (preview --save-plan) or keeps to (up
+ * --plan: read again for each run, which uses up its steps), or NULL. */
+static int plan_open(run *r, int dry_run, mp_plan **out, mp_err *err) {
+  *out = NULL;
+  if (r->f->plan)
+    return mp_cli_plan_read(r->f->plan, r->pp ? &r->crypter : NULL, out, err);
+  if (dry_run && r->f->save_plan) *out = mp_plan_new(0);
+  return 0;
+}
+
 /* Runs one deployment (|dry_run| or not) with its display. The display
  * is kept in *display_out when not NULL (for the prompt's details). |last|:
  * the command ends after it, so its memory may be left to the exit
@@ -230,8 +241,12 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
-    rc = mp_deploy_run(&o, res, err);
+    rc = plan_open(r, dry_run, &o.plan, err);
+    if (rc == 0) rc = mp_deploy_run(&o, res, err);
     end_event_stream(&s);
+    if (rc == 0 && !res->failed && o.plan && !o.plan->applying)
+      rc = mp_cli_plan_write(o.plan, r->f->save_plan, o.crypter, err);
+    mp_plan_free(o.plan);
   }
   mp_cli_providers_destroy(&provs);
   /* A Node.js host has a server to stop. */

@@ -23,6 +23,8 @@ typedef struct mp_op_flags {
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
+  /* Update plans (cli/plan_file.h): preview --save-plan, up --plan. */
+  const char *save_plan, *plan;
   /* What the Automation API passes (cli/op_automation.c): --client (the
    * caller's LanguageRuntime serving an inline program), --exec-kind,
    * --exec-agent, --config-file (the stack's config file instead of

@@ -42,6 +42,8 @@ typedef struct mp_deploy_opts {
    * are left unset here, the deployment takes them from |stack| and
    * |dry_run|. */
   mp_stepgen_opts steps;
+  /* An update plan (deploy/plan.h) to record into or to apply, or NULL. */
+  struct mp_plan *plan;
   int continue_on_error;
   int debug; /* -d/--debug: the programs' debug-level logs become events */
   int serial_stepgen;    /* Check and Diff one registration at a time, on

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "deploy/deploy_int.h"
+#include "deploy/plan.h"
 #include "engine/urn.h"
 
 /* ---- events ---- */
@@ -73,6 +74,9 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.message = msg;
   if (kind == MP_EVENT_RES_OUTPUTS && s->new_)
     mp__deploy_written(d, s->new_->urn);
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && d->o->plan &&
+      !d->o->plan->applying)
+    mp_plan_record_outputs(d->o->plan, s->new_->urn, s->new_->outputs);
   /* Default providers are internal, as with Pulumi: not counted. */
   if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical &&
       !mp_urn_is_default_provider(s->urn) && read_counts(s)) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "deploy/deploy_int.h"
+#include "deploy/plan.h"
 #include "engine/urn.h"
 #include "stepgen/targets.h"
 
@@ -262,6 +263,7 @@ static int setup(deploy *d, mp_err *err) {
   so.stack = o->stack.name;
   so.project = o->stack.project;
   so.preview = o->dry_run;
+  so.plan = o->plan ? &o->plan->hook : NULL;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   create_parts(d);
   return 0;
@@ -434,6 +436,7 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.refresh_first = 0;
   ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
+  ro.plan = NULL; /* a plan is about the update's steps */
   int rc = run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "deploy/deploy_int.h"
+#include "deploy/plan.h"
 #include "engine/urn.h"
 
 /* ---- what is in flight ---- */
@@ -256,6 +257,21 @@ static void after_program(deploy *d) {
   mp__deploy_gen_push(d, j);
 }
 
+/* Every step an applied plan planned must have been met
+ * (deployment_executor.go); not checked after a failure, which would
+ * leave steps unmet anyway. */
+static void plan_end_check(deploy *d) {
+  if (d->o->plan == NULL || !d->o->plan->applying || d->res->failed) return;
+  mp_diags diags = {0};
+  if (mp_plan_check_end(d->o->plan, d->snap, &diags) > 0) {
+    for (size_t i = 0; i < diags.len; i++)
+      mp__deploy_diag(d, diags.items[i].severity, diags.items[i].urn,
+                      diags.items[i].message);
+    mp__deploy_fail(d, 0);
+  }
+  mp_diags_destroy(&diags);
+}
+
 /* One move from the current state; returns 1 when it made one (look
  * again), 0 when the state waits for an input. Called only when quiet. */
 static int move(deploy *d) {
@@ -269,6 +285,7 @@ static int move(deploy *d) {
     return 1;
   case DS_DELETING:
     if (next_layer(d)) return 1;
+    plan_end_check(d);
     mp__deploy_finish(d);
     return 0;
   case DS_REFRESHING:

@@ -17,6 +17,9 @@
  *   "id": "<id>"      the object now has this id
  *   "inputs": {...}   these inputs (null: none), not the old ones
  *   "initError": "t"  a partial failure: the object exists, not initialised
+ * and a key `__diff` in it scripts Diff as a provider whose answer changed
+ * between a preview and an update (update plans, X49): "update" reports a
+ * change, "replace" a replacement on every input key.
  */
 #include "providers/providers_int.h"
 
@@ -372,6 +375,26 @@ static int t_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   return 0;
 }
 
+/* The live object's `__diff` script, if any. */
+static int scripted_diff(const char *world, const mp_prov_req *q,
+                         mp_prov_resp *r, mp_err *err) {
+  mp_value *live = NULL;
+  if (q->id == NULL || check_id(q->id, NULL) < 0) return 0;
+  int rc = read_world(world, q->id, &live, err);
+  if (rc != 0) return rc < 0 ? rc : 0;
+  const char *how = mp__prov_get_str(live, "__diff");
+  if (how && (!strcmp(how, "update") || !strcmp(how, "replace"))) {
+    r->changes = MP_DIFF_CHANGES_SOME;
+    for (size_t i = 0; q->news && q->news->kind == MP_VALUE_OBJECT &&
+                       i < q->news->u.obj.len; i++) {
+      mp_strv_push(&r->diffs, q->news->u.obj.items[i].key);
+      if (how[0] == 'r') mp_strv_push(&r->replaces, q->news->u.obj.items[i].key);
+    }
+  }
+  mp_value_free(live);
+  return 0;
+}
+
 static int t_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                   mp_err *err) {
   const char *world;
@@ -401,7 +424,7 @@ static int t_diff(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     r->changes = MP_DIFF_CHANGES_SOME;
     r->delete_before_replace = s.dbr;
   }
-  return 0;
+  return scripted_diff(world, q, r, err);
 }
 
 /* After a successful write: report __initError as a partial failure. */
@@ -490,6 +513,8 @@ static int t_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
     return 0; /* gone: no id, no outputs */
   mp_value *script =
       live->kind == MP_VALUE_OBJECT ? mp_value_object_take(live, "__read") : NULL;
+  if (live->kind == MP_VALUE_OBJECT)
+    mp_value_free(mp_value_object_take(live, "__diff"));
   const char *id = mp__prov_get_str(script, "id");
   const mp_value *ins = script ? mp_value_object_get(script, "inputs") : NULL;
   const char *init_error = mp__prov_get_str(script, "initError");

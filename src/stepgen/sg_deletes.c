@@ -337,6 +337,21 @@ static size_t keep_used(mp_stepgen *sg, condemned *c, size_t n,
   return m;
 }
 
+/* An update plan is told of each step before any runs; a refused one
+ * fails them all (step_generator.go GenerateDeletes). */
+static int plan_deletes(mp_stepgen *sg, mp_chain *sames, mp_chain **layers,
+                        size_t nlayers, mp_err *err) {
+  if (sg->plan == NULL) return 0;
+  for (size_t i = 0; i < sames->len; i++)
+    if (sg->plan->step(sg->plan->ctx, sames->steps[i], err) != 0)
+      return err->code;
+  for (size_t l = 0; l < nlayers; l++)
+    for (size_t i = 0; i < layers[l]->len; i++)
+      if (sg->plan->step(sg->plan->ctx, layers[l]->steps[i], err) != 0)
+        return err->code;
+  return 0;
+}
+
 int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
                        mp_chain ***layers_out, size_t *nlayers, mp_diags *diags,
                        mp_err *err) {
@@ -381,5 +396,5 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   free(c);
   *layers_out = layers;
   *nlayers = (size_t)maxl + 1;
-  return 0;
+  return plan_deletes(sg, *sames, layers, *nlayers, err);
 }

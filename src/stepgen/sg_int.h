@@ -35,6 +35,7 @@ struct mp_stepgen {
   mp_strv replaces; /* --replace */
   int ignore_protect;
   int import_only;
+  const mp_sg_plan *plan;
   const mp_snapshot *olds;
   mp_registry *registry;
   unsigned char *status;   /* enum old_status per prior resource */

@@ -50,6 +50,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
   sg->ignore_protect = o->ignore_protect;
   sg->import_only = o->import_only;
+  sg->plan = o->plan;
   sg->plain = sg->t.targets.len == 0 && sg->t.excludes.len == 0;
   sg->olds = olds;
   sg->registry = registry;
@@ -870,6 +871,10 @@ static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   mp_chain *c = mp_chain_new(reg);
   int targeted = 1;
   rc = decide(sg, g, oi, st, c, diags, &targeted, err);
+  if (rc == 0 && sg->plan)
+    rc = sg->plan->registered(sg->plan->ctx, g,
+                              oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL,
+                              st, c, err);
   if (rc < 0) {
     mp_chain_free(c);
     goto done;

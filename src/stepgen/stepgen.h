@@ -19,6 +19,18 @@
 
 typedef struct mp_stepgen mp_stepgen;
 
+/* An update plan's hook (deploy/plan.c): told each decision before its
+ * steps run; a non-zero answer (with |err| set) refuses them. */
+typedef struct mp_sg_plan {
+  /* The chain decided for a registration: |old| the prior state (NULL
+   * for a new resource), |st| the new state with its checked inputs. */
+  int (*registered)(void *ctx, const mp_goal *g, const mp_resource *old,
+                    const mp_resource *st, const mp_chain *c, mp_err *err);
+  /* A step decided apart from a registration (a delete). */
+  int (*step)(void *ctx, const mp_step *s, mp_err *err);
+  void *ctx;
+} mp_sg_plan;
+
 typedef struct mp_stepgen_opts {
   const char *stack;
   const char *project;
@@ -32,6 +44,7 @@ typedef struct mp_stepgen_opts {
   /* The `import` command: an import's program gives no inputs, so the
    * imported object keeps those it read (no update after it). */
   int import_only;
+  const mp_sg_plan *plan; /* NULL: no plan to keep or to record */
 } mp_stepgen_opts;
 
 /* A diagnostic produced while generating. */

@@ -230,6 +230,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
+    o.log = &ctx->log;
     rc = mp_deploy_run(&o, res, err);
     end_event_stream(&s);
   }

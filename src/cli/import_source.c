@@ -52,7 +52,8 @@ static int register_one(import_source *s, const mp_import_item *it,
   if (it) {
     req.type = it->type;
     req.name = it->name;
-    req.parent = s->stack_urn;
+    req.parent = (char *)(s->l->parent ? s->l->parent : s->stack_urn);
+    req.provider = (char *)(s->l->provider ? s->l->provider : "");
     req.custom = 1;
     req.importid = it->id;
     req.protect_opt_case =

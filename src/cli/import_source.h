@@ -20,6 +20,10 @@ typedef struct mp_import_list {
   mp_import_item *items;
   size_t len;
   int protect; /* mark the imported resources protected */
+  /* import --parent and --provider (Pulumi's name=urn, resolved): the
+   * parent's URN and the provider's reference `<urn>::<id>`; NULL: the
+   * stack, the default provider. */
+  const char *parent, *provider;
 } mp_import_list;
 
 /* A source that imports |l| (borrowed; it must outlive the source). Free

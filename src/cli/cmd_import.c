@@ -179,6 +179,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   const char *file = NULL, *out_path = NULL, *from = NULL;
   const char *parent_spec = NULL, *provider_spec = NULL;
   char *parent = NULL, *provider = NULL;
+  mp_snapshot *existing = NULL;
   int protect = 1, generate = 1;
   const mp_opt opts[] = {
       MP_OPT_STR_('f', "file", &file, "FILE", "import the resources this JSON file lists"),
@@ -236,7 +237,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   if (!status) status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (!status)
     status = mp_cli_import_refs(ctx, stack, parent_spec, provider_spec,
-                                &parent, &provider);
+                                &parent, &provider, &existing);
   for (size_t i = 0; !status && i < l.len; i++) {
     mp_err err;
     mp_err_clear(&err);
@@ -255,6 +256,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
     l.protect = protect;
     l.parent = parent;
     l.provider = provider;
+    l.existing = existing;
     f.import = &l;
     status = mp_cli_operation(ctx, MP_DEPLOY_UPDATE, 0, &f);
   }
@@ -285,6 +287,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   free(stack);
   free(parent);
   free(provider);
+  mp_snapshot_free(existing);
   list_destroy(&l);
   mp_strv_destroy(&pos);
   mp_op_flags_destroy(&f);

@@ -32,8 +32,9 @@ static const mp_resource *find(const mp_snapshot *s, const char *urn) {
 
 int mp_cli_import_refs(mp_ctx *ctx, const char *stack, const char *parent_spec,
                        const char *provider_spec, char **parent,
-                       char **provider) {
+                       char **provider, mp_snapshot **out) {
   *parent = *provider = NULL;
+  *out = NULL;
   if (!parent_spec && !provider_spec) return 0;
   int status = 0;
   const char *purn = parent_spec
@@ -62,7 +63,9 @@ int mp_cli_import_refs(mp_ctx *ctx, const char *stack, const char *parent_spec,
   if (!status) {
     *parent = purn ? mp_xstrdup(purn) : NULL;
     *provider = vurn ? mp_provider_ref_format(vurn, v->id) : NULL;
+    *out = snap;
+  } else {
+    mp_snapshot_free(snap);
   }
-  mp_snapshot_free(snap);
   return status;
 }

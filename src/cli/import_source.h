@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "engine/snapshot.h"
 #include "monitor/api.h"
 
 /* One resource to import: its type token (resolved: `random:index/...`),
@@ -24,6 +25,10 @@ typedef struct mp_import_list {
    * parent's URN and the provider's reference `<urn>::<id>`; NULL: the
    * stack, the default provider. */
   const char *parent, *provider;
+  /* With a parent or a provider: the stack's prior state, whose resources
+   * are registered first, in order and unchanged, as Pulumi's import
+   * registers every existing one (borrowed; NULL: none). */
+  const mp_snapshot *existing;
 } mp_import_list;
 
 /* A source that imports |l| (borrowed; it must outlive the source). Free

@@ -552,10 +552,7 @@ static void gen_recreate(mp_stepgen *sg, long oi, mp_resource *st,
 static int check_parent_and_urn(mp_stepgen *sg, const mp_goal *g, char **urn,
                                 mp_err *err) {
   *urn = NULL;
-  /* An import (the `import` command) may name a parent of the prior
-   * state: Pulumi's import registers every existing resource first. */
-  if (g->parent && g->parent[0] && !mp_map_has(&sg->news, g->parent) &&
-      !(sg->import_only && mp__sg_old_index(sg, g->parent) >= 0))
+  if (g->parent && g->parent[0] && !mp_map_has(&sg->news, g->parent))
     return mp_err_set(err, MP_EINVAL, "could not find parent resource %s",
                       g->parent);
   char *u = mp_urn_new(sg->stack, sg->project,

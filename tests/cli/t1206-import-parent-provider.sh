@@ -1,6 +1,8 @@
 #!/bin/bash
 # Issue 37: import --parent name=urn and --provider name=urn, as Pulumi's
-# import takes them: the imported resource is a child of that parent (its
+# import takes them: the stack's resources are registered first, unchanged,
+# as Pulumi's import registers them; the imported resource is a child of
+# that parent (its
 # URN and its state say so) and is read through that provider resource;
 # a spec that is not name=urn, or names nothing in the stack, is refused
 # before anything is written.

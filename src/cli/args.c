@@ -85,8 +85,8 @@ static int parse_bool_text(const char *s, int *out) {
   return -1;
 }
 
-static int bad(mp_ctx *ctx, const char *cmd, const char *fmt,
-               const char *a) {
+int mp_args_bad(mp_ctx *ctx, const char *cmd, const char *fmt,
+                const char *a) {
   fprintf(ctx->err, "error: ");
   fprintf(ctx->err, fmt, a);
   /* a global flag before any command has no command to name */
@@ -105,7 +105,7 @@ static int store_value(mp_ctx *ctx, const char *cmd, const mp_opt *o,
       return MP_ARGS_OK;
     }
     if (parse_bool_text(val, (int *)o->dest) != 0)
-      return bad(ctx, cmd, "invalid boolean value for flag %s", shown);
+      return mp_args_bad(ctx, cmd, "invalid boolean value for flag %s", shown);
     return MP_ARGS_OK;
   case MP_OPT_STRING:
     *(const char **)o->dest = val;
@@ -115,7 +115,7 @@ static int store_value(mp_ctx *ctx, const char *cmd, const mp_opt *o,
     errno = 0;
     long v = strtol(val, &end, 10);
     if (errno || !*val || *end || v < INT_MIN || v > INT_MAX)
-      return bad(ctx, cmd, "invalid integer value for flag %s", shown);
+      return mp_args_bad(ctx, cmd, "invalid integer value for flag %s", shown);
     *(int *)o->dest = (int)v;
     return MP_ARGS_OK;
   }
@@ -165,13 +165,13 @@ static int parse_long(parser *p, const char *arg) {
     free(what);
     return MP_ARGS_ERROR;
   }
-  if (!o) return bad(p->ctx, p->cmd, "unknown flag: %s", arg);
+  if (!o) return mp_args_bad(p->ctx, p->cmd, "unknown flag: %s", arg);
   char shown[128];
   snprintf(shown, sizeof(shown), "--%s", o->long_name);
   if (eq) return store_value(p->ctx, p->cmd, o, eq + 1, shown);
   if (o->type == MP_OPT_BOOL) return store_value(p->ctx, p->cmd, o, NULL, shown);
   if (p->i + 1 >= p->argc)
-    return bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
+    return mp_args_bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
   return store_value(p->ctx, p->cmd, o, p->argv[++p->i], shown);
 }
 
@@ -182,7 +182,7 @@ static int parse_short(parser *p, const char *arg) {
     if (!o) {
       char msg[64];
       snprintf(msg, sizeof(msg), "'%c' in %.40s", *c, arg);
-      return bad(p->ctx, p->cmd, "unknown shorthand flag: %s", msg);
+      return mp_args_bad(p->ctx, p->cmd, "unknown shorthand flag: %s", msg);
     }
     if (o->type == MP_OPT_BOOL) {
       if (c[1] == '=') return store_value(p->ctx, p->cmd, o, c + 2, shown);
@@ -192,7 +192,7 @@ static int parse_short(parser *p, const char *arg) {
     }
     if (c[1]) return store_value(p->ctx, p->cmd, o, c[1] == '=' ? c + 2 : c + 1, shown);
     if (p->i + 1 >= p->argc)
-      return bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
+      return mp_args_bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
     return store_value(p->ctx, p->cmd, o, p->argv[++p->i], shown);
   }
   return MP_ARGS_OK;
@@ -210,7 +210,7 @@ static int check_color(mp_ctx *ctx, const char *cmd) {
       ctx->color_mode = (mp_color_mode)i;
       return mp_cli_log_setup(ctx, cmd);
     }
-  return bad(ctx, cmd,
+  return mp_args_bad(ctx, cmd,
              "unsupported color option '%s'; expected always, never, raw or "
              "auto",
              ctx->color);

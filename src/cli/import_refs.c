@@ -35,15 +35,16 @@ int mp_cli_import_refs(mp_ctx *ctx, const char *stack, const char *parent_spec,
                        char **provider, mp_snapshot **out) {
   *parent = *provider = NULL;
   *out = NULL;
-  if (!parent_spec && !provider_spec) return 0;
+  if (!parent_spec && !provider_spec)
+    return 0;
   int status = 0;
-  const char *purn = parent_spec
-                         ? spec_urn(ctx, "parent", parent_spec, &status)
-                         : NULL;
+  const char *purn =
+      parent_spec ? spec_urn(ctx, "parent", parent_spec, &status) : NULL;
   const char *vurn = !status && provider_spec
                          ? spec_urn(ctx, "provider", provider_spec, &status)
                          : NULL;
-  if (status) return status;
+  if (status)
+    return status;
   mp_snapshot *snap = NULL;
   mp_err err;
   mp_err_clear(&err);
@@ -52,9 +53,9 @@ int mp_cli_import_refs(mp_ctx *ctx, const char *stack, const char *parent_spec,
   const mp_resource *p = purn ? find(snap, purn) : NULL;
   const mp_resource *v = vurn ? find(snap, vurn) : NULL;
   if (purn && !p)
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "--parent: no resource '%s' in stack '%s'", purn,
-                          stack);
+    status =
+        mp_cli_error(ctx, MP_EXIT_CONFIG,
+                     "--parent: no resource '%s' in stack '%s'", purn, stack);
   else if (vurn && (!v || !mp_type_is_provider(v->type) || !v->id))
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "--provider: no provider resource '%s' in stack "

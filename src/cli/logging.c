@@ -10,16 +10,8 @@
 #include "cli/args.h"
 #include "cli/messages.h"
 
-static int bad(mp_ctx *ctx, const char *cmd, const char *msg,
-               const char *arg) {
-  fprintf(ctx->err, "error: ");
-  fprintf(ctx->err, msg, arg);
-  fprintf(ctx->err, "\nRun 'minipulumi %s%s--help' for usage.\n",
-          cmd ? cmd : "", cmd && *cmd ? " " : "");
-  return MP_ARGS_ERROR;
-}
-
-/* glog's file name: <tmp>/minipulumi.<host>.<user>.log.INFO.<date>-<time>.<pid> */
+/* glog's file name: <tmp>/minipulumi.<host>.<user>.log.INFO.<date>-<time>.<pid>
+ */
 static char *log_file_name(void) {
   const char *tmp = getenv("TMPDIR");
   char host[64] = "unknownhost";
@@ -29,11 +21,11 @@ static char *log_file_name(void) {
   time_t now = time(NULL);
   struct tm tm;
   localtime_r(&now, &tm);
-  return mp_xasprintf("%s/minipulumi.%s.%s.log.INFO.%04d%02d%02d-%02d%02d%02d.%d",
-                      tmp && *tmp ? tmp : "/tmp", host,
-                      pw ? pw->pw_name : "unknownuser", tm.tm_year + 1900,
-                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-                      tm.tm_sec, (int)getpid());
+  return mp_xasprintf(
+      "%s/minipulumi.%s.%s.log.INFO.%04d%02d%02d-%02d%02d%02d.%d",
+      tmp && *tmp ? tmp : "/tmp", host, pw ? pw->pw_name : "unknownuser",
+      tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+      tm.tm_sec, (int)getpid());
 }
 
 int mp_cli_log_setup(mp_ctx *ctx, const char *cmd) {
@@ -41,16 +33,19 @@ int mp_cli_log_setup(mp_ctx *ctx, const char *cmd) {
   if (ctx->verbose < 0) {
     char n[16];
     snprintf(n, sizeof(n), "%d", ctx->verbose);
-    return bad(ctx, cmd, "invalid argument \"%s\" for \"-v, --verbose\": a "
-               "level of 0 or more was expected", n);
+    return mp_args_bad(ctx, cmd,
+                       "invalid argument \"%s\" for \"-v, --verbose\": a "
+                       "level of 0 or more was expected",
+                       n);
   }
   if (ctx->tracing) {
     if (strncmp(ctx->tracing, "file:", 5) != 0 || !ctx->tracing[5])
-      return bad(ctx, cmd,
-                 "unsupported --tracing endpoint '%s': only file:PATH (a "
-                 "local trace file) is supported; Zipkin and AppDash "
-                 "collectors are not",
-                 ctx->tracing);
+      return mp_args_bad(
+          ctx, cmd,
+          "unsupported --tracing endpoint '%s': only file:PATH (a "
+          "local trace file) is supported; Zipkin and AppDash "
+          "collectors are not",
+          ctx->tracing);
     l->tracing = 1;
   }
   l->verbose = ctx->verbose;
@@ -79,7 +74,8 @@ int mp_cli_log_finish(mp_ctx *ctx) {
   if (ctx->log.tracing) {
     /* "file:///abs" and "file:rel" both name a path */
     const char *path = ctx->tracing + 5;
-    if (!strncmp(path, "//", 2)) path += 2;
+    if (!strncmp(path, "//", 2))
+      path += 2;
     mp_err err;
     mp_err_clear(&err);
     if (mp_log_write_trace(&ctx->log, path, &err) != 0)

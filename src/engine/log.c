@@ -43,9 +43,10 @@ static const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
-void mp_logv(mp_log *l, int level, const char *file, int line,
-             const char *fmt, ...) {
-  if (!mp_log_on(l, level)) return;
+void mp_logv(mp_log *l, int level, const char *file, int line, const char *fmt,
+             ...) {
+  if (!mp_log_on(l, level))
+    return;
   uint64_t now = mp_log_now_us();
   time_t secs = (time_t)(now / 1000000u);
   struct tm tm;
@@ -80,11 +81,13 @@ static uint64_t add_span(mp_log *l, const char *name, uint64_t parent) {
 }
 
 uint64_t mp_span_begin(mp_log *l, const char *name, uint64_t parent) {
-  if (!l || !l->tracing) return 0;
+  if (!l || !l->tracing)
+    return 0;
   pthread_mutex_lock(&l->mu);
   if (l->nspans == 0) {
     uint8_t id[16];
-    if (RAND_bytes(id, sizeof(id)) != 1) memset(id, 0x5a, sizeof(id));
+    if (RAND_bytes(id, sizeof(id)) != 1)
+      memset(id, 0x5a, sizeof(id));
     memcpy(&l->trace_hi, id, 8);
     memcpy(&l->trace_lo, id + 8, 8);
     add_span(l, "pulumi", 0); /* Pulumi's root span name */
@@ -95,7 +98,8 @@ uint64_t mp_span_begin(mp_log *l, const char *name, uint64_t parent) {
 }
 
 void mp_span_end(mp_log *l, uint64_t id, const char *key, const char *value) {
-  if (!l || id == 0) return;
+  if (!l || id == 0)
+    return;
   pthread_mutex_lock(&l->mu);
   if (id <= l->nspans) {
     mp_log_span *s = &l->spans[id - 1];
@@ -130,13 +134,13 @@ static cJSON *span_json(const mp_log *l, uint64_t id) {
   cJSON *o = cJSON_CreateObject();
   put_hex(o, "traceId", l->trace_hi, l->trace_lo, 1);
   put_hex(o, "id", 0, wire_id(l, id), 0);
-  if (s->parent) put_hex(o, "parentId", 0, wire_id(l, s->parent), 0);
+  if (s->parent)
+    put_hex(o, "parentId", 0, wire_id(l, s->parent), 0);
   cJSON_AddStringToObject(o, "name", s->name);
   cJSON_AddNumberToObject(o, "timestamp", (double)s->start_us);
-  cJSON_AddNumberToObject(o, "duration",
-                          (double)(s->end_us > s->start_us
-                                       ? s->end_us - s->start_us
-                                       : 1));
+  cJSON_AddNumberToObject(
+      o, "duration",
+      (double)(s->end_us > s->start_us ? s->end_us - s->start_us : 1));
   cJSON *ep = cJSON_AddObjectToObject(o, "localEndpoint");
   cJSON_AddStringToObject(ep, "serviceName", "minipulumi");
   if (s->tag_key) {
@@ -147,13 +151,15 @@ static cJSON *span_json(const mp_log *l, uint64_t id) {
 }
 
 int mp_log_write_trace(mp_log *l, const char *path, mp_err *err) {
-  if (!l->tracing) return 0;
+  if (!l->tracing)
+    return 0;
   mp_span_end(l, mp_span_begin(l, "pulumi-exit", 0), NULL, NULL);
   pthread_mutex_lock(&l->mu);
   cJSON *arr = cJSON_CreateArray();
   uint64_t now = mp_log_now_us();
   for (uint64_t id = 1; id <= l->nspans; id++) {
-    if (l->spans[id - 1].end_us == 0) l->spans[id - 1].end_us = now;
+    if (l->spans[id - 1].end_us == 0)
+      l->spans[id - 1].end_us = now;
     cJSON_AddItemToArray(arr, span_json(l, id));
   }
   pthread_mutex_unlock(&l->mu);

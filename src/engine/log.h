@@ -20,15 +20,15 @@
 
 typedef struct mp_log_span {
   char *name;
-  uint64_t parent; /* 0: the trace's root */
+  uint64_t parent;           /* 0: the trace's root */
   uint64_t start_us, end_us; /* microseconds since the epoch */
   char *tag_key, *tag_value; /* one tag, or NULLs */
 } mp_log_span;
 
 typedef struct mp_log {
-  int verbose;  /* -v N: lines of level <= N are written */
-  FILE *out;    /* where lines go (stderr, or a log file); NULL: nowhere */
-  int flow;     /* --logflow: plugins are started with the same flags */
+  int verbose;   /* -v N: lines of level <= N are written */
+  FILE *out;     /* where lines go (stderr, or a log file); NULL: nowhere */
+  int flow;      /* --logflow: plugins are started with the same flags */
   int to_stderr; /* --logtostderr (passed on to plugins with --logflow) */
   /* tracing: on when |tracing| is 1; spans are kept until written */
   int tracing;
@@ -47,9 +47,9 @@ int mp_log_on(const mp_log *l, int level);
 
 /* Writes one line of |level| from |file|:|line| (the file's base name is
  * shown). */
-void mp_logv(mp_log *l, int level, const char *file, int line,
-             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-#define MP_LOGV(l, level, ...) \
+void mp_logv(mp_log *l, int level, const char *file, int line, const char *fmt,
+             ...) __attribute__((format(printf, 5, 6)));
+#define MP_LOGV(l, level, ...)                                                 \
   mp_logv((l), (level), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Starts a span named |name| under |parent| (0: the root span, id 1, which

@@ -1,5 +1,6 @@
 #include "cli/args.h"
 #include "cli/cloud_only.h"
+#include "cli/logging.h"
 #include "cli/messages.h"
 
 #include <errno.h>
@@ -9,8 +10,9 @@
 
 /* The flags every command accepts; their destinations live in the ctx, so
  * the table is built per call. */
-static void global_opts(mp_ctx *ctx, mp_opt out[7]) {
-  const mp_opt g[7] = {
+#define MP_GLOBAL_OPTS 13
+static void global_opts(mp_ctx *ctx, mp_opt out[MP_GLOBAL_OPTS]) {
+  const mp_opt g[MP_GLOBAL_OPTS] = {
       MP_OPT_STR_('C', "cwd", &ctx->cwd, "path",
                   "run as if minipulumi was started in this folder"),
       MP_OPT_STR_('s', "stack", &ctx->stack, "name",
@@ -24,6 +26,21 @@ static void global_opts(mp_ctx *ctx, mp_opt out[7]) {
                   "colorize output: always, never, raw or auto"),
       MP_OPT_BOOL_('Q', "fully-qualify-stack-names", &ctx->fully_qualify,
                    "show fully-qualified stack names"),
+      /* issue 37: logs, traces and the display's emoji */
+      MP_OPT_INT_('v', "verbose", &ctx->verbose, "level",
+                  "enable verbose logging of the engine at this level "
+                  "(e.g. 9); see --logtostderr"),
+      MP_OPT_BOOL_(0, "logtostderr", &ctx->logtostderr,
+                   "log to stderr instead of to a file in the temp folder"),
+      MP_OPT_BOOL_(0, "logflow", &ctx->logflow,
+                   "flow the log settings to the plugins"),
+      MP_OPT_STR_(0, "tracing", &ctx->tracing, "file:path",
+                  "write a trace of the operation's spans to a local file "
+                  "(Zipkin v2 JSON)"),
+      MP_OPT_BOOL_('e', "emoji", &ctx->emoji,
+                   "enable emojis in the output"),
+      MP_OPT_BOOL_(0, "disable-integrity-checking", &ctx->no_integrity,
+                   "skip the snapshot integrity check on load and save"),
       MP_OPT_END_};
   memcpy(out, g, sizeof(g));
 }
@@ -68,8 +85,8 @@ static int parse_bool_text(const char *s, int *out) {
   return -1;
 }
 
-static int bad(mp_ctx *ctx, const char *cmd, const char *fmt,
-               const char *a) {
+int mp_args_bad(mp_ctx *ctx, const char *cmd, const char *fmt,
+                const char *a) {
   fprintf(ctx->err, "error: ");
   fprintf(ctx->err, fmt, a);
   /* a global flag before any command has no command to name */
@@ -88,7 +105,7 @@ static int store_value(mp_ctx *ctx, const char *cmd, const mp_opt *o,
       return MP_ARGS_OK;
     }
     if (parse_bool_text(val, (int *)o->dest) != 0)
-      return bad(ctx, cmd, "invalid boolean value for flag %s", shown);
+      return mp_args_bad(ctx, cmd, "invalid boolean value for flag %s", shown);
     return MP_ARGS_OK;
   case MP_OPT_STRING:
     *(const char **)o->dest = val;
@@ -98,7 +115,7 @@ static int store_value(mp_ctx *ctx, const char *cmd, const mp_opt *o,
     errno = 0;
     long v = strtol(val, &end, 10);
     if (errno || !*val || *end || v < INT_MIN || v > INT_MAX)
-      return bad(ctx, cmd, "invalid integer value for flag %s", shown);
+      return mp_args_bad(ctx, cmd, "invalid integer value for flag %s", shown);
     *(int *)o->dest = (int)v;
     return MP_ARGS_OK;
   }
@@ -148,13 +165,13 @@ static int parse_long(parser *p, const char *arg) {
     free(what);
     return MP_ARGS_ERROR;
   }
-  if (!o) return bad(p->ctx, p->cmd, "unknown flag: %s", arg);
+  if (!o) return mp_args_bad(p->ctx, p->cmd, "unknown flag: %s", arg);
   char shown[128];
   snprintf(shown, sizeof(shown), "--%s", o->long_name);
   if (eq) return store_value(p->ctx, p->cmd, o, eq + 1, shown);
   if (o->type == MP_OPT_BOOL) return store_value(p->ctx, p->cmd, o, NULL, shown);
   if (p->i + 1 >= p->argc)
-    return bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
+    return mp_args_bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
   return store_value(p->ctx, p->cmd, o, p->argv[++p->i], shown);
 }
 
@@ -165,7 +182,7 @@ static int parse_short(parser *p, const char *arg) {
     if (!o) {
       char msg[64];
       snprintf(msg, sizeof(msg), "'%c' in %.40s", *c, arg);
-      return bad(p->ctx, p->cmd, "unknown shorthand flag: %s", msg);
+      return mp_args_bad(p->ctx, p->cmd, "unknown shorthand flag: %s", msg);
     }
     if (o->type == MP_OPT_BOOL) {
       if (c[1] == '=') return store_value(p->ctx, p->cmd, o, c + 2, shown);
@@ -175,7 +192,7 @@ static int parse_short(parser *p, const char *arg) {
     }
     if (c[1]) return store_value(p->ctx, p->cmd, o, c[1] == '=' ? c + 2 : c + 1, shown);
     if (p->i + 1 >= p->argc)
-      return bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
+      return mp_args_bad(p->ctx, p->cmd, "flag needs an argument: %s", shown);
     return store_value(p->ctx, p->cmd, o, p->argv[++p->i], shown);
   }
   return MP_ARGS_OK;
@@ -186,14 +203,14 @@ static int is_help(const char *a) {
 }
 
 static int check_color(mp_ctx *ctx, const char *cmd) {
-  if (!ctx->color) return MP_ARGS_OK;
+  if (!ctx->color) return mp_cli_log_setup(ctx, cmd);
   static const char *const names[] = {"auto", "always", "never", "raw"};
   for (size_t i = 0; i < MP_ARRAY_LEN(names); i++)
     if (!strcmp(ctx->color, names[i])) {
       ctx->color_mode = (mp_color_mode)i;
-      return MP_ARGS_OK;
+      return mp_cli_log_setup(ctx, cmd);
     }
-  return bad(ctx, cmd,
+  return mp_args_bad(ctx, cmd,
              "unsupported color option '%s'; expected always, never, raw or "
              "auto",
              ctx->color);
@@ -219,7 +236,7 @@ static void print_table(mp_ctx *ctx, const mp_opt *top, const mp_opt *o) {
 
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts) {
-  mp_opt g[7];
+  mp_opt g[MP_GLOBAL_OPTS];
   global_opts(ctx, g);
   if (help->summary) fprintf(ctx->out, "%s\n\n", help->summary);
   fprintf(ctx->out, "Usage:\n  %s\n", help->usage);
@@ -234,7 +251,7 @@ void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
 
 int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
                   int argc, const char **argv, mp_strv *pos) {
-  mp_opt g[7];
+  mp_opt g[MP_GLOBAL_OPTS];
   global_opts(ctx, g);
   parser p = {ctx, argv[0], {opts, g}, argc, argv, 1};
   int only_pos = 0;
@@ -260,7 +277,7 @@ int mp_args_parse(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
 
 int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
                          int *cmd_index) {
-  mp_opt g[7];
+  mp_opt g[MP_GLOBAL_OPTS];
   global_opts(ctx, g);
   parser p = {ctx, "", {g, NULL}, argc, argv, 1};
   for (; p.i < argc; p.i++) {
@@ -280,7 +297,7 @@ int mp_args_parse_global(mp_ctx *ctx, int argc, const char **argv,
 }
 
 int mp_args_first_positional(mp_ctx *ctx, int argc, const char **argv) {
-  mp_opt g[7];
+  mp_opt g[MP_GLOBAL_OPTS];
   global_opts(ctx, g);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -72,6 +72,11 @@ int mp_args_first_positional(mp_ctx *ctx, int argc, const char **argv);
  * else MP_EXIT_CONFIG. */
 int mp_args_exit_status(int rc);
 
+/* Prints "error: " and |fmt| with |a|, then where to find the usage of
+ * |cmd| ("" before any command); returns MP_ARGS_ERROR. */
+int mp_args_bad(mp_ctx *ctx, const char *cmd, const char *fmt,
+                const char *a);
+
 /* Checks the count of positional arguments; prints a cobra-like message and
  * returns MP_ARGS_ERROR when outside [min, max] (max < 0: unbounded). */
 int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,

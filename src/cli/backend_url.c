@@ -292,7 +292,8 @@ static int env_bool(const char *name) {
 int mp_cli_store_opts(mp_ctx *ctx, mp_store_opts *o) {
   memset(o, 0, sizeof(*o));
   const char *verify = getenv("MINIPULUMI_VERIFY_WRITES");
-  o->verify_writes = verify && *verify && strcmp(verify, "0") != 0;
+  o->verify_writes = verify && *verify && strcmp(verify, "0") != 0 &&
+                     !ctx->no_integrity;
   o->diy_gzip = env_bool("PULUMI_DIY_BACKEND_GZIP");
   o->diy_legacy_layout = env_bool("PULUMI_DIY_BACKEND_LEGACY_LAYOUT");
   o->diy_no_backups = env_bool("PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS");

@@ -12,6 +12,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/import_refs.h"
 #include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
@@ -176,6 +177,9 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   mp_op_flags_init(&f);
   mp_strv_init(&pos);
   const char *file = NULL, *out_path = NULL, *from = NULL;
+  const char *parent_spec = NULL, *provider_spec = NULL;
+  char *parent = NULL, *provider = NULL;
+  mp_snapshot *existing = NULL;
   int protect = 1, generate = 1;
   const mp_opt opts[] = {
       MP_OPT_STR_('f', "file", &file, "FILE", "import the resources this JSON file lists"),
@@ -195,6 +199,12 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
                   "converters)"),
       MP_OPT_BOOL_(0, "suppress-outputs", &f.suppress_outputs,
                    "don't show the stack's outputs"),
+      MP_OPT_STR_(0, "parent", &parent_spec, "name=urn",
+                  "the parent resource of the imported one: its variable "
+                  "name and URN"),
+      MP_OPT_STR_(0, "provider", &provider_spec, "name=urn",
+                  "the provider resource to import with: its variable name "
+                  "and URN"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   mp_import_list l = {0};
@@ -209,7 +219,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
                           "minipulumi; import the resources with TYPE NAME "
                           "ID or --file FILE",
                           from);
-  } else if (file && pos.len) {
+  } else if (file && (pos.len || parent_spec || provider_spec)) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "an inline resource may not be specified in "
                           "conjunction with an import file");
@@ -225,6 +235,9 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   if (!status && l.len == 0)
     status = mp_cli_error(ctx, MP_EXIT_CONFIG, "no resources to import");
   if (!status) status = mp_cli_stack(ctx, NULL, 1, &stack);
+  if (!status)
+    status = mp_cli_import_refs(ctx, stack, parent_spec, provider_spec,
+                                &parent, &provider, &existing);
   for (size_t i = 0; !status && i < l.len; i++) {
     mp_err err;
     mp_err_clear(&err);
@@ -235,11 +248,15 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
     }
     free(l.items[i].type);
     l.items[i].type = type;
-    mp_strv_push_take(&f.targets, mp_urn_new(stack, ctx->project->name, NULL,
-                                             type, l.items[i].name, NULL));
+    mp_strv_push_take(&f.targets, mp_urn_new(stack, ctx->project->name,
+                                             parent, type, l.items[i].name,
+                                             NULL));
   }
   if (!status) {
     l.protect = protect;
+    l.parent = parent;
+    l.provider = provider;
+    l.existing = existing;
     f.import = &l;
     status = mp_cli_operation(ctx, MP_DEPLOY_UPDATE, 0, &f);
   }
@@ -268,6 +285,9 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
     mp_buf_destroy(&code);
   }
   free(stack);
+  free(parent);
+  free(provider);
+  mp_snapshot_free(existing);
   list_destroy(&l);
   mp_strv_destroy(&pos);
   mp_op_flags_destroy(&f);

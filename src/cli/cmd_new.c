@@ -217,7 +217,9 @@ int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx) {
     if (!status && t->npm) status = npm_install(ctx, dir);
   }
   if (!status) {
-    fprintf(ctx->out, "Your new project is ready to go!\n\n");
+    /* -e/--emoji: Pulumi's sparkles after the line */
+    fprintf(ctx->out, "Your new project is ready to go!%s\n\n",
+            ctx->emoji ? " \xe2\x9c\xa8" : "");
     if (generate_only)
       fprintf(ctx->out, "To create a stack, run `%s%s%sminipulumi stack init "
                         "<name>`\n",

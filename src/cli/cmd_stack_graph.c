@@ -142,7 +142,8 @@ int mp_cmd_stack_graph(int argc, const char **argv, mp_ctx *ctx) {
                                     : render_via_temp(ctx, format, path, &dot);
     mp_buf_destroy(&dot);
     if (!status)
-      fprintf(ctx->out, "Wrote stack dependency graph to `%s`\n", path);
+      fprintf(ctx->out, "%sWrote stack dependency graph to `%s`\n",
+              ctx->emoji ? "\xf0\x9f\x94\x8d " : "", path);
   }
   mp_snapshot_free(snap);
   free(stack);

@@ -123,7 +123,8 @@ static int import_text(mp_ctx *ctx, const char *stack, const char *text,
   }
   if ((status = check_stacks(ctx, snap, stack, force))) goto done;
   drop_pending(ctx, snap);
-  if (mp_snapshot_verify(snap, &err) != 0 && !force) {
+  /* --disable-integrity-checking: Pulumi skips the check entirely */
+  if (!ctx->no_integrity && mp_snapshot_verify(snap, &err) != 0 && !force) {
     status = mp_cli_error(ctx, MP_EXIT_ERROR,
                           "state file contains errors: %s; pass --force to "
                           "import it anyway",

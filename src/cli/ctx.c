@@ -25,6 +25,7 @@ void mp_ctx_init(mp_ctx *ctx) {
   ctx->stdout_tty = isatty(1);
   ctx->previewing = 1; /* no update runs yet */
   ctx->leave_memory = !MP_SANITIZED;
+  mp_log_init(&ctx->log);
 }
 
 static void project_free(mp_cli_project *p) {

@@ -9,6 +9,7 @@
 
 #include "engine/crypto.h"
 #include "engine/err.h"
+#include "engine/log.h"
 #include "engine/mem.h"
 #include "engine/value.h"
 #include "lang/yaml_host.h"
@@ -53,6 +54,10 @@ struct mp_ctx {
    * Pulumi.<stack>.yaml in the project's folder. */
   const char *config_file;
   int fully_qualify;   /* -Q/--fully-qualify-stack-names (issue 37) */
+  /* -v/--verbose, --logtostderr, --logflow, --tracing (cli/logging.h
+   * makes |log| of them), -e/--emoji, --disable-integrity-checking */
+  int verbose, logtostderr, logflow, emoji, no_integrity;
+  const char *tracing;
   mp_color_mode color_mode;
 
   FILE *out; /* stdout */
@@ -87,6 +92,11 @@ struct mp_ctx {
    * memory-only structures to the exit (mp_deploy_opts.leave_memory); 0 in
    * sanitizer builds, whose leak check wants every free. */
   int leave_memory;
+
+  /* The engine's logs and trace (cli/logging.h); handed to the
+   * deployment and the plugin host. */
+  mp_log log;
+  char *log_path; /* the log file when not --logtostderr */
 
   /* main.c's command table, for the commands that walk it
    * (gen-completion, help). */

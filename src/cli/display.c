@@ -237,8 +237,15 @@ typedef struct tree {
   size_t n;
 } tree;
 
+/* A read of an external resource (`get`) is shown only with --show-reads,
+ * as Pulumi's display does. */
+static int read_hidden(const mp_display *d, mp_step_op op) {
+  return (op == MP_OP_READ || op == MP_OP_READ_REPLACEMENT) &&
+         !d->o.show_reads;
+}
+
 static int row_visible(const mp_display *d, const row *r) {
-  if (r->internal) return 0;
+  if (r->internal || read_hidden(d, r->op)) return 0;
   return r->op != MP_OP_SAME || d->o.show_sames ||
          !strcmp(r->type, MP_ROOT_STACK_TYPE);
 }
@@ -247,7 +254,7 @@ static int row_visible(const mp_display *d, const row *r) {
  * provider, a same (unless --show-sames) or a part of a replacement
  * (unless --show-replacement-steps). */
 static int step_shown(const mp_display *d, const row *r, mp_step_op op) {
-  if (r->internal) return 0;
+  if (r->internal || read_hidden(d, op)) return 0;
   if (replacement_part(op) && !d->o.show_replacement_steps) return 0;
   return op != MP_OP_SAME || d->o.show_sames ||
          !strcmp(r->type, MP_ROOT_STACK_TYPE);

@@ -29,6 +29,7 @@ typedef struct mp_display_opts {
   /* ctx->interrupt_signal: SIGTERM has words of its own. May be NULL. */
   volatile sig_atomic_t *interrupt_signal;
   int show_sames;             /* rows of unchanged resources too */
+  int show_reads;             /* rows of read steps (`get`) too */
   int show_replacement_steps; /* a replacement's steps as rows of their own */
   int suppress_outputs;       /* no Outputs: section */
   int show_debug;             /* -d: debug diagnostics shown too */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/mem.h"
+#include "engine/urn.h"
 #include "engine/value_pb.h"
 
 /* Owner: the loop thread. */
@@ -21,10 +22,12 @@ typedef struct import_source {
   char *fail_msg; /* the first failure, or NULL */
 } import_source;
 
-/* One registration in flight: the stack (|item| NULL) or a resource. */
+/* One registration in flight: the stack (|item| and |old| NULL), a
+ * resource to import, or one of the prior state. */
 typedef struct call {
   import_source *s;
   const mp_import_item *item;
+  const mp_resource *old;
 } call;
 
 /* Tells the monitor the program is done once nothing is in flight. */
@@ -46,13 +49,24 @@ static void on_registered(void *ud,
                           const mp_err *err);
 
 static int register_one(import_source *s, const mp_import_item *it,
-                        mp_err *err) {
+                        const mp_resource *old, mp_err *err) {
   Pulumirpc__RegisterResourceRequest req =
       PULUMIRPC__REGISTER_RESOURCE_REQUEST__INIT;
-  if (it) {
+  size_t nlen = 0;
+  const char *nm = old ? mp_urn_name(old->urn, &nlen) : NULL;
+  char *old_name = nm ? mp_xstrndup(nm, nlen) : NULL;
+  if (old) {
+    /* not a target: the deployment keeps its prior state */
+    req.type = (char *)old->type;
+    req.name = old_name;
+    req.parent = old->parent ? old->parent : s->stack_urn;
+    req.custom = old->custom;
+    req.provider = (char *)(old->provider ? old->provider : "");
+  } else if (it) {
     req.type = it->type;
     req.name = it->name;
-    req.parent = s->stack_urn;
+    req.parent = (char *)(s->l->parent ? s->l->parent : s->stack_urn);
+    req.provider = (char *)(s->l->provider ? s->l->provider : "");
     req.custom = 1;
     req.importid = it->id;
     req.protect_opt_case =
@@ -74,6 +88,7 @@ static int register_one(import_source *s, const mp_import_item *it,
     call *c = mp_xcalloc(1, sizeof(*c));
     c->s = s;
     c->item = it;
+    c->old = old;
     s->outstanding++;
     rc = mp_monitor_register_resource(s->m, &req, on_registered, c, err);
     if (rc < 0) {
@@ -82,6 +97,7 @@ static int register_one(import_source *s, const mp_import_item *it,
     }
   }
   mp_value_pb_struct_free(req.object);
+  free(old_name);
   return rc;
 }
 
@@ -91,21 +107,29 @@ static void on_registered(void *ud,
   call *c = ud;
   import_source *s = c->s;
   const mp_import_item *it = c->item;
+  const mp_resource *old = c->old;
   free(c);
   s->outstanding--;
   if (resp == NULL || (err && err->code)) {
-    char *what = it ? mp_xasprintf("resource '%s'", it->name)
-                    : mp_xstrdup("cannot register the stack");
+    char *what = it    ? mp_xasprintf("resource '%s'", it->name)
+                 : old ? mp_xasprintf("resource '%s'", old->urn)
+                       : mp_xstrdup("cannot register the stack");
     stop(s, what, err);
     free(what);
-  } else if (it == NULL && !s->stopped) {
+  } else if (it == NULL && old == NULL && !s->stopped) {
     /* The stack is not a target: its answer is a skip, with its URN. A
      * resource's failure (continue-on-error) the engine reported. */
     s->stack_urn = mp_xstrdup(resp->urn);
     mp_err e;
     mp_err_clear(&e);
+    const mp_snapshot *ex = s->l->existing;
+    for (size_t i = 0; ex && i < ex->nres && !s->stopped; i++) {
+      const mp_resource *r = ex->res[i];
+      if (r->delete_ || !strcmp(r->type, "pulumi:pulumi:Stack")) continue;
+      if (register_one(s, NULL, r, &e) < 0) stop(s, "import", &e);
+    }
     for (size_t i = 0; i < s->l->len && !s->stopped; i++)
-      if (register_one(s, &s->l->items[i], &e) < 0)
+      if (register_one(s, &s->l->items[i], NULL, &e) < 0)
         stop(s, "import", &e);
   }
   maybe_end(s);
@@ -119,7 +143,7 @@ static int src_start(mp_source *base, mp_monitor *m,
   s->started = 1;
   s->m = m;
   s->stack_name = mp_xasprintf("%s-%s", info->project, info->stack);
-  return register_one(s, NULL, err);
+  return register_one(s, NULL, NULL, err);
 }
 
 static void src_cancel(mp_source *base) {

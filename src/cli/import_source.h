@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "engine/snapshot.h"
 #include "monitor/api.h"
 
 /* One resource to import: its type token (resolved: `random:index/...`),
@@ -20,6 +21,14 @@ typedef struct mp_import_list {
   mp_import_item *items;
   size_t len;
   int protect; /* mark the imported resources protected */
+  /* import --parent and --provider (Pulumi's name=urn, resolved): the
+   * parent's URN and the provider's reference `<urn>::<id>`; NULL: the
+   * stack, the default provider. */
+  const char *parent, *provider;
+  /* With a parent or a provider: the stack's prior state, whose resources
+   * are registered first, in order and unchanged, as Pulumi's import
+   * registers every existing one (borrowed; NULL: none). */
+  const mp_snapshot *existing;
 } mp_import_list;
 
 /* A source that imports |l| (borrowed; it must outlive the source). Free

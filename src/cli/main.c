@@ -12,6 +12,7 @@
 #include "cli/cloud_only.h"
 #include "cli/cli.h"
 #include "cli/display.h"
+#include "cli/logging.h"
 #include "cli/messages.h"
 
 /* Adding a command: write src/cli/cmd_<name>.c with
@@ -121,7 +122,8 @@ static void usage(mp_ctx *ctx, const char *prog) {
     fprintf(ctx->out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(ctx->out,
           "\nGlobal flags: -C/--cwd, -s/--stack, --backend, --non-interactive, "
-          "--color\nUse \"%s <command> --help\" for more about a "
+          "--color, -v/--verbose,\n--logtostderr, --logflow, --tracing, "
+          "-e/--emoji, --disable-integrity-checking\nUse \"%s <command> --help\" for more about a "
           "command.\n",
           prog);
 }
@@ -181,6 +183,8 @@ int main(int argc, char **argv) {
   ctx.ncommands = MP_ARRAY_LEN(commands);
   int status = run(&ctx, argc, (const char **)argv);
   if (status == MP_EXIT_HELP_SHOWN) status = 0;
+  int trace_status = mp_cli_log_finish(&ctx);
+  if (status == 0) status = trace_status;
   fflush(ctx.out);
   mp_ctx_destroy(&ctx);
   exit(status);

@@ -58,6 +58,7 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_STR_('m', "message", &f->message, "text", "a message for the history"),
       MP_OPT_BOOL_(0, "show-secrets", &f->show_secrets, "show secret values in the output"),
       MP_OPT_BOOL_(0, "show-sames", &f->show_sames, "show resources that don't need to be updated"),
+      MP_OPT_BOOL_(0, "show-reads", &f->show_reads, "show resources that are being read in, alongside those being managed directly in the stack"),
       MP_OPT_BOOL_(0, "show-replacement-steps", &f->show_replacement_steps, "show the steps of a replacement (create-replacement, delete-replaced)"),
       MP_OPT_BOOL_(0, "suppress-outputs", &f->suppress_outputs, "don't show the stack's outputs"),
       MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
@@ -191,6 +192,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                          .cancel_told = &ctx->cancel_told,
                          .interrupt_signal = &ctx->interrupt_signal,
                          .show_sames = r->f->show_sames,
+                         .show_reads = r->f->show_reads,
                          .show_replacement_steps = r->f->show_replacement_steps,
                          .suppress_outputs = r->f->suppress_outputs,
                          .show_debug = r->f->more.debug};
@@ -241,6 +243,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
+    o.log = &ctx->log;
     rc = plan_open(r, dry_run, &o.plan, err);
     if (rc == 0) rc = mp_deploy_run(&o, res, err);
     end_event_stream(&s);

@@ -21,6 +21,7 @@ typedef struct mp_op_flags {
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
+  int show_reads; /* --show-reads (issue 37) */
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
   /* Update plans (cli/plan_file.h): preview --save-plan, up --plan. */
@@ -49,7 +50,7 @@ void mp_op_flags_destroy(mp_op_flags *f);
  * Each command lists its own rows and then MP_OPT_GROUP_(t.rows); an own
  * row with the same name replaces the shared one. Caller storage. */
 typedef struct mp_op_shared_opts {
-  mp_opt rows[17];
+  mp_opt rows[18];
   mp_opt automation_rows[5]; /* a group of rows (op_automation.c) */
   char target_help[64], dependents_help[64]; /* name the command's verb */
 } mp_op_shared_opts;

@@ -82,6 +82,7 @@ int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
   const char *timeout = getenv("MINIPULUMI_PLUGIN_TIMEOUT");
   double secs = timeout ? atof(timeout) : 0;
   o.call_timeout_ms = secs > 0 ? (uint64_t)(secs * 1000) : 0;
+  o.log = &ctx->log;
   int rc = mp_plugin_host_new(&o, out, err);
   free(plugin_dir);
   free(cache_dir);

@@ -7,6 +7,7 @@
 
 #include "engine/err.h"
 #include "engine/events.h"
+#include "engine/log.h"
 #include "engine/mem.h"
 #include "engine/provider.h"
 #include "engine/value.h"
@@ -63,6 +64,9 @@ typedef struct mp_deploy_opts {
    * still joins its threads and closes its handles. The CLI sets it on
    * its last run, except in sanitizer builds, which check every free. */
   int leave_memory;
+  /* Leveled logs (the step generator's decisions) and trace spans;
+   * borrowed, may be NULL. */
+  mp_log *log;
 } mp_deploy_opts;
 
 typedef struct mp_deploy_result {

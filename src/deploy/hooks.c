@@ -42,6 +42,18 @@ void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
 
 /* ---- executor hooks ---- */
 
+/* The step generator's decision, in Pulumi's words (its step_generator.go
+ * logs them at level 7). */
+static void log_decision(mp_log *l, const mp_step *s) {
+  if (!mp_log_on(l, 7)) return;
+  if (s->op == MP_OP_SAME)
+    MP_LOGV(l, 7, "Planner decided not to update '%s' due to not having "
+            "changes", s->urn);
+  else
+    MP_LOGV(l, 7, "Planner decided to %s '%s'", mp_op_info_of(s->op)->name,
+            s->urn);
+}
+
 static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
                     const char *msg) {
   deploy *d = ud;
@@ -54,6 +66,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     return;
   }
   if (s->flags & MP_STEP_SKIPPED_CREATE) return;
+  if (kind == MP_EVENT_RESOURCE_PRE) log_decision(d->o->log, s);
   const mp_resource *st = s->new_ ? s->new_ : s->old;
   mp_event ev = {0};
   ev.kind = kind;

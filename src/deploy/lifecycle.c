@@ -447,6 +447,16 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   return rc;
 }
 
+/* The operation's span and log name, as Pulumi names its engine's. */
+static const char *kind_span_name(const mp_deploy_opts *o) {
+  switch (o->kind) {
+  case MP_DEPLOY_UPDATE: return o->dry_run ? "preview" : "update";
+  case MP_DEPLOY_REFRESH: return "refresh";
+  case MP_DEPLOY_DESTROY: return "destroy";
+  default: return "deployment";
+  }
+}
+
 static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
                    mp_err *err) {
   memset(res, 0, sizeof(*res));
@@ -454,6 +464,9 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   d->o = o;
   d->res = res;
   d->start = (double)uv_hrtime() / 1e9;
+  uint64_t span = mp_span_begin(o->log, kind_span_name(o), 0);
+  MP_LOGV(o->log, 3, "%s of stack '%s' starting", kind_span_name(o),
+          o->stack.name ? o->stack.name : "");
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
   mp__deploy_ahead_init(d);
@@ -494,6 +507,10 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   teardown(d);
   uv_loop_close(&d->loop);
   free(d);
+  mp_span_end(o->log, span, "result", rc < 0 ? "error" : res->failed ? "failed"
+                                                       : "succeeded");
+  MP_LOGV(o->log, 3, "%s done (%s)", kind_span_name(o),
+          rc < 0 ? "error" : res->failed ? "failed" : "succeeded");
   return rc;
 }
 

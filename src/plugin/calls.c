@@ -65,7 +65,20 @@ static int call_bytes(mp__plugin *p, const char *method, const uint8_t *buf,
   mp_rpc_call_opts opts = {.timeout_ms = timeout_ms};
   mp_err e;
   mp_err_clear(&e);
+  mp_log *log = p->h->log;
+  /* Pulumi's provider log lines: Provider[pkg].Method(urn) */
+  MP_LOGV(log, 7, "Provider[%s].%s(%s) executing", p->name, method, in.urn);
+  uint64_t span = mp_span_begin(log, path, 0);
+  uint64_t t0 = mp_log_now_us();
   int rc = mp_rpc_call_sync(p->client, path, buf, len, &opts, reply, &e);
+  double ms = (double)(mp_log_now_us() - t0) / 1000.0;
+  mp_span_end(log, span, "urn", in.urn);
+  if (rc == 0)
+    MP_LOGV(log, 7, "Provider[%s].%s(%s) success (%.3fms)", p->name, method,
+            in.urn, ms);
+  else
+    MP_LOGV(log, 7, "Provider[%s].%s(%s) failed: %s (%.3fms)", p->name,
+            method, in.urn, e.msg, ms);
   inflight_remove(p, &in, r);
   if (rc == 0) return 0;
   if (rc == MP_EPLUGIN && reply->status.code != MP_RPC_UNIMPLEMENTED) {

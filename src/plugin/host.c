@@ -86,6 +86,7 @@ static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
   }
   h->builtins = o->builtins;
   h->call_timeout_ms = o->call_timeout_ms;
+  h->log = o->log;
   /* Starting a plugin (a Node.js one takes seconds on a busy machine) is
    * not held to a short resource deadline. */
   uint64_t setup = o->setup_timeout_ms ? o->setup_timeout_ms : 60000;

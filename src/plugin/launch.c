@@ -420,6 +420,32 @@ static int fail_start(mp__plugin *p, int fds[4], mp_buf *errtext,
   return MP_EIO;
 }
 
+/* --logflow: the plugin logs as the engine does (Pulumi passes
+ * --logtostderr and -v=N ahead of the plugin's own arguments). Returns
+ * how many flags were put in |av|. */
+static size_t flow_flags(const mp_log *l, char **av) {
+  size_t n = 0;
+  if (!l || !l->flow) return 0;
+  if (l->to_stderr) av[n++] = mp_xstrdup("--logtostderr");
+  if (l->verbose > 0) av[n++] = mp_xasprintf("-v=%d", l->verbose);
+  return n;
+}
+
+/* Pulumi's line, its arguments joined by commas. */
+static void log_launch(mp_log *l, const char *name, char *const *av) {
+  if (!mp_log_on(l, 9)) return;
+  mp_buf args;
+  mp_buf_init(&args);
+  for (size_t i = 1; av[i]; i++) {
+    if (i > 1) mp_buf_putc(&args, ',');
+    mp_buf_append(&args, av[i], strlen(av[i]));
+  }
+  mp_buf_putc(&args, '\0');
+  MP_LOGV(l, 9, "Launching plugin '%s' from '%s' with args: %s", name, av[0],
+          args.data);
+  mp_buf_destroy(&args);
+}
+
 int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   mp_plugin_host *h = p->h;
   serve_job sj = {p, 0, {0}};
@@ -431,9 +457,13 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   }
   size_t argc = 0;
   while (argv[argc]) argc++;
-  char **av = mp_xcalloc(argc + 2, sizeof(*av));
-  for (size_t i = 0; i < argc; i++) av[i] = mp_xstrdup(argv[i]);
-  av[argc] = mp_xasprintf("127.0.0.1:%d", mp_rpc_server_port(p->srv));
+  char **av = mp_xcalloc(argc + 4, sizeof(*av));
+  size_t n = 0;
+  for (size_t i = 0; i < argc; i++) av[n++] = mp_xstrdup(argv[i]);
+  n += flow_flags(h->log, av + n);
+  av[n] = mp_xasprintf("127.0.0.1:%d", mp_rpc_server_port(p->srv));
+  log_launch(h->log, p->name, av);
+  uint64_t span = mp_span_begin(h->log, "plugin launch", 0);
   char **env = make_env(h);
   int fds[4] = {-1, -1, -1, -1}; /* out r/w, err r/w */
   mp_buf errtext, line;
@@ -479,6 +509,7 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
     }
   }
   if (rc < 0) mp_rpc_engine_service_destroy(&p->svc);
+  mp_span_end(h->log, span, "plugin", p->name);
   mp_buf_destroy(&errtext);
   mp_buf_destroy(&line);
   free_strs(av);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "engine/err.h"
+#include "engine/log.h"
 #include "engine/provider.h"
 
 typedef struct mp_plugin_host mp_plugin_host; /* opaque; plugin/host.c */
@@ -62,6 +63,10 @@ typedef struct mp_plugin_host_opts {
    * deadline when longer. */
   uint64_t call_timeout_ms;
   uint64_t setup_timeout_ms;
+  /* Leveled logs and trace spans (launches, calls and their timings);
+   * borrowed, may be NULL. With its |flow|, plugins are started with
+   * --logtostderr and -v=N too. */
+  mp_log *log;
 } mp_plugin_host_opts;
 
 /* Starts a host: its loop thread and its Engine server on 127.0.0.1.

@@ -34,6 +34,7 @@ struct mp_plugin_host {
   mp_provider_factory builtins;
   uint64_t call_timeout_ms;  /* resource calls; 0: none */
   uint64_t setup_timeout_ms; /* Handshake, Configure, ...; never 0 */
+  mp_log *log;               /* borrowed; may be NULL */
   /* the loop thread */
   uv_loop_t loop;
   uv_thread_t thread;

@@ -99,19 +99,12 @@ PULUMI = {
 
 # Why a Pulumi command or flag is missing, where there is more to say.
 WHY = {
-    "": {"disable-integrity-checking": "missing: the store's writes are always verified",
-         "emoji": "missing", "logflow": "missing: no leveled logs yet",
-         "logtostderr": "missing: no leveled logs yet",
-         "verbose": "missing: no leveled logs yet",
-         "memprofilerate": "missing: Go runtime setting",
-         "profiling": "missing: Go runtime profiles",
-         "tracing": "missing: no spans are recorded"},
-    "up": {"show-reads": "missing",
-           "attach-debugger": "missing"},
-    "preview": {"show-reads": "missing",
-                "attach-debugger": "missing"},
-    "import": {"parent": "missing", "provider": "missing",
-               "properties": "missing"},
+    "": {"memprofilerate": "missing: Go runtime setting",
+         "profiling": "missing: Go runtime profiles"},
+    "up": {"attach-debugger": "missing"},
+    "preview": {"attach-debugger": "missing"},
+    "import": {"properties": "missing: the imported inputs are all the "
+                             "properties the provider's Read returns"},
     "stack ls": {"tag": "missing: needs stack tags"},
     "login": {"default-org": "missing: organizations are Pulumi Cloud's",
               "insecure": "missing: no HTTPS backend"},

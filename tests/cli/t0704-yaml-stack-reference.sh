@@ -35,7 +35,7 @@ outputs:
   same: ${dev.outputs["plain"]}
 YAML
 run stack init other
-run up --yes
+run up --yes --show-reads # the reads are hidden without it
 expect_rc 0 "up with stack references"
 expect_out "read" "the references are read"
 expect_not_out "read, never created" "not created"

@@ -11,7 +11,8 @@ expect_rc 0 "up of the referenced stack"
 
 node_program stackref
 run stack init ref
-OTHER_STACK=organization/components/dev run up --yes
+# --show-reads: the reference is a read step, hidden by default
+OTHER_STACK=organization/components/dev run up --yes --show-reads
 expect_rc 0 "up with a stack reference"
 expect_out "pulumi:pulumi:StackReference organization/components/dev" "the read"
 expect_out 'theirGreeting: "hello"' "a plain output read"
@@ -23,7 +24,8 @@ case "$STATE" in *'"secretOutputNames"'*) ;; *) fail "no secretOutputNames: $STA
 run stack output --show-secrets theirToken
 expect_out "s3cr3t" "the secret decrypts"
 
-OTHER_STACK=organization/components/dev run up --yes
+# --show-reads: the reference is a read step, hidden by default
+OTHER_STACK=organization/components/dev run up --yes --show-reads
 expect_rc 0 "second up"
 expect_not_out "created" "nothing new"
 

@@ -472,7 +472,7 @@ int mp_rpc_call_start(mp_rpc_client *c, const char *method, const void *req,
   mp__rpc_list_init(&call->done_link);
   mp__rpc_list_init(&call->cancel_link);
   mp__rpc_out_init(&call->out, req, len);
-  if (opts && opts->framed) call->out.off = MP_RPC_PREFIX_LEN; /* no prefix */
+  if (opts && opts->open) call->out.open = 1;
   mp_rpc_reader_init(&call->reader, c->max_recv);
   mp_rpc_reply_init(&call->reply);
   if (out) *out = call;
@@ -498,6 +498,28 @@ int mp_rpc_call_start(mp_rpc_client *c, const char *method, const void *req,
     mp__rpc_conn_flush(&cc->base);
   }
   return 0;
+}
+
+/* Lets nghttp2 read the open call's queue again, and sends. */
+static void call_resume(mp_rpc_call *call) {
+  if (!call->stream_open || call->conn == NULL) return; /* read at submit */
+  nghttp2_session_resume_data(call->conn->base.h2, call->stream_id);
+  mp__rpc_conn_flush(&call->conn->base);
+}
+
+void mp_rpc_call_send(mp_rpc_call *call, const void *msg, size_t len) {
+  if (call->ended || !call->out.open || call->out.send_closed) return;
+  uint8_t prefix[MP_RPC_PREFIX_LEN];
+  mp_rpc_frame_prefix(prefix, len);
+  mp_buf_append(&call->out.queued, prefix, sizeof(prefix));
+  mp_buf_append(&call->out.queued, msg, len);
+  call_resume(call);
+}
+
+void mp_rpc_call_close_send(mp_rpc_call *call) {
+  if (call->ended || !call->out.open || call->out.send_closed) return;
+  call->out.send_closed = 1;
+  call_resume(call);
 }
 
 void mp_rpc_call_cancel(mp_rpc_call *call) {

@@ -246,11 +246,20 @@ static int on_stream_close(nghttp2_session *s, int32_t stream_id,
 
 static int on_frame_recv(nghttp2_session *s, const nghttp2_frame *frame,
                          void *user_data) {
-  (void)s;
   mp__rpc_cconn *cc = user_data;
   if (frame->hd.type == NGHTTP2_GOAWAY) {
     cc->usable = 0;
     if (cc->client->current == cc) cc->client->current = NULL;
+  }
+  /* The peer answered an open call before its requests ended: end them,
+   * so that the stream closes and the call with it. */
+  int ends = (frame->hd.type == NGHTTP2_HEADERS ||
+              frame->hd.type == NGHTTP2_DATA) &&
+             (frame->hd.flags & NGHTTP2_FLAG_END_STREAM);
+  mp_rpc_call *call = ends ? stream_call(s, frame->hd.stream_id) : NULL;
+  if (call && call->out.open && !call->out.send_closed) {
+    call->out.send_closed = 1;
+    nghttp2_session_resume_data(s, frame->hd.stream_id);
   }
   return 0;
 }

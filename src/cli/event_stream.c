@@ -4,24 +4,115 @@
 #include <string.h>
 #include <uv.h>
 
+#include "cli/json_out.h"
 #include "lang/nodejs.h"
 #include "pulumi/events.pb-c.h"
 #include "rpc/client.h"
-#include "rpc/frame.h"
 
 struct mp_event_stream {
   int port;
-  FILE *f;
-  char *text; /* what |f| wrote: JSON lines */
-  size_t len;
+  uv_thread_t thread;
+  uv_loop_t loop;
+  uv_async_t wake;
+  uv_mutex_t mu;   /* guards |pending| and |closing| */
+  mp_buf pending;  /* JSON lines not yet handed to the call */
+  int closing;     /* the operation is over: end the stream */
+  /* The stream's thread only, until it has ended: */
+  mp_rpc_client *client;
+  mp_rpc_call *call; /* NULL once its callback has run */
+  int finishing;
+  int rc;
+  mp_err err;
 };
 
 int mp_event_stream_is_tcp(const char *target) {
   return target && strncmp(target, "tcp://", 6) == 0;
 }
 
+/* ---- the stream's thread ---- */
+
+static void send_line(mp_rpc_call *call, const char *line, size_t n) {
+  char *event = mp_xstrndup(line, n);
+  Pulumirpc__EventRequest req = PULUMIRPC__EVENT_REQUEST__INIT;
+  req.event = event;
+  size_t sz = pulumirpc__event_request__get_packed_size(&req);
+  uint8_t *msg = mp_xmalloc(sz ? sz : 1);
+  pulumirpc__event_request__pack(&req, msg);
+  mp_rpc_call_send(call, msg, sz);
+  free(msg);
+  free(event);
+}
+
+static void on_wake_closed(uv_handle_t *h) { (void)h; }
+
+static void on_client_closed(void *arg) {
+  mp_event_stream *s = arg;
+  uv_close((uv_handle_t *)&s->wake, on_wake_closed);
+}
+
+/* Once the operation is over and the call has its answer, the client and
+ * the wake-up go, and with them the thread's loop. */
+static void maybe_finish(mp_event_stream *s, int closing) {
+  if (!closing || s->call || s->finishing) return;
+  s->finishing = 1;
+  if (s->client)
+    mp_rpc_client_close(s->client, on_client_closed, s);
+  else
+    on_client_closed(s);
+}
+
+static void on_answer(int rc, mp_rpc_reply *reply, const mp_err *err,
+                      void *arg) {
+  (void)reply;
+  mp_event_stream *s = arg;
+  s->call = NULL;
+  s->rc = rc;
+  if (rc < 0) s->err = *err;
+  uv_mutex_lock(&s->mu);
+  int closing = s->closing;
+  uv_mutex_unlock(&s->mu);
+  maybe_finish(s, closing);
+}
+
+/* Hands every queued event to the call, in order; ends the stream once
+ * the operation is over. */
+static void on_wake(uv_async_t *h) {
+  mp_event_stream *s = mp_container_of(h, mp_event_stream, wake);
+  mp_buf lines;
+  uv_mutex_lock(&s->mu);
+  lines = s->pending;
+  mp_buf_init(&s->pending);
+  int closing = s->closing;
+  uv_mutex_unlock(&s->mu);
+  for (size_t i = 0; s->call && i < lines.len;) {
+    const char *nl = memchr(lines.data + i, '\n', lines.len - i);
+    size_t n = (size_t)(nl - (lines.data + i));
+    send_line(s->call, lines.data + i, n);
+    i += n + 1;
+  }
+  mp_buf_destroy(&lines);
+  if (closing && s->call) mp_rpc_call_close_send(s->call);
+  maybe_finish(s, closing);
+}
+
+static void stream_main(void *arg) {
+  mp_event_stream *s = arg;
+  int rc = mp_rpc_client_new(&s->loop, "engine events (--event-log)", s->port,
+                             0, &s->client, &s->err);
+  mp_rpc_call_opts o = {.open = 1};
+  if (rc == 0)
+    rc = mp_rpc_call_start(s->client, "/pulumirpc.Events/StreamEvents", NULL,
+                           0, &o, on_answer, s, &s->call, &s->err);
+  if (rc < 0) s->rc = rc;
+  /* Events may have come before the loop ran. */
+  uv_async_send(&s->wake);
+  uv_run(&s->loop, UV_RUN_DEFAULT);
+}
+
+/* ---- the operation's side ---- */
+
 int mp_event_stream_open(const char *target, mp_event_stream **out,
-                         FILE **events, mp_err *err) {
+                         mp_err *err) {
   int port = 0;
   int rc = mp_nodejs_client_port(target + 6, &port, err);
   if (rc < 0) {
@@ -32,89 +123,59 @@ int mp_event_stream_open(const char *target, mp_event_stream **out,
   }
   mp_event_stream *s = mp_xcalloc(1, sizeof(*s));
   s->port = port;
-  s->f = open_memstream(&s->text, &s->len);
-  if (s->f == NULL) {
+  mp_err_clear(&s->err);
+  mp_buf_init(&s->pending);
+  rc = uv_loop_init(&s->loop);
+  if (rc == 0) {
+    rc = uv_async_init(&s->loop, &s->wake, on_wake);
+    if (rc < 0) uv_loop_close(&s->loop);
+  }
+  if (rc == 0) {
+    uv_mutex_init(&s->mu);
+    rc = uv_thread_create(&s->thread, stream_main, s);
+    if (rc < 0) {
+      uv_close((uv_handle_t *)&s->wake, NULL);
+      uv_run(&s->loop, UV_RUN_DEFAULT);
+      uv_loop_close(&s->loop);
+      uv_mutex_destroy(&s->mu);
+    }
+  }
+  if (rc < 0) {
     free(s);
-    return mp_err_set(err, MP_EIO, "--event-log '%s': out of memory", target);
+    return mp_err_from_uv(err, rc, "cannot stream the engine events");
   }
   *out = s;
-  *events = s->f;
   return 0;
 }
 
-/* Each line of |text| as a framed EventRequest, appended to |b|. */
-static void frame_events(const char *text, size_t len, mp_buf *b) {
-  const char *p = text, *end = text + len;
-  while (p < end) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    if (n) {
-      char *line = mp_xstrndup(p, n);
-      Pulumirpc__EventRequest req = PULUMIRPC__EVENT_REQUEST__INIT;
-      req.event = line;
-      size_t sz = pulumirpc__event_request__get_packed_size(&req);
-      uint8_t prefix[MP_RPC_PREFIX_LEN];
-      mp_rpc_frame_prefix(prefix, sz);
-      uint8_t *msg = mp_xmalloc(sz ? sz : 1);
-      pulumirpc__event_request__pack(&req, msg);
-      mp_buf_append(b, prefix, sizeof(prefix));
-      mp_buf_append(b, msg, sz);
-      free(msg);
-      free(line);
-    }
-    p += n + 1;
-  }
+void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
+                          unsigned flags) {
+  cJSON *j = mp_cli_event_json(ev, flags);
+  char *line = cJSON_PrintUnformatted(j); /* one line: no raw newline */
+  cJSON_Delete(j);
+  if (line == NULL) return;
+  uv_mutex_lock(&s->mu);
+  mp_buf_puts(&s->pending, line);
+  mp_buf_putc(&s->pending, '\n');
+  uv_mutex_unlock(&s->mu);
+  cJSON_free(line);
+  uv_async_send(&s->wake);
 }
-
-typedef struct sent {
-  int done, rc;
-  mp_err err;
-} sent;
-
-static void on_sent(int rc, mp_rpc_reply *reply, const mp_err *err,
-                    void *arg) {
-  (void)reply;
-  sent *r = arg;
-  r->done = 1;
-  r->rc = rc;
-  if (rc < 0) r->err = *err;
-}
-
-static void on_client_closed(void *arg) { *(int *)arg = 1; }
 
 int mp_event_stream_close(mp_event_stream *s, mp_err *err) {
   if (s == NULL) return 0;
-  fclose(s->f);
-  mp_buf body;
-  mp_buf_init(&body);
-  frame_events(s->text, s->len, &body);
-  uv_loop_t loop;
-  int rc = uv_loop_init(&loop);
-  mp_rpc_client *c = NULL;
-  sent r = {0};
-  mp_err_clear(&r.err);
-  if (rc < 0) {
-    rc = mp_err_from_uv(err, rc, "cannot send the engine events");
-  } else {
-    rc = mp_rpc_client_new(&loop, "engine events (--event-log)", s->port, 0,
-                           &c, err);
-    mp_rpc_call_opts o = {.framed = 1};
-    if (rc == 0)
-      rc = mp_rpc_call_start(c, "/pulumirpc.Events/StreamEvents", body.data,
-                             body.len, &o, on_sent, &r, NULL, err);
-    while (rc == 0 && !r.done) uv_run(&loop, UV_RUN_ONCE);
-    if (rc == 0 && r.rc < 0) {
-      rc = r.rc;
-      *err = r.err;
-    }
-    int closed = c == NULL;
-    if (c) mp_rpc_client_close(c, on_client_closed, &closed);
-    while (!closed) uv_run(&loop, UV_RUN_ONCE);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_loop_close(&loop);
-  }
-  mp_buf_destroy(&body);
-  free(s->text);
+  /* Woken under the lock: the thread closes |wake| only after it has
+   * seen |closing|, so never before this send. */
+  uv_mutex_lock(&s->mu);
+  s->closing = 1;
+  uv_async_send(&s->wake);
+  uv_mutex_unlock(&s->mu);
+  uv_thread_join(&s->thread);
+  uv_loop_close(&s->loop);
+  uv_mutex_destroy(&s->mu);
+  mp_buf_destroy(&s->pending);
+  int rc = s->rc;
+  if (rc < 0) *err = s->err;
   free(s);
   return rc;
 }

@@ -76,7 +76,8 @@ typedef struct sink {
   mp_display *display;
   mp_preview_digest *digest;
   FILE *json;      /* --json event stream, or NULL */
-  FILE *event_log; /* --event-log, or NULL */
+  FILE *event_log; /* --event-log FILE, or NULL */
+  mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   unsigned flags;  /* mp_render_flags */
   uint64_t last_sequence; /* of the last event seen */
   double last_timestamp;
@@ -91,6 +92,7 @@ static void on_event(void *ud, const mp_event *ev) {
   if (s->import_out) mp_import_file_out_add(s->import_out, ev);
   if (s->json) mp_cli_event_write(s->json, ev, s->flags);
   if (s->event_log) mp_cli_event_write(s->event_log, ev, s->flags);
+  if (s->event_stream) mp_event_stream_send(s->event_stream, ev, s->flags);
   s->last_sequence = ev->sequence;
   s->last_timestamp = ev->timestamp;
   if (ev->kind == MP_EVENT_CANCEL) s->saw_cancel = 1;
@@ -100,7 +102,8 @@ static void on_event(void *ud, const mp_event *ev) {
  * (`defer ... NewCancelEvent()`), whether or not it was cancelled; the JSON
  * stream and the event log show it as their last line. */
 static void end_event_stream(sink *s) {
-  if (s->saw_cancel || (!s->json && !s->event_log)) return;
+  if (s->saw_cancel || (!s->json && !s->event_log && !s->event_stream))
+    return;
   mp_event ev;
   memset(&ev, 0, sizeof(ev));
   ev.kind = MP_EVENT_CANCEL;
@@ -170,6 +173,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_source *src = NULL;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
+  s.event_stream = r->event_stream;
   if (dry_run && r->f->more.import_file)
     s.import_out = mp_import_file_out_new();
   ctx->previewing = dry_run;
@@ -362,8 +366,7 @@ static int prepare(run *r) {
   if (r->f->client && mp_nodejs_client_port(r->f->client, &port, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (mp_event_stream_is_tcp(r->f->event_log)) {
-    if (mp_event_stream_open(r->f->event_log, &r->event_stream,
-                             &r->event_log, &err))
+    if (mp_event_stream_open(r->f->event_log, &r->event_stream, &err))
       return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   } else if (r->f->event_log) {
     r->event_log = fopen(r->f->event_log, "w");
@@ -378,18 +381,16 @@ static void run_destroy(run *r) {
   mp_value_free(r->config);
   mp_strv_destroy(&r->targets);
   mp_strv_destroy(&r->replaces);
-  if (r->event_log && !r->event_stream) fclose(r->event_log);
+  if (r->event_log) fclose(r->event_log);
 }
 
-/* The events of a tcp:// --event-log go to their server now, before the
- * command exits. Returns |status|, or an error status if they could not
- * be sent. */
+/* The stream of a tcp:// --event-log ends now, before the command exits.
+ * Returns |status|, or an error status if the events could not be sent. */
 static int send_event_stream(run *r, int status) {
   mp_err err;
   mp_err_clear(&err);
   mp_event_stream *s = r->event_stream;
   r->event_stream = NULL;
-  r->event_log = NULL;
   if (mp_event_stream_close(s, &err) == 0) return status;
   int failed = mp_cli_fail(r->ctx, MP_EXIT_ERROR, &err);
   return status ? status : failed;

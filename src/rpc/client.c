@@ -246,11 +246,20 @@ static int on_stream_close(nghttp2_session *s, int32_t stream_id,
 
 static int on_frame_recv(nghttp2_session *s, const nghttp2_frame *frame,
                          void *user_data) {
-  (void)s;
   mp__rpc_cconn *cc = user_data;
   if (frame->hd.type == NGHTTP2_GOAWAY) {
     cc->usable = 0;
     if (cc->client->current == cc) cc->client->current = NULL;
+  }
+  /* The peer answered an open call before its requests ended: end them,
+   * so that the stream closes and the call with it. */
+  int ends = (frame->hd.type == NGHTTP2_HEADERS ||
+              frame->hd.type == NGHTTP2_DATA) &&
+             (frame->hd.flags & NGHTTP2_FLAG_END_STREAM);
+  mp_rpc_call *call = ends ? stream_call(s, frame->hd.stream_id) : NULL;
+  if (call && call->out.open && !call->out.send_closed) {
+    call->out.send_closed = 1;
+    nghttp2_session_resume_data(s, frame->hd.stream_id);
   }
   return 0;
 }
@@ -472,7 +481,7 @@ int mp_rpc_call_start(mp_rpc_client *c, const char *method, const void *req,
   mp__rpc_list_init(&call->done_link);
   mp__rpc_list_init(&call->cancel_link);
   mp__rpc_out_init(&call->out, req, len);
-  if (opts && opts->framed) call->out.off = MP_RPC_PREFIX_LEN; /* no prefix */
+  if (opts && opts->open) call->out.open = 1;
   mp_rpc_reader_init(&call->reader, c->max_recv);
   mp_rpc_reply_init(&call->reply);
   if (out) *out = call;
@@ -498,6 +507,28 @@ int mp_rpc_call_start(mp_rpc_client *c, const char *method, const void *req,
     mp__rpc_conn_flush(&cc->base);
   }
   return 0;
+}
+
+/* Lets nghttp2 read the open call's queue again, and sends. */
+static void call_resume(mp_rpc_call *call) {
+  if (!call->stream_open || call->conn == NULL) return; /* read at submit */
+  nghttp2_session_resume_data(call->conn->base.h2, call->stream_id);
+  mp__rpc_conn_flush(&call->conn->base);
+}
+
+void mp_rpc_call_send(mp_rpc_call *call, const void *msg, size_t len) {
+  if (call->ended || !call->out.open || call->out.send_closed) return;
+  uint8_t prefix[MP_RPC_PREFIX_LEN];
+  mp_rpc_frame_prefix(prefix, len);
+  mp_buf_append(&call->out.queued, prefix, sizeof(prefix));
+  mp_buf_append(&call->out.queued, msg, len);
+  call_resume(call);
+}
+
+void mp_rpc_call_close_send(mp_rpc_call *call) {
+  if (call->ended || !call->out.open || call->out.send_closed) return;
+  call->out.send_closed = 1;
+  call_resume(call);
 }
 
 void mp_rpc_call_cancel(mp_rpc_call *call) {

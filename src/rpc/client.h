@@ -49,10 +49,10 @@ void mp_rpc_reply_destroy(mp_rpc_reply *r);
 typedef struct mp_rpc_call_opts {
   uint64_t timeout_ms;   /* deadline from the start of the call; 0: none */
   mp_rpc_cancel *cancel; /* cancels the call when fired; may be NULL */
-  /* 1: the request is already one or more framed messages (prefix and
-   * bytes each), sent as they are: a client-streaming call whose
-   * messages all go at once. */
-  int framed;
+  /* 1: a client-streaming call whose messages are sent one by one as they
+   * come, with mp_rpc_call_send, and ended by mp_rpc_call_close_send;
+   * the call's |req| must be NULL and |len| 0. */
+  int open;
 } mp_rpc_call_opts;
 
 /* Called once on the loop thread when a call ends. |rc| is 0 or one of the
@@ -95,6 +95,16 @@ int mp_rpc_call_start(mp_rpc_client *c, const char *method, const void *req,
  * MP_ECANCELED. No effect once the call has ended but before its callback
  * ran. Loop thread. */
 void mp_rpc_call_cancel(mp_rpc_call *call);
+
+/* Sends the message |msg|[0..len) on the open call |call| (see
+ * mp_rpc_call_opts.open); the bytes are copied. No effect once the call
+ * has ended. Loop thread, before |call|'s callback has run. */
+void mp_rpc_call_send(mp_rpc_call *call, const void *msg, size_t len);
+
+/* Ends the requests of the open call |call|: the peer sees the end of
+ * the stream and answers; the callback runs then. Loop thread, before
+ * |call|'s callback has run. */
+void mp_rpc_call_close_send(mp_rpc_call *call);
 
 /* Makes the unary call |method| and waits for its end; |req| is borrowed
  * for the call. For any thread except the loop thread (the loop must keep

@@ -15,6 +15,7 @@ void mp__rpc_out_init(mp__rpc_out *o, const void *data, size_t len) {
 
 void mp__rpc_out_destroy(mp__rpc_out *o) {
   free(o->owned);
+  mp_buf_destroy(&o->queued);
   memset(o, 0, sizeof(*o));
 }
 
@@ -53,9 +54,34 @@ static ssize_t out_read(nghttp2_session *s, int32_t stream_id, uint8_t *buf,
   return (ssize_t)n;
 }
 
+/* A client stream hands over what is queued; with nothing queued it
+ * waits (DEFERRED) until mp_rpc_call_send or the end resumes it. */
+static ssize_t open_read(nghttp2_session *s, int32_t stream_id, uint8_t *buf,
+                         size_t length, uint32_t *flags,
+                         nghttp2_data_source *src, void *user_data) {
+  (void)s;
+  (void)stream_id;
+  (void)user_data;
+  mp__rpc_out *o = src->ptr;
+  if (o->stopped) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  size_t n = o->queued.len - o->queued_off;
+  if (n > length) n = length;
+  if (n) memcpy(buf, o->queued.data + o->queued_off, n);
+  o->queued_off += n;
+  if (o->queued_off == o->queued.len) {
+    mp_buf_reset(&o->queued);
+    o->queued_off = 0;
+    if (o->send_closed)
+      *flags |= NGHTTP2_DATA_FLAG_EOF;
+    else if (n == 0)
+      return NGHTTP2_ERR_DEFERRED;
+  }
+  return (ssize_t)n;
+}
+
 void mp__rpc_out_provider(mp__rpc_out *o, nghttp2_data_provider *prd) {
   prd->source.ptr = o;
-  prd->read_callback = out_read;
+  prd->read_callback = o->open ? open_read : out_read;
 }
 
 /* Keeps the library's own explanation of the last protocol error, so that

@@ -58,12 +58,19 @@ typedef struct mp__rpc_out {
   uint8_t *owned;  /* freed by mp__rpc_out_destroy */
   int ok_trailers; /* end with "grpc-status: 0" trailers (server) */
   int stopped;     /* the owner ended: |data| may be gone, read no more */
+  /* A client stream (mp_rpc_call_opts.open): framed messages queued by
+   * mp_rpc_call_send, read from |queued_off|; the stream ends once
+   * |send_closed| and all are read. */
+  int open;
+  int send_closed;
+  mp_buf queued;
+  size_t queued_off;
 } mp__rpc_out;
 
 /* Points |o| at |data|[0..len) (borrowed). */
 void mp__rpc_out_init(mp__rpc_out *o, const void *data, size_t len);
 void mp__rpc_out_destroy(mp__rpc_out *o);
-/* Fills |prd| so that nghttp2 reads |o|. */
+/* Fills |prd| so that nghttp2 reads |o| (either kind). */
 void mp__rpc_out_provider(mp__rpc_out *o, nghttp2_data_provider *prd);
 
 /* One HTTP/2 connection. Embedded first in the client's and the server's

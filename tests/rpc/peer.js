@@ -90,6 +90,7 @@ function serve() {
   const service = {};
   for (const name of ['Echo', 'Fail', 'Big', 'Hang', 'Exit'])
     service[name] = unaryMethod(`/mptest.Test/${name}`);
+  service.Gather = {...unaryMethod('/mptest.Test/Gather'), requestStream: true};
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 400 * MiB,
     'grpc.max_send_message_length': -1,
@@ -113,6 +114,23 @@ function serve() {
       const b = Buffer.alloc(n);
       for (let i = 0; i < n; i += 4096) b[i] = (i / 4096) & 255;
       cb(null, b);
+    },
+    // A client stream: the reply is its messages joined with ",", sent at
+    // the stream's end, or at once on a message "stop" (so that a reply
+    // to an open stream shows what came before the client ended it).
+    Gather: (call, cb) => {
+      const got = [];
+      let answered = false;
+      const answer = () => {
+        if (answered) return;
+        answered = true;
+        cb(null, Buffer.from(got.join(',')));
+      };
+      call.on('data', (m) => {
+        got.push(m.toString('utf8'));
+        if (m.toString('utf8') === 'stop') answer();
+      });
+      call.on('end', answer);
     },
     Hang: () => {},
     Exit: () => process.exit(3),

@@ -137,6 +137,63 @@ static void test_rpc_node_client_calls(void) {
   CHECK(rh_loop_close(&loop) == 0);
 }
 
+/* A client stream (mp_rpc_call_opts.open): each message goes when it is
+ * sent, not at the end; the end of the requests brings the answer. */
+static void test_rpc_node_client_streams(void) {
+  uv_loop_t loop;
+  rh_node node;
+  mp_rpc_client *cli;
+  mp_err err;
+  const char *args[] = {"serve", NULL};
+  uv_loop_init(&loop);
+  int port = start_peer(&loop, &node, args);
+  CHECK(mp_rpc_client_new(&loop, "grpc-js", port, 0, &cli, &err) == 0);
+  mp_rpc_call_opts open = {.open = 1};
+  const char *method = "/mptest.Test/Gather";
+
+  /* Ended by us: every message, in order. */
+  rh_result r;
+  rh_result_init(&r);
+  mp_rpc_call *call;
+  CHECK(mp_rpc_call_start(cli, method, NULL, 0, &open, rh_collect, &r, &call,
+                          &err) == 0);
+  mp_rpc_call_send(call, "x", 1);
+  uv_run(&loop, UV_RUN_NOWAIT);
+  mp_rpc_call_send(call, "", 0);
+  mp_rpc_call_send(call, "yz", 2);
+  mp_rpc_call_close_send(call);
+  rh_run_until(&loop, &r.done);
+  CHECK(r.rc == 0);
+  CHECK(r.reply.body.len == 5 && memcmp(r.reply.body.data, "x,,yz", 5) == 0);
+  rh_result_destroy(&r);
+
+  /* No message at all. */
+  rh_result_init(&r);
+  CHECK(mp_rpc_call_start(cli, method, NULL, 0, &open, rh_collect, &r, &call,
+                          &err) == 0);
+  mp_rpc_call_close_send(call);
+  rh_run_until(&loop, &r.done);
+  CHECK(r.rc == 0 && r.reply.body.len == 0);
+  rh_result_destroy(&r);
+
+  /* Still open when the peer answers: what it got was sent live. */
+  rh_result_init(&r);
+  CHECK(mp_rpc_call_start(cli, method, NULL, 0, &open, rh_collect, &r, &call,
+                          &err) == 0);
+  mp_rpc_call_send(call, "early", 5);
+  mp_rpc_call_send(call, "stop", 4);
+  rh_run_until(&loop, &r.done);
+  CHECK(r.rc == 0);
+  CHECK(r.reply.body.len == 10 &&
+        memcmp(r.reply.body.data, "early,stop", 10) == 0);
+  rh_result_destroy(&r);
+
+  rh_client_close(&loop, cli);
+  rh_node_kill(&loop, &node);
+  rh_node_destroy(&node);
+  CHECK(rh_loop_close(&loop) == 0);
+}
+
 /* A reply over the client's limit is refused by the client. */
 static void test_rpc_node_client_refuses_oversized(void) {
   uv_loop_t loop;
@@ -338,6 +395,7 @@ static void test_rpc_node_server_serves_grpc_js(void) {
 
 int main(void) {
   RUN(test_rpc_node_client_calls);
+  RUN(test_rpc_node_client_streams);
   RUN(test_rpc_node_client_refuses_oversized);
   RUN(test_rpc_node_client_against_non_grpc_peers);
   RUN(test_rpc_node_server_serves_grpc_js);

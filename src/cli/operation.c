@@ -29,6 +29,7 @@ void mp_op_flags_init(mp_op_flags *f) {
   mp_strv_init(&f->replaces);
   mp_strv_init(&f->target_replaces);
   mp_strv_init(&f->config);
+  mp_op_policy_init(&f->policy);
 }
 
 void mp_op_flags_destroy(mp_op_flags *f) {
@@ -37,6 +38,7 @@ void mp_op_flags_destroy(mp_op_flags *f) {
   mp_strv_destroy(&f->replaces);
   mp_strv_destroy(&f->target_replaces);
   mp_strv_destroy(&f->config);
+  mp_op_policy_destroy(&f->policy);
 }
 
 void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
@@ -62,8 +64,10 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
       MP_OPT_BOOL_(0, "serial-stepgen", &f->serial_stepgen, "make Check and Diff one resource at a time (to compare)"),
       MP_OPT_GROUP_(t->automation_rows),
+      MP_OPT_GROUP_(t->policy_rows),
       MP_OPT_END_};
   mp_op_automation_opts_init(t->automation_rows, f);
+  mp_op_policy_rows(t->policy_rows, &f->policy);
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
 }
@@ -465,6 +469,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "all set");
   ctx->config_file = f->config_file;
   int status = mp_op_more_check(ctx, &f->more);
+  if (status == 0) status = mp_op_policy_check(ctx, &f->policy);
   if (status) return status;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;

@@ -431,9 +431,12 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   }
   size_t argc = 0;
   while (argv[argc]) argc++;
-  char **av = mp_xcalloc(argc + 2, sizeof(*av));
+  size_t ntail = 0;
+  while (p->tail && p->tail[ntail]) ntail++;
+  char **av = mp_xcalloc(argc + ntail + 2, sizeof(*av));
   for (size_t i = 0; i < argc; i++) av[i] = mp_xstrdup(argv[i]);
   av[argc] = mp_xasprintf("127.0.0.1:%d", mp_rpc_server_port(p->srv));
+  for (size_t i = 0; i < ntail; i++) av[argc + 1 + i] = mp_xstrdup(p->tail[i]);
   char **env = make_env(h);
   int fds[4] = {-1, -1, -1, -1}; /* out r/w, err r/w */
   mp_buf errtext, line;
@@ -444,7 +447,8 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
     rc = mp_err_set(err, MP_EIO, "plugin '%s': cannot make pipes: %s",
                     p->name, strerror(errno));
   } else {
-    fork_job fj = {p->bin, av, env, h->program_dir, fds[1], fds[3], 0, 0};
+    fork_job fj = {p->bin, av, env, p->cwd ? p->cwd : h->program_dir, fds[1],
+                   fds[3], 0, 0};
     mp__host_run(h, do_fork, &fj);
     p->pid = fj.pid;
     close(fds[1]);

@@ -82,10 +82,5 @@ int mp_op_policy_check(mp_ctx *ctx, const mp_op_policy *p) {
                           "--policy-pack-config '%s': %s",
                           p->configs.items[i], why);
   }
-  /* Until the analyzer runs them, a pack must not look enforced. */
-  if (p->packs.len > 0)
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "--policy-pack: running policy packs is not built "
-                        "yet");
   return 0;
 }

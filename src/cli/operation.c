@@ -1,4 +1,5 @@
 #include "cli/operation.h"
+#include "cli/policy_run.h"
 #include "cli/plugins.h"
 #include "cli/import_file_out.h"
 
@@ -111,6 +112,16 @@ static void end_event_stream(sink *s) {
   on_event(s, &ev);
 }
 
+/* The policy packs' findings as JSON events, after the run's own. */
+static void policy_events(sink *s, mp_policy_run *p) {
+  uint64_t seq = s->last_sequence;
+  double ts = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
+  if (s->json) mp_policy_run_json(p, s->json, &seq, ts);
+  seq = s->last_sequence;
+  if (s->event_log) mp_policy_run_json(p, s->event_log, &seq, ts);
+  s->last_sequence = seq;
+}
+
 /* ==== one run ==== */
 
 typedef struct run {
@@ -203,6 +214,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                                            &r->builtin, &plugins, err);
   mp_cli_providers provs;
   mp_cli_providers_init(&provs, ctx, plugins, &r->builtin);
+  mp_policy_run policy; /* issue 27: the packs start before any step */
+  mp_policy_run_init(&policy);
+  if (rc == 0) rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
   if (rc == 0) {
     mp_deploy_opts o = {0};
     o.kind = r->kind;
@@ -234,16 +248,20 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
+    mp_policy_run_hook(&policy, &o);
     rc = mp_deploy_run(&o, res, err);
+    policy_events(&s, &policy);
     end_event_stream(&s);
   }
   mp_cli_providers_destroy(&provs);
   /* A Node.js host has a server to stop. */
   if (src && !(leave && memory_only)) src->vt->free(src);
+  mp_policy_run_stop(&policy);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {
     ctx->display_live = 0;
     if (rc == 0) mp_display_finish(s.display);
+    if (rc == 0) mp_policy_run_print(&policy, ctx->out);
     /* Left to the exit only once finish has stopped its ticker thread. */
     if (display_out) *display_out = s.display;
     else if (!leave || rc != 0) mp_display_free(s.display);
@@ -255,6 +273,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   if (s.import_out && rc == 0 && !res->failed)
     rc = mp_import_file_out_write(s.import_out, r->f->more.import_file, err);
   mp_import_file_out_free(s.import_out);
+  mp_policy_run_destroy(&policy);
   free(header);
   return rc;
 }

@@ -309,7 +309,10 @@ void mp_analyzer_stop(mp_analyzer *a) {
 
 /* ---- the analyses ---- */
 
-static void add_diags(Pulumirpc__AnalyzeResponse *resp, mp_policy_diags *out) {
+/* |urn|: the resource analyzed (a pack may leave a diagnostic's own
+ * empty), or NULL for the stack. */
+static void add_diags(Pulumirpc__AnalyzeResponse *resp, const char *urn,
+                      mp_policy_diags *out) {
   for (size_t i = 0; i < resp->n_diagnostics; i++) {
     const Pulumirpc__AnalyzeDiagnostic *d = resp->diagnostics[i];
     mp_policy_diag *x = diag_push(out);
@@ -318,7 +321,7 @@ static void add_diags(Pulumirpc__AnalyzeResponse *resp, mp_policy_diags *out) {
     x->pack_version = dup0(d->policypackversion);
     x->description = dup0(d->description);
     x->message = dup0(d->message);
-    x->urn = dup0(d->urn);
+    x->urn = dup0(d->urn && *d->urn ? d->urn : urn);
     x->level = (mp_policy_level)d->enforcementlevel;
   }
 }
@@ -344,7 +347,7 @@ int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
   int rc = rpc(a, "Analyze", &q.base, &pulumirpc__analyze_response__descriptor,
                &resp, NULL, err);
   mp_value_pb_struct_free(q.properties);
-  if (rc == 0) add_diags(resp, out);
+  if (rc == 0) add_diags(resp, r->urn, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
   return rc;
 }
@@ -414,7 +417,7 @@ int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
   int rc = rpc(a, "AnalyzeStack", &q.base,
                &pulumirpc__analyze_response__descriptor, &resp, &unimpl, err);
   if (unimpl) rc = 0;
-  if (rc == 0 && resp) add_diags(resp, out);
+  if (rc == 0 && resp) add_diags(resp, NULL, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
   for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(res[i].properties);
   free(res);

@@ -19,6 +19,8 @@
 
 typedef struct mp_stepgen mp_stepgen;
 
+struct mp_diags;
+
 typedef struct mp_stepgen_opts {
   const char *stack;
   const char *project;
@@ -32,6 +34,14 @@ typedef struct mp_stepgen_opts {
   /* The `import` command: an import's program gives no inputs, so the
    * imported object keeps those it read (no update after it). */
   int import_only;
+  /* Policy packs (issue 27): called on the generator's thread after a
+   * resource's Check and before its step is decided. It may replace
+   * st->inputs (a remediation), add diagnostics, and fail the
+   * registration (an MP_E code, with |err|) so that no step of the
+   * resource runs. NULL: no policy packs. */
+  int (*analyze)(void *ud, mp_resource *st, struct mp_diags *diags,
+                 mp_err *err);
+  void *analyze_ud;
 } mp_stepgen_opts;
 
 /* A diagnostic produced while generating. */

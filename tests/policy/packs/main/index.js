@@ -4,7 +4,8 @@
 const { PolicyPack } = require("@pulumi/policy");
 
 const PET = "random:index/randomPet:RandomPet";
-const PASSWORD = "random:index/randomPassword:RandomPassword";
+// minipulumi names the built-in one random:index:RandomPassword.
+const isPassword = (t) => t.endsWith(":RandomPassword");
 
 new PolicyPack("mp-test-pack", {
   policies: [
@@ -44,7 +45,7 @@ new PolicyPack("mp-test-pack", {
       description: "A RandomPassword has no special characters.",
       enforcementLevel: "remediate",
       remediateResource: (args) => {
-        if (args.type === PASSWORD && args.props.special !== false)
+        if (isPassword(args.type) && args.props.special !== false)
           return { ...args.props, special: false };
       },
     },

@@ -114,12 +114,11 @@ static void end_event_stream(sink *s) {
 
 /* The policy packs' findings as JSON events, after the run's own. */
 static void policy_events(sink *s, mp_policy_run *p) {
-  uint64_t seq = s->last_sequence;
   double ts = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
-  if (s->json) mp_policy_run_json(p, s->json, &seq, ts);
-  seq = s->last_sequence;
-  if (s->event_log) mp_policy_run_json(p, s->event_log, &seq, ts);
-  s->last_sequence = seq;
+  uint64_t json_seq = s->last_sequence, log_seq = s->last_sequence;
+  if (s->json) mp_policy_run_json(p, s->json, &json_seq, ts);
+  if (s->event_log) mp_policy_run_json(p, s->event_log, &log_seq, ts);
+  s->last_sequence = json_seq > log_seq ? json_seq : log_seq;
 }
 
 /* ==== one run ==== */

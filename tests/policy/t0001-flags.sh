@@ -2,8 +2,7 @@
 # --policy-pack and --policy-pack-config on up, preview, refresh and
 # destroy: known flags, and bad values refused before anything runs,
 # naming the flag and the path (exit 2, as any bad flag).
-PACKS=$(realpath "$(dirname "$0")/packs")
-. "$(dirname "$0")/../cli/lib.sh" "$@"
+. "$(dirname "$0")/lib.sh" "$@"
 run stack init dev
 for cmd in up preview refresh destroy; do
   run $cmd --help

@@ -18,6 +18,7 @@
 struct mp_analyzer {
   mp__plugin *p;
   char *dir, *name, *version;
+  int remediates; /* a policy is configured at the remediate level */
 };
 
 const char *mp_policy_level_name(mp_policy_level l) {
@@ -199,6 +200,7 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
         mp_value_object_set(props, entry->u.obj.items[k].key,
                             mp_value_dup(entry->u.obj.items[k].value));
     pcs[i].enforcementlevel = (Pulumirpc__EnforcementLevel)l;
+    if (l == MP_POLICY_REMEDIATE) a->remediates = 1;
     pcs[i].properties = to_struct(props);
     mp_value_free(props);
     entries[i].key = pi->name;
@@ -356,6 +358,9 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
                           mp_value **props, mp_policy_diags *out,
                           mp_err *err) {
   *props = NULL;
+  /* A pack remediates only with policies at that level (@pulumi/policy
+   * skips the others): no round trip for nothing. */
+  if (!a->remediates) return 0;
   Pulumirpc__AnalyzeRequest q;
   Pulumirpc__AnalyzerResourceOptions o;
   fill_request(&q, &o, r);

@@ -64,7 +64,8 @@ int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
 
 /* Remediate: sets *props (owned) to the remediated inputs, or NULL when
  * no remediation changed them, and appends one MP_POLICY_REMEDIATE entry
- * per remediation applied to |out|. */
+ * per remediation applied to |out|. Not called when no policy of the
+ * pack is configured at the remediate level. */
 int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
                           mp_value **props, mp_policy_diags *out,
                           mp_err *err);

@@ -1,6 +1,5 @@
 #include "cli/op_policy.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/backend.h"
 #include "cli/messages.h"
 
 void mp_op_policy_init(mp_op_policy *p) {
@@ -36,25 +36,22 @@ static int is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Whether |path| holds a JSON object; sets |*why| when not. */
-static int json_object_file(const char *path, const char **why) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    *why = strerror(errno);
-    return 0;
+int mp_op_policy_read_config(const char *path, mp_value **out, mp_err *err) {
+  *out = NULL;
+  size_t len = 0;
+  char *text = mp_cli_read_file(path, &len);
+  if (text == NULL)
+    return mp_err_set(err, MP_EIO, "--policy-pack-config '%s': %s", path,
+                      strerror(errno));
+  int rc = mp_value_from_json(text, len, NULL, out, err);
+  free(text);
+  if (rc == 0 && (*out)->kind != MP_VALUE_OBJECT) {
+    mp_value_free(*out);
+    *out = NULL;
+    rc = mp_err_set(err, MP_EINVAL, "not a JSON object");
   }
-  mp_buf b;
-  mp_buf_init(&b);
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
-  fclose(f);
-  cJSON *doc = cJSON_ParseWithLength(b.data ? b.data : "", b.len);
-  mp_buf_destroy(&b);
-  int ok = cJSON_IsObject(doc);
-  cJSON_Delete(doc);
-  if (!ok) *why = "not a JSON object";
-  return ok;
+  if (rc < 0) mp_err_prefix(err, "--policy-pack-config '%s'", path);
+  return rc;
 }
 
 int mp_op_policy_check(mp_ctx *ctx, const mp_op_policy *p) {
@@ -76,11 +73,12 @@ int mp_op_policy_check(mp_ctx *ctx, const mp_op_policy *p) {
                         "not exceed the number of --policy-pack flags (%zu)",
                         p->configs.len, p->packs.len);
   for (size_t i = 0; i < p->configs.len; i++) {
-    const char *why = NULL;
-    if (!json_object_file(p->configs.items[i], &why))
-      return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "--policy-pack-config '%s': %s",
-                          p->configs.items[i], why);
+    mp_value *config = NULL;
+    mp_err err;
+    mp_err_clear(&err);
+    int rc = mp_op_policy_read_config(p->configs.items[i], &config, &err);
+    mp_value_free(config);
+    if (rc < 0) return mp_cli_error(ctx, MP_EXIT_CONFIG, "%s", err.msg);
   }
   return 0;
 }

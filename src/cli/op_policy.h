@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/ctx.h"
+#include "engine/value.h"
 
 typedef struct mp_op_policy {
   mp_strv packs;   /* --policy-pack DIR, in order */
@@ -18,6 +19,10 @@ void mp_op_policy_destroy(mp_op_policy *p);
 
 /* Fills |rows| (room for 3) with rows writing into |p|. */
 void mp_op_policy_rows(mp_opt *rows, mp_op_policy *p);
+
+/* Reads the --policy-pack-config file |path| into *out (an OBJECT).
+ * Returns 0, MP_EIO or MP_EINVAL with |err| naming the flag and path. */
+int mp_op_policy_read_config(const char *path, mp_value **out, mp_err *err);
 
 /* Refuses a pack that is not a policy pack folder, more configs than
  * packs, and a config that is not a readable JSON object, naming the

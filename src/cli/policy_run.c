@@ -1,31 +1,11 @@
 #include "cli/policy_run.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/urn.h"
 #include "stepgen/stepgen.h"
-
-/* --policy-pack-config's file as a value (mp_op_policy_check has read it
- * once; a file that changed since then is an error here). */
-static int read_config(const char *path, mp_value **out, mp_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
-    return mp_err_set(err, MP_EIO, "--policy-pack-config '%s': %s", path,
-                      strerror(errno));
-  mp_buf b;
-  mp_buf_init(&b);
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) mp_buf_append(&b, chunk, n);
-  fclose(f);
-  int rc = mp_value_from_json(b.data ? b.data : "", b.len, NULL, out, err);
-  mp_buf_destroy(&b);
-  if (rc < 0) mp_err_prefix(err, "--policy-pack-config '%s'", path);
-  return rc;
-}
 
 void mp_policy_run_init(mp_policy_run *p) {
   memset(p, 0, sizeof(*p));
@@ -41,7 +21,8 @@ int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
   out->versions = mp_xcalloc(f->packs.len, sizeof(*out->versions));
   for (size_t i = 0; i < f->packs.len; i++) {
     mp_value *config = NULL;
-    int rc = i < f->configs.len ? read_config(f->configs.items[i], &config, err)
+    int rc = i < f->configs.len ? mp_op_policy_read_config(f->configs.items[i],
+                                                      &config, err)
                                 : 0;
     if (rc == 0)
       rc = mp_analyzer_start(h, f->packs.items[i], config, &out->packs[i], err);

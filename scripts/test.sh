@@ -33,10 +33,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The Node.js packages of the gRPC tests' peer (tests/rpc), the Node.js
 # programs (tests/nodejs), the test provider plugins
 # (tests/plugin_processes), the Automation API tests (tests/automation),
-# the language tests' providers (tests/language) and the component
-# provider tests (tests/components): npm ci when a lock changed.
+# the language tests' providers (tests/language), the component
+# provider tests (tests/components) and the policy packs (tests/policy):
+# npm ci when a lock changed.
 ./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes \
-  tests/automation tests/language tests/components ||
+  tests/automation tests/language tests/components \
+  tests/policy ||
   { echo "0 passed, 1 failed"; exit 1; }
 
 # The python3 on PATH may be a version manager's shim (pyenv's runs a

@@ -1,4 +1,5 @@
 #include "cli/operation.h"
+#include "cli/policy_run.h"
 #include "cli/plugins.h"
 #include "cli/import_file_out.h"
 
@@ -30,6 +31,7 @@ void mp_op_flags_init(mp_op_flags *f) {
   mp_strv_init(&f->replaces);
   mp_strv_init(&f->target_replaces);
   mp_strv_init(&f->config);
+  mp_op_policy_init(&f->policy);
 }
 
 void mp_op_flags_destroy(mp_op_flags *f) {
@@ -38,6 +40,7 @@ void mp_op_flags_destroy(mp_op_flags *f) {
   mp_strv_destroy(&f->replaces);
   mp_strv_destroy(&f->target_replaces);
   mp_strv_destroy(&f->config);
+  mp_op_policy_destroy(&f->policy);
 }
 
 void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
@@ -64,8 +67,10 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
       MP_OPT_BOOL_(0, "suppress-progress", &f->suppress_progress, "don't redraw the table in place; print one line per step"),
       MP_OPT_BOOL_(0, "serial-stepgen", &f->serial_stepgen, "make Check and Diff one resource at a time (to compare)"),
       MP_OPT_GROUP_(t->automation_rows),
+      MP_OPT_GROUP_(t->policy_rows),
       MP_OPT_END_};
   mp_op_automation_opts_init(t->automation_rows, f);
+  mp_op_policy_rows(t->policy_rows, &f->policy);
   _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_shared_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
 }
@@ -110,6 +115,15 @@ static void end_event_stream(sink *s) {
   ev.sequence = s->last_sequence + 1;
   ev.timestamp = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
   on_event(s, &ev);
+}
+
+/* The policy packs' findings as JSON events, after the run's own. */
+static void policy_events(sink *s, mp_policy_run *p) {
+  double ts = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
+  uint64_t json_seq = s->last_sequence, log_seq = s->last_sequence;
+  if (s->json) mp_policy_run_json(p, s->json, &json_seq, ts);
+  if (s->event_log) mp_policy_run_json(p, s->event_log, &log_seq, ts);
+  s->last_sequence = json_seq > log_seq ? json_seq : log_seq;
 }
 
 /* ==== one run ==== */
@@ -216,6 +230,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                                            &r->builtin, &plugins, err);
   mp_cli_providers provs;
   mp_cli_providers_init(&provs, ctx, plugins, &r->builtin);
+  mp_policy_run policy; /* issue 27: the packs start before any step */
+  mp_policy_run_init(&policy);
+  if (rc == 0) rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
   if (rc == 0) {
     mp_deploy_opts o = {0};
     o.kind = r->kind;
@@ -248,8 +265,10 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
     o.log = &ctx->log;
+    mp_policy_run_hook(&policy, &o);
     rc = plan_open(r, dry_run, &o.plan, err);
     if (rc == 0) rc = mp_deploy_run(&o, res, err);
+    policy_events(&s, &policy);
     end_event_stream(&s);
     if (rc == 0 && !res->failed && o.plan && !o.plan->applying)
       rc = mp_cli_plan_write(o.plan, r->f->save_plan, o.crypter, err);
@@ -258,10 +277,12 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_cli_providers_destroy(&provs);
   /* A Node.js host has a server to stop. */
   if (src && !(leave && memory_only)) src->vt->free(src);
+  mp_policy_run_stop(&policy);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {
     ctx->display_live = 0;
     if (rc == 0) mp_display_finish(s.display);
+    if (rc == 0) mp_policy_run_print(&policy, ctx->out);
     /* Left to the exit only once finish has stopped its ticker thread. */
     if (display_out) *display_out = s.display;
     else if (!leave || rc != 0) mp_display_free(s.display);
@@ -273,6 +294,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   if (s.import_out && rc == 0 && !res->failed)
     rc = mp_import_file_out_write(s.import_out, r->f->more.import_file, err);
   mp_import_file_out_free(s.import_out);
+  mp_policy_run_destroy(&policy);
   free(header);
   return rc;
 }
@@ -484,6 +506,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "all set");
   ctx->config_file = f->config_file;
   int status = mp_op_more_check(ctx, &f->more);
+  if (status == 0) status = mp_op_policy_check(ctx, &f->policy);
   if (status) return status;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;

@@ -8,6 +8,7 @@
 #include "cli/args.h"
 #include "cli/ctx.h"
 #include "cli/op_more.h"
+#include "cli/op_policy.h"
 #include "deploy/deploy.h"
 #include "plugin/plugin.h"
 #include "providers/builtin.h"
@@ -36,6 +37,7 @@ typedef struct mp_op_flags {
   const struct mp_import_list *import;
   mp_strv targets, excludes, replaces, target_replaces, config;
   mp_op_more more; /* issue 37's flags (op_more.h) */
+  mp_op_policy policy; /* --policy-pack, --policy-pack-config (op_policy.h) */
 } mp_op_flags;
 
 void mp_op_flags_init(mp_op_flags *f);
@@ -45,13 +47,14 @@ void mp_op_flags_destroy(mp_op_flags *f);
  * --event-log, --parallel, --target, --target-dependents, --exclude,
  * --exclude-dependents, --message, --show-secrets, --show-sames,
  * --show-replacement-steps, --suppress-outputs, --suppress-progress,
- * --serial-stepgen),
+ * --serial-stepgen, --policy-pack, --policy-pack-config),
  * writing into |f|.
  * Each command lists its own rows and then MP_OPT_GROUP_(t.rows); an own
  * row with the same name replaces the shared one. Caller storage. */
 typedef struct mp_op_shared_opts {
-  mp_opt rows[18];
+  mp_opt rows[19];
   mp_opt automation_rows[5]; /* a group of rows (op_automation.c) */
+  mp_opt policy_rows[3];     /* a group of rows (op_policy.c) */
   char target_help[64], dependents_help[64]; /* name the command's verb */
 } mp_op_shared_opts;
 

@@ -166,6 +166,10 @@ static inline void mp__deploy_fail(deploy *d, int step) {
   if (step) d->res->step_failed = 1;
 }
 
+/* The policy packs' stack analysis (policy.c): runs o->analyze_stack,
+ * if any; on a failure records it and returns 1. */
+int mp__deploy_analyze_stack(deploy *d);
+
 /* ---- events and the parts' hooks (hooks.c) ---- */
 /* Stamps |ev| (sequence, time, preview) and hands it to the sink. */
 void mp__deploy_emit(deploy *d, mp_event *ev);

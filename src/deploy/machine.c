@@ -250,6 +250,10 @@ static void after_program(deploy *d) {
     d->state = DS_ENDING;
     return;
   }
+  if (mp__deploy_analyze_stack(d) && !d->o->continue_on_error) {
+    d->state = DS_ENDING;
+    return;
+  }
   gen_job *j = mp_xcalloc(1, sizeof(*j));
   j->kind = GEN_DELETES;
   d->at_generator++;

@@ -54,11 +54,9 @@ static void inflight_remove(mp__plugin *p, mp__inflight *in,
  * the answer. On failure |err| names the plugin: for an error the plugin
  * reported, its own message (as Pulumi shows it); otherwise what went
  * wrong with the call and whether the process is gone. */
-static int call_bytes(mp__plugin *p, const char *method, const uint8_t *buf,
+static int call_bytes(mp__plugin *p, const char *path, const uint8_t *buf,
                       size_t len, const char *urn, uint64_t timeout_ms,
                       mp_prov_resp *r, mp_rpc_reply *reply, mp_err *err) {
-  char path[96];
-  snprintf(path, sizeof(path), SVC "%s", method);
   mp__inflight in = {urn ? urn : "", {0}, NULL};
   mp_strv_init(&in.diags);
   inflight_add(p, &in);
@@ -66,6 +64,8 @@ static int call_bytes(mp__plugin *p, const char *method, const uint8_t *buf,
   mp_err e;
   mp_err_clear(&e);
   mp_log *log = p->h->log;
+  const char *slash = strrchr(path, '/');
+  const char *method = slash ? slash + 1 : path;
   /* Pulumi's provider log lines: Provider[pkg].Method(urn) */
   MP_LOGV(log, 7, "Provider[%s].%s(%s) executing", p->name, method, in.urn);
   uint64_t span = mp_span_begin(log, path, 0);
@@ -94,15 +94,25 @@ static int call_bytes(mp__plugin *p, const char *method, const uint8_t *buf,
   return mp_err_set(err, rc, "%s%s", e.msg, note);
 }
 
-static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
-                const char *urn, uint64_t timeout_ms, mp_prov_resp *r,
-                mp_rpc_reply *reply, mp_err *err) {
+/* call() of |path|, a method of any service. */
+static int call_path(mp__plugin *p, const char *path,
+                     const ProtobufCMessage *req, const char *urn,
+                     uint64_t timeout_ms, mp_prov_resp *r,
+                     mp_rpc_reply *reply, mp_err *err) {
   size_t len = protobuf_c_message_get_packed_size(req);
   uint8_t *buf = malloc(len ? len : 1);
   protobuf_c_message_pack(req, buf);
-  int rc = call_bytes(p, method, buf, len, urn, timeout_ms, r, reply, err);
+  int rc = call_bytes(p, path, buf, len, urn, timeout_ms, r, reply, err);
   free(buf);
   return rc;
+}
+
+static int call(mp__plugin *p, const char *method, const ProtobufCMessage *req,
+                const char *urn, uint64_t timeout_ms, mp_prov_resp *r,
+                mp_rpc_reply *reply, mp_err *err) {
+  char path[96];
+  snprintf(path, sizeof(path), SVC "%s", method);
+  return call_path(p, path, req, urn, timeout_ms, r, reply, err);
 }
 
 static int unimplemented(int rc, const mp_rpc_reply *reply) {
@@ -140,6 +150,26 @@ static int roundtrip(mp__plugin *p, const char *method,
 
 static void free_answer(void *m) {
   if (m) protobuf_c_message_free_unpacked(m, NULL);
+}
+
+int mp__plugin_rpc(mp__plugin *p, const char *path,
+                   const ProtobufCMessage *req,
+                   const ProtobufCMessageDescriptor *d, void *out,
+                   uint64_t timeout_ms, mp_prov_resp *r, int *unimpl,
+                   mp_err *err) {
+  *(void **)out = NULL;
+  *unimpl = 0;
+  mp_rpc_reply reply;
+  mp_rpc_reply_init(&reply);
+  int rc = call_path(p, path, req, NULL, timeout_ms, r, &reply, err);
+  if (rc == 0) {
+    *(void **)out = unpack(p, d, path, &reply, err);
+    if (*(void **)out == NULL) rc = MP_EPROTO;
+  } else if (unimplemented(rc, &reply)) {
+    *unimpl = 1;
+  }
+  mp_rpc_reply_destroy(&reply);
+  return rc;
 }
 
 static int from_struct(mp__plugin *p, const char *method,
@@ -687,7 +717,9 @@ static int relay(mp_provider *prov, const char *method, const mp_buf *req,
   mp__plugin *p = of(prov);
   mp_rpc_reply reply;
   mp_rpc_reply_init(&reply);
-  int rc = call_bytes(p, method, (const uint8_t *)req->data, req->len, NULL,
+  char path[96];
+  snprintf(path, sizeof(path), SVC "%s", method);
+  int rc = call_bytes(p, path, (const uint8_t *)req->data, req->len, NULL,
                       p->h->call_timeout_ms, NULL, &reply, err);
   if (rc == 0) mp_buf_append(resp, reply.body.data, reply.body.len);
   mp_rpc_reply_destroy(&reply);

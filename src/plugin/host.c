@@ -187,6 +187,9 @@ static void free_plugin(mp__plugin *p) {
   mp_buf_destroy(&p->err_line);
   pthread_mutex_destroy(&p->mu);
   free(p->version);
+  free(p->cwd);
+  for (size_t i = 0; p->tail && p->tail[i]; i++) free(p->tail[i]);
+  free(p->tail);
   free(p->bin);
   free(p->name);
   free(p->base.pkg);
@@ -199,9 +202,9 @@ void mp__plugin_release(mp__plugin *p) {
   free_plugin(p);
 }
 
-int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
-                     const char *const *argv, mp_provider **out,
-                     mp_err *err) {
+int mp__plugin_spawn(mp_plugin_host *h, const char *pkg,
+                     const char *const *argv, const char *cwd,
+                     const char *const *tail, mp__plugin **out, mp_err *err) {
   *out = NULL;
   mp__plugin *p = mp_xcalloc(1, sizeof(*p));
   p->base.vt = &mp__plugin_vtable;
@@ -210,6 +213,13 @@ int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
   p->bin = mp_xstrdup(argv[0]);
   const char *slash = strrchr(argv[0], '/');
   p->name = mp_xstrdup(slash ? slash + 1 : argv[0]);
+  if (cwd) p->cwd = mp_xstrdup(cwd);
+  size_t n = 0;
+  while (tail && tail[n]) n++;
+  if (n) {
+    p->tail = mp_xcalloc(n + 1, sizeof(*p->tail));
+    for (size_t i = 0; i < n; i++) p->tail[i] = mp_xstrdup(tail[i]);
+  }
   pthread_mutex_init(&p->mu, NULL);
   mp_strv_init(&p->pending);
   mp_buf_init(&p->out_line);
@@ -220,6 +230,17 @@ int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
     return rc;
   }
   link_plugin(p);
+  *out = p;
+  return 0;
+}
+
+int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
+                     const char *const *argv, mp_provider **out,
+                     mp_err *err) {
+  *out = NULL;
+  mp__plugin *p = NULL;
+  int rc = mp__plugin_spawn(h, pkg, argv, NULL, NULL, &p, err);
+  if (rc < 0) return rc;
   rc = mp__plugin_setup(p, err);
   if (rc < 0) {
     mp__plugin_release(p);

@@ -457,11 +457,14 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   }
   size_t argc = 0;
   while (argv[argc]) argc++;
-  char **av = mp_xcalloc(argc + 4, sizeof(*av));
+  size_t ntail = 0;
+  while (p->tail && p->tail[ntail]) ntail++;
+  char **av = mp_xcalloc(argc + ntail + 4, sizeof(*av));
   size_t n = 0;
   for (size_t i = 0; i < argc; i++) av[n++] = mp_xstrdup(argv[i]);
   n += flow_flags(h->log, av + n);
-  av[n] = mp_xasprintf("127.0.0.1:%d", mp_rpc_server_port(p->srv));
+  av[n++] = mp_xasprintf("127.0.0.1:%d", mp_rpc_server_port(p->srv));
+  for (size_t i = 0; i < ntail; i++) av[n++] = mp_xstrdup(p->tail[i]);
   log_launch(h->log, p->name, av);
   uint64_t span = mp_span_begin(h->log, "plugin launch", 0);
   char **env = make_env(h);
@@ -474,7 +477,8 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
     rc = mp_err_set(err, MP_EIO, "plugin '%s': cannot make pipes: %s",
                     p->name, strerror(errno));
   } else {
-    fork_job fj = {p->bin, av, env, h->program_dir, fds[1], fds[3], 0, 0};
+    fork_job fj = {p->bin, av, env, p->cwd ? p->cwd : h->program_dir, fds[1],
+                   fds[3], 0, 0};
     mp__host_run(h, do_fork, &fj);
     p->pid = fj.pid;
     close(fds[1]);

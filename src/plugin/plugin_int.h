@@ -2,6 +2,7 @@
 #ifndef MP_PLUGIN_INT_H
 #define MP_PLUGIN_INT_H
 
+#include <protobuf-c/protobuf-c.h>
 #include <pthread.h>
 #include <sys/types.h>
 #include <uv.h>
@@ -57,6 +58,8 @@ struct mp__plugin {
   mp_provider base;
   mp_plugin_host *h;
   char *bin;  /* the executable as launched */
+  char *cwd;  /* its working folder; NULL: the program folder */
+  char **tail; /* arguments after the engine address (NULL-ended), or NULL */
   char *name; /* its file name, as messages name the plugin */
   pid_t pid;
   int reaped, status; /* waitpid's status once reaped */
@@ -105,11 +108,28 @@ void mp__plugin_stop(mp__plugin *p);
 const char *mp__plugin_exit_note(mp__plugin *p, uint64_t wait_ms, char *buf,
                                  size_t n);
 
+/* Makes and starts a plugin (mp__plugin_start) for package |pkg|: argv,
+ * the engine address, then |tail| (may be NULL), run in |cwd| (NULL: the
+ * program folder); linked to |h| for shutdown. Sets *out. host.c. */
+int mp__plugin_spawn(mp_plugin_host *h, const char *pkg,
+                     const char *const *argv, const char *cwd,
+                     const char *const *tail, mp__plugin **out, mp_err *err);
+
 /* Unlinks |p| from its host, ends its process and frees it. host.c. */
 void mp__plugin_release(mp__plugin *p);
 
 /* The provider method table of a plugin. calls.c. */
 extern const mp_provider_vtable mp__plugin_vtable;
+/* Calls |path| ("/<service>/<method>") with |req| and waits; on success
+ * *out is the answer unpacked as |d| (free with
+ * protobuf_c_message_free_unpacked). |*unimpl| says whether the plugin
+ * answered UNIMPLEMENTED. The plugin's output during the call goes to
+ * |r|'s warnings. calls.c. */
+int mp__plugin_rpc(mp__plugin *p, const char *path,
+                   const ProtobufCMessage *req,
+                   const ProtobufCMessageDescriptor *d, void *out,
+                   uint64_t timeout_ms, mp_prov_resp *r, int *unimpl,
+                   mp_err *err);
 /* Handshake and GetPluginInfo, right after the start. calls.c. */
 int mp__plugin_setup(mp__plugin *p, mp_err *err);
 

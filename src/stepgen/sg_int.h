@@ -36,6 +36,9 @@ struct mp_stepgen {
   int ignore_protect;
   int import_only;
   const mp_sg_plan *plan;
+  int (*analyze)(void *ud, mp_resource *st, struct mp_diags *diags,
+                 mp_err *err);
+  void *analyze_ud;
   const mp_snapshot *olds;
   mp_registry *registry;
   unsigned char *status;   /* enum old_status per prior resource */

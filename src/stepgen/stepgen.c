@@ -51,6 +51,8 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   sg->ignore_protect = o->ignore_protect;
   sg->import_only = o->import_only;
   sg->plan = o->plan;
+  sg->analyze = o->analyze;
+  sg->analyze_ud = o->analyze_ud;
   sg->plain = sg->t.targets.len == 0 && sg->t.excludes.len == 0;
   sg->olds = olds;
   sg->registry = registry;
@@ -774,6 +776,8 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     rc = check_program_inputs(sg, g, st, err);
   else
     rc = mp__sg_check(sg, st, old ? old->inputs : NULL, err);
+  if (rc == 0 && sg->analyze && st->custom && !mp_type_is_provider(st->type))
+    rc = sg->analyze(sg->analyze_ud, st, diags, err);
   if (rc < 0) return rc;
   if (!old) {
     mp_chain_push(c, mk_step(MP_OP_CREATE, st->urn, NULL, st, MP_STEP_REPLY));

@@ -30,6 +30,7 @@ typedef struct mp_sg_plan {
   int (*step)(void *ctx, const mp_step *s, mp_err *err);
   void *ctx;
 } mp_sg_plan;
+struct mp_diags;
 
 typedef struct mp_stepgen_opts {
   const char *stack;
@@ -45,6 +46,14 @@ typedef struct mp_stepgen_opts {
    * imported object keeps those it read (no update after it). */
   int import_only;
   const mp_sg_plan *plan; /* NULL: no plan to keep or to record */
+  /* Policy packs (issue 27): called on the generator's thread after a
+   * resource's Check and before its step is decided. It may replace
+   * st->inputs (a remediation), add diagnostics, and fail the
+   * registration (an MP_E code, with |err|) so that no step of the
+   * resource runs. NULL: no policy packs. */
+  int (*analyze)(void *ud, mp_resource *st, struct mp_diags *diags,
+                 mp_err *err);
+  void *analyze_ud;
 } mp_stepgen_opts;
 
 /* A diagnostic produced while generating. */

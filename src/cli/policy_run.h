@@ -1,0 +1,52 @@
+/* The policy packs of one deployment (issue 27): started before it, on
+ * the operation's plugin host; the step generator's hook (Remediate,
+ * then Analyze, of every pack, after each resource's Check) and the
+ * deployment's stack analysis; then the "Policies:" section and the
+ * --json policy events. */
+#ifndef MP_CLI_POLICY_RUN_H
+#define MP_CLI_POLICY_RUN_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "cli/op_policy.h"
+#include "deploy/deploy.h"
+#include "plugin/analyzer.h"
+
+typedef struct mp_policy_run {
+  mp_analyzer **packs;
+  char **dirs; /* as given, for the display */
+  char **names, **versions; /* GetAnalyzerInfo's, kept after the stop */
+  size_t n;
+  pthread_mutex_t mu; /* guards |found|: the generator thread adds */
+  mp_policy_diags found; /* violations and remediations, in order */
+} mp_policy_run;
+
+void mp_policy_run_init(mp_policy_run *p);
+
+/* Starts the packs of |f| on |h| (none: |out| stays empty, hooks unset).
+ * A pack that cannot start fails with its name and stderr in |err|. */
+int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
+                        mp_plugin_host *h, mp_err *err);
+
+/* Sets |o|'s hooks when there are packs. */
+void mp_policy_run_hook(mp_policy_run *p, mp_deploy_opts *o);
+
+/* Whether a mandatory violation was found. */
+int mp_policy_run_mandatory(mp_policy_run *p);
+
+/* The "Policies:" section (nothing without packs). */
+void mp_policy_run_print(mp_policy_run *p, FILE *out);
+
+/* One policyEvent (or policyRemediationEvent) JSON line per finding,
+ * numbered from *sequence + 1 (updated), at |timestamp|. */
+void mp_policy_run_json(mp_policy_run *p, FILE *f, uint64_t *sequence,
+                        double timestamp);
+
+/* Ends the packs' processes (before the plugin host's shutdown). */
+void mp_policy_run_stop(mp_policy_run *p);
+
+/* Frees what |p| holds (after mp_policy_run_stop). */
+void mp_policy_run_destroy(mp_policy_run *p);
+
+#endif

@@ -1,0 +1,431 @@
+/* Policy packs as analyzer plugins (plugin/analyzer.h). */
+#include "plugin/analyzer.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/value_pb.h"
+#include "google/protobuf/empty.pb-c.h"
+#include "plugin/plugin_int.h"
+#include "pulumi/analyzer.pb-c.h"
+
+#define SVC "/pulumirpc.Analyzer/"
+#define RUN_POLICY_PACK "node_modules/@pulumi/pulumi/cmd/run-policy-pack"
+
+struct mp_analyzer {
+  mp__plugin *p;
+  char *dir, *name, *version;
+  int remediates; /* a policy is configured at the remediate level */
+};
+
+const char *mp_policy_level_name(mp_policy_level l) {
+  switch (l) {
+  case MP_POLICY_MANDATORY: return "mandatory";
+  case MP_POLICY_DISABLED: return "disabled";
+  case MP_POLICY_REMEDIATE: return "remediate";
+  default: return "advisory";
+  }
+}
+
+static int level_of(const char *s, mp_policy_level *l) {
+  static const mp_policy_level all[] = {MP_POLICY_ADVISORY,
+                                        MP_POLICY_MANDATORY,
+                                        MP_POLICY_DISABLED,
+                                        MP_POLICY_REMEDIATE};
+  for (size_t i = 0; i < MP_ARRAY_LEN(all); i++)
+    if (strcmp(s, mp_policy_level_name(all[i])) == 0) {
+      *l = all[i];
+      return 1;
+    }
+  return 0;
+}
+
+void mp_policy_diags_destroy(mp_policy_diags *d) {
+  for (size_t i = 0; i < d->len; i++) {
+    mp_policy_diag *x = &d->items[i];
+    free(x->policy);
+    free(x->pack);
+    free(x->pack_version);
+    free(x->description);
+    free(x->message);
+    free(x->urn);
+  }
+  free(d->items);
+  memset(d, 0, sizeof(*d));
+}
+
+static mp_policy_diag *diag_push(mp_policy_diags *d) {
+  if (d->len == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 4;
+    d->items = mp_xrealloc(d->items, d->cap * sizeof(*d->items));
+  }
+  mp_policy_diag *x = &d->items[d->len++];
+  memset(x, 0, sizeof(*x));
+  return x;
+}
+
+static char *dup0(const char *s) { return mp_xstrdup(s ? s : ""); }
+
+/* ---- finding node and run-policy-pack ---- */
+
+static char *find_on_path(const char *search_path, const char *exe) {
+  const char *s = search_path ? search_path : "";
+  while (*s) {
+    size_t n = strcspn(s, ":");
+    char *cand = mp_xasprintf("%.*s/%s", (int)n, s, exe);
+    if (n && access(cand, X_OK) == 0) return cand;
+    free(cand);
+    s += n;
+    if (*s == ':') s++;
+  }
+  return NULL;
+}
+
+/* run-policy-pack in the node_modules of |dir| or of a folder above it,
+ * as node resolves a module. */
+static char *find_run_policy_pack(const char *dir) {
+  char *d = mp_xstrdup(dir);
+  for (;;) {
+    char *cand = mp_xasprintf("%s/" RUN_POLICY_PACK, d);
+    struct stat st;
+    if (stat(cand, &st) == 0) {
+      free(d);
+      return cand;
+    }
+    free(cand);
+    char *slash = strrchr(d, '/');
+    if (slash == NULL || slash == d) break;
+    *slash = '\0';
+  }
+  free(d);
+  return NULL;
+}
+
+/* ---- calls ---- */
+
+/* Calls |method|; a failure names the pack and carries what the pack
+ * printed meanwhile (its stderr, usually the reason). */
+static int rpc(mp_analyzer *a, const char *method, const ProtobufCMessage *req,
+               const ProtobufCMessageDescriptor *d, void *out, int *unimpl,
+               mp_err *err) {
+  char path[96];
+  snprintf(path, sizeof(path), SVC "%s", method);
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  int dummy = 0;
+  mp_err e;
+  mp_err_clear(&e);
+  int rc = mp__plugin_rpc(a->p, path, req, d, out, a->p->h->setup_timeout_ms,
+                          &r, unimpl ? unimpl : &dummy, &e);
+  if (rc < 0 && !(unimpl && *unimpl)) {
+    mp_buf b;
+    mp_buf_init(&b);
+    for (size_t i = 0; i < r.warnings.len; i++) {
+      mp_buf_puts(&b, "\n");
+      mp_buf_puts(&b, r.warnings.items[i]);
+    }
+    mp_buf_putc(&b, '\0');
+    mp_err_set(err, rc, "policy pack %s: %s failed: %s%s",
+               a->name ? a->name : a->dir, method, e.msg, b.data);
+    mp_buf_destroy(&b);
+  }
+  mp_prov_resp_destroy(&r);
+  return rc;
+}
+
+static Google__Protobuf__Struct *to_struct(const mp_value *v) {
+  Google__Protobuf__Struct *s = NULL;
+  if (mp_value_to_pb_struct(v, MP_PB_KEEP_SECRETS, &s,
+                            NULL) < 0)
+    mp_value_to_pb_struct(NULL, 0, &s, NULL);
+  return s;
+}
+
+/* ---- configuration ---- */
+
+/* The schema's defaults (properties.<key>.default). */
+static mp_value *schema_defaults(const Pulumirpc__PolicyConfigSchema *schema) {
+  mp_value *props = NULL, *out = mp_value_new_object();
+  if (schema && schema->properties &&
+      mp_value_from_pb_struct(schema->properties, &props, NULL) == 0) {
+    for (size_t i = 0; i < props->u.obj.len; i++) {
+      const mp_value *def =
+          mp_value_object_get(props->u.obj.items[i].value, "default");
+      if (def)
+        mp_value_object_set(out, props->u.obj.items[i].key, mp_value_dup(def));
+    }
+  }
+  mp_value_free(props);
+  return out;
+}
+
+/* A config entry's level ("mandatory" or {"enforcementLevel": ...}). */
+static int entry_level(const mp_value *entry, mp_policy_level *l) {
+  if (entry && entry->kind == MP_VALUE_OBJECT)
+    entry = mp_value_object_get(entry, "enforcementLevel");
+  return entry && entry->kind == MP_VALUE_STRING &&
+         level_of(entry->u.str.ptr, l);
+}
+
+static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
+                     const mp_value *config, mp_err *err) {
+  size_t n = info->n_policies;
+  Pulumirpc__ConfigureAnalyzerRequest req =
+      PULUMIRPC__CONFIGURE_ANALYZER_REQUEST__INIT;
+  Pulumirpc__ConfigureAnalyzerRequest__PolicyConfigEntry *entries =
+      mp_xcalloc(n ? n : 1, sizeof(*entries));
+  Pulumirpc__ConfigureAnalyzerRequest__PolicyConfigEntry **ptrs =
+      mp_xcalloc(n ? n : 1, sizeof(*ptrs));
+  Pulumirpc__PolicyConfig *pcs = mp_xcalloc(n ? n : 1, sizeof(*pcs));
+  mp_policy_level all_level = MP_POLICY_ADVISORY;
+  int has_all =
+      config && entry_level(mp_value_object_get(config, "all"), &all_level);
+  for (size_t i = 0; i < n; i++) {
+    const Pulumirpc__PolicyInfo *pi = info->policies[i];
+    pulumirpc__configure_analyzer_request__policy_config_entry__init(
+        &entries[i]);
+    pulumirpc__policy_config__init(&pcs[i]);
+    mp_value *props = schema_defaults(pi->configschema);
+    const mp_value *entry = config ? mp_value_object_get(config, pi->name)
+                                   : NULL;
+    mp_policy_level l = (mp_policy_level)pi->enforcementlevel;
+    if (has_all) l = all_level;
+    entry_level(entry, &l);
+    for (size_t k = 0; entry && entry->kind == MP_VALUE_OBJECT &&
+                       k < entry->u.obj.len; k++)
+      if (strcmp(entry->u.obj.items[k].key, "enforcementLevel"))
+        mp_value_object_set(props, entry->u.obj.items[k].key,
+                            mp_value_dup(entry->u.obj.items[k].value));
+    pcs[i].enforcementlevel = (Pulumirpc__EnforcementLevel)l;
+    if (l == MP_POLICY_REMEDIATE) a->remediates = 1;
+    pcs[i].properties = to_struct(props);
+    mp_value_free(props);
+    entries[i].key = pi->name;
+    entries[i].value = &pcs[i];
+    ptrs[i] = &entries[i];
+  }
+  req.n_policyconfig = n;
+  req.policyconfig = ptrs;
+  Google__Protobuf__Empty *ans = NULL;
+  int unimpl = 0;
+  int rc = rpc(a, "Configure", &req.base, &google__protobuf__empty__descriptor,
+               &ans, &unimpl, err);
+  if (ans) protobuf_c_message_free_unpacked(&ans->base, NULL);
+  if (unimpl) rc = 0;
+  for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(pcs[i].properties);
+  free(pcs);
+  free(ptrs);
+  free(entries);
+  return rc;
+}
+
+/* ---- start and stop ---- */
+
+static int setup(mp_analyzer *a, const mp_value *config, mp_err *err) {
+  Pulumirpc__AnalyzerHandshakeRequest hq =
+      PULUMIRPC__ANALYZER_HANDSHAKE_REQUEST__INIT;
+  char addr[32];
+  snprintf(addr, sizeof(addr), "127.0.0.1:%d",
+           mp_rpc_server_port(a->p->srv));
+  hq.engine_address = addr;
+  hq.root_directory_opt_case =
+      PULUMIRPC__ANALYZER_HANDSHAKE_REQUEST__ROOT_DIRECTORY_OPT_ROOT_DIRECTORY;
+  hq.root_directory = a->dir;
+  hq.program_directory_opt_case =
+      PULUMIRPC__ANALYZER_HANDSHAKE_REQUEST__PROGRAM_DIRECTORY_OPT_PROGRAM_DIRECTORY;
+  hq.program_directory = a->dir;
+  Pulumirpc__AnalyzerHandshakeResponse *hr = NULL;
+  int unimpl = 0;
+  int rc = rpc(a, "Handshake", &hq.base,
+               &pulumirpc__analyzer_handshake_response__descriptor, &hr,
+               &unimpl, err);
+  if (hr) protobuf_c_message_free_unpacked(&hr->base, NULL);
+  if (rc < 0 && !unimpl) return rc; /* UNIMPLEMENTED: an older pack */
+  Google__Protobuf__Empty empty = GOOGLE__PROTOBUF__EMPTY__INIT;
+  Pulumirpc__AnalyzerInfo *info = NULL;
+  rc = rpc(a, "GetAnalyzerInfo", &empty.base,
+           &pulumirpc__analyzer_info__descriptor, &info, NULL, err);
+  if (rc < 0) return rc;
+  a->name = dup0(info->name);
+  a->version = dup0(info->version);
+  rc = configure(a, info, config, err);
+  protobuf_c_message_free_unpacked(&info->base, NULL);
+  return rc;
+}
+
+int mp_analyzer_start(mp_plugin_host *h, const char *dir,
+                      const mp_value *config, mp_analyzer **out,
+                      mp_err *err) {
+  *out = NULL;
+  char real[PATH_MAX];
+  if (realpath(dir, real) == NULL)
+    return mp_err_set(err, MP_EIO, "policy pack %s: no such folder", dir);
+  char *node = find_on_path(h->search_path, "node");
+  char *run = find_run_policy_pack(real);
+  if (node == NULL || run == NULL) {
+    free(node);
+    free(run);
+    return mp_err_set(
+        err, MP_EIO,
+        node ? "policy pack %s: it looks like the policy pack's dependencies "
+               "are not installed; try running npm install or yarn install "
+               "in \"%s\""
+             : "policy pack %s: node is not on the PATH (a Node.js policy "
+               "pack runs with node)%s",
+        dir, node ? real : "");
+  }
+  mp_analyzer *a = mp_xcalloc(1, sizeof(*a));
+  a->dir = mp_xstrdup(real);
+  const char *argv[] = {node, run, NULL};
+  const char *tail[] = {".", NULL};
+  mp_err e;
+  mp_err_clear(&e);
+  int rc = mp__plugin_spawn(h, "policy", argv, real, tail, &a->p, &e);
+  free(node);
+  free(run);
+  if (rc < 0) mp_err_set(err, MP_EIO, "policy pack %s failed to start: %s",
+                         dir, e.msg);
+  else rc = setup(a, config, err);
+  if (rc < 0) {
+    mp_analyzer_stop(a);
+    return rc < 0 ? rc : MP_EIO;
+  }
+  *out = a;
+  return 0;
+}
+
+const char *mp_analyzer_name(const mp_analyzer *a) { return a->name; }
+const char *mp_analyzer_version(const mp_analyzer *a) { return a->version; }
+
+void mp_analyzer_stop(mp_analyzer *a) {
+  if (a == NULL) return;
+  if (a->p) mp__plugin_release(a->p);
+  free(a->dir);
+  free(a->name);
+  free(a->version);
+  free(a);
+}
+
+/* ---- the analyses ---- */
+
+/* |urn|: the resource analyzed (a pack may leave a diagnostic's own
+ * empty), or NULL for the stack. */
+static void add_diags(Pulumirpc__AnalyzeResponse *resp, const char *urn,
+                      mp_policy_diags *out) {
+  for (size_t i = 0; i < resp->n_diagnostics; i++) {
+    const Pulumirpc__AnalyzeDiagnostic *d = resp->diagnostics[i];
+    mp_policy_diag *x = diag_push(out);
+    x->policy = dup0(d->policyname);
+    x->pack = dup0(d->policypackname);
+    x->pack_version = dup0(d->policypackversion);
+    x->description = dup0(d->description);
+    x->message = dup0(d->message);
+    x->urn = dup0(d->urn && *d->urn ? d->urn : urn);
+    x->level = (mp_policy_level)d->enforcementlevel;
+  }
+}
+
+static void fill_request(Pulumirpc__AnalyzeRequest *q,
+                         Pulumirpc__AnalyzerResourceOptions *o,
+                         const mp_analyzer_resource *r) {
+  pulumirpc__analyze_request__init(q);
+  pulumirpc__analyzer_resource_options__init(o);
+  q->type = (char *)r->type;
+  q->urn = (char *)r->urn;
+  q->name = (char *)r->name;
+  q->properties = to_struct(r->props);
+  q->options = o;
+}
+
+int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
+                        mp_policy_diags *out, mp_err *err) {
+  Pulumirpc__AnalyzeRequest q;
+  Pulumirpc__AnalyzerResourceOptions o;
+  fill_request(&q, &o, r);
+  Pulumirpc__AnalyzeResponse *resp = NULL;
+  int rc = rpc(a, "Analyze", &q.base, &pulumirpc__analyze_response__descriptor,
+               &resp, NULL, err);
+  mp_value_pb_struct_free(q.properties);
+  if (rc == 0) add_diags(resp, r->urn, out);
+  if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
+  return rc;
+}
+
+int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
+                          mp_value **props, mp_policy_diags *out,
+                          mp_err *err) {
+  *props = NULL;
+  /* A pack remediates only with policies at that level (@pulumi/policy
+   * skips the others): no round trip for nothing. */
+  if (!a->remediates) return 0;
+  Pulumirpc__AnalyzeRequest q;
+  Pulumirpc__AnalyzerResourceOptions o;
+  fill_request(&q, &o, r);
+  Pulumirpc__RemediateResponse *resp = NULL;
+  int unimpl = 0;
+  int rc = rpc(a, "Remediate", &q.base,
+               &pulumirpc__remediate_response__descriptor, &resp, &unimpl, err);
+  mp_value_pb_struct_free(q.properties);
+  if (unimpl) rc = 0;
+  for (size_t i = 0; rc == 0 && resp && i < resp->n_remediations; i++) {
+    const Pulumirpc__Remediation *m = resp->remediations[i];
+    mp_policy_diag *x = diag_push(out);
+    x->policy = dup0(m->policyname);
+    x->pack = dup0(m->policypackname);
+    x->pack_version = dup0(m->policypackversion);
+    x->description = dup0(m->description);
+    x->message = dup0(m->diagnostic);
+    x->urn = dup0(r->urn);
+    x->level = MP_POLICY_REMEDIATE;
+    if (m->properties) {
+      mp_value *v = NULL;
+      if (mp_value_from_pb_struct(m->properties, &v, err) < 0) {
+        rc = MP_EPROTO;
+        break;
+      }
+      mp_value_free(*props);
+      *props = v;
+    }
+  }
+  if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
+  if (rc < 0) {
+    mp_value_free(*props);
+    *props = NULL;
+  }
+  return rc;
+}
+
+int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
+                              size_t n, mp_policy_diags *out, mp_err *err) {
+  Pulumirpc__AnalyzerResource *res = mp_xcalloc(n ? n : 1, sizeof(*res));
+  Pulumirpc__AnalyzerResource **ptrs = mp_xcalloc(n ? n : 1, sizeof(*ptrs));
+  Pulumirpc__AnalyzerResourceOptions o;
+  pulumirpc__analyzer_resource_options__init(&o);
+  for (size_t i = 0; i < n; i++) {
+    pulumirpc__analyzer_resource__init(&res[i]);
+    res[i].type = (char *)rs[i].type;
+    res[i].urn = (char *)rs[i].urn;
+    res[i].name = (char *)rs[i].name;
+    res[i].parent = (char *)(rs[i].parent ? rs[i].parent : "");
+    res[i].properties = to_struct(rs[i].props);
+    res[i].options = &o;
+    ptrs[i] = &res[i];
+  }
+  Pulumirpc__AnalyzeStackRequest q = PULUMIRPC__ANALYZE_STACK_REQUEST__INIT;
+  q.n_resources = n;
+  q.resources = ptrs;
+  Pulumirpc__AnalyzeResponse *resp = NULL;
+  int unimpl = 0;
+  int rc = rpc(a, "AnalyzeStack", &q.base,
+               &pulumirpc__analyze_response__descriptor, &resp, &unimpl, err);
+  if (unimpl) rc = 0;
+  if (rc == 0 && resp) add_diags(resp, NULL, out);
+  if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
+  for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(res[i].properties);
+  free(res);
+  free(ptrs);
+  return rc;
+}

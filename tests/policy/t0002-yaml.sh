@@ -1,0 +1,103 @@
+#!/bin/bash
+# Policy packs on a YAML program: a mandatory resource policy fails the
+# preview and the update (no step of the violating resource runs), an
+# advisory one and a stack policy warn, a remediation changes the inputs
+# before the step; the text (Policies:) and the --json policy events;
+# --policy-pack-config turns the mandatory policy advisory and sets its
+# config; two packs at once; a pack that crashes while loading.
+. "$(dirname "$0")/lib.sh" "$@"
+MAIN="$PACKS/main"
+program() { # pet-length [second pet]
+  cat > Pulumi.yaml <<YAML
+name: proj
+runtime: yaml
+resources:
+  pet:
+    type: random:RandomPet
+    properties:
+      length: $1
+  pw:
+    type: random:RandomPassword
+    properties:
+      length: 12
+YAML
+  [ -n "${2:-}" ] && cat >> Pulumi.yaml <<'YAML'
+  pet2:
+    type: random:RandomPet
+    properties:
+      length: 1
+      prefix: x
+YAML
+}
+run stack init dev
+
+# -- mandatory: the preview fails, naming the policy and the resource
+program 5
+run preview --policy-pack "$MAIN"
+expect_rc 1 "preview with a mandatory violation"
+expect_out "Policies:
+    ❌ mp-test-pack@v0.0.1 (local: $MAIN)" "the pack's line"
+expect_out "        - [mandatory]  pet-length  (random:index/randomPet:RandomPet: pet)
+          A RandomPet has at most maxLength words.
+          length 5 is more than 3" "the violation, in the pack's words"
+expect_out "        - [advisory]  pet-prefix  (random:index/randomPet:RandomPet: pet)" \
+  "the advisory violation too"
+expect_out "        - [remediate]  no-special  (random:index/randomPassword:RandomPassword: pw)" \
+  "the remediation is shown"
+expect_out "error: preview failed" "the preview fails"
+
+# -- the update: no step of the violating resource; the remediated
+# password is created with special: false; the --json policy events
+run up --yes --skip-preview --json --policy-pack "$MAIN"
+expect_rc 1 "up with a mandatory violation"
+export_state
+check "pet not created, pw remediated, JSON events" '
+ev = events()
+pe = [e["policyEvent"] for e in ev if "policyEvent" in e]
+mand = [p for p in pe if p["enforcementLevel"] == "mandatory"]
+assert [p["policyName"] for p in mand] == ["pet-length"], pe
+assert name(mand[0]["resourceUrn"]) == "pet", mand
+assert mand[0]["policyPackName"] == "mp-test-pack", mand
+assert "length 5 is more than 3" in mand[0]["message"], mand
+rem = [e["policyRemediationEvent"] for e in ev if "policyRemediationEvent" in e]
+assert [(r["policyName"], name(r["resourceUrn"])) for r in rem] == [("no-special", "pw")], rem
+assert ("create", "pet") not in outs(ev), outs(ev)
+r = res()
+assert "pet" not in r, r.keys()
+assert r["pw"]["inputs"]["special"] is False, r["pw"]["inputs"]
+assert len(set(e["sequence"] for e in ev)) == len(ev), "sequence numbers repeat"
+'
+
+# -- --policy-pack-config: the mandatory policy made advisory; two packs;
+# the stack policy (two pets) and the advisory one
+program 5 two
+echo '{"pet-length": "advisory"}' > "$T/advisory.json"
+run up --yes --skip-preview --policy-pack "$MAIN" \
+  --policy-pack-config "$T/advisory.json" --policy-pack "$PACKS/second"
+expect_rc 0 "up with the mandatory policy made advisory"
+expect_out "        - [advisory]  pet-length  (random:index/randomPet:RandomPet: pet)" \
+  "reported as advisory"
+expect_out "        - [advisory]  few-pets
+          A stack has at most one RandomPet.
+          2 pets" "the stack policy"
+expect_out "    ⚠️ mp-second-pack@v0.0.1 (local: $PACKS/second)
+        - [advisory]  name-not-pet  (random:index/randomPet:RandomPet: pet)" \
+  "the second pack ran too"
+export_state
+check "pet created" 'assert "pet" in res() and "pet2" in res(), res().keys()'
+
+# -- the config schema: maxLength from the config instead of its default
+echo '{"pet-length": {"maxLength": 6}}' > "$T/long.json"
+run preview --policy-pack "$MAIN" --policy-pack-config "$T/long.json"
+expect_rc 0 "preview with maxLength 6"
+expect_not_out "pet-length" "no violation of pet-length"
+
+# -- a pack that crashes while loading: the operation fails before any
+# step, with the pack's name and its stderr
+program 2
+run up --yes --skip-preview --policy-pack "$PACKS/crash"
+expect_rc 1 "a crashing pack"
+expect_err "policy pack $PACKS/crash failed to start" "the pack named"
+expect_err "mp-crash-pack: cannot load my rules" "its stderr"
+expect_not_out "creating" "no step ran"
+finish

@@ -124,6 +124,11 @@ static const char *const stmt_sql[PQ__COUNT] = {
         " n_create, n_update, n_delete, n_replace, n_read, n_import,"
         " n_refresh, n_discard FROM minipulumi.updates WHERE stack_id = $1"
         " ORDER BY seq DESC",
+    [PQ_TAGS_GET] = "SELECT name, value FROM minipulumi.stack_tags"
+                    " WHERE stack_id = $1 ORDER BY name",
+    [PQ_TAGS_DELETE] = "DELETE FROM minipulumi.stack_tags WHERE stack_id = $1",
+    [PQ_TAGS_INSERT] = "INSERT INTO minipulumi.stack_tags(stack_id, name, value)"
+                       " VALUES ($1, $2, $3)",
 };
 
 const char *mp__pg_stmt_sql(mp__pg_stmt_id id) { return stmt_sql[id]; }

@@ -199,6 +199,11 @@ int mp__sqlite_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
 int mp__sqlite_writable(const mp_store *s, mp_err *err);
 int mp__sqlite_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                        size_t *n, mp_err *err);
+/* sqlite_tags.c */
+int mp__sqlite_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                        size_t *n, mp_err *err);
+int mp__sqlite_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                        size_t n, mp_err *err);
 
 /* The SQLite store's database for the shared flows (sqlite_snapshot.c). */
 extern const mp__store_db mp__sqlite_db;

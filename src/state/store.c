@@ -136,6 +136,16 @@ int mp_store_writable(const mp_store *s, mp_err *err) {
   return s->ops->writable(s, err);
 }
 
+int mp_store_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                      size_t *n, mp_err *err) {
+  return s->ops->tags_get(s, st, out, n, err);
+}
+
+int mp_store_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                      size_t n, mp_err *err) {
+  return s->ops->tags_set(s, st, tags, n, err);
+}
+
 /* ==== values the interface hands out ==== */
 
 void mp_stack_info_destroy(mp_stack_info *i) {
@@ -152,6 +162,14 @@ void mp_history_entry_destroy(mp_history_entry *h) {
     return;
   free(h->message);
   memset(h, 0, sizeof(*h));
+}
+
+void mp_stack_tags_free(mp_stack_tag *tags, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(tags[i].name);
+    free(tags[i].value);
+  }
+  free(tags);
 }
 
 char *mp_lock_info_stale_message(const mp_lock_info *stale) {

@@ -131,6 +131,24 @@ int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
 int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
                          const char *state, mp_err *err);
 
+/* ---- stack tags ----
+ * A stack's tags (Pulumi's `stack tag`): names and values set by the
+ * user, kept with the stack, renamed with it and removed with it. */
+typedef struct mp_stack_tag {
+  char *name;
+  char *value;
+} mp_stack_tag;
+
+/* The stack's tags, sorted by name, appended to *out and *n (free with
+ * mp_stack_tags_free). MP_ENOENT if the stack does not exist. */
+int mp_store_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                      size_t *n, mp_err *err);
+/* Replaces all the stack's tags by the |n| |tags| (names distinct), in one
+ * write. */
+int mp_store_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                      size_t n, mp_err *err);
+void mp_stack_tags_free(mp_stack_tag *tags, size_t n);
+
 /* ---- snapshots ---- */
 
 /* Loads the stack's snapshot (resources in order, pending operations, the
@@ -292,6 +310,10 @@ typedef struct mp_store_ops {
   int (*history)(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                  size_t *n, mp_err *err);
   int (*writable)(const mp_store *s, mp_err *err);
+  int (*tags_get)(mp_store *s, mp_stack_ref st, mp_stack_tag **out, size_t *n,
+                  mp_err *err);
+  int (*tags_set)(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                  size_t n, mp_err *err);
 } mp_store_ops;
 
 #endif

@@ -245,9 +245,10 @@ void mp__pg_lease_stop(mp_pg_lease *l);
 
 int mp__pg_history_begin(mp_pg *s, int64_t stack_id, const char *kind,
                          const char *message, int64_t *seq, mp_err *err);
+/* |info|: the session, whose environment and config are recorded too. */
 int mp__pg_history_end(mp_pg *s, int64_t stack_id, int64_t seq,
                        const char *result, const mp_update_counts *counts,
-                       mp_err *err);
+                       const mp_store_update *info, mp_err *err);
 
 /* ---- pg_snapshot.c ---- */
 

@@ -147,9 +147,10 @@ int mp__lock_release(mp_sqlite *s, int64_t stack_id, mp_err *err);
 int mp__history_begin(mp_sqlite *s, int64_t stack_id, const char *kind,
                       const char *message, int64_t *seq, mp_err *err);
 /* Inside a transaction: records the end of history row |seq|. */
+/* |info|: the session, whose environment and config are recorded too. */
 int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
                     const char *result, const mp_update_counts *counts,
-                    mp_err *err);
+                    const mp_store_update *info, mp_err *err);
 
 /* ---- sqlite_snapshot.c ---- */
 

@@ -50,6 +50,11 @@ typedef struct mp_history_entry {
   char *message;
   char start[40], end[40];
   mp_update_counts counts;
+  /* Pulumi's UpdateInfo.environment (the update's metadata: exec.kind,
+   * pulumi.version, ...) and .config (the stack's config, secrets
+   * encrypted), each a JSON object's text; NULL when not recorded. */
+  char *environment;
+  char *config;
 } mp_history_entry;
 
 /* How a store is opened. Zeroed means the defaults. */
@@ -238,6 +243,11 @@ int mp_store_apply(mp_store_update *u, const mp_store_change *changes, size_t n,
  * first write of an update;
  * tests/conformance/scenarios/S52-pending-operations.scn). */
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err);
+/* Records the update's metadata environment and its config (JSON objects'
+ * text, as mp_history_entry has them; NULL: none) with its history entry,
+ * written by mp_store_update_end. Copies both. */
+void mp_store_update_info(mp_store_update *u, const char *environment,
+                          const char *config);
 /* Ends the update: records |result| ("succeeded", "failed", "canceled")
  * and |counts| in the history, releases the lock and frees |u|. */
 int mp_store_update_end(mp_store_update *u, const char *result,
@@ -272,6 +282,9 @@ struct mp_store_update {
   mp_store *s; /* the store the session writes to */
   int64_t *lazy; /* rows of MP_STORE_MOVE_LAZY changes not written yet */
   size_t nlazy, lazy_cap;
+  /* mp_store_update_info's copies (NULL: none), written by update_end and
+   * freed by mp_store_update_end. */
+  char *environment, *config;
 };
 
 typedef struct mp_store_ops {

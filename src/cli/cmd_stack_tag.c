@@ -37,33 +37,45 @@ static int save(mp_ctx *ctx, const char *stack, const mp_stack_tag *tags,
   return 0;
 }
 
+/* Parses a subcommand with no flags of its own and |nargs| arguments into
+ * |pos|, then loads the stack's tags. 0 to go on (the caller frees |pos|,
+ * *stack and *tags), else the exit status with nothing left to free. */
+static int begin(mp_ctx *ctx, const mp_cmd_help *help, int argc,
+                 const char **argv, int nargs, mp_strv *pos, char **stack,
+                 mp_stack_tag **tags, size_t *n) {
+  mp_strv_init(pos);
+  const mp_opt opts[] = {MP_OPT_END_};
+  int rc = mp_args_parse_n(ctx, help, opts, argc, argv, nargs, nargs, pos);
+  if (rc)
+    return mp_args_exit_status(rc);
+  int status = load(ctx, stack, tags, n);
+  if (status)
+    mp_strv_destroy(pos);
+  return status;
+}
+
 static const mp_cmd_help get_help = {"minipulumi stack tag get <name> [flags]",
                                      "Get a single stack tag value"};
 
 static int cmd_get(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
-  mp_strv_init(&pos);
-  const mp_opt opts[] = {MP_OPT_END_};
-  int rc = mp_args_parse_n(ctx, &get_help, opts, argc, argv, 1, 1, &pos);
-  if (rc)
-    return mp_args_exit_status(rc);
   char *stack;
   mp_stack_tag *tags;
   size_t n;
-  int status = load(ctx, &stack, &tags, &n);
-  if (status == 0) {
-    const char *value = NULL;
-    for (size_t i = 0; i < n && !value; i++)
-      if (!strcmp(tags[i].name, pos.items[0]))
-        value = tags[i].value;
-    if (value)
-      fprintf(ctx->out, "%s\n", value);
-    else
-      status = mp_cli_error(ctx, MP_EXIT_ERROR,
-                            "stack tag '%s' not found for stack '%s'",
-                            pos.items[0], stack);
-    free(stack);
-  }
+  int status = begin(ctx, &get_help, argc, argv, 1, &pos, &stack, &tags, &n);
+  if (status)
+    return status;
+  const char *value = NULL;
+  for (size_t i = 0; i < n && !value; i++)
+    if (!strcmp(tags[i].name, pos.items[0]))
+      value = tags[i].value;
+  if (value)
+    fprintf(ctx->out, "%s\n", value);
+  else
+    status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "stack tag '%s' not found for stack '%s'",
+                          pos.items[0], stack);
+  free(stack);
   mp_stack_tags_free(tags, n);
   mp_strv_destroy(&pos);
   return status;
@@ -116,29 +128,24 @@ static const mp_cmd_help rm_help = {"minipulumi stack tag rm <name> [flags]",
 
 static int cmd_rm(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
-  mp_strv_init(&pos);
-  const mp_opt opts[] = {MP_OPT_END_};
-  int rc = mp_args_parse_n(ctx, &rm_help, opts, argc, argv, 1, 1, &pos);
-  if (rc)
-    return mp_args_exit_status(rc);
   char *stack;
   mp_stack_tag *tags;
   size_t n;
-  int status = load(ctx, &stack, &tags, &n);
-  if (status == 0) {
-    /* removing a tag that is not there is not an error (Pulumi's) */
-    for (size_t i = 0; i < n; i++) {
-      if (strcmp(tags[i].name, pos.items[0]))
-        continue;
-      free(tags[i].name);
-      free(tags[i].value);
-      memmove(&tags[i], &tags[i + 1], (n - i - 1) * sizeof(*tags));
-      n--;
-      break;
-    }
-    status = save(ctx, stack, tags, n);
-    free(stack);
+  int status = begin(ctx, &rm_help, argc, argv, 1, &pos, &stack, &tags, &n);
+  if (status)
+    return status;
+  /* removing a tag that is not there is not an error (Pulumi's) */
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(tags[i].name, pos.items[0]))
+      continue;
+    free(tags[i].name);
+    free(tags[i].value);
+    memmove(&tags[i], &tags[i + 1], (n - i - 1) * sizeof(*tags));
+    n--;
+    break;
   }
+  status = save(ctx, stack, tags, n);
+  free(stack);
   mp_stack_tags_free(tags, n);
   mp_strv_destroy(&pos);
   return status;
@@ -170,18 +177,14 @@ static const mp_cmd_help set_help = {
 
 static int cmd_set(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
-  mp_strv_init(&pos);
-  const mp_opt opts[] = {MP_OPT_END_};
-  int rc = mp_args_parse_n(ctx, &set_help, opts, argc, argv, 2, 2, &pos);
-  if (rc)
-    return mp_args_exit_status(rc);
+  char *stack;
+  mp_stack_tag *tags;
+  size_t n;
+  int status = begin(ctx, &set_help, argc, argv, 2, &pos, &stack, &tags, &n);
+  if (status)
+    return status;
   const char *name = pos.items[0], *value = pos.items[1];
-  int status = validate(ctx, name, value);
-  char *stack = NULL;
-  mp_stack_tag *tags = NULL;
-  size_t n = 0;
-  if (status == 0)
-    status = load(ctx, &stack, &tags, &n);
+  status = validate(ctx, name, value);
   if (status == 0) {
     size_t i = 0;
     while (i < n && strcmp(tags[i].name, name))

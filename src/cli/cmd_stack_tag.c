@@ -23,6 +23,9 @@ static int load(mp_ctx *ctx, char **stack, mp_stack_tag **tags, size_t *n) {
   if (mp_store_tags_get(ctx->store, mp_cli_ref(ctx, *stack), tags, n, &err)) {
     free(*stack);
     *stack = NULL;
+    mp_stack_tags_free(*tags, *n);
+    *tags = NULL;
+    *n = 0;
     return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
   }
   return 0;

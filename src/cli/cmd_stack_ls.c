@@ -25,8 +25,10 @@ static int has_tag(mp_ctx *ctx, const mp_stack_info *s, const char *filter,
   mp_stack_tag *tags = NULL;
   size_t n = 0;
   mp_stack_ref ref = {s->project, s->name};
-  if (mp_store_tags_get(ctx->store, ref, &tags, &n, err))
+  if (mp_store_tags_get(ctx->store, ref, &tags, &n, err)) {
+    mp_stack_tags_free(tags, n);
     return -1;
+  }
   int found = 0;
   for (size_t i = 0; i < n && !found; i++)
     found = strlen(tags[i].name) == nl && !strncmp(tags[i].name, filter, nl) &&

@@ -1,4 +1,4 @@
--- The minipulumi state store: the current schema (version 2).
+-- The minipulumi state store: the current schema (version 4).
 -- A fresh store is created from this file; an older store is brought up to
 -- date by the migrations NNNN_*.sql, each moving schema NNNN-1 to NNNN. The
 -- schema version lives in PRAGMA user_version and the file is marked as
@@ -71,5 +71,15 @@ CREATE TABLE updates (
   n_import   INTEGER NOT NULL DEFAULT 0,
   n_refresh  INTEGER NOT NULL DEFAULT 0,
   n_discard  INTEGER NOT NULL DEFAULT 0,
+  environment TEXT, -- UpdateInfo.environment, JSON
+  config      TEXT, -- UpdateInfo.config, JSON
   PRIMARY KEY (stack_id, seq)
+);
+
+-- A stack's tags (`stack tag`), by name.
+CREATE TABLE stack_tags (
+  stack_id INTEGER NOT NULL REFERENCES stacks(id) ON DELETE CASCADE,
+  name     TEXT NOT NULL,
+  value    TEXT NOT NULL,
+  PRIMARY KEY (stack_id, name)
 );

@@ -45,6 +45,8 @@ int mp_cmd_stack_graph(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_unselect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_change_secrets_provider(int argc, const char **argv,
                                          mp_ctx *ctx);
+int mp_cmd_stack_tag(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config_refresh(int argc, const char **argv, mp_ctx *ctx);
 
 /* `state` and its subcommands (cmd_state*.c) */
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);

@@ -384,6 +384,9 @@ static const struct {
      "Remove multiple configuration values"},
     {{"cp", "copy", NULL}, NULL, NULL,
      "Copy config to another stack"},
+    {{"refresh", NULL, NULL}, mp_cmd_config_refresh, "config refresh",
+     "Update the local configuration based on the most recent deployment "
+     "of the stack"},
 };
 
 static void print_subs(mp_ctx *ctx) {
@@ -418,8 +421,8 @@ int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
     if (!run_sub(argc, args, ctx, &status)) {
       status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                             "unknown command \"%s\" for \"minipulumi config\"; "
-                            "expected one of set, get, rm, set-all, rm-all or "
-                            "cp",
+                            "expected one of set, get, rm, set-all, rm-all, "
+                            "cp or refresh",
                             argv[at]);
       fprintf(ctx->err, "Run 'minipulumi config --help' for usage.\n");
     }

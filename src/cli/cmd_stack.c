@@ -27,6 +27,7 @@ static const struct sub {
     {"graph", NULL, mp_cmd_stack_graph, "Export a stack's dependency graph to a file"},
     {"change-secrets-provider", NULL, mp_cmd_stack_change_secrets_provider,
      "Change the secrets provider for a stack"},
+    {"tag", NULL, mp_cmd_stack_tag, "Manage stack tags"},
 };
 
 static const mp_cmd_help help = {
@@ -35,7 +36,7 @@ static const mp_cmd_help help = {
     "resources as a tree\n(-u/--show-urns and -i/--show-ids add each one's "
     "URN and ID) and its outputs.\n\n"
     "Subcommands: init, ls, select, rm, rename, output, export, import, "
-    "history, unselect,\ngraph, change-secrets-provider"};
+    "history, unselect,\ngraph, change-secrets-provider, tag"};
 
 static void print_subs(mp_ctx *ctx) {
   fprintf(ctx->out, "\nSubcommands:\n");

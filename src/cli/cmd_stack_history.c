@@ -26,6 +26,30 @@ static cJSON *changes_json(const mp_update_counts *c) {
   return o;
 }
 
+/* The recorded config as Pulumi's history shows it (configValueJSON):
+ * each key's value, `secret` and `object`; a secret's value is left out. */
+static cJSON *config_json(const char *text) {
+  cJSON *out = cJSON_CreateObject();
+  cJSON *cfg = text ? cJSON_Parse(text) : NULL;
+  const cJSON *v, *list = cJSON_IsObject(cfg) ? cfg : NULL;
+  cJSON_ArrayForEach(v, list) {
+    cJSON *e = cJSON_AddObjectToObject(out, v->string);
+    const cJSON *secure = cJSON_GetObjectItemCaseSensitive(v, "secure");
+    int secret = cJSON_IsObject(v) && cJSON_IsString(secure);
+    if (cJSON_IsString(v)) {
+      cJSON_AddStringToObject(e, "value", v->valuestring);
+    } else if (!secret) {
+      char *t = cJSON_PrintUnformatted(v);
+      cJSON_AddStringToObject(e, "value", t);
+      cJSON_free(t);
+    }
+    cJSON_AddBoolToObject(e, "secret", secret);
+    cJSON_AddBoolToObject(e, "object", !secret && !cJSON_IsString(v));
+  }
+  cJSON_Delete(cfg);
+  return out;
+}
+
 static void print_json(mp_ctx *ctx, const mp_history_entry *h, size_t n) {
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; i < n; i++) {
@@ -34,8 +58,11 @@ static void print_json(mp_ctx *ctx, const mp_history_entry *h, size_t n) {
     cJSON_AddStringToObject(o, "kind", h[i].kind);
     cJSON_AddStringToObject(o, "startTime", h[i].start);
     cJSON_AddStringToObject(o, "message", h[i].message ? h[i].message : "");
-    cJSON_AddObjectToObject(o, "environment");
-    cJSON_AddObjectToObject(o, "config");
+    cJSON *env = h[i].environment ? cJSON_Parse(h[i].environment) : NULL;
+    cJSON_AddItemToObject(o, "environment",
+                          cJSON_IsObject(env) ? env : cJSON_CreateObject());
+    if (!cJSON_IsObject(env)) cJSON_Delete(env);
+    cJSON_AddItemToObject(o, "config", config_json(h[i].config));
     cJSON_AddStringToObject(o, "result", h[i].result);
     if (h[i].end[0]) cJSON_AddStringToObject(o, "endTime", h[i].end);
     cJSON_AddItemToObject(o, "resourceChanges", changes_json(&h[i].counts));

@@ -10,7 +10,52 @@
 
 static const mp_cmd_help help = {
     "minipulumi stack ls [flags]",
-    "List the stacks of the current project; `*` marks the current one."};
+    "List the stacks of the current project; `*` marks the current one.\n\n"
+    "Results may be further filtered by passing additional flags. Tag filters "
+    "may include\nthe tag name as well as the tag value, separated by an "
+    "equals sign. For example\n'environment=production' or just "
+    "'gcp:project'."};
+
+/* 1 if stack |s| has the tag |filter| names (`name` or `name=value`, as
+ * Pulumi's parseTagFilter splits it), 0 if not, < 0 on a store error. */
+static int has_tag(mp_ctx *ctx, const mp_stack_info *s, const char *filter,
+                   mp_err *err) {
+  const char *eq = strchr(filter, '=');
+  size_t nl = eq ? (size_t)(eq - filter) : strlen(filter);
+  mp_stack_tag *tags = NULL;
+  size_t n = 0;
+  mp_stack_ref ref = {s->project, s->name};
+  if (mp_store_tags_get(ctx->store, ref, &tags, &n, err)) {
+    mp_stack_tags_free(tags, n);
+    return -1;
+  }
+  int found = 0;
+  for (size_t i = 0; i < n && !found; i++)
+    found = strlen(tags[i].name) == nl && !strncmp(tags[i].name, filter, nl) &&
+            (!eq || !strcmp(tags[i].value, eq + 1));
+  mp_stack_tags_free(tags, n);
+  return found;
+}
+
+/* Keeps the stacks of |s| that have the tag |filter|; exit status. */
+static int filter_by_tag(mp_ctx *ctx, mp_stack_info *s, size_t *n,
+                         const char *filter) {
+  size_t kept = 0;
+  for (size_t i = 0; i < *n; i++) {
+    mp_err err;
+    mp_err_clear(&err);
+    int has = has_tag(ctx, &s[i], filter, &err);
+    if (has < 0) {
+      for (size_t j = i; j < *n; j++) mp_stack_info_destroy(&s[j]);
+      *n = kept;
+      return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    }
+    if (has) s[kept++] = s[i];
+    else mp_stack_info_destroy(&s[i]);
+  }
+  *n = kept;
+  return 0;
+}
 
 /* A stack's name as listed: -Q/--fully-qualify-stack-names gives
  * `organization/<project>/<stack>` (the organization of a store without
@@ -67,7 +112,7 @@ static void print_table(mp_ctx *ctx, const mp_stack_info *s, size_t n,
 
 int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
   int json = 0, all = 0;
-  const char *project = NULL;
+  const char *project = NULL, *tag = NULL;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
@@ -75,6 +120,9 @@ int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_('a', "all", &all, "list the stacks of every project"),
       MP_OPT_STR_('p', "project", &project, "name",
                   "list the stacks of this project"),
+      MP_OPT_STR_('t', "tag", &tag, "name[=value]",
+                  "Filter returned stacks to those in a specific tag "
+                  "(tag-name or tag-name=tag-value)"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
@@ -94,6 +142,12 @@ int mp_cmd_stack_ls(int argc, const char **argv, mp_ctx *ctx) {
                           &infos, &n, &err)) {
     free(current);
     return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  }
+  if (tag && *tag && (status = filter_by_tag(ctx, infos, &n, tag))) {
+    for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&infos[i]);
+    free(infos);
+    free(current);
+    return status;
   }
   /* another project's stacks are named with their project */
   int qualify = all || (project && !(ctx->project &&

@@ -1,3 +1,4 @@
+#include "cli/update_info.h"
 #include "cli/operation.h"
 #include "cli/policy_run.h"
 #include "cli/plugins.h"
@@ -233,6 +234,16 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_policy_run policy; /* issue 27: the packs start before any step */
   mp_policy_run_init(&policy);
   if (rc == 0) rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
+  /* what the history entry keeps (cli/update_info.h) */
+  char *env_json = NULL, *config_json = NULL;
+  if (rc == 0 && !dry_run) {
+    char *path = ctx->config_file ? mp_xstrdup(ctx->config_file)
+                                  : mp_cli_stack_config_path(ctx, r->stack);
+    env_json = mp_cli_update_environment(ctx, r->f->exec_kind,
+                                         r->f->exec_agent);
+    config_json = mp_cli_update_config(path);
+    free(path);
+  }
   if (rc == 0) {
     mp_deploy_opts o = {0};
     o.kind = r->kind;
@@ -260,6 +271,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.clear_pending_creates = r->f->clear_pending_creates;
     o.skip_pending_creates = r->f->skip_pending_creates;
     o.message = r->f->message;
+    o.update_environment = env_json;
+    o.update_config = config_json;
     o.sink = on_event;
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
@@ -274,6 +287,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
       rc = mp_cli_plan_write(o.plan, r->f->save_plan, o.crypter, err);
     mp_plan_free(o.plan);
   }
+  free(env_json);
+  free(config_json);
   mp_cli_providers_destroy(&provs);
   /* A Node.js host has a server to stop. */
   if (src && !(leave && memory_only)) src->vt->free(src);

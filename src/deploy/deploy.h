@@ -53,6 +53,9 @@ typedef struct mp_deploy_opts {
   int clear_pending_creates; /* refresh */
   int skip_pending_creates;  /* refresh */
   const char *message;   /* -m */
+  /* Pulumi's UpdateInfo environment and config (JSON objects' text; NULL:
+   * none), recorded with the update's history entry. */
+  const char *update_environment, *update_config;
   mp_event_sink sink;
   void *sink_ud;
   /* Set to 1 by a signal handler to ask for a graceful stop; 2 = now. The

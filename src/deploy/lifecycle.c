@@ -249,6 +249,7 @@ static int setup(deploy *d, mp_err *err) {
     rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
                                o->crypter, &stale, &d->upd, err);
     if (rc < 0) return rc;
+    mp_store_update_info(d->upd, o->update_environment, o->update_config);
     if (stale.pid > 0) {
       char *msg = mp_lock_info_stale_message(&stale);
       mp__deploy_diag(d, "warning", NULL, msg);

@@ -27,6 +27,27 @@ static void put_changes(cJSON *j, const mp_update_counts *counts) {
       cJSON_AddNumberToObject(rc, op_names[i], (double)n[i]);
 }
 
+/* Adds |key|: the JSON object of |text|, or {} (NULL, or not an object). */
+static void put_object(cJSON *j, const char *key, const char *text) {
+  cJSON *o = text ? cJSON_Parse(text) : NULL;
+  if (!cJSON_IsObject(o)) {
+    cJSON_Delete(o);
+    o = cJSON_CreateObject();
+  }
+  cJSON_AddItemToObject(j, key, o);
+}
+
+/* The text of object |key| of |j|, or NULL when it is empty or missing. */
+static char *object_text(const cJSON *j, const char *key) {
+  const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, key);
+  if (!cJSON_IsObject(o) || o->child == NULL)
+    return NULL;
+  char *t = cJSON_PrintUnformatted(o);
+  char *out = mp_xstrdup(t);
+  cJSON_free(t);
+  return out;
+}
+
 static int write_json(const char *path, const cJSON *j, int gz, mp_err *err) {
   char *text = cJSON_PrintUnformatted(j);
   int rc = mp__diy_write(path, text, strlen(text), gz, 0, err);
@@ -46,8 +67,8 @@ int mp__diy_history_add(mp_diy *s, mp_diy_update *u, const char *result,
   cJSON_AddStringToObject(j, "kind", u->kind);
   cJSON_AddNumberToObject(j, "startTime", (double)u->start);
   cJSON_AddStringToObject(j, "message", u->message);
-  cJSON_AddObjectToObject(j, "environment");
-  cJSON_AddObjectToObject(j, "config");
+  put_object(j, "environment", u->base.environment);
+  put_object(j, "config", u->base.config);
   cJSON_AddStringToObject(j, "result", result);
   cJSON_AddNumberToObject(j, "endTime", (double)time(NULL));
   put_changes(j, counts);
@@ -164,6 +185,8 @@ static int read_entry(const char *path, int64_t id, mp_history_entry *h,
   mp__store_counts_fields(&h->counts, f);
   for (size_t i = 0; i < 9; i++)
     *f[i] = num_of(rc, op_names[i]);
+  h->environment = object_text(j, "environment");
+  h->config = object_text(j, "config");
   cJSON_Delete(j);
   return 0;
 }

@@ -278,4 +278,14 @@ char *mp__diy_history_last(mp_diy *s, mp_stack_ref st);
 int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
                            mp_err *err);
 
+/* ==== stack tags (diy_tags.c) ==== */
+int mp__diy_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                     size_t *n, mp_err *err);
+int mp__diy_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                     size_t n, mp_err *err);
+/* The stack's tags file goes with it: removed, or moved to |new_name|. */
+int mp__diy_tags_remove(mp_diy *s, mp_stack_ref st, mp_err *err);
+int mp__diy_tags_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
+                        mp_err *err);
+
 #endif

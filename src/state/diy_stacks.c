@@ -270,6 +270,8 @@ int mp__diy_stack_remove(mp_store *base, mp_stack_ref st, int force,
     free(dir);
   }
   if (rc == 0)
+    rc = mp__diy_tags_remove(s, st, err);
+  if (rc == 0)
     rc = selection_follows(base, st, NULL, err);
   return rc;
 }
@@ -322,6 +324,8 @@ int mp__diy_stack_rename(mp_store *base, mp_stack_ref st, const char *new_name,
     rc = remove_checkpoints(s, st, err);
   if (rc == 0)
     rc = mp__diy_history_rename(s, st, new_name, err);
+  if (rc == 0)
+    rc = mp__diy_tags_rename(s, st, new_name, err);
   if (rc == 0)
     rc = selection_follows(base, st, new_name, err);
   return rc;

@@ -214,6 +214,8 @@ static const mp_store_ops diy_ops = {
     .lock_break = mp__diy_lock_break,
     .history = mp__diy_history,
     .writable = diy_writable,
+    .tags_get = mp__diy_tags_get,
+    .tags_set = mp__diy_tags_set,
 };
 
 /* A random UUID (version 4), as Pulumi names its lock files. */

@@ -118,12 +118,18 @@ static const char *const stmt_sql[PQ__COUNT] = {
         "UPDATE minipulumi.updates SET result = $3, end_time = $4,"
         " n_same = $5, n_create = $6, n_update = $7, n_delete = $8,"
         " n_replace = $9, n_read = $10, n_import = $11, n_refresh = $12,"
-        " n_discard = $13 WHERE stack_id = $1 AND seq = $2",
+        " n_discard = $13, environment = $14, config = $15"
+        " WHERE stack_id = $1 AND seq = $2",
     [PQ_HIST_LIST] =
         "SELECT seq, kind, result, message, start_time, end_time, n_same,"
         " n_create, n_update, n_delete, n_replace, n_read, n_import,"
-        " n_refresh, n_discard FROM minipulumi.updates WHERE stack_id = $1"
+        " n_refresh, n_discard, environment, config FROM minipulumi.updates WHERE stack_id = $1"
         " ORDER BY seq DESC",
+    [PQ_TAGS_GET] = "SELECT name, value FROM minipulumi.stack_tags"
+                    " WHERE stack_id = $1 ORDER BY name",
+    [PQ_TAGS_DELETE] = "DELETE FROM minipulumi.stack_tags WHERE stack_id = $1",
+    [PQ_TAGS_INSERT] = "INSERT INTO minipulumi.stack_tags(stack_id, name, value)"
+                       " VALUES ($1, $2, $3)",
 };
 
 const char *mp__pg_stmt_sql(mp__pg_stmt_id id) { return stmt_sql[id]; }

@@ -27,7 +27,7 @@ int mp__pg_history_begin(mp_pg *s, int64_t stack_id, const char *kind,
 
 int mp__pg_history_end(mp_pg *s, int64_t stack_id, int64_t seq,
                        const char *result, const mp_update_counts *counts,
-                       mp_err *err) {
+                       const mp_store_update *info, mp_err *err) {
   int64_t n[9];
   mp__store_counts_to_array(counts, n);
   char *now = mp_now_rfc3339();
@@ -38,6 +38,8 @@ int mp__pg_history_end(mp_pg *s, int64_t stack_id, int64_t seq,
   mp__pg_text(&p, now);
   for (size_t i = 0; i < MP_ARRAY_LEN(n); i++)
     mp__pg_int(&p, n[i]);
+  mp__pg_text(&p, info->environment);
+  mp__pg_text(&p, info->config);
   int rc = mp__pg_exec(s, PQ_HIST_END, &p, "cannot record the update's result",
                        NULL, err);
   free(now);
@@ -61,6 +63,8 @@ static void read_entry(const PGresult *r, int row, mp_history_entry *h) {
   mp__store_counts_fields(&h->counts, n);
   for (size_t i = 0; i < MP_ARRAY_LEN(n); i++)
     *n[i] = mp__pg_int64(r, row, 6 + (int)i);
+  h->environment = mp__pg_dup(r, row, 15);
+  h->config = mp__pg_dup(r, row, 16);
 }
 
 int mp__pg_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,

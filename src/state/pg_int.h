@@ -58,6 +58,9 @@ typedef enum mp__pg_stmt_id {
   PQ_HIST_INSERT,
   PQ_HIST_END,
   PQ_HIST_LIST,
+  PQ_TAGS_GET,
+  PQ_TAGS_DELETE,
+  PQ_TAGS_INSERT,
   PQ__COUNT
 } mp__pg_stmt_id;
 
@@ -242,9 +245,10 @@ void mp__pg_lease_stop(mp_pg_lease *l);
 
 int mp__pg_history_begin(mp_pg *s, int64_t stack_id, const char *kind,
                          const char *message, int64_t *seq, mp_err *err);
+/* |info|: the session, whose environment and config are recorded too. */
 int mp__pg_history_end(mp_pg *s, int64_t stack_id, int64_t seq,
                        const char *result, const mp_update_counts *counts,
-                       mp_err *err);
+                       const mp_store_update *info, mp_err *err);
 
 /* ---- pg_snapshot.c ---- */
 
@@ -296,5 +300,10 @@ int mp__pg_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
 int mp__pg_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
 int mp__pg_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                    size_t *n, mp_err *err);
+/* pg_tags.c */
+int mp__pg_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                    size_t *n, mp_err *err);
+int mp__pg_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                    size_t n, mp_err *err);
 
 #endif

@@ -57,6 +57,8 @@ static const mp_store_ops pg_ops = {
     .lock_break = mp__pg_lock_break,
     .history = mp__pg_history,
     .writable = writable,
+    .tags_get = mp__pg_tags_get,
+    .tags_set = mp__pg_tags_set,
 };
 
 static int check_server(mp_pg *s, mp_err *err) {

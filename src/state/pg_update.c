@@ -243,7 +243,8 @@ static int end_tx(mp_pg_update *u, const char *result,
   mp_pg *s = u->s;
   int rc = mp__pg_tx_begin(s, err);
   if (rc == 0) {
-    rc = mp__pg_history_end(s, u->stack_id, u->seq, result, counts, err);
+    rc = mp__pg_history_end(s, u->stack_id, u->seq, result, counts, &u->base,
+                            err);
     if (rc == 0)
       rc = mp__pg_lock_release(u, err);
     if (rc == 0)

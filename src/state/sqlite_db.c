@@ -78,13 +78,14 @@ static const char *const stmt_sql[ST__COUNT] = {
     [ST_HIST_END] =
         "UPDATE updates SET result = ?3, end_time = ?4, n_same = ?5,"
         " n_create = ?6, n_update = ?7, n_delete = ?8, n_replace = ?9,"
-        " n_read = ?10, n_import = ?11, n_refresh = ?12, n_discard = ?13"
+        " n_read = ?10, n_import = ?11, n_refresh = ?12, n_discard = ?13,"
+        " environment = ?14, config = ?15"
         " WHERE stack_id = ?1 AND seq = ?2",
     [ST_HIST_LIST] =
         "SELECT seq, kind, result, message, start_time, end_time, n_same,"
         " n_create, n_update, n_delete, n_replace, n_read, n_import,"
-        " n_refresh, n_discard FROM updates WHERE stack_id = ?1"
-        " ORDER BY seq DESC",
+        " n_refresh, n_discard, environment, config FROM updates"
+        " WHERE stack_id = ?1 ORDER BY seq DESC",
 };
 
 /* The error for any write to a store that cannot be written; |what|

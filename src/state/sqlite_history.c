@@ -33,7 +33,7 @@ int mp__history_begin(mp_sqlite *s, int64_t stack_id, const char *kind,
 
 int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
                     const char *result, const mp_update_counts *counts,
-                    mp_err *err) {
+                    const mp_store_update *info, mp_err *err) {
   int64_t n[9];
   mp__store_counts_to_array(counts, n);
   sqlite3_stmt *q = mp__stmt(s, ST_HIST_END, err);
@@ -46,6 +46,8 @@ int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
   mp__bind_text(q, 4, now);
   for (size_t i = 0; i < MP_ARRAY_LEN(n); i++)
     sqlite3_bind_int64(q, 5 + (int)i, n[i]);
+  mp__bind_text(q, 14, info->environment);
+  mp__bind_text(q, 15, info->config);
   int rc = mp__stmt_exec(s, q, "cannot record the update's result", err);
   free(now);
   return rc;
@@ -68,6 +70,8 @@ static void read_entry(sqlite3_stmt *q, mp_history_entry *h) {
   mp__store_counts_fields(&h->counts, n);
   for (size_t i = 0; i < MP_ARRAY_LEN(n); i++)
     *n[i] = sqlite3_column_int64(q, 6 + (int)i);
+  h->environment = mp__column_dup(q, 15);
+  h->config = mp__column_dup(q, 16);
 }
 
 int mp__sqlite_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,

@@ -147,9 +147,10 @@ int mp__lock_release(mp_sqlite *s, int64_t stack_id, mp_err *err);
 int mp__history_begin(mp_sqlite *s, int64_t stack_id, const char *kind,
                       const char *message, int64_t *seq, mp_err *err);
 /* Inside a transaction: records the end of history row |seq|. */
+/* |info|: the session, whose environment and config are recorded too. */
 int mp__history_end(mp_sqlite *s, int64_t stack_id, int64_t seq,
                     const char *result, const mp_update_counts *counts,
-                    mp_err *err);
+                    const mp_store_update *info, mp_err *err);
 
 /* ---- sqlite_snapshot.c ---- */
 
@@ -199,6 +200,11 @@ int mp__sqlite_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
 int mp__sqlite_writable(const mp_store *s, mp_err *err);
 int mp__sqlite_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                        size_t *n, mp_err *err);
+/* sqlite_tags.c */
+int mp__sqlite_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                        size_t *n, mp_err *err);
+int mp__sqlite_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                        size_t n, mp_err *err);
 
 /* The SQLite store's database for the shared flows (sqlite_snapshot.c). */
 extern const mp__store_db mp__sqlite_db;

@@ -301,6 +301,8 @@ static const mp_store_ops sqlite_ops = {
     .lock_break = mp__sqlite_lock_break,
     .history = mp__sqlite_history,
     .writable = mp__sqlite_writable,
+    .tags_get = mp__sqlite_tags_get,
+    .tags_set = mp__sqlite_tags_set,
 };
 
 int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,

@@ -226,7 +226,8 @@ int mp__sqlite_update_end(mp_store_update *base, const char *result,
   mp_sqlite *s = u->s;
   int rc = mp__tx_begin(s, err);
   if (rc == 0) {
-    rc = mp__history_end(s, u->stack_id, u->seq, result, counts, err);
+    rc = mp__history_end(s, u->stack_id, u->seq, result, counts, &u->base,
+                         err);
     if (rc == 0)
       rc = mp__lock_release(s, u->stack_id, err);
     if (rc == 0)

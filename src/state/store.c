@@ -127,9 +127,22 @@ int mp_store_drop_old_pending(mp_store_update *u, mp_err *err) {
   return u->s->ops->drop_old_pending(u, err);
 }
 
+void mp_store_update_info(mp_store_update *u, const char *environment,
+                          const char *config) {
+  free(u->environment);
+  free(u->config);
+  u->environment = environment ? mp_xstrdup(environment) : NULL;
+  u->config = config ? mp_xstrdup(config) : NULL;
+}
+
 int mp_store_update_end(mp_store_update *u, const char *result,
                         const mp_update_counts *counts, mp_err *err) {
-  return u->s->ops->update_end(u, result, counts, err);
+  /* the backend frees |u|; the info it wrote is ours to free */
+  char *environment = u->environment, *config = u->config;
+  int rc = u->s->ops->update_end(u, result, counts, err);
+  free(environment);
+  free(config);
+  return rc;
 }
 
 int mp_store_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
@@ -150,6 +163,16 @@ int mp_store_writable(const mp_store *s, mp_err *err) {
   return s->ops->writable(s, err);
 }
 
+int mp_store_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                      size_t *n, mp_err *err) {
+  return s->ops->tags_get(s, st, out, n, err);
+}
+
+int mp_store_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                      size_t n, mp_err *err) {
+  return s->ops->tags_set(s, st, tags, n, err);
+}
+
 /* ==== values the interface hands out ==== */
 
 void mp_stack_info_destroy(mp_stack_info *i) {
@@ -165,7 +188,17 @@ void mp_history_entry_destroy(mp_history_entry *h) {
   if (h == NULL)
     return;
   free(h->message);
+  free(h->environment);
+  free(h->config);
   memset(h, 0, sizeof(*h));
+}
+
+void mp_stack_tags_free(mp_stack_tag *tags, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(tags[i].name);
+    free(tags[i].value);
+  }
+  free(tags);
 }
 
 char *mp_lock_info_stale_message(const mp_lock_info *stale) {

@@ -51,6 +51,11 @@ typedef struct mp_history_entry {
   char *message;
   char start[40], end[40];
   mp_update_counts counts;
+  /* Pulumi's UpdateInfo.environment (the update's metadata: exec.kind,
+   * pulumi.version, ...) and .config (the stack's config, secrets
+   * encrypted), each a JSON object's text; NULL when not recorded. */
+  char *environment;
+  char *config;
 } mp_history_entry;
 
 /* How a store is opened. Zeroed means the defaults. */
@@ -131,6 +136,24 @@ int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
                          char **state, mp_err *err);
 int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
                          const char *state, mp_err *err);
+
+/* ---- stack tags ----
+ * A stack's tags (Pulumi's `stack tag`): names and values set by the
+ * user, kept with the stack, renamed with it and removed with it. */
+typedef struct mp_stack_tag {
+  char *name;
+  char *value;
+} mp_stack_tag;
+
+/* The stack's tags, sorted by name, appended to *out and *n (free with
+ * mp_stack_tags_free). MP_ENOENT if the stack does not exist. */
+int mp_store_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
+                      size_t *n, mp_err *err);
+/* Replaces all the stack's tags by the |n| |tags| (names distinct), in one
+ * write. */
+int mp_store_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                      size_t n, mp_err *err);
+void mp_stack_tags_free(mp_stack_tag *tags, size_t n);
 
 /* ---- snapshots ---- */
 
@@ -233,6 +256,11 @@ int mp_store_wait(mp_store_update *u, int64_t ticket, mp_err *err);
  * first write of an update;
  * tests/conformance/scenarios/S52-pending-operations.scn). */
 int mp_store_drop_old_pending(mp_store_update *u, mp_err *err);
+/* Records the update's metadata environment and its config (JSON objects'
+ * text, as mp_history_entry has them; NULL: none) with its history entry,
+ * written by mp_store_update_end. Copies both. */
+void mp_store_update_info(mp_store_update *u, const char *environment,
+                          const char *config);
 /* Ends the update: records |result| ("succeeded", "failed", "canceled")
  * and |counts| in the history, releases the lock and frees |u|. */
 int mp_store_update_end(mp_store_update *u, const char *result,
@@ -267,6 +295,9 @@ struct mp_store_update {
   mp_store *s; /* the store the session writes to */
   int64_t *lazy; /* rows of MP_STORE_MOVE_LAZY changes not written yet */
   size_t nlazy, lazy_cap;
+  /* mp_store_update_info's copies (NULL: none), written by update_end and
+   * freed by mp_store_update_end. */
+  char *environment, *config;
 };
 
 typedef struct mp_store_ops {
@@ -309,6 +340,10 @@ typedef struct mp_store_ops {
   int (*history)(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                  size_t *n, mp_err *err);
   int (*writable)(const mp_store *s, mp_err *err);
+  int (*tags_get)(mp_store *s, mp_stack_ref st, mp_stack_tag **out, size_t *n,
+                  mp_err *err);
+  int (*tags_set)(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
+                  size_t n, mp_err *err);
 } mp_store_ops;
 
 #endif

@@ -302,6 +302,20 @@ test("workspace-list-whoami", async () => {
   await ws.selectStack(a);
   assert.strictEqual((await ws.stack()).name, a);
 
+  // stack tags (the file:// store keeps them as Pulumi's DIY backend does)
+  await ws.setTag(a, "owner", "team-a");
+  await ws.setTag(a, "env", "dev");
+  await ws.setTag(b, "env", "prod");
+  assert.strictEqual(await ws.getTag(a, "owner"), "team-a");
+  assert.deepStrictEqual(await ws.listTags(a), { env: "dev", owner: "team-a" });
+  await ws.removeTag(a, "owner");
+  assert.deepStrictEqual(await ws.listTags(a), { env: "dev" });
+  assert.deepStrictEqual(await ws.listTags(b), { env: "prod" });
+  await assert.rejects(ws.getTag(a, "owner"), (e) => {
+    assert.ok(/stack tag 'owner' not found/.test(e.message), e.message);
+    return true;
+  });
+
   const who = await ws.whoAmI();
   assert.ok(typeof who.user === "string" && who.user.length > 0, JSON.stringify(who));
   assert.ok(typeof who.url === "string" && who.url === process.env.PULUMI_BACKEND_URL, JSON.stringify(who));

@@ -72,6 +72,8 @@ PULUMI = {
     "stack history": ["full-dates", "json", "page", "page-size",
                       "show-secrets", "stack"],
     "stack tag": [], "stack graph": [], "stack unselect": [],
+    "stack tag get": ["stack"], "stack tag ls": ["json", "stack"],
+    "stack tag rm": ["stack"], "stack tag set": ["stack"],
     "stack change-secrets-provider": [],
     "state": [],
     "state delete": ["all", "force", "stack", "target-dependents", "yes"],
@@ -105,7 +107,6 @@ WHY = {
     "preview": {"attach-debugger": "missing"},
     "import": {"properties": "missing: the imported inputs are all the "
                              "properties the provider's Read returns"},
-    "stack ls": {"tag": "missing: needs stack tags"},
     "login": {"default-org": "missing: organizations are Pulumi Cloud's",
               "insecure": "missing: no HTTPS backend"},
 }

@@ -40,7 +40,7 @@ run config --help
 for s in set get rm set-all rm-all cp; do expect_out "  $s " "config's page lists $s"; done
 run config frob x
 expect_rc 2 "unknown subcommand"
-expect_err "expected one of set, get, rm, set-all, rm-all or cp" "lists them"
+expect_err "expected one of set, get, rm, set-all, rm-all, cp or refresh" "lists them"
 # flags before the subcommand still reach it
 run config -s dev get region
 expect_rc 0 "-s before the subcommand"

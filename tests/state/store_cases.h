@@ -746,6 +746,67 @@ static void test_store_lock_between_processes(void) {
   free(path);
 }
 
+/* ==== stack tags ==== */
+
+/* "name=value name=value" of the stack's tags, or "(error)". */
+static char *tags_of(mp_store *s, mp_stack_ref st) {
+  mp_stack_tag *t = NULL;
+  size_t n = 0;
+  mp_err err;
+  if (mp_store_tags_get(s, st, &t, &n, &err) != 0) {
+    fprintf(stderr, "tags: %s\n", err.msg);
+    return mp_xstrdup("(error)");
+  }
+  mp_buf b;
+  mp_buf_init(&b);
+  for (size_t i = 0; i < n; i++)
+    mp_buf_printf(&b, "%s%s=%s", i ? " " : "", t[i].name, t[i].value);
+  mp_stack_tags_free(t, n);
+  return mp_buf_detach(&b, NULL);
+}
+
+#define CHECK_TAGS(s, st, want)                                               \
+  do {                                                                        \
+    char *got_ = tags_of(s, st);                                              \
+    CHECK_STR(got_, want);                                                    \
+    free(got_);                                                               \
+  } while (0)
+
+static void test_store_tags(void) {
+  mp_store *s = tst_store_open("tags.db");
+  if (!s)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"}, prod = {P, "prod"}, gone = {P, "gone"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  CHECK(mp_store_stack_create(s, prod, &err) == 0);
+  CHECK_TAGS(s, dev, "");
+  /* set replaces the whole set; read back sorted by name */
+  mp_stack_tag two[] = {{"owner", "team-a"}, {"env", "dev"}};
+  CHECK(mp_store_tags_set(s, dev, two, 2, &err) == 0);
+  CHECK_TAGS(s, dev, "env=dev owner=team-a");
+  CHECK_TAGS(s, prod, "");
+  mp_stack_tag one[] = {{"env", ""}};
+  CHECK(mp_store_tags_set(s, dev, one, 1, &err) == 0);
+  CHECK_TAGS(s, dev, "env=");
+  CHECK(mp_store_tags_set(s, prod, two, 2, &err) == 0);
+  /* a missing stack */
+  mp_stack_tag *t = NULL;
+  size_t n = 0;
+  CHECK(mp_store_tags_get(s, gone, &t, &n, &err) == MP_ENOENT && n == 0);
+  CHECK(mp_store_tags_set(s, gone, one, 1, &err) == MP_ENOENT);
+  /* the tags follow a rename and go with a removed stack */
+  CHECK(mp_store_stack_rename(s, prod, "staging", &err) == 0);
+  mp_stack_ref staging = {P, "staging"};
+  CHECK_TAGS(s, staging, "env=dev owner=team-a");
+  CHECK(mp_store_stack_remove(s, staging, 0, &err) == 0);
+  CHECK(mp_store_stack_create(s, staging, &err) == 0);
+  CHECK_TAGS(s, staging, "");
+  CHECK(mp_store_tags_set(s, dev, NULL, 0, &err) == 0);
+  CHECK_TAGS(s, dev, "");
+  mp_store_close(s);
+}
+
 /* Runs case |fn| through |run| (which sets up and tears down the case's
  * stores) and records it as RUN does. */
 static void tst_store_case(void (*run)(void (*fn)(void), const char *name),
@@ -774,6 +835,7 @@ static void tst_store_cases(void (*run)(void (*fn)(void), const char *name)) {
   TST_STORE_CASE(run, test_store_import_c8_round_trip);
   TST_STORE_CASE(run, test_store_replace_all_or_nothing);
   TST_STORE_CASE(run, test_store_lock_between_processes);
+  TST_STORE_CASE(run, test_store_tags);
 }
 
 #endif

@@ -97,6 +97,10 @@ static void test_store_migrates_v1(void) {
     n = 0;
     CHECK(mp_store_history(s, old, &h, &n, &err) == 0 && n == 2);
     CHECK(n == 2 && h[0].counts.same == 1 && h[0].counts.discard == 2);
+    /* and the stack_tags table (schema 3) */
+    mp_stack_tag tag = {"env", "old"};
+    CHECK(mp_store_tags_set(s, old, &tag, 1, &err) == 0);
+    CHECK_TAGS(s, old, "env=old");
     for (size_t i = 0; i < n; i++)
       mp_history_entry_destroy(&h[i]);
     free(h);
@@ -106,7 +110,7 @@ static void test_store_migrates_v1(void) {
   sqlite3_stmt *q;
   CHECK(sqlite3_open(path, &db) == SQLITE_OK);
   CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == 0);
-  CHECK(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 2);
+  CHECK(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 4);
   sqlite3_finalize(q);
   CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &q, NULL) == 0);
   CHECK(sqlite3_step(q) == SQLITE_ROW &&
@@ -138,7 +142,7 @@ static void test_store_refuses_newer_schema(void) {
   char *path = db_path("newer.db");
   raw_sql(path, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99;");
   char *want = mp_xasprintf("state store '%s' was written by a newer "
-                            "minipulumi (schema 99, this one knows 2); "
+                            "minipulumi (schema 99, this one knows 4); "
                             "upgrade minipulumi",
                             path);
   check_refused(path, MP_ESTATE, want);

@@ -47,10 +47,6 @@ EXPECTED_FAIL = {
     "l2-large-string": "runs only with --slow",
     "l2-resource-option-env-var-mappings": "the envVarMappings resource option is "
                                            "not kept in the provider's __internal inputs",
-    "l1-output-map": "a string holding a NUL character is cut (protobuf-c strings, cJSON, "
-                     "object keys; docs/architecture.md)",
-    "l1-output-string": "a string holding a NUL character is cut (protobuf-c strings, cJSON, "
-                        "object keys; docs/architecture.md)",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",
 }

@@ -166,6 +166,12 @@ static int load_program(mp_project *p, mp_err *err) {
   } else {
     p->program_file = mp_xstrdup("Main.yaml");
     rc = mp_ynode_load(main_path, "Main.yaml", &p->program, err);
+    /* Main.yaml declares config too, as Pulumi.yaml does (Pulumi YAML
+     * merges the program's declarations with the project's). */
+    if (rc == 0)
+      rc = load_config(p, p->program, "config", "Main.yaml", err);
+    if (rc == 0)
+      rc = load_config(p, p->program, "configuration", "Main.yaml", err);
   }
   free(main_path);
   return rc;

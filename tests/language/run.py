@@ -40,8 +40,6 @@ PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
-    "l2-logical-name": "Main.yaml's `configuration:` declarations are not read "
-                       "(only Pulumi.yaml's), so its `name:` (the key read) is ignored",
     "l2-elide-index": "an invoke's default provider is not recorded in the state",
     "l2-invoke-simple": "an invoke's default provider is not recorded in the state",
     "l2-large-string": "runs only with --slow",

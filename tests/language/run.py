@@ -43,8 +43,6 @@ EXPECTED_FAIL = {
     "l2-elide-index": "an invoke's default provider is not recorded in the state",
     "l2-invoke-simple": "an invoke's default provider is not recorded in the state",
     "l2-large-string": "runs only with --slow",
-    "l2-resource-option-env-var-mappings": "the envVarMappings resource option is "
-                                           "not kept in the provider's __internal inputs",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",
 }

@@ -92,6 +92,10 @@ void mp_provider_inputs_set_url(mp_value *inputs, const char *url) {
                       mp_value_new_cstring(url));
 }
 
+void mp_provider_inputs_set_env_vars(mp_value *inputs, mp_value *mappings) {
+  mp_value_object_set(internal_of(inputs), "envVarMappings", mappings);
+}
+
 const char *mp_provider_download_url(const mp_value *inputs) {
   if (inputs == NULL || inputs->kind != MP_VALUE_OBJECT) return NULL;
   const mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);

@@ -56,6 +56,9 @@ const char *mp_provider_version(const mp_value *inputs);
 #define MP_PROVIDER_INTERNAL_KEY "__internal"
 void mp_provider_inputs_set_version(mp_value *inputs, const char *version);
 void mp_provider_inputs_set_url(mp_value *inputs, const char *url);
+/* Keeps a provider resource's envVarMappings option (an OBJECT of
+ * strings, owned) in its inputs' __internal, as Pulumi's engine does. */
+void mp_provider_inputs_set_env_vars(mp_value *inputs, mp_value *mappings);
 /* The download URL |inputs| ask for (`__internal.pluginDownloadURL`, or
  * the top-level key in a state without `__internal`, as older engines
  * wrote it), or NULL. Borrowed. */

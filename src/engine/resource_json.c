@@ -1,6 +1,7 @@
 /* One checkpoint resource (ResourceV3) to and from JSON. Keys are written
  * in Pulumi's order; empty and false values are omitted
  * except urn, custom and type. */
+#include "engine/json_nul.h"
 #include "engine/snapshot_json_int.h"
 
 #include <stdlib.h>
@@ -393,7 +394,7 @@ int mp_resource_to_json(const mp_resource *r, const mp_crypter *c,
 int mp_resource_from_json(const char *text, size_t len, const mp_crypter *c,
                           mp_resource **out, mp_err *err) {
   *out = NULL;
-  cJSON *j = cJSON_ParseWithLength(text, len);
+  cJSON *j = mp__cjson_parse(text, len, NULL);
   if (j == NULL)
     return mp_err_set(err, MP_EINVAL, "resource state is not valid JSON");
   int rc = mp__resource_from_cjson(j, c, 0, out, err);

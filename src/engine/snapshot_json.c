@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/crypto.h"
+#include "engine/json_nul.h"
 
 /* Features of version 4 that this engine reads and writes. */
 static const char *const known_features[] = {
@@ -294,7 +295,7 @@ int mp_snapshot_import(const char *text, size_t len, const mp_crypter *c,
                        mp_snapshot **out, mp_err *err) {
   *out = NULL;
   const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  cJSON *root = mp__cjson_parse(text, len, &end);
   if (root == NULL) {
     size_t off = (end && end >= text) ? (size_t)(end - text) : 0;
     return mp_err_set(err, MP_EINVAL,

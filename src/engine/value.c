@@ -163,7 +163,9 @@ static mp_value *dup_object(const mp_value *v) {
   c->u.obj.items = mp_xcalloc(n ? n : 1, sizeof(*c->u.obj.items));
   c->u.obj.cap = n ? n : 1;
   for (size_t i = 0; i < n; i++) {
-    c->u.obj.items[i].key = mp_xstrdup(v->u.obj.items[i].key);
+    c->u.obj.items[i].key =
+        mp_xstrndup(v->u.obj.items[i].key, v->u.obj.items[i].key_len);
+    c->u.obj.items[i].key_len = v->u.obj.items[i].key_len;
     c->u.obj.items[i].value = mp_value_dup(v->u.obj.items[i].value);
   }
   c->u.obj.len = n;
@@ -233,12 +235,22 @@ void mp__value_array_replace(mp_value *arr, size_t i, mp_value *v) {
 
 /* ==== Objects (sorted by key; binary search) ==== */
 
+/* Orders keys by their bytes, a prefix first: strcmp's order for keys
+ * without a NUL character. */
+static int key_cmp(const mp_value_entry *e, const char *key, size_t len) {
+  size_t n = e->key_len < len ? e->key_len : len;
+  int c = n ? memcmp(e->key, key, n) : 0;
+  if (c != 0)
+    return c;
+  return e->key_len < len ? -1 : e->key_len > len;
+}
+
 /* Index of |key| in |obj|, or -(insertion point) - 1 when absent. */
-static long obj_find(const mp_value *obj, const char *key) {
+static long obj_find(const mp_value *obj, const char *key, size_t len) {
   size_t lo = 0, hi = obj->u.obj.len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(obj->u.obj.items[mid].key, key);
+    int c = key_cmp(&obj->u.obj.items[mid], key, len);
     if (c == 0)
       return (long)mid;
     if (c < 0)
@@ -250,7 +262,12 @@ static long obj_find(const mp_value *obj, const char *key) {
 }
 
 void mp_value_object_set(mp_value *obj, const char *key, mp_value *v) {
-  long at = obj_find(obj, key);
+  mp_value_object_setn(obj, key, strlen(key), v);
+}
+
+void mp_value_object_setn(mp_value *obj, const char *key, size_t len,
+                          mp_value *v) {
+  long at = obj_find(obj, key, len);
   if (at >= 0) {
     mp_value_free(obj->u.obj.items[at].value);
     obj->u.obj.items[at].value = v;
@@ -264,22 +281,28 @@ void mp_value_object_set(mp_value *obj, const char *key, mp_value *v) {
   }
   memmove(&obj->u.obj.items[pos + 1], &obj->u.obj.items[pos],
           (obj->u.obj.len - pos) * sizeof(*obj->u.obj.items));
-  obj->u.obj.items[pos].key = mp_xstrdup(key);
+  obj->u.obj.items[pos].key = mp_xstrndup(key, len);
+  obj->u.obj.items[pos].key_len = len;
   obj->u.obj.items[pos].value = v;
   obj->u.obj.len++;
 }
 
 mp_value *mp_value_object_get(const mp_value *obj, const char *key) {
+  return mp_value_object_getn(obj, key, strlen(key));
+}
+
+mp_value *mp_value_object_getn(const mp_value *obj, const char *key,
+                               size_t len) {
   if (obj == NULL || obj->kind != MP_VALUE_OBJECT)
     return NULL;
-  long at = obj_find(obj, key);
+  long at = obj_find(obj, key, len);
   return at >= 0 ? obj->u.obj.items[at].value : NULL;
 }
 
 mp_value *mp_value_object_take(mp_value *obj, const char *key) {
   if (obj == NULL || obj->kind != MP_VALUE_OBJECT)
     return NULL;
-  long at = obj_find(obj, key);
+  long at = obj_find(obj, key, strlen(key));
   if (at < 0)
     return NULL;
   mp_value *v = obj->u.obj.items[at].value;
@@ -345,7 +368,8 @@ static int object_equal(const mp_value *a, const mp_value *b, unsigned flags) {
   if (a->u.obj.len != b->u.obj.len)
     return 0;
   for (size_t i = 0; i < a->u.obj.len; i++) {
-    if (strcmp(a->u.obj.items[i].key, b->u.obj.items[i].key) != 0)
+    const mp_value_entry *ea = &a->u.obj.items[i], *eb = &b->u.obj.items[i];
+    if (key_cmp(ea, eb->key, eb->key_len) != 0)
       return 0;
     if (!mp_value_equal(a->u.obj.items[i].value, b->u.obj.items[i].value,
                         flags))
@@ -486,8 +510,9 @@ mp_value *mp_value_strip_secrets(const mp_value *v) {
   case MP_VALUE_OBJECT: {
     mp_value *c = mp_value_new_object();
     for (size_t i = 0; i < v->u.obj.len; i++)
-      mp_value_object_set(c, v->u.obj.items[i].key,
-                          mp_value_strip_secrets(v->u.obj.items[i].value));
+      mp_value_object_setn(c, v->u.obj.items[i].key,
+                           v->u.obj.items[i].key_len,
+                           mp_value_strip_secrets(v->u.obj.items[i].value));
     return c;
   }
   case MP_VALUE_ARCHIVE:

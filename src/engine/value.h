@@ -38,7 +38,8 @@ typedef enum mp_value_kind {
 typedef struct mp_value mp_value;
 
 typedef struct mp_value_entry {
-  char *key;       /* owned, NUL-terminated */
+  char *key;       /* owned, NUL-terminated; may contain NULs before key_len */
+  size_t key_len;  /* length of |key| (a key may hold a NUL character) */
   mp_value *value; /* owned, never NULL */
 } mp_value_entry;
 
@@ -59,7 +60,8 @@ struct mp_value {
       size_t len, cap;
     } arr;
     struct {
-      mp_value_entry *items; /* sorted by strcmp(key), unique keys */
+      mp_value_entry *items; /* sorted by key bytes (a shorter prefix
+                                first, as strcmp), unique keys */
       size_t len, cap;
     } obj;
     struct {
@@ -121,6 +123,11 @@ void mp_value_array_push(mp_value *arr, mp_value *item);
  * changes, or NULL. del returns 1 if the key existed. */
 void mp_value_object_set(mp_value *obj, const char *key, mp_value *v);
 mp_value *mp_value_object_get(const mp_value *obj, const char *key);
+/* The same with a key of |len| bytes, which may hold NUL characters. */
+void mp_value_object_setn(mp_value *obj, const char *key, size_t len,
+                          mp_value *v);
+mp_value *mp_value_object_getn(const mp_value *obj, const char *key,
+                               size_t len);
 int mp_value_object_del(mp_value *obj, const char *key);
 /* Removes and returns the value at |key| (caller owns it), or NULL. */
 mp_value *mp_value_object_take(mp_value *obj, const char *key);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/json_nul.h"
 #include "engine/value_int.h"
 #include "engine/value_json_int.h"
 
@@ -87,7 +88,12 @@ static void print_container(const cJSON *j, int pretty, int depth,
     put_indent(out, pretty, depth + 1);
     if (is_obj) {
       const char *k = c->string ? c->string : "";
-      put_escaped(out, k, strlen(k));
+      char *bytes = NULL;
+      size_t n = (c->type & MP__CJSON_KEY_STUFFED)
+                     ? mp__json_unstuff(k, &bytes)
+                     : 0;
+      put_escaped(out, bytes ? bytes : k, bytes ? n : strlen(k));
+      free(bytes);
       mp_buf_puts(out, pretty ? ": " : ":");
     }
     print_item(c, pretty, depth + 1, out);
@@ -177,10 +183,12 @@ static cJSON *encode_number(double d) {
 }
 
 static cJSON *encode_string(const mp_value *v) {
-  if (strlen(v->u.str.ptr) == v->u.str.len)
+  char *marked = mp__json_stuff(v->u.str.ptr, v->u.str.len);
+  if (marked == NULL)
     return cJSON_CreateString(v->u.str.ptr);
-  /* Embedded NULs: cJSON strings cannot hold them, so write the escaped
-   * text ourselves. */
+  free(marked);
+  /* Embedded NULs (or markers, json_nul.h): cJSON strings cannot hold
+   * them, so write the escaped text ourselves. */
   mp_buf b;
   mp_buf_init(&b);
   put_escaped(&b, v->u.str.ptr, v->u.str.len);
@@ -200,9 +208,14 @@ static int encode_children(const mp_value *v, enc_ctx *cx, cJSON *dst,
     int rc = encode(item, cx, &c, err);
     if (rc != 0)
       return rc;
-    if (is_obj)
-      cJSON_AddItemToObject(dst, v->u.obj.items[i].key, c);
-    else
+    if (is_obj) {
+      const mp_value_entry *e = &v->u.obj.items[i];
+      char *marked = mp__json_stuff(e->key, e->key_len);
+      cJSON_AddItemToObject(dst, marked ? marked : e->key, c);
+      if (marked)
+        c->type |= MP__CJSON_KEY_STUFFED;
+      free(marked);
+    } else
       cJSON_AddItemToArray(dst, c);
   }
   return 0;
@@ -390,11 +403,17 @@ static int plain_of(const cJSON *j, int depth, mp_value **out, mp_err *err) {
   case cJSON_Number:
     *out = mp_value_new_number(j->valuedouble);
     return 0;
-  case cJSON_String:
-    *out = mp_value_new_cstring(j->valuestring);
+  case cJSON_String: {
+    const char *t = j->valuestring ? j->valuestring : "";
+    char *bytes = NULL;
+    size_t n = mp__json_unstuff(t, &bytes);
+    *out = bytes ? mp_value_new_string(bytes, n) : mp_value_new_cstring(t);
+    free(bytes);
     return 0;
+  }
   case cJSON_Raw: {
-    cJSON *p = cJSON_Parse(j->valuestring ? j->valuestring : "");
+    const char *raw = j->valuestring ? j->valuestring : "";
+    cJSON *p = mp__cjson_parse(raw, strlen(raw), NULL);
     if (p == NULL) {
       mp_buf none = {0};
       return mp__value_dec_fail(&none, MP_EINVAL, err,
@@ -415,8 +434,15 @@ static int plain_of(const cJSON *j, int depth, mp_value **out, mp_err *err) {
         mp_value_free(v);
         return rc;
       }
-      if (is_obj) mp_value_object_set(v, c->string ? c->string : "", item);
-      else mp_value_array_push(v, item);
+      if (is_obj) {
+        const char *k = c->string ? c->string : "";
+        char *bytes = NULL;
+        size_t n = mp__json_unstuff(k, &bytes);
+        mp_value_object_setn(v, bytes ? bytes : k, bytes ? n : strlen(k), item);
+        free(bytes);
+      } else {
+        mp_value_array_push(v, item);
+      }
     }
     *out = v;
     return 0;
@@ -429,7 +455,7 @@ static int plain_of(const cJSON *j, int depth, mp_value **out, mp_err *err) {
 
 int mp__value_plain_from_json(const char *text, size_t len, mp_value **out) {
   const char *end = NULL;
-  cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  cJSON *j = mp__cjson_parse(text, len, &end);
   if (j == NULL) return -1;
   int rc = plain_of(j, 0, out, NULL);
   cJSON_Delete(j);
@@ -474,7 +500,7 @@ int mp_value_from_json(const char *text, size_t len, const mp_crypter *c,
                        mp_value **out, mp_err *err) {
   const char *end = NULL;
   *out = NULL;
-  cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  cJSON *j = mp__cjson_parse(text, len, &end);
   if (j == NULL)
     return syntax_error(text, len, end, err);
   size_t off = (size_t)(end - text);

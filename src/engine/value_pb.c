@@ -27,10 +27,20 @@ static pb_value *pbv_null(void) {
   return v;
 }
 
-static pb_value *pbv_string(const char *s) {
+/* Owned bytes of |s| (|len| bytes, NULs kept), NUL-terminated as well. */
+static ProtobufCBinaryData pb_bytes(const char *s, size_t len) {
+  ProtobufCBinaryData b = {len, (uint8_t *)mp_xstrndup(s ? s : "", len)};
+  return b;
+}
+
+static pb_value *pbv_stringn(const char *s, size_t len) {
   pb_value *v = pbv_new(GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
-  v->string_value = mp_xstrdup(s ? s : "");
+  v->string_value = pb_bytes(s, len);
   return v;
+}
+
+static pb_value *pbv_string(const char *s) {
+  return pbv_stringn(s, s ? strlen(s) : 0);
 }
 
 static pb_value *pbv_bool(int b) {
@@ -57,14 +67,19 @@ static pb_value *pbv_struct(pb_struct *s) {
   return v;
 }
 
-/* Adds |key| -> |v| to |s|; takes ownership of |v|. */
-static void pbs_add(pb_struct *s, const char *key, pb_value *v) {
+/* Adds |key| (|len| bytes) -> |v| to |s|; takes ownership of |v|. */
+static void pbs_addn(pb_struct *s, const char *key, size_t len,
+                     pb_value *v) {
   Google__Protobuf__Struct__FieldsEntry *e = mp_xmalloc(sizeof(*e));
   google__protobuf__struct__fields_entry__init(e);
-  e->key = mp_xstrdup(key);
+  e->key = pb_bytes(key, len);
   e->value = v;
   s->fields = mp_xreallocarray(s->fields, s->n_fields + 1, sizeof(*s->fields));
   s->fields[s->n_fields++] = e;
+}
+
+static void pbs_add(pb_struct *s, const char *key, pb_value *v) {
+  pbs_addn(s, key, strlen(key), v);
 }
 
 static void pbs_add_opt_string(pb_struct *s, const char *key, const char *v) {
@@ -94,7 +109,7 @@ void mp_value_pb_value_free(Google__Protobuf__Value *v) {
     return;
   switch (v->kind_case) {
   case GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE:
-    free(v->string_value);
+    free(v->string_value.data);
     break;
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE:
     mp_value_pb_struct_free(v->struct_value);
@@ -112,7 +127,7 @@ void mp_value_pb_struct_free(Google__Protobuf__Struct *s) {
   if (s == NULL)
     return;
   for (size_t i = 0; i < s->n_fields; i++) {
-    free(s->fields[i]->key);
+    free(s->fields[i]->key.data);
     mp_value_pb_value_free(s->fields[i]->value);
     free(s->fields[i]);
   }
@@ -141,7 +156,7 @@ static pb_struct *encode_fields(const mp_value *v, unsigned flags) {
       continue;
     pb_value *e = encode(item, flags);
     if (e != NULL)
-      pbs_add(s, v->u.obj.items[i].key, e);
+      pbs_addn(s, v->u.obj.items[i].key, v->u.obj.items[i].key_len, e);
   }
   return s;
 }
@@ -241,7 +256,7 @@ static pb_value *encode(const mp_value *v, unsigned flags) {
   case MP_VALUE_NUMBER:
     return pbv_number(v->u.number);
   case MP_VALUE_STRING:
-    return pbv_string(v->u.str.ptr);
+    return pbv_stringn(v->u.str.ptr, v->u.str.len);
   case MP_VALUE_ARRAY:
     return encode_array(v, flags);
   case MP_VALUE_OBJECT:
@@ -293,8 +308,9 @@ static mp_value *plain_of(const pb_value *pb, int depth);
 static mp_value *plain_fields(const pb_struct *s, int depth) {
   mp_value *obj = mp_value_new_object();
   for (size_t i = 0; s && i < s->n_fields; i++) /* the last of a key wins */
-    mp_value_object_set(obj, s->fields[i]->key ? s->fields[i]->key : "",
-                        plain_of(s->fields[i]->value, depth + 1));
+    mp_value_object_setn(obj, (const char *)s->fields[i]->key.data,
+                         s->fields[i]->key.len,
+                         plain_of(s->fields[i]->value, depth + 1));
   return obj;
 }
 
@@ -304,7 +320,8 @@ static mp_value *plain_of(const pb_value *pb, int depth) {
   case GOOGLE__PROTOBUF__VALUE__KIND_NUMBER_VALUE:
     return mp_value_new_number(pb->number_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE:
-    return mp_value_new_cstring(pb->string_value ? pb->string_value : "");
+    return mp_value_new_string((const char *)pb->string_value.data,
+                               pb->string_value.len);
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
     return mp_value_new_bool(pb->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE:

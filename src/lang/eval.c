@@ -775,7 +775,7 @@ mp_value *mp__eval(mp__evalctx *c, mp__yexpr *x, mp_err *err) {
     if (x->kind == MP_X_LIST)
       mp_value_array_push(out, v);
     else
-      mp_value_object_set(out, x->keys[i], v);
+      mp_value_object_setn(out, x->keys[i], x->key_lens[i], v);
   }
   if (failed) {
     mp_value_free(out);

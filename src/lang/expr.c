@@ -51,6 +51,7 @@ void mp__yexpr_free(mp__yexpr *x) {
   }
   free(x->items);
   free(x->keys);
+  free(x->key_lens);
   for (size_t i = 0; i < x->nacc; i++)
     free(x->acc[i].key);
   free(x->acc);
@@ -61,13 +62,22 @@ void mp__yexpr_free(mp__yexpr *x) {
   free(x);
 }
 
-static void push_item(mp__yexpr *x, mp__yexpr *item, const char *key) {
+/* |key| is |key_len| bytes (a YAML key may hold a NUL character). */
+static void push_keyed(mp__yexpr *x, mp__yexpr *item, const char *key,
+                       size_t key_len) {
   x->items = mp_xreallocarray(x->items, x->n + 1, sizeof(*x->items));
   if (key != NULL || x->kind == MP_X_OBJECT) {
     x->keys = mp_xreallocarray(x->keys, x->n + 1, sizeof(*x->keys));
-    x->keys[x->n] = mp_xstrdup(key);
+    x->key_lens =
+        mp_xreallocarray(x->key_lens, x->n + 1, sizeof(*x->key_lens));
+    x->keys[x->n] = mp_xstrndup(key ? key : "", key ? key_len : 0);
+    x->key_lens[x->n] = key ? key_len : 0;
   }
   x->items[x->n++] = item;
+}
+
+static void push_item(mp__yexpr *x, mp__yexpr *item, const char *key) {
+  push_keyed(x, item, key, key ? strlen(key) : 0);
 }
 
 static int access_error(const char *file, int line, int col, const char *s,
@@ -286,6 +296,21 @@ static int check_fn_arg(const mp__yexpr *x, const char *file, mp_err *err) {
   }
 }
 
+/* Pushes |v| under the YAML key |k|, whose "$${" stands for a literal
+ * "${" as in a string (Pulumi YAML reads keys as strings too). */
+static void push_key(mp__yexpr *x, mp__yexpr *v, const mp_ynode *k) {
+  mp_buf b;
+  mp_buf_init(&b);
+  for (size_t i = 0; i < k->len; i++) {
+    mp_buf_putc(&b, k->text[i]);
+    if (k->text[i] == '$' && i + 2 < k->len && k->text[i + 1] == '$' &&
+        k->text[i + 2] == '{')
+      i++;
+  }
+  push_keyed(x, v, b.data ? b.data : "", b.len);
+  mp_buf_destroy(&b);
+}
+
 /* An object (MP_X_OBJECT, |n| a map) or a list (MP_X_LIST) of the
  * expressions of |n|'s values. */
 static int build_items(const mp_ynode *n, mp__xkind kind,
@@ -298,7 +323,10 @@ static int build_items(const mp_ynode *n, mp__xkind kind,
       mp__yexpr_free(x);
       return rc;
     }
-    push_item(x, v, kind == MP_X_OBJECT ? n->keys[i]->text : NULL);
+    if (kind == MP_X_OBJECT)
+      push_key(x, v, n->keys[i]);
+    else
+      push_item(x, v, NULL);
   }
   *out = x;
   return 0;

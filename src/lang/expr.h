@@ -72,6 +72,7 @@ struct mp__yexpr {
   size_t len;         /* STR: length */
   mp__yexpr **items;  /* LIST items, OBJECT values, INTERP parts */
   char **keys;        /* OBJECT keys */
+  size_t *key_lens;   /* OBJECT: their lengths (a key may hold a NUL) */
   size_t n;
   mp__xacc *acc;      /* ACCESS: the accessors after the root */
   size_t nacc;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "engine/mem.h"
@@ -31,6 +32,15 @@ const char *mp__lang_config_type(const char *t) {
   for (size_t i = 0; i < MP_ARRAY_LEN(map); i++)
     if (strcmp(map[i][0], t) == 0)
       return map[i][1];
+  /* Pulumi YAML's own spelling in a program's declarations:
+   * list<string>, List<Number>... (Main.yaml's `configuration:`). */
+  size_t n = strlen(t);
+  if (n > 6 && strncasecmp(t, "list<", 5) == 0 && t[n - 1] == '>') {
+    char *inner = mp_xstrndup(t + 5, n - 6);
+    const char *it = mp__lang_config_type(inner);
+    free(inner);
+    return it ? "array" : NULL;
+  }
   return NULL;
 }
 
@@ -166,6 +176,12 @@ static int load_program(mp_project *p, mp_err *err) {
   } else {
     p->program_file = mp_xstrdup("Main.yaml");
     rc = mp_ynode_load(main_path, "Main.yaml", &p->program, err);
+    /* Main.yaml declares config too, as Pulumi.yaml does (Pulumi YAML
+     * merges the program's declarations with the project's). */
+    if (rc == 0)
+      rc = load_config(p, p->program, "config", "Main.yaml", err);
+    if (rc == 0)
+      rc = load_config(p, p->program, "configuration", "Main.yaml", err);
   }
   free(main_path);
   return rc;

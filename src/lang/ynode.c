@@ -189,13 +189,6 @@ static int parse_node(parse_state *ps, yaml_event_t *ev, int depth,
                       ps->file, (int)m->line + 1, (int)m->column + 1);
   switch (ev->type) {
   case YAML_SCALAR_EVENT: {
-    /* A string ends at its first NUL wherever it goes next (a command's
-     * arguments, a C string); refuse it rather than cut it. */
-    if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
-      return mp_err_set(ps->err, MP_EINVAL,
-                        "%s:%d:%d: a string may not contain a NUL character "
-                        "(\\0)",
-                        ps->file, (int)m->line + 1, (int)m->column + 1);
     mp_ynode *n = node_new(MP_YNODE_SCALAR, m,
                            (const char *)ev->data.scalar.value,
                            ev->data.scalar.length);
@@ -392,8 +385,8 @@ mp_value *mp_ynode_value(const mp_ynode *n, unsigned flags) {
   if (n->kind == MP_YNODE_MAP) {
     mp_value *o = mp_value_new_object();
     for (size_t i = 0; i < n->n; i++)
-      mp_value_object_set(o, n->keys[i]->text,
-                          mp_ynode_value(n->vals[i], flags));
+      mp_value_object_setn(o, n->keys[i]->text, n->keys[i]->len,
+                           mp_ynode_value(n->vals[i], flags));
     return o;
   }
   if (n->quoted) return mp_value_new_string(n->text, n->len);

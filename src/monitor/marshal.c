@@ -92,13 +92,24 @@ static void aliases(mp_goal *g, const Pulumirpc__RegisterResourceRequest *q) {
 /* An explicit provider resource asked for a plugin version or download URL
  * has them among its inputs, as a default provider does (Pulumi's
  * RegisterResource, pkg/resource/deploy/source_eval.go). */
-static void provider_plugin_inputs(mp_goal *g) {
+static void provider_plugin_inputs(mp_goal *g,
+                                   const Pulumirpc__RegisterResourceRequest *q) {
   if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
       g->inputs->kind != MP_VALUE_OBJECT)
     return;
   if (g->version) mp_provider_inputs_set_version(g->inputs, g->version);
   if (g->plugin_download_url)
     mp_provider_inputs_set_url(g->inputs, g->plugin_download_url);
+  if (q->n_envvarmappings > 0) {
+    mp_value *m = mp_value_new_object();
+    for (size_t i = 0; i < q->n_envvarmappings; i++)
+      if (q->envvarmappings[i]->key)
+        mp_value_object_set(m, q->envvarmappings[i]->key,
+                            mp_value_new_cstring(q->envvarmappings[i]->value
+                                                     ? q->envvarmappings[i]->value
+                                                     : ""));
+    mp_provider_inputs_set_env_vars(g->inputs, m);
+  }
 }
 
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
@@ -156,7 +167,7 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   g->import_id = opt_str(q->importid);
   g->version = opt_str(q->version);
   g->plugin_download_url = opt_str(q->plugindownloadurl);
-  provider_plugin_inputs(g);
+  provider_plugin_inputs(g, q);
   if (q->sourceposition && q->sourceposition->uri && q->sourceposition->uri[0])
     g->source_position = mp_xasprintf("%s#%d,%d", q->sourceposition->uri,
                                       q->sourceposition->line,

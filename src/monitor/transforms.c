@@ -277,7 +277,8 @@ static void redo_dependencies(keep *k, Pulumirpc__RegisterResourceRequest *c) {
     const char *key = c->propertydependencies[i]->key;
     int present = 0;
     for (size_t j = 0; obj && j < obj->n_fields; j++)
-      present |= key && strcmp(obj->fields[j]->key, key) == 0;
+      present |= key && obj->fields[j]->key.len == strlen(key) &&
+                 memcmp(obj->fields[j]->key.data, key, strlen(key)) == 0;
     if (!present) continue;
     pd[n++] = c->propertydependencies[i];
     const Pulumirpc__RegisterResourceRequest__PropertyDependencies *v =

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/json_nul.h"
 #include "engine/snapshot_json_int.h"
 
 /* ==== embedded SQL ==== */
@@ -147,7 +148,7 @@ void mp__store_assign_rows(const mp_store_change *ch, size_t n,
 int mp__store_parse_entry(const char *text, size_t len, int64_t row,
                           const mp_crypter *c, unsigned flags,
                           mp_resource **out, mp_err *err) {
-  cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
+  cJSON *j = text ? mp__cjson_parse(text, len, NULL) : NULL;
   if (j == NULL)
     return mp_err_set(err, MP_ESTATE, "stored resource row %lld is not JSON",
                       (long long)row);

@@ -289,6 +289,28 @@ static void test_value_json_embedded_nul(void) {
   CHECK_STR(t, "\"a\\u0000b\"");
   free(t);
   mp_value_free(s);
+
+  /* Through the text and back: NULs in strings and keys, U+FDD0 (the
+   * marker of json_nul.h) kept as itself, an escaped backslash before
+   * "u0000" left a backslash. */
+  mp_value *o = mp_value_new_object();
+  mp_value_object_setn(o, "k\0x", 3, mp_value_new_string("v\0w\0", 5));
+  mp_value_object_set(o, "m\xEF\xB7\x90" "0",
+                      mp_value_new_cstring("\xEF\xB7\x90" "1\\u0000"));
+  t = to_json(o, NULL, 0);
+  mp_value *back = NULL;
+  mp_err err;
+  CHECK(mp_value_from_json(t, strlen(t), NULL, &back, &err) == 0);
+  CHECK(back && mp_value_equal(o, back, 0));
+  const mp_value *v = back ? mp_value_object_getn(back, "k\0x", 3) : NULL;
+  CHECK(v && v->kind == MP_VALUE_STRING && v->u.str.len == 5 &&
+        memcmp(v->u.str.ptr, "v\0w\0", 5) == 0);
+  v = back ? mp_value_object_get(back, "m\xEF\xB7\x90" "0") : NULL;
+  CHECK(v && v->kind == MP_VALUE_STRING &&
+        strcmp(v->u.str.ptr, "\xEF\xB7\x90" "1\\u0000") == 0);
+  free(t);
+  mp_value_free(back);
+  mp_value_free(o);
 }
 
 /* Every finite IEEE double survives the checkpoint: subnormals, the

@@ -71,10 +71,28 @@ static int all_kinds_set(const Google__Protobuf__Value *v) {
   return 1;
 }
 
+/* Owned bytes of the C string |s| (a key or string_value). */
+static ProtobufCBinaryData bytes_of(const char *s) {
+  ProtobufCBinaryData b = {strlen(s), (uint8_t *)strdup(s)};
+  return b;
+}
+
+/* 1 if the bytes |b| are the C string |s|. */
+static int bytes_are(ProtobufCBinaryData b, const char *s) {
+  return b.len == strlen(s) && memcmp(b.data, s, b.len) == 0;
+}
+
+/* The bytes |b| ordered as strcmp orders strings (NULs kept). */
+static int bytes_cmp(ProtobufCBinaryData a, ProtobufCBinaryData b) {
+  size_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.data, b.data, n) : 0;
+  return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
 static const Google__Protobuf__Value *field(const Google__Protobuf__Struct *s,
                                             const char *key) {
   for (size_t i = 0; s && i < s->n_fields; i++)
-    if (strcmp(s->fields[i]->key, key) == 0)
+    if (bytes_are(s->fields[i]->key, key))
       return s->fields[i]->value;
   return NULL;
 }
@@ -88,7 +106,7 @@ static void test_value_pb_round_trip_every_kind(void) {
   CHECK(s != NULL && struct_kinds_set(s));
   /* Keys are written sorted. */
   for (size_t i = 1; s && i < s->n_fields; i++)
-    CHECK(strcmp(s->fields[i - 1]->key, s->fields[i]->key) < 0);
+    CHECK(bytes_cmp(s->fields[i - 1]->key, s->fields[i]->key) < 0);
   /* Through the wire and back. */
   size_t n = google__protobuf__struct__get_packed_size(s);
   uint8_t *buf = malloc(n);
@@ -140,15 +158,15 @@ static void test_value_pb_signature_encodings(void) {
   CHECK(mp_value_to_pb_struct(v, ALL_KEEP, &s, NULL) == 0);
   const Google__Protobuf__Value *sec = field(s, "secret");
   CHECK(sec && sec->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE);
-  CHECK_STR(field(sec->struct_value, MP_SIG_KEY)->string_value, MP_SIG_SECRET);
-  CHECK_STR(field(sec->struct_value, "value")->string_value, "shh");
+  CHECK_STR((const char *)field(sec->struct_value, MP_SIG_KEY)->string_value.data, MP_SIG_SECRET);
+  CHECK_STR((const char *)field(sec->struct_value, "value")->string_value.data, "shh");
   const Google__Protobuf__Value *ref = field(s, "ref");
-  CHECK_STR(field(ref->struct_value, MP_SIG_KEY)->string_value,
+  CHECK_STR((const char *)field(ref->struct_value, MP_SIG_KEY)->string_value.data,
             MP_SIG_RESOURCE_REF);
-  CHECK_STR(field(ref->struct_value, "id")->string_value, "id-1");
-  CHECK_STR(field(ref->struct_value, "packageVersion")->string_value, "1.2.3");
+  CHECK_STR((const char *)field(ref->struct_value, "id")->string_value.data, "id-1");
+  CHECK_STR((const char *)field(ref->struct_value, "packageVersion")->string_value.data, "1.2.3");
   const Google__Protobuf__Value *arr = field(s, "arr");
-  CHECK_STR(arr->list_value->values[1]->string_value, MP_UNKNOWN_SENTINEL);
+  CHECK_STR((const char *)arr->list_value->values[1]->string_value.data, MP_UNKNOWN_SENTINEL);
   const Google__Protobuf__Value *outu = field(s, "outu");
   CHECK(field(outu->struct_value, "value") == NULL); /* absent = unknown */
   const Google__Protobuf__Value *out = field(s, "out");
@@ -165,22 +183,22 @@ static void test_value_pb_lowering_for_plain_receivers(void) {
   Google__Protobuf__Struct *s = NULL;
   CHECK(mp_value_to_pb_struct(v, 0, &s, NULL) == 0);
   CHECK(struct_kinds_set(s));
-  CHECK_STR(field(s, "secret")->string_value, "shh");
-  CHECK_STR(field(s, "ref")->string_value, "id-1");
-  CHECK_STR(field(s, "comp")->string_value, "urn:pulumi:dev::p::t:m:C::c");
-  CHECK_STR(field(s, "unk_ref")->string_value, MP_UNKNOWN_SENTINEL);
+  CHECK_STR((const char *)field(s, "secret")->string_value.data, "shh");
+  CHECK_STR((const char *)field(s, "ref")->string_value.data, "id-1");
+  CHECK_STR((const char *)field(s, "comp")->string_value.data, "urn:pulumi:dev::p::t:m:C::c");
+  CHECK_STR((const char *)field(s, "unk_ref")->string_value.data, MP_UNKNOWN_SENTINEL);
   CHECK(field(s, "out")->number_value == 3);
-  CHECK_STR(field(s, "outu")->string_value, MP_UNKNOWN_SENTINEL);
+  CHECK_STR((const char *)field(s, "outu")->string_value.data, MP_UNKNOWN_SENTINEL);
   /* Assets keep their signature object. */
   const Google__Protobuf__Value *asset = field(s, "asset");
-  CHECK_STR(field(asset->struct_value, MP_SIG_KEY)->string_value, MP_SIG_ASSET);
+  CHECK_STR((const char *)field(asset->struct_value, MP_SIG_KEY)->string_value.data, MP_SIG_ASSET);
   mp_value_pb_struct_free(s);
 
   /* Secrets kept but not output values: a secret output stays secret. */
   CHECK(mp_value_to_pb_struct(v, MP_PB_KEEP_SECRETS, &s, NULL) == 0);
   const Google__Protobuf__Value *out = field(s, "out");
   CHECK(out->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE);
-  CHECK_STR(field(out->struct_value, MP_SIG_KEY)->string_value, MP_SIG_SECRET);
+  CHECK_STR((const char *)field(out->struct_value, MP_SIG_KEY)->string_value.data, MP_SIG_SECRET);
   CHECK(field(out->struct_value, "value")->number_value == 3);
   mp_value_pb_struct_free(s);
 
@@ -258,7 +276,7 @@ static void test_value_pb_decodes_sdk_shapes(void) {
   mp_value_free(sigv);
   Google__Protobuf__Struct__FieldsEntry *e = malloc(sizeof(*e));
   google__protobuf__struct__fields_entry__init(e);
-  e->key = strdup(MP_SIG_KEY);
+  e->key = bytes_of(MP_SIG_KEY);
   e->value = sig;
   inner->fields = realloc(inner->fields, (inner->n_fields + 1) * sizeof(e));
   inner->fields[inner->n_fields++] = e;
@@ -294,9 +312,9 @@ static void check_pb_error(const char *json, const char *want) {
     if (v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE)
       continue;
     for (size_t k = 0; k < v->struct_value->n_fields; k++)
-      if (strcmp(v->struct_value->fields[k]->key, "SIG") == 0) {
-        free(v->struct_value->fields[k]->key);
-        v->struct_value->fields[k]->key = strdup(MP_SIG_KEY);
+      if (bytes_are(v->struct_value->fields[k]->key, "SIG")) {
+        free(v->struct_value->fields[k]->key.data);
+        v->struct_value->fields[k]->key = bytes_of(MP_SIG_KEY);
       }
   }
   mp_value *out = (mp_value *)1;
@@ -368,13 +386,13 @@ static void test_value_pb_shares_the_signature_pass(void) {
 
   /* A Struct whose own keys hold the signature key stays a map. */
   Google__Protobuf__Struct *s = wire("{\"plain\":1}");
-  free(s->fields[0]->key);
-  s->fields[0]->key = strdup(MP_SIG_KEY);
+  free(s->fields[0]->key.data);
+  s->fields[0]->key = bytes_of(MP_SIG_KEY);
   mp_value_pb_value_free(s->fields[0]->value);
   s->fields[0]->value = mp_value_to_pb(NULL, 0);
   google__protobuf__value__init(s->fields[0]->value);
   s->fields[0]->value->kind_case = GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE;
-  s->fields[0]->value->string_value = strdup(MP_SIG_SECRET);
+  s->fields[0]->value->string_value = bytes_of(MP_SIG_SECRET);
   mp_value *back = NULL;
   CHECK(mp_value_from_pb_struct(s, &back, &err) == 0);
   CHECK(back && back->kind == MP_VALUE_OBJECT &&
@@ -383,8 +401,34 @@ static void test_value_pb_shares_the_signature_pass(void) {
   mp_value_pb_struct_free(s);
 }
 
+/* A NUL character in a string or a key survives the wire (protobuf-c
+ * strings would end at it; struct.proto declares them bytes). */
+static void test_value_pb_embedded_nul(void) {
+  mp_value *o = mp_value_new_object();
+  mp_value_object_setn(o, "k\0x", 3, mp_value_new_string("v\0w", 3));
+  Google__Protobuf__Struct *s = NULL;
+  mp_err err;
+  CHECK(mp_value_to_pb_struct(o, 0, &s, &err) == 0);
+  size_t n = google__protobuf__struct__get_packed_size(s);
+  uint8_t *buf = malloc(n);
+  google__protobuf__struct__pack(s, buf);
+  Google__Protobuf__Struct *got =
+      google__protobuf__struct__unpack(NULL, n, buf);
+  mp_value *back = NULL;
+  CHECK(got && mp_value_from_pb_struct(got, &back, &err) == 0);
+  CHECK(back && mp_value_equal(o, back, 0));
+  const mp_value *v = back ? mp_value_object_getn(back, "k\0x", 3) : NULL;
+  CHECK(v && v->kind == MP_VALUE_STRING && v->u.str.len == 3);
+  mp_value_free(back);
+  google__protobuf__struct__free_unpacked(got, NULL);
+  free(buf);
+  mp_value_pb_struct_free(s);
+  mp_value_free(o);
+}
+
 int main(void) {
   RUN(test_value_pb_round_trip_every_kind);
+  RUN(test_value_pb_embedded_nul);
   RUN(test_value_pb_wire_bytes_match_sdk);
   RUN(test_value_pb_signature_encodings);
   RUN(test_value_pb_lowering_for_plain_receivers);

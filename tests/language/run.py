@@ -40,17 +40,9 @@ PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
-    "l2-logical-name": "Main.yaml's `configuration:` declarations are not read "
-                       "(only Pulumi.yaml's), so its `name:` (the key read) is ignored",
     "l2-elide-index": "an invoke's default provider is not recorded in the state",
     "l2-invoke-simple": "an invoke's default provider is not recorded in the state",
     "l2-large-string": "runs only with --slow",
-    "l2-resource-option-env-var-mappings": "the envVarMappings resource option is "
-                                           "not kept in the provider's __internal inputs",
-    "l1-output-map": "a string holding a NUL character is cut (protobuf-c strings, cJSON, "
-                     "object keys; docs/architecture.md)",
-    "l1-output-string": "a string holding a NUL character is cut (protobuf-c strings, cJSON, "
-                        "object keys; docs/architecture.md)",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",
 }

@@ -37,13 +37,20 @@ static int bytes_equal(const uint8_t *buf, size_t len, const uint8_t *want,
   return 0;
 }
 
+/* The C string |s| as (borrowed) protobuf bytes. */
+static ProtobufCBinaryData bytes(const char *s) {
+  ProtobufCBinaryData b = {strlen(s), (uint8_t *)s};
+  return b;
+}
+
 /* Finds the value of |key| in a Struct, or NULL. */
 static const Google__Protobuf__Value *
 struct_get(const Google__Protobuf__Struct *s, const char *key) {
   if (s == NULL)
     return NULL;
   for (size_t i = 0; i < s->n_fields; i++)
-    if (strcmp(s->fields[i]->key, key) == 0)
+    if (s->fields[i]->key.len == strlen(key) &&
+        memcmp(s->fields[i]->key.data, key, strlen(key)) == 0)
       return s->fields[i]->value;
   return NULL;
 }
@@ -54,13 +61,13 @@ static void test_register_resource_round_trip(void) {
   /* object = {name: "web", count: 3, tags: ["a", true], nested: {on: true}} */
   Google__Protobuf__Value v_name = GOOGLE__PROTOBUF__VALUE__INIT;
   v_name.kind_case = GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE;
-  v_name.string_value = "web";
+  v_name.string_value = bytes("web");
   Google__Protobuf__Value v_count = GOOGLE__PROTOBUF__VALUE__INIT;
   v_count.kind_case = GOOGLE__PROTOBUF__VALUE__KIND_NUMBER_VALUE;
   v_count.number_value = 3;
   Google__Protobuf__Value v_a = GOOGLE__PROTOBUF__VALUE__INIT;
   v_a.kind_case = GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE;
-  v_a.string_value = "a";
+  v_a.string_value = bytes("a");
   Google__Protobuf__Value v_true = GOOGLE__PROTOBUF__VALUE__INIT;
   v_true.kind_case = GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE;
   v_true.bool_value = 1;
@@ -73,7 +80,7 @@ static void test_register_resource_round_trip(void) {
   v_tags.list_value = &list;
   Google__Protobuf__Struct__FieldsEntry e_on =
       GOOGLE__PROTOBUF__STRUCT__FIELDS_ENTRY__INIT;
-  e_on.key = "on";
+  e_on.key = bytes("on");
   e_on.value = &v_true;
   Google__Protobuf__Struct__FieldsEntry *inner_fields[] = {&e_on};
   Google__Protobuf__Struct inner = GOOGLE__PROTOBUF__STRUCT__INIT;
@@ -91,7 +98,7 @@ static void test_register_resource_round_trip(void) {
     Google__Protobuf__Struct__FieldsEntry init =
         GOOGLE__PROTOBUF__STRUCT__FIELDS_ENTRY__INIT;
     entries[i] = init;
-    entries[i].key = (char *)keys[i];
+    entries[i].key = bytes(keys[i]);
     entries[i].value = vals[i];
     fields[i] = &entries[i];
   }
@@ -182,7 +189,8 @@ static void test_register_resource_round_trip(void) {
   const Google__Protobuf__Value *v = struct_get(got->object, "name");
   CHECK(v && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
   if (v && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE)
-    CHECK_STR(v->string_value, "web");
+    CHECK(v->string_value.len == 3 &&
+          memcmp(v->string_value.data, "web", 3) == 0);
   v = struct_get(got->object, "count");
   CHECK(v && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_NUMBER_VALUE &&
         v->number_value == 3.0);

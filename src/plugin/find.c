@@ -45,7 +45,7 @@ static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
   char *base = s->path[0] == '/'
                    ? mp_xstrdup(s->path)
                    : mp_xasprintf("%s/%s", h->project_dir, s->path);
-  if (is_exec_file(base)) {
+  if (is_exec_file(base) || mp__plugin_is_source(base)) {
     *path = base;
     return 0;
   }
@@ -57,8 +57,9 @@ static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
   }
   mp_err_set(err, MP_ENOENT,
              "no resource plugin 'pulumi-resource-%s' found at '%s' (the "
-             "path Pulumi.yaml's plugins.providers gives for '%s'); it must "
-             "be an executable file or a folder holding one",
+             "path Pulumi.yaml's plugins.providers or packages gives for "
+             "'%s'); it must be an executable file, a folder holding one, "
+             "or a plugin folder with PulumiPlugin.yaml",
              s->name, base, s->name);
   free(inside);
   free(base);

@@ -79,6 +79,12 @@ struct mp__plugin {
 
 /* Whether the project's plugins.providers names |pkg| for |version|
  * (find.c). */
+/* source.c: whether |path| is a plugin folder from source (it holds
+ * PulumiPlugin.yaml), and the command that runs it as the plugin of |pkg|
+ * (pushed on |argv|; the engine's address follows). */
+int mp__plugin_is_source(const char *path);
+int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
+                           const char *dir, mp_strv *argv, mp_err *err);
 int mp__plugin_named_by_spec(const mp_plugin_host *h, const char *pkg,
                              const char *version);
 

@@ -66,12 +66,11 @@ static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
   return MP_ENOENT;
 }
 
-static char *find_on_path(const char *search_path, const char *pkg) {
+char *mp__plugin_on_path(const char *search_path, const char *file) {
   for (const char *d = search_path; d; d++) {
     const char *end = strchr(d, ':');
     size_t n = end ? (size_t)(end - d) : strlen(d);
-    char *cand =
-        mp_xasprintf("%.*s/pulumi-resource-%s", (int)n, n ? d : ".", pkg);
+    char *cand = mp_xasprintf("%.*s/%s", (int)n, n ? d : ".", file);
     if (is_exec_file(cand))
       return cand;
     free(cand);
@@ -139,7 +138,9 @@ int mp_plugin_find(mp_plugin_host *h, const char *pkg, const char *version,
   const mp_plugin_spec *s = spec_for(h, pkg, version);
   if (s)
     return find_spec(h, s, path, err);
-  *path = find_on_path(h->search_path, pkg);
+  char *file = mp_xasprintf("pulumi-resource-%s", pkg);
+  *path = mp__plugin_on_path(h->search_path, file);
+  free(file);
   if (*path == NULL)
     *path = find_in_caches(h, pkg, w);
   if (*path == NULL && w == NULL && h->plugin_dir) {

@@ -72,18 +72,6 @@ static char *runtime_of(const char *manifest) {
   return rt;
 }
 
-static char *find_node(const char *search_path) {
-  for (const char *d = search_path; d && *d;) {
-    size_t n = strcspn(d, ":");
-    char *cand = mp_xasprintf("%.*s/node", (int)n, n ? d : ".");
-    if (access(cand, X_OK) == 0) return cand;
-    free(cand);
-    d += n;
-    if (*d == ':') d++;
-  }
-  return NULL;
-}
-
 /* The SDK's run-plugin folder as |dir| resolves it: its node_modules or
  * the nearest parent's. */
 static char *find_run_plugin(const char *dir) {
@@ -117,7 +105,7 @@ int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
                     "supported (minipulumi runs nodejs plugin folders)",
                     pkg, dir, manifest ? manifest : "PulumiPlugin.yaml",
                     rt ? rt : "(none)");
-  } else if ((node = find_node(h->search_path)) == NULL) {
+  } else if ((node = mp__plugin_on_path(h->search_path, "node")) == NULL) {
     rc = mp_err_set(err, MP_ENOENT,
                     "plugin '%s' from source '%s' needs `node` on PATH; "
                     "install Node.js",

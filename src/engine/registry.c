@@ -67,25 +67,6 @@ void mp_registry_add_known(mp_registry *r, const mp_resource *st) {
   free(ref);
 }
 
-static mp_value *internal_of(mp_value *inputs) {
-  mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);
-  if (in == NULL || in->kind != MP_VALUE_OBJECT) {
-    in = mp_value_new_object();
-    mp_value_object_set(inputs, MP_PROVIDER_INTERNAL_KEY, in);
-  }
-  return in;
-}
-
-void mp_provider_inputs_set_version(mp_value *inputs, const char *version) {
-  internal_of(inputs);
-  mp_value_object_set(inputs, "version", mp_value_new_cstring(version));
-}
-
-void mp_provider_inputs_set_url(mp_value *inputs, const char *url) {
-  mp_value_object_set(internal_of(inputs), "pluginDownloadURL",
-                      mp_value_new_cstring(url));
-}
-
 const char *mp_provider_download_url(const mp_value *inputs) {
   if (inputs == NULL || inputs->kind != MP_VALUE_OBJECT) return NULL;
   const mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);

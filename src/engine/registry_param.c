@@ -1,7 +1,8 @@
-/* Parameterized packages (engine/registry.h, mp_provider_param): how a
- * provider resource records the plugin that serves its package, and the
- * Parameterize call that turns a new instance of that plugin into the
- * package (pkg/resource/deploy/providers/registry.go,
+/* What a provider resource records of its plugin under `__internal`
+ * (engine/registry.h): the version and download URL, and for a
+ * parameterized package (mp_provider_param) the plugin that serves it;
+ * and the Parameterize call that turns a new instance of that plugin into
+ * the package (pkg/resource/deploy/providers/registry.go,
  * loadParameterizedProvider). */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,16 @@ static mp_value *internal_of(mp_value *inputs) {
     mp_value_object_set(inputs, MP_PROVIDER_INTERNAL_KEY, in);
   }
   return in;
+}
+
+void mp_provider_inputs_set_version(mp_value *inputs, const char *version) {
+  internal_of(inputs);
+  mp_value_object_set(inputs, "version", mp_value_new_cstring(version));
+}
+
+void mp_provider_inputs_set_url(mp_value *inputs, const char *url) {
+  mp_value_object_set(internal_of(inputs), "pluginDownloadURL",
+                      mp_value_new_cstring(url));
 }
 
 void mp_provider_inputs_set_param(mp_value *inputs,

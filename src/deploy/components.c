@@ -71,6 +71,7 @@ typedef struct relay_job {
   deploy *d;
   int is_call;
   char *tok, *ref;
+  mp_invoke_pkg *want; /* Call without a provider: whose instance */
   mp_buf req, resp;
   mp_monitor_reg *reg;   /* Construct */
   mp_monitor_call *call; /* Call */
@@ -78,12 +79,18 @@ typedef struct relay_job {
   mp_err err;
 } relay_job;
 
+static void relay_job_free(relay_job *j) {
+  free(j->tok);
+  free(j->ref);
+  mp_invoke_pkg_free(j->want);
+  free(j);
+}
+
 /* Worker thread: touches only the job and the registry. */
 static void relay_work(uv_work_t *w) {
   relay_job *j = mp_container_of(w, relay_job, work);
   mp_err_clear(&j->err);
-  mp_provider *p =
-      mp__deploy_provider_for(j->d, j->ref, j->tok, NULL, NULL, &j->err);
+  mp_provider *p = mp__deploy_provider_for(j->d, j->ref, j->want, &j->err);
   if (p == NULL) {
     j->rc = j->err.code ? j->err.code : MP_ENOENT;
     return;
@@ -121,9 +128,7 @@ static void relay_after(uv_work_t *w, int status) {
   }
   mp_buf_destroy(&j->req);
   mp_buf_destroy(&j->resp);
-  free(j->tok);
-  free(j->ref);
-  free(j);
+  relay_job_free(j);
   mp__deploy_advance(d);
 }
 
@@ -135,9 +140,7 @@ static int relay(deploy *d, relay_job *j, mp_buf *req, mp_err *err) {
   int rc = uv_queue_work(&d->loop, &j->work, relay_work, relay_after);
   if (rc < 0) {
     *req = j->req;
-    free(j->tok);
-    free(j->ref);
-    free(j);
+    relay_job_free(j);
     return mp_err_from_uv(err, rc, "cannot reach the component provider");
   }
   d->invokes++;
@@ -152,12 +155,14 @@ int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
   return relay(ud, j, req, err);
 }
 
-int mp__deploy_call(void *ud, const char *tok, const char *ref, mp_buf *req,
+int mp__deploy_call(void *ud, const char *tok, const char *ref,
+                    const mp_invoke_pkg *want, mp_buf *req,
                     mp_monitor_call *call, mp_err *err) {
   relay_job *j = mp_xcalloc(1, sizeof(*j));
   j->is_call = 1;
   j->tok = mp_xstrdup(tok);
   j->ref = mp_xstrdup(ref);
+  j->want = mp_invoke_pkg_dup(want);
   j->call = call;
   return relay(ud, j, req, err);
 }

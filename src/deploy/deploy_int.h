@@ -186,14 +186,12 @@ void mp__deploy_on_answers(uv_async_t *h);
 /* The monitor's invoke hook: runs fn::invoke on the worker pool (|ud| is
  * the deployment). */
 int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
-                      const char *ref, const char *version, const char *url,
+                      const char *ref, const mp_invoke_pkg *want,
                       mp_monitor_call *call, mp_err *err);
 /* The provider |ref| ("<urn>::<id>"), or without one the instance that
- * serves functions of |tok|'s package at |version| from |url| (each may
- * be NULL). Any thread. */
+ * serves functions of the package |want| describes. Any thread. */
 mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
-                                     const char *tok, const char *version,
-                                     const char *url, mp_err *err);
+                                     const mp_invoke_pkg *want, mp_err *err);
 
 /* ---- component providers (components.c) ---- */
 /* The monitor's endpoint, construct and call hooks (|ud| is the
@@ -201,7 +199,8 @@ mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
 const char *mp__deploy_endpoint(void *ud, mp_err *err);
 int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
                          mp_monitor_reg *reg, mp_err *err);
-int mp__deploy_call(void *ud, const char *tok, const char *ref, mp_buf *req,
+int mp__deploy_call(void *ud, const char *tok, const char *ref,
+                    const mp_invoke_pkg *want, mp_buf *req,
                     mp_monitor_call *call, mp_err *err);
 /* Closes the endpoint, if any (the deployment finishes). */
 void mp__deploy_endpoint_close(deploy *d);

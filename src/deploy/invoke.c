@@ -11,7 +11,7 @@ typedef struct invoke_job {
   uv_work_t work;
   deploy *d;
   char *tok, *ref;
-  char *version, *url; /* of the package's default instance; NULL: any */
+  mp_invoke_pkg *want; /* the package's default instance */
   mp_value *args, *ret;
   mp_monitor_call *call;
   int rc;
@@ -19,24 +19,20 @@ typedef struct invoke_job {
 } invoke_job;
 
 mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
-                                     const char *tok, const char *version,
-                                     const char *url, mp_err *err) {
+                                     const mp_invoke_pkg *want, mp_err *err) {
   if (ref) return mp_registry_get(d->registry, ref, err);
-  char *pkg = mp_type_package(tok);
-  mp_invoke_pkg want = {pkg, version, url};
-  mp_provider *p =
-      pkg ? mp_registry_for_invoke(d->registry, &want, d->o->config, err) : NULL;
-  if (pkg == NULL) mp_err_set(err, MP_EINVAL, "invalid token '%s'", tok);
-  free(pkg);
-  return p;
+  if (want == NULL || want->pkg == NULL) {
+    mp_err_set(err, MP_EINVAL, "no package to call");
+    return NULL;
+  }
+  return mp_registry_for_invoke(d->registry, want, d->o->config, err);
 }
 
 /* Worker thread: touches only the job and the registry. */
 static void invoke_work(uv_work_t *w) {
   invoke_job *j = mp_container_of(w, invoke_job, work);
   mp_err_clear(&j->err);
-  mp_provider *p = mp__deploy_provider_for(j->d, j->ref, j->tok, j->version,
-                                           j->url, &j->err);
+  mp_provider *p = mp__deploy_provider_for(j->d, j->ref, j->want, &j->err);
   if (p == NULL) {
     j->rc = j->err.code ? j->err.code : MP_ENOENT;
     return;
@@ -63,8 +59,7 @@ static void invoke_job_free(invoke_job *j) {
   mp_value_free(j->args);
   free(j->tok);
   free(j->ref);
-  free(j->version);
-  free(j->url);
+  mp_invoke_pkg_free(j->want);
   free(j);
 }
 
@@ -107,15 +102,14 @@ static void get_resource(deploy *d, invoke_job *j) {
 static void answer_only(uv_work_t *w) { (void)w; }
 
 int mp__deploy_invoke(void *ud, const char *tok, mp_value *args,
-                      const char *ref, const char *version, const char *url,
+                      const char *ref, const mp_invoke_pkg *want,
                       mp_monitor_call *call, mp_err *err) {
   deploy *d = ud;
   invoke_job *j = mp_xcalloc(1, sizeof(*j));
   j->d = d;
   j->tok = mp_xstrdup(tok);
   j->ref = mp_xstrdup(ref);
-  j->version = mp_xstrdup(version);
-  j->url = mp_xstrdup(url);
+  j->want = mp_invoke_pkg_dup(want);
   j->args = args;
   j->call = call;
   int builtin = strcmp(tok, "pulumi:pulumi:getResource") == 0;

@@ -67,35 +67,6 @@ void mp_registry_add_known(mp_registry *r, const mp_resource *st) {
   free(ref);
 }
 
-const char *mp_provider_version(const mp_value *inputs) {
-  const mp_value *v = inputs ? mp_value_object_get(inputs, "version") : NULL;
-  return v && v->kind == MP_VALUE_STRING && v->u.str.ptr[0] ? v->u.str.ptr
-                                                            : NULL;
-}
-
-static mp_value *internal_of(mp_value *inputs) {
-  mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);
-  if (in == NULL || in->kind != MP_VALUE_OBJECT) {
-    in = mp_value_new_object();
-    mp_value_object_set(inputs, MP_PROVIDER_INTERNAL_KEY, in);
-  }
-  return in;
-}
-
-void mp_provider_inputs_set_version(mp_value *inputs, const char *version) {
-  internal_of(inputs);
-  mp_value_object_set(inputs, "version", mp_value_new_cstring(version));
-}
-
-void mp_provider_inputs_set_url(mp_value *inputs, const char *url) {
-  mp_value_object_set(internal_of(inputs), "pluginDownloadURL",
-                      mp_value_new_cstring(url));
-}
-
-void mp_provider_inputs_set_env_vars(mp_value *inputs, mp_value *mappings) {
-  mp_value_object_set(internal_of(inputs), "envVarMappings", mappings);
-}
-
 const char *mp_provider_download_url(const mp_value *inputs) {
   if (inputs == NULL || inputs->kind != MP_VALUE_OBJECT) return NULL;
   const mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);
@@ -116,14 +87,21 @@ mp_value *mp_provider_config(const mp_value *inputs) {
 }
 
 /* An unconfigured instance of |pkg| for what the provider |inputs| ask:
- * their version, fetched from their pluginDownloadURL if need be. */
+ * their plugin at their version, fetched from their pluginDownloadURL if
+ * need be, and parameterized into |pkg| when they say so. */
 static int make_for(const mp_registry *r, const char *pkg,
                     const mp_value *inputs, mp_provider **out, mp_err *err) {
+  const char *plugin = mp_provider_plugin(pkg, inputs);
   const char *version = mp_provider_version(inputs);
   const char *url = mp_provider_download_url(inputs);
   if (r->factory.download_url && version && url)
-    r->factory.download_url(r->factory.ud, pkg, version, url);
-  return r->factory.make(r->factory.ud, pkg, version, out, err);
+    r->factory.download_url(r->factory.ud, plugin, version, url);
+  int rc = r->factory.make(r->factory.ud, plugin, version, out, err);
+  if (rc == 0 && (rc = mp_provider_parameterize(*out, pkg, inputs, err)) < 0) {
+    mp_provider_free(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 static int make_instance(const mp_registry *r, const mp_resource *res,
@@ -195,10 +173,13 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
 
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
                                       const mp_value *inputs, mp_err *err) {
-  char *key = mp_xasprintf("%s@%s", pkg,
-                           mp_provider_version(inputs)
-                               ? mp_provider_version(inputs)
-                               : "");
+  /* The plugin's version, and the package's (they differ when the
+   * package is parameterized). */
+  const mp_value *pv = inputs ? mp_value_object_get(inputs, "version") : NULL;
+  char *key = mp_xasprintf(
+      "%s@%s@%s", pkg,
+      mp_provider_version(inputs) ? mp_provider_version(inputs) : "",
+      pv && pv->kind == MP_VALUE_STRING ? pv->u.str.ptr : "");
   uv_mutex_lock(&r->mu);
   mp_provider *p = mp_map_get(&r->unconf, key);
   if (p == NULL && make_for(r, pkg, inputs, &p, err) == 0)
@@ -232,6 +213,8 @@ mp_provider *mp_registry_for_invoke(mp_registry *r, const mp_invoke_pkg *want,
     if (want->version)
       mp_provider_inputs_set_version(e->state->inputs, want->version);
     if (want->url) mp_provider_inputs_set_url(e->state->inputs, want->url);
+    if (want->param)
+      mp_provider_inputs_set_param(e->state->inputs, want->param);
     mp_map_put(&r->by_ref, ref, e);
     free(type);
     free(urn);

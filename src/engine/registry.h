@@ -44,8 +44,9 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err);
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
                                       const mp_value *inputs, mp_err *err);
 
-/* The plugin version a provider resource asks for: its `version` input
- * (borrowed), or NULL. Instances are made for that version. */
+/* The plugin version a provider resource asks for: its `version` input,
+ * or for a parameterized package `__internal.version` (borrowed), or
+ * NULL. Instances are made for that version. */
 const char *mp_provider_version(const mp_value *inputs);
 
 /* A provider resource's inputs keep what the engine needs of the plugin
@@ -67,12 +68,41 @@ const char *mp_provider_download_url(const mp_value *inputs);
  * DiffConfig and Configure are given. */
 mp_value *mp_provider_config(const mp_value *inputs);
 
+/* A parameterized package (RegisterPackage with a parameterization): the
+ * package |name| at |version| is served by the plugin |plugin| at
+ * |plugin_version| (NULL: any) once Parameterize gave it |value|. A
+ * provider resource of the package keeps, as Pulumi's registry does, the
+ * package's version as `version` and under `__internal` the plugin's
+ * `name` and `version` and the value in base64 as `parameterization`
+ * (registry_param.c). */
+typedef struct mp_provider_param {
+  const char *name, *version;
+  const char *plugin, *plugin_version;
+  const void *value;
+  size_t len;
+} mp_provider_param;
+void mp_provider_inputs_set_param(mp_value *inputs, const mp_provider_param *p);
+/* The plugin that serves provider resources of package |pkg| with
+ * |inputs|: their `__internal.name`, else |pkg|. Borrowed. */
+const char *mp_provider_plugin(const char *pkg, const mp_value *inputs);
+/* Sends Parameterize to |p|, a new instance of the plugin, when |inputs|
+ * (of a provider of package |pkg|) hold a parameterization; the plugin
+ * must answer with the package's name. 0, or an MP_E code. */
+int mp_provider_parameterize(mp_provider *p, const char *pkg,
+                             const mp_value *inputs, mp_err *err);
+
 /* What a provider function's caller asks of the package's instance when
  * it names no provider: the package, and the plugin's version and
  * download URL (NULL: not asked), as a default provider's would be. */
 typedef struct mp_invoke_pkg {
   const char *pkg, *version, *url;
+  /* A parameterized package: |pkg| and |version| are its own, and this
+   * says which plugin serves it. NULL otherwise. */
+  const mp_provider_param *param;
 } mp_invoke_pkg;
+/* An owned copy of |w| (NULL for NULL), and its release. */
+mp_invoke_pkg *mp_invoke_pkg_dup(const mp_invoke_pkg *w);
+void mp_invoke_pkg_free(mp_invoke_pkg *w);
 
 /* The instance that serves provider functions of |want| when the caller
  * names no provider: configured from the stack config keys `<pkg>:<key>`

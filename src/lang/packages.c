@@ -173,7 +173,8 @@ static void load_project_packages(mp_project *p, const mp_ynode *doc) {
       source = scalar_dup(v, "source");
       version = scalar_dup(v, "version");
     }
-    if (source == NULL) {
+    if (source == NULL || mp_project_is_local_source(source)) {
+      free(source);
       free(version);
       continue;
     }

@@ -273,6 +273,33 @@ static char *text_of(const mp_value *v) {
   return v && v->kind == MP_VALUE_STRING ? mp_xstrdup(v->u.str.ptr) : NULL;
 }
 
+/* Pulumi.yaml `packages: {<name>: <local path> | {source: <local path>}}`
+ * (what `pulumi package add ./folder` writes): the folder is the plugin
+ * of package <name>, as if plugins.providers named it. */
+static void load_local_packages(mp_project *p, const mp_value *doc) {
+  const mp_value *m = mp_value_object_get(doc, "packages");
+  if (m == NULL || m->kind != MP_VALUE_OBJECT) return;
+  for (size_t i = 0; i < m->u.obj.len; i++) {
+    const mp_value *v = m->u.obj.items[i].value;
+    if (v->kind == MP_VALUE_OBJECT) v = mp_value_object_get(v, "source");
+    char *path = text_of(v);
+    if (path == NULL || !mp_project_is_local_source(path)) {
+      free(path);
+      continue;
+    }
+    p->plugins = mp_xreallocarray(p->plugins, p->nplugins + 1,
+                                  sizeof(*p->plugins));
+    p->plugins[p->nplugins].name = mp_xstrdup(m->u.obj.items[i].key);
+    p->plugins[p->nplugins].version = NULL;
+    p->plugins[p->nplugins++].path = path;
+  }
+}
+
+int mp_project_is_local_source(const char *source) {
+  return source[0] == '/' || strncmp(source, "./", 2) == 0 ||
+         strncmp(source, "../", 3) == 0;
+}
+
 /* Pulumi.yaml `plugins: {providers: [{name, path, version}, ...]}`. */
 static void load_plugins(mp_project *p, const mp_value *doc) {
   const mp_value *pl = mp_value_object_get(doc, "plugins");
@@ -342,6 +369,7 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
                                          : mp_xasprintf("%s/%s", p->dir, p->main);
   p->defaults = project_defaults(mp_value_object_get(doc, "config"), p->name);
   load_plugins(p, doc);
+  load_local_packages(p, doc);
   return 0;
 }
 
@@ -349,8 +377,9 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
  * a YAML program's resources can be most of the file, and the YAML host
  * reads them from the nodes. */
 static mp_value *fields_value(const mp_ynode *doc) {
-  static const char *const wanted[] = {"name", "runtime", "description",
-                                       "main", "config",  "plugins"};
+  static const char *const wanted[] = {"name",   "runtime", "description",
+                                       "main",   "config",  "plugins",
+                                       "packages"};
   if (doc->kind != MP_YNODE_MAP) return mp_ynode_value(doc, 0);
   mp_value *o = mp_value_new_object();
   for (size_t i = 0; i < doc->n; i++)

@@ -75,6 +75,10 @@ typedef struct mp_project_plugin {
  * or a path are skipped. The |i|th is borrowed from |p|. */
 size_t mp_project_plugin_count(const mp_project *p);
 const mp_project_plugin *mp_project_plugin_at(const mp_project *p, size_t i);
+/* Whether a `packages:` source is a folder on disk (`./x`, `../x`, `/x`):
+ * Pulumi.yaml `packages: {<name>: ./folder}` makes the folder the plugin
+ * of <name>, among the plugins above (last). */
+int mp_project_is_local_source(const char *source);
 
 /* A package the program declares: a Pulumi YAML package declaration
  * (any `.yaml` file under the program folder with

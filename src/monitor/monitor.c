@@ -44,6 +44,7 @@ struct mp_monitor_reg {
   int remote;
   mp_buf creq;
   char *urn; /* the component's URN, for its diagnostics */
+  const mp__package *package; /* its packageRef's package, or NULL */
 };
 
 /* A default provider for one (package, version). */
@@ -405,9 +406,20 @@ static int dp_disabled(mp_monitor *m, const char *pkg) {
   return 0;
 }
 
+/* The key of a default provider: Pulumi's provider request string (the
+ * package, its version and the plugin's download URL). */
+static char *dp_key(const char *pkg, const char *version, const char *url) {
+  return mp_xasprintf("%s@%s@%s", pkg, version ? version : "",
+                      url ? url : "");
+}
+
+/* The default provider of |pkg| for plugin |version| from |url|; a
+ * parameterized package (|param|) is named after its own version. */
 static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
-                        const char *url, mp_err *err) {
-  char *name = mp_default_provider_name(version, url, err);
+                        const char *url, const mp_provider_param *param,
+                        mp_err *err) {
+  char *name =
+      mp_default_provider_name(param ? param->version : version, url, err);
   if (name == NULL) return NULL;
   char *type = mp_xasprintf("%s%s", MP_PROVIDER_TYPE_PREFIX, pkg);
   mp_goal *g = mp_goal_new(type, name, 1);
@@ -427,6 +439,7 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
   if (version && version[0]) mp_provider_inputs_set_version(g->inputs, version);
   /* As Pulumi's default providers: where their plugin is downloaded from. */
   if (url && url[0]) mp_provider_inputs_set_url(g->inputs, url);
+  if (param) mp_provider_inputs_set_param(g->inputs, param);
   return g;
 }
 
@@ -440,7 +453,12 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
     submit(m, g, r);
     return 0;
   }
-  char *pkg = mp_type_package(g->type);
+  /* A parameterized package's resources are served by its own default
+   * provider: the plugin, parameterized (source_eval.go, its packageRef's
+   * provider request). */
+  mp_provider_param param;
+  int parameterized = mp__package_param(r->package, &param);
+  char *pkg = parameterized ? mp_xstrdup(param.name) : mp_type_package(g->type);
   if (pkg == NULL)
     return mp_err_set(err, MP_EINVAL, "invalid resource type '%s'", g->type);
   if (dp_disabled(m, pkg)) {
@@ -456,12 +474,13 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
     free(pkg);
     return MP_ECANCELED;
   }
-  char *key = mp_xasprintf("%s@%s@%s", pkg, g->version ? g->version : "",
-                           g->plugin_download_url ? g->plugin_download_url : "");
+  char *key = dp_key(pkg, parameterized ? param.version : g->version,
+                     g->plugin_download_url);
   dp *d = mp_map_get(&m->dps, key);
   int rc = 0;
   if (d == NULL) {
-    mp_goal *pg = dp_goal(m, pkg, g->version, g->plugin_download_url, err);
+    mp_goal *pg = dp_goal(m, pkg, g->version, g->plugin_download_url,
+                          parameterized ? &param : NULL, err);
     if (pg == NULL) {
       rc = err->code ? err->code : MP_EINVAL;
       goto out;
@@ -518,26 +537,56 @@ static int enqueue(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
   return rc;
 }
 
-/* A packageRef names a package RegisterPackage registered: its version
- * and download URL decide the provider (source_eval.go: the registered
- * package replaces what the request says). */
+/* A packageRef names a package RegisterPackage registered (*out; NULL
+ * without a packageRef): its version and download URL decide the provider
+ * (source_eval.go: the registered package replaces what the request
+ * says), and an explicit provider of the package records them in its
+ * inputs as a default provider does, with the parameterization. */
 static int apply_package(mp_monitor *m, const char *ref, mp_goal *g,
-                         mp_err *err) {
+                         const mp__package **out, mp_err *err) {
+  *out = NULL;
   if (ref == NULL || ref[0] == '\0') return 0;
   const mp__package *p = mp__packages_find(m->packages, ref);
   if (p == NULL)
     return mp_err_set(err, MP_EINVAL, "unknown provider package '%s'", ref);
-  if (p->param_name)
-    return mp_err_set(err, MP_EINVAL,
-                      "package '%s' is parameterized (from plugin '%s'); "
-                      "minipulumi does not serve parameterized packages yet",
-                      p->param_name, p->name);
+  *out = p;
   if (g == NULL) return 0;
   free(g->version);
   g->version = mp_xstrdup(p->version);
   free(g->plugin_download_url);
   g->plugin_download_url = mp_xstrdup(p->download_url);
+  if (!mp_type_is_provider(g->type) || g->inputs == NULL ||
+      g->inputs->kind != MP_VALUE_OBJECT)
+    return 0;
+  if (p->version) mp_provider_inputs_set_version(g->inputs, p->version);
+  if (p->download_url) mp_provider_inputs_set_url(g->inputs, p->download_url);
+  mp_provider_param param;
+  if (mp__package_param(p, &param))
+    mp_provider_inputs_set_param(g->inputs, &param);
   return 0;
+}
+
+/* What a function's or method's provider is when none is named: the
+ * package of |tok| at |version| from |url|, or the package |p| (a
+ * packageRef's) as registered. |param| holds a parameterization; the
+ * package name in |w| is owned (free it). */
+static void want_of(const char *tok, const char *version, const char *url,
+                    const mp__package *p, mp_provider_param *param,
+                    mp_invoke_pkg *w) {
+  memset(w, 0, sizeof(*w));
+  w->version = version && version[0] ? version : NULL;
+  w->url = url && url[0] ? url : NULL;
+  if (p) {
+    w->version = p->version;
+    w->url = p->download_url;
+    if (mp__package_param(p, param)) {
+      w->pkg = mp_xstrdup(param->name);
+      w->version = param->version;
+      w->param = param;
+      return;
+    }
+  }
+  w->pkg = mp_type_package(tok);
 }
 
 /* A remote component (construct.c): its provider is the explicit one, or
@@ -546,8 +595,9 @@ static int apply_package(mp_monitor *m, const char *ref, mp_goal *g,
  * resolveProvider); that provider's Construct makes it. */
 static int register_remote(mp_monitor *m,
                            const Pulumirpc__RegisterResourceRequest *req,
-                           mp_goal *g, mp_strv *own, mp_register_cb cb,
-                           void *ud, mp_err *err) {
+                           mp_goal *g, const mp__package *package,
+                           mp_strv *own, mp_register_cb cb, void *ud,
+                           mp_err *err) {
   int rc = 0;
   char *pkg = mp_type_package(g->type);
   if (pkg == NULL || m->o.hooks.construct == NULL) {
@@ -577,6 +627,7 @@ static int register_remote(mp_monitor *m,
   mp_monitor_reg *r = new_reg(REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
                               req->acceptresources);
   r->remote = 1;
+  r->package = package;
   r->urn = mp_urn_new(m->stack, m->project, g->parent, g->type, g->name, NULL);
   rc = mp__monitor_construct_request(&m->o, req, own, &r->creq, err);
   if (rc < 0) {
@@ -627,8 +678,9 @@ int mp_monitor_register_resource(mp_monitor *m,
                                  const Pulumirpc__RegisterResourceRequest *req,
                                  mp_register_cb cb, void *ud, mp_err *err) {
   mp_goal *g = NULL;
+  const mp__package *package = NULL;
   int rc = mp__monitor_goal_from_register(req, &g, err);
-  if (rc == 0) rc = apply_package(m, req->packageref, g, err);
+  if (rc == 0) rc = apply_package(m, req->packageref, g, &package, err);
   if (rc < 0) {
     mp_goal_free(g);
     return rc;
@@ -643,13 +695,14 @@ int mp_monitor_register_resource(mp_monitor *m,
     }
   }
   if (req->remote) {
-    rc = register_remote(m, req, g, &own, cb, ud, err);
+    rc = register_remote(m, req, g, package, &own, cb, ud, err);
     mp_strv_destroy(&own);
     return rc;
   }
   inherit(m, g, &own);
   mp_monitor_reg *r = new_reg(REG_RESOURCE, cb, NULL, ud, req->acceptsecrets,
                               req->acceptresources);
+  r->package = package;
   /* The heritage is noted now: it needs the providers map. */
   r->heir = heritage_of(m, g, &own);
   mp_strv_destroy(&own);
@@ -660,10 +713,16 @@ int mp_monitor_read_resource(mp_monitor *m,
                              const Pulumirpc__ReadResourceRequest *req,
                              mp_read_cb cb, void *ud, mp_err *err) {
   mp_goal *g = NULL;
+  const mp__package *package = NULL;
   int rc = mp__monitor_goal_from_read(req, &g, err);
-  if (rc < 0) return rc;
+  if (rc == 0) rc = apply_package(m, req->packageref, g, &package, err);
+  if (rc < 0) {
+    mp_goal_free(g);
+    return rc;
+  }
   mp_monitor_reg *r = new_reg(REG_READ, NULL, cb, ud, req->acceptsecrets,
                               req->acceptresources);
+  r->package = package;
   return enqueue(m, g, r, err);
 }
 
@@ -690,7 +749,8 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
   if (m->o.hooks.invoke == NULL)
     return mp_err_set(err, MP_EPLUGIN, "unknown function %s", req->tok);
   mp_value *args = NULL;
-  int rc = apply_package(m, req->packageref, NULL, err);
+  const mp__package *package = NULL;
+  int rc = apply_package(m, req->packageref, NULL, &package, err);
   if (rc == 0) rc = mp_value_from_pb_struct(req->args, &args, err);
   if (rc < 0) return rc;
   mp_monitor_call *c = mp_xcalloc(1, sizeof(*c));
@@ -699,13 +759,14 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
   /* Function results keep their secrets marked (as Pulumi's engine does). */
   c->pb_flags = MP_PB_KEEP_SECRETS |
                 (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
+  mp_provider_param param;
+  mp_invoke_pkg want;
+  want_of(req->tok, req->version, req->plugindownloadurl, package, &param,
+          &want);
   rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
                          req->provider && req->provider[0] ? req->provider : NULL,
-                         req->version && req->version[0] ? req->version : NULL,
-                         req->plugindownloadurl && req->plugindownloadurl[0]
-                             ? req->plugindownloadurl
-                             : NULL,
-                         c, err);
+                         &want, c, err);
+  free((char *)want.pkg);
   if (rc < 0) free(c);
   return rc;
 }
@@ -751,15 +812,13 @@ int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err) {
  * asks its default providers the same way), else NULL: the deployment's
  * pick for functions. */
 static const char *method_provider(mp_monitor *m,
-                                   const Pulumirpc__ResourceCallRequest *req) {
+                                   const Pulumirpc__ResourceCallRequest *req,
+                                   const mp_invoke_pkg *want) {
   if (req->provider && req->provider[0]) return req->provider;
-  char *pkg = mp_type_package(req->tok);
-  if (pkg == NULL) return NULL;
-  char *key = mp_xasprintf("%s@%s@%s", pkg, req->version ? req->version : "",
-                           req->plugindownloadurl ? req->plugindownloadurl : "");
+  if (want->pkg == NULL) return NULL;
+  char *key = dp_key(want->pkg, want->version, want->url);
   const dp *d = mp_map_get(&m->dps, key);
   free(key);
-  free(pkg);
   return d && d->ready ? d->ref : NULL;
 }
 
@@ -769,19 +828,25 @@ int mp_monitor_call_method(mp_monitor *m, const Pulumirpc__ResourceCallRequest *
     return mp_err_set(err, MP_EINVAL, "Call: missing method token");
   if (m->o.hooks.call == NULL)
     return mp_err_set(err, MP_EINVAL, "cannot call %s here", req->tok);
-  int rc = apply_package(m, req->packageref, NULL, err);
+  const mp__package *package = NULL;
+  int rc = apply_package(m, req->packageref, NULL, &package, err);
   if (rc < 0) return rc;
   mp_buf b;
   mp_buf_init(&b);
   rc = mp__monitor_call_request(&m->o, req, &b, err);
   mp_monitor_call *c = NULL;
+  mp_provider_param param;
+  mp_invoke_pkg want;
+  want_of(req->tok, req->version, req->plugindownloadurl, package, &param,
+          &want);
   if (rc == 0) {
     c = mp_xcalloc(1, sizeof(*c));
     c->ccb = cb;
     c->ud = ud;
-    rc = m->o.hooks.call(m->o.hooks.ud, req->tok, method_provider(m, req), &b,
-                         c, err);
+    rc = m->o.hooks.call(m->o.hooks.ud, req->tok,
+                         method_provider(m, req, &want), &want, &b, c, err);
   }
+  free((char *)want.pkg);
   if (rc < 0) free(c);
   mp_buf_destroy(&b);
   return rc;
@@ -820,6 +885,12 @@ int mp_monitor_register_package(mp_monitor *m,
                       "RegisterPackage of '%s': the parameterization has no "
                       "package name",
                       req->name);
+  if (req->extension)
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterPackage of '%s': extension parameterizations "
+                      "(package '%s') are not supported; only replacement "
+                      "parameterizations are",
+                      req->name, req->extension->name ? req->extension->name : "");
   *ref = mp_xstrdup(mp__packages_register(&m->packages, req));
   return 0;
 }

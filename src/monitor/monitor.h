@@ -8,6 +8,7 @@
 #define MP_MONITOR_H
 
 #include "engine/goal.h"
+#include "engine/registry.h"
 #include "engine/resource.h"
 #include "engine/step.h"
 #include "monitor/api.h"
@@ -27,11 +28,11 @@ typedef struct mp_monitor_hooks {
   void (*log)(void *ud, mp_log_severity sev, const char *urn, const char *msg);
   void (*program_done)(void *ud, int failed, const char *msg);
   /* Calls provider function |tok| with |args| (taken) through the provider
-   * |ref| (NULL: the package's default, of plugin |version| fetched from
-   * |url|, each NULL when not asked); answers later through
+   * |ref| (NULL: the instance that serves functions of the package |want|
+   * describes; borrowed for the call); answers later through
    * mp_monitor_call_done. Returns 0 or an MP_E code (then no answer). */
   int (*invoke)(void *ud, const char *tok, mp_value *args, const char *ref,
-                const char *version, const char *url, mp_monitor_call *call,
+                const mp_invoke_pkg *want, mp_monitor_call *call,
                 mp_err *err);
   /* Components and methods (construct.c, call.c); NULL: refused. The
    * address of a ResourceMonitor server on this monitor, for component
@@ -42,10 +43,11 @@ typedef struct mp_monitor_hooks {
   int (*construct)(void *ud, const char *ref, mp_buf *req,
                    mp_monitor_reg *reg, mp_err *err);
   /* Sends the packed CallRequest |req| (taken) to the provider |ref| (NULL:
-   * the one Invoke would pick for |tok|'s package); answers later through
+   * the one Invoke would pick for |want|); answers later through
    * mp_monitor_method_done. */
-  int (*call)(void *ud, const char *tok, const char *ref, mp_buf *req,
-              mp_monitor_call *call, mp_err *err);
+  int (*call)(void *ud, const char *tok, const char *ref,
+              const mp_invoke_pkg *want, mp_buf *req, mp_monitor_call *call,
+              mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {

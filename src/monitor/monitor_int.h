@@ -2,6 +2,7 @@
 #ifndef MP_MONITOR_INT_H
 #define MP_MONITOR_INT_H
 
+#include "engine/registry.h"
 #include "monitor/monitor.h"
 
 /* What Construct and Call requests carry about the deployment: the
@@ -52,6 +53,8 @@ typedef struct mp__package {
 const char *mp__packages_register(mp__package **list,
                                   const Pulumirpc__RegisterPackageRequest *q);
 const mp__package *mp__packages_find(const mp__package *list, const char *ref);
+/* 1 with |out| filled (borrowing from |p|) when |p| is parameterized. */
+int mp__package_param(const mp__package *p, mp_provider_param *out);
 void mp__packages_free(mp__package *list);
 
 #endif

@@ -60,6 +60,18 @@ const mp__package *mp__packages_find(const mp__package *list, const char *ref) {
   return NULL;
 }
 
+int mp__package_param(const mp__package *p, mp_provider_param *out) {
+  memset(out, 0, sizeof(*out));
+  if (p == NULL || p->param_name == NULL) return 0;
+  out->name = p->param_name;
+  out->version = p->param_version;
+  out->plugin = p->name;
+  out->plugin_version = p->version;
+  out->value = p->param_value.data;
+  out->len = p->param_value.len;
+  return 1;
+}
+
 void mp__packages_free(mp__package *list) {
   while (list) {
     mp__package *p = list;

@@ -34,6 +34,10 @@ static const struct feature {
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_INVOKE_TRANSFORMS},
     {"resourceHooks",
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_HOOKS},
+    /* Package references and parameterized packages (monitor/packages.c,
+     * engine/registry_param.c). */
+    {"parameterization",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_PARAMETERIZATION},
 };
 
 /* Where a resource hook lives: the program's function, for the monitor's

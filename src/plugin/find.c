@@ -45,7 +45,7 @@ static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
   char *base = s->path[0] == '/'
                    ? mp_xstrdup(s->path)
                    : mp_xasprintf("%s/%s", h->project_dir, s->path);
-  if (is_exec_file(base)) {
+  if (is_exec_file(base) || mp__plugin_is_source(base)) {
     *path = base;
     return 0;
   }
@@ -57,20 +57,20 @@ static int find_spec(const mp_plugin_host *h, const mp_plugin_spec *s,
   }
   mp_err_set(err, MP_ENOENT,
              "no resource plugin 'pulumi-resource-%s' found at '%s' (the "
-             "path Pulumi.yaml's plugins.providers gives for '%s'); it must "
-             "be an executable file or a folder holding one",
+             "path Pulumi.yaml's plugins.providers or packages gives for "
+             "'%s'); it must be an executable file, a folder holding one, "
+             "or a plugin folder with PulumiPlugin.yaml",
              s->name, base, s->name);
   free(inside);
   free(base);
   return MP_ENOENT;
 }
 
-static char *find_on_path(const char *search_path, const char *pkg) {
+char *mp__plugin_on_path(const char *search_path, const char *file) {
   for (const char *d = search_path; d; d++) {
     const char *end = strchr(d, ':');
     size_t n = end ? (size_t)(end - d) : strlen(d);
-    char *cand =
-        mp_xasprintf("%.*s/pulumi-resource-%s", (int)n, n ? d : ".", pkg);
+    char *cand = mp_xasprintf("%.*s/%s", (int)n, n ? d : ".", file);
     if (is_exec_file(cand))
       return cand;
     free(cand);
@@ -138,7 +138,9 @@ int mp_plugin_find(mp_plugin_host *h, const char *pkg, const char *version,
   const mp_plugin_spec *s = spec_for(h, pkg, version);
   if (s)
     return find_spec(h, s, path, err);
-  *path = find_on_path(h->search_path, pkg);
+  char *file = mp_xasprintf("pulumi-resource-%s", pkg);
+  *path = mp__plugin_on_path(h->search_path, file);
+  free(file);
   if (*path == NULL)
     *path = find_in_caches(h, pkg, w);
   if (*path == NULL && w == NULL && h->plugin_dir) {

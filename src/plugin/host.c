@@ -268,8 +268,17 @@ static int make(void *ud, const char *pkg, const char *version,
   char *path = NULL;
   int rc = mp_plugin_find(h, pkg, version, &path, err);
   if (rc < 0) return rc;
-  const char *argv[] = {path, NULL};
-  rc = mp_plugin_launch(h, pkg, argv, out, err);
+  mp_strv argv;
+  mp_strv_init(&argv);
+  if (mp__plugin_is_source(path))
+    rc = mp__plugin_source_argv(h, pkg, path, &argv, err);
+  else
+    mp_strv_push(&argv, path);
+  if (rc == 0) {
+    mp_strv_push_take(&argv, NULL);
+    rc = mp_plugin_launch(h, pkg, (const char *const *)argv.items, out, err);
+  }
+  mp_strv_destroy(&argv);
   const char *claims = mp_builtin_unclaimed(pkg, version);
   if (rc == 0 && claims) {
     /* The display says who serves a built-in package's other versions. */

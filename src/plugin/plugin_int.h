@@ -83,6 +83,15 @@ struct mp__plugin {
 
 /* Whether the project's plugins.providers names |pkg| for |version|
  * (find.c). */
+/* source.c: whether |path| is a plugin folder from source (it holds
+ * PulumiPlugin.yaml), and the command that runs it as the plugin of |pkg|
+ * (pushed on |argv|; the engine's address follows). */
+int mp__plugin_is_source(const char *path);
+/* The executable |file| in a folder of |search_path| (PATH's form), or
+ * NULL (find.c). */
+char *mp__plugin_on_path(const char *search_path, const char *file);
+int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
+                           const char *dir, mp_strv *argv, mp_err *err);
 int mp__plugin_named_by_spec(const mp_plugin_host *h, const char *pkg,
                              const char *version);
 

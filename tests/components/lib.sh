@@ -30,7 +30,7 @@ no_orphans() {
       local cmd
       cmd=$({ tr '\0' ' ' </proc/"$pid"/cmdline; } 2>/dev/null)
       case "$cmd" in
-        *index.js*|*pulumi-resource-*) left="$left [$pid: $cmd]" ;;
+        *index.js*|*run-plugin*|*pulumi-resource-*) left="$left [$pid: $cmd]" ;;
       esac
     fi
   done

@@ -63,9 +63,10 @@ static int on_construct(void *ud, const char *ref, mp_buf *req,
   return 0;
 }
 
-static int on_call(void *ud, const char *tok, const char *ref, mp_buf *req,
+static int on_call(void *ud, const char *tok, const char *ref,
+                   const mp_invoke_pkg *want, mp_buf *req,
                    mp_monitor_call *call, mp_err *err) {
-  (void)err, (void)tok;
+  (void)err, (void)tok, (void)want;
   fx *f = ud;
   f->call_ref = mp_xstrdup(ref);
   f->call_req = *req;
@@ -354,7 +355,7 @@ static void test_call(void) {
 }
 
 /* The same package gets the same reference; a packageRef must name one;
- * a parameterized package is not served yet. */
+ * a parameterized package gets its own default provider. */
 static void test_packages(void) {
   fx f;
   fx_init(&f);
@@ -388,10 +389,14 @@ static void test_packages(void) {
   mp_err_clear(&err);
   CHECK(mp_monitor_register_resource(f.m, &q, registered, &f, &err) < 0);
   CHECK(strstr(err.msg, "unknown provider package 'no-such-ref'") != NULL);
-  /* Parameterized: registered, refused on use. */
+  /* Parameterized: the package's resources get a default provider of the
+   * package, named after its version, that records the plugin and the
+   * parameter under __internal (as Pulumi's registry.go). */
   Pulumirpc__Parameterization z = PULUMIRPC__PARAMETERIZATION__INIT;
   z.name = "pkgZ";
   z.version = "0.1.0";
+  z.value.data = (uint8_t *)"carrots";
+  z.value.len = 7;
   p.name = "pkgA";
   p.parameterization = &z;
   char *r4 = NULL;
@@ -399,8 +404,35 @@ static void test_packages(void) {
   q.packageref = r4;
   q.type = "pkgZ:m:T";
   mp_err_clear(&err);
-  CHECK(mp_monitor_register_resource(f.m, &q, registered, &f, &err) < 0);
-  CHECK(strstr(err.msg, "parameterized") != NULL);
+  CHECK(mp_monitor_register_resource(f.m, &q, registered, &f, &err) == 0);
+  CHECK(f.ngoals == 2);
+  const mp_goal *dp = f.goals[1];
+  CHECK_STR(dp->type, "pulumi:providers:pkgZ");
+  CHECK_STR(dp->name, "default_0_1_0");
+  mp_buf jb;
+  mp_buf_init(&jb);
+  CHECK(mp_value_to_json(dp->inputs, NULL, 0, &jb, &err) == 0);
+  CHECK_STR(jb.data, "{\"__internal\":{\"name\":\"pkgA\",\"parameterization\":"
+                     "\"Y2Fycm90cw==\",\"version\":\"2.0.0\"},"
+                     "\"version\":\"0.1.0\"}");
+  mp_buf_destroy(&jb);
+  /* An explicit provider of the package records the same. */
+  Pulumirpc__RegisterResourceRequest pq =
+      PULUMIRPC__REGISTER_RESOURCE_REQUEST__INIT;
+  pq.type = "pulumi:providers:pkgZ";
+  pq.name = "explicit";
+  pq.custom = 1;
+  pq.packageref = r4;
+  CHECK(mp_monitor_register_resource(f.m, &pq, registered, &f, &err) == 0);
+  CHECK(f.ngoals == 3);
+  const mp_value *in = mp_value_object_get(f.goals[2]->inputs, "__internal");
+  CHECK(in && mp_value_object_get(in, "parameterization") != NULL);
+  /* Extension parameterizations are refused with a clear error. */
+  p.parameterization = NULL;
+  p.extension = &z;
+  char *r5 = NULL;
+  CHECK(mp_monitor_register_package(f.m, &p, &r5, &err) < 0 && r5 == NULL);
+  CHECK(strstr(err.msg, "extension") != NULL);
   free(r1);
   free(r2);
   free(r3);

@@ -65,5 +65,7 @@ int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_protect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_upgrade(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_gen_completion(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_package(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_schema(int argc, const char **argv, mp_ctx *ctx);
 
 #endif

@@ -43,6 +43,8 @@ static const mp_command commands[] = {
     /* issue 37: the rest of the command line */
     {"gen-completion", mp_cmd_gen_completion,
      "Generate a completion script for bash, zsh or fish"},
+    {"package", mp_cmd_package, "Work with Pulumi packages"},
+    {"schema", mp_cmd_schema, "Analyze package schemas"},
     {"org", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
     {"console", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
     {"deployment", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},

@@ -95,7 +95,8 @@ PULUMI = {
     "plugin run": [],
     "gen-completion": [],
     "about": [], "new": [], "install": [], "convert": [], "watch": [],
-    "package get-schema": [], "package gen-sdk": [], "schema check": [],
+    "package": [], "package get-schema": [], "package gen-sdk": [],
+    "schema": [], "schema check": [],
     "policy new": [], "policy validate-config": [],
 }
 

@@ -106,8 +106,27 @@ function outs(id, inputs) {
 
 let serial = 0;
 const hung = []; // rejections of the Creates that hang
+// What GetSchema answers (the SDK's provider library serves `schema`).
+const schema = {
+  name: "testprov",
+  version: servedBy || "1.2.3",
+  resources: {
+    "testprov:index:Item": {
+      properties: { value: { type: "string" }, length: { type: "integer" } },
+      inputProperties: { value: { type: "string" }, key: { type: "string" } },
+    },
+  },
+  functions: {
+    "testprov:index:echo": {
+      inputs: { properties: { text: { type: "string" } } },
+      outputs: { properties: { text: { type: "string" }, upper: { type: "string" } } },
+    },
+  },
+};
+
 const testprov = {
   version: servedBy || "1.2.3",
+  schema: JSON.stringify(schema),
   async check(urn, olds, news) {
     if (news.value === "invalid")
       return { inputs: news, failures: [{ property: "value", reason: "value may not be 'invalid'" }] };

@@ -1,0 +1,38 @@
+/* ResourceProvider/GetSchema on a launched plugin (`package get-schema`):
+ * the package schema a provider describes itself with. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/plugin_int.h"
+#include "pulumi/provider.pb-c.h"
+
+int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
+                         mp_err *err) {
+  *json = NULL;
+  if (prov == NULL || prov->vt != &mp__plugin_vtable)
+    return mp_err_set(err, MP_EINVAL,
+                      "package '%s' is served by a built-in provider, "
+                      "which has no schema",
+                      prov && prov->pkg ? prov->pkg : "?");
+  mp__plugin *p = (mp__plugin *)prov;
+  Pulumirpc__GetSchemaRequest req = PULUMIRPC__GET_SCHEMA_REQUEST__INIT;
+  req.version = version;
+  Pulumirpc__GetSchemaResponse *resp = NULL;
+  mp_prov_resp r;
+  mp_prov_resp_init(&r);
+  int unimpl = 0;
+  int rc = mp__plugin_rpc(p, "/pulumirpc.ResourceProvider/GetSchema",
+                          &req.base, &pulumirpc__get_schema_response__descriptor,
+                          &resp, p->h->setup_timeout_ms, &r, &unimpl, err);
+  mp_prov_resp_destroy(&r);
+  if (unimpl)
+    return mp_err_set(err, MP_ENOENT,
+                      "plugin '%s' does not implement GetSchema", p->name);
+  if (rc < 0) {
+    mp_err_prefix(err, "plugin '%s': GetSchema failed", p->name);
+    return rc;
+  }
+  *json = mp_xstrdup(resp->schema ? resp->schema : "");
+  protobuf_c_message_free_unpacked(&resp->base, NULL);
+  return 0;
+}

@@ -94,7 +94,7 @@ static void test_plugin_find_order(void) {
   h = host(&bad, 1, onpath, 0);
   CHECK(mp_plugin_find(h, "x", NULL, &found, &err) == MP_ENOENT);
   CHECK_CONTAINS(err.msg, "/nowhere' (the path Pulumi.yaml's "
-                          "plugins.providers gives for 'x')");
+                          "plugins.providers or packages gives for 'x')");
   mp_plugin_host_shutdown(h);
   free(onpath);
 }

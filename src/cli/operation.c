@@ -277,6 +277,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.sink_ud = &s;
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
+    o.verify_snapshot = !ctx->no_integrity;
     o.log = &ctx->log;
     mp_policy_run_hook(&policy, &o);
     rc = plan_open(r, dry_run, &o.plan, err);

@@ -67,6 +67,10 @@ typedef struct mp_deploy_opts {
    * still joins its threads and closes its handles. The CLI sets it on
    * its last run, except in sanitizer builds, which check every free. */
   int leave_memory;
+  /* The snapshot loaded must pass the integrity check (mp_snapshot_verify)
+   * or nothing runs, as Pulumi refuses a checkpoint that fails it; 0
+   * with --disable-integrity-checking. */
+  int verify_snapshot;
   /* Leveled logs (the step generator's decisions) and trace spans;
    * borrowed, may be NULL. */
   mp_log *log;

@@ -233,6 +233,8 @@ static int setup(deploy *d, mp_err *err) {
   d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
   int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
+  if (o->verify_snapshot && mp_snapshot_verify(d->snap, err) < 0)
+    return mp_err_prefix(err, "snapshot integrity failure; refusing to use it");
   if (o->kind == MP_DEPLOY_UPDATE && o->source && o->source->vt->prepare) {
     /* while the passphrase's key may still be in the making */
     mp_source_info si;

@@ -2,7 +2,8 @@
 # Issue 37: --show-reads (read steps shown in the display, hidden by
 # default as Pulumi's display hides them), -e/--emoji (Pulumi's emoji in
 # its messages) and --disable-integrity-checking (stack import takes a
-# snapshot that fails the integrity check, as Pulumi skips it).
+# snapshot that fails the integrity check, as Pulumi skips it; an
+# operation refuses such a snapshot without the flag).
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world
 cat > Pulumi.yaml <<'YAML'
@@ -77,4 +78,16 @@ run stack import --file "$T/bad.json" --disable-integrity-checking
 expect_rc 0 "stack import --disable-integrity-checking"
 export_state
 grep -q "::nowhere" "$T/export.json" || fail "the snapshot imported as is"
+# an operation refuses that snapshot as Pulumi does, unless told not to
+# check it
+run preview
+expect_rc 1 "preview of a snapshot that fails the check"
+expect_err "snapshot integrity failure; refusing to use it: " "Pulumi's words"
+expect_err "nowhere" "what fails"
+run up -y
+expect_rc 1 "up of a snapshot that fails the check"
+export_state
+grep -q "::nowhere" "$T/export.json" || fail "the refused up left the snapshot as it was"
+run preview --disable-integrity-checking
+case "$ERR" in *"snapshot integrity failure"*) fail "checked with the flag: $ERR" ;; esac
 finish

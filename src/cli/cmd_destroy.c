@@ -27,6 +27,7 @@ int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "ignore-protect", &f.ignore_protect, "delete or replace protected resources anyway"),
       MP_OPT_BOOL_(0, "exclude-protected", &f.exclude_protected, "destroy everything but the protected resources and what they need"),
       MP_OPT_BOOL_('r', "refresh", &f.refresh, "refresh the stack's state before the destroy"),
+      MP_OPT_BOOL_(0, "run-program", &f.run_program, "run the program to determine up-to-date state for providers to destroy resources"),
       MP_OPT_BOOL_(0, "continue-on-error", &f.continue_on_error, "go on with independent deletes after a failure"),
       MP_OPT_BOOL_(0, "remove", &f.remove, "remove the stack and its config file afterwards"),
       MP_OPT_GROUP_(shared.rows),

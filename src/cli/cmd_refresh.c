@@ -32,6 +32,7 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_LIST_(0, "import-pending-creates", &imports, "URN|ID",
                    "complete pending creates: URN ID [URN ID...], one value "
                    "per flag"),
+      MP_OPT_BOOL_(0, "run-program", &f.run_program, "run the program to determine up-to-date state for providers to refresh resources"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the refresh changed anything"),
       MP_OPT_GROUP_(shared.rows),
       MP_OPT_GROUP_(more.rows),

@@ -223,7 +223,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_plugin_host *plugins = NULL;
   if (r->kind == MP_DEPLOY_UPDATE && r->f->import)
     src = mp_import_source_new(r->f->import);
-  else if (r->kind == MP_DEPLOY_UPDATE)
+  else if (r->kind == MP_DEPLOY_UPDATE || r->f->run_program)
     rc = mp_cli_source_new(ctx, r->stack, r->f->client, &src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
   int memory_only = last && mp_yaml_source_last_use(src);
@@ -268,6 +268,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.steps.ignore_protect = r->f->ignore_protect;
     o.steps.import_only = r->f->import != NULL;
     o.refresh_first = r->f->refresh;
+    o.run_program = r->f->run_program;
     o.clear_pending_creates = r->f->clear_pending_creates;
     o.skip_pending_creates = r->f->skip_pending_creates;
     o.message = r->f->message;

@@ -19,6 +19,7 @@ typedef struct mp_op_flags {
   int target_dependents, exclude_dependents, continue_on_error;
   int ignore_protect; /* destroy/up --ignore-protect */
   int exclude_protected; /* destroy --exclude-protected */
+  int run_program; /* refresh/destroy --run-program (deploy/run_program.c) */
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;

@@ -50,6 +50,14 @@ typedef struct mp_deploy_opts {
   int serial_stepgen;    /* Check and Diff one registration at a time, on
                             the generator's thread (to compare) */
   int refresh_first;     /* up --refresh */
+  /* refresh and destroy --run-program (run_program.c): |source| runs first,
+   * as a preview, and the providers it registers (their inputs) stand in
+   * for the recorded ones during the refresh or destroy. */
+  int run_program;
+  /* Internal to run_program.c: where the preview leaves the program's
+   * provider resources (OBJECT URN -> inputs), and those for the run. */
+  mp_value **program_providers_out;
+  const mp_value *program_providers;
   int clear_pending_creates; /* refresh */
   int skip_pending_creates;  /* refresh */
   const char *message;   /* -m */

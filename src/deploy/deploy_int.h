@@ -259,6 +259,18 @@ void mp__deploy_ahead_destroy(deploy *d);
 /* ---- refresh (refresh.c) ---- */
 /* Submits one refresh step per targeted resource (DS_REFRESHING). */
 void mp__deploy_refresh_start(deploy *d);
+
+/* --run-program (run_program.c): one deployment run (lifecycle.c); the
+ * program's preview, leaving its provider resources in *out (OBJECT
+ * URN -> inputs; owned); at the end of a run, those it registered; and at
+ * the start, the program's inputs put on the snapshot's providers. */
+int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
+                       mp_err *err);
+int mp__deploy_program_providers(const mp_deploy_opts *o,
+                                 mp_deploy_result *res, mp_value **out,
+                                 mp_err *err);
+void mp__deploy_collect_providers(deploy *d);
+void mp__deploy_use_program_providers(deploy *d);
 /* Records a finished refresh step (takes s->new_). */
 void mp__deploy_refresh_done(deploy *d, mp_step *s);
 /* Writes the refreshed snapshot in one transaction (at the end, when the

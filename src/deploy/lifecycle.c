@@ -246,6 +246,7 @@ static int setup(deploy *d, mp_err *err) {
       (rc = o->crypter->ready(o->crypter->ctx, err)) < 0)
     return rc;
   inject_default_providers(d);
+  mp__deploy_use_program_providers(d); /* --run-program */
   if (!o->dry_run) {
     mp_lock_info stale;
     rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
@@ -423,14 +424,29 @@ static void summary(deploy *d) {
   mp__deploy_emit(d, &ev);
 }
 
-static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
-                   mp_err *err);
+/* refresh and destroy --run-program: the program's providers first. */
+static int run_with_program(const mp_deploy_opts *o, mp_deploy_result *res,
+                            mp_err *err) {
+  mp_value *provs = NULL;
+  int rc = mp__deploy_program_providers(o, res, &provs, err);
+  if (rc == 0 && !res->failed) {
+    mp_deploy_opts wo = *o;
+    wo.run_program = 0;
+    wo.source = NULL;
+    wo.program_providers = provs;
+    rc = mp_deploy_run(&wo, res, err);
+  }
+  mp_value_free(provs);
+  return rc;
+}
 
 int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
                   mp_err *err) {
+  if (o->run_program && o->kind != MP_DEPLOY_UPDATE && o->source)
+    return run_with_program(o, res, err);
   if ((o->kind != MP_DEPLOY_UPDATE && o->kind != MP_DEPLOY_DESTROY) ||
       !o->refresh_first)
-    return run_one(o, res, err);
+    return mp__deploy_run_one(o, res, err);
   /* up --refresh and destroy --refresh: refresh everything first, then
    * update (or destroy) from the result. */
   mp_deploy_opts ro = *o;
@@ -440,12 +456,12 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
   ro.plan = NULL; /* a plan is about the update's steps */
-  int rc = run_one(&ro, res, err);
+  int rc = mp__deploy_run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;
   mp_deploy_opts uo = *o;
   uo.refresh_first = 0;
-  rc = run_one(&uo, res, err);
+  rc = mp__deploy_run_one(&uo, res, err);
   res->counts[MP_OP_REFRESH] += rres.counts[MP_OP_REFRESH];
   return rc;
 }
@@ -460,8 +476,8 @@ static const char *kind_span_name(const mp_deploy_opts *o) {
   }
 }
 
-static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
-                   mp_err *err) {
+int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
+                       mp_err *err) {
   memset(res, 0, sizeof(*res));
   deploy *d = mp_xcalloc(1, sizeof(*d));
   d->o = o;
@@ -487,6 +503,7 @@ static int run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   if (rc == 0) rc = start(d, err);
   if (rc < 0) mp__deploy_finish(d);
   uv_run(&d->loop, UV_RUN_DEFAULT);
+  if (o->program_providers_out) mp__deploy_collect_providers(d);
   if (rc == 0) summary(d);
   if (d->upd) {
     mp_update_counts c = {0};

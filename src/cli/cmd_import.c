@@ -28,7 +28,21 @@ static void list_add(mp_import_list *l, const char *type, const char *name,
   l->items[l->len].type = mp_xstrdup(type);
   l->items[l->len].name = mp_xstrdup(name);
   l->items[l->len].id = mp_xstrdup(id);
+  l->items[l->len].urn = NULL;
+  mp_strv_init(&l->items[l->len].props);
   l->len++;
+}
+
+/* Adds the comma-separated names of |csv| to |out| (Pulumi's string
+ * slice flag). */
+static void split_names(const char *csv, mp_strv *out) {
+  const char *p = csv;
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n) mp_strv_push_take(out, mp_xstrndup(p, n));
+    p += n + (e != NULL);
+  }
 }
 
 static void list_destroy(mp_import_list *l) {
@@ -36,11 +50,14 @@ static void list_destroy(mp_import_list *l) {
     free(l->items[i].type);
     free(l->items[i].name);
     free(l->items[i].id);
+    free(l->items[i].urn);
+    mp_strv_destroy(&l->items[i].props);
   }
   free(l->items);
 }
 
-/* Pulumi's import file: {"resources": [{"type", "name", "id"}, ...]}. */
+/* Pulumi's import file: {"resources": [{"type", "name", "id",
+ * "properties"?}, ...]}. */
 static int read_file(mp_ctx *ctx, const char *path, mp_import_list *l) {
   mp_buf b;
   mp_buf_init(&b);
@@ -75,7 +92,21 @@ static int read_file(mp_ctx *ctx, const char *path, mp_import_list *l) {
                               path, i);
         break;
       }
+      const cJSON *props = cJSON_GetObjectItemCaseSensitive(r, "properties");
+      const cJSON *p;
+      int bad = props && !cJSON_IsArray(props);
+      if (props && !bad)
+        cJSON_ArrayForEach(p, props) bad |= !cJSON_IsString(p);
+      if (bad) {
+        status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                              "import file '%s': resource %zu: \"properties\" "
+                              "must be a list of property names",
+                              path, i);
+        break;
+      }
       list_add(l, t->valuestring, nm->valuestring, id->valuestring);
+      cJSON_ArrayForEach(p, props) mp_strv_push(&l->items[l->len - 1].props,
+                                                p->valuestring);
       i++;
     }
   }
@@ -178,6 +209,8 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   const char *file = NULL, *out_path = NULL, *from = NULL;
   const char *parent_spec = NULL, *provider_spec = NULL;
+  mp_strv props; /* --properties, each maybe name1,name2 */
+  mp_strv_init(&props);
   char *parent = NULL, *provider = NULL;
   mp_snapshot *existing = NULL;
   int protect = 1, generate = 1;
@@ -205,6 +238,9 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "provider", &provider_spec, "name=urn",
                   "the provider resource to import with: its variable name "
                   "and URN"),
+      MP_OPT_LIST_(0, "properties", &props, "name1,name2",
+                   "the properties of what is read to use as the imported "
+                   "resource's inputs (default: all)"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   mp_import_list l = {0};
@@ -219,7 +255,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
                           "minipulumi; import the resources with TYPE NAME "
                           "ID or --file FILE",
                           from);
-  } else if (file && (pos.len || parent_spec || provider_spec)) {
+  } else if (file && (pos.len || parent_spec || provider_spec || props.len)) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "an inline resource may not be specified in "
                           "conjunction with an import file");
@@ -231,6 +267,8 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
     status = read_file(ctx, file, &l);
   } else {
     list_add(&l, pos.items[0], pos.items[1], pos.items[2]);
+    for (size_t i = 0; i < props.len; i++)
+      split_names(props.items[i], &l.items[0].props);
   }
   if (!status && l.len == 0)
     status = mp_cli_error(ctx, MP_EXIT_CONFIG, "no resources to import");
@@ -251,6 +289,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
     mp_strv_push_take(&f.targets, mp_urn_new(stack, ctx->project->name,
                                              parent, type, l.items[i].name,
                                              NULL));
+    l.items[i].urn = mp_xstrdup(f.targets.items[f.targets.len - 1]);
   }
   if (!status) {
     l.protect = protect;
@@ -289,6 +328,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   free(provider);
   mp_snapshot_free(existing);
   list_destroy(&l);
+  mp_strv_destroy(&props);
   mp_strv_destroy(&pos);
   mp_op_flags_destroy(&f);
   return status;

@@ -171,3 +171,11 @@ mp_source *mp_import_source_new(const mp_import_list *l) {
   s->l = l;
   return &s->base;
 }
+
+const mp_strv *mp_import_properties_of(void *ud, const char *urn) {
+  const mp_import_list *l = ud;
+  for (size_t i = 0; i < l->len; i++)
+    if (l->items[i].urn && strcmp(l->items[i].urn, urn) == 0)
+      return l->items[i].props.len ? &l->items[i].props : NULL;
+  return NULL;
+}

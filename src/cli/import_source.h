@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "engine/mem.h"
 #include "engine/snapshot.h"
 #include "monitor/api.h"
 
@@ -15,6 +16,9 @@
  * name and provider ID. */
 typedef struct mp_import_item {
   char *type, *name, *id;
+  char *urn;     /* set once the stack is known */
+  mp_strv props; /* the read inputs to keep (Pulumi's import properties);
+                    empty: all */
 } mp_import_item;
 
 typedef struct mp_import_list {
@@ -34,5 +38,9 @@ typedef struct mp_import_list {
 /* A source that imports |l| (borrowed; it must outlive the source). Free
  * through its vtable. */
 mp_source *mp_import_source_new(const mp_import_list *l);
+
+/* The properties to keep of the import of |urn| in list |ud| (an
+ * mp_import_list), for mp_stepgen_opts.import_properties; NULL: all. */
+const mp_strv *mp_import_properties_of(void *ud, const char *urn);
 
 #endif

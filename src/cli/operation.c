@@ -267,6 +267,10 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.debug = r->f->more.debug;
     o.steps.ignore_protect = r->f->ignore_protect;
     o.steps.import_only = r->f->import != NULL;
+    if (r->f->import) {
+      o.steps.import_properties = mp_import_properties_of;
+      o.steps.import_properties_ud = (void *)r->f->import;
+    }
     o.refresh_first = r->f->refresh;
     o.run_program = r->f->run_program;
     o.clear_pending_creates = r->f->clear_pending_creates;

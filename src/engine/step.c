@@ -11,6 +11,7 @@ mp_step *mp_step_new(mp_step_op op, const char *urn) {
   s->urn = mp_xstrdup(urn);
   mp_diff_init(&s->detailed);
   mp_strv_init(&s->warnings);
+  mp_strv_init(&s->import_keep);
   return s;
 }
 
@@ -27,6 +28,7 @@ void mp_step_free(mp_step *s) {
   for (size_t i = 0; i < s->nrewrites; i++) mp_resource_free(s->rewrites[i]);
   free(s->rewrites);
   mp_value_free(s->goal_inputs);
+  mp_strv_destroy(&s->import_keep);
   mp_strv_destroy(&s->warnings);
   free(s);
 }

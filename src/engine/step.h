@@ -59,6 +59,9 @@ typedef struct mp_step {
   /* Import: the program's inputs; when they differ from what was read, an
    * update follows in the same chain (S67). Owned, may be NULL. */
   mp_value *goal_inputs;
+  /* Import: the only inputs of what was read to keep (`import
+   * --properties`, Pulumi's import spec's properties); empty: all. */
+  mp_strv import_keep;
   int failed;
   char *error;
   /* Warnings about the resource (the provider's, or a refresh that found

@@ -192,6 +192,22 @@ static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
 }
 
 /* Read (external resources) and import (read by id, no inputs). */
+/* Drops every key of object |inputs| that |keep| does not name (Pulumi's
+ * import with supplied properties); an empty |keep| keeps all. */
+static void keep_only(mp_value *inputs, const mp_strv *keep) {
+  if (keep->len == 0 || inputs == NULL || inputs->kind != MP_VALUE_OBJECT)
+    return;
+  for (size_t i = inputs->u.obj.len; i-- > 0;) {
+    int wanted = 0;
+    for (size_t k = 0; k < keep->len && !wanted; k++)
+      wanted = strcmp(inputs->u.obj.items[i].key, keep->items[k]) == 0;
+    if (wanted) continue;
+    char *key = mp_xstrdup(inputs->u.obj.items[i].key);
+    mp_value_free(mp_value_object_take(inputs, key));
+    free(key);
+  }
+}
+
 static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
                    mp_err *err) {
   mp_resource *n = s->new_;
@@ -219,6 +235,7 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
       mp_value_free(n->inputs);
       n->inputs = c.r.inputs;
       c.r.inputs = NULL;
+      keep_only(n->inputs, &s->import_keep);
     }
     take_result(s, &c.r, partial);
     stamp(n, 1);

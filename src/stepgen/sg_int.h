@@ -35,6 +35,8 @@ struct mp_stepgen {
   mp_strv replaces; /* --replace */
   int ignore_protect;
   int import_only;
+  const mp_strv *(*import_properties)(void *ud, const char *urn);
+  void *import_properties_ud;
   const mp_sg_plan *plan;
   int (*analyze)(void *ud, mp_resource *st, struct mp_diags *diags,
                  mp_err *err);

@@ -50,6 +50,8 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
   if (o->replaces) mp_strv_copy(&sg->replaces, o->replaces);
   sg->ignore_protect = o->ignore_protect;
   sg->import_only = o->import_only;
+  sg->import_properties = o->import_properties;
+  sg->import_properties_ud = o->import_properties_ud;
   sg->plan = o->plan;
   sg->analyze = o->analyze;
   sg->analyze_ud = o->analyze_ud;
@@ -601,6 +603,11 @@ static int gen_import(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
     mp_chain_push(c, s);
   }
   s->goal_inputs = sg->import_only ? NULL : mp_value_dup(st->inputs);
+  const mp_strv *keep = sg->import_properties
+                            ? sg->import_properties(sg->import_properties_ud,
+                                                    st->urn)
+                            : NULL;
+  if (keep) mp_strv_copy(&s->import_keep, keep);
   return 0;
 }
 

@@ -45,6 +45,10 @@ typedef struct mp_stepgen_opts {
   /* The `import` command: an import's program gives no inputs, so the
    * imported object keeps those it read (no update after it). */
   int import_only;
+  /* May be NULL. The properties to keep of what an import of |urn| reads
+   * (`import --properties`); NULL or empty: all of them. */
+  const mp_strv *(*import_properties)(void *ud, const char *urn);
+  void *import_properties_ud;
   const mp_sg_plan *plan; /* NULL: no plan to keep or to record */
   /* Policy packs (issue 27): called on the generator's thread after a
    * resource's Check and before its step is decided. It may replace

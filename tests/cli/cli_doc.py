@@ -106,8 +106,6 @@ WHY = {
          "profiling": "missing: Go runtime profiles"},
     "up": {"attach-debugger": "missing"},
     "preview": {"attach-debugger": "missing"},
-    "import": {"properties": "missing: the imported inputs are all the "
-                             "properties the provider's Read returns"},
     "login": {"default-org": "missing: organizations are Pulumi Cloud's",
               "insecure": "missing: no HTTPS backend"},
 }

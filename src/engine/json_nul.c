@@ -138,3 +138,31 @@ size_t mp__json_unstuff(const char *s, char **out) {
   *out = r;
   return n;
 }
+
+char *mp__json_plain(const char *s) {
+  if (s == NULL)
+    return NULL;
+  char *out = NULL;
+  mp__json_unstuff(s, &out);
+  return out ? out : mp_xstrdup(s);
+}
+
+char *mp__json_unstuff_text(const char *printed) {
+  mp_buf b;
+  mp_buf_init(&b);
+  size_t len = strlen(printed);
+  for (size_t i = 0; i < len;) {
+    if (len - i > MARK_LEN && memcmp(printed + i, MARK, MARK_LEN) == 0 &&
+        (printed[i + MARK_LEN] == '0' || printed[i + MARK_LEN] == '1')) {
+      if (printed[i + MARK_LEN] == '0')
+        mp_buf_append(&b, "\\u0000", 6);
+      else
+        mp_buf_append(&b, MARK, MARK_LEN);
+      i += MARK_LEN + 1;
+    } else {
+      mp_buf_putc(&b, printed[i++]);
+    }
+  }
+  char *out = mp_buf_detach(&b, NULL);
+  return out ? out : mp_xstrdup("");
+}

@@ -28,4 +28,13 @@ char *mp__json_stuff(const char *s, size_t len);
  * its own). */
 size_t mp__json_unstuff(const char *s, char **out);
 
+/* An owned copy of marked C string |s| as a C string: the markers undone,
+ * ending at the first NUL it stands for (a field that is no property
+ * value cannot hold one). NULL for NULL. */
+char *mp__json_plain(const char *s);
+
+/* JSON text printed from (part of) a tree that mp__cjson_parse read, with
+ * the markers undone: a NUL written back as \u0000. Owned. */
+char *mp__json_unstuff_text(const char *printed);
+
 #endif

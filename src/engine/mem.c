@@ -40,7 +40,7 @@ char *mp_xstrdup(const char *s) {
 
 char *mp_xstrndup(const char *s, size_t n) {
   char *p = mp_xmalloc(n + 1);
-  memcpy(p, s, n);
+  if (n) memcpy(p, s, n); /* |s| may be NULL when |n| is 0 (an empty bytes field) */
   p[n] = '\0';
   return p;
 }

@@ -184,6 +184,11 @@ static const cJSON *field(reader *rd, const char *key) {
   return (j == NULL || cJSON_IsNull(j)) ? NULL : j;
 }
 
+/* An owned copy of a string field of a tree read by mp__cjson_parse, with
+ * its markers turned back into what they stand for (a field that is no
+ * property value cannot hold a NUL: it ends there). */
+static char *plain_copy(const char *s) { return mp__json_plain(s); }
+
 static int get_str(reader *rd, const char *key, char **dst) {
   const cJSON *j = field(rd, key);
   if (j == NULL)
@@ -191,7 +196,7 @@ static int get_str(reader *rd, const char *key, char **dst) {
   if (!cJSON_IsString(j))
     return bad_field(rd, key, "a string");
   free(*dst);
-  *dst = (*j->valuestring) ? mp_xstrdup(j->valuestring) : NULL;
+  *dst = (*j->valuestring) ? plain_copy(j->valuestring) : NULL;
   return 0;
 }
 
@@ -213,7 +218,7 @@ static int strv_from(reader *rd, const char *key, const cJSON *j,
   cJSON_ArrayForEach(it, j) {
     if (!cJSON_IsString(it))
       return bad_field(rd, key, "a list of strings");
-    mp_strv_push(dst, it->valuestring);
+    mp_strv_push_take(dst, plain_copy(it->valuestring));
   }
   return 0;
 }
@@ -245,7 +250,9 @@ static int get_propdeps(reader *rd, mp_propdeps *dst) {
     return bad_field(rd, key, "an object of URN lists");
   const cJSON *it;
   cJSON_ArrayForEach(it, j) {
-    mp_propdep *d = mp_propdeps_get(dst, it->string);
+    char *name = plain_copy(it->string);
+    mp_propdep *d = mp_propdeps_get(dst, name);
+    free(name);
     if (!cJSON_IsNull(it) && strv_from(rd, key, it, &d->urns) < 0)
       return rd->err->code;
   }
@@ -339,8 +346,8 @@ static int get_identity(reader *rd, char **urn, char **type) {
     return bad_field(rd, "urn", "a string");
   if (t && !cJSON_IsString(t))
     return bad_field(rd, "type", "a string");
-  *urn = mp_xstrdup(u ? u->valuestring : "");
-  *type = mp_xstrdup(t ? t->valuestring : "");
+  *urn = plain_copy(u ? u->valuestring : "");
+  *type = plain_copy(t ? t->valuestring : "");
   return 0;
 }
 

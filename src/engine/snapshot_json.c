@@ -184,9 +184,9 @@ static int read_manifest(const cJSON *dep, mp_snapshot *s, mp_err *err) {
                       "the deployment's 'manifest' must be "
                       "an object");
   const char *magic = opt_string(m, "magic");
-  const char *version = opt_string(m, "version");
-  s->manifest_time = mp_xstrdup(opt_string(m, "time"));
-  s->manifest_version = mp_xstrdup(version);
+  s->manifest_time = mp__json_plain(opt_string(m, "time"));
+  s->manifest_version = mp__json_plain(opt_string(m, "version"));
+  const char *version = s->manifest_version;
   magic = magic ? magic : "";
   version = version ? version : "";
   if (*magic == '\0' && *version == '\0')
@@ -208,11 +208,11 @@ static int read_secrets(const cJSON *dep, mp_snapshot *s, mp_err *err) {
   if (!cJSON_IsObject(sp) || type == NULL)
     return mp_err_set(err, MP_EINVAL,
                       "'secrets_providers' must be an object with a 'type'");
-  s->secrets_type = mp_xstrdup(type);
+  s->secrets_type = mp__json_plain(type);
   const cJSON *st = cJSON_GetObjectItemCaseSensitive(sp, "state");
   if (st && !cJSON_IsNull(st)) {
     char *text = cJSON_PrintUnformatted(st);
-    s->secrets_state = mp_xstrdup(text);
+    s->secrets_state = mp__json_unstuff_text(text);
     cJSON_free(text);
   }
   return 0;

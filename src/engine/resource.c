@@ -236,7 +236,7 @@ static int strings_eq(const mp_resource *a, const mp_resource *b) {
 
 const char *const mp_hook_kind_names[MP_HOOK_KINDS] = {
     "beforeCreate", "afterCreate", "beforeUpdate",
-    "afterUpdate",  "beforeDelete", "afterDelete"};
+    "afterUpdate",  "beforeDelete", "afterDelete", "onError"};
 
 static int hooks_eq(const mp_resource *a, const mp_resource *b) {
   for (int k = 0; k < MP_HOOK_KINDS; k++)

@@ -34,7 +34,8 @@ typedef struct mp_timeouts {
 
 /* When a resource hook runs (RegisterResourceRequest.ResourceHooksBinding):
  * the program's functions around a step, named by the hooks it
- * registered. */
+ * registered; MP_HOOK_ON_ERROR names the error hooks, asked whether a
+ * failed create, update or delete is tried again. */
 enum mp_hook_kind {
   MP_HOOK_BEFORE_CREATE,
   MP_HOOK_AFTER_CREATE,
@@ -42,9 +43,11 @@ enum mp_hook_kind {
   MP_HOOK_AFTER_UPDATE,
   MP_HOOK_BEFORE_DELETE,
   MP_HOOK_AFTER_DELETE,
+  MP_HOOK_ON_ERROR,
   MP_HOOK_KINDS
 };
-/* "beforeCreate", ... "afterDelete": the keys of "resourceHooks". */
+/* "beforeCreate", ... "afterDelete", "onError": the keys of
+ * "resourceHooks". */
 extern const char *const mp_hook_kind_names[MP_HOOK_KINDS];
 
 typedef struct mp_resource {

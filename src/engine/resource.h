@@ -46,9 +46,11 @@ enum mp_hook_kind {
   MP_HOOK_ON_ERROR,
   MP_HOOK_KINDS
 };
-/* "beforeCreate", ... "afterDelete", "onError": the keys of
- * "resourceHooks". */
+/* "beforeCreate", ... "afterDelete", "onError": the SDK's names. */
 extern const char *const mp_hook_kind_names[MP_HOOK_KINDS];
+/* "BeforeCreate", ... "OnError": the keys of a state's "resourceHooks"
+ * (Pulumi's HookType). */
+extern const char *const mp_hook_state_keys[MP_HOOK_KINDS];
 
 typedef struct mp_resource {
   char *urn;  /* never NULL */

@@ -30,8 +30,16 @@ expect_out "warning: retrying create due to on-error hook request (1/100)" "firs
 expect_out "warning: retrying create due to on-error hook request (2/100)" "second retry shown"
 state_json
 case "$STATE" in *'"id": "id-flaky"'*) ;; *) fail "flaky is not in the state: $STATE" ;; esac
-case "$STATE" in *'"onError": ['*'"watch",'*'"record"'*) ;;
+case "$STATE" in *'"OnError": ['*'"watch",'*'"record"'*) ;;
   *) fail "the error hooks are not in the state: $STATE" ;; esac
+# A state that names them as minipulumi did before (lowerCamel keys) is
+# read the same, and written back with Pulumi's.
+printf '%s\n' "$STATE" | sed 's/"OnError"/"onError"/' > "$T/old-keys.json"
+run stack import --file "$T/old-keys.json"
+expect_rc 0 "import a state with the old keys"
+state_json
+case "$STATE" in *'"OnError": ['*'"watch",'*'"record"'*) ;;
+  *) fail "the old key was not read: $STATE" ;; esac
 
 : > "$HOOK_LOG"
 STEP=2 run up --yes --skip-preview

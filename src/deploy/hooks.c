@@ -250,12 +250,20 @@ static int on_resource_hooks(void *ud, mp_step *s, int after, mp_err *err) {
   return mp_monitor_run_hooks(d->mon, s, after, err);
 }
 
+/* The program's error hooks, kept by the monitor (worker thread). */
+static int on_error_hooks(void *ud, const mp_step *s, const char *op,
+                          const mp_strv *errors, int *retry, mp_err *err) {
+  deploy *d = ud;
+  return mp_monitor_run_error_hooks(d->mon, s, op, errors, retry, err);
+}
+
 mp_stepexec_hooks mp__deploy_exec_hooks(deploy *d) {
   return (mp_stepexec_hooks){.ud = d,
                              .on_step = on_step,
                              .on_reply = on_reply,
                              .on_chain_done = mp__deploy_chain_ended,
-                             .resource_hooks = on_resource_hooks};
+                             .resource_hooks = on_resource_hooks,
+                             .error_hooks = on_error_hooks};
 }
 
 mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {

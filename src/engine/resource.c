@@ -236,7 +236,11 @@ static int strings_eq(const mp_resource *a, const mp_resource *b) {
 
 const char *const mp_hook_kind_names[MP_HOOK_KINDS] = {
     "beforeCreate", "afterCreate", "beforeUpdate",
-    "afterUpdate",  "beforeDelete", "afterDelete"};
+    "afterUpdate",  "beforeDelete", "afterDelete", "onError"};
+
+const char *const mp_hook_state_keys[MP_HOOK_KINDS] = {
+    "BeforeCreate", "AfterCreate", "BeforeUpdate", "AfterUpdate",
+    "BeforeDelete", "AfterDelete", "OnError"};
 
 static int hooks_eq(const mp_resource *a, const mp_resource *b) {
   for (int k = 0; k < MP_HOOK_KINDS; k++)

@@ -34,7 +34,8 @@ typedef struct mp_timeouts {
 
 /* When a resource hook runs (RegisterResourceRequest.ResourceHooksBinding):
  * the program's functions around a step, named by the hooks it
- * registered. */
+ * registered; MP_HOOK_ON_ERROR names the error hooks, asked whether a
+ * failed create, update or delete is tried again. */
 enum mp_hook_kind {
   MP_HOOK_BEFORE_CREATE,
   MP_HOOK_AFTER_CREATE,
@@ -42,10 +43,14 @@ enum mp_hook_kind {
   MP_HOOK_AFTER_UPDATE,
   MP_HOOK_BEFORE_DELETE,
   MP_HOOK_AFTER_DELETE,
+  MP_HOOK_ON_ERROR,
   MP_HOOK_KINDS
 };
-/* "beforeCreate", ... "afterDelete": the keys of "resourceHooks". */
+/* "beforeCreate", ... "afterDelete", "onError": the SDK's names. */
 extern const char *const mp_hook_kind_names[MP_HOOK_KINDS];
+/* "BeforeCreate", ... "OnError": the keys of a state's "resourceHooks"
+ * (Pulumi's HookType). */
+extern const char *const mp_hook_state_keys[MP_HOOK_KINDS];
 
 typedef struct mp_resource {
   char *urn;  /* never NULL */

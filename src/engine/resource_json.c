@@ -34,13 +34,13 @@ static void put_strv(cJSON *o, const char *key, const mp_strv *v) {
     cJSON_AddItemToObject(o, key, strv_to_cjson(v));
 }
 
-/* "resourceHooks": {"beforeDelete": [names], ...}, only the kinds used. */
+/* "resourceHooks": {"BeforeDelete": [names], ...}, only the kinds used. */
 static void put_hooks(cJSON *o, const mp_resource *r) {
   cJSON *h = NULL;
   for (int k = 0; k < MP_HOOK_KINDS; k++) {
     if (r->hooks[k].len == 0) continue;
     if (h == NULL) h = cJSON_AddObjectToObject(o, "resourceHooks");
-    put_strv(h, mp_hook_kind_names[k], &r->hooks[k]);
+    put_strv(h, mp_hook_state_keys[k], &r->hooks[k]);
   }
 }
 
@@ -234,7 +234,9 @@ static int get_hooks(reader *rd, mp_resource *r) {
   if (j == NULL) return 0;
   if (!cJSON_IsObject(j)) return bad_field(rd, key, "an object of name lists");
   for (int k = 0; k < MP_HOOK_KINDS; k++) {
-    const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, mp_hook_kind_names[k]);
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, mp_hook_state_keys[k]);
+    /* states written before we used Pulumi's keys */
+    if (l == NULL) l = cJSON_GetObjectItemCaseSensitive(j, mp_hook_kind_names[k]);
     if (l && !cJSON_IsNull(l) && strv_from(rd, key, l, &r->hooks[k]) < 0)
       return rd->err->code;
   }

@@ -95,7 +95,10 @@ int mp_step_hook_kind(mp_step_op op, int after) {
 
 const mp_strv *mp_step_hook_names(const mp_step *s, int kind) {
   if (kind < 0) return NULL;
-  const mp_resource *r = kind >= MP_HOOK_BEFORE_DELETE ? s->old : s->new_;
+  int del = kind == MP_HOOK_BEFORE_DELETE || kind == MP_HOOK_AFTER_DELETE ||
+            (kind == MP_HOOK_ON_ERROR && (s->op == MP_OP_DELETE ||
+                                          s->op == MP_OP_DELETE_REPLACED));
+  const mp_resource *r = del ? s->old : s->new_;
   return r && r->hooks[kind].len ? &r->hooks[kind] : NULL;
 }
 

@@ -97,8 +97,8 @@ char *mp_uuid_new(void);
  * (|after| 0) or after its provider call, or -1 for none. */
 int mp_step_hook_kind(mp_step_op op, int after);
 /* The names of |s|'s hooks of |kind|: the new state's, or the old one's
- * for deletions (so that they run when the program no longer declares the
- * resource); NULL when there is none. */
+ * for deletions and a delete's error hooks (so that they run when the
+ * program no longer declares the resource); NULL when there is none. */
 const mp_strv *mp_step_hook_names(const mp_step *s, int kind);
 /* 1 if |s| runs any resource hook. */
 int mp_step_has_hooks(const mp_step *s);

@@ -59,6 +59,10 @@ int mp_monitor_invoke(mp_monitor *m,
 typedef struct mp_resource_hook {
   const char *name;
   int on_dry_run, ignore_errors;
+  /* An error hook (RegisterErrorHook): |call| takes an ErrorHookRequest
+   * and answers an ErrorHookResponse. It shares the names of the resource
+   * hooks, as in Pulumi, but runs only as an error hook. */
+  int error_hook;
   int (*call)(void *ud, const ProtobufCMessage *req, mp_buf *resp,
               mp_err *err);
   void *ud;

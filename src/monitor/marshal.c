@@ -160,6 +160,7 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
     strv_from(&g->hooks[MP_HOOK_AFTER_UPDATE], h->after_update, h->n_after_update);
     strv_from(&g->hooks[MP_HOOK_BEFORE_DELETE], h->before_delete, h->n_before_delete);
     strv_from(&g->hooks[MP_HOOK_AFTER_DELETE], h->after_delete, h->n_after_delete);
+    strv_from(&g->hooks[MP_HOOK_ON_ERROR], h->on_error, h->n_on_error);
   }
   strv_from(&g->replace_with, q->replace_with, q->n_replace_with);
   aliases(g, q);

@@ -805,6 +805,12 @@ int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err) {
   return mp_hook_table_run(m->hooks, s, after, err);
 }
 
+int mp_monitor_run_error_hooks(mp_monitor *m, const mp_step *s,
+                               const char *op, const mp_strv *errors,
+                               int *retry, mp_err *err) {
+  return mp_hook_table_run_error(m->hooks, s, op, errors, retry, err);
+}
+
 /* ---- methods and packages ---- */
 
 /* The provider of a method: the explicit one, else the package's default

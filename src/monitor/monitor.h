@@ -85,6 +85,11 @@ void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *call, mp_value *ret,
 /* Runs step |s|'s resource hooks (monitor/resource_hooks.h); from a
  * worker thread. */
 int mp_monitor_run_hooks(mp_monitor *m, mp_step *s, int after, mp_err *err);
+/* Runs step |s|'s error hooks after its provider call |op| failed with
+ * |errors| (monitor/resource_hooks.h); from a worker thread. */
+int mp_monitor_run_error_hooks(mp_monitor *m, const mp_step *s,
+                               const char *op, const mp_strv *errors,
+                               int *retry, mp_err *err);
 /* The answer of a Construct: the packed ConstructResponse |resp|, or
  * |err|. */
 void mp_monitor_construct_done(mp_monitor *m, mp_monitor_reg *reg,

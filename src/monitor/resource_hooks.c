@@ -54,9 +54,11 @@ void mp_hook_table_put(mp_hook_table *t, const mp_resource_hook *h) {
 }
 
 /* A copy of the hook named |name| (the table may change meanwhile), or 0. */
-static int find(mp_hook_table *t, const char *name, mp_resource_hook *out) {
+static int find(mp_hook_table *t, const char *name, int error_hook,
+                mp_resource_hook *out) {
   uv_mutex_lock(&t->mu);
   hook *k = mp_map_get(&t->by_name, name);
+  if (k && !k->h.error_hook != !error_hook) k = NULL;
   if (k) *out = k->h;
   uv_mutex_unlock(&t->mu);
   return k != NULL;
@@ -137,7 +139,7 @@ int mp_hook_table_run(mp_hook_table *t, mp_step *s, int after, mp_err *err) {
     mp_err e;
     mp_err_clear(&e);
     int crc;
-    if (!find(t, names->items[i], &h)) {
+    if (!find(t, names->items[i], 0, &h)) {
       crc = mp_err_set(&e, MP_EINVAL, "the program did not register it");
       h.ignore_errors = 0;
     } else if (t->preview && !h.on_dry_run) {
@@ -155,5 +157,88 @@ int mp_hook_table_run(mp_hook_table *t, mp_step *s, int after, mp_err *err) {
     }
   }
   request_free(&q);
+  return rc;
+}
+
+/* ---- error hooks ---- */
+
+/* The request Pulumi sends when |op| failed: a delete names the old
+ * state, a create the new inputs, an update both. */
+static void error_request_of(const mp_step *s, const char *op,
+                             const mp_strv *errors,
+                             Pulumirpc__ErrorHookRequest *q, char *name,
+                             size_t cap) {
+  int del = strcmp(op, "delete") == 0, create = strcmp(op, "create") == 0;
+  const mp_resource *n = del ? NULL : s->new_, *o = create ? NULL : s->old;
+  const mp_resource *any = n ? n : o;
+  size_t len = 0;
+  const char *nm = mp_urn_name(s->urn, &len);
+  snprintf(name, cap, "%.*s", nm ? (int)len : 0, nm ? nm : "");
+  q->urn = s->urn;
+  q->name = name;
+  q->type = any ? any->type : (char *)"";
+  q->id = (char *)(o && o->id ? o->id : "");
+  q->failed_operation = (char *)op;
+  q->n_errors = errors->len;
+  q->errors = errors->items;
+  if (n) q->new_inputs = to_struct(n->inputs);
+  if (o) {
+    q->old_inputs = to_struct(o->inputs);
+    q->old_outputs = to_struct(o->outputs);
+  }
+}
+
+/* Calls error hook |h|: 0 and *retry, or an MP_E code and |err|. */
+static int call_error_hook(const mp_resource_hook *h,
+                           const Pulumirpc__ErrorHookRequest *q, int *retry,
+                           mp_err *err) {
+  mp_buf resp;
+  mp_buf_init(&resp);
+  int rc = h->call(h->ud, &q->base, &resp, err);
+  if (rc == 0) {
+    Pulumirpc__ErrorHookResponse *r = pulumirpc__error_hook_response__unpack(
+        NULL, resp.len, (const uint8_t *)resp.data);
+    if (r == NULL)
+      rc = mp_err_set(err, MP_EPROTO, "not an ErrorHookResponse");
+    else if (r->error && r->error[0])
+      rc = mp_err_set(err, MP_EPLUGIN, "%s", r->error);
+    else
+      *retry = r->retry ? 1 : 0;
+    if (r) pulumirpc__error_hook_response__free_unpacked(r, NULL);
+  }
+  mp_buf_destroy(&resp);
+  return rc;
+}
+
+int mp_hook_table_run_error(mp_hook_table *t, const mp_step *s,
+                            const char *op, const mp_strv *errors, int *retry,
+                            mp_err *err) {
+  *retry = 0;
+  const mp_strv *names = mp_step_hook_names(s, MP_HOOK_ON_ERROR);
+  if (names == NULL || names->len == 0) return 0;
+  Pulumirpc__ErrorHookRequest q = PULUMIRPC__ERROR_HOOK_REQUEST__INIT;
+  char name[256];
+  error_request_of(s, op, errors, &q, name, sizeof(name));
+  int rc = 0;
+  for (size_t i = 0; i < names->len && rc == 0; i++) {
+    mp_resource_hook h;
+    if (!find(t, names->items[i], 1, &h)) {
+      rc = mp_err_set(err, MP_EINVAL, "error hook \"%s\" was not registered",
+                      names->items[i]);
+      break;
+    }
+    mp_err e;
+    mp_err_clear(&e);
+    int again = 0;
+    int crc = call_error_hook(&h, &q, &again, &e);
+    if (crc < 0)
+      rc = mp_err_set(err, crc, "error hook \"%s\" failed: %s",
+                      names->items[i], e.msg);
+    else if (again)
+      *retry = 1;
+  }
+  mp_value_pb_struct_free(q.new_inputs);
+  mp_value_pb_struct_free(q.old_inputs);
+  mp_value_pb_struct_free(q.old_outputs);
   return rc;
 }

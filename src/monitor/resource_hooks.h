@@ -23,4 +23,14 @@ void mp_hook_table_put(mp_hook_table *t, const mp_resource_hook *h);
  * run. */
 int mp_hook_table_run(mp_hook_table *t, mp_step *s, int after, mp_err *err);
 
+/* Runs the error hooks of step |s| (its resource's "onError" names) after
+ * its provider call |op| ("create", "update" or "delete") failed with
+ * |errors|, newest first (worker thread). Every hook runs, in order;
+ * *retry is 1 if any of them asked to try again. A hook that throws, or
+ * a name the program did not register as an error hook, stops there: an
+ * MP_E code and |err| ('error hook "<name>" failed: <message>'). */
+int mp_hook_table_run_error(mp_hook_table *t, const mp_step *s,
+                            const char *op, const mp_strv *errors, int *retry,
+                            mp_err *err);
+
 #endif

@@ -34,6 +34,8 @@ static const struct feature {
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_INVOKE_TRANSFORMS},
     {"resourceHooks",
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_HOOKS},
+    {"errorHooks",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ERROR_HOOKS},
     /* Package references and parameterized packages (monitor/packages.c,
      * engine/registry_param.c). */
     {"parameterization",
@@ -309,6 +311,23 @@ static int call_hook(void *ud, const ProtobufCMessage *req, mp_buf *resp,
                                 err);
 }
 
+/* Keeps hook |h| (its call and ud filled here) served by |cb|; 0, or an
+ * MP_E code when the program's callback server cannot be reached. */
+static int add_hook(mp_monitor_service *s, const Pulumirpc__Callback *cb,
+                    mp_resource_hook *h, mp_err *err) {
+  if (mp_callbacks_dial(s->cbs, cb, err) < 0) return err->code;
+  hook_fn *f = mp_xcalloc(1, sizeof(*f));
+  f->s = s;
+  f->target = mp_xstrdup(cb->target);
+  f->token = mp_xstrdup(cb->token);
+  f->next = s->hooks;
+  s->hooks = f;
+  h->call = call_hook;
+  h->ud = f;
+  mp_monitor_register_hook(s->m, h);
+  return 0;
+}
+
 static void on_resource_hook(mp_rpc_srv_call *call, const uint8_t *req,
                              size_t len, void *arg) {
   mp_monitor_service *s = arg;
@@ -321,24 +340,32 @@ static void on_resource_hook(mp_rpc_srv_call *call, const uint8_t *req,
   }
   mp_err err;
   mp_err_clear(&err);
-  if (mp_callbacks_dial(s->cbs, q->callback, &err) < 0) {
-    answer_err(call, &err);
-  } else {
-    hook_fn *f = mp_xcalloc(1, sizeof(*f));
-    f->s = s;
-    f->target = mp_xstrdup(q->callback->target);
-    f->token = mp_xstrdup(q->callback->token);
-    f->next = s->hooks;
-    s->hooks = f;
-    mp_resource_hook h = {.name = q->name,
-                          .on_dry_run = q->on_dry_run,
-                          .ignore_errors = q->ignore_errors,
-                          .call = call_hook,
-                          .ud = f};
-    mp_monitor_register_hook(s->m, &h);
-    reply_empty(call);
-  }
+  mp_resource_hook h = {.name = q->name,
+                        .on_dry_run = q->on_dry_run,
+                        .ignore_errors = q->ignore_errors};
+  if (add_hook(s, q->callback, &h, &err) < 0) answer_err(call, &err);
+  else reply_empty(call);
   pulumirpc__register_resource_hook_request__free_unpacked(q, NULL);
+}
+
+/* An error hook: called when a create, update or delete of a resource
+ * that names it fails (monitor/resource_hooks.h). */
+static void on_error_hook(mp_rpc_srv_call *call, const uint8_t *req,
+                          size_t len, void *arg) {
+  mp_monitor_service *s = arg;
+  if (closed(s, call)) return;
+  Pulumirpc__RegisterErrorHookRequest *q =
+      pulumirpc__register_error_hook_request__unpack(NULL, len, req);
+  if (q == NULL) {
+    bad_request(call, "RegisterErrorHookRequest");
+    return;
+  }
+  mp_err err;
+  mp_err_clear(&err);
+  mp_resource_hook h = {.name = q->name, .error_hook = 1};
+  if (add_hook(s, q->callback, &h, &err) < 0) answer_err(call, &err);
+  else reply_empty(call);
+  pulumirpc__register_error_hook_request__free_unpacked(q, NULL);
 }
 
 /* ---- methods and packages (call.c, packages.c) ---- */
@@ -461,7 +488,7 @@ int mp_monitor_service_new(mp_rpc_server *srv, const mp_monitor_service_opts *o,
       {"RegisterStackTransform", on_stack_transform},
       {"RegisterStackInvokeTransform", on_stack_transform},
       {"RegisterResourceHook", on_resource_hook},
-      {"RegisterErrorHook", on_unsupported},
+      {"RegisterErrorHook", on_error_hook},
       {"RegisterPackage", on_register_package},
   };
   for (size_t i = 0; i < MP_ARRAY_LEN(methods); i++) {

@@ -169,14 +169,7 @@ static int do_update(mp_provider *p, mp_step *s, int preview, int *partial,
   set_str(&n->id, s->old->id);
   int rc = p->vt->update ? p->vt->update(p, &c.q, &c.r, err)
                          : mp_err_set(err, MP_EPLUGIN, "provider has no Update");
-  if (rc == 0 || c.r.partial) {
-    take_result(s, &c.r, partial);
-    if (rc < 0) {
-      /* A partial update keeps the old inputs (S13). */
-      mp_value_free(n->inputs);
-      n->inputs = mp_value_dup(s->old->inputs);
-    }
-  }
+  if (rc == 0 || c.r.partial) take_result(s, &c.r, partial);
   if (!preview) stamp(n, 0);
   return call_end(s, &c, rc);
 }
@@ -189,6 +182,83 @@ static int do_delete(mp_provider *p, mp_step *s, mp_err *err) {
   c.q.timeout = o->has_custom_timeouts ? o->custom_timeouts.del : 0;
   int rc = p->vt->del ? p->vt->del(p, &c.q, &c.r, err) : 0;
   return call_end(s, &c, rc);
+}
+
+/* ---- error hooks: a failed create, update or delete tried again ---- */
+
+/* The provider call of a create, update or delete step. */
+static int do_write(mp_provider *p, mp_step *s, int preview, int *partial,
+                    mp_err *err) {
+  switch (s->op) {
+  case MP_OP_CREATE:
+  case MP_OP_CREATE_REPLACEMENT:
+    return do_create(p, s, preview, partial, err);
+  case MP_OP_UPDATE:
+    return do_update(p, s, preview, partial, err);
+  default:
+    return do_delete(p, s, err);
+  }
+}
+
+static const char *write_name(mp_step_op op) {
+  if (op == MP_OP_CREATE || op == MP_OP_CREATE_REPLACEMENT) return "create";
+  return op == MP_OP_UPDATE ? "update" : "delete";
+}
+
+/* do_write, asking the resource's error hooks after each failure whether
+ * to try again, as Pulumi's withRetries does: they see every error so
+ * far, newest first; the provider is called at most
+ * MP_ERROR_HOOK_MAX_TRIES times, the last failure not offered to them. A
+ * hook that fails ends the step with its error, a "no" with the
+ * provider's. */
+static int write_with_retries(mp_provider *p, const mp_stepexec_hooks *h,
+                              mp_step *s, int preview, int *partial,
+                              mp_err *err) {
+  const char *op = write_name(s->op);
+  int hooked = h && h->error_hooks && mp_step_hook_names(s, MP_HOOK_ON_ERROR);
+  mp_strv errors; /* newest first */
+  mp_strv_init(&errors);
+  int rc;
+  for (;;) {
+    *partial = 0;
+    mp_err_clear(err);
+    rc = do_write(p, s, preview, partial, err);
+    if (rc == 0 || !hooked) break;
+    mp_strv_push(&errors, err->msg); /* then moved to the front */
+    char *newest = errors.items[errors.len - 1];
+    memmove(&errors.items[1], &errors.items[0],
+            (errors.len - 1) * sizeof(errors.items[0]));
+    errors.items[0] = newest;
+    if (errors.len >= MP_ERROR_HOOK_MAX_TRIES) {
+      mp_strv_push_take(&s->warnings,
+                        mp_xasprintf("maximum number of error hook retries "
+                                     "(%d) reached",
+                                     MP_ERROR_HOOK_MAX_TRIES));
+      rc = mp_err_set(err, MP_EPLUGIN,
+                      "maximum number of error hook retries reached");
+      break;
+    }
+    int retry = 0;
+    mp_err herr;
+    mp_err_clear(&herr);
+    if (h->error_hooks(h->ud, s, op, &errors, &retry, &herr) < 0) {
+      rc = mp_err_set(err, herr.code, "error hooks execution failed: %s",
+                      herr.msg);
+      break;
+    }
+    if (!retry) break;
+    mp_strv_push_take(&s->warnings,
+                      mp_xasprintf("retrying %s due to on-error hook request "
+                                   "(%zu/%d)",
+                                   op, errors.len, MP_ERROR_HOOK_MAX_TRIES));
+  }
+  mp_strv_destroy(&errors);
+  if (rc < 0 && *partial && s->op == MP_OP_UPDATE) {
+    /* A partial update keeps the old inputs (S13). */
+    mp_value_free(s->new_->inputs);
+    s->new_->inputs = mp_value_dup(s->old->inputs);
+  }
+  return rc;
 }
 
 /* Read (external resources) and import (read by id, no inputs). */
@@ -309,8 +379,8 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   return call_end(s, &c, rc);
 }
 
-static int delete_like(mp_registry *registry, mp_step *s, int ignore_protect,
-                       mp_err *err) {
+static int delete_like(mp_registry *registry, const mp_stepexec_hooks *h,
+                       mp_step *s, int ignore_protect, mp_err *err) {
   const mp_resource *o = s->old;
   if (o->protect && !ignore_protect && s->op == MP_OP_DELETE)
     return mp_err_set(
@@ -324,11 +394,13 @@ static int delete_like(mp_registry *registry, mp_step *s, int ignore_protect,
     return 0;
   mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
-  return do_delete(p, s, err);
+  int partial = 0;
+  return write_with_retries(p, h, s, 0, &partial, err);
 }
 
-int mp__exec_call(mp_registry *registry, mp_step *s, int preview,
-                  int ignore_protect, int *partial, mp_err *err) {
+int mp__exec_call(mp_registry *registry, const mp_stepexec_hooks *h,
+                  mp_step *s, int preview, int ignore_protect, int *partial,
+                  mp_err *err) {
   *partial = 0;
   mp_resource *n = s->new_;
   switch (s->op) {
@@ -337,9 +409,9 @@ int mp__exec_call(mp_registry *registry, mp_step *s, int preview,
     if (preview) /* nothing is deleted, but protection is still reported */
       return (s->op == MP_OP_DELETE && s->old && s->old->protect &&
               !ignore_protect)
-                 ? delete_like(registry, s, ignore_protect, err)
+                 ? delete_like(registry, h, s, ignore_protect, err)
                  : 0;
-    return delete_like(registry, s, ignore_protect, err);
+    return delete_like(registry, h, s, ignore_protect, err);
   case MP_OP_REFRESH:
     return do_refresh(registry, s, err);
   case MP_OP_REPLACE:
@@ -374,9 +446,8 @@ int mp__exec_call(mp_registry *registry, mp_step *s, int preview,
   switch (s->op) {
   case MP_OP_CREATE:
   case MP_OP_CREATE_REPLACEMENT:
-    return do_create(p, s, preview, partial, err);
   case MP_OP_UPDATE:
-    return do_update(p, s, preview, partial, err);
+    return write_with_retries(p, h, s, preview, partial, err);
   case MP_OP_READ:
   case MP_OP_READ_REPLACEMENT:
     if (n->id && strcmp(n->id, MP_UNKNOWN_SENTINEL) == 0) return 0;

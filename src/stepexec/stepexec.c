@@ -297,7 +297,7 @@ static void work_cb(uv_work_t *w) {
   int hooks = h->resource_hooks && mp_step_has_hooks(r->step);
   r->rc = hooks ? h->resource_hooks(h->ud, r->step, 0, &r->err) : 0;
   if (r->rc == 0)
-    r->rc = mp__exec_call(r->ex->o.registry, r->step, r->ex->o.preview,
+    r->rc = mp__exec_call(r->ex->o.registry, h, r->step, r->ex->o.preview,
                           r->ex->o.ignore_protect, &r->partial, &r->err);
   if (r->rc == 0 && hooks) r->rc = h->resource_hooks(h->ud, r->step, 1, &r->err);
 }
@@ -465,8 +465,10 @@ static void step_begin(run *r) {
       return;
     }
     r->ticket = 0;
-    r->rc = mp__exec_call(ex->o.registry, s, ex->o.preview, ex->o.ignore_protect,
-                          &r->partial, &r->err);
+    /* no provider call here, so no error hook (they would block the
+     * loop) */
+    r->rc = mp__exec_call(ex->o.registry, NULL, s, ex->o.preview,
+                          ex->o.ignore_protect, &r->partial, &r->err);
     ready(r);
     return;
   }

@@ -35,6 +35,13 @@ typedef struct mp_stepexec_hooks {
    * after a step's provider call, on the step's worker thread: 0, or an
    * MP_E code that fails the step (a "before" hook failed). */
   int (*resource_hooks)(void *ud, mp_step *s, int after, mp_err *err);
+  /* May be NULL. Runs the program's error hooks (the resource's "onError"
+   * names) after a step's provider call |op| ("create", "update",
+   * "delete") failed with |errors|, newest first, on the step's worker
+   * thread: 0 and *retry (1: call the provider again), or an MP_E code
+   * and |err| when a hook failed, which fails the step. */
+  int (*error_hooks)(void *ud, const mp_step *s, const char *op,
+                     const mp_strv *errors, int *retry, mp_err *err);
 } mp_stepexec_hooks;
 
 typedef struct mp_stepexec_opts {

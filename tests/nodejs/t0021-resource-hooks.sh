@@ -23,7 +23,7 @@ afterCreate pet $P id=$id1 newIn=1 oldIn=- newOut=1 oldOut=-"
 [ "$(grep " pet " "$CALLS_LOG")" = "$want" ] || fail "create hooks: $(cat "$CALLS_LOG")"
 expect_file "$CALLS_LOG" "afterCreate box test:index:Box id=- newIn=1" "a component's hooks run too"
 state_json
-case "$STATE" in *'"resourceHooks"'*'"beforeDelete"'*) ;;
+case "$STATE" in *'"resourceHooks"'*'"BeforeDelete"'*) ;;
   *) fail "the hooks are not in the state: $STATE" ;; esac
 
 : > "$CALLS_LOG"

@@ -202,6 +202,11 @@ int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
 int mp__deploy_call(void *ud, const char *tok, const char *ref,
                     const mp_invoke_pkg *want, mp_buf *req,
                     mp_monitor_call *call, mp_err *err);
+/* The monitor's schema hook (schema.c): GetSchema of a package's plugin
+ * on the worker pool (|ud| is the deployment). */
+int mp__deploy_schema(void *ud, const char *pkg, const char *version,
+                      const char *url, mp_schema_cb cb, void *cbud,
+                      mp_err *err);
 /* Closes the endpoint, if any (the deployment finishes). */
 void mp__deploy_endpoint_close(deploy *d);
 

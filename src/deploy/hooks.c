@@ -275,5 +275,6 @@ mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
                             .invoke = mp__deploy_invoke,
                             .endpoint = mp__deploy_endpoint,
                             .construct = mp__deploy_construct,
-                            .call = mp__deploy_call};
+                            .call = mp__deploy_call,
+                            .schema = mp__deploy_schema};
 }

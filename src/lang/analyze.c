@@ -309,6 +309,9 @@ static int load_resource(mp__prog *p, mp__yres *r, const mp_ynode *k,
   if (t == NULL || t->kind != MP_YNODE_SCALAR)
     return at(err, p->file, v->line, v->col,
               "resource '%s' needs a 'type' string%s", r->key, "");
+  r->written_type = mp_xstrdup(t->text);
+  r->type_line = t->line;
+  r->type_col = t->col;
   rc = mp_yaml_resolve_type(t->text, &r->type, err);
   if (rc < 0)
     return mp_err_prefix(err, "%s:%d:%d: resource '%s'", p->file, t->line,
@@ -905,6 +908,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->key);
     free(r->name);
     free(r->type);
+    free(r->written_type);
     free(r->pkg);
     free(r->depends_on);
     free(r->replace_with);

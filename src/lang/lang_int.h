@@ -51,6 +51,10 @@ void mp__pkgdecls_free(mp_project *p);
 void mp__pkgdecls_apply(const mp_project *p, const char *pkg, char **version,
                         char **url);
 
+/* Whether the types of package |pkg| are the built-in packages' (types.c:
+ * random, command, local, test), resolved without a schema. */
+int mp__yaml_builtin_package(const char *pkg);
+
 /* "string", "integer", ... for a Pulumi config type as written in
  * `config:` ("string") or `configuration:` ("String", "List<String>");
  * NULL for an unknown type. */

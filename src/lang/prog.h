@@ -21,6 +21,11 @@ typedef struct mp__yres {
   char *name;  /* the registered name (`name:` or the key) */
   char *type;  /* the resolved type token */
   char *pkg;   /* the package of |type| (for default providers) */
+  char *written_type;      /* |type| as the program writes it */
+  int type_line, type_col; /* where */
+  /* The package's schema says it is a component (`isComponent`): it is
+   * registered remote, and its provider's Construct makes it (schema.c). */
+  int remote;
   int line, col;
   int is_provider, default_provider, is_get;
   /* pulumi:pulumi:StackReference: read, its id the `name` property (the
@@ -91,6 +96,27 @@ typedef struct mp__prog {
   const char *stack, *organization;
   int dry_run;
 } mp__prog;
+
+/* The packages' schemas of one run (schemas.c): one question per package,
+ * plugin version and download URL whose types are resolved by schema. */
+typedef struct mp__yschema {
+  char *pkg, *version, *url; /* version, url: NULL when not asked */
+  mp_value *resources;       /* the schema's `resources`, or NULL: none */
+} mp__yschema;
+typedef struct mp__yschemas {
+  mp__yschema *items;
+  size_t n;
+} mp__yschemas;
+/* The questions the resources of |p| need (|q| owned; mp__schemas_free). */
+void mp__schemas_plan(const mp__prog *p, mp__yschemas *q);
+/* Question |i| answered with the schema text |json| (NULL: no schema). */
+void mp__schemas_answer(mp__yschemas *q, size_t i, const char *json);
+/* Resolves the types of |p|'s resources through the answers: the schema's
+ * token, and components marked remote. Returns 0 or MP_EINVAL
+ * ("<file>:<line>:<col>: error resolving type of resource ...") for a type
+ * the package's schema lacks. */
+int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err);
+void mp__schemas_free(mp__yschemas *q);
 
 /* Builds |p| from the program document and checks it statically
  * (references, cycles, types, options, config against |config|, the stack

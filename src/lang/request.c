@@ -546,7 +546,10 @@ int mp__request_build(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->type = mp_xstrdup(r->type);
     req->name = mp_xstrdup(r->name);
     req->parent = parent_urn(c->p, r, stack_urn);
-    req->custom = 1;
+    /* A component of a package's schema is made by its provider
+     * (Construct); anything else is a custom resource. */
+    req->custom = !r->remote;
+    req->remote = r->remote;
     char *prov = provider_of(c->p, idx);
     if (prov)
       req->provider = prov;

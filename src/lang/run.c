@@ -25,6 +25,9 @@ typedef struct yaml_source {
   int prep_rc;         /* and how that went: 0 or an MP_E code in prep_err */
   mp_err prep_err;
   char *fail_msg;      /* the first error */
+  /* The packages' schemas, asked before the stack is registered. */
+  mp__yschemas schemas;
+  size_t schemas_pending;
   /* Nodes before these indexes have left WAIT/INVOKE (for good), and are
    * DONE (for good): pump starts its scans there, so that answering N
    * registrations does not cost N scans of every node. */
@@ -434,6 +437,76 @@ static void src_prepare(mp_source *base, const mp_source_info *info) {
   if (s->last_use) mp__project_drop_program(s->proj);
 }
 
+static int register_stack(yaml_source *s, mp_err *err) {
+  Pulumirpc__RegisterResourceRequest *req =
+      mp__request_stack(s->proj->name, s->stack);
+  call *c = call_new(s, 0, NULL);
+  int rc = mp_monitor_register_resource(s->m, req, on_stack, c, err);
+  mp__request_free(req);
+  if (rc < 0) {
+    s->outstanding--;
+    free(c);
+  }
+  return rc;
+}
+
+/* Every schema answered: the types are resolved, then the program runs
+ * (a type a schema lacks stops it before anything is registered). */
+static void schemas_known(yaml_source *s) {
+  mp_err e;
+  mp_err_clear(&e);
+  if (mp__schemas_apply(&s->prog, &s->schemas, &e) < 0 ||
+      register_stack(s, &e) < 0) {
+    if (e.code == MP_ECANCELED) s->canceled = 1;
+    else fail(s, e.msg);
+  }
+  mp__schemas_free(&s->schemas);
+}
+
+static void on_schema(void *ud, const char *json, const mp_err *err) {
+  call *c = ud;
+  yaml_source *s = c->s;
+  size_t i = c->idx;
+  free(c);
+  s->outstanding--;
+  s->schemas_pending--;
+  if (json) {
+    mp__schemas_answer(&s->schemas, i, json);
+  } else if (err && err->code == MP_ECANCELED) {
+    s->canceled = 1;
+  } else if (err) {
+    /* No schema: the package's types stay as written (schemas.c); the
+     * registration reports a plugin that cannot be found or started. */
+    char *msg = mp_xasprintf("package '%s' has no schema: %s",
+                             s->schemas.items[i].pkg, err->msg);
+    mp_monitor_log(s->m, MP_LOG_DEBUG, NULL, msg);
+    free(msg);
+  }
+  if (s->schemas_pending == 0 && !s->failed && !s->canceled)
+    schemas_known(s);
+  finish(s);
+}
+
+/* Asks the schema of every package whose types need one; 0 when none is
+ * pending (a question the monitor cannot take has no schema). */
+static size_t ask_schemas(yaml_source *s) {
+  mp__schemas_plan(&s->prog, &s->schemas);
+  for (size_t i = 0; i < s->schemas.n; i++) {
+    const mp__yschema *q = &s->schemas.items[i];
+    call *c = call_new(s, i, NULL);
+    mp_err e;
+    mp_err_clear(&e);
+    if (mp_monitor_get_schema(s->m, q->pkg, q->version, q->url, on_schema, c,
+                              &e) < 0) {
+      s->outstanding--;
+      free(c);
+      continue;
+    }
+    s->schemas_pending++;
+  }
+  return s->schemas_pending;
+}
+
 static int src_start(mp_source *base, mp_monitor *m,
                      const mp_source_info *info, mp_err *err) {
   yaml_source *s = (yaml_source *)base;
@@ -447,16 +520,10 @@ static int src_start(mp_source *base, mp_monitor *m,
     if (err) *err = s->prep_err;
     return s->prep_rc;
   }
-  Pulumirpc__RegisterResourceRequest *req =
-      mp__request_stack(s->proj->name, info->stack);
-  call *c = call_new(s, 0, NULL);
-  int rc = mp_monitor_register_resource(m, req, on_stack, c, err);
-  mp__request_free(req);
-  if (rc < 0) {
-    s->outstanding--;
-    free(c);
-  }
-  return rc;
+  if (ask_schemas(s) > 0) return 0;
+  int rc = mp__schemas_apply(&s->prog, &s->schemas, err);
+  mp__schemas_free(&s->schemas);
+  return rc < 0 ? rc : register_stack(s, err);
 }
 
 static void src_cancel(mp_source *base) {
@@ -472,6 +539,7 @@ static void src_free(mp_source *base) {
   if (s == NULL)
     return;
   mp__prog_destroy(&s->prog);
+  mp__schemas_free(&s->schemas);
   free(s->stack);
   free(s->organization);
   free(s->stack_urn);

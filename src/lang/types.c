@@ -34,6 +34,10 @@ static int is_builtin_package(const char *pkg, size_t len) {
   return 0;
 }
 
+int mp__yaml_builtin_package(const char *pkg) {
+  return pkg && is_builtin_package(pkg, strlen(pkg));
+}
+
 int mp_yaml_resolve_type(const char *token, char **out, mp_err *err) {
   *out = NULL;
   const char *c1 = strchr(token, ':');

@@ -135,7 +135,8 @@ int mp_yaml_source_last_use(mp_source *s);
  * built-in packages (random, command, local, test): `pkg:Type` means
  * `pkg:index:Type`, then the package's real token (e.g.
  * `random:index/randomPet:RandomPet`). Tokens of other packages come back
- * unchanged (owned string in |*out|). Returns 0 or MP_EINVAL for a
+ * as `pkg:module:Type` (owned string in |*out|); the host resolves them
+ * through their package's schema when the program starts (schemas.c). Returns 0 or MP_EINVAL for a
  * malformed token or a type the built-in package lacks. */
 int mp_yaml_resolve_type(const char *token, char **out, mp_err *err);
 /* The schema's properties of the resolved built-in type |token|

@@ -56,6 +56,22 @@ int mp_monitor_invoke(mp_monitor *m,
  * runs it with a ResourceHookRequest and fills |resp| with the packed
  * ResourceHookResponse; it is called from worker threads, with |ud|, until
  * the deployment ends. */
+/* A package's schema (the text its plugin's GetSchema answers), asked by
+ * a language host that resolves its program's types itself, as Pulumi
+ * YAML asks the engine's Loader service. Called once with |json|
+ * (borrowed, valid during the call) or, on failure, NULL and |err| set. */
+typedef void (*mp_schema_cb)(void *ud, const char *json, const mp_err *err);
+/* Asks the schema of package |pkg| from its plugin at |version|, fetched
+ * from |url| if need be (both may be NULL: as the package's default
+ * provider would find it). The instance that answers is the one the
+ * package's provider resources are checked with, so that no plugin is
+ * started for the question alone. Returns 0 (the callback runs later,
+ * never inside this call) or an MP_E code (the callback never runs;
+ * MP_ENOENT when this deployment serves no schemas). Loop thread. */
+int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
+                          const char *url, mp_schema_cb cb, void *ud,
+                          mp_err *err);
+
 typedef struct mp_resource_hook {
   const char *name;
   int on_dry_run, ignore_errors;

@@ -788,6 +788,19 @@ void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *c, mp_value *ret,
   free(c);
 }
 
+int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
+                          const char *url, mp_schema_cb cb, void *ud,
+                          mp_err *err) {
+  if (pkg == NULL || pkg[0] == '\0')
+    return mp_err_set(err, MP_EINVAL, "GetSchema: no package named");
+  if (m->o.hooks.schema == NULL)
+    return mp_err_set(err, MP_ENOENT,
+                      "package '%s': this deployment serves no schemas", pkg);
+  return m->o.hooks.schema(m->o.hooks.ud, pkg,
+                           version && version[0] ? version : NULL,
+                           url && url[0] ? url : NULL, cb, ud, err);
+}
+
 void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,
                     const char *msg) {
   if (m->o.hooks.log) m->o.hooks.log(m->o.hooks.ud, sev, urn, msg);

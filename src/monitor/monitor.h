@@ -48,6 +48,10 @@ typedef struct mp_monitor_hooks {
   int (*call)(void *ud, const char *tok, const char *ref,
               const mp_invoke_pkg *want, mp_buf *req, mp_monitor_call *call,
               mp_err *err);
+  /* The schema of package |pkg| (mp_monitor_get_schema): answers later
+   * through |cb| with |cbud|. NULL: no schemas served. */
+  int (*schema)(void *ud, const char *pkg, const char *version,
+                const char *url, mp_schema_cb cb, void *cbud, mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {

@@ -758,4 +758,5 @@ const mp_provider_vtable mp__plugin_vtable = {
     .construct = p_construct,
     .call = p_call,
     .parameterize = p_parameterize,
+    .get_schema = mp__plugin_get_schema,
 };

@@ -129,6 +129,9 @@ void mp__plugin_release(mp__plugin *p);
 
 /* The provider method table of a plugin. calls.c. */
 extern const mp_provider_vtable mp__plugin_vtable;
+/* The table's get_schema (schema.c). */
+int mp__plugin_get_schema(mp_provider *prov, int version, char **json,
+                          mp_err *err);
 /* Calls |path| ("/<service>/<method>") with |req| and waits; on success
  * *out is the answer unpacked as |d| (free with
  * protobuf_c_message_free_unpacked). |*unimpl| says whether the plugin

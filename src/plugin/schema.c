@@ -1,19 +1,15 @@
-/* ResourceProvider/GetSchema on a launched plugin (`package get-schema`):
- * the package schema a provider describes itself with. */
+/* ResourceProvider/GetSchema on a launched plugin (`package get-schema`,
+ * and the Pulumi YAML host's look-up of a package's types): the package
+ * schema a provider describes itself with. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "plugin/plugin_int.h"
 #include "pulumi/provider.pb-c.h"
 
-int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
-                         mp_err *err) {
+int mp__plugin_get_schema(mp_provider *prov, int version, char **json,
+                          mp_err *err) {
   *json = NULL;
-  if (prov == NULL || prov->vt != &mp__plugin_vtable)
-    return mp_err_set(err, MP_EINVAL,
-                      "package '%s' is served by a built-in provider, "
-                      "which has no schema",
-                      prov && prov->pkg ? prov->pkg : "?");
   mp__plugin *p = (mp__plugin *)prov;
   Pulumirpc__GetSchemaRequest req = PULUMIRPC__GET_SCHEMA_REQUEST__INIT;
   req.version = version;
@@ -35,4 +31,15 @@ int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
   *json = mp_xstrdup(resp->schema ? resp->schema : "");
   protobuf_c_message_free_unpacked(&resp->base, NULL);
   return 0;
+}
+
+int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
+                         mp_err *err) {
+  *json = NULL;
+  if (prov == NULL || prov->vt != &mp__plugin_vtable)
+    return mp_err_set(err, MP_EINVAL,
+                      "package '%s' is served by a built-in provider, "
+                      "which has no schema",
+                      prov && prov->pkg ? prov->pkg : "?");
+  return mp__plugin_get_schema(prov, version, json, err);
 }

@@ -6,7 +6,7 @@
 
 #include "engine/value_pb.h"
 
-typedef enum { Q_REG, Q_READ, Q_INVOKE } qkind;
+typedef enum { Q_REG, Q_READ, Q_INVOKE, Q_SCHEMA } qkind;
 
 struct fake_pending {
   qkind kind;
@@ -130,6 +130,8 @@ static void on_timer(uv_timer_t *t) {
       answer_reg(m, &batch[i]);
     else if (batch[i].kind == Q_READ)
       answer_read(m, &batch[i]);
+    else if (batch[i].kind == Q_SCHEMA)
+      ((mp_schema_cb)batch[i].cb)(batch[i].ud, m->schema_json, NULL);
     else
       answer_invoke(m, &batch[i]);
   }
@@ -192,6 +194,18 @@ int mp_monitor_invoke(mp_monitor *m,
   m->invokes[m->ninvokes] = copy;
   mp_strv_push_take(&m->events, mp_xasprintf("inv:%s", req->tok));
   enqueue(m, Q_INVOKE, m->ninvokes++, (void *)cb, ud);
+  return 0;
+}
+
+int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
+                          const char *url, mp_schema_cb cb, void *ud,
+                          mp_err *err) {
+  (void)version;
+  (void)url;
+  if (m->schema_pkg == NULL || strcmp(pkg, m->schema_pkg) != 0)
+    return mp_err_set(err, MP_ENOENT, "no schema for '%s'", pkg);
+  mp_strv_push_take(&m->events, mp_xasprintf("schema:%s", pkg));
+  enqueue(m, Q_SCHEMA, 0, (void *)cb, ud);
   return 0;
 }
 

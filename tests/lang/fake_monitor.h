@@ -19,6 +19,9 @@ struct mp_monitor {
   int preview;            /* answer id "" (unknown) */
   const char *fail_name;  /* fail the registration of this name */
   const char *unknown_name; /* answer this one with unknown outputs */
+  /* The schema of package |schema_pkg| (GetSchema); another package has
+   * none (MP_ENOENT, at once). */
+  const char *schema_pkg, *schema_json;
   /* Records (copies). */
   Pulumirpc__RegisterResourceRequest **regs;
   size_t nregs;
@@ -28,7 +31,8 @@ struct mp_monitor {
   size_t ninvokes;
   Pulumirpc__RegisterResourceOutputsRequest *outputs;
   int outputs_calls;
-  mp_strv events; /* "reg:<name>", "ans:<name>", "inv:<tok>", "done" */
+  mp_strv events; /* "reg:<name>", "ans:<name>", "inv:<tok>",
+                     "schema:<pkg>", "done" */
   int done_calls, done_failed;
   char *done_msg;
   fake_pending *queue;

@@ -946,6 +946,87 @@ static void test_yaml_cancel(void) {
   run_free(&r);
 }
 
+/* A package's schema resolves its types: a component (isComponent) is
+ * registered remote and not custom, under the schema's token, whichever
+ * short form the program writes; the package's other types stay custom;
+ * the schema is asked once, before the stack; a type the schema lacks
+ * stops the program before anything is registered. */
+static const char comp_schema[] =
+    "{\"name\": \"comp\", \"resources\": {"
+    "\"comp:index:Thing\": {\"isComponent\": true},"
+    "\"comp:store/bucket:Bucket\": {}}}";
+
+static void schema_run(run *r, const char *yaml, const char *schema) {
+  memset(r, 0, sizeof(*r));
+  strcpy(r->dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r->dir) != NULL);
+  write_file(r->dir, "Pulumi.yaml", yaml);
+  uv_loop_init(&r->loop);
+  fake_monitor_init(&r->m, &r->loop, "proj", "dev");
+  r->m.schema_pkg = "comp";
+  r->m.schema_json = schema;
+  CHECK(mp_project_load(r->dir, &r->proj, &r->err) == 0);
+  CHECK(mp_yaml_source_new(r->proj, &r->src, &r->err) == 0);
+  mp_source_info info = {.loop = &r->loop, .project = "proj", .stack = "dev",
+                         .root_dir = r->dir};
+  r->start_rc = r->src->vt->start(r->src, &r->m, &info, &r->err);
+  if (r->start_rc == 0) uv_run(&r->loop, UV_RUN_DEFAULT);
+}
+
+static void test_yaml_component_schema(void) {
+  run r;
+  schema_run(&r,
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  thing:\n    type: comp:Thing\n"
+             "    properties:\n      size: ${b.id}\n"
+             "  b:\n    type: comp:store:bucket\n"
+             "  t:\n    type: test:Resource\n"
+             "    properties:\n      v: ${thing.size}\n",
+             comp_schema);
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  /* Asked once, first. */
+  CHECK(fake_monitor_event(&r.m, "schema:comp") == 0);
+  size_t asked = 0;
+  for (size_t i = 0; i < r.m.events.len; i++)
+    asked += strcmp(r.m.events.items[i], "schema:comp") == 0;
+  CHECK(asked == 1);
+  const Pulumirpc__RegisterResourceRequest *thing =
+      fake_monitor_reg(&r.m, "thing");
+  CHECK_STR(thing->type, "comp:index:Thing");
+  CHECK(thing->remote && !thing->custom);
+  CHECK_STR(prop_deps(thing, "size", 0), URN("comp:store/bucket:Bucket", "b"));
+  const Pulumirpc__RegisterResourceRequest *b = fake_monitor_reg(&r.m, "b");
+  CHECK_STR(b->type, "comp:store/bucket:Bucket");
+  CHECK(b->custom && !b->remote);
+  CHECK(fake_monitor_reg(&r.m, "t")->custom);
+  run_free(&r);
+
+  schema_run(&r,
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  a:\n    type: test:Resource\n"
+             "  nope:\n    type: comp:index:Nope\n",
+             comp_schema);
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.done_calls == 1 && r.m.done_failed);
+  CHECK_STR(r.m.done_msg,
+            "Pulumi.yaml:7:11: error resolving type of resource nope: "
+            "unable to find resource type \"comp:index:Nope\" in resource "
+            "provider \"comp\"");
+  CHECK(r.m.nregs == 0);
+  run_free(&r);
+
+  /* A schema without resources (the SDK's "{}"): as written, custom. */
+  schema_run(&r,
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  nope:\n    type: comp:Nope\n",
+             "{}");
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  CHECK_STR(fake_monitor_reg(&r.m, "nope")->type, "comp:index:Nope");
+  CHECK(fake_monitor_reg(&r.m, "nope")->custom);
+  run_free(&r);
+}
+
 /* ---- projects ---- */
 
 static void test_yaml_project_fields_and_main(void) {
@@ -1201,6 +1282,7 @@ int main(void) {
   RUN(test_yaml_syntax_errors);
   RUN(test_yaml_registration_failure);
   RUN(test_yaml_cancel);
+  RUN(test_yaml_component_schema);
   RUN(test_yaml_project_fields_and_main);
   RUN(test_yaml_get_reads);
   RUN(test_yaml_examples);

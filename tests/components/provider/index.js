@@ -6,6 +6,7 @@
 // (any value; a secret must come back a secret), and a dependency that the
 // command keeps. Outputs: petName, echoed, note.
 // Method petcomp:index:Pet/greet(word) -> {message} (secret when word is).
+// GetSchema lists Pet with isComponent (Pulumi YAML programs ask for it).
 // PETCOMP_THROW=1 makes Construct throw.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -33,9 +34,37 @@ class Pet extends pulumi.ComponentResource {
   }
 }
 
+// What GetSchema answers (the SDK's provider library serves `schema`):
+// Pet is a component, so that a Pulumi YAML program registers it remote.
+const schema = {
+  name: "petcomp",
+  version: "1.0.0",
+  resources: {
+    "petcomp:index:Pet": {
+      isComponent: true,
+      inputProperties: { prefix: { type: "string" }, note: { type: "string" } },
+      properties: {
+        petName: { type: "string" },
+        echoed: { type: "string" },
+        note: { type: "string" },
+      },
+      methods: { greet: "petcomp:index:Pet/greet" },
+    },
+  },
+  functions: {
+    "petcomp:index:Pet/greet": {
+      inputs: {
+        properties: { __self__: { $ref: "#/resources/petcomp:index:Pet" }, word: { type: "string" } },
+      },
+      outputs: { properties: { message: { type: "string" } } },
+    },
+  },
+};
+
 provider.main(
   {
     version: "1.0.0",
+    schema: JSON.stringify(schema),
     async construct(name, type, inputs, options) {
       if (type !== "petcomp:index:Pet") throw new Error(`unknown resource type ${type}`);
       if (process.env.PETCOMP_THROW === "1") throw new Error("petcomp: the pet ran away");

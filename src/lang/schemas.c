@@ -1,0 +1,182 @@
+/* The packages' schemas in a Pulumi YAML run, as Pulumi YAML uses them
+ * (pulumi-yaml pkg/pulumiyaml/packages.go): a resource's type is looked up
+ * in its package's schema, written as the schema has it or in the short
+ * forms `pkg:Type` (for `pkg:index:Type`) and `pkg:mod:Type` (for
+ * `pkg:mod/type:Type`), letters compared without case; the schema's token
+ * is the one registered, and a type the schema marks `isComponent` is a
+ * component its provider constructs (registered remote).
+ *
+ * One question per package, plugin version and download URL, asked once
+ * per run. The built-in packages and `pulumi` have their own table
+ * (types.c); provider resources need none. A package whose plugin gives no
+ * schema with `resources` (no GetSchema, the SDK's empty "{}", no plugin
+ * found: the registration reports that) keeps its types as written and
+ * registers them custom, where Pulumi YAML would stop. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lang/prog.h"
+
+/* Whether |r|'s type is resolved through a schema. A package that is
+ * parameterized (or extended) by a declaration is served by another
+ * plugin's schema after Parameterize: left as written. */
+static int needs_schema(const mp__prog *p, const mp__yres *r) {
+  if (r->is_provider || strcmp(r->pkg, "pulumi") == 0 ||
+      mp__yaml_builtin_package(r->pkg))
+    return 0;
+  for (size_t i = 0; i < mp_project_package_count(p->proj); i++) {
+    const mp_project_package *k = mp_project_package_at(p->proj, i);
+    if (k->param_name && (strcmp(mp_project_package_namespace(k), r->pkg) == 0 ||
+                          strcmp(k->name, r->pkg) == 0))
+      return 0;
+  }
+  return 1;
+}
+
+/* A literal string option (`version: 1.2.3`), else NULL: an option that
+ * is computed is known only when the resource registers. */
+static const char *literal(const mp__yexpr *x) {
+  return x && x->kind == MP_X_STR && x->len ? x->str : NULL;
+}
+
+/* The plugin |r|'s package is asked of: its own literal `version` and
+ * `pluginDownloadURL`, else the package's declaration (owned strings). */
+static void plugin_of(const mp__prog *p, const mp__yres *r, char **version,
+                      char **url) {
+  const char *v = literal(r->version), *u = literal(r->plugin_url);
+  *version = v ? mp_xstrdup(v) : NULL;
+  *url = u ? mp_xstrdup(u) : NULL;
+  mp__pkgdecls_apply(p->proj, r->pkg, version, url);
+}
+
+static int same(const char *a, const char *b) {
+  return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The question of |r| in |q|, or -1. */
+static long find(const mp__yschemas *q, const char *pkg, const char *version,
+                 const char *url) {
+  for (size_t i = 0; i < q->n; i++)
+    if (strcmp(q->items[i].pkg, pkg) == 0 && same(q->items[i].version, version) &&
+        same(q->items[i].url, url))
+      return (long)i;
+  return -1;
+}
+
+void mp__schemas_plan(const mp__prog *p, mp__yschemas *q) {
+  memset(q, 0, sizeof(*q));
+  for (size_t i = 0; i < p->nres; i++) {
+    const mp__yres *r = &p->res[i];
+    if (!needs_schema(p, r)) continue;
+    char *version, *url;
+    plugin_of(p, r, &version, &url);
+    if (find(q, r->pkg, version, url) >= 0) {
+      free(version);
+      free(url);
+      continue;
+    }
+    q->items = mp_xreallocarray(q->items, q->n + 1, sizeof(*q->items));
+    mp__yschema *s = &q->items[q->n++];
+    memset(s, 0, sizeof(*s));
+    s->pkg = mp_xstrdup(r->pkg);
+    s->version = version;
+    s->url = url;
+  }
+}
+
+void mp__schemas_answer(mp__yschemas *q, size_t i, const char *json) {
+  if (i >= q->n || json == NULL) return;
+  mp__yschema *s = &q->items[i];
+  mp_value *doc = NULL;
+  if (mp_value_from_json(json, strlen(json), NULL, &doc, NULL) < 0) return;
+  mp_value *res = doc->kind == MP_VALUE_OBJECT
+                      ? mp_value_object_take(doc, "resources")
+                      : NULL;
+  mp_value_free(doc);
+  if (res && res->kind != MP_VALUE_OBJECT) {
+    mp_value_free(res);
+    res = NULL;
+  }
+  mp_value_free(s->resources);
+  s->resources = res;
+}
+
+/* The schema's entry whose token is |tok| up to case, and the token. */
+static const mp_value_entry *lookup(const mp_value *res, const char *tok) {
+  for (size_t i = 0; i < res->u.obj.len; i++)
+    if (strcmp(res->u.obj.items[i].key, tok) == 0) return &res->u.obj.items[i];
+  for (size_t i = 0; i < res->u.obj.len; i++)
+    if (strcasecmp(res->u.obj.items[i].key, tok) == 0)
+      return &res->u.obj.items[i];
+  return NULL;
+}
+
+/* Pulumi YAML's resolveToken: as written, then `pkg:index:Type` for
+ * `pkg:Type`, then `pkg:mod/type:Type` for `pkg:mod:Type`. */
+static const mp_value_entry *resolve(const mp_value *res, const char *written) {
+  const mp_value_entry *e = lookup(res, written);
+  if (e) return e;
+  const char *c1 = strchr(written, ':');
+  const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  if (c1 == NULL) return NULL;
+  int plen = (int)(c1 - written);
+  char *mod = c2 ? mp_xstrndup(c1 + 1, (size_t)(c2 - c1 - 1))
+                 : mp_xstrdup("index");
+  const char *name = c2 ? c2 + 1 : c1 + 1;
+  if (c2 == NULL) {
+    char *alt = mp_xasprintf("%.*s:index:%s", plen, written, name);
+    e = lookup(res, alt);
+    free(alt);
+  }
+  if (e == NULL) {
+    /* The schema's module segment differs from the name only in case, and
+     * the lookup ignores case. */
+    char *alt = mp_xasprintf("%.*s:%s/%s:%s", plen, written, mod, name, name);
+    e = lookup(res, alt);
+    free(alt);
+  }
+  free(mod);
+  return e;
+}
+
+int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
+  for (size_t i = 0; i < p->nres; i++) {
+    mp__yres *r = &p->res[i];
+    if (!needs_schema(p, r)) continue;
+    char *version, *url;
+    plugin_of(p, r, &version, &url);
+    long k = find(q, r->pkg, version, url);
+    free(version);
+    free(url);
+    const mp_value *res = k >= 0 ? q->items[k].resources : NULL;
+    if (res == NULL) continue;
+    const mp_value_entry *e = resolve(res, r->written_type);
+    if (e == NULL)
+      return mp_err_set(err, MP_EINVAL,
+                        "%s:%d:%d: error resolving type of resource %s: "
+                        "unable to find resource type \"%s\" in resource "
+                        "provider \"%s\"",
+                        p->file, r->type_line, r->type_col, r->key,
+                        r->written_type, r->pkg);
+    free(r->type);
+    r->type = mp_xstrdup(e->key);
+    const mp_value *c = e->value->kind == MP_VALUE_OBJECT
+                            ? mp_value_object_get(e->value, "isComponent")
+                            : NULL;
+    /* A read (`get:`) stays a read. */
+    r->remote = !r->is_get && c && c->kind == MP_VALUE_BOOL && c->u.boolean;
+  }
+  return 0;
+}
+
+void mp__schemas_free(mp__yschemas *q) {
+  for (size_t i = 0; i < q->n; i++) {
+    free(q->items[i].pkg);
+    free(q->items[i].version);
+    free(q->items[i].url);
+    mp_value_free(q->items[i].resources);
+  }
+  free(q->items);
+  memset(q, 0, sizeof(*q));
+}

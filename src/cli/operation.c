@@ -233,7 +233,11 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_cli_providers_init(&provs, ctx, plugins, &r->builtin);
   mp_policy_run policy; /* issue 27: the packs start before any step */
   mp_policy_run_init(&policy);
-  if (rc == 0) rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
+  if (rc == 0) {
+    rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
+    for (size_t i = 0; i < policy.problems.len; i++)
+      mp_cli_error(ctx, 0, "%s", policy.problems.items[i]);
+  }
   /* what the history entry keeps (cli/update_info.h) */
   char *env_json = NULL, *config_json = NULL;
   if (rc == 0 && !dry_run) {

@@ -9,7 +9,12 @@
 
 void mp_policy_run_init(mp_policy_run *p) {
   memset(p, 0, sizeof(*p));
+  mp_strv_init(&p->problems);
   pthread_mutex_init(&p->mu, NULL);
+}
+
+static int by_text(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
@@ -19,21 +24,33 @@ int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
   out->dirs = mp_xcalloc(f->packs.len, sizeof(*out->dirs));
   out->names = mp_xcalloc(f->packs.len, sizeof(*out->names));
   out->versions = mp_xcalloc(f->packs.len, sizeof(*out->versions));
+  int invalid = 0; /* a config that fails its schema: the others go on */
   for (size_t i = 0; i < f->packs.len; i++) {
     mp_value *config = NULL;
+    mp_analyzer *a = NULL;
+    size_t before = out->problems.len;
     int rc = i < f->configs.len ? mp_op_policy_read_config(f->configs.items[i],
                                                       &config, err)
                                 : 0;
     if (rc == 0)
-      rc = mp_analyzer_start(h, f->packs.items[i], config, &out->packs[i], err);
+      rc = mp_analyzer_start(h, f->packs.items[i], config, &out->problems, &a,
+                             err);
     mp_value_free(config);
+    if (rc < 0 && out->problems.len > before) {
+      invalid = 1;
+      continue;
+    }
     if (rc < 0) return rc;
-    out->dirs[i] = mp_xstrdup(f->packs.items[i]);
-    out->names[i] = mp_xstrdup(mp_analyzer_name(out->packs[i]));
-    out->versions[i] = mp_xstrdup(mp_analyzer_version(out->packs[i]));
-    out->n = i + 1;
+    size_t k = out->n++;
+    out->packs[k] = a;
+    out->dirs[k] = mp_xstrdup(f->packs.items[i]);
+    out->names[k] = mp_xstrdup(mp_analyzer_name(a));
+    out->versions[k] = mp_xstrdup(mp_analyzer_version(a));
   }
-  return 0;
+  if (!invalid) return 0;
+  /* Pulumi's order: every pack's lines, sorted */
+  qsort(out->problems.items, out->problems.len, sizeof(char *), by_text);
+  return mp_err_set(err, MP_EINVAL, "validating policy config");
 }
 
 static void keep(mp_policy_run *p, mp_policy_diags *found) {
@@ -227,5 +244,6 @@ void mp_policy_run_destroy(mp_policy_run *p) {
   free(p->names);
   free(p->versions);
   mp_policy_diags_destroy(&p->found);
+  mp_strv_destroy(&p->problems);
   pthread_mutex_destroy(&p->mu);
 }

@@ -20,12 +20,16 @@ typedef struct mp_policy_run {
   size_t n;
   pthread_mutex_t mu; /* guards |found|: the generator thread adds */
   mp_policy_diags found; /* violations and remediations, in order */
+  mp_strv problems; /* the configs' schema errors, Pulumi's lines */
 } mp_policy_run;
 
 void mp_policy_run_init(mp_policy_run *p);
 
 /* Starts the packs of |f| on |h| (none: |out| stays empty, hooks unset).
- * A pack that cannot start fails with its name and stderr in |err|. */
+ * A pack that cannot start fails with its name and stderr in |err|. A
+ * config that fails its policies' schemas fails with MP_EINVAL
+ * ("validating policy config") once every pack was tried, its errors in
+ * |out->problems|, sorted, one line each, to print before. */
 int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
                         mp_plugin_host *h, mp_err *err);
 

@@ -10,6 +10,7 @@
 #include "engine/value_pb.h"
 #include "google/protobuf/empty.pb-c.h"
 #include "plugin/plugin_int.h"
+#include "plugin/policy_schema.h"
 #include "pulumi/analyzer.pb-c.h"
 
 #define SVC "/pulumirpc.Analyzer/"
@@ -170,8 +171,33 @@ static int entry_level(const mp_value *entry, mp_policy_level *l) {
          level_of(entry->u.str.ptr, l);
 }
 
+/* Checks a policy's reconciled config |props| against its schema, as
+ * Pulumi does before Configure, adding Pulumi's lines to |problems|. */
+static void check_config(const mp_analyzer *a, const Pulumirpc__PolicyInfo *pi,
+                         const mp_value *props, mp_strv *problems) {
+  const Pulumirpc__PolicyConfigSchema *schema = pi->configschema;
+  if (schema == NULL) return;
+  mp_value *sprops = NULL, *required = mp_value_new_array();
+  if (schema->properties &&
+      mp_value_from_pb_struct(schema->properties, &sprops, NULL) < 0)
+    sprops = NULL;
+  for (size_t i = 0; i < schema->n_required; i++)
+    mp_value_array_push(required, mp_value_new_cstring(schema->required[i]));
+  mp_strv errs;
+  mp_strv_init(&errs);
+  mp_policy_schema_check(sprops, required, props, &errs);
+  for (size_t i = 0; i < errs.len; i++)
+    mp_strv_push_take(problems,
+                      mp_xasprintf("validating policy config: %s %s  %s: %s",
+                                   a->name, a->version, pi->name,
+                                   errs.items[i]));
+  mp_strv_destroy(&errs);
+  mp_value_free(sprops);
+  mp_value_free(required);
+}
+
 static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
-                     const mp_value *config, mp_err *err) {
+                     const mp_value *config, mp_strv *problems, mp_err *err) {
   size_t n = info->n_policies;
   Pulumirpc__ConfigureAnalyzerRequest req =
       PULUMIRPC__CONFIGURE_ANALYZER_REQUEST__INIT;
@@ -181,6 +207,7 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
       mp_xcalloc(n ? n : 1, sizeof(*ptrs));
   Pulumirpc__PolicyConfig *pcs = mp_xcalloc(n ? n : 1, sizeof(*pcs));
   mp_policy_level all_level = MP_POLICY_ADVISORY;
+  int invalid = 0;
   int has_all =
       config && entry_level(mp_value_object_get(config, "all"), &all_level);
   for (size_t i = 0; i < n; i++) {
@@ -199,6 +226,9 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
       if (strcmp(entry->u.obj.items[k].key, "enforcementLevel"))
         mp_value_object_set(props, entry->u.obj.items[k].key,
                             mp_value_dup(entry->u.obj.items[k].value));
+    size_t before = problems->len;
+    check_config(a, pi, props, problems);
+    if (problems->len > before) invalid = 1;
     pcs[i].enforcementlevel = (Pulumirpc__EnforcementLevel)l;
     if (l == MP_POLICY_REMEDIATE) a->remediates = 1;
     pcs[i].properties = to_struct(props);
@@ -211,8 +241,10 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
   req.policyconfig = ptrs;
   Google__Protobuf__Empty *ans = NULL;
   int unimpl = 0;
-  int rc = rpc(a, "Configure", &req.base, &google__protobuf__empty__descriptor,
-               &ans, &unimpl, err);
+  int rc = invalid ? mp_err_set(err, MP_EINVAL, "validating policy config")
+                   : rpc(a, "Configure", &req.base,
+                         &google__protobuf__empty__descriptor, &ans, &unimpl,
+                         err);
   if (ans) protobuf_c_message_free_unpacked(&ans->base, NULL);
   if (unimpl) rc = 0;
   for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(pcs[i].properties);
@@ -224,7 +256,8 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
 
 /* ---- start and stop ---- */
 
-static int setup(mp_analyzer *a, const mp_value *config, mp_err *err) {
+static int setup(mp_analyzer *a, const char *dir, const mp_value *config,
+                 mp_strv *problems, mp_err *err) {
   Pulumirpc__AnalyzerHandshakeRequest hq =
       PULUMIRPC__ANALYZER_HANDSHAKE_REQUEST__INIT;
   char addr[32];
@@ -251,14 +284,22 @@ static int setup(mp_analyzer *a, const mp_value *config, mp_err *err) {
   if (rc < 0) return rc;
   a->name = dup0(info->name);
   a->version = dup0(info->version);
-  rc = configure(a, info, config, err);
+  if (!info->supportsconfig) { /* Pulumi: no Configure call then */
+    rc = config ? mp_err_set(err, MP_EINVAL,
+                             "policy pack \"%s\" at \"%s\" does not support "
+                             "config",
+                             a->name, dir)
+                : 0;
+  } else {
+    rc = configure(a, info, config, problems, err);
+  }
   protobuf_c_message_free_unpacked(&info->base, NULL);
   return rc;
 }
 
 int mp_analyzer_start(mp_plugin_host *h, const char *dir,
-                      const mp_value *config, mp_analyzer **out,
-                      mp_err *err) {
+                      const mp_value *config, mp_strv *problems,
+                      mp_analyzer **out, mp_err *err) {
   *out = NULL;
   char real[PATH_MAX];
   if (realpath(dir, real) == NULL)
@@ -288,7 +329,7 @@ int mp_analyzer_start(mp_plugin_host *h, const char *dir,
   free(run);
   if (rc < 0) mp_err_set(err, MP_EIO, "policy pack %s failed to start: %s",
                          dir, e.msg);
-  else rc = setup(a, config, err);
+  else rc = setup(a, dir, config, problems, err);
   if (rc < 0) {
     mp_analyzer_stop(a);
     return rc < 0 ? rc : MP_EIO;

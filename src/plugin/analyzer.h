@@ -43,10 +43,15 @@ typedef struct mp_analyzer mp_analyzer; /* opaque */
  * --policy-pack-config object: policy name -> {"enforcementLevel", ...}
  * or a level; "all" sets every policy's level), may be NULL. A pack that
  * cannot start or answers with an error fails with MP_EIO and a message
- * naming the pack and holding its stderr. Sets *out. */
+ * naming the pack and holding its stderr. The configured values of each
+ * policy are checked against its config schema first, as Pulumi does: an
+ * invalid one fails with MP_EINVAL ("validating policy config"), one line
+ * per error appended to |problems| ("validating policy config: <pack>
+ * <version>  <policy>: <error>"), and Configure is not called. A pack
+ * that does not support config fails when |config| is given. Sets *out. */
 int mp_analyzer_start(mp_plugin_host *h, const char *dir,
-                      const mp_value *config, mp_analyzer **out,
-                      mp_err *err);
+                      const mp_value *config, mp_strv *problems,
+                      mp_analyzer **out, mp_err *err);
 
 /* The pack's name and version, as GetAnalyzerInfo said. */
 const char *mp_analyzer_name(const mp_analyzer *a);

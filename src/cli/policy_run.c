@@ -108,7 +108,8 @@ static int count_mandatory(const mp_policy_diags *d, const char **first) {
 
 /* The step generator's hook: every pack's Remediate (each sees the
  * previous one's result), then every pack's Analyze of the result. */
-static int analyze(void *ud, mp_resource *st, mp_diags *diags, mp_err *err) {
+static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
+                   mp_diags *diags, mp_err *err) {
   (void)diags;
   mp_policy_run *p = ud;
   size_t nlen = 0;
@@ -117,7 +118,9 @@ static int analyze(void *ud, mp_resource *st, mp_diags *diags, mp_err *err) {
   mp_policy_diags found = {0};
   int rc = 0;
   for (size_t i = 0; i < p->n && rc == 0; i++) {
-    mp_analyzer_resource r = {st->urn, st->type, name, st->parent, st->inputs};
+    mp_analyzer_resource r = {st->urn,    st->type, name,
+                              st->parent, st->inputs, st,
+                              x->delete_before_replace, x->provider};
     mp_value *fixed = NULL;
     rc = mp_analyzer_remediate(p->packs[i], &r, &fixed, &found, err);
     if (fixed) {
@@ -126,7 +129,9 @@ static int analyze(void *ud, mp_resource *st, mp_diags *diags, mp_err *err) {
     }
   }
   for (size_t i = 0; i < p->n && rc == 0; i++) {
-    mp_analyzer_resource r = {st->urn, st->type, name, st->parent, st->inputs};
+    mp_analyzer_resource r = {st->urn,    st->type, name,
+                              st->parent, st->inputs, st,
+                              x->delete_before_replace, x->provider};
     rc = mp_analyzer_analyze(p->packs[i], &r, &found, err);
   }
   const char *policy = NULL;
@@ -142,7 +147,8 @@ static int analyze(void *ud, mp_resource *st, mp_diags *diags, mp_err *err) {
   return rc;
 }
 
-static int analyze_stack(void *ud, const mp_resource *const *rs, size_t n,
+static int analyze_stack(void *ud, const mp_resource *const *rs,
+                         const mp_resource *const *providers, size_t n,
                          mp_err *err) {
   mp_policy_run *p = ud;
   mp_analyzer_resource *ar = mp_xcalloc(n ? n : 1, sizeof(*ar));
@@ -152,8 +158,9 @@ static int analyze_stack(void *ud, const mp_resource *const *rs, size_t n,
     const char *nm = mp_urn_name(rs[i]->urn, &nlen);
     names[i] = mp_xstrndup(nm ? nm : "", nm ? nlen : 0);
     const mp_value *props = rs[i]->outputs ? rs[i]->outputs : rs[i]->inputs;
-    ar[i] = (mp_analyzer_resource){rs[i]->urn, rs[i]->type, names[i],
-                                   rs[i]->parent, props};
+    ar[i] = (mp_analyzer_resource){rs[i]->urn,    rs[i]->type, names[i],
+                                   rs[i]->parent, props,       rs[i],
+                                   -1,            providers[i]};
   }
   mp_policy_diags found = {0};
   int rc = 0;

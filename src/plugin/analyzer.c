@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/urn.h"
 #include "engine/value_pb.h"
 #include "google/protobuf/empty.pb-c.h"
 #include "plugin/plugin_int.h"
@@ -369,27 +370,92 @@ static void add_diags(Pulumirpc__AnalyzeResponse *resp, const char *urn,
   }
 }
 
-static void fill_request(Pulumirpc__AnalyzeRequest *q,
-                         Pulumirpc__AnalyzerResourceOptions *o,
+/* What a request carries beside the resource's own fields: its options
+ * and its provider, as Pulumi's marshalResourceOptions and
+ * marshalProvider make them. The pointers borrow from |r|. */
+typedef struct req_extra {
+  Pulumirpc__AnalyzerResourceOptions o;
+  Pulumirpc__AnalyzerResourceOptions__CustomTimeouts t;
+  Pulumirpc__AnalyzerProviderResource p;
+  char *provider_name;
+} req_extra;
+
+/* |props| without the engine's "__" keys (Pulumi: SkipInternalKeys). */
+static mp_value *without_internal_keys(const mp_value *props) {
+  mp_value *out = mp_value_new_object();
+  for (size_t i = 0; props && props->kind == MP_VALUE_OBJECT &&
+                     i < props->u.obj.len;
+       i++)
+    if (strncmp(props->u.obj.items[i].key, "__", 2) != 0)
+      mp_value_object_set(out, props->u.obj.items[i].key,
+                          mp_value_dup(props->u.obj.items[i].value));
+  return out;
+}
+
+static void extra_init(req_extra *x, const mp_analyzer_resource *r) {
+  memset(x, 0, sizeof(*x));
+  pulumirpc__analyzer_resource_options__init(&x->o);
+  pulumirpc__analyzer_resource_options__custom_timeouts__init(&x->t);
+  pulumirpc__analyzer_provider_resource__init(&x->p);
+  const mp_resource *st = r->state;
+  if (st) {
+    x->o.protect = st->protect;
+    x->o.parent = st->parent ? st->parent : (char *)"";
+    x->o.n_ignorechanges = st->ignore_changes.len;
+    x->o.ignorechanges = st->ignore_changes.items;
+    x->o.n_additionalsecretoutputs = st->additional_secret_outputs.len;
+    x->o.additionalsecretoutputs = st->additional_secret_outputs.items;
+    x->o.n_aliases = st->aliases.len;
+    x->o.aliases = st->aliases.items;
+    if (st->has_custom_timeouts) {
+      x->t.create = st->custom_timeouts.create;
+      x->t.update = st->custom_timeouts.update;
+      x->t.delete_ = st->custom_timeouts.del;
+    }
+  }
+  x->o.customtimeouts = &x->t; /* Pulumi always sends them */
+  x->o.deletebeforereplacedefined = r->delete_before_replace >= 0;
+  x->o.deletebeforereplace = r->delete_before_replace > 0;
+  if (r->provider) {
+    size_t nlen = 0;
+    const char *nm = mp_urn_name(r->provider->urn, &nlen);
+    x->provider_name = mp_xstrndup(nm ? nm : "", nm ? nlen : 0);
+    x->p.type = r->provider->type;
+    x->p.urn = r->provider->urn;
+    x->p.name = x->provider_name;
+    mp_value *props = without_internal_keys(r->provider->inputs);
+    x->p.properties = to_struct(props);
+    mp_value_free(props);
+  }
+}
+
+static void extra_destroy(req_extra *x) {
+  if (x->p.properties) mp_value_pb_struct_free(x->p.properties);
+  free(x->provider_name);
+}
+
+static void fill_request(Pulumirpc__AnalyzeRequest *q, req_extra *x,
                          const mp_analyzer_resource *r) {
   pulumirpc__analyze_request__init(q);
-  pulumirpc__analyzer_resource_options__init(o);
+  extra_init(x, r);
   q->type = (char *)r->type;
   q->urn = (char *)r->urn;
   q->name = (char *)r->name;
   q->properties = to_struct(r->props);
-  q->options = o;
+  q->options = &x->o;
+  q->provider = r->provider ? &x->p : NULL;
 }
 
 int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
                         mp_policy_diags *out, mp_err *err) {
   Pulumirpc__AnalyzeRequest q;
-  Pulumirpc__AnalyzerResourceOptions o;
-  fill_request(&q, &o, r);
+  req_extra x;
+  fill_request(&q, &x, r);
   Pulumirpc__AnalyzeResponse *resp = NULL;
   int rc = rpc(a, "Analyze", &q.base, &pulumirpc__analyze_response__descriptor,
                &resp, NULL, err);
   mp_value_pb_struct_free(q.properties);
+  extra_destroy(&x);
   if (rc == 0) add_diags(resp, r->urn, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
   return rc;
@@ -403,13 +469,14 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
    * skips the others): no round trip for nothing. */
   if (!a->remediates) return 0;
   Pulumirpc__AnalyzeRequest q;
-  Pulumirpc__AnalyzerResourceOptions o;
-  fill_request(&q, &o, r);
+  req_extra x;
+  fill_request(&q, &x, r);
   Pulumirpc__RemediateResponse *resp = NULL;
   int unimpl = 0;
   int rc = rpc(a, "Remediate", &q.base,
                &pulumirpc__remediate_response__descriptor, &resp, &unimpl, err);
   mp_value_pb_struct_free(q.properties);
+  extra_destroy(&x);
   if (unimpl) rc = 0;
   for (size_t i = 0; rc == 0 && resp && i < resp->n_remediations; i++) {
     const Pulumirpc__Remediation *m = resp->remediations[i];
@@ -439,20 +506,56 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
   return rc;
 }
 
+/* A resource's property dependencies as AnalyzerResource's map. */
+static void set_propdeps(Pulumirpc__AnalyzerResource *res,
+                         const mp_resource *st) {
+  size_t n = st ? st->property_dependencies.len : 0;
+  if (n == 0) return;
+  res->n_propertydependencies = n;
+  res->propertydependencies = mp_xcalloc(n, sizeof(void *));
+  for (size_t i = 0; i < n; i++) {
+    const mp_propdep *pd = &st->property_dependencies.items[i];
+    Pulumirpc__AnalyzerResource__PropertyDependenciesEntry *e =
+        mp_xcalloc(1, sizeof(*e));
+    Pulumirpc__AnalyzerPropertyDependencies *v = mp_xcalloc(1, sizeof(*v));
+    pulumirpc__analyzer_resource__property_dependencies_entry__init(e);
+    pulumirpc__analyzer_property_dependencies__init(v);
+    v->n_urns = pd->urns.len;
+    v->urns = pd->urns.items;
+    e->key = pd->key;
+    e->value = v;
+    res->propertydependencies[i] = e;
+  }
+}
+
+static void free_propdeps(Pulumirpc__AnalyzerResource *res) {
+  for (size_t i = 0; i < res->n_propertydependencies; i++) {
+    free(res->propertydependencies[i]->value);
+    free(res->propertydependencies[i]);
+  }
+  free(res->propertydependencies);
+}
+
 int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
                               size_t n, mp_policy_diags *out, mp_err *err) {
   Pulumirpc__AnalyzerResource *res = mp_xcalloc(n ? n : 1, sizeof(*res));
   Pulumirpc__AnalyzerResource **ptrs = mp_xcalloc(n ? n : 1, sizeof(*ptrs));
-  Pulumirpc__AnalyzerResourceOptions o;
-  pulumirpc__analyzer_resource_options__init(&o);
+  req_extra *xs = mp_xcalloc(n ? n : 1, sizeof(*xs));
   for (size_t i = 0; i < n; i++) {
     pulumirpc__analyzer_resource__init(&res[i]);
+    extra_init(&xs[i], &rs[i]);
     res[i].type = (char *)rs[i].type;
     res[i].urn = (char *)rs[i].urn;
     res[i].name = (char *)rs[i].name;
     res[i].parent = (char *)(rs[i].parent ? rs[i].parent : "");
     res[i].properties = to_struct(rs[i].props);
-    res[i].options = &o;
+    res[i].options = &xs[i].o;
+    res[i].provider = rs[i].provider ? &xs[i].p : NULL;
+    if (rs[i].state) {
+      res[i].n_dependencies = rs[i].state->dependencies.len;
+      res[i].dependencies = rs[i].state->dependencies.items;
+    }
+    set_propdeps(&res[i], rs[i].state);
     ptrs[i] = &res[i];
   }
   Pulumirpc__AnalyzeStackRequest q = PULUMIRPC__ANALYZE_STACK_REQUEST__INIT;
@@ -465,7 +568,12 @@ int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
   if (unimpl) rc = 0;
   if (rc == 0 && resp) add_diags(resp, NULL, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
-  for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(res[i].properties);
+  for (size_t i = 0; i < n; i++) {
+    mp_value_pb_struct_free(res[i].properties);
+    free_propdeps(&res[i]);
+    extra_destroy(&xs[i]);
+  }
+  free(xs);
   free(res);
   free(ptrs);
   return rc;

@@ -9,6 +9,7 @@
 #define MP_PLUGIN_ANALYZER_H
 
 #include "engine/err.h"
+#include "engine/resource.h"
 #include "engine/value.h"
 #include "plugin/plugin.h"
 
@@ -61,6 +62,13 @@ const char *mp_analyzer_version(const mp_analyzer *a);
 typedef struct mp_analyzer_resource {
   const char *urn, *type, *name, *parent;
   const mp_value *props; /* an OBJECT; NULL: empty */
+  /* Its options (protect, ignoreChanges, additionalSecretOutputs,
+   * aliases, customTimeouts) and, for AnalyzeStack, its dependencies and
+   * property dependencies; NULL: none sent. */
+  const mp_resource *state;
+  int delete_before_replace; /* -1 unset, 0, 1 */
+  /* Its provider resource (type, URN, name, inputs), or NULL. */
+  const mp_resource *provider;
 } mp_analyzer_resource;
 
 /* Analyze: appends the violations to |out|. */

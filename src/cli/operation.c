@@ -216,6 +216,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_policy_run_init(&policy);
   /* Pulumi: "Refresh and Import do not execute Policy Packs" (none listed) */
   policy.refresh = r->kind == MP_DEPLOY_REFRESH || r->f->import != NULL;
+  policy.show_remediations = r->f->show_policy_remediations;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
   s.event_stream = r->event_stream;

@@ -274,8 +274,25 @@ static int print_pack(mp_policy_run *p, const char *key, FILE *out) {
           paths.data ? paths.data : "");
   mp_buf_destroy(&paths);
   mp_strv_destroy(&dirs);
+  /* --show-policy-remediations: each one, as it came, with its short diff
+   * (none shown when it changed nothing) */
+  for (size_t k = 0; p->show_remediations && k < n; k++) {
+    const mp_policy_diag *x = &p->found.items[k];
+    if (x->level != MP_POLICY_REMEDIATE || x->diff == NULL || !x->diff[0])
+      continue;
+    char *xk = pack_key(x->pack, x->pack_version);
+    if (strcmp(xk, key) == 0) {
+      mp_buf b;
+      mp_buf_init(&b);
+      subject(x->urn, &b);
+      fprintf(out, "        - [remediate]  %s%s [%s]\n", x->policy,
+              b.data ? b.data : "", x->diff);
+      mp_buf_destroy(&b);
+    }
+    free(xk);
+  }
   qsort(fixes.items, fixes.len, sizeof(char *), by_key);
-  for (size_t i = 0; i < fixes.len;) {
+  for (size_t i = 0; !p->show_remediations && i < fixes.len;) {
     size_t j = i;
     while (j < fixes.len && strcmp(fixes.items[j], fixes.items[i]) == 0) j++;
     fprintf(out, "        - [remediate]  %s  (%zu resource%s)\n",

@@ -19,6 +19,7 @@ typedef struct mp_policy_run {
   char **names, **versions; /* GetAnalyzerInfo's, kept after the stop */
   size_t n;
   int refresh; /* Pulumi's summary lists no packs for a refresh */
+  int show_remediations; /* --show-policy-remediations */
   pthread_mutex_t mu; /* guards |found|: the generator thread adds */
   mp_policy_diags found; /* violations and remediations, in order */
   mp_strv problems; /* the configs' schema errors, Pulumi's lines */

@@ -54,6 +54,7 @@ void mp_policy_diags_destroy(mp_policy_diags *d) {
     free(x->description);
     free(x->message);
     free(x->urn);
+    free(x->diff);
   }
   free(d->items);
   memset(d, 0, sizeof(*d));
@@ -461,6 +462,33 @@ int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
   return rc;
 }
 
+/* The keys of |v| (an OBJECT or NULL) that |pick| keeps, sorted. */
+static void put_keys(mp_buf *b, const char *sym, const mp_value *from,
+                     const mp_value *other, int changed) {
+  int n = 0;
+  for (size_t i = 0; from && from->kind == MP_VALUE_OBJECT &&
+                     i < from->u.obj.len;
+       i++) {
+    const char *k = from->u.obj.items[i].key;
+    const mp_value *o = other ? mp_value_object_get(other, k) : NULL;
+    int keep = changed ? o && !mp_value_equal(o, from->u.obj.items[i].value, 0)
+                       : o == NULL;
+    if (!keep) continue;
+    mp_buf_printf(b, "%s%s", n++ ? "," : sym, k);
+  }
+}
+
+/* Pulumi's short diff of a remediation: "+added-deleted~updated". Object
+ * keys are kept sorted (engine/value.h), as Pulumi sorts them. */
+static char *short_diff(const mp_value *before, const mp_value *after) {
+  mp_buf b;
+  mp_buf_init(&b);
+  put_keys(&b, "+", after, before, 0);
+  put_keys(&b, "-", before, after, 0);
+  put_keys(&b, "~", after, before, 1);
+  return b.data ? mp_buf_detach(&b, NULL) : mp_xstrdup("");
+}
+
 int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
                           mp_value **props, mp_policy_diags *out,
                           mp_err *err) {
@@ -494,8 +522,11 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
         rc = MP_EPROTO;
         break;
       }
+      x->diff = short_diff(*props ? *props : r->props, v);
       mp_value_free(*props);
       *props = v;
+    } else {
+      x->diff = mp_xstrdup("");
     }
   }
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);

@@ -27,6 +27,9 @@ const char *mp_policy_level_name(mp_policy_level l);
 /* One violation (or, with MP_POLICY_REMEDIATE, one remediation applied). */
 typedef struct mp_policy_diag {
   char *policy, *pack, *pack_version, *description, *message, *urn;
+  /* A remediation's change of the inputs' top-level keys, as Pulumi's
+   * short diff ("+added-deleted~updated", "" for none); NULL otherwise. */
+  char *diff;
   mp_policy_level level;
 } mp_policy_diag;
 

@@ -121,6 +121,15 @@ s = [e["summaryEvent"] for e in events() if "summaryEvent" in e][0]
 assert s["PolicyPacks"] == {}, s
 '
 
+# -- --show-policy-remediations: each remediation with its short diff
+# instead of the count
+run preview --policy-pack "$MAIN" --policy-pack-config "$T/advisory.json" \
+  --show-policy-remediations
+expect_rc 0 "preview --show-policy-remediations"
+expect_out "        - [remediate]  no-special  (random:index/randomPassword:RandomPassword: pw) [~special]" \
+  "the remediation, one by one"
+expect_not_out "(1 resource)" "no count"
+
 # -- the config schema: maxLength from the config instead of its default
 echo '{"pet-length": {"maxLength": 6}}' > "$T/long.json"
 run preview --policy-pack "$MAIN" --policy-pack-config "$T/long.json"

@@ -28,6 +28,7 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_('m', "message", &f.message, "text", "a message (kept for symmetry with up)"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the preview"),
       MP_OPT_GROUP_(shared.rows),
+      MP_OPT_BOOL_(0, "show-policy-remediations", &f.show_policy_remediations, "Show per-resource policy remediation details instead of a summary"),
       MP_OP_SECRETS_PROVIDER_ROW(&f.more),
       MP_OP_IMPORT_FILE_ROW(&f.more),
       MP_OPT_STR_(0, "save-plan", &f.save_plan, "file", "Save the operations proposed by the preview to a plan file at the given path"),

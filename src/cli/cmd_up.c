@@ -33,6 +33,7 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the update"),
       MP_OPT_STR_(0, "plan", &f.plan, "file", "Path to a plan file to use for the update. The update will not perform operations that exceed its plan (e.g. replacements instead of updates, or updates instead of sames)."),
       MP_OPT_GROUP_(shared.rows),
+      MP_OPT_BOOL_(0, "show-policy-remediations", &f.show_policy_remediations, "Show per-resource policy remediation details instead of a summary"),
       MP_OP_SECRETS_PROVIDER_ROW(&f.more),
       MP_OPT_GROUP_(more.rows),
       MP_OPT_END_};

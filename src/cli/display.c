@@ -1005,9 +1005,11 @@ void mp_display_finish(mp_display *d) {
   }
   if (d->o.tty) redraw(d, now);
   fputc('\n', d->o.out);
+  int mandatory = d->o.print_policies &&
+                  d->o.print_policies(d->o.print_policies_ud, d->o.out);
   print_diags(d);
   print_outputs(d);
-  if (d->have_summary) print_summary(d);
+  if (d->have_summary && !mandatory) print_summary(d);
   fflush(d->o.out);
 }
 

@@ -1,7 +1,7 @@
 /* The terminal display of a deployment, shaped like Pulumi's
  * (tests/cli/t0400-up-preview.sh shows it): a header, the resource tree under
  * the stack with op symbols and statuses (rewritten in place on a terminal,
- * one line per event otherwise), then Diagnostics:, Outputs:, the
+ * one line per event otherwise), then Policies:, Diagnostics:, Outputs:, the
  * Resources: summary and Duration:. Fed engine events on the thread that
  * runs the deployment. */
 #ifndef MP_CLI_DISPLAY_H
@@ -33,6 +33,12 @@ typedef struct mp_display_opts {
   int show_replacement_steps; /* a replacement's steps as rows of their own */
   int suppress_outputs;       /* no Outputs: section */
   int show_debug;             /* -d: debug diagnostics shown too */
+  /* The "Policies:" section, printed where Pulumi prints it: after the
+   * tree, before Diagnostics:; non-zero when it showed a mandatory
+   * violation, which leaves out the Resources: summary (Pulumi's
+   * printPolicies). NULL: none. */
+  int (*print_policies)(void *ud, FILE *out);
+  void *print_policies_ud;
 } mp_display_opts;
 
 typedef struct mp_display mp_display;

@@ -135,6 +135,25 @@ static cJSON *diag_json(const mp_event *ev) {
   return o;
 }
 
+/* Pulumi's map, its keys sorted as Go's encoder sorts them. */
+static void policy_packs_json(cJSON *o, const mp_event *ev) {
+  size_t n = ev->n_policy_packs;
+  const char **keys = mp_xcalloc(n ? n : 1, sizeof(*keys));
+  for (size_t i = 0; i < n; i++) keys[i] = ev->policy_packs[2 * i];
+  for (size_t i = 1; i < n; i++) /* few: insertion sort */
+    for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+      const char *t = keys[j];
+      keys[j] = keys[j - 1];
+      keys[j - 1] = t;
+    }
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < n; k++)
+      if (ev->policy_packs[2 * k] == keys[i] &&
+          !cJSON_GetObjectItemCaseSensitive(o, keys[i]))
+        cJSON_AddStringToObject(o, keys[i], ev->policy_packs[2 * k + 1]);
+  free(keys);
+}
+
 cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags) {
   cJSON *o = cJSON_CreateObject();
   cJSON *p;
@@ -167,7 +186,7 @@ cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags) {
     cJSON_AddFalseToObject(p, "maybeCorrupt");
     cJSON_AddNumberToObject(p, "durationSeconds", ceil(ev->duration_seconds));
     cJSON_AddItemToObject(p, "resourceChanges", changes_json(ev->counts));
-    cJSON_AddObjectToObject(p, "PolicyPacks");
+    policy_packs_json(cJSON_AddObjectToObject(p, "PolicyPacks"), ev);
     cJSON_AddBoolToObject(p, "isPreview", ev->preview);
     if (ev->result) cJSON_AddStringToObject(p, "result", ev->result);
     break;

@@ -36,6 +36,66 @@ static int is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int is_level(const char *s) {
+  return strcmp(s, "advisory") == 0 || strcmp(s, "mandatory") == 0 ||
+         strcmp(s, "remediate") == 0 || strcmp(s, "disabled") == 0;
+}
+
+/* |v| as Go's %v prints a decoded JSON value, near enough. */
+static char *go_text(const mp_value *v) {
+  switch (v->kind) {
+  case MP_VALUE_NULL: return mp_xstrdup("<nil>");
+  case MP_VALUE_BOOL: return mp_xstrdup(v->u.boolean ? "true" : "false");
+  case MP_VALUE_NUMBER: return mp_xasprintf("%.15g", v->u.number);
+  case MP_VALUE_STRING: return mp_xstrdup(v->u.str.ptr);
+  default: {
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_err e;
+    mp_err_clear(&e);
+    if (mp_value_to_json(v, NULL, 0, &b, &e) < 0) mp_buf_puts(&b, "?");
+    return mp_buf_detach(&b, NULL);
+  }
+  }
+}
+
+/* Pulumi's parse of the file: each entry a level, or an object whose
+ * "enforcementLevel", if there, is one; in its words. */
+static int check_entries(const mp_value *config, mp_err *err) {
+  for (size_t i = 0; i < config->u.obj.len; i++) {
+    const char *k = config->u.obj.items[i].key;
+    const mp_value *v = config->u.obj.items[i].value;
+    const mp_value *l = v->kind == MP_VALUE_STRING ? v
+                        : v->kind == MP_VALUE_OBJECT
+                            ? mp_value_object_get(v, "enforcementLevel")
+                            : NULL;
+    if (v->kind != MP_VALUE_STRING && v->kind != MP_VALUE_OBJECT) {
+      char *t = go_text(v);
+      mp_err_set(err, MP_EINVAL,
+                 "parsing \"%s\": %s is not a valid value; must be a string "
+                 "or object",
+                 k, t);
+      free(t);
+      return MP_EINVAL;
+    }
+    if (l && l->kind != MP_VALUE_STRING) {
+      char *t = go_text(l);
+      mp_err_set(err, MP_EINVAL,
+                 "parsing enforcement level for \"%s\": %s is not a valid "
+                 "enforcement level; must be a string",
+                 k, t);
+      free(t);
+      return MP_EINVAL;
+    }
+    if (l && !is_level(l->u.str.ptr))
+      return mp_err_set(err, MP_EINVAL,
+                        "parsing enforcement level for \"%s\": \"%s\" is not "
+                        "a valid enforcement level",
+                        k, l->u.str.ptr);
+  }
+  return 0;
+}
+
 int mp_op_policy_read_config(const char *path, mp_value **out, mp_err *err) {
   *out = NULL;
   size_t len = 0;
@@ -43,12 +103,22 @@ int mp_op_policy_read_config(const char *path, mp_value **out, mp_err *err) {
   if (text == NULL)
     return mp_err_set(err, MP_EIO, "--policy-pack-config '%s': %s", path,
                       strerror(errno));
+  size_t sp = strspn(text, " \t\r\n");
+  if (sp == len) { /* Pulumi takes an empty file as no config */
+    free(text);
+    return 0;
+  }
   int rc = mp_value_from_json(text, len, NULL, out, err);
   free(text);
   if (rc == 0 && (*out)->kind != MP_VALUE_OBJECT) {
     mp_value_free(*out);
     *out = NULL;
     rc = mp_err_set(err, MP_EINVAL, "not a JSON object");
+  }
+  if (rc == 0) rc = check_entries(*out, err);
+  if (rc < 0) {
+    mp_value_free(*out);
+    *out = NULL;
   }
   if (rc < 0) mp_err_prefix(err, "--policy-pack-config '%s'", path);
   return rc;

@@ -20,8 +20,11 @@ void mp_op_policy_destroy(mp_op_policy *p);
 /* Fills |rows| (room for 3) with rows writing into |p|. */
 void mp_op_policy_rows(mp_opt *rows, mp_op_policy *p);
 
-/* Reads the --policy-pack-config file |path| into *out (an OBJECT).
- * Returns 0, MP_EIO or MP_EINVAL with |err| naming the flag and path. */
+/* Reads the --policy-pack-config file |path| into *out (an OBJECT; NULL
+ * for an empty file, as Pulumi). Each entry must be an enforcement level
+ * or an object (whose "enforcementLevel", if any, is one): Pulumi's
+ * parse errors. Returns 0, MP_EIO or MP_EINVAL with |err| naming the flag
+ * and path. */
 int mp_op_policy_read_config(const char *path, mp_value **out, mp_err *err);
 
 /* Refuses a pack that is not a policy pack folder, more configs than

@@ -89,10 +89,36 @@ typedef struct sink {
   double last_timestamp;
   int saw_cancel;
   mp_import_file_out *import_out; /* preview --import-file, or NULL */
+  mp_policy_run *policy; /* the packs, or NULL */
+  size_t policy_sent;    /* findings already written as events */
+  uint64_t seq_shift;    /* policy events written so far */
 } sink;
 
-static void on_event(void *ud, const mp_event *ev) {
+/* The policy findings not yet written, as policyEvents before the event
+ * of |seq| (Pulumi sends each as it happens: what the generator's thread
+ * found since the last event goes out before the next one); they take
+ * the next sequence numbers, the events after them are shifted. */
+static void policy_events_before(sink *s, uint64_t seq, double ts) {
+  if (s->policy == NULL || (!s->json && !s->event_log)) return;
+  size_t to = mp_policy_run_count(s->policy);
+  uint64_t first = seq + s->seq_shift;
+  if (s->json)
+    mp_policy_run_json(s->policy, s->policy_sent, to, s->json, first, ts);
+  if (s->event_log)
+    mp_policy_run_json(s->policy, s->policy_sent, to, s->event_log, first, ts);
+  s->seq_shift += to - s->policy_sent;
+  s->policy_sent = to;
+}
+
+static void on_event(void *ud, const mp_event *in) {
   sink *s = ud;
+  policy_events_before(s, in->sequence, in->timestamp);
+  mp_event shifted = *in, *ev = &shifted;
+  ev->sequence += s->seq_shift;
+  if (ev->kind == MP_EVENT_SUMMARY && s->policy) {
+    ev->policy_packs = (const char *const *)s->policy->summary_packs.items;
+    ev->n_policy_packs = s->policy->summary_packs.len / 2;
+  }
   if (s->display) mp_display_event(s->display, ev);
   if (s->digest) mp_preview_digest_add(s->digest, ev);
   if (s->import_out) mp_import_file_out_add(s->import_out, ev);
@@ -113,18 +139,18 @@ static void end_event_stream(sink *s) {
   mp_event ev;
   memset(&ev, 0, sizeof(ev));
   ev.kind = MP_EVENT_CANCEL;
-  ev.sequence = s->last_sequence + 1;
+  ev.sequence = s->last_sequence + 1 - s->seq_shift; /* on_event shifts */
   ev.timestamp = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
   on_event(s, &ev);
 }
 
-/* The policy packs' findings as JSON events, after the run's own. */
-static void policy_events(sink *s, mp_policy_run *p) {
+/* The policy findings left after the run's last event (none, usually). */
+static void policy_events(sink *s) {
+  if (s->policy == NULL) return;
   double ts = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
-  uint64_t json_seq = s->last_sequence, log_seq = s->last_sequence;
-  if (s->json) mp_policy_run_json(p, s->json, &json_seq, ts);
-  if (s->event_log) mp_policy_run_json(p, s->event_log, &log_seq, ts);
-  s->last_sequence = json_seq > log_seq ? json_seq : log_seq;
+  uint64_t before = s->seq_shift;
+  policy_events_before(s, s->last_sequence + 1 - s->seq_shift, ts);
+  s->last_sequence += s->seq_shift - before;
 }
 
 /* ==== one run ==== */
@@ -186,6 +212,11 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   sink s = {0};
   char *header = NULL;
   mp_source *src = NULL;
+  mp_policy_run policy; /* issue 27: the packs start before any step */
+  mp_policy_run_init(&policy);
+  /* Pulumi: "Refresh and Import do not execute Policy Packs" (none listed) */
+  policy.refresh = r->kind == MP_DEPLOY_REFRESH || r->f->import != NULL;
+  policy.show_remediations = r->f->show_policy_remediations;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
   s.event_stream = r->event_stream;
@@ -214,7 +245,9 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                          .show_reads = r->f->show_reads,
                          .show_replacement_steps = r->f->show_replacement_steps,
                          .suppress_outputs = r->f->suppress_outputs,
-                         .show_debug = r->f->more.debug};
+                         .show_debug = r->f->more.debug,
+                         .print_policies = mp_policy_run_print,
+                         .print_policies_ud = &policy};
     s.display = mp_display_new(&o);
     /* a live table prints the cancelling line itself (main.c) */
     ctx->display_live = live && !r->f->diff;
@@ -231,9 +264,12 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                                            &r->builtin, &plugins, err);
   mp_cli_providers provs;
   mp_cli_providers_init(&provs, ctx, plugins, &r->builtin);
-  mp_policy_run policy; /* issue 27: the packs start before any step */
-  mp_policy_run_init(&policy);
-  if (rc == 0) rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
+  if (rc == 0) {
+    rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
+    if (rc == 0 && policy.n) s.policy = &policy;
+    for (size_t i = 0; i < policy.problems.len; i++)
+      mp_cli_error(ctx, 0, "%s", policy.problems.items[i]);
+  }
   /* what the history entry keeps (cli/update_info.h) */
   char *env_json = NULL, *config_json = NULL;
   if (rc == 0 && !dry_run) {
@@ -287,7 +323,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     mp_policy_run_hook(&policy, &o);
     rc = plan_open(r, dry_run, &o.plan, err);
     if (rc == 0) rc = mp_deploy_run(&o, res, err);
-    policy_events(&s, &policy);
+    policy_events(&s);
     end_event_stream(&s);
     if (rc == 0 && !res->failed && o.plan && !o.plan->applying)
       rc = mp_cli_plan_write(o.plan, r->f->save_plan, o.crypter, err);
@@ -303,7 +339,6 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   if (s.display) {
     ctx->display_live = 0;
     if (rc == 0) mp_display_finish(s.display);
-    if (rc == 0) mp_policy_run_print(&policy, ctx->out);
     /* Left to the exit only once finish has stopped its ticker thread. */
     if (display_out) *display_out = s.display;
     else if (!leave || rc != 0) mp_display_free(s.display);

@@ -12,6 +12,15 @@ static int by_urn(const void *a, const void *b) {
   return strcmp(x->urn, y->urn);
 }
 
+/* The provider resource |ref| ("<urn>::<id>") names, as registered. */
+static const mp_resource *provider_of(deploy *d, const char *ref) {
+  mp_provider_ref pr;
+  if (ref == NULL || mp_provider_ref_parse(ref, &pr, NULL) < 0) return NULL;
+  const mp_resource *p = mp_map_get(&d->news, pr.urn);
+  mp_provider_ref_destroy(&pr);
+  return p;
+}
+
 int mp__deploy_analyze_stack(deploy *d) {
   if (d->o->analyze_stack == NULL) return 0;
   const mp_resource **rs = mp_xcalloc(d->news.len + 1, sizeof(*rs));
@@ -22,9 +31,12 @@ int mp__deploy_analyze_stack(deploy *d) {
     if (r && !mp_type_is_provider(r->type)) rs[n++] = r;
   }
   if (n > 1) qsort(rs, n, sizeof(*rs), by_urn);
+  const mp_resource **provs = mp_xcalloc(n + 1, sizeof(*provs));
+  for (size_t i = 0; i < n; i++) provs[i] = provider_of(d, rs[i]->provider);
   mp_err err;
   mp_err_clear(&err);
-  int rc = d->o->analyze_stack(d->o->analyze_stack_ud, rs, n, &err);
+  int rc = d->o->analyze_stack(d->o->analyze_stack_ud, rs, provs, n, &err);
+  free(provs);
   free(rs);
   if (rc == 0) return 0;
   if (err.msg[0]) mp__deploy_diag(d, "error", NULL, err.msg);

@@ -52,6 +52,10 @@ typedef struct mp_event {
   int64_t counts[MP_OP__COUNT];
   double duration_seconds;
   const char *result; /* "succeeded", "failed", "canceled" */
+  /* The policy packs that ran, as pairs: policy_packs[2i] the pack's
+   * name for events, [2i+1] its version (Pulumi's PolicyPacks). */
+  const char *const *policy_packs;
+  size_t n_policy_packs;
 } mp_event;
 
 typedef void (*mp_event_sink)(void *ud, const mp_event *ev);

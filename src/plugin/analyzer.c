@@ -7,9 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/urn.h"
 #include "engine/value_pb.h"
 #include "google/protobuf/empty.pb-c.h"
 #include "plugin/plugin_int.h"
+#include "plugin/policy_schema.h"
 #include "pulumi/analyzer.pb-c.h"
 
 #define SVC "/pulumirpc.Analyzer/"
@@ -52,6 +54,7 @@ void mp_policy_diags_destroy(mp_policy_diags *d) {
     free(x->description);
     free(x->message);
     free(x->urn);
+    free(x->diff);
   }
   free(d->items);
   memset(d, 0, sizeof(*d));
@@ -170,8 +173,33 @@ static int entry_level(const mp_value *entry, mp_policy_level *l) {
          level_of(entry->u.str.ptr, l);
 }
 
+/* Checks a policy's reconciled config |props| against its schema, as
+ * Pulumi does before Configure, adding Pulumi's lines to |problems|. */
+static void check_config(const mp_analyzer *a, const Pulumirpc__PolicyInfo *pi,
+                         const mp_value *props, mp_strv *problems) {
+  const Pulumirpc__PolicyConfigSchema *schema = pi->configschema;
+  if (schema == NULL) return;
+  mp_value *sprops = NULL, *required = mp_value_new_array();
+  if (schema->properties &&
+      mp_value_from_pb_struct(schema->properties, &sprops, NULL) < 0)
+    sprops = NULL;
+  for (size_t i = 0; i < schema->n_required; i++)
+    mp_value_array_push(required, mp_value_new_cstring(schema->required[i]));
+  mp_strv errs;
+  mp_strv_init(&errs);
+  mp_policy_schema_check(sprops, required, props, &errs);
+  for (size_t i = 0; i < errs.len; i++)
+    mp_strv_push_take(problems,
+                      mp_xasprintf("validating policy config: %s %s  %s: %s",
+                                   a->name, a->version, pi->name,
+                                   errs.items[i]));
+  mp_strv_destroy(&errs);
+  mp_value_free(sprops);
+  mp_value_free(required);
+}
+
 static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
-                     const mp_value *config, mp_err *err) {
+                     const mp_value *config, mp_strv *problems, mp_err *err) {
   size_t n = info->n_policies;
   Pulumirpc__ConfigureAnalyzerRequest req =
       PULUMIRPC__CONFIGURE_ANALYZER_REQUEST__INIT;
@@ -181,6 +209,7 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
       mp_xcalloc(n ? n : 1, sizeof(*ptrs));
   Pulumirpc__PolicyConfig *pcs = mp_xcalloc(n ? n : 1, sizeof(*pcs));
   mp_policy_level all_level = MP_POLICY_ADVISORY;
+  int invalid = 0;
   int has_all =
       config && entry_level(mp_value_object_get(config, "all"), &all_level);
   for (size_t i = 0; i < n; i++) {
@@ -199,6 +228,9 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
       if (strcmp(entry->u.obj.items[k].key, "enforcementLevel"))
         mp_value_object_set(props, entry->u.obj.items[k].key,
                             mp_value_dup(entry->u.obj.items[k].value));
+    size_t before = problems->len;
+    check_config(a, pi, props, problems);
+    if (problems->len > before) invalid = 1;
     pcs[i].enforcementlevel = (Pulumirpc__EnforcementLevel)l;
     if (l == MP_POLICY_REMEDIATE) a->remediates = 1;
     pcs[i].properties = to_struct(props);
@@ -211,8 +243,10 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
   req.policyconfig = ptrs;
   Google__Protobuf__Empty *ans = NULL;
   int unimpl = 0;
-  int rc = rpc(a, "Configure", &req.base, &google__protobuf__empty__descriptor,
-               &ans, &unimpl, err);
+  int rc = invalid ? mp_err_set(err, MP_EINVAL, "validating policy config")
+                   : rpc(a, "Configure", &req.base,
+                         &google__protobuf__empty__descriptor, &ans, &unimpl,
+                         err);
   if (ans) protobuf_c_message_free_unpacked(&ans->base, NULL);
   if (unimpl) rc = 0;
   for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(pcs[i].properties);
@@ -224,7 +258,8 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
 
 /* ---- start and stop ---- */
 
-static int setup(mp_analyzer *a, const mp_value *config, mp_err *err) {
+static int setup(mp_analyzer *a, const char *dir, const mp_value *config,
+                 mp_strv *problems, mp_err *err) {
   Pulumirpc__AnalyzerHandshakeRequest hq =
       PULUMIRPC__ANALYZER_HANDSHAKE_REQUEST__INIT;
   char addr[32];
@@ -251,14 +286,22 @@ static int setup(mp_analyzer *a, const mp_value *config, mp_err *err) {
   if (rc < 0) return rc;
   a->name = dup0(info->name);
   a->version = dup0(info->version);
-  rc = configure(a, info, config, err);
+  if (!info->supportsconfig) { /* Pulumi: no Configure call then */
+    rc = config ? mp_err_set(err, MP_EINVAL,
+                             "policy pack \"%s\" at \"%s\" does not support "
+                             "config",
+                             a->name, dir)
+                : 0;
+  } else {
+    rc = configure(a, info, config, problems, err);
+  }
   protobuf_c_message_free_unpacked(&info->base, NULL);
   return rc;
 }
 
 int mp_analyzer_start(mp_plugin_host *h, const char *dir,
-                      const mp_value *config, mp_analyzer **out,
-                      mp_err *err) {
+                      const mp_value *config, mp_strv *problems,
+                      mp_analyzer **out, mp_err *err) {
   *out = NULL;
   char real[PATH_MAX];
   if (realpath(dir, real) == NULL)
@@ -288,7 +331,7 @@ int mp_analyzer_start(mp_plugin_host *h, const char *dir,
   free(run);
   if (rc < 0) mp_err_set(err, MP_EIO, "policy pack %s failed to start: %s",
                          dir, e.msg);
-  else rc = setup(a, config, err);
+  else rc = setup(a, dir, config, problems, err);
   if (rc < 0) {
     mp_analyzer_stop(a);
     return rc < 0 ? rc : MP_EIO;
@@ -328,30 +371,122 @@ static void add_diags(Pulumirpc__AnalyzeResponse *resp, const char *urn,
   }
 }
 
-static void fill_request(Pulumirpc__AnalyzeRequest *q,
-                         Pulumirpc__AnalyzerResourceOptions *o,
+/* What a request carries beside the resource's own fields: its options
+ * and its provider, as Pulumi's marshalResourceOptions and
+ * marshalProvider make them. The pointers borrow from |r|. */
+typedef struct req_extra {
+  Pulumirpc__AnalyzerResourceOptions o;
+  Pulumirpc__AnalyzerResourceOptions__CustomTimeouts t;
+  Pulumirpc__AnalyzerProviderResource p;
+  char *provider_name;
+} req_extra;
+
+/* |props| without the engine's "__" keys (Pulumi: SkipInternalKeys). */
+static mp_value *without_internal_keys(const mp_value *props) {
+  mp_value *out = mp_value_new_object();
+  for (size_t i = 0; props && props->kind == MP_VALUE_OBJECT &&
+                     i < props->u.obj.len;
+       i++)
+    if (strncmp(props->u.obj.items[i].key, "__", 2) != 0)
+      mp_value_object_set(out, props->u.obj.items[i].key,
+                          mp_value_dup(props->u.obj.items[i].value));
+  return out;
+}
+
+static void extra_init(req_extra *x, const mp_analyzer_resource *r) {
+  memset(x, 0, sizeof(*x));
+  pulumirpc__analyzer_resource_options__init(&x->o);
+  pulumirpc__analyzer_resource_options__custom_timeouts__init(&x->t);
+  pulumirpc__analyzer_provider_resource__init(&x->p);
+  const mp_resource *st = r->state;
+  if (st) {
+    x->o.protect = st->protect;
+    x->o.parent = st->parent ? st->parent : (char *)"";
+    x->o.n_ignorechanges = st->ignore_changes.len;
+    x->o.ignorechanges = st->ignore_changes.items;
+    x->o.n_additionalsecretoutputs = st->additional_secret_outputs.len;
+    x->o.additionalsecretoutputs = st->additional_secret_outputs.items;
+    x->o.n_aliases = st->aliases.len;
+    x->o.aliases = st->aliases.items;
+    if (st->has_custom_timeouts) {
+      x->t.create = st->custom_timeouts.create;
+      x->t.update = st->custom_timeouts.update;
+      x->t.delete_ = st->custom_timeouts.del;
+    }
+  }
+  x->o.customtimeouts = &x->t; /* Pulumi always sends them */
+  x->o.deletebeforereplacedefined = r->delete_before_replace >= 0;
+  x->o.deletebeforereplace = r->delete_before_replace > 0;
+  if (r->provider) {
+    size_t nlen = 0;
+    const char *nm = mp_urn_name(r->provider->urn, &nlen);
+    x->provider_name = mp_xstrndup(nm ? nm : "", nm ? nlen : 0);
+    x->p.type = r->provider->type;
+    x->p.urn = r->provider->urn;
+    x->p.name = x->provider_name;
+    mp_value *props = without_internal_keys(r->provider->inputs);
+    x->p.properties = to_struct(props);
+    mp_value_free(props);
+  }
+}
+
+static void extra_destroy(req_extra *x) {
+  if (x->p.properties) mp_value_pb_struct_free(x->p.properties);
+  free(x->provider_name);
+}
+
+static void fill_request(Pulumirpc__AnalyzeRequest *q, req_extra *x,
                          const mp_analyzer_resource *r) {
   pulumirpc__analyze_request__init(q);
-  pulumirpc__analyzer_resource_options__init(o);
+  extra_init(x, r);
   q->type = (char *)r->type;
   q->urn = (char *)r->urn;
   q->name = (char *)r->name;
   q->properties = to_struct(r->props);
-  q->options = o;
+  q->options = &x->o;
+  q->provider = r->provider ? &x->p : NULL;
 }
 
 int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
                         mp_policy_diags *out, mp_err *err) {
   Pulumirpc__AnalyzeRequest q;
-  Pulumirpc__AnalyzerResourceOptions o;
-  fill_request(&q, &o, r);
+  req_extra x;
+  fill_request(&q, &x, r);
   Pulumirpc__AnalyzeResponse *resp = NULL;
   int rc = rpc(a, "Analyze", &q.base, &pulumirpc__analyze_response__descriptor,
                &resp, NULL, err);
   mp_value_pb_struct_free(q.properties);
+  extra_destroy(&x);
   if (rc == 0) add_diags(resp, r->urn, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
   return rc;
+}
+
+/* The keys of |v| (an OBJECT or NULL) that |pick| keeps, sorted. */
+static void put_keys(mp_buf *b, const char *sym, const mp_value *from,
+                     const mp_value *other, int changed) {
+  int n = 0;
+  for (size_t i = 0; from && from->kind == MP_VALUE_OBJECT &&
+                     i < from->u.obj.len;
+       i++) {
+    const char *k = from->u.obj.items[i].key;
+    const mp_value *o = other ? mp_value_object_get(other, k) : NULL;
+    int keep = changed ? o && !mp_value_equal(o, from->u.obj.items[i].value, 0)
+                       : o == NULL;
+    if (!keep) continue;
+    mp_buf_printf(b, "%s%s", n++ ? "," : sym, k);
+  }
+}
+
+/* Pulumi's short diff of a remediation: "+added-deleted~updated". Object
+ * keys are kept sorted (engine/value.h), as Pulumi sorts them. */
+static char *short_diff(const mp_value *before, const mp_value *after) {
+  mp_buf b;
+  mp_buf_init(&b);
+  put_keys(&b, "+", after, before, 0);
+  put_keys(&b, "-", before, after, 0);
+  put_keys(&b, "~", after, before, 1);
+  return b.data ? mp_buf_detach(&b, NULL) : mp_xstrdup("");
 }
 
 int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
@@ -362,13 +497,14 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
    * skips the others): no round trip for nothing. */
   if (!a->remediates) return 0;
   Pulumirpc__AnalyzeRequest q;
-  Pulumirpc__AnalyzerResourceOptions o;
-  fill_request(&q, &o, r);
+  req_extra x;
+  fill_request(&q, &x, r);
   Pulumirpc__RemediateResponse *resp = NULL;
   int unimpl = 0;
   int rc = rpc(a, "Remediate", &q.base,
                &pulumirpc__remediate_response__descriptor, &resp, &unimpl, err);
   mp_value_pb_struct_free(q.properties);
+  extra_destroy(&x);
   if (unimpl) rc = 0;
   for (size_t i = 0; rc == 0 && resp && i < resp->n_remediations; i++) {
     const Pulumirpc__Remediation *m = resp->remediations[i];
@@ -386,8 +522,11 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
         rc = MP_EPROTO;
         break;
       }
+      x->diff = short_diff(*props ? *props : r->props, v);
       mp_value_free(*props);
       *props = v;
+    } else {
+      x->diff = mp_xstrdup("");
     }
   }
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
@@ -398,20 +537,56 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
   return rc;
 }
 
+/* A resource's property dependencies as AnalyzerResource's map. */
+static void set_propdeps(Pulumirpc__AnalyzerResource *res,
+                         const mp_resource *st) {
+  size_t n = st ? st->property_dependencies.len : 0;
+  if (n == 0) return;
+  res->n_propertydependencies = n;
+  res->propertydependencies = mp_xcalloc(n, sizeof(void *));
+  for (size_t i = 0; i < n; i++) {
+    const mp_propdep *pd = &st->property_dependencies.items[i];
+    Pulumirpc__AnalyzerResource__PropertyDependenciesEntry *e =
+        mp_xcalloc(1, sizeof(*e));
+    Pulumirpc__AnalyzerPropertyDependencies *v = mp_xcalloc(1, sizeof(*v));
+    pulumirpc__analyzer_resource__property_dependencies_entry__init(e);
+    pulumirpc__analyzer_property_dependencies__init(v);
+    v->n_urns = pd->urns.len;
+    v->urns = pd->urns.items;
+    e->key = pd->key;
+    e->value = v;
+    res->propertydependencies[i] = e;
+  }
+}
+
+static void free_propdeps(Pulumirpc__AnalyzerResource *res) {
+  for (size_t i = 0; i < res->n_propertydependencies; i++) {
+    free(res->propertydependencies[i]->value);
+    free(res->propertydependencies[i]);
+  }
+  free(res->propertydependencies);
+}
+
 int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
                               size_t n, mp_policy_diags *out, mp_err *err) {
   Pulumirpc__AnalyzerResource *res = mp_xcalloc(n ? n : 1, sizeof(*res));
   Pulumirpc__AnalyzerResource **ptrs = mp_xcalloc(n ? n : 1, sizeof(*ptrs));
-  Pulumirpc__AnalyzerResourceOptions o;
-  pulumirpc__analyzer_resource_options__init(&o);
+  req_extra *xs = mp_xcalloc(n ? n : 1, sizeof(*xs));
   for (size_t i = 0; i < n; i++) {
     pulumirpc__analyzer_resource__init(&res[i]);
+    extra_init(&xs[i], &rs[i]);
     res[i].type = (char *)rs[i].type;
     res[i].urn = (char *)rs[i].urn;
     res[i].name = (char *)rs[i].name;
     res[i].parent = (char *)(rs[i].parent ? rs[i].parent : "");
     res[i].properties = to_struct(rs[i].props);
-    res[i].options = &o;
+    res[i].options = &xs[i].o;
+    res[i].provider = rs[i].provider ? &xs[i].p : NULL;
+    if (rs[i].state) {
+      res[i].n_dependencies = rs[i].state->dependencies.len;
+      res[i].dependencies = rs[i].state->dependencies.items;
+    }
+    set_propdeps(&res[i], rs[i].state);
     ptrs[i] = &res[i];
   }
   Pulumirpc__AnalyzeStackRequest q = PULUMIRPC__ANALYZE_STACK_REQUEST__INIT;
@@ -424,7 +599,12 @@ int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
   if (unimpl) rc = 0;
   if (rc == 0 && resp) add_diags(resp, NULL, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
-  for (size_t i = 0; i < n; i++) mp_value_pb_struct_free(res[i].properties);
+  for (size_t i = 0; i < n; i++) {
+    mp_value_pb_struct_free(res[i].properties);
+    free_propdeps(&res[i]);
+    extra_destroy(&xs[i]);
+  }
+  free(xs);
   free(res);
   free(ptrs);
   return rc;

@@ -9,6 +9,7 @@
 #define MP_PLUGIN_ANALYZER_H
 
 #include "engine/err.h"
+#include "engine/resource.h"
 #include "engine/value.h"
 #include "plugin/plugin.h"
 
@@ -26,6 +27,9 @@ const char *mp_policy_level_name(mp_policy_level l);
 /* One violation (or, with MP_POLICY_REMEDIATE, one remediation applied). */
 typedef struct mp_policy_diag {
   char *policy, *pack, *pack_version, *description, *message, *urn;
+  /* A remediation's change of the inputs' top-level keys, as Pulumi's
+   * short diff ("+added-deleted~updated", "" for none); NULL otherwise. */
+  char *diff;
   mp_policy_level level;
 } mp_policy_diag;
 
@@ -43,10 +47,15 @@ typedef struct mp_analyzer mp_analyzer; /* opaque */
  * --policy-pack-config object: policy name -> {"enforcementLevel", ...}
  * or a level; "all" sets every policy's level), may be NULL. A pack that
  * cannot start or answers with an error fails with MP_EIO and a message
- * naming the pack and holding its stderr. Sets *out. */
+ * naming the pack and holding its stderr. The configured values of each
+ * policy are checked against its config schema first, as Pulumi does: an
+ * invalid one fails with MP_EINVAL ("validating policy config"), one line
+ * per error appended to |problems| ("validating policy config: <pack>
+ * <version>  <policy>: <error>"), and Configure is not called. A pack
+ * that does not support config fails when |config| is given. Sets *out. */
 int mp_analyzer_start(mp_plugin_host *h, const char *dir,
-                      const mp_value *config, mp_analyzer **out,
-                      mp_err *err);
+                      const mp_value *config, mp_strv *problems,
+                      mp_analyzer **out, mp_err *err);
 
 /* The pack's name and version, as GetAnalyzerInfo said. */
 const char *mp_analyzer_name(const mp_analyzer *a);
@@ -56,6 +65,13 @@ const char *mp_analyzer_version(const mp_analyzer *a);
 typedef struct mp_analyzer_resource {
   const char *urn, *type, *name, *parent;
   const mp_value *props; /* an OBJECT; NULL: empty */
+  /* Its options (protect, ignoreChanges, additionalSecretOutputs,
+   * aliases, customTimeouts) and, for AnalyzeStack, its dependencies and
+   * property dependencies; NULL: none sent. */
+  const mp_resource *state;
+  int delete_before_replace; /* -1 unset, 0, 1 */
+  /* Its provider resource (type, URN, name, inputs), or NULL. */
+  const mp_resource *provider;
 } mp_analyzer_resource;
 
 /* Analyze: appends the violations to |out|. */

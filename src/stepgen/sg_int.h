@@ -38,8 +38,8 @@ struct mp_stepgen {
   const mp_strv *(*import_properties)(void *ud, const char *urn);
   void *import_properties_ud;
   const mp_sg_plan *plan;
-  int (*analyze)(void *ud, mp_resource *st, struct mp_diags *diags,
-                 mp_err *err);
+  int (*analyze)(void *ud, mp_resource *st, const struct mp_sg_analyzed *x,
+                 struct mp_diags *diags, mp_err *err);
   void *analyze_ud;
   const mp_snapshot *olds;
   mp_registry *registry;

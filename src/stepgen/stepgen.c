@@ -174,6 +174,17 @@ long mp__sg_old_index(const mp_stepgen *sg, const char *urn) {
 
 /* ---- building the new state ---- */
 
+/* The provider resource a reference names, for the policy packs: this
+ * deployment's registration of it, else the prior snapshot's. */
+static const mp_resource *provider_resource(mp_stepgen *sg, const char *ref) {
+  mp_provider_ref pr;
+  if (ref == NULL || mp_provider_ref_parse(ref, &pr, NULL) < 0) return NULL;
+  const sg_new *n = mp_map_get(&sg->news, pr.urn);
+  long i = n ? -1 : mp__sg_old_index(sg, pr.urn);
+  mp_provider_ref_destroy(&pr);
+  return n ? n->state : i >= 0 ? sg->olds->res[i] : NULL;
+}
+
 static mp_resource *state_from_goal(mp_goal *g, const char *urn,
                                     const mp_resource *old) {
   mp_resource *r = mp_resource_new(urn, g->type, g->custom);
@@ -783,8 +794,10 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     rc = check_program_inputs(sg, g, st, err);
   else
     rc = mp__sg_check(sg, st, old ? old->inputs : NULL, err);
-  if (rc == 0 && sg->analyze && st->custom && !mp_type_is_provider(st->type))
-    rc = sg->analyze(sg->analyze_ud, st, diags, err);
+  if (rc == 0 && sg->analyze && st->custom && !mp_type_is_provider(st->type)) {
+    mp_sg_analyzed x = {provider_resource(sg, st->provider), g->dbr};
+    rc = sg->analyze(sg->analyze_ud, st, &x, diags, err);
+  }
   if (rc < 0) return rc;
   if (!old) {
     mp_chain_push(c, mk_step(MP_OP_CREATE, st->urn, NULL, st, MP_STEP_REPLY));

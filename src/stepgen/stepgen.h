@@ -32,6 +32,14 @@ typedef struct mp_sg_plan {
 } mp_sg_plan;
 struct mp_diags;
 
+/* What the analyze hook gets beside the resource's state: its provider
+ * resource (this deployment's registration, else the prior one; NULL when
+ * unknown) and its deleteBeforeReplace option (-1 unset, 0, 1). */
+typedef struct mp_sg_analyzed {
+  const mp_resource *provider;
+  int delete_before_replace;
+} mp_sg_analyzed;
+
 typedef struct mp_stepgen_opts {
   const char *stack;
   const char *project;
@@ -54,9 +62,10 @@ typedef struct mp_stepgen_opts {
    * resource's Check and before its step is decided. It may replace
    * st->inputs (a remediation), add diagnostics, and fail the
    * registration (an MP_E code, with |err|) so that no step of the
-   * resource runs. NULL: no policy packs. */
-  int (*analyze)(void *ud, mp_resource *st, struct mp_diags *diags,
-                 mp_err *err);
+   * resource runs. |x| is what Pulumi's AnalyzerResource carries beside
+   * the state. NULL: no policy packs. */
+  int (*analyze)(void *ud, mp_resource *st, const struct mp_sg_analyzed *x,
+                 struct mp_diags *diags, mp_err *err);
   void *analyze_ud;
 } mp_stepgen_opts;
 

@@ -13,6 +13,15 @@ for cmd in up preview refresh destroy; do
   expect_rc 2 "$cmd: a missing pack folder"
   expect_err "--policy-pack '$T/nowhere': no such folder" "$cmd: named"
 done
+# Pulumi has --show-policy-remediations on up and preview only
+for cmd in up preview; do
+  run $cmd --help
+  expect_out "--show-policy-remediations" "$cmd --help lists --show-policy-remediations"
+done
+for cmd in refresh destroy; do
+  run $cmd --help
+  expect_not_out "--show-policy-remediations" "$cmd has no --show-policy-remediations"
+done
 mkdir "$T/empty"
 run preview --policy-pack "$T/empty"
 expect_rc 2 "a folder without PulumiPolicy.yaml"

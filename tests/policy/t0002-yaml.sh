@@ -42,9 +42,22 @@ expect_out "        - [mandatory]  pet-length  (random:index/randomPet:RandomPet
           length 5 is more than 3" "the violation, in the pack's words"
 expect_out "        - [advisory]  pet-prefix  (random:index/randomPet:RandomPet: pet)" \
   "the advisory violation too"
-expect_out "        - [remediate]  no-special  (random:index/randomPassword:RandomPassword: pw)" \
-  "the remediation is shown"
+expect_out "        - [remediate]  no-special  (1 resource)" \
+  "the remediation, counted by policy (Pulumi's summary of them)"
 expect_out "error: preview failed" "the preview fails"
+check "Policies: before Diagnostics:, no Resources: after a mandatory violation" '
+assert out.index("Policies:") < out.index("Diagnostics:"), out
+assert "Resources:" not in out, out
+'
+
+# -- preview --json: Pulumi's PreviewDigest has no policy fields (its
+# ShowPreviewDigest skips the policy events)
+run preview --json --policy-pack "$MAIN"
+expect_rc 1 "preview --json with a mandatory violation"
+check "the digest: no policy fields" '
+d = doc()
+assert not [k for k in d if "olicy" in k], d.keys()
+'
 
 # -- the update: no step of the violating resource; the remediated
 # password is created with special: false; the --json policy events
@@ -65,7 +78,16 @@ assert ("create", "pet") not in outs(ev), outs(ev)
 r = res()
 assert "pet" not in r, r.keys()
 assert r["pw"]["inputs"]["special"] is False, r["pw"]["inputs"]
-assert len(set(e["sequence"] for e in ev)) == len(ev), "sequence numbers repeat"
+assert [e["sequence"] for e in ev] == list(range(1, len(ev) + 1)), "sequence numbers"
+# sent as they happen: each before the summary, the violation before the
+# error it causes, the remediation before its resource step
+k = kinds(ev)
+assert k.index("policyEvent") < k.index("diagnosticEvent") < k.index("summaryEvent"), k
+pw = [i for i, e in enumerate(ev) if "resourcePreEvent" in e
+      and name(e["resourcePreEvent"]["metadata"]["urn"]) == "pw"]
+assert k.index("policyRemediationEvent") < pw[0], k
+s = [e["summaryEvent"] for e in ev if "summaryEvent" in e][0]
+assert s["PolicyPacks"] == {"mp-test-pack|local|'"$MAIN"'": "0.0.1"}, s
 '
 
 # -- --policy-pack-config: the mandatory policy made advisory; two packs;
@@ -85,6 +107,28 @@ expect_out "    ⚠️ mp-second-pack@v0.0.1 (local: $PACKS/second)
   "the second pack ran too"
 export_state
 check "pet created" 'assert "pet" in res() and "pet2" in res(), res().keys()'
+check "Policies: (packs sorted) before Resources:" '
+assert out.index("Policies:") < out.index("mp-second-pack@v0.0.1") < out.index("mp-test-pack@v0.0.1") < out.index("Resources:"), out
+'
+
+# -- refresh: Pulumi lists no packs for it (no section, PolicyPacks {})
+run refresh --yes --policy-pack "$MAIN"
+expect_rc 0 "refresh with a pack"
+expect_not_out "Policies:" "no Policies: section"
+run refresh --yes --json --policy-pack "$MAIN"
+check "refresh: PolicyPacks empty" '
+s = [e["summaryEvent"] for e in events() if "summaryEvent" in e][0]
+assert s["PolicyPacks"] == {}, s
+'
+
+# -- --show-policy-remediations: each remediation with its short diff
+# instead of the count
+run preview --policy-pack "$MAIN" --policy-pack-config "$T/advisory.json" \
+  --show-policy-remediations
+expect_rc 0 "preview --show-policy-remediations"
+expect_out "        - [remediate]  no-special  (random:index/randomPassword:RandomPassword: pw) [~special]" \
+  "the remediation, one by one"
+expect_not_out "(1 resource)" "no count"
 
 # -- the config schema: maxLength from the config instead of its default
 echo '{"pet-length": {"maxLength": 6}}' > "$T/long.json"

@@ -24,8 +24,7 @@ expect_not_out "pet created" "no step of the pet"
 
 LENGTH=2 run up --yes --skip-preview --policy-pack "$PACKS/main"
 expect_rc 0 "up within the limit"
-expect_out "        - [remediate]  no-special  (random:index/randomPassword:RandomPassword: pw)" \
-  "the remediation"
+expect_out "        - [remediate]  no-special  (1 resource)" "the remediation"
 run stack output special
 expect_out "false" "the password was made without special characters"
 finish

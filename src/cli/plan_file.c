@@ -43,6 +43,8 @@ static cJSON *diff_json(const mp_plan_diff *d, const mp_crypter *c,
   return o;
 }
 
+static const char *const timeout_keys[3] = {"create", "update", "delete"};
+
 static cJSON *goal_json(const mp_plan_goal *g, const mp_crypter *c,
                         mp_err *err) {
   cJSON *o = cJSON_CreateObject();
@@ -65,9 +67,21 @@ static cJSON *goal_json(const mp_plan_goal *g, const mp_crypter *c,
   if (g->additional_secret_outputs.len)
     cJSON_AddItemToObject(o, "additionalSecretOutputs",
                           strings_json(&g->additional_secret_outputs));
+  if (g->aliases.len)
+    cJSON_AddItemToObject(o, "aliases", strings_json(&g->aliases));
+  if (g->propdeps.len) {
+    cJSON *pd = cJSON_AddObjectToObject(o, "propertyDependencies");
+    for (size_t i = 0; i < g->propdeps.len; i++)
+      cJSON_AddItemToObject(pd, g->propdeps.items[i].key,
+                            strings_json(&g->propdeps.items[i].urns));
+  }
   if (g->id)
     cJSON_AddStringToObject(o, "id", g->id);
-  cJSON_AddItemToObject(o, "customTimeouts", cJSON_CreateObject());
+  /* resource.CustomTimeouts: seconds, each omitted when zero */
+  cJSON *ct = cJSON_AddObjectToObject(o, "customTimeouts");
+  for (int i = 0; i < 3; i++)
+    if (g->timeouts[i] != 0)
+      cJSON_AddNumberToObject(ct, timeout_keys[i], g->timeouts[i]);
   return o;
 }
 
@@ -190,6 +204,39 @@ static int read_diff(reader *r, const cJSON *j, const char *where,
   return rc;
 }
 
+static int read_propdeps(reader *r, const cJSON *j, const char *where,
+                         mp_propdeps *out) {
+  if (j == NULL || cJSON_IsNull(j))
+    return 0;
+  if (!cJSON_IsObject(j))
+    return bad(r, where, "its propertyDependencies are not an object");
+  const cJSON *e;
+  cJSON_ArrayForEach(e, j) {
+    mp_propdep *d = mp_propdeps_get(out, e->string);
+    int rc = read_strings(r, e, where, &d->urns);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+static int read_timeouts(reader *r, const cJSON *j, const char *where,
+                         double out[3]) {
+  if (j == NULL || cJSON_IsNull(j))
+    return 0;
+  if (!cJSON_IsObject(j))
+    return bad(r, where, "its customTimeouts are not an object");
+  for (int i = 0; i < 3; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, timeout_keys[i]);
+    if (v == NULL || cJSON_IsNull(v))
+      continue;
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+      return bad(r, where, "a custom timeout is not a number of seconds");
+    out[i] = v->valuedouble;
+  }
+  return 0;
+}
+
 static int read_goal(reader *r, const cJSON *j, const char *urn,
                      mp_plan_goal **out) {
   if (!cJSON_IsObject(j))
@@ -224,6 +271,16 @@ static int read_goal(reader *r, const cJSON *j, const char *urn,
     rc = read_strings(
         r, cJSON_GetObjectItemCaseSensitive(j, "additionalSecretOutputs"), urn,
         &g->additional_secret_outputs);
+  if (rc == 0)
+    rc = read_strings(r, cJSON_GetObjectItemCaseSensitive(j, "aliases"), urn,
+                      &g->aliases);
+  if (rc == 0)
+    rc = read_propdeps(r, cJSON_GetObjectItemCaseSensitive(
+                              j, "propertyDependencies"),
+                       urn, &g->propdeps);
+  if (rc == 0)
+    rc = read_timeouts(r, cJSON_GetObjectItemCaseSensitive(j, "customTimeouts"),
+                       urn, g->timeouts);
   return rc;
 }
 

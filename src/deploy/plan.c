@@ -36,6 +36,8 @@ static void goal_free(mp_plan_goal *g) {
   mp_strv_destroy(&g->ignore_changes);
   mp_strv_destroy(&g->additional_secret_outputs);
   free(g->id);
+  mp_strv_destroy(&g->aliases);
+  mp_propdeps_destroy(&g->propdeps);
   free(g);
 }
 
@@ -360,7 +362,7 @@ static int provider_matches(const char *want, const char *got) {
  * inputs' change the planned one. */
 static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
                       const mp_value *old_inputs, const mp_resource *st,
-                      mp_err *err) {
+                      const mp_strv *aliases, mp_err *err) {
   if (pg == NULL)
     return mp_err_set(err, MP_EINVAL, "resource unexpectedly not deleted");
   if (pg->custom != st->custom)
@@ -384,6 +386,13 @@ static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
   if (!str_eq(pg->id, st->import_id))
     return mp_err_set(err, MP_EINVAL, "importID changed (expected %s)",
                       pg->id ? pg->id : "");
+  double got[3];
+  mp_plan_timeouts_of(st, got);
+  static const char *const kinds[3] = {"create", "update", "delete"};
+  for (int i = 0; i < 3; i++)
+    if (pg->timeouts[i] != got[i])
+      return mp_err_set(err, MP_EINVAL, "%s timeout changed (expected %g)",
+                        kinds[i], pg->timeouts[i]);
   struct {
     const char *what;
     const mp_strv *want, *got;
@@ -391,6 +400,7 @@ static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
       {"ignoreChanges", &pg->ignore_changes, &st->ignore_changes},
       {"additionalSecretOutputs", &pg->additional_secret_outputs,
        &st->additional_secret_outputs},
+      {"aliases", &pg->aliases, aliases},
       {"dependencies", &pg->dependencies, &st->dependencies},
   };
   for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
@@ -401,12 +411,38 @@ static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
       return err->code;
     }
   }
-  return check_diff(old_inputs, st->inputs, &pg->input_diff, err);
+  if (check_diff(old_inputs, st->inputs, &pg->input_diff, err) != 0)
+    return err->code;
+  /* A key planned with dependencies may be missing from the program (its
+   * value was unknown and came out unset); one present must match. */
+  for (size_t i = 0; i < pg->propdeps.len; i++) {
+    const mp_propdep *want = &pg->propdeps.items[i];
+    const mp_propdep *have =
+        mp_propdeps_find(&st->property_dependencies, want->key);
+    if (have == NULL)
+      continue;
+    char *msg = set_change(&want->urns, &have->urns);
+    if (msg) {
+      mp_err_set(err, MP_EINVAL, "dependencies for %s changed: %s", want->key,
+                 msg);
+      free(msg);
+      return err->code;
+    }
+  }
+  return 0;
+}
+
+void mp_plan_timeouts_of(const mp_resource *r, double out[3]) {
+  const mp_timeouts *t = &r->custom_timeouts;
+  double v[3] = {t->create, t->update, t->del};
+  for (int i = 0; i < 3; i++)
+    out[i] = r->has_custom_timeouts && v[i] > 0 ? v[i] : 0;
 }
 
 /* checkMissingPlan: a resource the plan does not name must not change. */
 static int check_missing(const mp_resource *old, const mp_goal *g,
-                         const mp_resource *st, mp_err *err) {
+                         const mp_resource *st, const mp_strv *aliases,
+                         mp_err *err) {
   mp_plan_goal pg = {0};
   pg.custom = old->custom;
   pg.provider = old->provider;
@@ -417,8 +453,12 @@ static int check_missing(const mp_resource *old, const mp_goal *g,
   pg.ignore_changes = st->ignore_changes;
   pg.additional_secret_outputs = old->additional_secret_outputs;
   pg.id = st->import_id;
+  /* aliases are not kept in the state (docs/behaviour.md): not compared */
+  pg.aliases = *aliases;
+  pg.propdeps = old->property_dependencies;
+  mp_plan_timeouts_of(old, pg.timeouts);
   mp_plan_diff_init(&pg.input_diff);
-  int rc = check_goal(&pg, g, old->inputs, st, err);
+  int rc = check_goal(&pg, g, old->inputs, st, aliases, err);
   mp_value_free(pg.input_diff.adds);
   mp_value_free(pg.input_diff.updates);
   return rc;
@@ -475,7 +515,7 @@ static void record_step(mp_plan *p, const mp_step *s) {
 }
 
 static mp_plan_goal *goal_of(const mp_goal *g, const mp_value *old_inputs,
-                             const mp_resource *st) {
+                             const mp_resource *st, const mp_strv *aliases) {
   mp_plan_goal *pg = mp_xcalloc(1, sizeof(*pg));
   pg->type = mp_xstrdup(st->type);
   pg->name = mp_xstrdup(g->name);
@@ -490,13 +530,16 @@ static mp_plan_goal *goal_of(const mp_goal *g, const mp_value *old_inputs,
   mp_strv_copy(&pg->ignore_changes, &st->ignore_changes);
   mp_strv_copy(&pg->additional_secret_outputs, &st->additional_secret_outputs);
   pg->id = st->import_id ? mp_xstrdup(st->import_id) : NULL;
+  mp_strv_copy(&pg->aliases, aliases);
+  mp_propdeps_copy(&pg->propdeps, &st->property_dependencies);
+  mp_plan_timeouts_of(st, pg->timeouts);
   return pg;
 }
 
 /* Generator thread. */
 static int on_registered(void *ctx, const mp_goal *g, const mp_resource *old,
-                         const mp_resource *st, const mp_chain *c,
-                         mp_err *err) {
+                         const mp_resource *st, const mp_strv *aliases,
+                         const mp_chain *c, mp_err *err) {
   mp_plan *p = ctx;
   const mp_value *old_inputs = old ? old->inputs : NULL;
   int rc = 0;
@@ -504,15 +547,15 @@ static int on_registered(void *ctx, const mp_goal *g, const mp_resource *old,
   if (!p->applying) {
     mp_resource_plan *rp = mp_plan_resource(p, st->urn, 1);
     goal_free(rp->goal);
-    rp->goal = goal_of(g, old_inputs, st);
+    rp->goal = goal_of(g, old_inputs, st, aliases);
     for (size_t i = 0; i < c->len; i++)
       record_step(p, c->steps[i]);
   } else {
     mp_resource_plan *rp = mp_plan_resource(p, st->urn, 0);
     if (rp)
-      rc = check_goal(rp->goal, g, old_inputs, st, err);
+      rc = check_goal(rp->goal, g, old_inputs, st, aliases, err);
     else if (old)
-      rc = check_missing(old, g, st, err);
+      rc = check_missing(old, g, st, aliases, err);
     if (rc != 0) {
       char *msg = mp_xstrdup(err->msg);
       mp_err_set(err, MP_EINVAL, "resource %s violates plan: %s", st->urn, msg);

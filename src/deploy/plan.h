@@ -38,6 +38,9 @@ typedef struct mp_plan_goal {
   mp_strv ignore_changes;
   mp_strv additional_secret_outputs;
   char *id; /* the import ID, NULL: none */
+  mp_strv aliases;  /* the alias URNs the registration asked for */
+  mp_propdeps propdeps;
+  double timeouts[3]; /* customTimeouts create, update, delete; 0: none */
 } mp_plan_goal;
 
 typedef struct mp_resource_plan {
@@ -63,6 +66,10 @@ void mp_plan_diff_init(mp_plan_diff *d);
 /* The plan of |urn|, made (with no goal, no steps) when |make|; else NULL
  * when there is none. Caller holds |p->mu| or is its only user. */
 mp_resource_plan *mp_plan_resource(mp_plan *p, const char *urn, int make);
+
+/* |r|'s customTimeouts as a plan keeps them: create, update, delete in
+ * seconds, 0 for one not set. */
+void mp_plan_timeouts_of(const mp_resource *r, double out[3]);
 
 /* Loop thread, recording: the outputs a step gave |urn| in the preview. */
 void mp_plan_record_outputs(mp_plan *p, const char *urn,

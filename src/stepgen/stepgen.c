@@ -290,9 +290,15 @@ static void add_candidate(mp_strv *cands, char *u) {
  * (step_generator.go generateAliases): its own aliases; then, when its
  * parent matched an alias, its name and each own alias re-rooted under the
  * parent's old URN. */
-static void alias_candidates(mp_stepgen *sg, const mp_goal *g, mp_strv *out) {
+/* The URNs of the registration's own aliases (its goal's, as an update
+ * plan keeps them). */
+static void own_alias_urns(mp_stepgen *sg, const mp_goal *g, mp_strv *out) {
   for (size_t i = 0; i < g->naliases; i++)
     add_candidate(out, alias_urn(sg, g, &g->aliases[i]));
+}
+
+static void alias_candidates(mp_stepgen *sg, const mp_goal *g, mp_strv *out) {
+  own_alias_urns(sg, g, out);
   const char *pold = g->parent ? mp_map_get(&sg->aliases, g->parent) : NULL;
   if (pold == NULL) return;
   size_t plen = 0;
@@ -895,10 +901,15 @@ static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   mp_chain *c = mp_chain_new(reg);
   int targeted = 1;
   rc = decide(sg, g, oi, st, c, diags, &targeted, err);
-  if (rc == 0 && sg->plan)
+  if (rc == 0 && sg->plan) {
+    mp_strv aliases;
+    mp_strv_init(&aliases);
+    own_alias_urns(sg, g, &aliases);
     rc = sg->plan->registered(sg->plan->ctx, g,
                               oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL,
-                              st, c, err);
+                              st, &aliases, c, err);
+    mp_strv_destroy(&aliases);
+  }
   if (rc < 0) {
     mp_chain_free(c);
     goto done;

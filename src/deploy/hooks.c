@@ -192,6 +192,21 @@ static void on_submit(void *ud, mp_goal *g, mp_monitor_reg *reg) {
   mp__deploy_ahead_arrive(d, j);
 }
 
+/* An update plan records or checks registered outputs against the prior
+ * state's (step_executor.go ExecuteRegisterResourceOutputs). */
+static int plan_outputs(deploy *d, const char *urn, const mp_value *outs,
+                        mp_err *err) {
+  const mp_value *old_outs = NULL;
+  for (size_t i = 0; d->snap && i < d->snap->nres; i++) {
+    const mp_resource *r = d->snap->res[i];
+    if (!r->delete_ && strcmp(r->urn, urn) == 0) {
+      old_outs = r->outputs;
+      break;
+    }
+  }
+  return mp_plan_outputs(d->o->plan, urn, old_outs, outs, err);
+}
+
 static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
   deploy *d = ud;
   mp_resource *st = mp_map_get(&d->news, urn);
@@ -205,6 +220,10 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
      * what they were. */
     mp_value_free(outs);
     return 0;
+  }
+  if (d->o->plan && plan_outputs(d, urn, outs, err) != 0) {
+    mp_value_free(outs);
+    return err->code;
   }
   if (strcmp(st->type, MP_ROOT_STACK_TYPE) == 0) {
     /* Stack outputs are applied at the end (S08). */

@@ -613,6 +613,32 @@ void mp_plan_record_outputs(mp_plan *p, const char *urn,
   uv_mutex_unlock(&p->mu);
 }
 
+int mp_plan_outputs(mp_plan *p, const char *urn, const mp_value *old_outs,
+                    const mp_value *outs, mp_err *err) {
+  int rc = 0;
+  uv_mutex_lock(&p->mu);
+  mp_resource_plan *rp = mp_plan_resource(p, urn, 0);
+  if (!p->applying) {
+    if (rp && rp->goal) {
+      diff_destroy(&rp->goal->output_diff);
+      object_diff(old_outs, outs, &rp->goal->output_diff);
+      mp_value_free(rp->outputs);
+      rp->outputs = mp_value_dup(outs);
+    }
+  } else if (rp == NULL) {
+    rc = mp_err_set(err, MP_EINVAL, "no plan for resource %s", urn);
+  } else if (rp->goal == NULL) {
+    rc = mp_err_set(err, MP_EINVAL,
+                    "resource violates plan: resource unexpectedly not deleted");
+  } else if (check_diff(old_outs, outs, &rp->goal->output_diff, err) != 0) {
+    char *msg = mp_xstrdup(err->msg);
+    rc = mp_err_set(err, MP_EINVAL, "resource violates plan: %s", msg);
+    free(msg);
+  }
+  uv_mutex_unlock(&p->mu);
+  return rc;
+}
+
 typedef struct end_check {
   const mp_snapshot *prior;
   mp_diags *diags;

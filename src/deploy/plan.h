@@ -71,6 +71,13 @@ mp_resource_plan *mp_plan_resource(mp_plan *p, const char *urn, int make);
  * seconds, 0 for one not set. */
 void mp_plan_timeouts_of(const mp_resource *r, double out[3]);
 
+/* Loop thread: a RegisterResourceOutputs of |urn|, |old_outs| its outputs
+ * in the prior state (NULL: none). Recording, keeps their change as the
+ * goal's outputDiff; applying, checks it (Pulumi's checkOutputs): 0, or an
+ * error "resource violates plan: ..." in |err|. */
+int mp_plan_outputs(mp_plan *p, const char *urn, const mp_value *old_outs,
+                    const mp_value *outs, mp_err *err);
+
 /* Loop thread, recording: the outputs a step gave |urn| in the preview. */
 void mp_plan_record_outputs(mp_plan *p, const char *urn,
                             const mp_value *outputs);

@@ -89,6 +89,27 @@ assert g['aliases'] == ['urn:pulumi:dev::proj::test:index:Resource::old-c'], g.g
 run up --plan "$T/plan2.json" --yes --skip-preview
 expect_rc 0 "applied with the alias"
 
+# Registered outputs (the stack's here) are held to the plan too.
+program a b 2m ""
+printf 'outputs:\n  o: 1\n' >> Pulumi.yaml
+run preview --save-plan "$T/plan3.json"
+expect_rc 0 "a plan with a stack output"
+check "the plan keeps the outputs' change" "
+g = doc(T + '/plan3.json')['resourcePlans']['urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev']['goal']
+assert g['outputDiff'] == {'adds': {'o': 1}}, g['outputDiff']
+"
+sed -i 's/^  o: 1$/  o: 2/' Pulumi.yaml
+run up --plan "$T/plan3.json" --yes --skip-preview
+expect_rc 1 "an output other than the planned one"
+expect_out "resource violates plan: properties changed: ++o[{1}!={2}]" "Pulumi's checkOutputs"
+export_state
+check "the stack's outputs stay" "assert 'o' not in (res()['proj-dev'].get('outputs') or {}), res()['proj-dev']"
+sed -i 's/^  o: 2$/  o: 1/' Pulumi.yaml
+run up --plan "$T/plan3.json" --yes --skip-preview
+expect_rc 0 "the planned output"
+export_state
+check "the output applied" "assert res()['proj-dev']['outputs'] == {'o': 1}, res()['proj-dev']"
+
 # A plan file whose timeouts are not numbers.
 python3 - "$T/plan2.json" "$T/bad.json" <<'PY'
 import json, sys

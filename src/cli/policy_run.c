@@ -80,7 +80,8 @@ int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
   }
   if (!invalid) return 0;
   /* Pulumi's order: every pack's lines, sorted */
-  qsort(out->problems.items, out->problems.len, sizeof(char *), by_text);
+  if (out->problems.len > 1)
+    qsort(out->problems.items, out->problems.len, sizeof(char *), by_text);
   return mp_err_set(err, MP_EINVAL, "validating policy config");
 }
 
@@ -266,7 +267,7 @@ static int print_pack(mp_policy_run *p, const char *key, FILE *out) {
     if (strcmp(k, key) == 0) mp_strv_push(&dirs, p->dirs[i]);
     free(k);
   }
-  qsort(dirs.items, dirs.len, sizeof(char *), by_key);
+  if (dirs.len > 1) qsort(dirs.items, dirs.len, sizeof(char *), by_key);
   for (size_t i = 0; i < dirs.len; i++)
     mp_buf_printf(&paths, "%s%s", i ? "; " : "", dirs.items[i]);
   fprintf(out, "    %s %s (local: %s)\n",
@@ -291,7 +292,7 @@ static int print_pack(mp_policy_run *p, const char *key, FILE *out) {
     }
     free(xk);
   }
-  qsort(fixes.items, fixes.len, sizeof(char *), by_key);
+  if (fixes.len > 1) qsort(fixes.items, fixes.len, sizeof(char *), by_key);
   for (size_t i = 0; !p->show_remediations && i < fixes.len;) {
     size_t j = i;
     while (j < fixes.len && strcmp(fixes.items[j], fixes.items[i]) == 0) j++;
@@ -318,7 +319,7 @@ int mp_policy_run_print(void *ud, FILE *out) {
     if (!mp_strv_contains(&keys, k)) mp_strv_push(&keys, k);
     free(k);
   }
-  qsort(keys.items, keys.len, sizeof(char *), by_key);
+  if (keys.len > 1) qsort(keys.items, keys.len, sizeof(char *), by_key);
   pthread_mutex_lock(&p->mu);
   int mandatory = 0;
   for (size_t i = 0; i < keys.len; i++)

@@ -584,3 +584,72 @@ def _version_sdk(res):
 
 TESTS["l2-resource-option-version-sdk"] = Test([Run(_version_sdk)],
                                                providers=[("simple", "26.0.0")])
+
+
+# l2_map_keys_adversarial.go: map keys that look like the engine's own
+# (__type, __provider...), an empty key, escapes, NUL and format
+# specifiers reach the resource and the invoke unchanged
+_ESCAPE_KEY = ("Some ${common} \"characters\" 'that' need escaping: "
+               "\\ (backslash), \t (tab), \u001b (escape), \u0007 (bell), \u0000 (null), "
+               "\U000e0021 (tag space)")
+_FORMAT_KEY = ("Format and glob specifiers: %percent ...ellipsis {open }close *asterisk "
+               "?question ,comma &&and ||or !not =>arrow ==equal :colon /slash")
+_ADVERSARIAL_MAP = {
+    "__type": True, "__internal": False, "__provider": True, "__version": False, "": True,
+    _ESCAPE_KEY: False, _FORMAT_KEY: True,
+}
+
+
+def _map_keys_adversarial(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    stack = single(res, "pulumi:pulumi:Stack")
+    single(res, "pulumi:providers:primitive")
+    prim = single(res, "primitive:index:Resource")
+    want = {"boolean": False, "float": 2.17, "integer": -12, "string": "adversarial",
+            "numberArray": [0, 1], "booleanMap": _ADVERSARIAL_MAP}
+    equal(want, prim["inputs"], "resource inputs should preserve adversarial map keys")
+    equal(prim["inputs"], prim["outputs"], "expected inputs and outputs to match")
+    outs = stack.get("outputs", {})
+    member(outs, "resourceBooleanMap", _ADVERSARIAL_MAP)
+    member(outs, "invokeBooleanMap", _ADVERSARIAL_MAP)
+
+
+TESTS["l2-map-keys-adversarial"] = Test([Run(_map_keys_adversarial)])
+
+
+# l2_resource_option_plugin_download_url.go: simple 27.0.0 whose package
+# declares a download URL; the same URL written as an option shares the
+# default provider, each other URL gets a provider of its own
+def _plugin_download_url(res):
+    stack_resource(res)
+    equal(8, len(res.resources), "expected 8 resources (1 stack + 3 providers + 4 resources)")
+    with_default = named(res, "withDefaultURL")
+    with_explicit = named(res, "withExplicitDefaultURL")
+    custom1 = named(res, "withCustomURL1")
+    custom2 = named(res, "withCustomURL2")
+
+    def find_provider(ref):
+        urn = ref[:ref.rindex("::")]
+        for r in res.resources:
+            if r["type"].startswith("pulumi:providers:") and r["urn"] == urn:
+                return r
+        require(False, "Unable to find provider matching ref %r" % ref)
+
+    default_prov = find_provider(with_default.get("provider", ""))
+    explicit_prov = find_provider(with_explicit.get("provider", ""))
+    prov1 = find_provider(custom1.get("provider", ""))
+    prov2 = find_provider(custom2.get("provider", ""))
+    equal(default_prov, explicit_prov, "the default and explicit default URL providers")
+    require(with_default["provider"].startswith(default_prov["urn"]),
+            "expected %r to be a prefix of %r" % (default_prov["urn"], with_default["provider"]))
+    equal(with_default["provider"], with_explicit["provider"],
+          "resources with default and explicit default URLs should use the same provider")
+    url1 = prov1["inputs"].get("__internal", {}).get("pluginDownloadURL")
+    equal("https://custom.pulumi.test/provider1", url1, "customProvider1 should have correct pluginDownloadURL")
+    url2 = prov2["inputs"].get("__internal", {}).get("pluginDownloadURL")
+    equal("https://custom.pulumi.test/provider2", url2, "customProvider2 should have correct pluginDownloadURL")
+    require(prov1["urn"] != prov2["urn"], "resources with different custom URLs should use different providers")
+
+
+TESTS["l2-resource-option-plugin-download-url"] = Test([Run(_plugin_download_url)])

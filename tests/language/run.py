@@ -42,8 +42,8 @@ PIN_VERSIONS = False
 EXPECTED_FAIL = {
     "l2-large-string": "runs only with --slow",
     "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
-                          "Pulumi YAML's program lacks: YAML has no fn::unsecret, and its own "
-                          "suite skips the test (language_test.go)",
+                          "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
+                          "the test (\"Unknown Function; YAML does not support fn::unsecret\")",
 }
 
 

@@ -653,3 +653,51 @@ def _plugin_download_url(res):
 
 
 TESTS["l2-resource-option-plugin-download-url"] = Test([Run(_plugin_download_url)])
+
+
+def _path_segments(path):
+    """A property path's segments, as property.Glob reads one: names
+    joined by dots, [<index>] and ["<key>"] (with \\-escapes)."""
+    segs, i, n = [], 0, len(path)
+    while i < n:
+        c = path[i]
+        if c == ".":
+            i += 1
+        elif c == "[" and i + 1 < n and path[i + 1] == '"':
+            i += 2
+            key = []
+            while i < n and path[i] != '"':
+                if path[i] == "\\" and i + 1 < n:
+                    i += 1
+                key.append(path[i])
+                i += 1
+            require(path[i:i + 2] == '"]', "invalid property path %r" % path)
+            segs.append("".join(key))
+            i += 2
+        elif c == "[":
+            j = path.index("]", i)
+            segs.append(int(path[i + 1:j]) if path[i + 1:j] != "*" else "*")
+            i = j + 1
+        else:
+            j = i
+            while j < n and path[j] not in ".[":
+                j += 1
+            segs.append(path[i:j])
+            i = j
+    return segs
+
+
+# l2_resource_option_ignore_changes.go: ignoreChanges paths kept in the
+# state as written, map keys with dots and quotes included
+def _ignore_changes(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    equal(["details[0].key"], named(res, "receiverIgnore").get("ignoreChanges"),
+          "receiverIgnore's ignoreChanges")
+    got = [_path_segments(p) for p in named(res, "mapIgnore").get("ignoreChanges", [])]
+    equal([["tags", "env"], ["tags", "with.dot"], ["tags", 'with escaped "']], got,
+          "mapIgnore's ignoreChanges")
+    require(not named(res, "noIgnore").get("ignoreChanges"), "expected noIgnore to have no ignoreChanges")
+
+
+TESTS["l2-resource-option-ignore-changes"] = Test([Run(_ignore_changes)])

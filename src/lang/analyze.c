@@ -984,6 +984,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->urn);
     free(r->read_id);
     free(r->id);
+    mp_strv_destroy(&r->schema_replace_on);
     mp_value_free(r->outputs);
   }
   for (size_t i = 0; i < p->nvars; i++) {

@@ -32,6 +32,9 @@ typedef struct mp__yres {
    * key when absent), as Pulumi YAML does; |read_id| that id once built */
   int is_stack_ref;
   char *read_id;
+  /* The properties its schema marks `replaceOnChanges` (schemas.c),
+   * added to the option's, as Pulumi YAML adds them. */
+  mp_strv schema_replace_on;
   mp__yexpr *props;       /* OBJECT or NULL */
   mp__yexpr *get_id;      /* `get:` */
   mp__yexpr *get_state;

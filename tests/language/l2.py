@@ -701,3 +701,38 @@ def _ignore_changes(res):
 
 
 TESTS["l2-resource-option-ignore-changes"] = Test([Run(_ignore_changes)])
+
+
+# l2_resource_option_replace_on_changes.go: replaceOnChanges from the
+# option and from the schema (ResourceA's replaceProp); the second program
+# changes values, in the preview and the update alike
+_ROC_NAMES = ["schemaReplace", "optionReplace", "bothReplaceValue", "bothReplaceProp",
+              "regularUpdate", "noChange", "wrongPropChange", "multiplePropReplace"]
+
+
+def _roc_0(res):
+    stack_resource(res)
+    length(res.resources, 10, "resources in snapshot")
+    for name in _ROC_NAMES:
+        named(res, name)
+
+
+def _roc_ops(res):
+    # The last pre-event of each resource, as the Go test's loop keeps it.
+    ops = {}
+    for name in _ROC_NAMES:
+        seen = pre_event_ops(res, name)
+        ops[name] = seen[-1][1] if seen else ""
+    for name in ["schemaReplace", "optionReplace", "bothReplaceValue", "bothReplaceProp",
+                 "wrongPropChange", "multiplePropReplace"]:
+        require("replace" in ops[name], "%s: should have been replaced, got %r" % (name, ops[name]))
+    equal("update", ops["regularUpdate"], "regularUpdate: should have been updated, not replaced")
+    equal("same", ops["noChange"], "noChange: should have no operation")
+
+
+def _roc_1(res):
+    length(res.resources, 10, "resources in snapshot")
+    _roc_ops(res)
+
+
+TESTS["l2-resource-option-replace-on-changes"] = Test([Run(_roc_0), Run(_roc_1, preview=_roc_ops)])

@@ -11,7 +11,8 @@
 //   diff(id, urn, olds, news)-> {changes, replaces, deleteBeforeReplace}
 //   create(urn, inputs, preview) -> {id, outs}
 //   update(id, urn, olds, news)  -> {outs}
-//   delete(id, urn, props), read(id, urn, props), invoke(tok, args)
+//   delete(id, urn, props), read(id, urn, props), invoke(tok, args),
+//   schema (the GetSchema text)
 "use strict";
 const path = require("path");
 const modules = path.join(__dirname, "..", "node_modules");
@@ -82,7 +83,7 @@ function serve(p) {
     return addService.call(this, svc, impl);
   };
   const impl = { version: p.version };
-  for (const k of ["check", "diff", "update", "delete", "read", "invoke"])
+  for (const k of ["check", "diff", "update", "delete", "read", "invoke", "schema"])
     if (p[k]) impl[k] = p[k];
   provider.main(impl, process.argv.slice(2));
 }

@@ -736,3 +736,51 @@ def _roc_1(res):
 
 
 TESTS["l2-resource-option-replace-on-changes"] = Test([Run(_roc_0), Run(_roc_1, preview=_roc_ops)])
+
+
+from check import plain as check_plain  # noqa: E402
+
+
+# l2_resource_option_replacement_trigger.go: a replacementTrigger kept in
+# the state; a trigger whose value changes replaces the resource (an
+# unknown one in the preview, a secret one too)
+def _trigger_resources(res, trigger, secret):
+    length(res.resources, 8, "resources in snapshot")
+    prov = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", prov["type"], "expected default simple provider")
+    ref = provider_ref(prov)
+    for name in ["replacementTrigger", "notReplacementTrigger", "unknownReplacementTrigger",
+                 "secretReplacementTrigger"]:
+        equal(ref, named(res, name).get("provider"), "%s's provider" % name)
+    plain_of = lambda name: check_plain(named(res, name).get("replacementTrigger"))
+    equal(trigger, plain_of("replacementTrigger"), "replacementTrigger's trigger")
+    require(named(res, "notReplacementTrigger").get("replacementTrigger") is None,
+            "expected not replacement trigger resource to not have a replacement trigger")
+    equal("hellohello", plain_of("unknownReplacementTrigger"), "unknownReplacementTrigger's trigger")
+    equal(Secret(secret), plain_of("secretReplacementTrigger"), "secretReplacementTrigger's trigger")
+
+
+def _trigger_0(res):
+    stack_resource(res)
+    _trigger_resources(res, "test", [1, 2, 3])
+
+
+def _trigger_preview_1(res):
+    ops = [op for _, op in pre_event_ops(res, "unknownReplacementTrigger")]
+    require(ops, "expected to find step event metadata for unknownReplacementTrigger resource")
+    require("replace" in ops, "expected unknownReplacementTrigger resource to be replaced during preview, got %s" % ops)
+
+
+def _trigger_1(res):
+    _trigger_resources(res, "test2", [3, 2, 1])
+    ops = [op for _, op in pre_event_ops(res, "unknownReplacementTrigger")]
+    require(ops, "expected to find step event metadata for unknownReplacementTrigger resource")
+    require("replace" not in ops, "expected unknownReplacementTrigger resource to not be replaced during update")
+    ops = [op for _, op in pre_event_ops(res, "secretReplacementTrigger")]
+    require("replace" in ops, "expected secretReplacementTrigger resource to be replaced during update, got %s" % ops)
+
+
+TESTS["l2-resource-option-replacement-trigger"] = Test([
+    Run(_trigger_0, preview=lambda res: stack_resource(res)),
+    Run(_trigger_1, preview=_trigger_preview_1),
+])

@@ -11,6 +11,7 @@
 //   diff(id, urn, olds, news)-> {changes, replaces, deleteBeforeReplace}
 //   create(urn, inputs, preview) -> {id, outs}
 //   update(id, urn, olds, news)  -> {outs}
+//   updatePreview(id, urn, olds, news, preview) -> {outs}: update, told a preview
 //   delete(id, urn, props), read(id, urn, props), invoke(tok, args),
 //   schema (the GetSchema text)
 "use strict";
@@ -80,6 +81,20 @@ function serve(p) {
           cb(undefined, resp);
         }, (e) => cb({ code: grpc.status.UNKNOWN, details: e.message }));
     };
+    // Update with its preview flag too, for a provider that asks for it
+    // (updatePreview(id, urn, olds, news, preview) -> {outs}).
+    if (p.updatePreview)
+      impl.update = (call, cb) => {
+        const req = call.request;
+        Promise.resolve()
+          .then(() => p.updatePreview(req.getId(), req.getUrn(), req.getOlds().toJavaScript(),
+                                      req.getNews().toJavaScript(), req.getPreview()))
+          .then((r) => {
+            const resp = new provproto.UpdateResponse();
+            resp.setProperties(structproto.Struct.fromJavaScript(r.outs));
+            cb(undefined, resp);
+          }, (e) => cb({ code: grpc.status.UNKNOWN, details: e.message }));
+      };
     return addService.call(this, svc, impl);
   };
   const impl = { version: p.version };

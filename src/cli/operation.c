@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
+#include "plugin/cache.h"
 #include "cli/config_values.h"
 #include "cli/display.h"
 #include "cli/event_stream.h"
@@ -98,6 +100,23 @@ typedef struct sink {
  * of |seq| (Pulumi sends each as it happens: what the generator's thread
  * found since the last event goes out before the next one); they take
  * the next sequence numbers, the events after them are shifted. */
+/* The deployment's version_in_range: Pulumi's version ranges, on the
+ * plugin cache's semver. */
+static int version_in_range(const char *range, const char *version,
+                            mp_err *err) {
+  mp_semver v;
+  if (mp_semver_parse(version, &v, err) < 0) return err->code;
+  int in = mp_semver_in_range(range, &v, err);
+  if (in < 0) {
+    char *why = mp_xstrdup(err->msg);
+    mp_err_set(err, MP_EINVAL, "parsing CLI version range \"%s\": %s", range,
+               why);
+    free(why);
+    return MP_EINVAL;
+  }
+  return in;
+}
+
 static void policy_events_before(sink *s, uint64_t seq, double ts) {
   if (s->policy == NULL || (!s->json && !s->event_log)) return;
   size_t to = mp_policy_run_count(s->policy);
@@ -292,6 +311,10 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.config = r->config;
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
+    char pulumi_version[96];
+    mp_cli_version_text(pulumi_version, sizeof(pulumi_version));
+    o.pulumi_version = pulumi_version;
+    o.version_in_range = version_in_range;
     o.parallel = r->f->parallel;
     o.steps.targets = r->targets.len ? &r->targets : NULL;
     o.steps.excludes = r->f->excludes.len ? &r->f->excludes : NULL;

@@ -32,6 +32,11 @@ typedef struct mp_deploy_opts {
   const mp_value *config; /* OBJECT "<ns>:<key>" → value; may be NULL */
   const char *root_dir; /* project folder */
   const char *organization;
+  /* The Pulumi CLI version the program's required version range is
+   * checked against, and the check (mp_source_info); NULL: none. */
+  const char *pulumi_version;
+  int (*version_in_range)(const char *range, const char *version,
+                          mp_err *err);
   /* Chains run at once, pool works of calls ahead at once, and what the
    * language host is told; <= 0: mp_deploy_default_parallel, settled once
    * when the deployment is set up. Provider calls run on libuv's worker

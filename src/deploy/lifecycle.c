@@ -200,6 +200,8 @@ static void source_info(deploy *d, mp_source_info *si) {
   si->dry_run = o->dry_run;
   si->parallel = d->parallel;
   si->config = o->config;
+  si->pulumi_version = o->pulumi_version;
+  si->version_in_range = o->version_in_range;
 }
 
 /* Creates the executor and the monitor with the deployment's hooks

@@ -413,6 +413,16 @@ static int load_decls(mp__prog *p, mp_err *err) {
     if (rc < 0)
       return rc;
   }
+  const mp_ynode *pu = NULL;
+  rc = load_section(doc, "pulumi", p->file, &pu, err);
+  if (rc < 0)
+    return rc;
+  const mp_ynode *rv = pu ? mp_ynode_get(pu, "requiredVersion") : NULL;
+  if (rv && !mp_ynode_is_null(rv)) {
+    rc = mp__yexpr_build(rv, p->file, &p->required_version, err);
+    if (rc < 0)
+      return rc;
+  }
   p->outs = mp_xcalloc((outs ? outs->n : 0) + 1, sizeof(*p->outs));
   for (size_t i = 0; outs && i < outs->n; i++) {
     mp__yout *o = &p->outs[p->nouts++];
@@ -870,6 +880,27 @@ static int set_default_providers(mp__prog *p, mp_err *err) {
   return 0;
 }
 
+/* The required version is checked before the program runs: it may refer
+ * to config and `pulumi.*`, which are known then. */
+static int config_only(void *ud, mp__yexpr *x) {
+  ref_walk *w = ud;
+  if (x->ref == MP_REF_CONFIG || x->ref == MP_REF_PULUMI)
+    return 0;
+  return at(w->err, w->p->file, x->line, x->col,
+            "requiredVersion refers to '%s': it may refer to config and "
+            "pulumi values only%s",
+            x->str, "");
+}
+
+static int resolve_required_version(mp__prog *p, mp_err *err) {
+  int rc = resolve_expr(p, p->required_version, "pulumi", "requiredVersion",
+                        err);
+  ref_walk w = {p, "requiredVersion", err};
+  if (rc == 0 && mp__yexpr_walk(p->required_version, config_only, &w))
+    rc = MP_EINVAL;
+  return rc;
+}
+
 int mp__prog_analyze(mp__prog *p, const mp_project *proj,
                      const mp_value *config, mp_err *err) {
   p->proj = proj;
@@ -887,6 +918,8 @@ int mp__prog_analyze(mp__prog *p, const mp_project *proj,
     rc = resolve_expr(p, p->vars[i].expr, "variable", p->vars[i].name, err);
   for (size_t i = 0; rc == 0 && i < p->nouts; i++)
     rc = resolve_expr(p, p->outs[i].expr, "output", p->outs[i].key, err);
+  if (rc == 0 && p->required_version)
+    rc = resolve_required_version(p, err);
   if (rc == 0)
     rc = check_properties(p, err);
   if (rc == 0)
@@ -895,6 +928,41 @@ int mp__prog_analyze(mp__prog *p, const mp_project *proj,
     return rc;
   build_graph(p);
   return check_cycles(p, err);
+}
+
+int mp__prog_check_version(mp__prog *p, const char *version,
+                           int (*in_range)(const char *range,
+                                           const char *version, mp_err *err),
+                           mp_err *err) {
+  mp__yexpr *x = p->required_version;
+  if (x == NULL || version == NULL || in_range == NULL)
+    return 0;
+  mp__evalctx c = {.p = p};
+  mp_value *v = mp__eval(&c, x, err);
+  if (v == NULL)
+    return err->code ? err->code
+                     : at(err, p->file, x->line, x->col,
+                          "could not evaluate expression for version "
+                          "range%s%s", "", "");
+  const mp_value *s = v->kind == MP_VALUE_SECRET ? v->u.secret : v;
+  int rc = 0;
+  if (s->kind != MP_VALUE_STRING) {
+    rc = at(err, p->file, x->line, x->col,
+            "version range must evaluate to a string%s%s", "", "");
+  } else {
+    mp_err e;
+    mp_err_clear(&e);
+    int in = in_range(s->u.str.ptr, version, &e);
+    if (in < 0)
+      rc = at(err, p->file, x->line, x->col, "%s%s", e.msg, "");
+    else if (in == 0)
+      rc = mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: Pulumi CLI version %s does not satisfy the "
+                      "version range \"%s\"",
+                      p->file, x->line, x->col, version, s->u.str.ptr);
+  }
+  mp_value_free(v);
+  return rc;
 }
 
 void mp__prog_destroy(mp__prog *p) {
@@ -916,6 +984,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->urn);
     free(r->read_id);
     free(r->id);
+    mp_strv_destroy(&r->schema_replace_on);
     mp_value_free(r->outputs);
   }
   for (size_t i = 0; i < p->nvars; i++) {
@@ -941,6 +1010,7 @@ void mp__prog_destroy(mp__prog *p) {
   free(p->outs);
   free(p->nodes);
   free(p->default_providers);
+  mp__yexpr_free(p->required_version);
   memset(p, 0, sizeof(*p));
 }
 

@@ -44,10 +44,10 @@ void mp__project_drop_program(mp_project *p);
  * MP_EINVAL (a declaration that is not valid, naming its file). */
 int mp__pkgdecls_load(mp_project *p, mp_err *err);
 void mp__pkgdecls_free(mp_project *p);
-/* A request of package |pkg| that names neither a version (*version) nor
- * a download URL (*url; NULL or "") asks for what the package's
- * declaration says, as Pulumi YAML's package references make it (sets
- * owned strings over them). */
+/* A request of package |pkg| that names no version (*version; NULL or
+ * "") or no download URL (*url) asks for what the package's declaration
+ * says, each on its own, as the engine normalizes a default provider
+ * request (sets owned strings over them). */
 void mp__pkgdecls_apply(const mp_project *p, const char *pkg, char **version,
                         char **url);
 

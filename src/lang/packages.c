@@ -223,8 +223,13 @@ const mp_project_package *mp_project_package_at(const mp_project *p,
 void mp__pkgdecls_apply(const mp_project *p, const char *pkg, char **version,
                         char **url) {
   const mp_project_package *k = mp_project_package_for(p, pkg);
-  /* Protobuf's unset strings are its static empty string. */
-  if (k == NULL || (*version && **version) || (*url && **url)) return;
-  if (k->version) *version = mp_xstrdup(k->version);
-  if (k->download_url) *url = mp_xstrdup(k->download_url);
+  if (k == NULL) return;
+  /* Each is filled on its own when the request leaves it out, as the
+   * engine normalizes a default provider request from the program's
+   * packages (source_eval.go normalizeProviderRequest): a resource with
+   * only a pluginDownloadURL still gets the declared version. Protobuf's
+   * unset strings are its static empty string. */
+  if (!(*version && **version) && k->version)
+    *version = mp_xstrdup(k->version);
+  if (!(*url && **url) && k->download_url) *url = mp_xstrdup(k->download_url);
 }

@@ -32,6 +32,9 @@ typedef struct mp__yres {
    * key when absent), as Pulumi YAML does; |read_id| that id once built */
   int is_stack_ref;
   char *read_id;
+  /* The properties its schema marks `replaceOnChanges` (schemas.c),
+   * added to the option's, as Pulumi YAML adds them. */
+  mp_strv schema_replace_on;
   mp__yexpr *props;       /* OBJECT or NULL */
   mp__yexpr *get_id;      /* `get:` */
   mp__yexpr *get_state;
@@ -92,6 +95,10 @@ typedef struct mp__prog {
   mp__gnode *nodes; /* resources first, then variables */
   size_t nnodes;
   long *default_providers; /* per resource: its package's default or -1 */
+  /* `pulumi: requiredVersion:`, the Pulumi CLI version range the program
+   * needs (pulumi-yaml PulumiDecl), or NULL. It may refer to config and
+   * `pulumi.*` only: it is checked before anything is registered. */
+  mp__yexpr *required_version;
   /* run */
   const char *stack, *organization;
   int dry_run;
@@ -124,6 +131,14 @@ void mp__schemas_free(mp__yschemas *q);
 int mp__prog_analyze(mp__prog *p, const mp_project *proj,
                      const mp_value *config, mp_err *err);
 void mp__prog_destroy(mp__prog *p);
+/* Checks |p|'s required version range against the Pulumi CLI version
+ * |version| with |in_range| (mp_source_info). 0 when it holds or there is
+ * none, else MP_EINVAL ("<file>:<line>:<col>: Pulumi CLI version ... does
+ * not satisfy the version range ..."). */
+int mp__prog_check_version(mp__prog *p, const char *version,
+                           int (*in_range)(const char *range,
+                                           const char *version, mp_err *err),
+                           mp_err *err);
 
 /* The state of one evaluation. */
 typedef struct mp__evalctx {

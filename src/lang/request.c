@@ -380,6 +380,16 @@ static int fill_options(mp__evalctx *c, mp__yres *r,
   if (rc == 0)
     rc = opt_strings(c, r, r->replace_on, "replaceOnChanges",
                      &req->replaceonchanges, &req->n_replaceonchanges, err);
+  if (rc == 0 && r->schema_replace_on.len) {
+    /* The schema's, after the program's. */
+    size_t n = req->n_replaceonchanges + r->schema_replace_on.len;
+    req->replaceonchanges = mp_xreallocarray(req->replaceonchanges, n + 1,
+                                             sizeof(char *));
+    for (size_t i = 0; i < r->schema_replace_on.len; i++)
+      req->replaceonchanges[req->n_replaceonchanges++] =
+          mp_xstrdup(r->schema_replace_on.items[i]);
+    req->replaceonchanges[n] = NULL;
+  }
   if (rc == 0)
     rc = opt_strings(c, r, r->aso, "additionalSecretOutputs",
                      &req->additionalsecretoutputs,

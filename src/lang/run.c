@@ -520,6 +520,10 @@ static int src_start(mp_source *base, mp_monitor *m,
     if (err) *err = s->prep_err;
     return s->prep_rc;
   }
+  /* Before anything is registered, as Pulumi YAML's first node. */
+  int vrc = mp__prog_check_version(&s->prog, info->pulumi_version,
+                                   info->version_in_range, err);
+  if (vrc < 0) return vrc;
   if (ask_schemas(s) > 0) return 0;
   int rc = mp__schemas_apply(&s->prog, &s->schemas, err);
   mp__schemas_free(&s->schemas);

@@ -140,6 +140,26 @@ static const mp_value_entry *resolve(const mp_value *res, const char *written) {
   return e;
 }
 
+/* The top-level properties the resource's schema |spec| marks
+ * `replaceOnChanges: true` (pulumi-yaml: the resource schema's
+ * ReplaceOnChanges, given as a replaceOnChanges option). */
+static void schema_replace_on(mp__yres *r, const mp_value *spec) {
+  mp_strv_destroy(&r->schema_replace_on);
+  mp_strv_init(&r->schema_replace_on);
+  const mp_value *props = spec && spec->kind == MP_VALUE_OBJECT
+                              ? mp_value_object_get(spec, "properties")
+                              : NULL;
+  if (props == NULL || props->kind != MP_VALUE_OBJECT) return;
+  for (size_t i = 0; i < props->u.obj.len; i++) {
+    const mp_value *ps = props->u.obj.items[i].value;
+    const mp_value *roc = ps && ps->kind == MP_VALUE_OBJECT
+                              ? mp_value_object_get(ps, "replaceOnChanges")
+                              : NULL;
+    if (roc && roc->kind == MP_VALUE_BOOL && roc->u.boolean)
+      mp_strv_push(&r->schema_replace_on, props->u.obj.items[i].key);
+  }
+}
+
 int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
   for (size_t i = 0; i < p->nres; i++) {
     mp__yres *r = &p->res[i];
@@ -166,6 +186,7 @@ int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
                             : NULL;
     /* A read (`get:`) stays a read. */
     r->remote = !r->is_get && c && c->kind == MP_VALUE_BOOL && c->u.boolean;
+    schema_replace_on(r, e->value);
   }
   return 0;
 }

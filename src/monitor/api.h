@@ -122,6 +122,15 @@ typedef struct mp_source_info {
   int parallel;
   /* Stack config: an OBJECT of "<ns>:<key>" → value (secrets wrapped). */
   const mp_value *config;
+  /* The Pulumi CLI version the engine claims ("3.205.0+minipulumi.0.1.0"),
+   * that a program's required version range is checked against; NULL: no
+   * check (as Pulumi when its CLI version is unknown). */
+  const char *pulumi_version;
+  /* Whether |version| is in the version range |range| (Pulumi's syntax,
+   * ">=3.0.0 <4.0.0 || =3.1.2"): 1, 0, or MP_EINVAL with |err| set. Set
+   * with |pulumi_version|. */
+  int (*version_in_range)(const char *range, const char *version,
+                          mp_err *err);
 } mp_source_info;
 
 typedef struct mp_source mp_source;

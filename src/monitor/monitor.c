@@ -47,6 +47,16 @@ struct mp_monitor_reg {
   const mp__package *package; /* its packageRef's package, or NULL */
 };
 
+/* An invoke that names no provider, waiting for its package's default
+ * provider to be registered. */
+typedef struct dp_invoke {
+  char *tok;
+  mp_value *args;
+  mp_invoke_pkg *want;
+  mp_monitor_call *call;
+  struct dp_invoke *next;
+} dp_invoke;
+
 /* A default provider for one (package, version). */
 typedef struct dp {
   int ready;     /* 1: |ref| is set */
@@ -54,6 +64,7 @@ typedef struct dp {
   char *ref;
   mp_err err;
   mp_monitor_reg *waiters;
+  dp_invoke *invokes; /* waiting invokes, in no particular order */
 } dp;
 
 struct mp_monitor { /* Owner: loop thread. */
@@ -214,7 +225,10 @@ static void submit(mp_monitor *m, mp_goal *g, mp_monitor_reg *r) {
 static void answer_error(mp_monitor *m, mp_monitor_reg *r, const mp_err *err,
                          int skipped);
 
+static void dp_invokes_resolved(mp_monitor *m, dp *d);
+
 static void dp_resolved(mp_monitor *m, dp *d) {
+  dp_invokes_resolved(m, d);
   mp_monitor_reg *w = d->waiters;
   d->waiters = NULL;
   while (w) {
@@ -304,7 +318,17 @@ void mp_monitor_cancel_all(mp_monitor *m) {
    * that answering a provider does not resubmit them. */
   for (size_t i = 0; i < m->dps.cap; i++) {
     dp *d = m->dps.slots[i].key ? m->dps.slots[i].value : NULL;
-    if (d) d->waiters = NULL;
+    if (d) {
+      d->waiters = NULL;
+      /* Waiting invokes are not on the outstanding list: answer them. */
+      mp_err saved = d->err;
+      int failed = d->failed;
+      d->failed = 1;
+      d->err = e;
+      dp_invokes_resolved(m, d);
+      d->failed = failed;
+      d->err = saved;
+    }
   }
   while (m->outstanding) {
     mp_monitor_reg *r = m->outstanding;
@@ -443,6 +467,33 @@ static mp_goal *dp_goal(mp_monitor *m, const char *pkg, const char *version,
   return g;
 }
 
+/* The default provider of |pkg| for plugin |version| from |url| (and
+ * |param|): registered the first time it is asked for, by a resource or
+ * an invoke alike (source_eval.go: one default provider per provider
+ * request). NULL with |err| set when its goal cannot be made. */
+static dp *dp_get(mp_monitor *m, const char *pkg, const char *version,
+                  const char *url, const mp_provider_param *param,
+                  mp_err *err) {
+  char *key = dp_key(pkg, param ? param->version : version, url);
+  dp *d = mp_map_get(&m->dps, key);
+  if (d == NULL) {
+    mp_goal *pg = dp_goal(m, pkg, version, url, param, err);
+    if (pg == NULL) {
+      free(key);
+      return NULL;
+    }
+    d = mp_xcalloc(1, sizeof(*d));
+    mp_map_put(&m->dps, key, d);
+    mp_monitor_reg *pr = mp_xcalloc(1, sizeof(*pr));
+    pr->kind = REG_DEFAULT_PROVIDER;
+    pr->dp = d;
+    link_reg(m, pr);
+    m->o.hooks.submit(m->o.hooks.ud, pg, pr);
+  }
+  free(key);
+  return d;
+}
+
 /* Gives |g| a provider, now or once its default provider is registered.
  * Returns 0, or an MP_E code (then |r| and |g| are still the caller's). */
 static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
@@ -474,24 +525,12 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
     free(pkg);
     return MP_ECANCELED;
   }
-  char *key = dp_key(pkg, parameterized ? param.version : g->version,
-                     g->plugin_download_url);
-  dp *d = mp_map_get(&m->dps, key);
   int rc = 0;
+  dp *d = dp_get(m, pkg, g->version, g->plugin_download_url,
+                 parameterized ? &param : NULL, err);
   if (d == NULL) {
-    mp_goal *pg = dp_goal(m, pkg, g->version, g->plugin_download_url,
-                          parameterized ? &param : NULL, err);
-    if (pg == NULL) {
-      rc = err->code ? err->code : MP_EINVAL;
-      goto out;
-    }
-    d = mp_xcalloc(1, sizeof(*d));
-    mp_map_put(&m->dps, key, d);
-    mp_monitor_reg *pr = mp_xcalloc(1, sizeof(*pr));
-    pr->kind = REG_DEFAULT_PROVIDER;
-    pr->dp = d;
-    link_reg(m, pr);
-    m->o.hooks.submit(m->o.hooks.ud, pg, pr);
+    rc = err->code ? err->code : MP_EINVAL;
+    goto out;
   }
   link_reg(m, r);
   if (d->ready) {
@@ -506,7 +545,6 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
     d->waiters = r;
   }
 out:
-  free(key);
   free(pkg);
   return rc;
 }
@@ -742,6 +780,63 @@ struct mp_monitor_call {
   unsigned pb_flags;
 };
 
+/* Runs the invokes that waited for |d|: with its reference, or, when it
+ * failed, answered with its error. */
+static void dp_invokes_resolved(mp_monitor *m, dp *d) {
+  dp_invoke *w = d->invokes;
+  d->invokes = NULL;
+  while (w) {
+    dp_invoke *next = w->next;
+    mp_monitor_call *c = w->call;
+    mp_err e;
+    mp_err_clear(&e);
+    int rc;
+    if (d->failed) {
+      e = d->err;
+      rc = e.code ? e.code : MP_ECANCELED;
+      mp_value_free(w->args);
+    } else {
+      rc = m->o.hooks.invoke(m->o.hooks.ud, w->tok, w->args, d->ref, w->want,
+                             c, &e);
+    }
+    if (rc < 0) {
+      if (c->cb) c->cb(c->ud, NULL, &e);
+      free(c);
+    }
+    free(w->tok);
+    mp_invoke_pkg_free(w->want);
+    free(w);
+    w = next;
+  }
+}
+
+/* An invoke that names no provider uses its package's default provider,
+ * which is registered (and so recorded in the state) like a resource's
+ * (source_eval.go Invoke → getProviderFromSource → getDefaultProviderRef).
+ * The engine's own package `pulumi` has none. Returns the default
+ * provider, or NULL with rc 0 when none applies, or NULL with an error. */
+static dp *invoke_dp(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req,
+                     const mp__package *package, const mp_invoke_pkg *want,
+                     const mp_provider_param *param, int *rc, mp_err *err) {
+  *rc = 0;
+  if (req->provider && req->provider[0]) return NULL;
+  if (want->pkg == NULL || strcmp(want->pkg, "pulumi") == 0) return NULL;
+  if (dp_disabled(m, want->pkg)) {
+    *rc = mp_err_set(err, MP_EINVAL,
+                     "Default provider for '%s' disabled. '%s' must use an "
+                     "explicit provider.",
+                     want->pkg, req->tok);
+    return NULL;
+  }
+  /* The plugin's version: the registered package's, else the request's. */
+  const char *version = package ? package->version : req->version;
+  const char *url = package ? package->download_url : req->plugindownloadurl;
+  dp *d = dp_get(m, want->pkg, version && version[0] ? version : NULL,
+                 url && url[0] ? url : NULL, want->param ? param : NULL, err);
+  if (d == NULL) *rc = err->code ? err->code : MP_EINVAL;
+  return d;
+}
+
 int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req,
                       mp_invoke_cb cb, void *ud, mp_err *err) {
   if (req->tok == NULL || req->tok[0] == '\0')
@@ -751,21 +846,41 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
   mp_value *args = NULL;
   const mp__package *package = NULL;
   int rc = apply_package(m, req->packageref, NULL, &package, err);
-  if (rc == 0) rc = mp_value_from_pb_struct(req->args, &args, err);
   if (rc < 0) return rc;
+  mp_provider_param param;
+  mp_invoke_pkg want;
+  want_of(req->tok, req->version, req->plugindownloadurl, package, &param,
+          &want);
+  dp *d = invoke_dp(m, req, package, &want, &param, &rc, err);
+  if (rc == 0) rc = mp_value_from_pb_struct(req->args, &args, err);
+  if (rc == 0 && d && d->failed)
+    rc = mp_err_set(err, d->err.code ? d->err.code : MP_EINVAL, "%s",
+                    d->err.msg);
+  if (rc < 0) {
+    mp_value_free(args);
+    free((char *)want.pkg);
+    return rc;
+  }
   mp_monitor_call *c = mp_xcalloc(1, sizeof(*c));
   c->cb = cb;
   c->ud = ud;
   /* Function results keep their secrets marked (as Pulumi's engine does). */
   c->pb_flags = MP_PB_KEEP_SECRETS |
                 (req->acceptresources ? MP_PB_KEEP_RESOURCES : 0);
-  mp_provider_param param;
-  mp_invoke_pkg want;
-  want_of(req->tok, req->version, req->plugindownloadurl, package, &param,
-          &want);
-  rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args,
-                         req->provider && req->provider[0] ? req->provider : NULL,
-                         &want, c, err);
+  if (d && !d->ready) {
+    dp_invoke *w = mp_xcalloc(1, sizeof(*w));
+    w->tok = mp_xstrdup(req->tok);
+    w->args = args;
+    w->want = mp_invoke_pkg_dup(&want);
+    w->call = c;
+    w->next = d->invokes;
+    d->invokes = w;
+    free((char *)want.pkg);
+    return 0;
+  }
+  const char *ref = d ? d->ref
+                      : (req->provider && req->provider[0] ? req->provider : NULL);
+  rc = m->o.hooks.invoke(m->o.hooks.ud, req->tok, args, ref, &want, c, err);
   free((char *)want.pkg);
   if (rc < 0) free(c);
   return rc;

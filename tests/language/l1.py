@@ -357,3 +357,23 @@ TESTS["l1-stack-reference"] = Test([Run(_stack_reference)], stack_refs={
 })
 
 
+
+
+# l1_builtin_require_pulumi_version.go: the program requires the Pulumi
+# CLI version range of its `version` config; "=3.1.2" is not satisfied
+# (the preview and the update bail), ">=3.0.0" is
+def _require_version_unsatisfied(what):
+    def check(res):
+        require(res.err is not None, "expected a bail result on %s" % what)
+    return check
+
+
+def _require_version_satisfied(res):
+    require(res.err is None, "expected no error, got: %s" % (res.err,))
+
+
+TESTS["l1-builtin-require-pulumi-version"] = Test([
+    Run(_require_version_unsatisfied("up"), {"version": "=3.1.2"},
+        preview=_require_version_unsatisfied("preview")),
+    Run(_require_version_satisfied, {"version": ">=3.0.0"}, preview=_require_version_satisfied),
+], share_source=True)

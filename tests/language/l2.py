@@ -584,3 +584,203 @@ def _version_sdk(res):
 
 TESTS["l2-resource-option-version-sdk"] = Test([Run(_version_sdk)],
                                                providers=[("simple", "26.0.0")])
+
+
+# l2_map_keys_adversarial.go: map keys that look like the engine's own
+# (__type, __provider...), an empty key, escapes, NUL and format
+# specifiers reach the resource and the invoke unchanged
+_ESCAPE_KEY = ("Some ${common} \"characters\" 'that' need escaping: "
+               "\\ (backslash), \t (tab), \u001b (escape), \u0007 (bell), \u0000 (null), "
+               "\U000e0021 (tag space)")
+_FORMAT_KEY = ("Format and glob specifiers: %percent ...ellipsis {open }close *asterisk "
+               "?question ,comma &&and ||or !not =>arrow ==equal :colon /slash")
+_ADVERSARIAL_MAP = {
+    "__type": True, "__internal": False, "__provider": True, "__version": False, "": True,
+    _ESCAPE_KEY: False, _FORMAT_KEY: True,
+}
+
+
+def _map_keys_adversarial(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    stack = single(res, "pulumi:pulumi:Stack")
+    single(res, "pulumi:providers:primitive")
+    prim = single(res, "primitive:index:Resource")
+    want = {"boolean": False, "float": 2.17, "integer": -12, "string": "adversarial",
+            "numberArray": [0, 1], "booleanMap": _ADVERSARIAL_MAP}
+    equal(want, prim["inputs"], "resource inputs should preserve adversarial map keys")
+    equal(prim["inputs"], prim["outputs"], "expected inputs and outputs to match")
+    outs = stack.get("outputs", {})
+    member(outs, "resourceBooleanMap", _ADVERSARIAL_MAP)
+    member(outs, "invokeBooleanMap", _ADVERSARIAL_MAP)
+
+
+TESTS["l2-map-keys-adversarial"] = Test([Run(_map_keys_adversarial)])
+
+
+# l2_resource_option_plugin_download_url.go: simple 27.0.0 whose package
+# declares a download URL; the same URL written as an option shares the
+# default provider, each other URL gets a provider of its own
+def _plugin_download_url(res):
+    stack_resource(res)
+    equal(8, len(res.resources), "expected 8 resources (1 stack + 3 providers + 4 resources)")
+    with_default = named(res, "withDefaultURL")
+    with_explicit = named(res, "withExplicitDefaultURL")
+    custom1 = named(res, "withCustomURL1")
+    custom2 = named(res, "withCustomURL2")
+
+    def find_provider(ref):
+        urn = ref[:ref.rindex("::")]
+        for r in res.resources:
+            if r["type"].startswith("pulumi:providers:") and r["urn"] == urn:
+                return r
+        require(False, "Unable to find provider matching ref %r" % ref)
+
+    default_prov = find_provider(with_default.get("provider", ""))
+    explicit_prov = find_provider(with_explicit.get("provider", ""))
+    prov1 = find_provider(custom1.get("provider", ""))
+    prov2 = find_provider(custom2.get("provider", ""))
+    equal(default_prov, explicit_prov, "the default and explicit default URL providers")
+    require(with_default["provider"].startswith(default_prov["urn"]),
+            "expected %r to be a prefix of %r" % (default_prov["urn"], with_default["provider"]))
+    equal(with_default["provider"], with_explicit["provider"],
+          "resources with default and explicit default URLs should use the same provider")
+    url1 = prov1["inputs"].get("__internal", {}).get("pluginDownloadURL")
+    equal("https://custom.pulumi.test/provider1", url1, "customProvider1 should have correct pluginDownloadURL")
+    url2 = prov2["inputs"].get("__internal", {}).get("pluginDownloadURL")
+    equal("https://custom.pulumi.test/provider2", url2, "customProvider2 should have correct pluginDownloadURL")
+    require(prov1["urn"] != prov2["urn"], "resources with different custom URLs should use different providers")
+
+
+TESTS["l2-resource-option-plugin-download-url"] = Test([Run(_plugin_download_url)])
+
+
+def _path_segments(path):
+    """A property path's segments, as property.Glob reads one: names
+    joined by dots, [<index>] and ["<key>"] (with \\-escapes)."""
+    segs, i, n = [], 0, len(path)
+    while i < n:
+        c = path[i]
+        if c == ".":
+            i += 1
+        elif c == "[" and i + 1 < n and path[i + 1] == '"':
+            i += 2
+            key = []
+            while i < n and path[i] != '"':
+                if path[i] == "\\" and i + 1 < n:
+                    i += 1
+                key.append(path[i])
+                i += 1
+            require(path[i:i + 2] == '"]', "invalid property path %r" % path)
+            segs.append("".join(key))
+            i += 2
+        elif c == "[":
+            j = path.index("]", i)
+            segs.append(int(path[i + 1:j]) if path[i + 1:j] != "*" else "*")
+            i = j + 1
+        else:
+            j = i
+            while j < n and path[j] not in ".[":
+                j += 1
+            segs.append(path[i:j])
+            i = j
+    return segs
+
+
+# l2_resource_option_ignore_changes.go: ignoreChanges paths kept in the
+# state as written, map keys with dots and quotes included
+def _ignore_changes(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    equal(["details[0].key"], named(res, "receiverIgnore").get("ignoreChanges"),
+          "receiverIgnore's ignoreChanges")
+    got = [_path_segments(p) for p in named(res, "mapIgnore").get("ignoreChanges", [])]
+    equal([["tags", "env"], ["tags", "with.dot"], ["tags", 'with escaped "']], got,
+          "mapIgnore's ignoreChanges")
+    require(not named(res, "noIgnore").get("ignoreChanges"), "expected noIgnore to have no ignoreChanges")
+
+
+TESTS["l2-resource-option-ignore-changes"] = Test([Run(_ignore_changes)])
+
+
+# l2_resource_option_replace_on_changes.go: replaceOnChanges from the
+# option and from the schema (ResourceA's replaceProp); the second program
+# changes values, in the preview and the update alike
+_ROC_NAMES = ["schemaReplace", "optionReplace", "bothReplaceValue", "bothReplaceProp",
+              "regularUpdate", "noChange", "wrongPropChange", "multiplePropReplace"]
+
+
+def _roc_0(res):
+    stack_resource(res)
+    length(res.resources, 10, "resources in snapshot")
+    for name in _ROC_NAMES:
+        named(res, name)
+
+
+def _roc_ops(res):
+    # The last pre-event of each resource, as the Go test's loop keeps it.
+    ops = {}
+    for name in _ROC_NAMES:
+        seen = pre_event_ops(res, name)
+        ops[name] = seen[-1][1] if seen else ""
+    for name in ["schemaReplace", "optionReplace", "bothReplaceValue", "bothReplaceProp",
+                 "wrongPropChange", "multiplePropReplace"]:
+        require("replace" in ops[name], "%s: should have been replaced, got %r" % (name, ops[name]))
+    equal("update", ops["regularUpdate"], "regularUpdate: should have been updated, not replaced")
+    equal("same", ops["noChange"], "noChange: should have no operation")
+
+
+def _roc_1(res):
+    length(res.resources, 10, "resources in snapshot")
+    _roc_ops(res)
+
+
+TESTS["l2-resource-option-replace-on-changes"] = Test([Run(_roc_0), Run(_roc_1, preview=_roc_ops)])
+
+
+from check import plain as check_plain  # noqa: E402
+
+
+# l2_resource_option_replacement_trigger.go: a replacementTrigger kept in
+# the state; a trigger whose value changes replaces the resource (an
+# unknown one in the preview, a secret one too)
+def _trigger_resources(res, trigger, secret):
+    length(res.resources, 8, "resources in snapshot")
+    prov = named(res, "default_2_0_0")
+    equal("pulumi:providers:simple", prov["type"], "expected default simple provider")
+    ref = provider_ref(prov)
+    for name in ["replacementTrigger", "notReplacementTrigger", "unknownReplacementTrigger",
+                 "secretReplacementTrigger"]:
+        equal(ref, named(res, name).get("provider"), "%s's provider" % name)
+    plain_of = lambda name: check_plain(named(res, name).get("replacementTrigger"))
+    equal(trigger, plain_of("replacementTrigger"), "replacementTrigger's trigger")
+    require(named(res, "notReplacementTrigger").get("replacementTrigger") is None,
+            "expected not replacement trigger resource to not have a replacement trigger")
+    equal("hellohello", plain_of("unknownReplacementTrigger"), "unknownReplacementTrigger's trigger")
+    equal(Secret(secret), plain_of("secretReplacementTrigger"), "secretReplacementTrigger's trigger")
+
+
+def _trigger_0(res):
+    stack_resource(res)
+    _trigger_resources(res, "test", [1, 2, 3])
+
+
+def _trigger_preview_1(res):
+    ops = [op for _, op in pre_event_ops(res, "unknownReplacementTrigger")]
+    require(ops, "expected to find step event metadata for unknownReplacementTrigger resource")
+    require("replace" in ops, "expected unknownReplacementTrigger resource to be replaced during preview, got %s" % ops)
+
+
+def _trigger_1(res):
+    _trigger_resources(res, "test2", [3, 2, 1])
+    ops = [op for _, op in pre_event_ops(res, "unknownReplacementTrigger")]
+    require(ops, "expected to find step event metadata for unknownReplacementTrigger resource")
+    require("replace" not in ops, "expected unknownReplacementTrigger resource to not be replaced during update")
+    ops = [op for _, op in pre_event_ops(res, "secretReplacementTrigger")]
+    require("replace" in ops, "expected secretReplacementTrigger resource to be replaced during update, got %s" % ops)
+
+
+TESTS["l2-resource-option-replacement-trigger"] = Test([
+    Run(_trigger_0, preview=lambda res: stack_resource(res)),
+    Run(_trigger_1, preview=_trigger_preview_1),
+])

@@ -40,11 +40,14 @@ PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
-    "l2-elide-index": "an invoke's default provider is not recorded in the state",
-    "l2-invoke-simple": "an invoke's default provider is not recorded in the state",
     "l2-large-string": "runs only with --slow",
-    "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
-                          "output (fn::unsecret)",
+    "l2-resource-option-replacement-trigger": "the engine does not implement the replacementTrigger "
+                                              "option: the goal and the state have no such field "
+                                              "and the step generator does not replace on its "
+                                              "change",
+    "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
+                          "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
+                          "the test (\"Unknown Function; YAML does not support fn::unsecret\")",
 }
 
 

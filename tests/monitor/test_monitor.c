@@ -97,6 +97,23 @@ static void on_program_done(void *ud, int failed, const char *msg) {
                     mp_xasprintf("done %d %s", failed, msg ? msg : "-"));
 }
 
+/* The deployment's invoke hook: records "<tok> <provider ref>" and keeps
+ * the call, answered by the test. */
+static mp_monitor_call *g_invoke_calls[4];
+static size_t g_ninvokes;
+static int on_invoke(void *ud, const char *tok, mp_value *args, const char *ref,
+                     const mp_invoke_pkg *want, mp_monitor_call *call,
+                     mp_err *err) {
+  mon_fx *f = ud;
+  (void)want;
+  (void)err;
+  mp_value_free(args);
+  mp_strv_push_take(&f->events,
+                    mp_xasprintf("invoke %s %s", tok, ref ? ref : "-"));
+  g_invoke_calls[g_ninvokes++] = call;
+  return 0;
+}
+
 static void fx_init(mon_fx *f, const char *config_json) {
   memset(f, 0, sizeof(*f));
   mp_value *config = NULL;
@@ -111,6 +128,7 @@ static void fx_init(mon_fx *f, const char *config_json) {
   o.hooks.outputs = on_outputs;
   o.hooks.log = on_log;
   o.hooks.program_done = on_program_done;
+  o.hooks.invoke = on_invoke;
   f->m = mp_monitor_new(&o);
   mp_value_free(config);
 }
@@ -592,6 +610,73 @@ static void test_duplicate_urn(void) {
   sp_world_destroy(&w);
 }
 
+static void on_invoked(void *ud, const Pulumirpc__ResourceInvokeResponse *r,
+                       const mp_err *err) {
+  answer(ud, "-", "-", r ? r->return_ : NULL, err, 0);
+}
+
+static int invoke_req(mon_fx *f, const char *tok, const char *provider,
+                      const char *name, mp_err *err) {
+  Pulumirpc__ResourceInvokeRequest q = PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
+  q.tok = (char *)tok;
+  q.provider = (char *)provider;
+  q.version = "2.0.0";
+  mp_err_clear(err);
+  return mp_monitor_invoke(f->m, &q, on_invoked, host_for(f, name), err);
+}
+
+/* An invoke that names no provider registers its package's default
+ * provider (the same one a resource of that version would get), waits for
+ * it, and is served with its reference; an explicit provider or the
+ * engine's own package `pulumi` registers nothing; a cancelled deployment
+ * answers the invokes still waiting. */
+static void test_invoke_default_provider(void) {
+  mon_fx f;
+  fx_init(&f, "{\"pkgA:region\":\"north\"}");
+  g_ninvokes = 0;
+  mp_err err;
+  CHECK(invoke_req(&f, "pkgA:index:getThing", NULL, "i1", &err) == 0);
+  CHECK(invoke_req(&f, "pkgA:index:getOther", NULL, "i2", &err) == 0);
+  CHECK(invoke_req(&f, "pulumi:pulumi:getResource", NULL, "i3", &err) == 0);
+  CHECK(invoke_req(&f, "pkgA:index:getThing", PROV_URN "::x", "i4", &err) == 0);
+  /* One default provider, registered as a resource's would be. */
+  CHECK(f.ngoals == 1);
+  const mp_goal *pg = f.goals[0].goal;
+  CHECK_STR(pg->type, "pulumi:providers:pkgA");
+  CHECK_STR(pg->name, "default_2_0_0");
+  const mp_value *v = mp_value_object_get(pg->inputs, "version");
+  CHECK(v && v->kind == MP_VALUE_STRING && strcmp(v->u.str.ptr, "2.0.0") == 0);
+  v = mp_value_object_get(pg->inputs, "region");
+  CHECK(v && v->kind == MP_VALUE_STRING && strcmp(v->u.str.ptr, "north") == 0);
+  CHECK_JOINED(&f.events, "invoke pulumi:pulumi:getResource -\n"
+                          "invoke pkgA:index:getThing " PROV_URN "::x");
+  complete(&f, 0, "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0",
+           "p2", "{}", 1);
+  CHECK(f.events.len == 4);
+  CHECK(mp_strv_contains(&f.events,
+                         "invoke pkgA:index:getThing "
+                         "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0::p2"));
+  CHECK(mp_strv_contains(&f.events,
+                         "invoke pkgA:index:getOther "
+                         "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0::p2"));
+  for (size_t i = 0; i < g_ninvokes; i++)
+    mp_monitor_call_done(f.m, g_invoke_calls[i], mp_value_new_object(), NULL);
+  CHECK(f.answers.len == 4);
+  /* A resource of that version finds the same provider ready. */
+  Pulumirpc__RegisterResourceRequest q = custom_req("a");
+  q.version = "2.0.0";
+  CHECK(reg_req(&f, &q, "a", &err) == 0);
+  CHECK(f.ngoals == 2);
+  CHECK_STR(f.goals[1].goal->provider,
+            "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0::p2");
+  /* Another package's invoke waits; cancelling answers it. */
+  CHECK(invoke_req(&f, "pkgB:index:get", NULL, "i5", &err) == 0);
+  CHECK(f.ngoals == 3);
+  mp_monitor_cancel_all(f.m);
+  CHECK(mp_strv_contains(&f.answers, "i5 error the deployment was canceled"));
+  fx_destroy(&f);
+}
+
 int main(void) {
   RUN(test_default_provider_first);
   RUN(test_default_provider_variants);
@@ -603,5 +688,6 @@ int main(void) {
   RUN(test_outputs_and_program_done);
   RUN(test_failures_and_cancel);
   RUN(test_duplicate_urn);
+  RUN(test_invoke_default_provider);
   return mp_test_summary();
 }

@@ -1,7 +1,9 @@
 // The `primitive` provider (providers/primitive_provider.go):
 // primitive:index:Resource with one property of each primitive type
 // (boolean, integer, float, string, numberArray, booleanMap), echoed as
-// its outputs. Secret values count as what they hold.
+// its outputs, and the function primitive:index:invoke, which checks its
+// arguments the same way and answers with them. Secret values count as
+// what they hold.
 "use strict";
 const { serve, failure, urnType, version } = require("./serve");
 
@@ -19,26 +21,36 @@ const FIELDS = [
   ["booleanMap", "map", isMap],
 ];
 
+// The failures of a set of properties that is not one of each primitive.
+function validate(props) {
+  for (const [key, typ, ok] of FIELDS) {
+    if (!(key in props)) return failure(key, "missing value");
+    if (!ok(unsecret(props[key]))) return failure(key, "value is not a " + typ);
+    if (key === "numberArray" && !unsecret(props[key]).every((v) => typeof unsecret(v) === "number"))
+      return failure(key, "array element is not a number");
+    if (key === "booleanMap" &&
+        !Object.values(unsecret(props[key])).every((v) => typeof unsecret(v) === "boolean"))
+      return failure(key, "map value is not a boolean");
+  }
+  if (Object.keys(props).length !== 6) return failure("", `too many properties: ${JSON.stringify(props)}`);
+  return undefined;
+}
+
 serve({
   name: "primitive",
   version: version("7.0.0"),
   async check(urn, olds, news) {
-    const no = (property, reason) => ({ inputs: news, failures: failure(property, reason) });
-    if (urnType(urn) !== TYPE) return no("", `invalid URN type: ${urnType(urn)}`);
-    for (const [key, typ, ok] of FIELDS) {
-      if (!(key in news)) return no(key, "missing value");
-      if (!ok(unsecret(news[key]))) return no(key, "value is not a " + typ);
-      if (key === "numberArray" && !unsecret(news[key]).every((v) => typeof unsecret(v) === "number"))
-        return no(key, "array element is not a number");
-      if (key === "booleanMap" &&
-          !Object.values(unsecret(news[key])).every((v) => typeof unsecret(v) === "boolean"))
-        return no(key, "map value is not a boolean");
-    }
-    if (Object.keys(news).length !== 6) return no("", `too many properties: ${JSON.stringify(news)}`);
-    return { inputs: news };
+    if (urnType(urn) !== TYPE) return { inputs: news, failures: failure("", `invalid URN type: ${urnType(urn)}`) };
+    const failures = validate(news);
+    return failures ? { inputs: news, failures } : { inputs: news };
   },
   async create(urn, inputs, preview) {
     if (urnType(urn) !== TYPE) throw new Error(`invalid URN type: ${urnType(urn)}`);
     return { id: preview ? "" : "id", outs: inputs };
+  },
+  async invoke(tok, args) {
+    if (tok !== "primitive:index:invoke") return { failures: failure("", `unknown invoke token: ${tok}`) };
+    const failures = validate(args);
+    return failures ? { failures } : { outputs: args };
   },
 });

@@ -11,7 +11,9 @@
 //   diff(id, urn, olds, news)-> {changes, replaces, deleteBeforeReplace}
 //   create(urn, inputs, preview) -> {id, outs}
 //   update(id, urn, olds, news)  -> {outs}
-//   delete(id, urn, props), read(id, urn, props), invoke(tok, args)
+//   updatePreview(id, urn, olds, news, preview) -> {outs}: update, told a preview
+//   delete(id, urn, props), read(id, urn, props), invoke(tok, args),
+//   schema (the GetSchema text)
 "use strict";
 const path = require("path");
 const modules = path.join(__dirname, "..", "node_modules");
@@ -79,10 +81,24 @@ function serve(p) {
           cb(undefined, resp);
         }, (e) => cb({ code: grpc.status.UNKNOWN, details: e.message }));
     };
+    // Update with its preview flag too, for a provider that asks for it
+    // (updatePreview(id, urn, olds, news, preview) -> {outs}).
+    if (p.updatePreview)
+      impl.update = (call, cb) => {
+        const req = call.request;
+        Promise.resolve()
+          .then(() => p.updatePreview(req.getId(), req.getUrn(), req.getOlds().toJavaScript(),
+                                      req.getNews().toJavaScript(), req.getPreview()))
+          .then((r) => {
+            const resp = new provproto.UpdateResponse();
+            resp.setProperties(structproto.Struct.fromJavaScript(r.outs));
+            cb(undefined, resp);
+          }, (e) => cb({ code: grpc.status.UNKNOWN, details: e.message }));
+      };
     return addService.call(this, svc, impl);
   };
   const impl = { version: p.version };
-  for (const k of ["check", "diff", "update", "delete", "read", "invoke"])
+  for (const k of ["check", "diff", "update", "delete", "read", "invoke", "schema"])
     if (p[k]) impl[k] = p[k];
   provider.main(impl, process.argv.slice(2));
 }

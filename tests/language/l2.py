@@ -584,3 +584,43 @@ def _version_sdk(res):
 
 TESTS["l2-resource-option-version-sdk"] = Test([Run(_version_sdk)],
                                                providers=[("simple", "26.0.0")])
+
+
+# ---- the invoke providers of issue 36 (lang36c)
+
+# l2_invoke_multi_argument.go, l2_invoke_output_only.go, l2_invoke_scalar.go,
+# l2_invoke_scalars.go: the stack and the invoke's default provider, and
+# the stack's outputs.
+def _invoke_outputs(want):
+    def check(res):
+        stack_resource(res)
+        length(res.resources, 2, "resources")
+        o = stack_outputs(res)
+        for k, v in want.items():
+            member(o, k, v)
+    return check
+
+
+TESTS["l2-invoke-multi-argument"] = Test([Run(_invoke_outputs(
+    {"both": "hello world", "onlyRequired": "hello"}))])
+TESTS["l2-invoke-output-only"] = Test([Run(_invoke_outputs(
+    {"hello": "hello world", "goodbye": "goodbye world"}))])
+TESTS["l2-invoke-scalar"] = Test([Run(_invoke_outputs({"scalar": True}))])
+TESTS["l2-invoke-scalars"] = Test([Run(_invoke_outputs({
+    "secret": Secret(7.0),
+    # "the word": a vowel or not, letter by letter
+    "array": [False, False, True, False, False, True, False, False],
+    "map": {"value": "hello world"},
+    "secretMap": Secret({"value": "secret world"}),
+}))])
+
+
+# l2_resource_invoke_dynamic_function.go
+def _invoke_dynamic_function(res):
+    stack_resource(res)
+    o = stack_outputs(res)
+    length(o, 1)
+    member(o, "dynamic", {"resultProperty": "resultValue"})
+
+
+TESTS["l2-resource-invoke-dynamic-function"] = Test([Run(_invoke_dynamic_function)])

@@ -42,6 +42,8 @@ PIN_VERSIONS = False
 EXPECTED_FAIL = {
     "l2-elide-index": "an invoke's default provider is not recorded in the state",
     "l2-invoke-simple": "an invoke's default provider is not recorded in the state",
+    "l2-invoke-multi-argument": "an invoke's default provider is not recorded in the state",
+    "l2-invoke-output-only": "an invoke's default provider is not recorded in the state",
     "l2-large-string": "runs only with --slow",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",

@@ -624,3 +624,16 @@ def _invoke_dynamic_function(res):
 
 
 TESTS["l2-resource-invoke-dynamic-function"] = Test([Run(_invoke_dynamic_function)])
+
+
+# l2_resource_names.go: each of the names provider's types, {value: true}
+def _resource_names(res):
+    stack_resource(res)
+    length(res.resources, 8, "resources in snapshot")
+    single(res, "pulumi:providers:names")
+    for typ in ["names:index:ResMap", "names:index:ResArray", "names:index:ResList",
+                "names:index:ResResource", "names:mod:Res", "names:mod/nested:Res"]:
+        inputs_are_outputs(single(res, typ), {"value": True})
+
+
+TESTS["l2-resource-names"] = Test([Run(_resource_names)])

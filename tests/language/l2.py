@@ -637,3 +637,28 @@ def _resource_names(res):
 
 
 TESTS["l2-resource-names"] = Test([Run(_resource_names)])
+
+
+# l2_resource_const.go: a property whose schema type has a constant value
+def _resource_const(res):
+    stack_resource(res)
+    single(res, "constant:index:Resource")
+    member(stack_outputs(res), "kind", "Constant")
+
+
+TESTS["l2-resource-const"] = Test([Run(_resource_const)])
+
+
+# l2_keywords.go
+def _keywords(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources in snapshot")
+    single(res, "pulumi:providers:keywords")
+    want = {"builtins": "builtins", "lambda": "lambda", "property": "property"}
+    for name in ["firstResource", "secondResource", "lambdaModuleResource", "lambdaResource"]:
+        r = named(res, name)
+        equal(want, r["inputs"], "%s's inputs" % name)
+        equal(want, r["outputs"], "%s's outputs" % name)
+
+
+TESTS["l2-keywords"] = Test([Run(_keywords)])

@@ -917,6 +917,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->read_id);
     free(r->id);
     mp_value_free(r->outputs);
+    mp_value_free(r->constants);
   }
   for (size_t i = 0; i < p->nvars; i++) {
     free(p->vars[i].name);

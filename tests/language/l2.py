@@ -662,3 +662,20 @@ def _keywords(res):
 
 
 TESTS["l2-keywords"] = Test([Run(_keywords)])
+
+
+# l2_camel_names.go
+def _camel_names(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:camelNames")
+    for name in ["firstResource", "secondResource"]:
+        r = named(res, name)
+        equal({"theInput": True}, r["inputs"], "%s's inputs" % name)
+        equal({"theOutput": True}, r["outputs"], "%s's outputs" % name)
+    third = named(res, "thirdResource")
+    equal({"theInput": True, "resourceName": "my-cluster"}, third["inputs"], "thirdResource's inputs")
+    equal({"theOutput": True, "resourceName": "my-cluster"}, third["outputs"], "thirdResource's outputs")
+
+
+TESTS["l2-camel-names"] = Test([Run(_camel_names)])

@@ -679,3 +679,25 @@ def _camel_names(res):
 
 
 TESTS["l2-camel-names"] = Test([Run(_camel_names)])
+
+
+# l2_union.go
+def _union(res):
+    stack_resource(res)
+    stack = single(res, "pulumi:pulumi:Stack")
+    want = {"key1": {"key1a": "value1a"}}
+    equal(want, named(res, "mapMapUnionExample")["outputs"].get("mapMapUnionProperty"), "mapMapUnionProperty")
+    equal(want, stack["outputs"].get("mapMapUnionOutput"), "mapMapUnionOutput")
+    equal(42, named(res, "stringOrIntegerExample1")["outputs"].get("stringOrIntegerProperty"),
+          "stringOrIntegerExample1's stringOrIntegerProperty")
+    equal("forty two", named(res, "stringOrIntegerExample2")["outputs"].get("stringOrIntegerProperty"),
+          "stringOrIntegerExample2's stringOrIntegerProperty")
+    equal(["Listen", "Send", "NotAnEnumValue"],
+          named(res, "stringEnumUnionListExample")["outputs"].get("stringEnumUnionListProperty"),
+          "stringEnumUnionListProperty")
+    equal("Block", named(res, "safeEnumExample")["outputs"].get("typedEnumProperty"), "safeEnumExample")
+    equal("Block", named(res, "enumOutputExample")["outputs"].get("type"), "enumOutputExample's type")
+    equal("Block", named(res, "outputEnumExample")["outputs"].get("typedEnumProperty"), "outputEnumExample")
+
+
+TESTS["l2-union"] = Test([Run(_union)])

@@ -701,3 +701,23 @@ def _union(res):
 
 
 TESTS["l2-union"] = Test([Run(_union)])
+
+
+# l2_enum.go
+def _enum(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources (4 resources & provider & stack)")
+    want = {"intEnum": 1, "stringEnum": "two"}
+    for name in ["sink1", "sink2", "sink3"]:
+        equal(want, named(res, name)["outputs"], "%s's outputs" % name)
+    equal({
+        "numberEnum": 0.1,
+        "wordyEnum": "It's got apostrophes",
+        "arrayOfEnum": ["one", "two"],
+        "mapOfEnum": {"small": 1, "large": 2},
+        "holder": {"size": 2, "color": "one"},
+        "unionEnum": "A Value With Spaces.",
+    }, named(res, "sink4")["outputs"], "sink4's outputs")
+
+
+TESTS["l2-enum"] = Test([Run(_enum)])

@@ -721,3 +721,14 @@ def _enum(res):
 
 
 TESTS["l2-enum"] = Test([Run(_enum)])
+
+
+# l2_external_enum.go
+def _external_enum(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources")
+    equal({"intEnum": 1, "stringEnum": "one"}, named(res, "myRes")["outputs"], "myRes's outputs")
+    equal({"stringEnum": "two"}, named(res, "mySink")["outputs"], "mySink's outputs")
+
+
+TESTS["l2-external-enum"] = Test([Run(_external_enum)])

@@ -732,3 +732,17 @@ def _external_enum(res):
 
 
 TESTS["l2-external-enum"] = Test([Run(_external_enum)])
+
+
+# l2_discriminated_union.go
+def _discriminated_union(res):
+    stack_resource(res)
+    v1 = lambda text: {"discriminantKind": "variant1", "field1": text}
+    v2 = lambda text: {"discriminantKind": "variant2", "field2": text}
+    equal({"unionOf": v1("v1 union"), "arrayOfUnionOf": [v1("v1 array(union)")]},
+          named(res, "example1")["outputs"], "example1's outputs")
+    equal({"unionOf": v2("v2 union"), "arrayOfUnionOf": [v2("v2 array(union)"), v1("v1 array(union)")]},
+          named(res, "example2")["outputs"], "example2's outputs")
+
+
+TESTS["l2-discriminated-union"] = Test([Run(_discriminated_union)])

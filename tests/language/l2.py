@@ -746,3 +746,25 @@ def _discriminated_union(res):
 
 
 TESTS["l2-discriminated-union"] = Test([Run(_discriminated_union)])
+
+
+# l2_docs.go. The Go test looks through the docs SDK for unresolved
+# `{{% ref` links; a YAML program's SDK is its declaration, sdks/docs.yaml.
+def _docs(res):
+    stack_resource(res)
+    has_sdk(res, "docs", "28.0.0")
+    sdks = os.path.join(res.project_dir, "sdks")
+    for f in os.listdir(sdks):
+        with open(os.path.join(sdks, f)) as fh:
+            require("{{% ref " not in fh.read(), "unresolved pulumi ref in %s" % f)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:docs")
+    single(res, "pulumi:providers:enum")
+    equal({"intEnum": 1, "stringEnum": "one"}, named(res, "enumRes")["outputs"], "enumRes's outputs")
+    r = single(res, "docs:index:Resource")
+    equal({"in": True, "externalEnum": "one"}, r["inputs"], "inputs")
+    equal({"in": True, "out": False, "externalEnum": "one", "data": {"state": "internal data"}},
+          r["outputs"], "outputs")
+
+
+TESTS["l2-docs"] = Test([Run(_docs)])

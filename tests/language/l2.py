@@ -768,3 +768,27 @@ def _docs(res):
 
 
 TESTS["l2-docs"] = Test([Run(_docs)])
+
+
+# l2_raw_string_bytes.go: a string of bytes that are not valid UTF-8 goes
+# from one provider's output through the program into another's input
+RAW_BYTES_BASE64 = "AGhlbGxvIID+/yB3b3JsZPAo"
+
+
+def _raw_string_bytes(res):
+    import base64
+    raw = base64.b64decode(RAW_BYTES_BASE64).decode("latin-1")
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:bytesource")
+    single(res, "pulumi:providers:bytesink")
+    source = single(res, "bytesource:index:Resource")
+    sink = single(res, "bytesink:index:Resource")
+    equal({"base64": RAW_BYTES_BASE64}, source["inputs"], "source inputs")
+    equal({"base64": RAW_BYTES_BASE64, "bytes": raw}, source["outputs"], "source outputs")
+    want = {"bytes": raw, "expectBase64": RAW_BYTES_BASE64}
+    equal(want, sink["inputs"], "sink inputs")
+    equal(want, sink["outputs"], "sink outputs")
+
+
+TESTS["l2-raw-string-bytes"] = Test([Run(_raw_string_bytes)])

@@ -51,6 +51,9 @@ EXPECTED_FAIL = {
                          "is not unwrapped from its one property (and an invoke's default "
                          "provider is not recorded in the state)",
     "l2-large-string": "runs only with --slow",
+    "l2-raw-string-bytes": "the engine refuses a byte string (sig.ByteString: a string of bytes "
+                           "that are not valid UTF-8) from a provider over gRPC: 'unrecognized "
+                           "signature'; it reads one only from a checkpoint",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",
 }

@@ -986,6 +986,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->id);
     mp_strv_destroy(&r->schema_replace_on);
     mp_value_free(r->outputs);
+    mp_value_free(r->constants);
   }
   for (size_t i = 0; i < p->nvars; i++) {
     free(p->vars[i].name);

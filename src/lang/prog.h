@@ -26,6 +26,9 @@ typedef struct mp__yres {
   /* The package's schema says it is a component (`isComponent`): it is
    * registered remote, and its provider's Construct makes it (schema.c). */
   int remote;
+  /* The schema's output properties that have a constant value (`const`),
+   * name -> value: Pulumi YAML sends them with the inputs (schema.c). */
+  mp_value *constants; /* OBJECT or NULL */
   int line, col;
   int is_provider, default_provider, is_get;
   /* pulumi:pulumi:StackReference: read, its id the `name` property (the

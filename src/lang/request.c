@@ -550,6 +550,11 @@ int mp__request_build(mp__evalctx *c, size_t idx, const char *stack_urn,
   mp_strv_init(&all);
   mp_value *obj = NULL;
   int rc = eval_props(c, r->props, &obj, &all, req, err);
+  /* The schema's constant properties are sent whatever the program says,
+   * as Pulumi YAML copies them over the properties. */
+  for (size_t i = 0; rc == 0 && r->constants && i < r->constants->u.obj.len; i++)
+    mp_value_object_set(obj, r->constants->u.obj.items[i].key,
+                        mp_value_dup(r->constants->u.obj.items[i].value));
   if (rc == 0)
     rc = fill_options(c, r, req, err);
   if (rc == 0) {

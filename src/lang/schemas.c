@@ -160,6 +160,25 @@ static void schema_replace_on(mp__yres *r, const mp_value *spec) {
   }
 }
 
+/* The output properties of a resource's schema entry that have a constant
+ * value, as Pulumi YAML's ResourceConstants finds them; NULL: none. */
+static mp_value *constants_of(const mp_value *entry) {
+  const mp_value *props = entry->kind == MP_VALUE_OBJECT
+                              ? mp_value_object_get(entry, "properties")
+                              : NULL;
+  if (props == NULL || props->kind != MP_VALUE_OBJECT) return NULL;
+  mp_value *out = NULL;
+  for (size_t i = 0; i < props->u.obj.len; i++) {
+    const mp_value *p = props->u.obj.items[i].value;
+    const mp_value *k =
+        p->kind == MP_VALUE_OBJECT ? mp_value_object_get(p, "const") : NULL;
+    if (k == NULL) continue;
+    if (out == NULL) out = mp_value_new_object();
+    mp_value_object_set(out, props->u.obj.items[i].key, mp_value_dup(k));
+  }
+  return out;
+}
+
 int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
   for (size_t i = 0; i < p->nres; i++) {
     mp__yres *r = &p->res[i];
@@ -187,6 +206,8 @@ int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
     /* A read (`get:`) stays a read. */
     r->remote = !r->is_get && c && c->kind == MP_VALUE_BOOL && c->u.boolean;
     schema_replace_on(r, e->value);
+    mp_value_free(r->constants);
+    r->constants = constants_of(e->value);
   }
   return 0;
 }

@@ -1025,6 +1025,18 @@ static void test_yaml_component_schema(void) {
   CHECK_STR(fake_monitor_reg(&r.m, "nope")->type, "comp:index:Nope");
   CHECK(fake_monitor_reg(&r.m, "nope")->custom);
   run_free(&r);
+
+  /* The schema's constant properties are sent, over the program's own. */
+  schema_run(&r,
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  c:\n    type: comp:Const\n"
+             "    properties:\n      kind: Other\n      extra: 1\n",
+             "{\"name\": \"comp\", \"resources\": {\"comp:index:Const\": "
+             "{\"properties\": {\"kind\": {\"type\": \"string\", \"const\": "
+             "\"Constant\"}, \"count\": {\"const\": 3}, \"plain\": {}}}}}");
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  CHECK_OWNED_STR(props(&r, "c"), "{count:3,extra:1,kind:\"Constant\"}");
+  run_free(&r);
 }
 
 /* ---- projects ---- */

@@ -784,3 +784,209 @@ TESTS["l2-resource-option-replacement-trigger"] = Test([
     Run(_trigger_0, preview=lambda res: stack_resource(res)),
     Run(_trigger_1, preview=_trigger_preview_1),
 ])
+# ---- the invoke providers of issue 36 (lang36c)
+
+# l2_invoke_multi_argument.go, l2_invoke_output_only.go, l2_invoke_scalar.go,
+# l2_invoke_scalars.go: the stack and the invoke's default provider, and
+# the stack's outputs.
+def _invoke_outputs(want):
+    def check(res):
+        stack_resource(res)
+        length(res.resources, 2, "resources")
+        o = stack_outputs(res)
+        for k, v in want.items():
+            member(o, k, v)
+    return check
+
+
+TESTS["l2-invoke-multi-argument"] = Test([Run(_invoke_outputs(
+    {"both": "hello world", "onlyRequired": "hello"}))])
+TESTS["l2-invoke-output-only"] = Test([Run(_invoke_outputs(
+    {"hello": "hello world", "goodbye": "goodbye world"}))])
+TESTS["l2-invoke-scalar"] = Test([Run(_invoke_outputs({"scalar": True}))])
+TESTS["l2-invoke-scalars"] = Test([Run(_invoke_outputs({
+    "secret": Secret(7.0),
+    # "the word": a vowel or not, letter by letter
+    "array": [False, False, True, False, False, True, False, False],
+    "map": {"value": "hello world"},
+    "secretMap": Secret({"value": "secret world"}),
+}))])
+
+
+# l2_resource_invoke_dynamic_function.go
+def _invoke_dynamic_function(res):
+    stack_resource(res)
+    o = stack_outputs(res)
+    length(o, 1)
+    member(o, "dynamic", {"resultProperty": "resultValue"})
+
+
+TESTS["l2-resource-invoke-dynamic-function"] = Test([Run(_invoke_dynamic_function)])
+
+
+# l2_resource_names.go: each of the names provider's types, {value: true}
+def _resource_names(res):
+    stack_resource(res)
+    length(res.resources, 8, "resources in snapshot")
+    single(res, "pulumi:providers:names")
+    for typ in ["names:index:ResMap", "names:index:ResArray", "names:index:ResList",
+                "names:index:ResResource", "names:mod:Res", "names:mod/nested:Res"]:
+        inputs_are_outputs(single(res, typ), {"value": True})
+
+
+TESTS["l2-resource-names"] = Test([Run(_resource_names)])
+
+
+# l2_resource_const.go: a property whose schema type has a constant value
+def _resource_const(res):
+    stack_resource(res)
+    single(res, "constant:index:Resource")
+    member(stack_outputs(res), "kind", "Constant")
+
+
+TESTS["l2-resource-const"] = Test([Run(_resource_const)])
+
+
+# l2_keywords.go
+def _keywords(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources in snapshot")
+    single(res, "pulumi:providers:keywords")
+    want = {"builtins": "builtins", "lambda": "lambda", "property": "property"}
+    for name in ["firstResource", "secondResource", "lambdaModuleResource", "lambdaResource"]:
+        r = named(res, name)
+        equal(want, r["inputs"], "%s's inputs" % name)
+        equal(want, r["outputs"], "%s's outputs" % name)
+
+
+TESTS["l2-keywords"] = Test([Run(_keywords)])
+
+
+# l2_camel_names.go
+def _camel_names(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:camelNames")
+    for name in ["firstResource", "secondResource"]:
+        r = named(res, name)
+        equal({"theInput": True}, r["inputs"], "%s's inputs" % name)
+        equal({"theOutput": True}, r["outputs"], "%s's outputs" % name)
+    third = named(res, "thirdResource")
+    equal({"theInput": True, "resourceName": "my-cluster"}, third["inputs"], "thirdResource's inputs")
+    equal({"theOutput": True, "resourceName": "my-cluster"}, third["outputs"], "thirdResource's outputs")
+
+
+TESTS["l2-camel-names"] = Test([Run(_camel_names)])
+
+
+# l2_union.go
+def _union(res):
+    stack_resource(res)
+    stack = single(res, "pulumi:pulumi:Stack")
+    want = {"key1": {"key1a": "value1a"}}
+    equal(want, named(res, "mapMapUnionExample")["outputs"].get("mapMapUnionProperty"), "mapMapUnionProperty")
+    equal(want, stack["outputs"].get("mapMapUnionOutput"), "mapMapUnionOutput")
+    equal(42, named(res, "stringOrIntegerExample1")["outputs"].get("stringOrIntegerProperty"),
+          "stringOrIntegerExample1's stringOrIntegerProperty")
+    equal("forty two", named(res, "stringOrIntegerExample2")["outputs"].get("stringOrIntegerProperty"),
+          "stringOrIntegerExample2's stringOrIntegerProperty")
+    equal(["Listen", "Send", "NotAnEnumValue"],
+          named(res, "stringEnumUnionListExample")["outputs"].get("stringEnumUnionListProperty"),
+          "stringEnumUnionListProperty")
+    equal("Block", named(res, "safeEnumExample")["outputs"].get("typedEnumProperty"), "safeEnumExample")
+    equal("Block", named(res, "enumOutputExample")["outputs"].get("type"), "enumOutputExample's type")
+    equal("Block", named(res, "outputEnumExample")["outputs"].get("typedEnumProperty"), "outputEnumExample")
+
+
+TESTS["l2-union"] = Test([Run(_union)])
+
+
+# l2_enum.go
+def _enum(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources (4 resources & provider & stack)")
+    want = {"intEnum": 1, "stringEnum": "two"}
+    for name in ["sink1", "sink2", "sink3"]:
+        equal(want, named(res, name)["outputs"], "%s's outputs" % name)
+    equal({
+        "numberEnum": 0.1,
+        "wordyEnum": "It's got apostrophes",
+        "arrayOfEnum": ["one", "two"],
+        "mapOfEnum": {"small": 1, "large": 2},
+        "holder": {"size": 2, "color": "one"},
+        "unionEnum": "A Value With Spaces.",
+    }, named(res, "sink4")["outputs"], "sink4's outputs")
+
+
+TESTS["l2-enum"] = Test([Run(_enum)])
+
+
+# l2_external_enum.go
+def _external_enum(res):
+    stack_resource(res)
+    length(res.resources, 5, "resources")
+    equal({"intEnum": 1, "stringEnum": "one"}, named(res, "myRes")["outputs"], "myRes's outputs")
+    equal({"stringEnum": "two"}, named(res, "mySink")["outputs"], "mySink's outputs")
+
+
+TESTS["l2-external-enum"] = Test([Run(_external_enum)])
+
+
+# l2_discriminated_union.go
+def _discriminated_union(res):
+    stack_resource(res)
+    v1 = lambda text: {"discriminantKind": "variant1", "field1": text}
+    v2 = lambda text: {"discriminantKind": "variant2", "field2": text}
+    equal({"unionOf": v1("v1 union"), "arrayOfUnionOf": [v1("v1 array(union)")]},
+          named(res, "example1")["outputs"], "example1's outputs")
+    equal({"unionOf": v2("v2 union"), "arrayOfUnionOf": [v2("v2 array(union)"), v1("v1 array(union)")]},
+          named(res, "example2")["outputs"], "example2's outputs")
+
+
+TESTS["l2-discriminated-union"] = Test([Run(_discriminated_union)])
+
+
+# l2_docs.go. The Go test looks through the docs SDK for unresolved
+# `{{% ref` links; a YAML program's SDK is its declaration, sdks/docs.yaml.
+def _docs(res):
+    stack_resource(res)
+    has_sdk(res, "docs", "28.0.0")
+    sdks = os.path.join(res.project_dir, "sdks")
+    for f in os.listdir(sdks):
+        with open(os.path.join(sdks, f)) as fh:
+            require("{{% ref " not in fh.read(), "unresolved pulumi ref in %s" % f)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:docs")
+    single(res, "pulumi:providers:enum")
+    equal({"intEnum": 1, "stringEnum": "one"}, named(res, "enumRes")["outputs"], "enumRes's outputs")
+    r = single(res, "docs:index:Resource")
+    equal({"in": True, "externalEnum": "one"}, r["inputs"], "inputs")
+    equal({"in": True, "out": False, "externalEnum": "one", "data": {"state": "internal data"}},
+          r["outputs"], "outputs")
+
+
+TESTS["l2-docs"] = Test([Run(_docs)])
+
+
+# l2_raw_string_bytes.go: a string of bytes that are not valid UTF-8 goes
+# from one provider's output through the program into another's input
+RAW_BYTES_BASE64 = "AGhlbGxvIID+/yB3b3JsZPAo"
+
+
+def _raw_string_bytes(res):
+    import base64
+    raw = base64.b64decode(RAW_BYTES_BASE64).decode("latin-1")
+    stack_resource(res)
+    length(res.resources, 5, "resources in snapshot")
+    single(res, "pulumi:providers:bytesource")
+    single(res, "pulumi:providers:bytesink")
+    source = single(res, "bytesource:index:Resource")
+    sink = single(res, "bytesink:index:Resource")
+    equal({"base64": RAW_BYTES_BASE64}, source["inputs"], "source inputs")
+    equal({"base64": RAW_BYTES_BASE64, "bytes": raw}, source["outputs"], "source outputs")
+    want = {"bytes": raw, "expectBase64": RAW_BYTES_BASE64}
+    equal(want, sink["inputs"], "sink inputs")
+    equal(want, sink["outputs"], "sink outputs")
+
+
+TESTS["l2-raw-string-bytes"] = Test([Run(_raw_string_bytes)])

@@ -13,7 +13,7 @@
 //   update(id, urn, olds, news)  -> {outs}
 //   updatePreview(id, urn, olds, news, preview) -> {outs}: update, told a preview
 //   delete(id, urn, props), read(id, urn, props), invoke(tok, args),
-//   schema (the GetSchema text)
+//   schema: the package schema GetSchema answers (its text, or an object)
 "use strict";
 const path = require("path");
 const modules = path.join(__dirname, "..", "node_modules");
@@ -98,8 +98,11 @@ function serve(p) {
     return addService.call(this, svc, impl);
   };
   const impl = { version: p.version };
-  for (const k of ["check", "diff", "update", "delete", "read", "invoke", "schema"])
+  for (const k of ["check", "diff", "update", "delete", "read", "invoke"])
     if (p[k]) impl[k] = p[k];
+  if (p.schema)
+    impl.schema =
+        typeof p.schema === "string" ? p.schema : JSON.stringify(p.schema);
   provider.main(impl, process.argv.slice(2));
 }
 

@@ -584,3 +584,26 @@ def _version_sdk(res):
 
 TESTS["l2-resource-option-version-sdk"] = Test([Run(_version_sdk)],
                                                providers=[("simple", "26.0.0")])
+
+
+# l2_resource_config.go: an explicit provider with config, and the
+# default provider of config's package declaration (its download URL)
+def _resource_config(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    prov = named(res, "prov")
+    equal("pulumi:providers:config", prov["type"], "explicit provider resource")
+    outs = {"name": "my config", "pluginDownloadURL": "not the same as the pulumi resource option",
+            "version": "9.0.0"}
+    equal(dict(outs, __internal={"pluginDownloadURL": "http://example.com"}), prov["inputs"],
+          "explicit provider's inputs")
+    equal(outs, prov["outputs"], "explicit provider's outputs")
+    default = named(res, "default_9_0_0_http_/example.com")
+    equal("pulumi:providers:config", default["type"], "default provider resource")
+    outs = {"version": "9.0.0", "name": "hello"}
+    equal(dict(outs, __internal={"pluginDownloadURL": "http://example.com"}), default["inputs"],
+          "default provider's inputs")
+    equal(outs, default["outputs"], "default provider's outputs")
+
+
+TESTS["l2-resource-config"] = Test([Run(_resource_config, {"config:name": "hello"})])

@@ -12,6 +12,7 @@
 //   create(urn, inputs, preview) -> {id, outs}
 //   update(id, urn, olds, news)  -> {outs}
 //   delete(id, urn, props), read(id, urn, props), invoke(tok, args)
+//   schema                   -> the package schema GetSchema returns
 "use strict";
 const path = require("path");
 const modules = path.join(__dirname, "..", "node_modules");
@@ -84,6 +85,7 @@ function serve(p) {
   const impl = { version: p.version };
   for (const k of ["check", "diff", "update", "delete", "read", "invoke"])
     if (p[k]) impl[k] = p[k];
+  if (p.schema) impl.getSchema = async () => JSON.stringify(p.schema);
   provider.main(impl, process.argv.slice(2));
 }
 

@@ -26,6 +26,9 @@ typedef struct mp__yres {
   /* The package's schema says it is a component (`isComponent`): it is
    * registered remote, and its provider's Construct makes it (schema.c). */
   int remote;
+  /* The input properties its schema marks `secret`: the host sends them
+   * secret, as Pulumi YAML does (schemas.c). */
+  mp_strv secret_props;
   int line, col;
   int is_provider, default_provider, is_get;
   /* pulumi:pulumi:StackReference: read, its id the `name` property (the

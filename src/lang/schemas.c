@@ -11,7 +11,8 @@
  * (types.c); provider resources need none. A package whose plugin gives no
  * schema with `resources` (no GetSchema, the SDK's empty "{}", no plugin
  * found: the registration reports that) keeps its types as written and
- * registers them custom, where Pulumi YAML would stop. */
+ * registers them custom, where Pulumi YAML would stop. An input property
+ * the schema marks `secret` is sent secret (IsResourcePropertySecret). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -140,6 +141,21 @@ static const mp_value_entry *resolve(const mp_value *res, const char *written) {
   return e;
 }
 
+/* The names of the `inputProperties` of |spec| marked `secret`. */
+static void secret_inputs(const mp_value *spec, mp_strv *out) {
+  const mp_value *in = spec->kind == MP_VALUE_OBJECT
+                           ? mp_value_object_get(spec, "inputProperties")
+                           : NULL;
+  for (size_t i = 0; in && in->kind == MP_VALUE_OBJECT && i < in->u.obj.len; i++) {
+    const mp_value *prop = in->u.obj.items[i].value;
+    const mp_value *s = prop->kind == MP_VALUE_OBJECT
+                            ? mp_value_object_get(prop, "secret")
+                            : NULL;
+    if (s && s->kind == MP_VALUE_BOOL && s->u.boolean)
+      mp_strv_push(out, in->u.obj.items[i].key);
+  }
+}
+
 int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
   for (size_t i = 0; i < p->nres; i++) {
     mp__yres *r = &p->res[i];
@@ -166,6 +182,7 @@ int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
                             : NULL;
     /* A read (`get:`) stays a read. */
     r->remote = !r->is_get && c && c->kind == MP_VALUE_BOOL && c->u.boolean;
+    secret_inputs(e->value, &r->secret_props);
   }
   return 0;
 }

@@ -2,9 +2,10 @@
 providers of providers/), restated from pkg/testing/pulumi-test-language/
 tests/l2_*.go, assertion for assertion."""
 
+import json
 import os
 
-from check import (Run, Secret, Test, diagnostics, equal, member, urn_name, length, n_resources, named, no_error, require, same, short, single,
+from check import (SECRET_SIG, SIG_KEY, Run, Secret, Test, diagnostics, equal, member, urn_name, length, n_resources, named, no_error, require, same, short, single,
                    stack_outputs, stack_resource)
 
 TESTS = {}
@@ -630,3 +631,186 @@ def _resource_secret(res):
 
 
 TESTS["l2-resource-secret"] = Test([Run(_resource_secret)])
+
+
+# grpc_test_context.go: the requests config-grpc received, as its
+# ConfigFetcher resource `name` gives them back
+def _grpc_request(res, name, method):
+    r = named(res, name)
+    equal("config-grpc:index:ConfigFetcher", r["type"], "the fetcher's type")
+    out = r["outputs"].get("config")
+    require(isinstance(out, str), "`config` output must be a string, got %s" % short(out))
+    found = [e["message"] for e in json.loads(out) if e["method"] == method]
+    require(len(found) == 1, "expected exactly 1 %s call, got %d" % (method, len(found)))
+    return found[0]
+
+
+def _sec(v):
+    """The Go tests' Secret(v): a value with the secret signature."""
+    return {SIG_KEY: SECRET_SIG, "value": v}
+
+
+def _json_or(want, got, msg):
+    """AssertEqualOrJSONEncoded: |got| is |want| or its JSON text."""
+    if isinstance(got, str):
+        try:
+            if json.loads(got) == want and _strict_same(want, json.loads(got)):
+                return
+        except ValueError:
+            pass
+    _equal_strict(want, got, msg)
+
+
+def _json_or_secret(want, want2, got, msg):
+    """AssertEqualOrJSONEncodedSecret: |got| is |want|, or a secret whose
+    value is the JSON text of |want2|."""
+    if isinstance(got, dict) and got.get(SIG_KEY) == SECRET_SIG and isinstance(got.get("value"), str):
+        try:
+            if _strict_same(want2, json.loads(got["value"])):
+                return
+        except ValueError:
+            pass
+    _equal_strict(want, got, msg)
+
+
+def _strict_same(a, b):
+    """reflect.DeepEqual over decoded JSON (numbers as float64)."""
+    return json.dumps(a, sort_keys=True, default=float) == json.dumps(b, sort_keys=True, default=float) \
+        or same(a, b) and type(a) is type(b)
+
+
+def _equal_strict(want, got, msg):
+    require(same(want, got), "%s: want %s, got %s" % (msg, short(want), short(got)))
+
+
+def _json_eq(want, got, msg):
+    """assert.JSONEq."""
+    try:
+        ok = isinstance(got, str) and same(json.loads(want), json.loads(got))
+    except ValueError:
+        ok = False
+    require(ok, "%s: want JSON %s, got %s" % (msg, want, short(got)))
+
+
+def _no_secret_leaks(res, secrets, ignore):
+    """AssertNoSecretLeaks: no resource but those of |ignore| types holds
+    one of |secrets| outside a secret."""
+    def walk(v, where):
+        if isinstance(v, Secret):
+            return
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, where)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, where)
+        elif isinstance(v, str):
+            for s in secrets:
+                require(s not in v, "secret %s leaked in plain text: %s" % (s, where))
+    for r in res.resources:
+        if r["type"] in ignore:
+            continue
+        walk(r["inputs"], r["urn"] + " inputs")
+        walk(r["outputs"], r["urn"] + " outputs")
+
+
+# l2_provider_grpc_config.go: what the explicit provider's config looks
+# like in CheckConfig, in Configure's args and in its variables
+_GRPC_PLAIN = [
+    ("int1", 0.0), ("int2", 42.0), ("num1", 0.0), ("num2", 42.42), ("bool1", True),
+    ("bool2", False), ("listString1", []), ("listString2", ["", "foo"]),
+    ("listInt1", [1.0, 2.0]), ("mapString1", {}), ("mapString2", {"key1": "value1", "key2": "value2"}),
+    ("mapInt1", {"key1": 0.0, "key2": 42.0}), ("objString1", {}), ("objString2", {"x": "x-value"}),
+    ("objInt1", {"x": 42.0}),
+]
+_GRPC_VARS = [
+    ("int1", "0"), ("int2", "42"), ("num2", "42.42"), ("bool1", "true"), ("bool2", "false"),
+]
+_GRPC_VARS_JSON = [
+    ("listString1", "[]"), ("listString2", '["","foo"]'), ("listInt1", "[1,2]"), ("mapString1", "{}"),
+    ("mapString2", '{"key1":"value1","key2":"value2"}'), ("mapInt1", '{"key1":0,"key2":42}'),
+    ("objString1", "{}"), ("objString2", '{"x":"x-value"}'), ("objInt1", '{"x":42}'),
+]
+
+
+def _grpc_config(res):
+    # CheckConfig's request first, as the Go test reads it
+    for what, method, field in (("CheckConfig", "CheckConfig", "news"), ("Configure", "Configure", "args")):
+        msg = _grpc_request(res, "config", method)
+        require(field in msg, "%s: no %s in the request the provider kept: %s" % (what, field, short(msg)))
+        fields = msg[field]
+        for k, want in (("string1", ""), ("string2", "x"), ("string3", "{}")):
+            _equal_strict(want, fields.get(k), "%s %s" % (what, k))
+        for k, want in _GRPC_PLAIN:
+            _json_or(want, fields.get(k), "%s %s" % (what, k))
+    v = _grpc_request(res, "config", "Configure")["variables"]
+    key = lambda k: "config-grpc:config:" + k
+    for k, want in (("string1", ""), ("string2", "x"), ("string3", "{}")) + tuple(_GRPC_VARS):
+        _equal_strict(want, v.get(key(k)), "variable " + k)
+    require(v.get(key("num1")) in ("0", "0.0"), "unexpected value for num1: %s" % v.get(key("num1")))
+    for k, want in _GRPC_VARS_JSON:
+        _json_eq(want, v.get(key(k)), "variable " + k)
+    _no_secret_leaks(res, ["SECRET", "SECRET2"], ["config-grpc:index:ConfigFetcher"])
+
+
+TESTS["l2-provider-grpc-config"] = Test([Run(_grpc_config)])
+
+
+# l2_provider_grpc_config_secret.go: secret values (from toSecret) in
+# the explicit provider's config
+def _grpc_config_secret(res):
+    r = _grpc_request(res, "config", "CheckConfig")
+    require("news" in r, "CheckConfig: no news in the request the provider kept: %s" % short(r))
+    news = r["news"]
+    _equal_strict("SECRET", news.get("string1"), "CheckConfig string1")
+    plain = [("int1", 1234567890.0), ("num1", 123456.789), ("bool1", True),
+             ("listString1", ["SECRET", "SECRET2"]), ("listString2", ["VALUE", "SECRET"]),
+             ("mapString2", {"key1": "value1", "key2": "SECRET"}), ("objString2", {"x": "SECRET"})]
+    for k, want in plain:
+        _json_or(want, news.get(k), "CheckConfig " + k)
+    c = _grpc_request(res, "config", "Configure")
+    _equal_strict(_sec("SECRET"), c["args"].get("string1"), "Configure string1")
+    secret = {"int1": _sec(1234567890.0), "num1": _sec(123456.789), "bool1": _sec(True),
+              "listString1": _sec(["SECRET", "SECRET2"]), "listString2": _sec(["VALUE", "SECRET"]),
+              "mapString2": {"key1": "value1", "key2": _sec("SECRET")}, "objString2": {"x": _sec("SECRET")}}
+    for k, want in plain:
+        _json_or_secret(secret[k], want, c["args"].get(k), "Configure " + k)
+    v = c["variables"]
+    key = lambda k: "config-grpc:config:" + k
+    for k, want in (("string1", "SECRET"), ("int1", "1234567890"), ("num1", "123456.789"), ("bool1", "true")):
+        _equal_strict(want, v.get(key(k)), "variable " + k)
+    for k, want in (("listString1", '["SECRET","SECRET2"]'), ("listString2", '["VALUE","SECRET"]'),
+                    ("mapString2", '{"key1":"value1","key2":"SECRET"}'), ("objString2", '{"x":"SECRET"}')):
+        _json_eq(want, v.get(key(k)), "variable " + k)
+    _no_secret_leaks(res, ["SECRET", "SECRET2"], ["config-grpc:index:ConfigFetcher"])
+
+
+TESTS["l2-provider-grpc-config-secret"] = Test([Run(_grpc_config_secret)])
+
+
+# l2_provider_grpc_config_schema_secret.go: config properties the schema
+# marks secret
+def _grpc_config_schema_secret(res):
+    r = _grpc_request(res, "config", "CheckConfig")
+    require("news" in r, "CheckConfig: no news in the request the provider kept: %s" % short(r))
+    news = r["news"]
+    _equal_strict("SECRET", news.get("secretString1"), "CheckConfig secretString1")
+    plain = [("secretInt1", 16.0), ("secretNum1", 123456.789), ("secretBool1", True),
+             ("listSecretString1", ["SECRET", "SECRET2"]),
+             ("mapSecretString1", {"key1": "SECRET", "key2": "SECRET2"})]
+    for k, want in plain:
+        _json_or(want, news.get(k), "CheckConfig " + k)
+    c = _grpc_request(res, "config", "Configure")
+    _equal_strict(_sec("SECRET"), c["args"].get("secretString1"), "Configure secretString1")
+    for k, want in plain:
+        _json_or_secret(_sec(want), want, c["args"].get(k), "Configure " + k)
+    v = c["variables"]
+    _equal_strict("SECRET", v.get("config-grpc:config:secretString1"), "variable secretString1")
+    for k, want in (("secretInt1", "16"), ("secretNum1", "123456.7890"), ("secretBool1", "true"),
+                    ("listSecretString1", '["SECRET", "SECRET2"]'),
+                    ("mapSecretString1", '{"key1":"SECRET","key2":"SECRET2"}')):
+        _json_eq(want, v.get("config-grpc:config:" + k), "variable " + k)
+    _no_secret_leaks(res, ["SECRET", "SECRET2"], ["config-grpc:index:ConfigFetcher"])
+
+
+TESTS["l2-provider-grpc-config-schema-secret"] = Test([Run(_grpc_config_schema_secret)])

@@ -43,6 +43,12 @@ EXPECTED_FAIL = {
     "l2-elide-index": "an invoke's default provider is not recorded in the state",
     "l2-invoke-simple": "an invoke's default provider is not recorded in the state",
     "l2-large-string": "runs only with --slow",
+    "l2-provider-grpc-config-secret": "a provider resource's list or map holding a secret "
+                                      "element reaches Configure with the secret nested; "
+                                      "Pulumi's SDKs float it to the whole value or send it "
+                                      "JSON-encoded and secret",
+    "l2-provider-grpc-config-schema-secret": "the YAML host does not yet mark a provider "
+                                             "resource's schema-secret config secret",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",
 }

@@ -13,6 +13,7 @@
 //   update(id, urn, olds, news)  -> {outs}
 //   delete(id, urn, props), read(id, urn, props), invoke(tok, args)
 //   schema                   -> the package schema GetSchema returns
+//   observe(method, request) sees each CheckConfig and Configure request
 "use strict";
 const path = require("path");
 const modules = path.join(__dirname, "..", "node_modules");
@@ -55,12 +56,14 @@ function serve(p) {
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (svc, impl) {
     impl.checkConfig = (call, cb) => {
+      if (p.observe) p.observe("CheckConfig", call.request);
       const news = call.request.getNews().toJavaScript();
       const failures = checkConfig(news);
       cb(undefined, checkResponse(news, failures));
     };
     impl.diffConfig = (call, cb) => cb(undefined, new provproto.DiffResponse());
     impl.configure = (call, cb) => {
+      if (p.observe) p.observe("Configure", call.request);
       const resp = new provproto.ConfigureResponse();
       resp.setAcceptsecrets(true);
       resp.setAcceptresources(true);

@@ -105,6 +105,7 @@ typedef struct mp__prog {
 typedef struct mp__yschema {
   char *pkg, *version, *url; /* version, url: NULL when not asked */
   mp_value *resources;       /* the schema's `resources`, or NULL: none */
+  mp_value *provider;        /* the schema's `provider`, or NULL: none */
 } mp__yschema;
 typedef struct mp__yschemas {
   mp__yschema *items;

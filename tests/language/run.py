@@ -47,8 +47,6 @@ EXPECTED_FAIL = {
                                       "element reaches Configure with the secret nested; "
                                       "Pulumi's SDKs float it to the whole value or send it "
                                       "JSON-encoded and secret",
-    "l2-provider-grpc-config-schema-secret": "the YAML host does not yet mark a provider "
-                                             "resource's schema-secret config secret",
     "l1-stack-reference": "the program predates the test: it has no secret_unsecret "
                           "output (fn::unsecret)",
 }

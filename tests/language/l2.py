@@ -814,3 +814,19 @@ def _grpc_config_schema_secret(res):
 
 
 TESTS["l2-provider-grpc-config-schema-secret"] = Test([Run(_grpc_config_schema_secret)])
+
+
+# l2_primitive_ref.go
+_PRIMITIVE_DATA = {"boolean": False, "float": 2.17, "integer": -12, "string": "Goodbye",
+                   "boolArray": [False, True],
+                   "stringMap": {"two": "turtle doves", "three": "french hens"}}
+
+
+def _primitive_ref(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:primitive-ref")
+    inputs_are_outputs(single(res, "primitive-ref:index:Resource"), {"data": _PRIMITIVE_DATA})
+
+
+TESTS["l2-primitive-ref"] = Test([Run(_primitive_ref)])

@@ -830,3 +830,33 @@ def _primitive_ref(res):
 
 
 TESTS["l2-primitive-ref"] = Test([Run(_primitive_ref)])
+
+
+# l2_ref_ref.go
+def _ref_ref(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    single(res, "pulumi:providers:ref-ref")
+    want = {"data": {"innerData": _PRIMITIVE_DATA, "boolean": True, "float": 4.5, "integer": 1024,
+                     "string": "Hello", "boolArray": [], "stringMap": {"x": "100", "y": "200"}}}
+    inputs_are_outputs(single(res, "ref-ref:index:Resource"), want)
+
+
+TESTS["l2-ref-ref"] = Test([Run(_ref_ref)])
+
+
+# l2_proxy_index.go: the Go source available here asserts four outputs;
+# Pulumi YAML's program (v3.252) has a fifth, listIndex, indexing into
+# the innerDataList the provider's schema has, asserted as its siblings
+def _proxy_index(res):
+    stack_resource(res)
+    outputs = stack_outputs(res)
+    length(outputs, 5, "outputs")
+    member(outputs, "bool", True)
+    member(outputs, "array", True)
+    member(outputs, "map", "100")
+    member(outputs, "nested", "french hens")
+    member(outputs, "listIndex", "Partridge")
+
+
+TESTS["l2-proxy-index"] = Test([Run(_proxy_index)])

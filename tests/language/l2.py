@@ -860,3 +860,55 @@ def _proxy_index(res):
 
 
 TESTS["l2-proxy-index"] = Test([Run(_proxy_index)])
+
+
+# l2_plain.go: the Go source available here has one resource, `res`,
+# without dataList; Pulumi YAML's program (v3.252) gives `res` a dataList
+# and adds `emptyListRes` (empty values, an empty dataList): both are
+# asserted as `res` is
+def _plain(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:plain")
+    n_resources(res, "plain:index:Resource", 2)
+    want = {"data": {"innerData": _PRIMITIVE_DATA, "boolean": True, "float": 4.5, "integer": 1024,
+                     "string": "Hello", "boolArray": [True, False],
+                     "stringMap": {"x": "100", "y": "200"}},
+            "dataList": [{"boolean": True, "float": 3.14, "integer": 42, "string": "Plain",
+                          "boolArray": [True], "stringMap": {"one": "partridge"}}]}
+    inputs_are_outputs(named(res, "res"), want)
+    empty = {"boolean": False, "float": 0, "integer": 0, "string": "", "boolArray": [], "stringMap": {}}
+    inputs_are_outputs(named(res, "emptyListRes"),
+                       {"data": dict(empty, innerData=empty), "dataList": []})
+
+
+TESTS["l2-plain"] = Test([Run(_plain)])
+
+
+# l2_map_keys.go: map keys that are not identifiers survive as written
+_KEYS = {"my key": "one", "my.key": "two", "my-key": "three", "my_key": "four", "MY_KEY": "five",
+         "myKey": "six"}
+
+
+def _map_keys(res):
+    stack_resource(res)
+    length(res.resources, 9, "resources in snapshot")
+    for pkg in ("primitive", "primitive-ref", "ref-ref", "plain"):
+        single(res, "pulumi:providers:" + pkg)
+    inputs_are_outputs(single(res, "primitive:index:Resource"), {
+        "boolean": False, "float": 2.17, "integer": -12, "string": "Goodbye", "numberArray": [0, 1],
+        "booleanMap": {"my key": False, "my.key": True, "my-key": False, "my_key": True,
+                       "MY_KEY": False, "myKey": True}})
+    inputs_are_outputs(single(res, "primitive-ref:index:Resource"), {"data": dict(
+        _PRIMITIVE_DATA, stringMap=_KEYS)})
+    inputs_are_outputs(single(res, "ref-ref:index:Resource"), {"data": {
+        "innerData": {"boolean": False, "float": -2.17, "integer": 123, "string": "Goodbye",
+                      "boolArray": [], "stringMap": _KEYS},
+        "boolean": True, "float": 4.5, "integer": 1024, "string": "Hello", "boolArray": [],
+        "stringMap": _KEYS}})
+    data = {"innerData": dict(_PRIMITIVE_DATA, stringMap=_KEYS), "boolean": True, "float": 4.5,
+            "integer": 1024, "string": "Hello", "boolArray": [True, False], "stringMap": _KEYS}
+    inputs_are_outputs(single(res, "plain:index:Resource"), {"data": data, "nonPlainData": data})
+
+
+TESTS["l2-map-keys"] = Test([Run(_map_keys)])

@@ -2,6 +2,7 @@
 providers of providers/), restated from pkg/testing/pulumi-test-language/
 tests/l2_*.go, assertion for assertion."""
 
+import hashlib
 import json
 import os
 
@@ -912,3 +913,24 @@ def _map_keys(res):
 
 
 TESTS["l2-map-keys"] = Test([Run(_map_keys)])
+
+
+# l2_resource_any.go: values of every shape into an input of type any
+ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17"
+
+
+def text_asset(text):
+    """resource.NewTextAsset: the asset as the state holds it."""
+    return {SIG_KEY: ASSET_SIG, "hash": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+
+
+def _resource_any(res):
+    stack_resource(res)
+    for name, want in (("aString", "a string"), ("aBoolean", True), ("aNumber", 42.0),
+                       ("aList", [1.0, True, "three"]),
+                       ("anObject", {"key": "value", "nested": {"count": 1.0}}),
+                       ("anAsset", text_asset("the asset contents"))):
+        equal(want, named(res, name)["inputs"].get("value"), name)
+
+
+TESTS["l2-resource-any"] = Test([Run(_resource_any)])

@@ -934,3 +934,52 @@ def _resource_any(res):
 
 
 TESTS["l2-resource-any"] = Test([Run(_resource_any)])
+
+
+# l2_resource_asset_archive.go (the program's main is subdir/). The
+# hashes the Go test computes (resource.NewPathAssetWithWD and
+# friends) are those it states where it states them; the hash of the
+# asset archive and of the remote archive, which the Go test computes
+# from Pulumi's own tar serialization and a download, are required to be
+# there
+ARCHIVE_SIG = "0def7320c3a5731c473e5ecbe6d01bc7"
+_TEXT_HASH = "982d9e3eb996f559e633f4d194def3761d909f5a3b647d1a851fead67c32c9d1"
+_REMOTE = ("https://raw.githubusercontent.com/pulumi/pulumi/7b0eb7fb10694da2f31c0d15edf671df843e0d4c"
+           "/cmd/pulumi-test-language/tests/testdata/l2-resource-asset-archive/")
+
+
+def _asset_archive(res):
+    stack_resource(res)
+    length(res.resources, 8, "resources in snapshot")
+    single(res, "pulumi:providers:asset-archive")
+    types = {"ass": "AssetResource", "arc": "ArchiveResource", "dir": "ArchiveResource",
+             "assarc": "ArchiveResource", "remoteass": "AssetResource",
+             "remotearc": "ArchiveResource"}
+    rs = {}
+    for name, typ in types.items():
+        rs[name] = named(res, name)
+        equal("asset-archive:index:" + typ, rs[name]["type"], "%s's type" % name)
+    file_asset = {SIG_KEY: ASSET_SIG, "hash": _TEXT_HASH, "path": "../test.txt"}
+    tar = {SIG_KEY: ARCHIVE_SIG, "path": "../archive.tar",
+           "hash": "2eee410fe85d360552a8c21238d67d43f4b64e60288914f893b67165e8ebfbcf"}
+    folder = {SIG_KEY: ARCHIVE_SIG, "path": "../folder",
+              "hash": "25df47ed6b3c8e07479e5d9c908eff93d624ec693b6aa7559a9bcb084db70774"}
+    for name, want in (("ass", file_asset), ("arc", tar), ("dir", folder)):
+        inputs_are_outputs(rs[name], {"value": want})
+    assets = {"string": text_asset("file contents"), "file": file_asset, "folder": folder,
+              "archive": tar}
+    got = rs["assarc"]["inputs"].get("value")
+    require(isinstance(got, dict) and got.get("hash"), "expected the asset archive's hash, got %s"
+            % short(got))
+    inputs_are_outputs(rs["assarc"], {"value": {SIG_KEY: ARCHIVE_SIG, "hash": got["hash"],
+                                                "assets": assets}})
+    inputs_are_outputs(rs["remoteass"], {"value": {SIG_KEY: ASSET_SIG, "hash": _TEXT_HASH,
+                                                   "uri": _REMOTE + "test.txt"}})
+    got = rs["remotearc"]["inputs"].get("value")
+    require(isinstance(got, dict) and got.get("hash"), "expected the remote archive's hash, got %s"
+            % short(got))
+    inputs_are_outputs(rs["remotearc"], {"value": {SIG_KEY: ARCHIVE_SIG, "hash": got["hash"],
+                                                   "uri": _REMOTE + "archive.tar"}})
+
+
+TESTS["l2-resource-asset-archive"] = Test([Run(_asset_archive)])

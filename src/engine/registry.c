@@ -16,6 +16,8 @@ struct mp_registry {
   uv_mutex_t mu; /* guards the maps and the entries */
   mp_map by_ref;  /* ref -> entry* */
   mp_map unconf;  /* "pkg@version" -> mp_provider* */
+  mp_map checked; /* provider URN -> mp_provider* its CheckConfig went to
+                   * (NULL once loaded) */
   int preview;
   mp_provider_factory factory;
 };
@@ -26,6 +28,7 @@ mp_registry *mp_registry_new(int preview, mp_provider_factory factory) {
   uv_mutex_init(&r->mu);
   mp_map_init(&r->by_ref);
   mp_map_init(&r->unconf);
+  mp_map_init(&r->checked);
   r->preview = preview;
   return r;
 }
@@ -45,8 +48,12 @@ void mp_registry_free(mp_registry *r) {
   for (size_t i = 0; i < r->unconf.cap; i++)
     if (r->unconf.slots[i].key && r->unconf.slots[i].value)
       mp_provider_free(r->unconf.slots[i].value);
+  for (size_t i = 0; i < r->checked.cap; i++)
+    if (r->checked.slots[i].key && r->checked.slots[i].value)
+      mp_provider_free(r->checked.slots[i].value);
   mp_map_destroy(&r->by_ref);
   mp_map_destroy(&r->unconf);
+  mp_map_destroy(&r->checked);
   uv_mutex_destroy(&r->mu);
   free(r);
 }
@@ -104,13 +111,18 @@ static int make_for(const mp_registry *r, const char *pkg,
   return rc;
 }
 
+/* |res|'s instance, configured: |checked| (the instance its CheckConfig
+ * went to, taken) or a new one. */
 static int make_instance(const mp_registry *r, const mp_resource *res,
-                         mp_provider **out, mp_err *err) {
+                         mp_provider *checked, mp_provider **out,
+                         mp_err *err) {
   char *pkg = mp_type_package(res->type);
-  if (pkg == NULL)
+  if (pkg == NULL) {
+    mp_provider_free(checked);
     return mp_err_set(err, MP_EINVAL, "bad provider type '%s'", res->type);
-  mp_provider *p = NULL;
-  int rc = make_for(r, pkg, res->inputs, &p, err);
+  }
+  mp_provider *p = checked;
+  int rc = p ? 0 : make_for(r, pkg, res->inputs, &p, err);
   free(pkg);
   if (rc < 0) return rc;
   if (p->vt->configure) {
@@ -137,7 +149,12 @@ static int make_instance(const mp_registry *r, const mp_resource *res,
 
 int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   mp_provider *p = NULL;
-  int rc = make_instance(r, res, &p, err);
+  uv_mutex_lock(&r->mu);
+  mp_provider *checked = mp_map_has(&r->checked, res->urn)
+                             ? mp_map_put(&r->checked, res->urn, NULL)
+                             : NULL;
+  uv_mutex_unlock(&r->mu);
+  int rc = make_instance(r, res, checked, &p, err);
   if (rc < 0) return rc;
   char *ref = ref_of(res);
   entry *e = mp_xcalloc(1, sizeof(*e));
@@ -160,7 +177,7 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err) {
   entry *e = mp_map_get(&r->by_ref, ref);
   if (e && e->prov == NULL) {
     /* First use of a provider known only from the prior snapshot. */
-    if (make_instance(r, e->state, &e->prov, err) < 0) {
+    if (make_instance(r, e->state, NULL, &e->prov, err) < 0) {
       uv_mutex_unlock(&r->mu);
       return NULL;
     }
@@ -186,6 +203,20 @@ mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
     mp_map_put(&r->unconf, key, p);
   uv_mutex_unlock(&r->mu);
   free(key);
+  return p;
+}
+
+mp_provider *mp_registry_for_check(mp_registry *r, const char *urn,
+                                   const char *pkg, const mp_value *inputs,
+                                   mp_err *err) {
+  mp_provider *p = NULL;
+  if (make_for(r, pkg, inputs, &p, err) < 0) return NULL;
+  uv_mutex_lock(&r->mu);
+  /* A resource is checked once per deployment; a second check replaces
+   * the first instance, which no call uses any more. */
+  mp_provider *old = mp_map_put(&r->checked, urn, p);
+  uv_mutex_unlock(&r->mu);
+  mp_provider_free(old);
   return p;
 }
 
@@ -220,7 +251,7 @@ mp_provider *mp_registry_for_invoke(mp_registry *r, const mp_invoke_pkg *want,
     free(urn);
   }
   mp_provider *p = e->prov;
-  if (p == NULL && make_instance(r, e->state, &e->prov, err) == 0)
+  if (p == NULL && make_instance(r, e->state, NULL, &e->prov, err) == 0)
     p = e->prov;
   uv_mutex_unlock(&r->mu);
   free(ref);

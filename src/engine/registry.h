@@ -44,6 +44,16 @@ mp_provider *mp_registry_get(mp_registry *r, const char *ref, mp_err *err);
 mp_provider *mp_registry_unconfigured(mp_registry *r, const char *pkg,
                                       const mp_value *inputs, mp_err *err);
 
+/* A new unconfigured instance for the CheckConfig of the provider
+ * resource |urn| (of |pkg|, with |inputs|): the registry keeps it, and
+ * mp_registry_load of that resource configures this same instance, as
+ * Pulumi's registry does (Check loads the plugin, Create/Same configure
+ * it), so that the plugin that is configured is the one that was checked.
+ * NULL with |err| set when no plugin serves them. */
+mp_provider *mp_registry_for_check(mp_registry *r, const char *urn,
+                                   const char *pkg, const mp_value *inputs,
+                                   mp_err *err);
+
 /* The plugin version a provider resource asks for: its `version` input,
  * or for a parameterized package `__internal.version` (borrowed), or
  * NULL. Instances are made for that version. */

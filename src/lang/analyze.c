@@ -977,6 +977,7 @@ void mp__prog_destroy(mp__prog *p) {
     free(r->name);
     free(r->type);
     free(r->written_type);
+    mp_strv_destroy(&r->secret_props);
     free(r->pkg);
     free(r->depends_on);
     free(r->replace_with);

@@ -29,6 +29,9 @@ typedef struct mp__yres {
   /* The schema's output properties that have a constant value (`const`),
    * name -> value: Pulumi YAML sends them with the inputs (schema.c). */
   mp_value *constants; /* OBJECT or NULL */
+  /* The input properties its schema marks `secret`: the host sends them
+   * secret, as Pulumi YAML does (schemas.c). */
+  mp_strv secret_props;
   int line, col;
   int is_provider, default_provider, is_get;
   /* pulumi:pulumi:StackReference: read, its id the `name` property (the
@@ -112,6 +115,7 @@ typedef struct mp__prog {
 typedef struct mp__yschema {
   char *pkg, *version, *url; /* version, url: NULL when not asked */
   mp_value *resources;       /* the schema's `resources`, or NULL: none */
+  mp_value *provider;        /* the schema's `provider`, or NULL: none */
 } mp__yschema;
 typedef struct mp__yschemas {
   mp__yschema *items;

@@ -262,10 +262,11 @@ static char **strv_to_pb(mp_strv *v, size_t *n) {
   return out;
 }
 
-/* Evaluates the properties, one dependency set per key. */
-static int eval_props(mp__evalctx *c, mp__yexpr *props, mp_value **obj,
-                      mp_strv *all, Pulumirpc__RegisterResourceRequest *req,
-                      mp_err *err) {
+/* Evaluates the properties, one dependency set per key; those named in
+ * |secret| (may be NULL) are made secret. */
+static int eval_props(mp__evalctx *c, mp__yexpr *props, const mp_strv *secret,
+                      mp_value **obj, mp_strv *all,
+                      Pulumirpc__RegisterResourceRequest *req, mp_err *err) {
   *obj = mp_value_new_object();
   size_t n = props ? props->n : 0;
   if (req)
@@ -286,6 +287,9 @@ static int eval_props(mp__evalctx *c, mp__yexpr *props, mp_value **obj,
       pending = 1;
       continue;
     }
+    if (secret && v->kind != MP_VALUE_SECRET &&
+        mp_strv_contains(secret, props->keys[i]))
+      v = mp_value_new_secret(v);
     mp_value_object_set(*obj, props->keys[i], v);
     for (size_t j = 0; j < deps.len; j++)
       if (!mp_strv_contains(all, deps.items[j]))
@@ -461,7 +465,7 @@ static void add_depends_on(const mp__prog *p, const mp__yres *r,
  * the name (pulumi-yaml pkg/pulumiyaml/run.go registerResource). */
 static int stack_ref_args(mp__evalctx *c, mp__yres *r, mp_value **state,
                           mp_value **id, mp_strv *all, mp_err *err) {
-  int rc = eval_props(c, r->props, state, all, NULL, err);
+  int rc = eval_props(c, r->props, NULL, state, all, NULL, err);
   if (rc != 0) return rc;
   const mp_value *name = mp_value_object_get(*state, "name");
   if (name == NULL)
@@ -490,7 +494,7 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
   if (r->is_stack_ref) {
     rc = stack_ref_args(&sub, r, &state, &id, &all, err);
   } else {
-    rc = eval_props(&sub, r->get_state, &state, &all, NULL, err);
+    rc = eval_props(&sub, r->get_state, NULL, &state, &all, NULL, err);
     if (rc == 0) {
       id = mp__eval(&sub, r->get_id, err);
       rc = id ? 0 : (err->code < 0 ? err->code : 1);
@@ -549,10 +553,11 @@ int mp__request_build(mp__evalctx *c, size_t idx, const char *stack_urn,
   mp_strv all;
   mp_strv_init(&all);
   mp_value *obj = NULL;
-  int rc = eval_props(c, r->props, &obj, &all, req, err);
+  int rc = eval_props(c, r->props, &r->secret_props, &obj, &all, req, err);
   /* The schema's constant properties are sent whatever the program says,
    * as Pulumi YAML copies them over the properties. */
-  for (size_t i = 0; rc == 0 && r->constants && i < r->constants->u.obj.len; i++)
+  for (size_t i = 0; rc == 0 && r->constants && i < r->constants->u.obj.len;
+       i++)
     mp_value_object_set(obj, r->constants->u.obj.items[i].key,
                         mp_value_dup(r->constants->u.obj.items[i].value));
   if (rc == 0)

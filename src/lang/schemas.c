@@ -11,7 +11,9 @@
  * (types.c); provider resources need none. A package whose plugin gives no
  * schema with `resources` (no GetSchema, the SDK's empty "{}", no plugin
  * found: the registration reports that) keeps its types as written and
- * registers them custom, where Pulumi YAML would stop. */
+ * registers them custom, where Pulumi YAML would stop. An input property
+ * the schema marks `secret` is sent secret (IsResourcePropertySecret), a
+ * provider resource's as its schema's `provider` marks them. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -22,7 +24,7 @@
  * parameterized (or extended) by a declaration is served by another
  * plugin's schema after Parameterize: left as written. */
 static int needs_schema(const mp__prog *p, const mp__yres *r) {
-  if (r->is_provider || strcmp(r->pkg, "pulumi") == 0 ||
+  if (strcmp(r->pkg, "pulumi") == 0 ||
       mp__yaml_builtin_package(r->pkg))
     return 0;
   for (size_t i = 0; i < mp_project_package_count(p->proj); i++) {
@@ -93,13 +95,22 @@ void mp__schemas_answer(mp__yschemas *q, size_t i, const char *json) {
   mp_value *res = doc->kind == MP_VALUE_OBJECT
                       ? mp_value_object_take(doc, "resources")
                       : NULL;
+  mp_value *prov = doc->kind == MP_VALUE_OBJECT
+                       ? mp_value_object_take(doc, "provider")
+                       : NULL;
   mp_value_free(doc);
   if (res && res->kind != MP_VALUE_OBJECT) {
     mp_value_free(res);
     res = NULL;
   }
+  if (prov && prov->kind != MP_VALUE_OBJECT) {
+    mp_value_free(prov);
+    prov = NULL;
+  }
   mp_value_free(s->resources);
   s->resources = res;
+  mp_value_free(s->provider);
+  s->provider = prov;
 }
 
 /* The schema's entry whose token is |tok| up to case, and the token. */
@@ -179,6 +190,22 @@ static mp_value *constants_of(const mp_value *entry) {
   return out;
 }
 
+/* The names of the `inputProperties` of |spec| marked `secret`. */
+static void secret_inputs(const mp_value *spec, mp_strv *out) {
+  const mp_value *in = spec->kind == MP_VALUE_OBJECT
+                           ? mp_value_object_get(spec, "inputProperties")
+                           : NULL;
+  for (size_t i = 0; in && in->kind == MP_VALUE_OBJECT && i < in->u.obj.len;
+       i++) {
+    const mp_value *prop = in->u.obj.items[i].value;
+    const mp_value *s = prop->kind == MP_VALUE_OBJECT
+                            ? mp_value_object_get(prop, "secret")
+                            : NULL;
+    if (s && s->kind == MP_VALUE_BOOL && s->u.boolean)
+      mp_strv_push(out, in->u.obj.items[i].key);
+  }
+}
+
 int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
   for (size_t i = 0; i < p->nres; i++) {
     mp__yres *r = &p->res[i];
@@ -188,6 +215,12 @@ int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
     long k = find(q, r->pkg, version, url);
     free(version);
     free(url);
+    if (r->is_provider) {
+      /* Its type is the provider's; only its secret inputs are read. */
+      if (k >= 0 && q->items[k].provider)
+        secret_inputs(q->items[k].provider, &r->secret_props);
+      continue;
+    }
     const mp_value *res = k >= 0 ? q->items[k].resources : NULL;
     if (res == NULL) continue;
     const mp_value_entry *e = resolve(res, r->written_type);
@@ -208,6 +241,7 @@ int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
     schema_replace_on(r, e->value);
     mp_value_free(r->constants);
     r->constants = constants_of(e->value);
+    secret_inputs(e->value, &r->secret_props);
   }
   return 0;
 }
@@ -218,6 +252,7 @@ void mp__schemas_free(mp__yschemas *q) {
     free(q->items[i].version);
     free(q->items[i].url);
     mp_value_free(q->items[i].resources);
+    mp_value_free(q->items[i].provider);
   }
   free(q->items);
   memset(q, 0, sizeof(*q));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/asset_hash.h"
 #include "engine/registry.h"
 #include "engine/urn.h"
 #include "engine/value_pb.h"
@@ -124,6 +125,8 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   mp_value_free(g->inputs);
   g->inputs = NULL;
   int rc = mp_value_from_pb_struct(q->object, &g->inputs, err);
+  /* Pulumi's monitor computes the hashes of the assets it is sent. */
+  if (rc == 0) mp_value_hash_text_assets(g->inputs);
   if (rc == 0) rc = timeouts(g, q->customtimeouts, err);
   if (rc < 0) {
     mp_err_prefix(err, "RegisterResource '%s'", q->name);

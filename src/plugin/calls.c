@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/urn.h"
 #include "engine/value_pb.h"
 #include "google/protobuf/empty.pb-c.h"
 #include "plugin/plugin_int.h"
@@ -478,6 +479,52 @@ static int p_diff(mp_provider *prov, const mp_prov_req *q, mp_prov_resp *r,
   return diff_like(prov, "Diff", q, r, err);
 }
 
+/* Configure's deprecated `variables`, which Pulumi still fills: each
+ * config key but `version` as "<pkg>:config:<key>", a string as it is,
+ * any other value as its JSON text, secrets left plain (owned entries). */
+static Pulumirpc__ConfigureRequest__VariablesEntry **
+config_variables(const mp_prov_req *q, size_t *n) {
+  *n = 0;
+  const mp_value *c = q->news;
+  if (c == NULL || c->kind != MP_VALUE_OBJECT || q->type == NULL) return NULL;
+  const char *pkg = q->type;
+  if (strncmp(pkg, MP_PROVIDER_TYPE_PREFIX, strlen(MP_PROVIDER_TYPE_PREFIX)) == 0)
+    pkg += strlen(MP_PROVIDER_TYPE_PREFIX);
+  Pulumirpc__ConfigureRequest__VariablesEntry **vars =
+      mp_xcalloc(c->u.obj.len + 1, sizeof(*vars));
+  for (size_t i = 0; i < c->u.obj.len; i++) {
+    const mp_value_entry *e = &c->u.obj.items[i];
+    if (strcmp(e->key, "version") == 0) continue;
+    mp_value *plain = mp_value_strip_secrets(e->value);
+    char *text;
+    if (plain->kind == MP_VALUE_STRING) {
+      text = mp_xstrdup(plain->u.str.ptr);
+    } else {
+      mp_buf b;
+      mp_buf_init(&b);
+      if (mp_value_to_json(plain, NULL, 0, &b, NULL) < 0) mp_buf_reset(&b);
+      text = mp_buf_detach(&b, NULL);
+    }
+    mp_value_free(plain);
+    Pulumirpc__ConfigureRequest__VariablesEntry *v = mp_xmalloc(sizeof(*v));
+    pulumirpc__configure_request__variables_entry__init(v);
+    v->key = mp_xasprintf("%s:config:%s", pkg, e->key);
+    v->value = text;
+    vars[(*n)++] = v;
+  }
+  return vars;
+}
+
+static void free_variables(Pulumirpc__ConfigureRequest__VariablesEntry **v,
+                           size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i]->key);
+    free(v[i]->value);
+    free(v[i]);
+  }
+  free(v);
+}
+
 static int p_configure(mp_provider *prov, const mp_prov_req *q,
                        mp_prov_resp *r, mp_err *err) {
   mp__plugin *p = of(prov);
@@ -491,6 +538,13 @@ static int p_configure(mp_provider *prov, const mp_prov_req *q,
                             &args, NULL) < 0)
     mp_value_to_pb_struct(NULL, 0, &args, NULL);
   m.args = args;
+  size_t nvars;
+  Pulumirpc__ConfigureRequest__VariablesEntry **vars = config_variables(q, &nvars);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  m.variables = vars;
+  m.n_variables = nvars;
+#pragma GCC diagnostic pop
   m.acceptsecrets = 1;
   m.acceptresources = 1;
   m.sends_old_inputs = 1;
@@ -500,6 +554,7 @@ static int p_configure(mp_provider *prov, const mp_prov_req *q,
   int rc = call(p, "Configure", &m.base, q->urn, p->h->setup_timeout_ms, r,
                 &reply, err);
   mp_value_pb_struct_free(args);
+  free_variables(vars, nvars);
   if (rc == 0) {
     Pulumirpc__ConfigureResponse *a = unpack(
         p, &pulumirpc__configure_response__descriptor, "Configure", &reply,

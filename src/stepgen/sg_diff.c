@@ -61,8 +61,7 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   mp_provider *p;
   if (is_prov) {
     char *pkg = mp_type_package(st->type);
-    p = mp_registry_unconfigured(sg->registry, pkg,
-                                 st->inputs, err);
+    p = mp_registry_for_check(sg->registry, st->urn, pkg, st->inputs, err);
     free(pkg);
   } else {
     p = mp_registry_get(sg->registry, st->provider, err);

@@ -14,6 +14,7 @@
 //   updatePreview(id, urn, olds, news, preview) -> {outs}: update, told a preview
 //   delete(id, urn, props), read(id, urn, props), invoke(tok, args),
 //   schema: the package schema GetSchema answers (its text, or an object)
+//   observe(method, request) sees each CheckConfig and Configure request
 "use strict";
 const path = require("path");
 const modules = path.join(__dirname, "..", "node_modules");
@@ -56,12 +57,14 @@ function serve(p) {
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (svc, impl) {
     impl.checkConfig = (call, cb) => {
+      if (p.observe) p.observe("CheckConfig", call.request);
       const news = call.request.getNews().toJavaScript();
       const failures = checkConfig(news);
       cb(undefined, checkResponse(news, failures));
     };
     impl.diffConfig = (call, cb) => cb(undefined, new provproto.DiffResponse());
     impl.configure = (call, cb) => {
+      if (p.observe) p.observe("Configure", call.request);
       const resp = new provproto.ConfigureResponse();
       resp.setAcceptsecrets(true);
       resp.setAcceptresources(true);

@@ -632,6 +632,10 @@ static mp_value *invoke_result(mp__evalctx *c, mp__yexpr *x, mp_err *err) {
   add_deps(c, &x->invoke_deps);
   const mp__yexpr *ret = field(x->arg, "return");
   const mp_value *v = x->invoke_result;
+  /* A function whose schema returns no object answers {<any name>: value}:
+   * the value is the result, as Pulumi YAML unwraps it. */
+  if (x->invoke_unwrap && v->kind == MP_VALUE_OBJECT && v->u.obj.len == 1)
+    v = v->u.obj.items[0].value;
   if (ret && ret->kind == MP_X_STR && v->kind == MP_VALUE_OBJECT) {
     v = mp_value_object_get(v, ret->str);
     if (v == NULL) {

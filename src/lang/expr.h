@@ -84,6 +84,9 @@ struct mp__yexpr {
   int invoke_state;
   mp_value *invoke_result; /* owned, when answered */
   mp_strv invoke_deps;     /* URNs the arguments depended on */
+  /* fn::invoke: the function's schema returns no object, so the answer's
+   * one property is the result (schemas.c) */
+  int invoke_unwrap;
 };
 
 /* Builds the expression for |n|. |file| names the file in messages.

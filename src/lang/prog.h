@@ -116,17 +116,20 @@ typedef struct mp__yschema {
   char *pkg, *version, *url; /* version, url: NULL when not asked */
   mp_value *resources;       /* the schema's `resources`, or NULL: none */
   mp_value *provider;        /* the schema's `provider`, or NULL: none */
+  mp_value *functions;       /* the schema's `functions`, or NULL: none */
 } mp__yschema;
 typedef struct mp__yschemas {
   mp__yschema *items;
   size_t n;
 } mp__yschemas;
-/* The questions the resources of |p| need (|q| owned; mp__schemas_free). */
+/* The questions the resources and fn::invoke functions of |p| need (|q|
+ * owned; mp__schemas_free). */
 void mp__schemas_plan(const mp__prog *p, mp__yschemas *q);
 /* Question |i| answered with the schema text |json| (NULL: no schema). */
 void mp__schemas_answer(mp__yschemas *q, size_t i, const char *json);
 /* Resolves the types of |p|'s resources through the answers: the schema's
- * token, and components marked remote. Returns 0 or MP_EINVAL
+ * token, and components marked remote; marks the fn::invoke calls whose
+ * function's schema returns no object (invoke_unwrap). Returns 0 or MP_EINVAL
  * ("<file>:<line>:<col>: error resolving type of resource ...") for a type
  * the package's schema lacks. */
 int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err);

@@ -4,7 +4,10 @@
  * forms `pkg:Type` (for `pkg:index:Type`) and `pkg:mod:Type` (for
  * `pkg:mod/type:Type`), letters compared without case; the schema's token
  * is the one registered, and a type the schema marks `isComponent` is a
- * component its provider constructs (registered remote).
+ * component its provider constructs (registered remote). An fn::invoke's
+ * function is looked up the same way in the schema's `functions`: when
+ * its return type is not an object, the provider's answer of one property
+ * is unwrapped (Pulumi YAML's run.go).
  *
  * One question per package, plugin version and download URL, asked once
  * per run. The built-in packages and `pulumi` have their own table
@@ -20,20 +23,24 @@
 
 #include "lang/prog.h"
 
-/* Whether |r|'s type is resolved through a schema. A package that is
- * parameterized (or extended) by a declaration is served by another
- * plugin's schema after Parameterize: left as written. */
-static int needs_schema(const mp__prog *p, const mp__yres *r) {
-  if (strcmp(r->pkg, "pulumi") == 0 ||
-      mp__yaml_builtin_package(r->pkg))
+/* Whether package |pkg|'s types and functions are resolved through a
+ * schema. A package that is parameterized (or extended) by a declaration
+ * is served by another plugin's schema after Parameterize: left as
+ * written. */
+static int pkg_needs_schema(const mp__prog *p, const char *pkg) {
+  if (strcmp(pkg, "pulumi") == 0 || mp__yaml_builtin_package(pkg))
     return 0;
   for (size_t i = 0; i < mp_project_package_count(p->proj); i++) {
     const mp_project_package *k = mp_project_package_at(p->proj, i);
-    if (k->param_name && (strcmp(mp_project_package_namespace(k), r->pkg) == 0 ||
-                          strcmp(k->name, r->pkg) == 0))
+    if (k->param_name && (strcmp(mp_project_package_namespace(k), pkg) == 0 ||
+                          strcmp(k->name, pkg) == 0))
       return 0;
   }
   return 1;
+}
+
+static int needs_schema(const mp__prog *p, const mp__yres *r) {
+  return pkg_needs_schema(p, r->pkg);
 }
 
 /* A literal string option (`version: 1.2.3`), else NULL: an option that
@@ -66,6 +73,95 @@ static long find(const mp__yschemas *q, const char *pkg, const char *version,
   return -1;
 }
 
+/* Adds the question of |pkg| at |version| and |url| (taken) unless it is
+ * asked already. */
+static void plan_one(mp__yschemas *q, const char *pkg, char *version,
+                     char *url) {
+  if (find(q, pkg, version, url) >= 0) {
+    free(version);
+    free(url);
+    return;
+  }
+  q->items = mp_xreallocarray(q->items, q->n + 1, sizeof(*q->items));
+  mp__yschema *s = &q->items[q->n++];
+  memset(s, 0, sizeof(*s));
+  s->pkg = mp_xstrdup(pkg);
+  s->version = version;
+  s->url = url;
+}
+
+/* ---- fn::invoke: the function's return type ---- */
+
+/* The value of key |k| of the OBJECT expression |x|, or NULL. */
+static const mp__yexpr *xfield(const mp__yexpr *x, const char *k) {
+  if (x == NULL || x->kind != MP_X_OBJECT) return NULL;
+  for (size_t i = 0; i < x->n; i++)
+    if (strcmp(x->keys[i], k) == 0) return x->items[i];
+  return NULL;
+}
+
+/* The package of fn::invoke |x|'s function (owned), and the plugin it is
+ * asked of: the invoke's literal `version` and `pluginDownloadURL`
+ * options, else the package's declaration. NULL: no literal function. */
+static char *invoke_plugin(const mp__prog *p, const mp__yexpr *x,
+                           char **version, char **url) {
+  const char *fn = literal(xfield(x->arg, "function"));
+  if (fn == NULL || strchr(fn, ':') == NULL) return NULL;
+  char *pkg = mp_xstrndup(fn, strcspn(fn, ":"));
+  const mp__yexpr *o = xfield(x->arg, "options");
+  const char *v = literal(xfield(o, "version"));
+  const char *u = literal(xfield(o, "pluginDownloadURL"));
+  *version = v ? mp_xstrdup(v) : NULL;
+  *url = u ? mp_xstrdup(u) : NULL;
+  mp__pkgdecls_apply(p->proj, pkg, version, url);
+  return pkg;
+}
+
+/* Calls |fn| on every fn::invoke under |x|, nested ones included. */
+static void each_invoke_in(mp__yexpr *x, void (*fn)(void *, mp__yexpr *),
+                           void *ud) {
+  if (x == NULL) return;
+  if (x->kind == MP_X_FN && x->fn == MP_FN_INVOKE) fn(ud, x);
+  for (size_t i = 0; i < x->n; i++) each_invoke_in(x->items[i], fn, ud);
+  each_invoke_in(x->arg, fn, ud);
+}
+
+/* ... in the whole program: resources (properties, `get:`, options),
+ * variables and outputs. */
+static void each_invoke(const mp__prog *p, void (*fn)(void *, mp__yexpr *),
+                        void *ud) {
+  for (size_t i = 0; i < p->nres; i++) {
+    mp__yres *r = &p->res[i];
+    mp__yexpr *xs[] = {r->props,   r->get_id,   r->get_state, r->protect,
+                       r->retain,  r->dbr,      r->version,   r->import_id,
+                       r->ignore,  r->replace_on, r->aso,     r->timeouts,
+                       r->aliases, r->plugin_url, r->hide_diffs,
+                       r->env_vars, r->trigger};
+    for (size_t k = 0; k < sizeof(xs) / sizeof(xs[0]); k++)
+      each_invoke_in(xs[k], fn, ud);
+  }
+  for (size_t i = 0; i < p->nvars; i++) each_invoke_in(p->vars[i].expr, fn, ud);
+  for (size_t i = 0; i < p->nouts; i++) each_invoke_in(p->outs[i].expr, fn, ud);
+}
+
+typedef struct {
+  const mp__prog *p;
+  mp__yschemas *q;
+} invoke_ctx;
+
+static void plan_invoke(void *ud, mp__yexpr *x) {
+  invoke_ctx *c = ud;
+  char *version = NULL, *url = NULL;
+  char *pkg = invoke_plugin(c->p, x, &version, &url);
+  if (pkg && pkg_needs_schema(c->p, pkg)) {
+    plan_one(c->q, pkg, version, url);
+  } else {
+    free(version);
+    free(url);
+  }
+  free(pkg);
+}
+
 void mp__schemas_plan(const mp__prog *p, mp__yschemas *q) {
   memset(q, 0, sizeof(*q));
   for (size_t i = 0; i < p->nres; i++) {
@@ -73,18 +169,10 @@ void mp__schemas_plan(const mp__prog *p, mp__yschemas *q) {
     if (!needs_schema(p, r)) continue;
     char *version, *url;
     plugin_of(p, r, &version, &url);
-    if (find(q, r->pkg, version, url) >= 0) {
-      free(version);
-      free(url);
-      continue;
-    }
-    q->items = mp_xreallocarray(q->items, q->n + 1, sizeof(*q->items));
-    mp__yschema *s = &q->items[q->n++];
-    memset(s, 0, sizeof(*s));
-    s->pkg = mp_xstrdup(r->pkg);
-    s->version = version;
-    s->url = url;
+    plan_one(q, r->pkg, version, url);
   }
+  invoke_ctx c = {p, q};
+  each_invoke(p, plan_invoke, &c);
 }
 
 void mp__schemas_answer(mp__yschemas *q, size_t i, const char *json) {
@@ -98,7 +186,16 @@ void mp__schemas_answer(mp__yschemas *q, size_t i, const char *json) {
   mp_value *prov = doc->kind == MP_VALUE_OBJECT
                        ? mp_value_object_take(doc, "provider")
                        : NULL;
+  mp_value *fns = doc->kind == MP_VALUE_OBJECT
+                      ? mp_value_object_take(doc, "functions")
+                      : NULL;
   mp_value_free(doc);
+  if (fns && fns->kind != MP_VALUE_OBJECT) {
+    mp_value_free(fns);
+    fns = NULL;
+  }
+  mp_value_free(s->functions);
+  s->functions = fns;
   if (res && res->kind != MP_VALUE_OBJECT) {
     mp_value_free(res);
     res = NULL;
@@ -206,7 +303,39 @@ static void secret_inputs(const mp_value *spec, mp_strv *out) {
   }
 }
 
+/* Whether a function's schema entry |spec| has a return type that is not
+ * an object: its `outputs` is a type (`{"type": "number"}`, an array, a
+ * map) rather than an object type with `properties` (Pulumi's
+ * ReturnTypeSpec). The provider answers such a function with an object of
+ * one property, which Pulumi YAML unwraps. */
+static int returns_non_object(const mp_value *spec) {
+  const mp_value *out = spec->kind == MP_VALUE_OBJECT
+                            ? mp_value_object_get(spec, "outputs")
+                            : NULL;
+  return out && out->kind == MP_VALUE_OBJECT &&
+         mp_value_object_get(out, "properties") == NULL;
+}
+
+static void apply_invoke(void *ud, mp__yexpr *x) {
+  invoke_ctx *c = ud;
+  char *version = NULL, *url = NULL;
+  char *pkg = invoke_plugin(c->p, x, &version, &url);
+  long k = pkg && pkg_needs_schema(c->p, pkg)
+               ? find(c->q, pkg, version, url)
+               : -1;
+  const mp_value *fns = k >= 0 ? c->q->items[k].functions : NULL;
+  /* A function the schema lacks is left to the provider to answer. */
+  const mp_value_entry *e =
+      fns ? resolve(fns, literal(xfield(x->arg, "function"))) : NULL;
+  x->invoke_unwrap = e && returns_non_object(e->value);
+  free(pkg);
+  free(version);
+  free(url);
+}
+
 int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
+  invoke_ctx c = {p, (mp__yschemas *)q};
+  each_invoke(p, apply_invoke, &c);
   for (size_t i = 0; i < p->nres; i++) {
     mp__yres *r = &p->res[i];
     if (!needs_schema(p, r)) continue;
@@ -253,6 +382,7 @@ void mp__schemas_free(mp__yschemas *q) {
     free(q->items[i].url);
     mp_value_free(q->items[i].resources);
     mp_value_free(q->items[i].provider);
+    mp_value_free(q->items[i].functions);
   }
   free(q->items);
   memset(q, 0, sizeof(*q));

@@ -40,10 +40,6 @@ PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
-    "l2-invoke-scalar": "the YAML host reads no function schema, so a non-object return type "
-                        "is not unwrapped from its one property",
-    "l2-invoke-scalars": "the YAML host reads no function schema, so a non-object return type "
-                         "is not unwrapped from its one property",
     "l2-large-string": "runs only with --slow",
     "l2-raw-string-bytes": "the engine refuses a byte string (sig.ByteString: a string of bytes "
                            "that are not valid UTF-8) from a provider over gRPC: 'unrecognized "

@@ -50,6 +50,7 @@ void mp_goal_free(mp_goal *g) {
   mp_propdeps_destroy(&g->propdeps);
   mp_strv_destroy(&g->ignore_changes);
   mp_strv_destroy(&g->replace_on_changes);
+  mp_value_free(g->replacement_trigger);
   mp_strv_destroy(&g->additional_secret_outputs);
   mp_strv_destroy(&g->hide_diffs);
   mp_strv_destroy(&g->replace_with);

@@ -35,6 +35,7 @@ typedef struct mp_goal {
   mp_strv hide_diffs;
   mp_strv hooks[MP_HOOK_KINDS]; /* resource hook names by kind */
   mp_strv replace_with;
+  mp_value *replacement_trigger; /* any value, or NULL: none */
   mp_alias *aliases;
   size_t naliases;
   char *deleted_with;

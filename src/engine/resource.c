@@ -147,6 +147,7 @@ void mp_resource_free(mp_resource *r) {
   mp_strv_destroy(&r->ignore_changes);
   mp_strv_destroy(&r->replace_on_changes);
   mp_strv_destroy(&r->hide_diffs);
+  mp_value_free(r->replacement_trigger);
   for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_destroy(&r->hooks[k]);
   free(r);
 }
@@ -183,6 +184,7 @@ mp_resource *mp_resource_dup(const mp_resource *r) {
   mp_strv_copy(&d->replace_on_changes, &r->replace_on_changes);
   mp_strv_init(&d->hide_diffs);
   mp_strv_copy(&d->hide_diffs, &r->hide_diffs);
+  d->replacement_trigger = mp_value_dup(r->replacement_trigger);
   for (int k = 0; k < MP_HOOK_KINDS; k++) {
     mp_strv_init(&d->hooks[k]);
     mp_strv_copy(&d->hooks[k], &r->hooks[k]);
@@ -265,7 +267,8 @@ static int lists_eq(const mp_resource *a, const mp_resource *b) {
 int mp_resource_equal(const mp_resource *a, const mp_resource *b) {
   return flags_eq(a, b) && strings_eq(a, b) && lists_eq(a, b) &&
          timeouts_eq(a, b) && mp_value_equal(a->inputs, b->inputs, 0) &&
-         mp_value_equal(a->outputs, b->outputs, 0);
+         mp_value_equal(a->outputs, b->outputs, 0) &&
+         mp_value_equal(a->replacement_trigger, b->replacement_trigger, 0);
 }
 
 /* ==== pending operations ==== */

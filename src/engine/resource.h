@@ -83,6 +83,8 @@ typedef struct mp_resource {
   mp_strv ignore_changes;
   mp_strv replace_on_changes;
   mp_strv hide_diffs;
+  /* replacementTrigger: any value, NULL when none; a change replaces. */
+  mp_value *replacement_trigger;
   int refresh_before_update;
   /* Hook names by kind; kept so that the delete hooks run when the program
    * no longer declares the resource. */

@@ -86,6 +86,20 @@ static void put_timeouts(cJSON *o, const mp_resource *r) {
     cJSON_AddNumberToObject(m, "read", t->read);
 }
 
+/* replacementTrigger: any value (an empty object too), omitted when none. */
+static int put_trigger(cJSON *o, const mp_value *v, const mp_crypter *c,
+                       unsigned flags, mp_err *err) {
+  if (v == NULL || v->kind == MP_VALUE_NULL)
+    return 0;
+  cJSON *j = NULL;
+  unsigned vflags =
+      (flags & MP_DEPLOY_JSON_SHOW_SECRETS) ? MP_JSON_SHOW_SECRETS : 0;
+  if (mp__value_to_cjson(v, c, vflags, &j, err) < 0)
+    return mp_err_prefix(err, "replacementTrigger");
+  cJSON_AddItemToObject(o, "replacementTrigger", j);
+  return 0;
+}
+
 /* The fields after `outputs`, in Pulumi's order. */
 static void put_tail(cJSON *o, const mp_resource *r) {
   put_str(o, "parent", r->parent);
@@ -110,8 +124,6 @@ static void put_tail(cJSON *o, const mp_resource *r) {
   put_strv(o, "ignoreChanges", &r->ignore_changes);
   put_strv(o, "replaceOnChanges", &r->replace_on_changes);
   put_strv(o, "hideDiff", &r->hide_diffs);
-  put_hooks(o, r);
-  put_bool(o, "refreshBeforeUpdate", r->refresh_before_update);
 }
 
 int mp__resource_to_cjson(const mp_resource *r, const mp_crypter *c,
@@ -129,6 +141,12 @@ int mp__resource_to_cjson(const mp_resource *r, const mp_crypter *c,
     return mp_err_prefix(err, "cannot encode resource '%s'", r->urn);
   }
   put_tail(o, r);
+  if (put_trigger(o, r->replacement_trigger, c, flags, err) < 0) {
+    cJSON_Delete(o);
+    return mp_err_prefix(err, "cannot encode resource '%s'", r->urn);
+  }
+  put_hooks(o, r);
+  put_bool(o, "refreshBeforeUpdate", r->refresh_before_update);
   *out = o;
   return 0;
 }
@@ -300,6 +318,17 @@ static int get_value(reader *rd, const char *key, const mp_crypter *c,
   return 0;
 }
 
+/* replacementTrigger: any JSON value; null is the same as none. */
+static int get_trigger(reader *rd, const mp_crypter *c, mp_value **dst) {
+  const cJSON *j = field(rd, "replacementTrigger");
+  if (j == NULL || cJSON_IsNull(j))
+    return 0;
+  if (mp__value_from_cjson(j, c, dst, rd->err) < 0)
+    return mp_err_prefix(rd->err, "replacementTrigger of resource '%s'",
+                         rd->urn);
+  return 0;
+}
+
 static int get_flags(reader *rd, mp_resource *r) {
   if (get_bool(rd, "custom", &r->custom) < 0 ||
       get_bool(rd, "delete", &r->delete_) < 0 ||
@@ -373,7 +402,8 @@ int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c, unsigned flags,
     rc = err->code;
   if (rc == 0 && !(flags & MP__RES_SKIP_VALUES) &&
       (get_value(&rd, "inputs", c, &r->inputs) < 0 ||
-       get_value(&rd, "outputs", c, &r->outputs) < 0))
+       get_value(&rd, "outputs", c, &r->outputs) < 0 ||
+       get_trigger(&rd, c, &r->replacement_trigger) < 0))
     rc = err->code;
   if (rc < 0) {
     mp_resource_free(r);

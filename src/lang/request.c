@@ -13,8 +13,9 @@
 
 /* Evaluates option |x| (NULL: unset → *out NULL). Secrets are dropped:
  * options are not secret. Returns 0, 1 (pending) or an MP_E code. */
-static int opt_eval(mp__evalctx *c, mp__yexpr *x, mp_value **out,
-                    mp_err *err) {
+/* An option's value; |keep_secrets| 0: its secrets unwrapped. */
+static int opt_eval_as(mp__evalctx *c, mp__yexpr *x, int keep_secrets,
+                       mp_value **out, mp_err *err) {
   *out = NULL;
   if (x == NULL)
     return 0;
@@ -24,9 +25,18 @@ static int opt_eval(mp__evalctx *c, mp__yexpr *x, mp_value **out,
   mp_value *v = mp__eval(&sub, x, err);
   if (v == NULL)
     return err->code < 0 ? err->code : 1;
+  if (keep_secrets) {
+    *out = v;
+    return 0;
+  }
   *out = mp_value_strip_secrets(v);
   mp_value_free(v);
   return 0;
+}
+
+static int opt_eval(mp__evalctx *c, mp__yexpr *x, mp_value **out,
+                    mp_err *err) {
+  return opt_eval_as(c, x, 0, out, err);
 }
 
 static int opt_error(mp__evalctx *c, mp__yres *r, mp__yexpr *x,
@@ -349,7 +359,8 @@ static int opt_replacement(mp__evalctx *c, mp__yres *r,
                            Pulumirpc__RegisterResourceRequest *req,
                            mp_err *err) {
   mp_value *v;
-  int rc = opt_eval(c, r->trigger, &v, err);
+  /* A secret trigger stays secret in the state (pulumi-yaml). */
+  int rc = opt_eval_as(c, r->trigger, 1, &v, err);
   if (rc != 0)
     return rc;
   if (v != NULL) {

@@ -113,6 +113,17 @@ static void provider_plugin_inputs(mp_goal *g,
   }
 }
 
+/* replacementTrigger: any value; a null one is no trigger. */
+static int replacement_trigger(mp_goal *g, const Google__Protobuf__Value *pb,
+                               mp_err *err) {
+  if (pb == NULL ||
+      pb->kind_case == GOOGLE__PROTOBUF__VALUE__KIND__NOT_SET ||
+      pb->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_NULL_VALUE)
+    return 0;
+  int rc = mp_value_from_pb(pb, &g->replacement_trigger, err);
+  return rc < 0 ? mp_err_prefix(err, "replacementTrigger") : 0;
+}
+
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
                                    mp_goal **out, mp_err *err) {
   *out = NULL;
@@ -128,6 +139,7 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   /* Pulumi's monitor computes the hashes of the assets it is sent. */
   if (rc == 0) mp_value_hash_text_assets(g->inputs);
   if (rc == 0) rc = timeouts(g, q->customtimeouts, err);
+  if (rc == 0) rc = replacement_trigger(g, q->replacement_trigger, err);
   if (rc < 0) {
     mp_err_prefix(err, "RegisterResource '%s'", q->name);
     mp_goal_free(g);

@@ -303,8 +303,34 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
   return rc;
 }
 
+static int no_trigger(const mp_value *v) {
+  return v == NULL || v->kind == MP_VALUE_NULL;
+}
+
+/* replacementTrigger (step_generator.go shouldTriggerReplace): an unknown
+ * on either side replaces; no trigger on either side (the first one, or
+ * one taken away) does not; else a value that differs, compared through
+ * secrets and outputs, does. */
+static int trigger_replaces(const mp_value *old, const mp_value *now) {
+  if (mp_value_contains_unknowns(old) || mp_value_contains_unknowns(now))
+    return 1;
+  if (no_trigger(old) || no_trigger(now)) return 0;
+  return !mp_value_equal(old, now, MP_VALUE_EQ_IGNORE_SECRETS);
+}
+
 int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
                 sg_diff *d, mp_err *err) {
+  /* An unknown trigger is for previews only: an update could not tell
+   * whether to replace. */
+  if (!sg->preview && mp_value_contains_unknowns(st->replacement_trigger))
+    return mp_err_set(err, MP_EINVAL,
+                      "replacement trigger contains unknowns for %s", st->urn);
+  /* A trigger that fires replaces without asking the provider, and with
+   * no diff keys (Pulumi shows none either). */
+  if (trigger_replaces(old->replacement_trigger, st->replacement_trigger)) {
+    d->changed = d->replace = 1;
+    return 0;
+  }
   if (mp_type_is_provider(st->type))
     return diff_provider_resource(sg, old, st, d, err);
   if (!st->custom) {

@@ -44,10 +44,6 @@ EXPECTED_FAIL = {
     "l2-raw-string-bytes": "the engine refuses a byte string (sig.ByteString: a string of bytes "
                            "that are not valid UTF-8) from a provider over gRPC: 'unrecognized "
                            "signature'; it reads one only from a checkpoint",
-    "l2-resource-option-replacement-trigger": "the engine does not implement the replacementTrigger "
-                                              "option: the goal and the state have no such field "
-                                              "and the step generator does not replace on its "
-                                              "change",
     "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
                           "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
                           "the test (\"Unknown Function; YAML does not support fn::unsecret\")",

@@ -525,6 +525,26 @@ static void free_variables(Pulumirpc__ConfigureRequest__VariablesEntry **v,
   free(v);
 }
 
+/* Configure's args as Pulumi's SDKs build a provider resource's inputs:
+ * a list holding a secret element is one output, so the secret floats
+ * to the whole list (the elements sent plain inside it); a map or object
+ * keeps its secret values where they are (l2-provider-grpc-config-secret).
+ * Returns an owned copy of |news|, or NULL for none. */
+static mp_value *config_args(const mp_value *news) {
+  if (news == NULL) return NULL;
+  mp_value *out = mp_value_dup(news);
+  if (out->kind != MP_VALUE_OBJECT) return out;
+  for (size_t i = 0; i < out->u.obj.len; i++) {
+    mp_value **v = &out->u.obj.items[i].value;
+    if ((*v)->kind == MP_VALUE_ARRAY && mp_value_contains_secrets(*v)) {
+      mp_value *plain = mp_value_strip_secrets(*v);
+      mp_value_free(*v);
+      *v = mp_value_new_secret(plain);
+    }
+  }
+  return out;
+}
+
 static int p_configure(mp_provider *prov, const mp_prov_req *q,
                        mp_prov_resp *r, mp_err *err) {
   mp__plugin *p = of(prov);
@@ -534,7 +554,8 @@ static int p_configure(mp_provider *prov, const mp_prov_req *q,
   pulumirpc__configure_request__init(&m);
   /* Configuration goes with its secrets marked, as Pulumi sends it. */
   Google__Protobuf__Struct *args = NULL;
-  if (mp_value_to_pb_struct(q->news, MP_PB_KEEP_SECRETS | MP_PB_SKIP_NULLS,
+  mp_value *news = config_args(q->news);
+  if (mp_value_to_pb_struct(news, MP_PB_KEEP_SECRETS | MP_PB_SKIP_NULLS,
                             &args, NULL) < 0)
     mp_value_to_pb_struct(NULL, 0, &args, NULL);
   m.args = args;
@@ -554,6 +575,7 @@ static int p_configure(mp_provider *prov, const mp_prov_req *q,
   int rc = call(p, "Configure", &m.base, q->urn, p->h->setup_timeout_ms, r,
                 &reply, err);
   mp_value_pb_struct_free(args);
+  mp_value_free(news);
   free_variables(vars, nvars);
   if (rc == 0) {
     Pulumirpc__ConfigureResponse *a = unpack(

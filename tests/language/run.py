@@ -47,10 +47,6 @@ EXPECTED_FAIL = {
     "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
                           "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
                           "the test (\"Unknown Function; YAML does not support fn::unsecret\")",
-    "l2-provider-grpc-config-secret": "a provider resource's list or map holding a secret "
-                                      "element reaches Configure with the secret nested; "
-                                      "Pulumi's SDKs float it to the whole value or send it "
-                                      "JSON-encoded and secret",
     "l2-resource-asset-archive": "path and URI assets and archives are stored without their "
                                  "hash (Pulumi's monitor computes it: a file's, a folder's tar "
                                  "serialization, a download's); only text assets get theirs",

@@ -80,7 +80,10 @@ def reachable_tmp():
 class Server:
     def __init__(self, bindir, durable=False):
         self.bindir = bindir
-        self.root = tempfile.mkdtemp(prefix="mp-pg-", dir=reachable_tmp())
+        # MP_PGTEST_TAG names a caller's clusters apart from those of the
+        # tests running beside it (private_parent.py counts its own).
+        prefix = "mp-pg-" + os.environ.get("MP_PGTEST_TAG", "")
+        self.root = tempfile.mkdtemp(prefix=prefix, dir=reachable_tmp())
         self.data = os.path.join(self.root, "data")
         self.log = os.path.join(self.root, "server.log")
         self.durable = durable

@@ -18,10 +18,16 @@ import sys
 import tempfile
 
 
+# The clusters of this run's pgtest.py carry this tag in their names, so
+# that those of the postgres tests running beside it are not counted.
+TAG = "private%d-" % os.getpid()
+
+
 def clusters():
-    """The pgtest cluster folders now present in the temp folders."""
-    return set(glob.glob("/tmp/mp-pg-*") +
-               glob.glob(os.path.join(tempfile.gettempdir(), "mp-pg-*")))
+    """This run's pgtest cluster folders now present in the temp folders."""
+    pattern = "mp-pg-" + TAG + "*"
+    return set(glob.glob("/tmp/" + pattern) +
+               glob.glob(os.path.join(tempfile.gettempdir(), pattern)))
 
 
 def main(argv):
@@ -29,6 +35,7 @@ def main(argv):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     pgtest, binary = os.path.abspath(argv[1]), os.path.abspath(argv[2])
+    os.environ["MP_PGTEST_TAG"] = TAG
     private = tempfile.mkdtemp(prefix="mp-private-")
     os.chmod(private, 0o700)
     failures = 0

@@ -4,9 +4,9 @@
 // stringMap); the inputs are echoed as its outputs.
 "use strict";
 const { serve, failure, urnType, version } = require("./serve");
+const { isObject, primitivesFailure } = require("./primitive-fields");
 
 const TYPE = "primitive-ref:index:Resource";
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const prim = (type) => ({ type });
 const dataProps = {
   boolean: prim("boolean"),
@@ -31,24 +31,9 @@ const schema = {
 
 // The Go provider's checks of a Data object, or null.
 function dataFailure(data) {
-  const fields = [
-    ["boolean", "boolean", (v) => typeof v === "boolean"],
-    ["integer", "number", (v) => typeof v === "number"],
-    ["float", "number", (v) => typeof v === "number"],
-    ["string", "string", (v) => typeof v === "string"],
-    ["boolArray", "array", Array.isArray],
-    ["stringMap", "map", isObject],
-  ];
-  for (const [key, typ, ok] of fields) {
-    if (!(key in data)) return failure(key, "missing value");
-    if (!ok(data[key])) return failure(key, "value is not a " + typ);
-  }
-  if (!data.boolArray.every((v) => typeof v === "boolean"))
-    return failure("boolArray", "array element is not a boolean");
-  if (!Object.values(data.stringMap).every((v) => typeof v === "string"))
-    return failure("stringMap", "map value is not a string");
-  if (Object.keys(data).length !== 6) return failure("", `too many properties: ${JSON.stringify(data)}`);
-  return null;
+  return primitivesFailure(data) ||
+    (Object.keys(data).length !== 6
+      ? failure("", `too many properties: ${JSON.stringify(data)}`) : null);
 }
 
 serve({

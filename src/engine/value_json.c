@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/crypto.h"
 #include "engine/json_nul.h"
+#include "engine/text.h"
 #include "engine/value_int.h"
 #include "engine/value_json_int.h"
 
@@ -183,6 +185,17 @@ static cJSON *encode_number(double d) {
 }
 
 static cJSON *encode_string(const mp_value *v) {
+  if (mp_utf8_invalid_at(v->u.str.ptr, v->u.str.len) != v->u.str.len) {
+    /* Bytes that are not UTF-8: a byte string, as Pulumi writes one. */
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_base64_encode((const unsigned char *)v->u.str.ptr, v->u.str.len, &b);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, MP_SIG_KEY, MP_SIG_BYTE_STRING);
+    cJSON_AddStringToObject(o, "value", b.data ? b.data : "");
+    mp_buf_destroy(&b);
+    return o;
+  }
   char *marked = mp__json_stuff(v->u.str.ptr, v->u.str.len);
   if (marked == NULL)
     return cJSON_CreateString(v->u.str.ptr);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/crypto.h"
+#include "engine/text.h"
 #include "engine/value_int.h"
 
 typedef Google__Protobuf__Value pb_value;
@@ -245,6 +247,20 @@ static pb_value *encode_output(const mp_value *v, unsigned flags) {
   return pbv_struct(s);
 }
 
+/* A protobuf string must be UTF-8: other bytes travel as a byte string,
+ * their base64 under the ByteString signature, as Pulumi marshals them. */
+static pb_value *encode_string(const mp_value *v) {
+  if (mp_utf8_invalid_at(v->u.str.ptr, v->u.str.len) == v->u.str.len)
+    return pbv_stringn(v->u.str.ptr, v->u.str.len);
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_base64_encode((const unsigned char *)v->u.str.ptr, v->u.str.len, &b);
+  pb_struct *s = sig_struct(MP_SIG_BYTE_STRING);
+  pbs_add(s, "value", pbv_stringn(b.data ? b.data : "", b.len));
+  mp_buf_destroy(&b);
+  return pbv_struct(s);
+}
+
 static pb_value *encode(const mp_value *v, unsigned flags) {
   if (v == NULL)
     return pbv_null();
@@ -256,7 +272,7 @@ static pb_value *encode(const mp_value *v, unsigned flags) {
   case MP_VALUE_NUMBER:
     return pbv_number(v->u.number);
   case MP_VALUE_STRING:
-    return pbv_stringn(v->u.str.ptr, v->u.str.len);
+    return encode_string(v);
   case MP_VALUE_ARRAY:
     return encode_array(v, flags);
   case MP_VALUE_OBJECT:

@@ -291,7 +291,7 @@ static int decode_signature(sig_ctx *cx, mp_value *o, const char *sig,
   if (strcmp(sig, MP_SIG_OUTPUT) == 0) return decode_output(cx, o, out, err);
   if (cx->o->checkpoint && strcmp(sig, MP__SIG_NONFINITE) == 0)
     return decode_nonfinite(cx, o, out, err);
-  if (cx->o->checkpoint && strcmp(sig, MP_SIG_BYTE_STRING) == 0)
+  if (strcmp(sig, MP_SIG_BYTE_STRING) == 0)
     return decode_byte_string(cx, o, out, err);
   return fail(cx, err, "unrecognized signature '%s'%s", sig,
               cx->o->checkpoint ? "; the state may come from a newer Pulumi "

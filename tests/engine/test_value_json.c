@@ -376,8 +376,28 @@ static void test_value_json_keep_ciphertext(void) {
   mp_value_free(fresh);
 }
 
+/* A string of bytes that are not UTF-8 is written as Pulumi's byte string
+ * (JSON text must be UTF-8) and read back whole. */
+static void test_value_json_byte_string(void) {
+  static const char raw[] = "ok \x80\xfe\xff";
+  mp_value *v = mp_value_new_string(raw, sizeof(raw) - 1);
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_err err;
+  CHECK(mp_value_to_json(v, NULL, 0, &b, &err) == 0);
+  CHECK(b.data && strstr(b.data, "\"" MP_SIG_BYTE_STRING "\"") != NULL);
+  CHECK(b.data && strstr(b.data, "\"b2sggP7/\"") != NULL);
+  mp_value *back = NULL;
+  CHECK(b.data && mp_value_from_json(b.data, b.len, NULL, &back, &err) == 0);
+  CHECK(back && mp_value_equal(v, back, 0));
+  mp_value_free(back);
+  mp_buf_destroy(&b);
+  mp_value_free(v);
+}
+
 int main(void) {
   RUN(test_value_json_plain_kinds);
+  RUN(test_value_json_byte_string);
   RUN(test_value_json_nonfinite);
   RUN(test_value_json_special_objects);
   RUN(test_value_json_secret_ciphertext);

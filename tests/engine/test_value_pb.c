@@ -426,8 +426,46 @@ static void test_value_pb_embedded_nul(void) {
   mp_value_free(o);
 }
 
+/* Bytes that are not UTF-8 cannot be a protobuf string: they travel as a
+ * byte string (the ByteString signature and their base64), both ways, as
+ * Pulumi marshals them (l2-raw-string-bytes). */
+static void test_value_pb_byte_string(void) {
+  static const char raw[] = "\0hello \x80\xfe\xff world\xf0(";
+  mp_value *o = mp_value_new_object();
+  mp_value_object_set(o, "b", mp_value_new_string(raw, sizeof(raw) - 1));
+  mp_value_object_set(o, "t", mp_value_new_string("plain", 5));
+  Google__Protobuf__Struct *s = NULL;
+  mp_err err;
+  CHECK(mp_value_to_pb_struct(o, 0, &s, &err) == 0);
+  const Google__Protobuf__Value *b = NULL, *t = NULL;
+  for (size_t i = 0; s && i < s->n_fields; i++) {
+    if (bytes_are(s->fields[i]->key, "b")) b = s->fields[i]->value;
+    if (bytes_are(s->fields[i]->key, "t")) t = s->fields[i]->value;
+  }
+  CHECK(t && t->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
+  CHECK(b && b->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE);
+  int sig = 0, value = 0;
+  for (size_t i = 0; b && b->struct_value && i < b->struct_value->n_fields;
+       i++) {
+    const Google__Protobuf__Struct__FieldsEntry *e =
+        b->struct_value->fields[i];
+    if (bytes_are(e->key, MP_SIG_KEY))
+      sig = bytes_are(e->value->string_value, MP_SIG_BYTE_STRING);
+    if (bytes_are(e->key, "value"))
+      value = bytes_are(e->value->string_value, "AGhlbGxvIID+/yB3b3JsZPAo");
+  }
+  CHECK(sig && value);
+  mp_value *back = NULL;
+  CHECK(s && mp_value_from_pb_struct(s, &back, &err) == 0);
+  CHECK(back && mp_value_equal(o, back, 0));
+  mp_value_free(back);
+  mp_value_pb_struct_free(s);
+  mp_value_free(o);
+}
+
 int main(void) {
   RUN(test_value_pb_round_trip_every_kind);
+  RUN(test_value_pb_byte_string);
   RUN(test_value_pb_embedded_nul);
   RUN(test_value_pb_wire_bytes_match_sdk);
   RUN(test_value_pb_signature_encodings);

@@ -41,9 +41,6 @@ PIN_VERSIONS = False
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
     "l2-large-string": "runs only with --slow",
-    "l2-raw-string-bytes": "the engine refuses a byte string (sig.ByteString: a string of bytes "
-                           "that are not valid UTF-8) from a provider over gRPC: 'unrecognized "
-                           "signature'; it reads one only from a checkpoint",
     "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
                           "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
                           "the test (\"Unknown Function; YAML does not support fn::unsecret\")",

@@ -26,6 +26,10 @@ process.env.HOME = path.join(tmp, "home");
 fs.mkdirSync(process.env.HOME);
 fs.mkdirSync(path.join(tmp, "state"));
 process.env.PULUMI_BACKEND_URL = "file://" + path.join(tmp, "state");
+// The API makes a work folder for each inline program in os.tmpdir() and
+// leaves it there: under |tmp| they go with it.
+fs.mkdirSync(path.join(tmp, "tmp"));
+process.env.TMPDIR = path.join(tmp, "tmp");
 process.env.PULUMI_CONFIG_PASSPHRASE = "automation-test";
 delete process.env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK;
 delete process.env.MINIPULUMI_BACKEND_URL;

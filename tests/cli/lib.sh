@@ -5,6 +5,11 @@ set -u
 M=$(realpath "$1")
 T=$(mktemp -d "${TMPDIR:-/tmp}/mp-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# What the tools under test leave in the temporary folder (ts-node's
+# caches of a Node.js program, the Automation API's work folders) goes
+# with the test's own folder.
+mkdir "$T/tmp"
+export TMPDIR="$T/tmp"
 export HOME="$T/home"
 mkdir -p "$HOME" "$T/proj"
 export MINIPULUMI_BACKEND_URL="$T/state.db"

@@ -205,7 +205,8 @@ int mp__deploy_call(void *ud, const char *tok, const char *ref,
 /* The monitor's schema hook (schema.c): GetSchema of a package's plugin
  * on the worker pool (|ud| is the deployment). */
 int mp__deploy_schema(void *ud, const char *pkg, const char *version,
-                      const char *url, mp_schema_cb cb, void *cbud,
+                      const char *url, const mp_provider_param *param,
+                      mp_schema_cb cb, void *cbud,
                       mp_err *err);
 /* Closes the endpoint, if any (the deployment finishes). */
 void mp__deploy_endpoint_close(deploy *d);

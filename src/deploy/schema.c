@@ -13,7 +13,9 @@ typedef struct schema_job {
   uv_work_t work;
   deploy *d;
   char *pkg;
-  mp_value *inputs; /* a default provider's: `version`, the download URL */
+  mp_value *inputs; /* a default provider's: `version`, the download URL,
+                       a parameterization */
+  char *sub_version; /* a parameterized package's version, else NULL */
   mp_schema_cb cb;
   void *cbud;
   char *json;
@@ -38,7 +40,8 @@ static void schema_work(uv_work_t *w) {
                        j->pkg);
     return;
   }
-  j->rc = p->vt->get_schema(p, 0, &j->json, &j->err);
+  j->rc = p->vt->get_schema(p, 0, j->sub_version ? j->pkg : NULL,
+                            j->sub_version, &j->json, &j->err);
 }
 
 static void schema_after(uv_work_t *w, int status) {
@@ -50,26 +53,35 @@ static void schema_after(uv_work_t *w, int status) {
   j->cb(j->cbud, j->rc < 0 ? NULL : j->json, j->rc < 0 ? &j->err : NULL);
   free(j->json);
   free(j->pkg);
+  free(j->sub_version);
   mp_value_free(j->inputs);
   free(j);
   mp__deploy_advance(d);
 }
 
 int mp__deploy_schema(void *ud, const char *pkg, const char *version,
-                      const char *url, mp_schema_cb cb, void *cbud,
-                      mp_err *err) {
+                      const char *url, const mp_provider_param *param,
+                      mp_schema_cb cb, void *cbud, mp_err *err) {
   deploy *d = ud;
   schema_job *j = mp_xcalloc(1, sizeof(*j));
   j->d = d;
   j->pkg = mp_xstrdup(pkg);
   j->inputs = mp_value_new_object();
-  if (version) mp_provider_inputs_set_version(j->inputs, version);
+  /* A parameterized package: the inputs its default provider would have,
+   * so that the instance is its plugin parameterized into |pkg|. */
+  if (param) {
+    mp_provider_inputs_set_param(j->inputs, param);
+    j->sub_version = mp_xstrdup(param->version ? param->version : "");
+  } else if (version) {
+    mp_provider_inputs_set_version(j->inputs, version);
+  }
   if (url) mp_provider_inputs_set_url(j->inputs, url);
   j->cb = cb;
   j->cbud = cbud;
   int rc = uv_queue_work(&d->loop, &j->work, schema_work, schema_after);
   if (rc < 0) {
     free(j->pkg);
+    free(j->sub_version);
     mp_value_free(j->inputs);
     free(j);
     return mp_err_from_uv(err, rc, "cannot ask package '%s' for its schema",

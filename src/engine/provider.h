@@ -134,10 +134,13 @@ typedef struct mp_provider_vtable {
   int (*parameterize)(mp_provider *p, const mp_buf *req, mp_buf *resp,
                       mp_err *err);
   /* GetSchema: sets |*json| (owned) to the package schema the provider
-   * describes itself with, at schema |version| (0). NULL: no schema (a
-   * built-in provider); a plugin that does not implement it answers
+   * describes itself with, at schema |version| (0); |sub_name| and
+   * |sub_version| (NULL: none) name the package a parameterized instance
+   * serves, as Pulumi's loader asks after Parameterize. NULL: no schema
+   * (a built-in provider); a plugin that does not implement it answers
    * MP_ENOENT. */
-  int (*get_schema)(mp_provider *p, int version, char **json, mp_err *err);
+  int (*get_schema)(mp_provider *p, int version, const char *sub_name,
+                    const char *sub_version, char **json, mp_err *err);
 } mp_provider_vtable;
 
 /* Every provider struct starts with this header. */

@@ -1013,6 +1013,7 @@ void mp__prog_destroy(mp__prog *p) {
   free(p->nodes);
   free(p->default_providers);
   mp__yexpr_free(p->required_version);
+  mp_strv_destroy(&p->pkg_refs);
   memset(p, 0, sizeof(*p));
 }
 

@@ -108,12 +108,23 @@ typedef struct mp__prog {
   /* run */
   const char *stack, *organization;
   int dry_run;
+  /* The parameterized packages registered (pkgrefs.c): pairs of the
+   * package's name (its types' namespace) and its packageRef. */
+  mp_strv pkg_refs;
 } mp__prog;
+
+/* Registers the parameterized packages |p|'s project declares (RegisterPackage),
+ * before anything else is registered. 0 or an MP_E code. */
+int mp__prog_register_packages(mp__prog *p, mp_monitor *m, mp_err *err);
+/* The packageRef of package |ns| (the namespace of its types), or NULL
+ * when it was not registered. Borrowed. */
+const char *mp__prog_package_ref(const mp__prog *p, const char *ns);
 
 /* The packages' schemas of one run (schemas.c): one question per package,
  * plugin version and download URL whose types are resolved by schema. */
 typedef struct mp__yschema {
   char *pkg, *version, *url; /* version, url: NULL when not asked */
+  char *ref;                 /* a parameterized package's packageRef */
   mp_value *resources;       /* the schema's `resources`, or NULL: none */
   mp_value *provider;        /* the schema's `provider`, or NULL: none */
   mp_value *functions;       /* the schema's `functions`, or NULL: none */

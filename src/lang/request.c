@@ -77,12 +77,17 @@ static int opt_string(mp__evalctx *c, mp__yres *r, mp__yexpr *x,
 }
 
 /* The plugin a resource asks for: its `version` and `pluginDownloadURL`
- * options, else its package's declaration. */
+ * options, else its package's declaration; with neither option, a
+ * registered parameterized package's reference (|*ref|), as Pulumi YAML
+ * clears the reference when the resource names a plugin of its own. */
 static int opt_plugin(mp__evalctx *c, mp__yres *r, char **version,
-                      char **url, mp_err *err) {
+                      char **url, char **ref, mp_err *err) {
   int rc = opt_string(c, r, r->version, "version", version, err);
   if (rc == 0)
     rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL", url, err);
+  const char *pref = mp__prog_package_ref(c->p, r->pkg);
+  if (rc == 0 && pref && !(*version && **version) && !(*url && **url))
+    *ref = mp_xstrdup(pref);
   if (rc == 0) mp__pkgdecls_apply(c->p->proj, r->pkg, version, url);
   return rc;
 }
@@ -386,7 +391,8 @@ static int fill_options(mp__evalctx *c, mp__yres *r,
   if (rc == 0)
     rc = opt_bool(c, r, r->dbr, "deleteBeforeReplace", &dbr, err);
   if (rc == 0)
-    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl, err);
+    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl,
+                    &req->packageref, err);
   if (rc == 0)
     rc = opt_string(c, r, r->import_id, "import", &req->importid, err);
   if (rc == 0)
@@ -535,7 +541,8 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
     req->acceptsecrets = 1;
     req->acceptresources = 1;
     mp_value_to_pb_struct(state, MP_PB_KEEP_SECRETS, &req->properties, NULL);
-    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl, err);
+    rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl,
+                    &req->packageref, err);
     if (rc == 0)
       rc = opt_strings(c, r, r->aso, "additionalSecretOutputs",
                        &req->additionalsecretoutputs,

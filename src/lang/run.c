@@ -254,9 +254,13 @@ static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
   req.provider = provider ? (char *)provider : req.provider;
   req.acceptresources = 1;
   char *version = NULL, *url = NULL, *pkg = NULL;
+  const char *colon = strchr(token, ':');
+  pkg = colon ? mp_xstrndup(token, (size_t)(colon - token)) : NULL;
+  /* A parameterized package's function goes with its packageRef, as
+   * Pulumi YAML's InvokePackageRaw sends it. */
+  const char *ref = mp__prog_package_ref(&s->prog, pkg);
+  if (ref) req.packageref = (char *)ref;
   if (provider == NULL) {
-    const char *colon = strchr(token, ':');
-    pkg = colon ? mp_xstrndup(token, (size_t)(colon - token)) : NULL;
     mp__pkgdecls_apply(s->prog.proj, pkg, &version, &url);
     req.version = version ? version : req.version;
     req.plugindownloadurl = url ? url : req.plugindownloadurl;
@@ -496,8 +500,11 @@ static size_t ask_schemas(yaml_source *s) {
     call *c = call_new(s, i, NULL);
     mp_err e;
     mp_err_clear(&e);
-    if (mp_monitor_get_schema(s->m, q->pkg, q->version, q->url, on_schema, c,
-                              &e) < 0) {
+    int rc = q->ref ? mp_monitor_get_package_schema(s->m, q->ref, on_schema,
+                                                    c, &e)
+                    : mp_monitor_get_schema(s->m, q->pkg, q->version, q->url,
+                                            on_schema, c, &e);
+    if (rc < 0) {
       s->outstanding--;
       free(c);
       continue;
@@ -524,6 +531,8 @@ static int src_start(mp_source *base, mp_monitor *m,
   int vrc = mp__prog_check_version(&s->prog, info->pulumi_version,
                                    info->version_in_range, err);
   if (vrc < 0) return vrc;
+  int prc = mp__prog_register_packages(&s->prog, m, err);
+  if (prc < 0) return prc;
   if (ask_schemas(s) > 0) return 0;
   int rc = mp__schemas_apply(&s->prog, &s->schemas, err);
   mp__schemas_free(&s->schemas);

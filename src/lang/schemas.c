@@ -24,12 +24,13 @@
 #include "lang/prog.h"
 
 /* Whether package |pkg|'s types and functions are resolved through a
- * schema. A package that is parameterized (or extended) by a declaration
- * is served by another plugin's schema after Parameterize: left as
- * written. */
+ * schema. A parameterized package that was registered (pkgrefs.c) is
+ * asked through its packageRef (its plugin parameterized); one extended by
+ * a declaration is left as written. */
 static int pkg_needs_schema(const mp__prog *p, const char *pkg) {
   if (strcmp(pkg, "pulumi") == 0 || mp__yaml_builtin_package(pkg))
     return 0;
+  if (mp__prog_package_ref(p, pkg)) return 1;
   for (size_t i = 0; i < mp_project_package_count(p->proj); i++) {
     const mp_project_package *k = mp_project_package_at(p->proj, i);
     if (k->param_name && (strcmp(mp_project_package_namespace(k), pkg) == 0 ||
@@ -63,7 +64,7 @@ static int same(const char *a, const char *b) {
   return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
 
-/* The question of |r| in |q|, or -1. */
+/* The question of |pkg| in |q|, or -1. */
 static long find(const mp__yschemas *q, const char *pkg, const char *version,
                  const char *url) {
   for (size_t i = 0; i < q->n; i++)
@@ -75,8 +76,8 @@ static long find(const mp__yschemas *q, const char *pkg, const char *version,
 
 /* Adds the question of |pkg| at |version| and |url| (taken) unless it is
  * asked already. */
-static void plan_one(mp__yschemas *q, const char *pkg, char *version,
-                     char *url) {
+static void plan_one(const mp__prog *p, mp__yschemas *q, const char *pkg,
+                     char *version, char *url) {
   if (find(q, pkg, version, url) >= 0) {
     free(version);
     free(url);
@@ -88,6 +89,10 @@ static void plan_one(mp__yschemas *q, const char *pkg, char *version,
   s->pkg = mp_xstrdup(pkg);
   s->version = version;
   s->url = url;
+  /* Asked through the package's reference, unless the program names a
+   * plugin version or URL of its own. */
+  const char *ref = mp__prog_package_ref(p, pkg);
+  if (ref && version == NULL && url == NULL) s->ref = mp_xstrdup(ref);
 }
 
 /* ---- fn::invoke: the function's return type ---- */
@@ -154,7 +159,7 @@ static void plan_invoke(void *ud, mp__yexpr *x) {
   char *version = NULL, *url = NULL;
   char *pkg = invoke_plugin(c->p, x, &version, &url);
   if (pkg && pkg_needs_schema(c->p, pkg)) {
-    plan_one(c->q, pkg, version, url);
+    plan_one(c->p, c->q, pkg, version, url);
   } else {
     free(version);
     free(url);
@@ -169,7 +174,7 @@ void mp__schemas_plan(const mp__prog *p, mp__yschemas *q) {
     if (!needs_schema(p, r)) continue;
     char *version, *url;
     plugin_of(p, r, &version, &url);
-    plan_one(q, r->pkg, version, url);
+    plan_one(p, q, r->pkg, version, url);
   }
   invoke_ctx c = {p, q};
   each_invoke(p, plan_invoke, &c);
@@ -380,6 +385,7 @@ void mp__schemas_free(mp__yschemas *q) {
     free(q->items[i].pkg);
     free(q->items[i].version);
     free(q->items[i].url);
+    free(q->items[i].ref);
     mp_value_free(q->items[i].resources);
     mp_value_free(q->items[i].provider);
     mp_value_free(q->items[i].functions);

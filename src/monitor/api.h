@@ -71,6 +71,12 @@ typedef void (*mp_schema_cb)(void *ud, const char *json, const mp_err *err);
 int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
                           const char *url, mp_schema_cb cb, void *ud,
                           mp_err *err);
+/* The same for the package a RegisterPackage answered |ref| for: a
+ * parameterized package's schema is its plugin's, asked after Parameterize
+ * with the package's name and version, as Pulumi's schema loader asks
+ * (pkg/codegen/schema/loader.go). MP_EINVAL for an unknown reference. */
+int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
+                                  mp_schema_cb cb, void *ud, mp_err *err);
 
 typedef struct mp_resource_hook {
   const char *name;

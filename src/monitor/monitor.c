@@ -913,7 +913,25 @@ int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
                       "package '%s': this deployment serves no schemas", pkg);
   return m->o.hooks.schema(m->o.hooks.ud, pkg,
                            version && version[0] ? version : NULL,
-                           url && url[0] ? url : NULL, cb, ud, err);
+                           url && url[0] ? url : NULL, NULL, cb, ud, err);
+}
+
+int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
+                                  mp_schema_cb cb, void *ud, mp_err *err) {
+  const mp__package *p = ref ? mp__packages_find(m->packages, ref) : NULL;
+  if (p == NULL)
+    return mp_err_set(err, MP_EINVAL, "unknown provider package '%s'",
+                      ref ? ref : "");
+  mp_provider_param param;
+  if (!mp__package_param(p, &param))
+    return mp_monitor_get_schema(m, p->name, p->version, p->download_url, cb,
+                                 ud, err);
+  if (m->o.hooks.schema == NULL)
+    return mp_err_set(err, MP_ENOENT,
+                      "package '%s': this deployment serves no schemas",
+                      param.name);
+  return m->o.hooks.schema(m->o.hooks.ud, param.name, p->version,
+                           p->download_url, &param, cb, ud, err);
 }
 
 void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,

@@ -49,9 +49,12 @@ typedef struct mp_monitor_hooks {
               const mp_invoke_pkg *want, mp_buf *req, mp_monitor_call *call,
               mp_err *err);
   /* The schema of package |pkg| (mp_monitor_get_schema): answers later
-   * through |cb| with |cbud|. NULL: no schemas served. */
+   * through |cb| with |cbud|. With |param| (else NULL), |pkg| is the
+   * package a parameterization of the plugin |param->plugin| makes
+   * (mp_monitor_get_package_schema). NULL: no schemas served. */
   int (*schema)(void *ud, const char *pkg, const char *version,
-                const char *url, mp_schema_cb cb, void *cbud, mp_err *err);
+                const char *url, const mp_provider_param *param,
+                mp_schema_cb cb, void *cbud, mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {

@@ -130,7 +130,8 @@ void mp__plugin_release(mp__plugin *p);
 /* The provider method table of a plugin. calls.c. */
 extern const mp_provider_vtable mp__plugin_vtable;
 /* The table's get_schema (schema.c). */
-int mp__plugin_get_schema(mp_provider *prov, int version, char **json,
+int mp__plugin_get_schema(mp_provider *prov, int version, const char *sub_name,
+                          const char *sub_version, char **json,
                           mp_err *err);
 /* Calls |path| ("/<service>/<method>") with |req| and waits; on success
  * *out is the answer unpacked as |d| (free with

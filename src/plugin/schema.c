@@ -7,12 +7,14 @@
 #include "plugin/plugin_int.h"
 #include "pulumi/provider.pb-c.h"
 
-int mp__plugin_get_schema(mp_provider *prov, int version, char **json,
-                          mp_err *err) {
+int mp__plugin_get_schema(mp_provider *prov, int version, const char *sub_name,
+                          const char *sub_version, char **json, mp_err *err) {
   *json = NULL;
   mp__plugin *p = (mp__plugin *)prov;
   Pulumirpc__GetSchemaRequest req = PULUMIRPC__GET_SCHEMA_REQUEST__INIT;
   req.version = version;
+  if (sub_name) req.subpackage_name = (char *)sub_name;
+  if (sub_version) req.subpackage_version = (char *)sub_version;
   Pulumirpc__GetSchemaResponse *resp = NULL;
   mp_prov_resp r;
   mp_prov_resp_init(&r);
@@ -41,5 +43,5 @@ int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
                       "package '%s' is served by a built-in provider, "
                       "which has no schema",
                       prov && prov->pkg ? prov->pkg : "?");
-  return mp__plugin_get_schema(prov, version, json, err);
+  return mp__plugin_get_schema(prov, version, NULL, NULL, json, err);
 }

@@ -209,6 +209,26 @@ int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
   return 0;
 }
 
+int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
+                                  mp_schema_cb cb, void *ud, mp_err *err) {
+  (void)m;
+  (void)cb;
+  (void)ud;
+  return mp_err_set(err, MP_ENOENT, "no schema for package '%s'", ref);
+}
+
+int mp_monitor_register_package(mp_monitor *m,
+                                const Pulumirpc__RegisterPackageRequest *req,
+                                char **ref, mp_err *err) {
+  (void)err;
+  mp_strv_push_take(&m->events, mp_xasprintf("pkg:%s", req->parameterization
+                                                           ? req->parameterization->name
+                                                           : req->name));
+  *ref = mp_xasprintf("ref-%s", req->parameterization ? req->parameterization->name
+                                                      : req->name);
+  return 0;
+}
+
 void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,
                     const char *msg) {
   (void)m;

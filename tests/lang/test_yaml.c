@@ -1039,6 +1039,47 @@ static void test_yaml_component_schema(void) {
   run_free(&r);
 }
 
+/* A parameterized package's declaration: the package is registered
+ * (RegisterPackage with the parameterization) before the stack, and its
+ * resources and functions name the reference, but not a resource that
+ * names a plugin version of its own (pulumi-yaml run.go). */
+static void test_yaml_parameterized_package(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  hello:\n    type: subpackage:index:Hello\n"
+             "  pinned:\n    type: subpackage:index:Hello\n"
+             "    options:\n      version: 3.0.0\n"
+             "  prov:\n    type: pulumi:providers:subpackage\n"
+             "  plain:\n    type: test:Resource\n"
+             "outputs:\n"
+             "  o:\n    fn::invoke:\n      function: subpackage:index:doIt\n"
+             "      arguments:\n        input: x\n");
+  char sdks[128];
+  snprintf(sdks, sizeof(sdks), "%s/sdks", r.dir);
+  CHECK(mkdir(sdks, 0700) == 0);
+  write_file(sdks, "subpackage.yaml",
+             "packageDeclarationVersion: 1\nname: parameterized\n"
+             "version: 1.2.3\nparameterization:\n  name: subpackage\n"
+             "  version: 2.0.0\n  value: SGVsbG9Xb3JsZA==\n");
+  run_program_in(&r, NULL, 0, NULL);
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  CHECK(fake_monitor_event(&r.m, "pkg:subpackage") == 0);
+  CHECK_STR(fake_monitor_reg(&r.m, "hello")->packageref, "ref-subpackage");
+  CHECK_STR(fake_monitor_reg(&r.m, "hello")->version, "");
+  CHECK_STR(fake_monitor_reg(&r.m, "pinned")->packageref, "");
+  CHECK_STR(fake_monitor_reg(&r.m, "pinned")->version, "3.0.0");
+  CHECK_STR(fake_monitor_reg(&r.m, "prov")->packageref, "ref-subpackage");
+  CHECK_STR(fake_monitor_reg(&r.m, "plain")->packageref, "");
+  CHECK(r.m.ninvokes == 1);
+  CHECK_STR(r.m.invokes[0]->packageref, "ref-subpackage");
+  run_free(&r);
+}
+
 /* ---- projects ---- */
 
 static void test_yaml_project_fields_and_main(void) {
@@ -1295,6 +1336,7 @@ int main(void) {
   RUN(test_yaml_registration_failure);
   RUN(test_yaml_cancel);
   RUN(test_yaml_component_schema);
+  RUN(test_yaml_parameterized_package);
   RUN(test_yaml_project_fields_and_main);
   RUN(test_yaml_get_reads);
   RUN(test_yaml_examples);

@@ -1405,3 +1405,58 @@ def _asset_archive(res):
 
 
 TESTS["l2-resource-asset-archive"] = Test([Run(_asset_archive)])
+
+
+# ---- parameterized packages (providers/parameterized.js, extbase.js)
+
+
+# l2_parameterized_resource.go
+def _parameterized_resource(res):
+    stack_resource(res)
+    outs = stack_outputs(res)
+    equal("HelloWorld", outs.get("parameterValue"), "parameter value should be correct")
+    equal("HelloWorldComponent", outs.get("parameterValueFromComponent"),
+          "parameter value from component should be correct")
+
+
+TESTS["l2-parameterized-resource"] = Test([Run(_parameterized_resource)])
+
+
+# l2_parameterized_invoke.go
+def _parameterized_invoke(res):
+    stack_resource(res)
+    equal("goodbyeHelloWorld", stack_outputs(res).get("parameterValue"),
+          "parameter value should be correct")
+
+
+TESTS["l2-parameterized-invoke"] = Test([Run(_parameterized_invoke)])
+
+
+# l2_parameterized_resource_twice.go
+def _parameterized_resource_twice(res):
+    stack_resource(res)
+    outs = stack_outputs(res)
+    equal("HelloWorld", outs.get("parameterValue1"), "first parameter value should be correct")
+    equal("HelloWorldComponent", outs.get("parameterValueFromComponent1"),
+          "first parameter value from component should be correct")
+    equal("GoodbyeWorld", outs.get("parameterValue2"), "second parameter value should be correct")
+    equal("GoodbyeWorldComponent", outs.get("parameterValueFromComponent2"),
+          "second parameter value from component should be correct")
+
+
+TESTS["l2-parameterized-resource-twice"] = Test([Run(_parameterized_resource_twice)])
+
+
+# l2_explicit_parameterized_provider.go
+def _explicit_parameterized_provider(res):
+    stack_resource(res)
+    length(res.resources, 3, "resources in snapshot")
+    equal("Goodbye World", stack_outputs(res).get("parameterValue"),
+          "parameter value and provider config should be correct")
+    prov = single(res, "pulumi:providers:goodbye")
+    equal("prov", urn_name(prov["urn"]), "expected explicit provider resource")
+    goodbye = single(res, "goodbye:index:Goodbye")
+    equal(provider_ref(prov), goodbye.get("provider"), "provider reference")
+
+
+TESTS["l2-explicit-parameterized-provider"] = Test([Run(_explicit_parameterized_provider)])

@@ -126,6 +126,8 @@ def sdk_versions(src_root):
             fields = {}
             with open(os.path.join(d, f)) as fh:
                 for line in fh:
+                    if line[:1].isspace():
+                        continue  # a nested key (parameterization: name, version)
                     k, _, v = line.partition(":")
                     fields[k.strip()] = v.strip().strip("'\"")
             if fields.get("name") and fields.get("version"):

@@ -1460,3 +1460,42 @@ def _explicit_parameterized_provider(res):
 
 
 TESTS["l2-explicit-parameterized-provider"] = Test([Run(_explicit_parameterized_provider)])
+
+
+# l2_extension_parameterized_resource.go (Pulumi at 1b59498: the
+# extension's resources in its own namespace, myext:index:Greeting)
+def _extension_parameterized_resource(res):
+    stack_resource(res)
+    outs = stack_outputs(res)
+    member(outs, "parameterValue", "Hello")
+    member(outs, "parameterValueFromComponent", "HelloComponent")
+    member(outs, "invokeGreeting", "Hello, Pulumi")
+    greeting = single(res, "myext:index:Greeting")
+    require(greeting.get("extensionRef"), "extension resource state must carry an ExtensionRef")
+    require("pulumi:providers:extbase::" in greeting.get("provider", ""),
+            "greeting must be served by the base provider, not the extension")
+    extensions = (res.state or {}).get("deployment", {}).get("extensions") or {}
+    require(greeting["extensionRef"] in extensions,
+            "snapshot Extensions must include the extension blob keyed by ExtensionRef")
+
+
+TESTS["l2-extension-parameterized-resource"] = Test([Run(_extension_parameterized_resource)])
+
+
+# l2_extension_and_base_resource.go
+def _extension_and_base_resource(res):
+    stack_resource(res)
+    outs = stack_outputs(res)
+    member(outs, "parameterValue", "Hello")
+    member(outs, "baseValue", "base")
+    greeting = single(res, "myext:index:Greeting")
+    require(greeting.get("extensionRef"), "extension resource state must carry an ExtensionRef")
+    require("pulumi:providers:extbase::" in greeting.get("provider", ""),
+            "greeting must be served by the base provider")
+    base = single(res, "extbase:index:Base")
+    require(not base.get("extensionRef"), "base resource state must not carry an ExtensionRef")
+    require("pulumi:providers:extbase::" in base.get("provider", ""),
+            "base must be served by the base provider")
+
+
+TESTS["l2-extension-and-base-resource"] = Test([Run(_extension_and_base_resource)])

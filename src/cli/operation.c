@@ -163,6 +163,26 @@ static void end_event_stream(sink *s) {
   on_event(s, &ev);
 }
 
+/* The policy configs' schema errors: Pulumi's engine reports each as an
+ * error diagnostic event (loadPolicyPlugins), before the operation fails
+ * with "validating policy config"; the display has not started. */
+static void problem_events(sink *s, const mp_strv *problems) {
+  for (size_t i = 0; i < problems->len; i++) {
+    mp_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.kind = MP_EVENT_DIAGNOSTIC;
+    ev.sequence = s->last_sequence + 1;
+    ev.timestamp = (double)time(NULL);
+    ev.severity = "error";
+    ev.message = problems->items[i];
+    if (s->json) mp_cli_event_write(s->json, &ev, s->flags);
+    if (s->event_log) mp_cli_event_write(s->event_log, &ev, s->flags);
+    if (s->event_stream) mp_event_stream_send(s->event_stream, &ev, s->flags);
+    s->last_sequence = ev.sequence;
+    s->last_timestamp = ev.timestamp;
+  }
+}
+
 /* The policy findings left after the run's last event (none, usually). */
 static void policy_events(sink *s) {
   if (s->policy == NULL) return;
@@ -286,8 +306,10 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   if (rc == 0) {
     rc = mp_policy_run_start(&policy, &r->f->policy, plugins, err);
     if (rc == 0 && policy.n) s.policy = &policy;
-    for (size_t i = 0; i < policy.problems.len; i++)
+    problem_events(&s, &policy.problems);
+    for (size_t i = 0; !s.json && i < policy.problems.len; i++)
       mp_cli_error(ctx, 0, "%s", policy.problems.items[i]);
+    if (policy.problems.len) end_event_stream(&s);
   }
   /* what the history entry keeps (cli/update_info.h) */
   char *env_json = NULL, *config_json = NULL;

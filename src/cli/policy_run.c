@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/json_out.h"
 #include "engine/urn.h"
 #include "stepgen/stepgen.h"
 
@@ -137,11 +138,13 @@ static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
   }
   const char *policy = NULL;
   int mandatory = rc == 0 ? count_mandatory(&found, &policy) : 0;
-  if (mandatory)
-    rc = mp_err_set(err, MP_EINVAL,
-                    "%s violates %d mandatory polic%s (first: '%s'); no step "
-                    "of it runs",
-                    st->urn, mandatory, mandatory == 1 ? "y" : "ies", policy);
+  if (mandatory) { /* the generator decides: fail up, go on in a preview */
+    mp_err_set(err, MP_EINVAL,
+               "%s violates %d mandatory polic%s (first: '%s'); no step of "
+               "it runs",
+               st->urn, mandatory, mandatory == 1 ? "y" : "ies", policy);
+    rc = 1;
+  }
   keep(p, &found);
   mp_policy_diags_destroy(&found);
   free(name);
@@ -337,6 +340,21 @@ size_t mp_policy_run_count(mp_policy_run *p) {
   return n;
 }
 
+/* A violation's message as Pulumi's engine makes it (the policy's
+ * message, then a newline: eventEmitter.policyViolationEvent), without
+ * its color markers. */
+static void add_message(cJSON *o, const char *message) {
+  char *m = mp_xasprintf("%s\n", message ? message : "");
+  cJSON_AddStringToObject(o, "message", m);
+  free(m);
+}
+
+/* A remediation's property map, left out when empty (omitempty). */
+static void add_props(cJSON *o, const char *key, const mp_value *v) {
+  if (v && v->kind == MP_VALUE_OBJECT && v->u.obj.len > 0)
+    cJSON_AddItemToObject(o, key, mp_cli_value_cjson(v, 0));
+}
+
 void mp_policy_run_json(mp_policy_run *p, size_t from, size_t to, FILE *f,
                         uint64_t first_seq, double timestamp) {
   pthread_mutex_lock(&p->mu); /* |found| may grow (and move) meanwhile */
@@ -349,8 +367,11 @@ void mp_policy_run_json(mp_policy_run *p, size_t from, size_t to, FILE *f,
     cJSON *pe = cJSON_AddObjectToObject(
         ev, fix ? "policyRemediationEvent" : "policyEvent");
     if (x->urn[0]) cJSON_AddStringToObject(pe, "resourceUrn", x->urn);
-    if (!fix) cJSON_AddStringToObject(pe, "message", x->message);
-    cJSON_AddStringToObject(pe, "color", "never");
+    if (!fix) add_message(pe, x->message);
+    /* Pulumi's engine makes both "raw"; its JSON writer (logJSONEvent)
+     * cleans a violation's message for a colorless run, not a
+     * remediation */
+    cJSON_AddStringToObject(pe, "color", fix ? "raw" : "never");
     cJSON_AddStringToObject(pe, "policyName", x->policy);
     cJSON_AddStringToObject(pe, "policyPackName", x->pack);
     cJSON_AddStringToObject(pe, "policyPackVersion", x->pack_version);
@@ -358,6 +379,10 @@ void mp_policy_run_json(mp_policy_run *p, size_t from, size_t to, FILE *f,
     if (!fix)
       cJSON_AddStringToObject(pe, "enforcementLevel",
                               mp_policy_level_name(x->level));
+    if (fix) { /* secrets masked: Pulumi's writer never shows them */
+      add_props(pe, "before", x->before);
+      add_props(pe, "after", x->after);
+    }
     char *text = cJSON_PrintUnformatted(ev);
     fprintf(f, "%s\n", text);
     free(text);

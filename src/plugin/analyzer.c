@@ -55,6 +55,8 @@ void mp_policy_diags_destroy(mp_policy_diags *d) {
     free(x->message);
     free(x->urn);
     free(x->diff);
+    mp_value_free(x->before);
+    mp_value_free(x->after);
   }
   free(d->items);
   memset(d, 0, sizeof(*d));
@@ -523,6 +525,8 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
         break;
       }
       x->diff = short_diff(*props ? *props : r->props, v);
+      x->before = mp_value_dup(*props ? *props : r->props);
+      x->after = mp_value_dup(v);
       mp_value_free(*props);
       *props = v;
     } else {

@@ -30,6 +30,9 @@ typedef struct mp_policy_diag {
   /* A remediation's change of the inputs' top-level keys, as Pulumi's
    * short diff ("+added-deleted~updated", "" for none); NULL otherwise. */
   char *diff;
+  /* A remediation's inputs before and after it (owned; NULL otherwise),
+   * for Pulumi's PolicyRemediationEvent. */
+  mp_value *before, *after;
   mp_policy_level level;
 } mp_policy_diag;
 

@@ -428,6 +428,18 @@ static const char protect_replace_fmt[] =
     "protection. To unprotect the resource, remove the `protect` flag from "
     "the resource in your Pulumi program and run `pulumi up`";
 
+/* A mandatory policy violation (the analyze hook's 1): the resource is
+ * invalid in an update; a preview only marks itself failed, with no
+ * diagnostic of its own (the policy event tells it), and goes on
+ * (step_generator.go analyzeResource: sawError, not invalid, in a dry
+ * run; the deployment then fails with "preview failed"). */
+static int mandatory_violation(mp_stepgen *sg, mp_err *err) {
+  if (!sg->preview) return err->code ? err->code : MP_EINVAL;
+  sg->preview_failed = 1;
+  mp_err_clear(err);
+  return 0;
+}
+
 /* Reports a problem that fails `up` but only marks a preview failed. */
 static int preview_or_fail(mp_stepgen *sg, mp_diags *diags, const char *urn,
                            mp_err *err) {
@@ -804,6 +816,7 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   if (rc == 0 && sg->analyze && st->custom && !mp_type_is_provider(st->type)) {
     mp_sg_analyzed x = {provider_resource(sg, st->provider), g->dbr};
     rc = sg->analyze(sg->analyze_ud, st, &x, diags, err);
+    if (rc > 0) rc = mandatory_violation(sg, err);
   }
   if (rc < 0) return rc;
   if (!old) {

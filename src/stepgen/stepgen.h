@@ -65,8 +65,12 @@ typedef struct mp_stepgen_opts {
    * resource's Check and before its step is decided. It may replace
    * st->inputs (a remediation), add diagnostics, and fail the
    * registration (an MP_E code, with |err|) so that no step of the
-   * resource runs. |x| is what Pulumi's AnalyzerResource carries beside
-   * the state. NULL: no policy packs. */
+   * resource runs. It returns 1 (with |err|) for a mandatory violation,
+   * which, as in Pulumi's analyzeResource, makes the resource invalid in
+   * an update (the registration fails with |err|) but not in a preview:
+   * there the step goes on and the preview fails at its end. |x| is what
+   * Pulumi's AnalyzerResource carries beside the state. NULL: no policy
+   * packs. */
   int (*analyze)(void *ud, mp_resource *st, const struct mp_sg_analyzed *x,
                  struct mp_diags *diags, mp_err *err);
   void *analyze_ud;

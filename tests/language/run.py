@@ -9,7 +9,10 @@ cache of its own holding the test provider plugins of providers/ at the
 versions the test declares (sdks/<pkg>.yaml); then
 for each run sets the run's config, runs `minipulumi preview` (when the run
 asserts on it) and `minipulumi up`, exports the state and checks the run's
-assertions (l1.py, l2.py: Pulumi's tests/l1_*.go and l2_*.go restated).
+assertions (l1.py, l2.py: Pulumi's tests/l1_*.go and l2_*.go restated;
+policy.py: tests/policy_*.go, whose runs also give policy packs of
+policies/ with their config, --policy-pack and --policy-pack-config on
+both commands, and assert on the engine events).
 
 Usage: run.py [-k FILTER] [-j JOBS] [--keep] BINARY [TEST...]
 Prints one line per test and `N passed, N failed`. A test listed in
@@ -33,6 +36,7 @@ sys.path.insert(0, HERE)
 import check  # noqa: E402
 import l1  # noqa: E402
 import l2  # noqa: E402
+import policy  # noqa: E402
 
 STACK = "organization/%s/test"
 CMD_TIMEOUT = 120
@@ -71,6 +75,7 @@ def all_tests():
     tests = {}
     tests.update(l1.TESTS)
     tests.update(l2.TESTS)
+    tests.update(policy.TESTS)
     return tests
 
 
@@ -330,10 +335,11 @@ def run_test(binary, name, test, keep):
                 for ref, outs in test.stack_refs.items():
                     make_stack_ref(env, ref, outs)
             set_config(env, project, run.config)
+            packs = policy.policy_flags(env.project, run)
             if run.preview is not None:
-                err, out, errtext = deploy(env, "preview", [])
+                err, out, errtext = deploy(env, "preview", packs)
                 run.preview(check.Result(env.project, err, None, summary_changes(out), out, errtext))
-            err, out, errtext = deploy(env, "up", run.flags)
+            err, out, errtext = deploy(env, "up", run.flags + packs)
             state = export(env)
             res = check.Result(env.project, err, state, summary_changes(out), out, errtext)
             try:
@@ -383,6 +389,11 @@ def main():
     if any(n.startswith("l2-") for n in names) and not os.path.isdir(
             os.path.join(HERE, "node_modules", "@pulumi", "pulumi")):
         print("FAIL: the test providers need tests/language/node_modules: "
+              "run scripts/npm-deps.sh tests/language")
+        return 1
+    if any(n.startswith("policy-") for n in names) and not os.path.isdir(
+            os.path.join(HERE, "node_modules", "@pulumi", "policy")):
+        print("FAIL: the policy packs need @pulumi/policy in tests/language/node_modules: "
               "run scripts/npm-deps.sh tests/language")
         return 1
     passed = failed = 0

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Policy packs on a YAML program: a mandatory resource policy fails the
-# preview and the update (no step of the violating resource runs), an
+# preview (which goes on with the resource's step, then fails, as
+# Pulumi's) and the update (no step of the violating resource runs), an
 # advisory one and a stack policy warn, a remediation changes the inputs
 # before the step; the text (Policies:) and the --json policy events;
 # --policy-pack-config turns the mandatory policy advisory and sets its
@@ -48,6 +49,29 @@ expect_out "error: preview failed" "the preview fails"
 check "Policies: before Diagnostics:, no Resources: after a mandatory violation" '
 assert out.index("Policies:") < out.index("Diagnostics:"), out
 assert "Resources:" not in out, out
+'
+
+# -- the preview's event log: the violating pet's step is still
+# previewed and the preview's only error is "preview failed" (a
+# mandatory violation makes a resource invalid in an update only); the
+# events as Pulumi's writer makes them (a violation's message ends with
+# a newline; a remediation keeps its "raw" color and has its before and
+# after)
+run preview --policy-pack "$MAIN" --event-log "$T/preview.jsonl"
+expect_rc 1 "preview --event-log with a mandatory violation"
+check "the preview goes on; its events" '
+ev = events(T + "/preview.jsonl")
+assert ("create", "pet") in steps(ev, planning=True), steps(ev, planning=True)
+errs = [e["diagnosticEvent"] for e in ev if e.get("diagnosticEvent", {}).get("severity") == "error"]
+assert [(d.get("urn"), d["message"]) for d in errs] == [(None, "preview failed\n")], errs
+pe = [e["policyEvent"] for e in ev if "policyEvent" in e]
+mand = [p for p in pe if p["enforcementLevel"] == "mandatory"][0]
+assert mand["message"] == "A RandomPet has at most maxLength words.\nlength 5 is more than 3\n", mand
+assert mand["color"] == "never", mand
+rem = [e["policyRemediationEvent"] for e in ev if "policyRemediationEvent" in e]
+assert len(rem) == 1 and rem[0]["color"] == "raw", rem
+assert rem[0]["after"]["special"] is False and rem[0]["before"].get("special") is not False, rem
+assert rem[0]["before"]["length"] == 12 and rem[0]["after"]["length"] == 12, rem
 '
 
 # -- preview --json: Pulumi's PreviewDigest has no policy fields (its

@@ -32,6 +32,21 @@ expect_not_out "created" "no step ran"
 export_state
 check "nothing in the state" 'assert "pet" not in res(), res().keys()'
 
+# -- with --json (and --event-log) each schema error is an error
+# diagnostic event, as Pulumi's engine reports it, then the stream's
+# cancelEvent; the operation's own error stays on stderr
+run up --yes --skip-preview --json --policy-pack "$SCHEMA" --event-log "$T/ev.jsonl"
+expect_rc 2 "a required property missing, --json"
+expect_err "error: validating policy config" "the operation's error"
+check "the schema error as a diagnostic event" '
+for ev in (events(), events(T + "/ev.jsonl")):
+    assert kinds(ev) == ["diagnosticEvent", "cancelEvent"], ev
+    d = ev[0]["diagnosticEvent"]
+    assert d["severity"] == "error" and "urn" not in d, d
+    assert d["message"] == "validating policy config: mp-schema-pack 0.0.1  tag-rules: tag is required\n", d
+    assert [e["sequence"] for e in ev] == [1, 2], ev
+'
+
 # -- a wrong type, a value not in the enum, one too short: all reported,
 # sorted
 echo '{"tag-rules": {"maxTags": "many", "mode": "loose", "tag": "a"}}' > "$T/bad.json"

@@ -378,8 +378,8 @@ component_request(const Pulumirpc__ConstructRequest *q, const mp_value *inputs,
 /* The body's config: each declared input, given or its default, as
  * "<project>:<key>" (the host reads a project's config so). */
 static int body_config(const char *path, const mp_ynode *comp,
-                       const char *project, const char *type,
-                       const mp_value *inputs, mp_value **out, mp_err *err) {
+                       const char *project, const mp_value *inputs,
+                       mp_value **out, mp_err *err) {
   mp_value *cfg = mp_value_new_object();
   const mp_ynode *in = mp_ynode_get(comp, "inputs");
   for (size_t i = 0; in && in->kind == MP_YNODE_MAP && i < in->n; i++) {
@@ -392,8 +392,7 @@ static int body_config(const char *path, const mp_ynode *comp,
       v = mp_ynode_value(def, MP_YNODE_TYPED);
     if (v == NULL) {
       mp_value_free(cfg);
-      char *msg = mp_xasprintf("component %s: missing required input '%s'",
-                               type, k);
+      char *msg = mp_xasprintf("missing required input '%s'", k);
       int rc = at(err, path, in->keys[i], msg);
       free(msg);
       return rc;
@@ -474,8 +473,7 @@ static int yp_construct_here(mp_provider *base, struct mp_monitor *m,
   if (rc == 0) rc = body_project(y, q->project, c2 + 1, &proj, err);
   if (rc == 0) rc = mp_value_from_pb_struct(q->inputs, &inputs, err);
   if (rc == 0)
-    rc = body_config(y->path, proj->program, q->project, type, inputs, &cfg,
-                     err);
+    rc = body_config(y->path, proj->program, q->project, inputs, &cfg, err);
   if (rc == 0 && (root = component_request(q, inputs, err)) == NULL)
     rc = err->code ? err->code : MP_EPROTO;
   if (rc == 0) {
@@ -497,12 +495,12 @@ static int yp_construct_here(mp_provider *base, struct mp_monitor *m,
     if (rc < 0) free(j);
     else proj = NULL, root = NULL; /* the body's now */
   }
+  if (rc < 0) mp_err_prefix(err, "constructing %s", type);
   mp__request_free(root);
   mp_project_free(proj);
   mp_value_free(inputs);
   mp_value_free(cfg);
   pulumirpc__construct_request__free_unpacked(q, NULL);
-  if (rc < 0) mp_err_prefix(err, "constructing %s", type);
   return rc;
 }
 

@@ -110,7 +110,8 @@ int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
   if (rt == NULL || strcmp(rt, "nodejs") != 0) {
     rc = mp_err_set(err, MP_EINVAL,
                     "plugin '%s' from source '%s': %s runtime '%s' is not "
-                    "supported (minipulumi runs nodejs plugin folders)",
+                    "supported (minipulumi runs nodejs plugin folders, and "
+                    "yaml ones in-process)",
                     pkg, dir, manifest ? manifest : "PulumiPlugin.yaml",
                     rt ? rt : "(none)");
   } else if ((node = mp__plugin_on_path(h->search_path, "node")) == NULL) {

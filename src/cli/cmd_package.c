@@ -12,6 +12,7 @@
 #include "cli/json_out.h"
 #include "cli/messages.h"
 #include "cli/plugins.h"
+#include "lang/yaml_plugin.h"
 #include "plugin/plugin.h"
 #include "providers/builtin.h"
 
@@ -59,6 +60,7 @@ static int host_new(mp_ctx *ctx, mp_plugin_host **h, mp_err *err) {
   o.project = "";
   o.stack = "";
   o.builtins = mp_builtin_providers(NULL);
+  o.yaml_plugin = mp_yaml_plugin_new;
   o.search_path =
       mp_cli_env_true("PULUMI_IGNORE_AMBIENT_PLUGINS") ? NULL : getenv("PATH");
   o.cache_dir = cache_dir;

@@ -8,6 +8,7 @@
 #include "cli/plugins.h"
 #include "lang/nodejs.h"
 #include "lang/yaml_host.h"
+#include "lang/yaml_plugin.h"
 #include "providers/builtin.h"
 
 int mp_cli_source_new(mp_ctx *ctx, const char *stack, const char *client,
@@ -71,6 +72,7 @@ int mp_cli_plugin_host_new(mp_ctx *ctx, const char *stack,
   o.specs = specs;
   o.nspecs = n;
   o.builtins = mp_builtin_providers(builtin);
+  o.yaml_plugin = mp_yaml_plugin_new;
   /* Process settings the host takes as options (the engine reads no
    * environment variable). */
   char *plugin_dir = mp_cli_home_path(".minipulumi/plugins");

@@ -3,8 +3,10 @@
  * their Construct and Call on the worker pool. The endpoint is a second
  * ResourceMonitor server on the deployment's loop, made on the first
  * Construct or Call, so that a program that runs in-process (Pulumi YAML)
- * has one too; it is closed when the deployment finishes. Loop thread,
- * except relay_work. */
+ * has one too; it is closed when the deployment finishes. A provider that
+ * constructs in-process (construct_here: a Pulumi YAML plugin folder) is
+ * found on the worker but asked on the loop, and registers through the
+ * monitor itself, with no endpoint. Loop thread, except relay_work. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,9 @@ typedef struct relay_job {
   mp_buf req, resp;
   mp_monitor_reg *reg;   /* Construct */
   mp_monitor_call *call; /* Call */
+  /* A provider that constructs on the loop (construct_here): found on
+   * the worker, asked in relay_after. */
+  mp_provider *here;
   int rc;
   mp_err err;
 } relay_job;
@@ -95,6 +100,10 @@ static void relay_work(uv_work_t *w) {
     j->rc = j->err.code ? j->err.code : MP_ENOENT;
     return;
   }
+  if (!j->is_call && p->vt->construct_here) {
+    j->here = p;
+    return;
+  }
   int (*fn)(mp_provider *, const mp_buf *, mp_buf *, mp_err *) =
       j->is_call ? p->vt->call : p->vt->construct;
   if (fn == NULL) {
@@ -108,11 +117,9 @@ static void relay_work(uv_work_t *w) {
   j->rc = fn(p, &j->req, &j->resp, &j->err);
 }
 
-static void relay_after(uv_work_t *w, int status) {
-  relay_job *j = mp_container_of(w, relay_job, work);
+/* The answer of a Construct or Call, back on the loop. */
+static void relay_done(relay_job *j) {
   deploy *d = j->d;
-  if (status == UV_ECANCELED)
-    j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
   d->invokes--;
   const mp_err *err = j->rc < 0 ? &j->err : NULL;
   if (j->is_call) {
@@ -130,6 +137,33 @@ static void relay_after(uv_work_t *w, int status) {
   mp_buf_destroy(&j->resp);
   relay_job_free(j);
   mp__deploy_advance(d);
+}
+
+static void here_done(void *ud, const mp_buf *resp, const mp_err *err) {
+  relay_job *j = ud;
+  if (resp) {
+    mp_buf_append(&j->resp, resp->data, resp->len);
+  } else {
+    j->rc = err && err->code ? err->code : MP_EPLUGIN;
+    mp_err_set(&j->err, j->rc, "%s",
+               err && err->msg[0] ? err->msg : "Construct failed");
+  }
+  relay_done(j);
+}
+
+static void relay_after(uv_work_t *w, int status) {
+  relay_job *j = mp_container_of(w, relay_job, work);
+  if (status == UV_ECANCELED)
+    j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
+  if (j->rc == 0 && j->here) {
+    /* The provider registers the component's body itself, on this loop;
+     * the job stays in flight (d->invokes) until it answers. */
+    mp_err_clear(&j->err);
+    j->rc = j->here->vt->construct_here(j->here, j->d->mon, &j->req,
+                                        here_done, j, &j->err);
+    if (j->rc == 0) return;
+  }
+  relay_done(j);
 }
 
 static int relay(deploy *d, relay_job *j, mp_buf *req, mp_err *err) {

@@ -13,6 +13,7 @@
 #include "engine/value.h"
 
 typedef struct mp_provider mp_provider;
+struct mp_monitor; /* monitor/api.h: construct_here's */
 
 typedef struct mp_check_failure {
   char *property; /* may be NULL */
@@ -141,6 +142,21 @@ typedef struct mp_provider_vtable {
    * MP_ENOENT. */
   int (*get_schema)(mp_provider *p, int version, const char *sub_name,
                     const char *sub_version, char **json, mp_err *err);
+  /* An in-process component provider (a Pulumi YAML plugin folder,
+   * docs/plugins.md "Pulumi YAML component providers"): Construct made
+   * on the deployment's loop thread, in place of |construct| on a
+   * worker, registering the component and its children straight with
+   * the deployment's monitor |m| (monitor/api.h; opaque here), as the
+   * embedded YAML host registers a program's resources. |req| is the
+   * packed ConstructRequest (borrowed for the call). Returns 0, and
+   * |done| runs once, later, with the packed ConstructResponse or NULL
+   * and the error; or an MP_E code, and |done| never runs. Loop thread.
+   * NULL: the provider constructs through |construct|. */
+  int (*construct_here)(mp_provider *p, struct mp_monitor *m,
+                        const mp_buf *req,
+                        void (*done)(void *ud, const mp_buf *resp,
+                                     const mp_err *err),
+                        void *ud, mp_err *err);
 } mp_provider_vtable;
 
 /* Every provider struct starts with this header. */

@@ -161,6 +161,25 @@ int mp__prog_check_version(mp__prog *p, const char *version,
                                            const char *version, mp_err *err),
                            mp_err *err);
 
+/* A component's body ended: on success its URN, its outputs (OBJECT)
+ * and, per output, the URNs it depends on (OBJECT of ARRAYs of strings),
+ * all borrowed for the call; on failure NULL and the |error| text. */
+typedef void (*mp__body_end)(void *ud, const char *urn, const mp_value *outputs,
+                             const mp_value *output_deps, const char *error);
+/* Runs |proj|'s program (a Pulumi YAML component's body: its `program` the
+ * component's node, its config the component's inputs as "<project>:<key>")
+ * against |m| as a program is run, except that |root| (taken) is
+ * registered in the stack's place and parents the body's resources, whose
+ * names get |name_prefix| (may be NULL), and the end goes to |on_end|
+ * (later, once), not to the monitor; |proj| and |root| are then taken
+ * (freed once the body is over). Returns 0, or an MP_E code (then
+ * |on_end| never runs and |proj| and |root| are the caller's).
+ * Loop thread. */
+int mp__body_start(mp_project *proj, mp_monitor *m, const mp_source_info *info,
+                   Pulumirpc__RegisterResourceRequest *root,
+                   const char *name_prefix, mp__body_end on_end, void *ud,
+                   mp_err *err);
+
 /* The state of one evaluation. */
 typedef struct mp__evalctx {
   mp__prog *p;

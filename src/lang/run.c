@@ -1,6 +1,8 @@
 /* The Pulumi YAML language host: registers the stack, then every resource
  * as soon as everything it references is known (all ready registrations
- * are issued at once), and finally the stack outputs. */
+ * are issued at once), and finally the stack outputs. A component's body
+ * (a Pulumi YAML component provider's Construct, yaml_plugin.c) runs the
+ * same way, with the component in the stack's place (mp__body_start). */
 #include "lang/yaml_host.h"
 
 #include <stdlib.h>
@@ -28,6 +30,16 @@ typedef struct yaml_source {
   /* The packages' schemas, asked before the stack is registered. */
   mp__yschemas schemas;
   size_t schemas_pending;
+  /* A component's body (mp__body_start): |root| is registered in the
+   * stack's place and parents the body's resources; the outputs are
+   * kept, with the URNs each depends on, for |on_end|, which is told of
+   * the end in place of the monitor. The source frees itself after. */
+  Pulumirpc__RegisterResourceRequest *root;
+  mp__body_end on_end;
+  void *end_ud;
+  mp_value *outputs, *output_deps;
+  int ended;
+  mp_project *own_proj; /* the body's project, freed with it */
   /* Nodes before these indexes have left WAIT/INVOKE (for good), and are
    * DONE (for good): pump starts its scans there, so that answering N
    * registrations does not cost N scans of every node. */
@@ -42,6 +54,28 @@ typedef struct call {
 } call;
 
 static void pump(yaml_source *s);
+static void src_free(mp_source *base);
+
+/* The program is over: the monitor is told, or a component's |on_end|. */
+static void end(yaml_source *s, int failed, const char *msg) {
+  if (s->root == NULL) {
+    mp_monitor_program_done(s->m, failed, msg);
+    return;
+  }
+  s->ended = 1;
+  const char *why = msg && *msg ? msg
+                    : s->canceled ? "the deployment was canceled"
+                                  : "the component's body failed";
+  s->on_end(s->end_ud, failed ? NULL : s->stack_urn,
+            failed ? NULL : s->outputs, failed ? NULL : s->output_deps,
+            failed ? why : NULL);
+}
+
+/* After each answer of the monitor: a component's body that has ended
+ * goes (nothing is in flight then: it ends only when nothing is). */
+static void settle(yaml_source *s) {
+  if (s->ended) src_free(&s->base);
+}
 
 /* Ends a failed or cancelled program once nothing is in flight (the
  * successful end is in pump, after the outputs). */
@@ -49,8 +83,7 @@ static void finish(yaml_source *s) {
   if (s->finished || s->outstanding > 0 || !(s->failed || s->canceled))
     return;
   s->finished = 1;
-  mp_monitor_program_done(s->m, 1,
-                          s->failed && s->fail_msg ? s->fail_msg : "");
+  end(s, 1, s->failed && s->fail_msg ? s->fail_msg : "");
 }
 
 static void fail(yaml_source *s, const char *msg) {
@@ -152,7 +185,7 @@ static mp__yres *resource_answered(void *ud, const void *resp, int result,
   return r;
 }
 
-static void on_registered(void *ud,
+static void on_registered_answer(void *ud,
                           const Pulumirpc__RegisterResourceResponse *resp,
                           const mp_err *err) {
   yaml_source *s;
@@ -167,7 +200,13 @@ static void on_registered(void *ud,
     resource_done(s, idx);
 }
 
-static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
+static void on_registered(void *ud, const Pulumirpc__RegisterResourceResponse *resp, const mp_err *err) {
+  yaml_source *s = ((call *)ud)->s;
+  on_registered_answer(ud, resp, err);
+  settle(s);
+}
+
+static void on_read_answer(void *ud, const Pulumirpc__ReadResourceResponse *resp,
                     const mp_err *err) {
   yaml_source *s;
   size_t idx;
@@ -191,7 +230,13 @@ static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
     resource_done(s, idx);
 }
 
-static void on_stack(void *ud,
+static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp, const mp_err *err) {
+  yaml_source *s = ((call *)ud)->s;
+  on_read_answer(ud, resp, err);
+  settle(s);
+}
+
+static void on_stack_answer(void *ud,
                      const Pulumirpc__RegisterResourceResponse *resp,
                      const mp_err *err) {
   call *c = ud;
@@ -205,7 +250,13 @@ static void on_stack(void *ud,
   finish(s);
 }
 
-static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
+static void on_stack(void *ud, const Pulumirpc__RegisterResourceResponse *resp, const mp_err *err) {
+  yaml_source *s = ((call *)ud)->s;
+  on_stack_answer(ud, resp, err);
+  settle(s);
+}
+
+static void on_invoke_answer(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
                       const mp_err *err) {
   call *c = ud;
   yaml_source *s = c->s;
@@ -240,6 +291,12 @@ static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
   x->invoke_state = 2;
   pump(s);
   finish(s);
+}
+
+static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp, const mp_err *err) {
+  yaml_source *s = ((call *)ud)->s;
+  on_invoke_answer(ud, resp, err);
+  settle(s);
 }
 
 /* ---- scheduling ---- */
@@ -337,16 +394,26 @@ static int run_resource(yaml_source *s, mp__gnode *g, mp_err *err) {
 static int register_outputs(yaml_source *s, mp_err *err) {
   mp__evalctx c = ctx(s);
   mp_value *outs = mp_value_new_object();
+  mp_value *all_deps = mp_value_new_object();
   int rc = 0;
   for (size_t i = 0; i < s->prog.nouts; i++) {
+    mp_strv deps;
+    mp_strv_init(&deps);
+    c.deps = &deps;
     mp_value *v = mp__eval(&c, s->prog.outs[i].expr, err);
     if (v == NULL) {
+      mp_strv_destroy(&deps);
       rc = err->code < 0 ? err->code : 1;
       if (rc < 0)
         break;
       continue;
     }
     mp_value_object_set(outs, s->prog.outs[i].key, v);
+    mp_value *urns = mp_value_new_array();
+    for (size_t k = 0; k < deps.len; k++)
+      mp_value_array_push(urns, mp_value_new_cstring(deps.items[k]));
+    mp_value_object_set(all_deps, s->prog.outs[i].key, urns);
+    mp_strv_destroy(&deps);
   }
   if (rc == 0) {
     Pulumirpc__RegisterResourceOutputsRequest req =
@@ -357,7 +424,14 @@ static int register_outputs(yaml_source *s, mp_err *err) {
       rc = mp_monitor_register_outputs(s->m, &req, err);
     mp_value_pb_struct_free(req.outputs);
   }
+  if (rc == 0 && s->root) {
+    /* A component answers its Construct with them. */
+    s->outputs = outs;
+    s->output_deps = all_deps;
+    return 0;
+  }
   mp_value_free(outs);
+  mp_value_free(all_deps);
   return rc;
 }
 
@@ -407,7 +481,10 @@ static void pump(yaml_source *s) {
      * update; the program itself ends normally, as Pulumi's SDKs do under
      * continue-on-error, so that the delete phase still runs. */
     s->finished = 1;
-    mp_monitor_program_done(s->m, 0, NULL);
+    /* A component's body that cannot finish has no outputs to answer:
+     * its Construct fails. */
+    if (s->root) end(s, 1, "a resource of the component failed");
+    else end(s, 0, NULL);
     return;
   }
   if (blocked)
@@ -419,7 +496,7 @@ static void pump(yaml_source *s) {
     fail(s, err.msg);
   } else if (rc == 0) {
     s->finished = 1;
-    mp_monitor_program_done(s->m, 0, NULL);
+    end(s, 0, NULL);
   }
 }
 
@@ -443,10 +520,10 @@ static void src_prepare(mp_source *base, const mp_source_info *info) {
 
 static int register_stack(yaml_source *s, mp_err *err) {
   Pulumirpc__RegisterResourceRequest *req =
-      mp__request_stack(s->proj->name, s->stack);
+      s->root ? s->root : mp__request_stack(s->proj->name, s->stack);
   call *c = call_new(s, 0, NULL);
   int rc = mp_monitor_register_resource(s->m, req, on_stack, c, err);
-  mp__request_free(req);
+  if (req != s->root) mp__request_free(req);
   if (rc < 0) {
     s->outstanding--;
     free(c);
@@ -467,7 +544,8 @@ static void schemas_known(yaml_source *s) {
   mp__schemas_free(&s->schemas);
 }
 
-static void on_schema(void *ud, const char *json, const mp_err *err) {
+static void on_schema_answer(void *ud, const char *json,
+                             const mp_err *err) {
   call *c = ud;
   yaml_source *s = c->s;
   size_t i = c->idx;
@@ -489,6 +567,12 @@ static void on_schema(void *ud, const char *json, const mp_err *err) {
   if (s->schemas_pending == 0 && !s->failed && !s->canceled)
     schemas_known(s);
   finish(s);
+}
+
+static void on_schema(void *ud, const char *json, const mp_err *err) {
+  yaml_source *s = ((call *)ud)->s;
+  on_schema_answer(ud, json, err);
+  settle(s);
 }
 
 /* Asks the schema of every package whose types need one; 0 when none is
@@ -557,6 +641,10 @@ static void src_free(mp_source *base) {
   free(s->organization);
   free(s->stack_urn);
   free(s->fail_msg);
+  mp__request_free(s->root);
+  mp_project_free(s->own_proj);
+  mp_value_free(s->outputs);
+  mp_value_free(s->output_deps);
   free(s);
 }
 
@@ -582,5 +670,45 @@ int mp_yaml_source_new(mp_project *p, mp_source **out, mp_err *err) {
   s->base.vt = &yaml_vtable;
   s->proj = p;
   *out = &s->base;
+  return 0;
+}
+
+/* ---- a component's body ---- */
+
+int mp__body_start(mp_project *proj, mp_monitor *m, const mp_source_info *info,
+                   Pulumirpc__RegisterResourceRequest *root,
+                   const char *name_prefix, mp__body_end on_end, void *ud,
+                   mp_err *err) {
+  yaml_source *s = mp_xcalloc(1, sizeof(*s));
+  s->base.vt = &yaml_vtable;
+  s->proj = proj;
+  s->root = root;
+  s->on_end = on_end;
+  s->end_ud = ud;
+  s->started = 1;
+  s->m = m;
+  src_prepare(&s->base, info);
+  int rc = s->prep_rc;
+  if (rc < 0) *err = s->prep_err;
+  /* Pulumi YAML names a component's resources after the component
+   * (`<component>-<name>`), so that two of them do not collide. */
+  for (size_t i = 0; rc == 0 && name_prefix && i < s->prog.nres; i++) {
+    char *n = mp_xasprintf("%s%s", name_prefix, s->prog.res[i].name);
+    free(s->prog.res[i].name);
+    s->prog.res[i].name = n;
+  }
+  if (rc == 0 && ask_schemas(s) > 0) {
+    s->own_proj = proj;
+    return 0;
+  }
+  if (rc == 0) rc = mp__schemas_apply(&s->prog, &s->schemas, err);
+  mp__schemas_free(&s->schemas);
+  if (rc == 0) rc = register_stack(s, err);
+  if (rc < 0) {
+    s->root = NULL; /* the caller's still, and so is |proj| */
+    src_free(&s->base);
+    return rc;
+  }
+  s->own_proj = proj;
   return 0;
 }

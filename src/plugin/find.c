@@ -93,11 +93,13 @@ static char *find_in_caches(const mp_plugin_host *h, const char *pkg,
       mp_plugin_cache_scan(dirs[i], 0, &l, &e);
   const mp_plugin_info *p = mp_plugin_select(&l, "resource", pkg, want);
   char *path = p ? mp_xasprintf("%s/pulumi-resource-%s", p->path, pkg) : NULL;
-  mp_plugin_list_destroy(&l);
   if (path && !is_exec_file(path)) {
     free(path);
-    path = NULL;
+    /* No executable: a plugin from source (PulumiPlugin.yaml), run by its
+     * runtime, as Pulumi's plugin loader falls back to it. */
+    path = mp__plugin_is_source(p->path) ? mp_xstrdup(p->path) : NULL;
   }
+  mp_plugin_list_destroy(&l);
   return path;
 }
 

@@ -85,6 +85,7 @@ static void copy_opts(mp_plugin_host *h, const mp_plugin_host_opts *o) {
     h->specs[i].version = mp_xstrdup(o->specs[i].version);
   }
   h->builtins = o->builtins;
+  h->yaml_plugin = o->yaml_plugin;
   h->call_timeout_ms = o->call_timeout_ms;
   h->log = o->log;
   /* Starting a plugin (a Node.js one takes seconds on a busy machine) is
@@ -268,6 +269,17 @@ static int make(void *ud, const char *pkg, const char *version,
   char *path = NULL;
   int rc = mp_plugin_find(h, pkg, version, &path, err);
   if (rc < 0) return rc;
+  if (mp__plugin_is_source(path) && h->yaml_plugin) {
+    char *rt = mp__plugin_source_runtime(path);
+    int yaml = rt && strcmp(rt, "yaml") == 0;
+    free(rt);
+    if (yaml) {
+      /* Served in-process by the embedded YAML host: no process. */
+      rc = h->yaml_plugin(pkg, path, out, err);
+      free(path);
+      return rc;
+    }
+  }
   mp_strv argv;
   mp_strv_init(&argv);
   if (mp__plugin_is_source(path))

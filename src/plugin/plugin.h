@@ -46,6 +46,13 @@ typedef struct mp_plugin_host_opts {
   size_t nspecs;
   /* Built-in packages, consulted first for a package no spec names. */
   mp_provider_factory builtins;
+  /* Serves a plugin folder whose PulumiPlugin.yaml says `runtime: yaml`
+   * (a Pulumi YAML component provider) in-process as the provider of
+   * |pkg| (the CLI passes the embedded YAML host's,
+   * lang/yaml_plugin.h). NULL: such a folder is refused as a runtime
+   * minipulumi does not run. */
+  int (*yaml_plugin)(const char *pkg, const char *dir, mp_provider **out,
+                     mp_err *err);
   /* The folders searched after the specs, ':'-separated, as PATH (the
    * CLI passes $PATH); NULL: none. */
   const char *search_path;
@@ -89,7 +96,9 @@ mp_provider_factory mp_plugin_host_factory(mp_plugin_host *h);
  * the project naming |pkg| (and |version|, when both have one), then each
  * folder of PATH, then the cache folders: exactly |version|, or without
  * one the newest installed (a release before a pre-release). Sets |*path|
- * (owned) to an executable file. Returns 0, MP_EINVAL (|version| is not a
+ * (owned) to an executable file, or to a plugin folder from source (one
+ * holding PulumiPlugin.yaml: a spec's path, or a cache folder with no
+ * executable, as Pulumi's plugin loader falls back to it). Returns 0, MP_EINVAL (|version| is not a
  * semantic version) or MP_ENOENT (the text above; with a version,
  * Pulumi's "... found in the workspace at version v<version> or on your
  * $PATH" and the folders looked in; a spec whose path is not an

@@ -33,6 +33,8 @@ struct mp_plugin_host {
   mp_plugin_spec *specs;
   size_t nspecs;
   mp_provider_factory builtins;
+  int (*yaml_plugin)(const char *pkg, const char *dir, mp_provider **out,
+                     mp_err *err);
   uint64_t call_timeout_ms;  /* resource calls; 0: none */
   uint64_t setup_timeout_ms; /* Handshake, Configure, ...; never 0 */
   mp_log *log;               /* borrowed; may be NULL */
@@ -87,6 +89,9 @@ struct mp__plugin {
  * PulumiPlugin.yaml), and the command that runs it as the plugin of |pkg|
  * (pushed on |argv|; the engine's address follows). */
 int mp__plugin_is_source(const char *path);
+/* The runtime a plugin folder's PulumiPlugin.yaml names ("nodejs",
+ * "yaml"; owned), or NULL. */
+char *mp__plugin_source_runtime(const char *dir);
 /* The executable |file| in a folder of |search_path| (PATH's form), or
  * NULL (find.c). */
 char *mp__plugin_on_path(const char *search_path, const char *file);

@@ -1,5 +1,6 @@
 /* Plugins from source: a folder holding PulumiPlugin.yaml with `runtime:
- * nodejs` (named by Pulumi.yaml's plugins.providers or packages) is run as
+ * nodejs` (named by Pulumi.yaml's plugins.providers or packages, or a
+ * plugin cache folder without an executable) is run as
  * Pulumi's Node.js language host runs a plugin (RunPlugin,
  * sdk/nodejs/cmd/pulumi-language-nodejs): node with the SDK's run-plugin
  * entry point, the folder, then the engine's address. The SDK is the one
@@ -93,6 +94,13 @@ static char *find_run_plugin(const char *dir) {
   return NULL;
 }
 
+char *mp__plugin_source_runtime(const char *dir) {
+  char *manifest = manifest_of(dir);
+  char *rt = manifest ? runtime_of(manifest) : NULL;
+  free(manifest);
+  return rt;
+}
+
 int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
                            const char *dir, mp_strv *argv, mp_err *err) {
   char *manifest = manifest_of(dir);
@@ -102,7 +110,8 @@ int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
   if (rt == NULL || strcmp(rt, "nodejs") != 0) {
     rc = mp_err_set(err, MP_EINVAL,
                     "plugin '%s' from source '%s': %s runtime '%s' is not "
-                    "supported (minipulumi runs nodejs plugin folders)",
+                    "supported (minipulumi runs nodejs plugin folders, and "
+                    "yaml ones in-process)",
                     pkg, dir, manifest ? manifest : "PulumiPlugin.yaml",
                     rt ? rt : "(none)");
   } else if ((node = mp__plugin_on_path(h->search_path, "node")) == NULL) {

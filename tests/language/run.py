@@ -37,6 +37,7 @@ import check  # noqa: E402
 import l1  # noqa: E402
 import l2  # noqa: E402
 import policy  # noqa: E402
+import provider  # noqa: E402
 
 STACK = "organization/%s/test"
 CMD_TIMEOUT = 120
@@ -76,6 +77,7 @@ def all_tests():
     tests.update(l1.TESTS)
     tests.update(l2.TESTS)
     tests.update(policy.TESTS)
+    tests.update(provider.TESTS)
     return tests
 
 
@@ -164,6 +166,19 @@ def install_providers(env, pkgs):
         with open(exe, "w") as f:
             f.write("#!/bin/sh\nLANGTEST_PROVIDER_VERSION=%s exec node %s \"$@\"\n" % (version, script))
         os.chmod(exe, 0o755)
+
+
+def install_language_providers(env, names, pkgs):
+    """Puts the language providers a test names (yaml-providers/<pkg>/, a
+    plugin folder with PulumiPlugin.yaml) into its plugin cache at the
+    versions its package declarations name, as Pulumi's runner copies
+    each into the test's folder and loads it as <pkg>@<version>: a cache
+    folder without an executable is a plugin from source."""
+    for pkg, version in sorted(pkgs):
+        if pkg not in names:
+            continue
+        d = os.path.join(env.env["PULUMI_HOME"], "plugins", "resource-%s-v%s" % (pkg, version))
+        shutil.copytree(os.path.join(HERE, "yaml-providers", pkg), d)
 
 
 def pin_versions(project_dir):
@@ -320,6 +335,8 @@ def run_test(binary, name, test, keep):
     try:
         src_root = os.path.join(check_root(), name)
         install_providers(env, sdk_versions(src_root) | set(test.providers))
+        install_language_providers(env, getattr(test, "language_providers", ()),
+                                   sdk_versions(src_root))
         for i, run in enumerate(test.runs):
             src = src_root
             if not test.share_source and os.path.isdir(os.path.join(src_root, str(i))):
@@ -386,7 +403,7 @@ def main():
             if n in SLOW:
                 print("SKIP  %s (%s; run.py --slow runs it)" % (n, SLOW[n]))
         names = [n for n in names if n not in SLOW]
-    if any(n.startswith("l2-") for n in names) and not os.path.isdir(
+    if any(n.startswith(("l2-", "provider-")) for n in names) and not os.path.isdir(
             os.path.join(HERE, "node_modules", "@pulumi", "pulumi")):
         print("FAIL: the test providers need tests/language/node_modules: "
               "run scripts/npm-deps.sh tests/language")

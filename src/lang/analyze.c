@@ -1013,6 +1013,8 @@ void mp__prog_destroy(mp__prog *p) {
   free(p->nodes);
   free(p->default_providers);
   mp__yexpr_free(p->required_version);
+  mp_value_free(p->hydrated);
+  mp_strv_destroy(&p->hydrating);
   memset(p, 0, sizeof(*p));
 }
 

@@ -1014,6 +1014,8 @@ void mp__prog_destroy(mp__prog *p) {
   free(p->default_providers);
   mp__yexpr_free(p->required_version);
   mp_strv_destroy(&p->pkg_refs);
+  mp_value_free(p->hydrated);
+  mp_strv_destroy(&p->hydrating);
   memset(p, 0, sizeof(*p));
 }
 

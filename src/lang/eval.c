@@ -40,10 +40,37 @@ static void add_dep(mp__evalctx *c, const char *urn) {
 
 /* ---- references ---- */
 
+/* The engine's answer for the resource of reference |ref|, {urn, id,
+ * state} (borrowed), or NULL: being asked (c->pending set) or an error
+ * (|err| set). Pulumi YAML reads every reference a program's access
+ * meets this way (getResource, pulumi-yaml run.go evaluateAccess), so the
+ * engine's builtin provider serves it. */
+static const mp_value *hydrate(mp__evalctx *c, const mp__yexpr *x,
+                               const mp_value *ref, mp_err *err) {
+  mp__prog *p = c->p;
+  const char *urn = ref->u.ref.urn;
+  const mp_value *h = p->hydrated ? mp_value_object_get(p->hydrated, urn)
+                                  : NULL;
+  if (h != NULL)
+    return h;
+  if (c->start_get_resource == NULL) {
+    fail(err, p, x, "cannot read the resource reference %s here%s", urn, "");
+    return NULL;
+  }
+  if (!mp_strv_contains(&p->hydrating, urn)) {
+    if (c->start_get_resource(c->ud, urn, err) < 0)
+      return NULL;
+    mp_strv_push(&p->hydrating, urn);
+  }
+  c->pending = 1;
+  return NULL;
+}
+
 /* Follows |acc| from |v| (borrowed); returns an owned value. Secrets met
  * on the way make the result secret; an unknown makes it unknown.
  * |lenient|: a missing key gives null (resource outputs) instead of an
- * error. */
+ * error. A resource reference met on the way is read from the engine
+ * (hydrate): `urn` and `id` are its own, other keys its state's. */
 static mp_value *walk(mp__evalctx *c, const mp__yexpr *x, const mp_value *v,
                       size_t from, int lenient, mp_err *err) {
   int secret = 0;
@@ -51,6 +78,26 @@ static mp_value *walk(mp__evalctx *c, const mp__yexpr *x, const mp_value *v,
     while (v->kind == MP_VALUE_SECRET) {
       secret = 1;
       v = v->u.secret;
+    }
+    if (v->kind == MP_VALUE_RESOURCE_REF) {
+      const mp_value *h = hydrate(c, x, v, err);
+      if (h == NULL)
+        return NULL;
+      if (i == x->nacc)
+        break; /* the reference itself, now read */
+      const char *k = x->acc[i].key;
+      if (k && (strcmp(k, "urn") == 0 || strcmp(k, "id") == 0)) {
+        v = mp_value_object_get(h, k);
+        continue;
+      }
+      const mp_value *state = mp_value_object_get(h, "state");
+      if (state == NULL || state->kind != MP_VALUE_OBJECT) {
+        fail(err, c->p, x, "the resource %s of a reference in '%s' has no "
+             "state", v->u.ref.urn, x->str);
+        return NULL;
+      }
+      v = state;
+      lenient = 1;
     }
     if (v->kind == MP_VALUE_UNKNOWN || i == x->nacc)
       break;

@@ -111,6 +111,12 @@ typedef struct mp__prog {
   /* The parameterized packages registered (pkgrefs.c): pairs of the
    * package's name (its types' namespace) and its packageRef. */
   mp_strv pkg_refs;
+  /* Resource references the program reads through (`${a.ref.value}`),
+   * read as Pulumi YAML reads them, with the engine's
+   * pulumi:pulumi:getResource: URN -> its answer {urn, id, state}
+   * (OBJECT, owned, or NULL), and the URNs asked and not yet answered. */
+  mp_value *hydrated;
+  mp_strv hydrating;
 } mp__prog;
 
 /* Registers the parameterized packages |p|'s project declares (RegisterPackage),
@@ -190,6 +196,10 @@ typedef struct mp__evalctx {
   int (*start_invoke)(void *ud, mp__yexpr *x, const mp_value *args,
                       const char *token, const char *provider,
                       mp_err *err);
+  /* Called to read the resource |urn| of a reference (getResource; the
+   * answer goes into p->hydrated); NULL where no call can be made.
+   * Returns 0 or an MP_E code with |err| set. */
+  int (*start_get_resource)(void *ud, const char *urn, mp_err *err);
   void *ud;
 } mp__evalctx;
 

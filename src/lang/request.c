@@ -469,6 +469,34 @@ static char *provider_of(const mp__prog *p, size_t idx) {
   return pi >= 0 ? mp__prog_provider_ref(&p->res[pi]) : NULL;
 }
 
+/* The providers map of a component |r| made by its provider (remote):
+ * the `providers` of |r| and of its parents, one per package, nearest
+ * first, as the SDKs send a component's providers for Construct to hand
+ * to its children. */
+static void set_providers_map(const mp__prog *p, const mp__yres *r,
+                              Pulumirpc__RegisterResourceRequest *req) {
+  mp_strv pkgs;
+  mp_strv_init(&pkgs);
+  for (size_t depth = 0; r != NULL && depth <= p->nres; depth++) {
+    for (size_t i = 0; i < r->nproviders; i++) {
+      const mp__yres *pr = &p->res[r->providers[i]];
+      if (mp_strv_contains(&pkgs, pr->pkg))
+        continue;
+      mp_strv_push(&pkgs, pr->pkg);
+      Pulumirpc__RegisterResourceRequest__ProvidersEntry *e =
+          mp_xmalloc(sizeof(*e));
+      pulumirpc__register_resource_request__providers_entry__init(e);
+      e->key = mp_xstrdup(pr->pkg);
+      e->value = mp__prog_provider_ref(pr);
+      req->providers = mp_xrealloc(req->providers,
+                                   (req->n_providers + 1) * sizeof(e));
+      req->providers[req->n_providers++] = e;
+    }
+    r = r->parent >= 0 ? &p->res[r->parent] : NULL;
+  }
+  mp_strv_destroy(&pkgs);
+}
+
 static void add_depends_on(const mp__prog *p, const mp__yres *r,
                            mp_strv *all) {
   for (size_t i = 0; i < r->ndepends_on; i++) {
@@ -540,7 +568,8 @@ static int build_read(mp__evalctx *c, size_t idx, const char *stack_urn,
       req->provider = prov;
     req->acceptsecrets = 1;
     req->acceptresources = 1;
-    mp_value_to_pb_struct(state, MP_PB_KEEP_SECRETS, &req->properties, NULL);
+    mp_value_to_pb_struct(state, MP_PB_KEEP_SECRETS | MP_PB_KEEP_RESOURCES,
+                          &req->properties, NULL);
     rc = opt_plugin(c, r, &req->version, &req->plugindownloadurl,
                     &req->packageref, err);
     if (rc == 0)
@@ -591,11 +620,16 @@ int mp__request_build(mp__evalctx *c, size_t idx, const char *stack_urn,
     char *prov = provider_of(c->p, idx);
     if (prov)
       req->provider = prov;
+    if (r->remote)
+      set_providers_map(c->p, r, req);
     if (r->deleted_with >= 0)
       req->deletedwith = mp_xstrdup(c->p->res[r->deleted_with].urn);
     add_depends_on(c->p, r, &all);
     req->dependencies = strv_to_pb(&all, &req->n_dependencies);
-    rc = mp_value_to_pb_struct(obj, MP_PB_KEEP_SECRETS, &req->object, err);
+    /* Resource references stay references (the host accepts them, as
+     * the Go SDK that Pulumi YAML runs on sends them). */
+    rc = mp_value_to_pb_struct(obj, MP_PB_KEEP_SECRETS | MP_PB_KEEP_RESOURCES,
+                               &req->object, err);
   }
   mp_value_free(obj);
   mp_strv_destroy(&all);

@@ -51,6 +51,7 @@ typedef struct call {
   yaml_source *s;
   size_t idx;        /* resource index */
   mp__yexpr *invoke; /* for an invoke */
+  char *urn;         /* for a resource reference read (getResource) */
 } call;
 
 static void pump(yaml_source *s);
@@ -299,6 +300,76 @@ static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp, c
   settle(s);
 }
 
+/* A resource reference's resource as the engine answers getResource:
+ * kept for every access through the reference. */
+static void on_get_resource_answer(void *ud,
+                            const Pulumirpc__ResourceInvokeResponse *resp,
+                            const mp_err *err) {
+  call *c = ud;
+  yaml_source *s = c->s;
+  char *urn = c->urn;
+  char *what = mp_xasprintf("%s: cannot read the resource %s of a resource "
+                            "reference", s->prog.file, urn);
+  int use = call_done(c, resp, err, what);
+  free(c);
+  if (use && resp->n_failures > 0) {
+    char *msg = mp_xasprintf("%s: %s", what, resp->failures[0]->reason);
+    fail(s, msg);
+    free(msg);
+    use = 0;
+  }
+  mp_value *got = NULL;
+  mp_err e;
+  mp_err_clear(&e);
+  if (use && mp_value_from_pb_struct(resp->return_, &got, &e) < 0) {
+    char *msg = mp_xasprintf("%s: bad answer: %s", what, e.msg);
+    fail(s, msg);
+    free(msg);
+    use = 0;
+  }
+  free(what);
+  if (use) {
+    if (s->prog.hydrated == NULL)
+      s->prog.hydrated = mp_value_new_object();
+    mp_value_object_set(s->prog.hydrated, urn, got);
+    pump(s);
+    finish(s);
+  }
+  free(urn);
+}
+
+static void on_get_resource(void *ud,
+                            const Pulumirpc__ResourceInvokeResponse *resp,
+                            const mp_err *err) {
+  yaml_source *s = ((call *)ud)->s;
+  on_get_resource_answer(ud, resp, err);
+  settle(s);
+}
+
+static int start_get_resource(void *ud, const char *urn, mp_err *err) {
+  yaml_source *s = ud;
+  Pulumirpc__ResourceInvokeRequest req =
+      PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
+  req.tok = (char *)"pulumi:pulumi:getResource";
+  req.acceptresources = 1;
+  mp_value *args = mp_value_new_object();
+  mp_value_object_set(args, "urn", mp_value_new_cstring(urn));
+  int rc = mp_value_to_pb_struct(args, 0, &req.args, err);
+  mp_value_free(args);
+  if (rc < 0)
+    return rc;
+  call *c = call_new(s, 0, NULL);
+  c->urn = mp_xstrdup(urn);
+  rc = mp_monitor_invoke(s->m, &req, on_get_resource, c, err);
+  mp_value_pb_struct_free(req.args);
+  if (rc < 0) {
+    s->outstanding--;
+    free(c->urn);
+    free(c);
+  }
+  return rc;
+}
+
 /* ---- scheduling ---- */
 
 static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
@@ -339,7 +410,8 @@ static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
 }
 
 static mp__evalctx ctx(yaml_source *s) {
-  mp__evalctx c = {.p = &s->prog, .start_invoke = start_invoke, .ud = s};
+  mp__evalctx c = {.p = &s->prog, .start_invoke = start_invoke,
+                   .start_get_resource = start_get_resource, .ud = s};
   return c;
 }
 

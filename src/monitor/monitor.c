@@ -813,14 +813,22 @@ static void dp_invokes_resolved(mp_monitor *m, dp *d) {
 /* An invoke that names no provider uses its package's default provider,
  * which is registered (and so recorded in the state) like a resource's
  * (source_eval.go Invoke → getProviderFromSource → getDefaultProviderRef).
- * The engine's own package `pulumi` has none. Returns the default
- * provider, or NULL with rc 0 when none applies, or NULL with an error. */
+ * The engine's own package `pulumi` (pulumi:pulumi:getResource, which a
+ * program or component provider calls to read a resource reference) has
+ * the builtin provider, `pulumi:providers:pulumi::default`: no plugin, so
+ * no version. Returns the default provider, or NULL with rc 0 when none
+ * applies, or NULL with an error. */
 static dp *invoke_dp(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req,
                      const mp__package *package, const mp_invoke_pkg *want,
                      const mp_provider_param *param, int *rc, mp_err *err) {
   *rc = 0;
   if (req->provider && req->provider[0]) return NULL;
-  if (want->pkg == NULL || strcmp(want->pkg, "pulumi") == 0) return NULL;
+  if (want->pkg == NULL) return NULL;
+  if (strcmp(want->pkg, "pulumi") == 0) {
+    dp *b = dp_get(m, "pulumi", NULL, NULL, NULL, err);
+    if (b == NULL) *rc = err->code ? err->code : MP_EINVAL;
+    return b;
+  }
   if (dp_disabled(m, want->pkg)) {
     *rc = mp_err_set(err, MP_EINVAL,
                      "Default provider for '%s' disabled. '%s' must use an "

@@ -1499,3 +1499,149 @@ def _extension_and_base_resource(res):
 
 
 TESTS["l2-extension-and-base-resource"] = Test([Run(_extension_and_base_resource)])
+# ---------------------------------------------------------------- components
+# The tests of a component provider (Construct): providers/component.js,
+# plaincomponent.js, namespaced.js.
+RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e"
+
+
+def resource_ref(v, what):
+    """ResourceReferenceValue(): a state value that is a resource
+    reference, as (urn, id)."""
+    require(isinstance(v, dict) and v.get(SIG_KEY) == RESOURCE_SIG,
+            "expected %s to be a resource reference, got %s" % (what, short(v)))
+    return v.get("urn"), v.get("id")
+
+
+def _ref_is(res_ref, target, what):
+    urn, rid = resource_ref(res_ref, what)
+    equal(target["urn"], urn, "%s's URN" % what)
+    equal(target.get("id", ""), rid, "%s's ID" % what)
+
+
+def _builtin_and_default_component(res):
+    builtin = named(res, "default")
+    equal("pulumi:providers:pulumi", builtin["type"], "expected builtin provider")
+    prov = named(res, "default_13_3_7")
+    equal("pulumi:providers:component", prov["type"], "expected default component provider")
+    return provider_ref(prov)
+
+
+def _uses(r, prov_ref, value, what):
+    equal(prov_ref, r.get("provider"), "expected %s to use default provider" % what)
+    equal("foo-bar-baz" if value is None else value, r["outputs"].get("value"),
+          "expected %s to have correct value output" % what)
+
+
+# l2_component_component_resource_ref.go
+def _component_component_resource_ref(res):
+    stack_resource(res)
+    length(res.resources, 9, "resources in snapshot")
+    prov = _builtin_and_default_component(res)
+    c1, c1child = named(res, "component1"), named(res, "component1-child")
+    c2, c2child = named(res, "component2"), named(res, "component2-child")
+    custom1, custom2 = named(res, "custom1"), named(res, "custom2")
+    equal("foo-bar-baz", c1["outputs"].get("value"), "expected component1 to have correct value output")
+    _ref_is(c1["outputs"].get("ref"), c1child, "component1's ref")
+    _uses(c1child, prov, None, "component1-child")
+    _ref_is(c2["outputs"].get("inputRef"), c1child, "component2's inputRef")
+    _ref_is(c2["outputs"].get("outputRef"), c2child, "component2's outputRef")
+    _uses(c2child, prov, None, "component2-child")
+    _uses(custom1, prov, None, "custom1")
+    _uses(custom2, prov, None, "custom2")
+
+
+TESTS["l2-component-component-resource-ref"] = Test([Run(_component_component_resource_ref)])
+
+
+# l2_component_program_resource_ref.go
+def _component_program_resource_ref(res):
+    stack_resource(res)
+    length(res.resources, 7, "resources in snapshot")
+    prov = _builtin_and_default_component(res)
+    c1, c1child = named(res, "component1"), named(res, "component1-child")
+    equal("foo-bar-baz", c1["outputs"].get("value"), "expected component1 to have correct value output")
+    _ref_is(c1["outputs"].get("ref"), c1child, "component1's ref")
+    _uses(c1child, prov, None, "component1-child")
+    _uses(named(res, "custom1"), prov, None, "custom1")
+    _uses(named(res, "custom2"), prov, None, "custom2")
+
+
+TESTS["l2-component-program-resource-ref"] = Test([Run(_component_program_resource_ref)])
+
+
+# l2_explicit_providers.go: the components' `providers` option (a list in
+# the program) reaches Construct, whose children use the explicit provider
+def _explicit_providers(res):
+    stack_resource(res)
+    length(res.resources, 6, "resources in snapshot")
+    prov = single(res, "pulumi:providers:component")
+    equal("explicit", urn_name(prov["urn"]), "expected explicit provider resource")
+    for name in ("list-child", "map-child"):
+        equal(provider_ref(prov), named(res, name).get("provider"),
+              "expected explicit provider to be used for %s resource" % name)
+
+
+TESTS["l2-explicit-providers"] = Test([Run(_explicit_providers)])
+
+
+# l2_resource_option_alias.go: run 1 renames, reparents and retypes the
+# resources of run 0 through aliases; nothing is created
+def _alias_0(res):
+    stack_resource(res)
+    length(res.resources, 9, "resources in snapshot")
+
+
+def _alias_1(res):
+    equal(0, res.changes.get("create", 0), "expected no create operations")
+    length(res.resources, 8, "resources in snapshot")
+    stack = single(res, "pulumi:pulumi:Stack")
+    parent = named(res, "parent")
+    equal(stack["urn"], parent.get("parent"), "expected stack to be parent of parent resource")
+    for name in ("aliasURN", "aliasNoParent", "aliasParent"):
+        equal(parent["urn"], named(res, name).get("parent"),
+              "expected parent to be parent of %s resource" % name)
+    equal("simple:index:Resource", named(res, "aliasType")["type"],
+          "expected aliasType to be of type simple:index:Resource")
+
+
+TESTS["l2-resource-option-alias"] = Test([Run(_alias_0), Run(_alias_1)])
+
+
+# l2_namespaced_provider.go
+def _namespaced_provider(res):
+    stack_resource(res)
+    length(res.resources, 7, "resources in snapshot")
+    single(res, "pulumi:providers:namespaced")
+    single(res, "pulumi:providers:component")
+    r = single(res, "namespaced:index:Resource")
+    child = ("urn:pulumi:test::l2-namespaced-provider::component:index:ComponentCustomRefOutput"
+             "$component:index:Custom::componentRes-child")
+    equal(True, r["inputs"].get("value"), "inputs' value")
+    ref = r["inputs"].get("resourceRef")
+    urn, rid = resource_ref(ref, "resourceRef")
+    equal(child, urn, "resourceRef's URN")
+    equal("id-foo-bar-baz", rid, "resourceRef's ID")
+    equal("", ref.get("packageVersion", ""), "resourceRef's package version")
+    equal(["resourceRef", "value"], sorted(r["inputs"]), "inputs' keys")
+    equal(r["inputs"], r["outputs"], "expected inputs and outputs to match")
+    single(res, "component:index:Custom")
+
+
+TESTS["l2-namespaced-provider"] = Test([Run(_namespaced_provider)])
+
+
+# l2_plain_component.go
+def _plain_component(res):
+    stack_resource(res)
+    length(res.resources, 4, "resources in snapshot")
+    single(res, "pulumi:providers:plaincomponent")
+    comp = named(res, "myComponent")
+    equal("plaincomponent:index:Component", comp["type"], "expected component type")
+    equal("my-resource", comp["outputs"].get("label"), "expected label output")
+    child = named(res, "myComponent-child")
+    equal("plaincomponent:index:Custom", child["type"], "expected child custom type")
+    equal("my-resource", child["outputs"].get("value"), "expected child value output")
+
+
+TESTS["l2-plain-component"] = Test([Run(_plain_component)])

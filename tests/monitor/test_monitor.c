@@ -627,9 +627,10 @@ static int invoke_req(mon_fx *f, const char *tok, const char *provider,
 
 /* An invoke that names no provider registers its package's default
  * provider (the same one a resource of that version would get), waits for
- * it, and is served with its reference; an explicit provider or the
- * engine's own package `pulumi` registers nothing; a cancelled deployment
- * answers the invokes still waiting. */
+ * it, and is served with its reference; the engine's own package `pulumi`
+ * (getResource) registers the builtin provider, `default`, whatever
+ * version the request names; an explicit provider registers nothing; a
+ * cancelled deployment answers the invokes still waiting. */
 static void test_invoke_default_provider(void) {
   mon_fx f;
   fx_init(&f, "{\"pkgA:region\":\"north\"}");
@@ -639,8 +640,12 @@ static void test_invoke_default_provider(void) {
   CHECK(invoke_req(&f, "pkgA:index:getOther", NULL, "i2", &err) == 0);
   CHECK(invoke_req(&f, "pulumi:pulumi:getResource", NULL, "i3", &err) == 0);
   CHECK(invoke_req(&f, "pkgA:index:getThing", PROV_URN "::x", "i4", &err) == 0);
-  /* One default provider, registered as a resource's would be. */
-  CHECK(f.ngoals == 1);
+  /* Two default providers, registered as a resource's would be. */
+  CHECK(f.ngoals == 2);
+  if (f.ngoals != 2) {
+    fx_destroy(&f);
+    return;
+  }
   const mp_goal *pg = f.goals[0].goal;
   CHECK_STR(pg->type, "pulumi:providers:pkgA");
   CHECK_STR(pg->name, "default_2_0_0");
@@ -648,10 +653,15 @@ static void test_invoke_default_provider(void) {
   CHECK(v && v->kind == MP_VALUE_STRING && strcmp(v->u.str.ptr, "2.0.0") == 0);
   v = mp_value_object_get(pg->inputs, "region");
   CHECK(v && v->kind == MP_VALUE_STRING && strcmp(v->u.str.ptr, "north") == 0);
-  CHECK_JOINED(&f.events, "invoke pulumi:pulumi:getResource -\n"
-                          "invoke pkgA:index:getThing " PROV_URN "::x");
+  const mp_goal *bg = f.goals[1].goal;
+  CHECK_STR(bg->type, "pulumi:providers:pulumi");
+  CHECK_STR(bg->name, "default");
+  CHECK(mp_value_object_get(bg->inputs, "version") == NULL);
+  CHECK_JOINED(&f.events, "invoke pkgA:index:getThing " PROV_URN "::x");
   complete(&f, 0, "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0",
            "p2", "{}", 1);
+  complete(&f, 1, "urn:pulumi:s::p::pulumi:providers:pulumi::default", "b1",
+           "{}", 1);
   CHECK(f.events.len == 4);
   CHECK(mp_strv_contains(&f.events,
                          "invoke pkgA:index:getThing "
@@ -659,6 +669,9 @@ static void test_invoke_default_provider(void) {
   CHECK(mp_strv_contains(&f.events,
                          "invoke pkgA:index:getOther "
                          "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0::p2"));
+  CHECK(mp_strv_contains(&f.events,
+                         "invoke pulumi:pulumi:getResource "
+                         "urn:pulumi:s::p::pulumi:providers:pulumi::default::b1"));
   for (size_t i = 0; i < g_ninvokes; i++)
     mp_monitor_call_done(f.m, g_invoke_calls[i], mp_value_new_object(), NULL);
   CHECK(f.answers.len == 4);
@@ -666,12 +679,12 @@ static void test_invoke_default_provider(void) {
   Pulumirpc__RegisterResourceRequest q = custom_req("a");
   q.version = "2.0.0";
   CHECK(reg_req(&f, &q, "a", &err) == 0);
-  CHECK(f.ngoals == 2);
-  CHECK_STR(f.goals[1].goal->provider,
+  CHECK(f.ngoals == 3);
+  CHECK_STR(f.goals[2].goal->provider,
             "urn:pulumi:s::p::pulumi:providers:pkgA::default_2_0_0::p2");
   /* Another package's invoke waits; cancelling answers it. */
   CHECK(invoke_req(&f, "pkgB:index:get", NULL, "i5", &err) == 0);
-  CHECK(f.ngoals == 3);
+  CHECK(f.ngoals == 4);
   mp_monitor_cancel_all(f.m);
   CHECK(mp_strv_contains(&f.answers, "i5 error the deployment was canceled"));
   fx_destroy(&f);

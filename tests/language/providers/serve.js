@@ -13,6 +13,8 @@
 //   update(id, urn, olds, news)  -> {outs}
 //   updatePreview(id, urn, olds, news, preview) -> {outs}: update, told a preview
 //   delete(id, urn, props), read(id, urn, props), invoke(tok, args),
+//   construct(name, type, inputs, options), call(tok, args): the SDK's own,
+//     for a component provider,
 //   schema: the package schema GetSchema answers (its text, or an object)
 //   observe(method, request) sees each CheckConfig and Configure request
 "use strict";
@@ -101,7 +103,7 @@ function serve(p) {
     return addService.call(this, svc, impl);
   };
   const impl = { version: p.version };
-  for (const k of ["check", "diff", "update", "delete", "read", "invoke"])
+  for (const k of ["check", "diff", "update", "delete", "read", "invoke", "construct", "call"])
     if (p[k]) impl[k] = p[k];
   if (p.schema)
     impl.schema =

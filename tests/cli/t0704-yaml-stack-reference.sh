@@ -33,6 +33,8 @@ outputs:
   plain: ${ref.outputs["plain"]}
   secret: ${ref.outputs["secret"]}
   same: ${dev.outputs["plain"]}
+  secret_unsecret:
+    fn::unsecret: ${ref.outputs["secret"]}
 YAML
 run stack init other
 run up --yes --show-reads # the reads are hidden without it
@@ -40,11 +42,18 @@ expect_rc 0 "up with stack references"
 expect_out "read" "the references are read"
 expect_not_out "read, never created" "not created"
 run stack output --json --show-secrets
-for want in '"plain": "hello"' '"secret": "s3cr3t"' '"same": "hello"'; do
+for want in '"plain": "hello"' '"secret": "s3cr3t"' '"same": "hello"' \
+    '"secret_unsecret": "s3cr3t"'; do
   expect_out "$want" "stack output"
 done
 run stack output secret
 expect_out "[secret]" "the secret output stays secret"
+# fn::unsecret of a secret output read from the other stack: plain (the
+# check Pulumi added to l1-stack-reference in pulumi#22711, which Pulumi
+# YAML's program of the test does not have)
+run stack output secret_unsecret
+expect_out "s3cr3t" "fn::unsecret of the referenced secret is plain"
+expect_not_out "[secret]" "fn::unsecret of the referenced secret is plain"
 run stack export
 echo "$OUT" | python3 -c '
 import json, sys

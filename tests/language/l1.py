@@ -338,7 +338,11 @@ TESTS["l1-builtin-stash"] = Test([
 TESTS["l1-elide-index"] = Test([Run(_stash_check("test", "test", True))])
 
 
-# l1_stack_reference.go
+# l1_stack_reference.go as it was when Pulumi YAML's program was made
+# (before pulumi#22711, which added a secret_unsecret output made with
+# fn::unsecret: Pulumi YAML's program has no such output, and its own
+# suite skips the newer test). tests/cli/t0704-yaml-stack-reference.sh
+# checks fn::unsecret of a stack reference's secret output.
 def _stack_reference(res):
     stack_resource(res)
     single(res, "pulumi:pulumi:Stack")
@@ -346,10 +350,9 @@ def _stack_reference(res):
     single(res, "pulumi:providers:pulumi")
     single(res, "pulumi:pulumi:StackReference")
     o = stack_outputs(res)
-    length(o, 3)
+    length(o, 2)
     member(o, "plain", "plain")
     member(o, "secret", Secret("secret"))
-    member(o, "secret_unsecret", "secret")
 
 
 TESTS["l1-stack-reference"] = Test([Run(_stack_reference)], stack_refs={

@@ -54,9 +54,6 @@ _EXTENSIONS = ("extension packages (sdks/myext.yaml `extension:`) are not served
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
     "l2-large-string": "runs only with --slow",
-    "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
-                          "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
-                          "the test (\"Unknown Function; YAML does not support fn::unsecret\")",
     "l2-resource-asset-archive": "path and URI assets and archives are stored without their "
                                  "hash (Pulumi's monitor computes it: a file's, a folder's tar "
                                  "serialization, a download's); only text assets get theirs",

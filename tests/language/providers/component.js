@@ -19,7 +19,8 @@
 // types marked isComponent remote.
 "use strict";
 const path = require("path");
-const { serve, failure, urnType, version } = require("./serve");
+const { serve, failure, version } = require("./serve");
+const oneValue = require("./one-value");
 const pulumi = require(path.join(__dirname, "..", "node_modules", "@pulumi/pulumi"));
 
 const VERSION = version("13.3.7");
@@ -167,20 +168,8 @@ serve({
   name: "component",
   version: VERSION,
   schema,
-  async check(urn, olds, news) {
-    if (urnType(urn) !== CUSTOM)
-      return { inputs: news, failures: failure("", `invalid URN type: ${urnType(urn)}`) };
-    if (!("value" in news)) return { inputs: news, failures: failure("value", "missing value") };
-    if (typeof news.value !== "string")
-      return { inputs: news, failures: failure("value", "value is not a string") };
-    if (Object.keys(news).length !== 1)
-      return { inputs: news, failures: failure("", `too many properties: ${JSON.stringify(news)}`) };
-    return { inputs: news };
-  },
-  async create(urn, inputs, preview) {
-    if (urnType(urn) !== CUSTOM) throw new Error(`invalid URN type: ${urnType(urn)}`);
-    return { id: preview ? "" : `id-${inputs.value}`, outs: inputs };
-  },
+  check: oneValue.check(CUSTOM, "string"),
+  create: oneValue.create(CUSTOM),
   async invoke(tok, args) {
     if (tok !== "component:index:identity") throw new Error(`unknown function ${tok}`);
     if (typeof args.input !== "string") throw new Error("missing string argument 'input'");

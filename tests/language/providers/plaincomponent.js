@@ -8,7 +8,8 @@
 // `value`; its id is "id-<value>".
 "use strict";
 const path = require("path");
-const { serve, failure, urnType, version } = require("./serve");
+const { serve, version } = require("./serve");
+const oneValue = require("./one-value");
 const pulumi = require(path.join(__dirname, "..", "node_modules", "@pulumi/pulumi"));
 
 const CUSTOM = "plaincomponent:index:Custom";
@@ -49,20 +50,8 @@ serve({
   name: "plaincomponent",
   version: version("36.0.0"),
   schema,
-  async check(urn, olds, news) {
-    if (urnType(urn) !== CUSTOM)
-      return { inputs: news, failures: failure("", `invalid URN type: ${urnType(urn)}`) };
-    if (!("value" in news)) return { inputs: news, failures: failure("value", "missing value") };
-    if (typeof news.value !== "string")
-      return { inputs: news, failures: failure("value", "value is not a string") };
-    if (Object.keys(news).length !== 1)
-      return { inputs: news, failures: failure("", `too many properties: ${JSON.stringify(news)}`) };
-    return { inputs: news };
-  },
-  async create(urn, inputs, preview) {
-    if (urnType(urn) !== CUSTOM) throw new Error(`invalid URN type: ${urnType(urn)}`);
-    return { id: preview ? "" : `id-${inputs.value}`, outs: inputs };
-  },
+  check: oneValue.check(CUSTOM, "string"),
+  create: oneValue.create(CUSTOM),
   async construct(name, type, inputs, opts) {
     if (type !== COMPONENT) throw new Error(`unknown type ${type}`);
     const comp = new pulumi.ComponentResource(COMPONENT, name, {}, opts);

@@ -34,6 +34,13 @@ static void write_file(const char *dir, const char *name, const char *text) {
 }
 
 /* Runs |yaml| as Pulumi.yaml with stack config |config| (JSON or NULL). */
+/* A cleared run with a fresh project folder of its own. */
+static void run_init(run *r) {
+  memset(r, 0, sizeof(*r));
+  strcpy(r->dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r->dir) != NULL);
+}
+
 static void run_program_in(run *r, const char *config, int preview,
                            const char *fail_name) {
   uv_loop_init(&r->loop);
@@ -455,9 +462,7 @@ static void test_yaml_interpolation(void) {
 
 static void test_yaml_functions(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "data.txt", "file body");
   write_file(
       r.dir, "Pulumi.yaml",
@@ -498,9 +503,7 @@ static void test_yaml_functions(void) {
  * and the name and type of a resource. */
 static void test_yaml_more_functions(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "hello.txt", "hello");
   write_file(
       r.dir, "Pulumi.yaml",
@@ -900,9 +903,7 @@ static void test_yaml_syntax_errors(void) {
 
 static void test_yaml_registration_failure(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "Pulumi.yaml",
              "name: proj\nruntime: yaml\nresources:\n"
              "  a:\n    type: test:Resource\n"
@@ -924,9 +925,7 @@ static void test_yaml_registration_failure(void) {
 
 static void test_yaml_cancel(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "Pulumi.yaml",
              "name: proj\nruntime: yaml\nresources:\n"
              "  a:\n    type: test:Resource\n");
@@ -1045,9 +1044,7 @@ static void test_yaml_component_schema(void) {
  * names a plugin version of its own (pulumi-yaml run.go). */
 static void test_yaml_parameterized_package(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "Pulumi.yaml",
              "name: proj\nruntime: yaml\nresources:\n"
              "  hello:\n    type: subpackage:index:Hello\n"
@@ -1084,9 +1081,7 @@ static void test_yaml_parameterized_package(void) {
 
 static void test_yaml_project_fields_and_main(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "Pulumi.yaml",
              "name: proj\nruntime:\n  name: yaml\n"
              "description: a test\n");
@@ -1190,9 +1185,7 @@ static void test_yaml_examples(void) {
  * from the same load, whatever happens to the file afterwards. */
 static void test_yaml_project_read_once(void) {
   run r;
-  memset(&r, 0, sizeof(r));
-  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
-  CHECK(mkdtemp(r.dir) != NULL);
+  run_init(&r);
   write_file(r.dir, "Pulumi.yaml",
              "name: proj\nruntime: yaml\nconfig:\n  size: 0755\n"
              "  aws:region: {default: x}\n"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/backend.h"
@@ -22,8 +23,10 @@ static const mp_cmd_help get_help = {
     "minipulumi package get-schema <schema_source> [flags]",
     "Get the schema of a package.\n\n<schema_source> is a plugin name with "
     "an optional version (random, aws@6.0.0), found as a provider plugin "
-    "is found\nfor an update, or the path of a plugin binary or of a "
-    "folder holding pulumi-resource-<name>."};
+    "is found\nfor an update, or the path of a plugin binary, of a "
+    "folder holding pulumi-resource-<name>, or of a\nplugin folder run "
+    "from source (PulumiPlugin.yaml: Node.js, or a Pulumi YAML component "
+    "provider),\nits package the folder's name."};
 
 /* The plugin binary a path names (a folder: its one pulumi-resource-*
  * file), owned; NULL when there is none. */
@@ -50,7 +53,30 @@ static char *package_of(const char *bin) {
   return mp_xstrdup(base);
 }
 
-static int host_new(mp_ctx *ctx, mp_plugin_host **h, mp_err *err) {
+/* A plugin folder run from source (PulumiPlugin.yaml: a Node.js or a
+ * Pulumi YAML component provider): its package is the folder's name. */
+static char *source_package(const char *path) {
+  static const char *const manifests[] = {"PulumiPlugin.yaml",
+                                          "PulumiPlugin.yml"};
+  for (size_t i = 0; i < MP_ARRAY_LEN(manifests); i++) {
+    char *m = mp_xasprintf("%s/%s", path, manifests[i]);
+    int found = access(m, R_OK) == 0;
+    free(m);
+    if (found) {
+      size_t n = strlen(path);
+      while (n > 1 && path[n - 1] == '/') n--;
+      const char *base = path + n;
+      while (base > path && base[-1] != '/') base--;
+      return mp_xstrndup(base, (size_t)(path + n - base));
+    }
+  }
+  return NULL;
+}
+
+/* |source|, when it is a plugin folder run from source, is the one plugin
+ * |spec| names (as Pulumi.yaml's `packages` would). */
+static int host_new(mp_ctx *ctx, const mp_plugin_spec *spec,
+                    mp_plugin_host **h, mp_err *err) {
   char *plugin_dir = mp_cli_home_path(".minipulumi/plugins");
   char *cache_dir = mp_cli_plugin_cache_dir();
   const char *dir = ctx->cwd ? ctx->cwd : ".";
@@ -61,6 +87,8 @@ static int host_new(mp_ctx *ctx, mp_plugin_host **h, mp_err *err) {
   o.stack = "";
   o.builtins = mp_builtin_providers(NULL);
   o.yaml_plugin = mp_yaml_plugin_new;
+  o.specs = spec;
+  o.nspecs = spec ? 1 : 0;
   o.search_path =
       mp_cli_env_true("PULUMI_IGNORE_AMBIENT_PLUGINS") ? NULL : getenv("PATH");
   o.cache_dir = cache_dir;
@@ -108,6 +136,17 @@ static void print_schema(mp_ctx *ctx, const char *text) {
   }
 }
 
+/* The schema of any provider that has one: a plugin's, an in-process
+ * Pulumi YAML component provider's; a built-in one has none. */
+static int schema_of(mp_provider *prov, char **json, mp_err *err) {
+  if (prov->vt->get_schema == NULL)
+    return mp_err_set(err, MP_EINVAL,
+                      "package '%s' is served by a built-in provider, "
+                      "which has no schema",
+                      prov->pkg ? prov->pkg : "?");
+  return prov->vt->get_schema(prov, 0, NULL, NULL, json, err);
+}
+
 static int get_schema(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv pos;
   mp_strv_init(&pos);
@@ -120,9 +159,11 @@ static int get_schema(int argc, const char **argv, mp_ctx *ctx) {
   mp_provider *prov = NULL;
   char *json = NULL;
   int status = 0;
-  if (host_new(ctx, &h, &err) < 0 ||
-      provider_of(h, pos.items[0], &prov, &err) < 0 ||
-      mp_plugin_get_schema(prov, 0, &json, &err) < 0)
+  char *src_pkg = source_package(pos.items[0]);
+  mp_plugin_spec spec = {src_pkg, pos.items[0], NULL};
+  if (host_new(ctx, src_pkg ? &spec : NULL, &h, &err) < 0 ||
+      provider_of(h, src_pkg ? src_pkg : pos.items[0], &prov, &err) < 0 ||
+      schema_of(prov, &json, &err) < 0)
     status = mp_cli_error(ctx, MP_EXIT_ERROR, "%s", err.msg);
   else
     print_schema(ctx, json);
@@ -130,6 +171,7 @@ static int get_schema(int argc, const char **argv, mp_ctx *ctx) {
   mp_provider_free(prov);
   mp_plugin_host_shutdown(h);
   mp_strv_destroy(&pos);
+  free(src_pkg);
   return status;
 }
 

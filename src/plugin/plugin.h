@@ -123,14 +123,6 @@ int mp_plugin_find(mp_plugin_host *h, const char *pkg, const char *version,
 int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
                      const char *const *argv, mp_provider **out, mp_err *err);
 
-/* Calls GetSchema (GetSchemaRequest{version}) on |prov|, a plugin made by
- * mp_plugin_launch or the host's factory, and sets |*json| (owned) to the
- * schema text it answers. Returns 0, MP_EINVAL (|prov| is a built-in
- * provider: no schema), MP_ENOENT (the plugin does not implement it) or
- * the call's error. Any thread. */
-int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
-                         mp_err *err);
-
 /* Ends every plugin process still running (connection closed, SIGINT to
  * its process group, SIGKILL 5 s later if it is still there, reaped),
  * stops the loop thread and frees |h|. NULL is fine. Not while a provider

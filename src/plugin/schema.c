@@ -34,14 +34,3 @@ int mp__plugin_get_schema(mp_provider *prov, int version, const char *sub_name,
   protobuf_c_message_free_unpacked(&resp->base, NULL);
   return 0;
 }
-
-int mp_plugin_get_schema(mp_provider *prov, int version, char **json,
-                         mp_err *err) {
-  *json = NULL;
-  if (prov == NULL || prov->vt != &mp__plugin_vtable)
-    return mp_err_set(err, MP_EINVAL,
-                      "package '%s' is served by a built-in provider, "
-                      "which has no schema",
-                      prov && prov->pkg ? prov->pkg : "?");
-  return mp__plugin_get_schema(prov, version, NULL, NULL, json, err);
-}

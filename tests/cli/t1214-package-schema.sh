@@ -1,7 +1,8 @@
 #!/bin/bash
 # package get-schema launches a provider plugin (the Node.js test provider,
 # by name on PATH, by binary path and by folder) and prints its GetSchema
-# answer; built-in providers have no schema. schema check validates a
+# answer; built-in providers have no schema. A plugin folder run from
+# source by path: a Pulumi YAML component provider (served in-process). schema check validates a
 # schema file (JSON or YAML) and names each error's place.
 BIN=$(realpath "$(dirname "$0")/../plugin_processes/bin")
 . "$(dirname "$0")/lib.sh" "$@"
@@ -21,6 +22,27 @@ expect_out '"testprov:index:echo"' "the function is in the schema"
 run package get-schema "$BIN/"
 expect_rc 0 "get-schema by folder"
 expect_out '"name": "' "a schema from the folder's plugin"
+mkdir -p "$T/yamlcomp"
+cat > "$T/yamlcomp/PulumiPlugin.yaml" <<'YAML'
+name: yamlcomp
+version: 4.5.6
+runtime: yaml
+components:
+  Box:
+    inputs:
+      size:
+        type: integer
+    outputs:
+      size: ${size}
+YAML
+run package get-schema "$T/yamlcomp/"
+expect_rc 0 "get-schema of a Pulumi YAML component provider folder"
+check "the YAML component provider's schema" '
+s = json.loads(out)
+assert s["name"] == "yamlcomp" and s["version"] == "4.5.6", s
+box = s["resources"]["yamlcomp:index:Box"]
+assert box["isComponent"] is True, box
+assert box["inputProperties"]["size"]["type"] == "integer", box'
 run package get-schema random
 expect_rc 1 "a built-in provider"
 expect_err "built-in provider, which has no schema" "says why"

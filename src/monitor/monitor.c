@@ -81,6 +81,10 @@ struct mp_monitor { /* Owner: loop thread. */
   mp_hook_table *hooks; /* the program's resource hooks */
   char *organization;
   mp__package *packages; /* RegisterPackage (packages.c) */
+  /* Where the hashes of the assets sent come from: the program's folder
+   * (mp_monitor_set_program_dir) and the downloads of |o|. */
+  char *program_dir;
+  mp_asset_hash_opts assets;
 };
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
@@ -97,6 +101,8 @@ mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
   mp_map_init(&m->dps);
   mp_map_init(&m->heritages);
   m->hooks = mp_hook_table_new(o->preview);
+  m->assets.fetch = o->asset_fetch;
+  m->assets.fetch_ud = o->asset_fetch_ud;
   return m;
 }
 
@@ -356,8 +362,15 @@ void mp_monitor_cancel_all(mp_monitor *m) {
   }
 }
 
+void mp_monitor_set_program_dir(mp_monitor *m, const char *dir) {
+  free(m->program_dir);
+  m->program_dir = mp_xstrdup(dir);
+  m->assets.wd = m->program_dir;
+}
+
 void mp_monitor_free(mp_monitor *m) {
   if (m == NULL) return;
+  free(m->program_dir);
   mp_monitor_cancel_all(m);
   while (m->answered) {
     mp_monitor_reg *r = m->answered;
@@ -717,7 +730,7 @@ int mp_monitor_register_resource(mp_monitor *m,
                                  mp_register_cb cb, void *ud, mp_err *err) {
   mp_goal *g = NULL;
   const mp__package *package = NULL;
-  int rc = mp__monitor_goal_from_register(req, &g, err);
+  int rc = mp__monitor_goal_from_register(req, &m->assets, &g, err);
   if (rc == 0) rc = apply_package(m, req->packageref, g, &package, err);
   if (rc < 0) {
     mp_goal_free(g);
@@ -769,7 +782,13 @@ int mp_monitor_register_outputs(
     mp_err *err) {
   mp_value *outs = NULL;
   int rc = mp_value_from_pb_struct(req->outputs, &outs, err);
-  if (rc < 0) return rc;
+  /* Pulumi computes the hashes of the outputs' assets too. */
+  if (rc == 0) rc = mp_value_hash_assets(outs, &m->assets, err);
+  if (rc < 0) {
+    mp_value_free(outs);
+    return mp_err_prefix(err, "RegisterResourceOutputs(%s)",
+                         req->urn ? req->urn : "");
+  }
   return m->o.hooks.outputs(m->o.hooks.ud, req->urn, outs, err);
 }
 

@@ -7,6 +7,7 @@
 #ifndef MP_MONITOR_H
 #define MP_MONITOR_H
 
+#include "engine/asset_hash.h"
 #include "engine/goal.h"
 #include "engine/registry.h"
 #include "engine/resource.h"
@@ -63,6 +64,10 @@ typedef struct mp_monitor_opts {
   const char *organization; /* for Construct and Call; may be NULL */
   int parallel;
   mp_monitor_hooks hooks;
+  /* How the http(s) assets and archives a program sends are fetched for
+   * their hashes (engine/asset_hash.h); NULL: they fail to hash. */
+  mp_asset_fetch_fn asset_fetch;
+  void *asset_fetch_ud;
 } mp_monitor_opts;
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o);

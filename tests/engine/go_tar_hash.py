@@ -139,7 +139,7 @@ CASES = {
     "folder": [("test.txt", b"data in a folder")],
     # l2-resource-asset-archive's asset archive: keys in byte order, the
     # folder and archive.tar's member under their keys
-    "assarc": [("archive/dir/data.txt", b"text"), ("file", b"text"),
+    "assarc": [("archive/dir/data.txt", b"data"), ("file", b"text"),
                ("folder/test.txt", b"data in a folder"),
                ("string", b"file contents")],
     # filepath.Walk's order, .pulumi left out

@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import check  # noqa: E402
+import https_fixture  # noqa: E402
 import l1  # noqa: E402
 import l2  # noqa: E402
 
@@ -44,9 +45,6 @@ EXPECTED_FAIL = {
     "l1-stack-reference": "Pulumi's test asserts a secret_unsecret output (fn::unsecret) that "
                           "Pulumi YAML's newest program lacks; Pulumi YAML's own suite skips "
                           "the test (\"Unknown Function; YAML does not support fn::unsecret\")",
-    "l2-resource-asset-archive": "path and URI assets and archives are stored without their "
-                                 "hash (Pulumi's monitor computes it: a file's, a folder's tar "
-                                 "serialization, a download's); only text assets get theirs",
 }
 
 
@@ -300,9 +298,16 @@ def export(env):
 
 def run_test(binary, name, test, keep):
     env = Env(binary, name, keep)
+    fixture = None
     try:
         src_root = os.path.join(check_root(), name)
         install_providers(env, sdk_versions(src_root) | set(test.providers))
+        # A test's https URLs (its `https`: URL -> a file of its folder) are
+        # served by a local intercepting proxy (https_fixture.py).
+        if getattr(test, "https", None):
+            fixture = https_fixture.Fixture(
+                {u: os.path.join(src_root, f) for u, f in test.https.items()}, env.tmp).start()
+            env.env.update(fixture.env())
         for i, run in enumerate(test.runs):
             src = src_root
             if not test.share_source and os.path.isdir(os.path.join(src_root, str(i))):
@@ -334,6 +339,8 @@ def run_test(binary, name, test, keep):
     except Exception:  # a bug in a test's code: report it as its failure
         return traceback.format_exc(), env.log
     finally:
+        if fixture:
+            fixture.stop()
         env.cleanup()
 
 

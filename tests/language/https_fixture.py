@@ -179,3 +179,24 @@ def _read_head(rfile):
             return lines
         lines.append(line)
     return lines
+
+
+def main():
+    """For a shell test: serves --route URL=FILE ... from a proxy whose CA
+    is made in --dir; prints "port N ca PATH" once listening; stops when
+    killed, or after --lifetime seconds."""
+    import argparse
+    import time
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--route", action="append", default=[])
+    ap.add_argument("--lifetime", type=float, default=300)
+    a = ap.parse_args()
+    routes = dict(r.rsplit("=", 1) for r in a.route)
+    with Fixture(routes, a.dir) as fx:
+        print("port %d ca %s" % (fx.port, fx.ca_file), flush=True)
+        time.sleep(a.lifetime)
+
+
+if __name__ == "__main__":
+    main()

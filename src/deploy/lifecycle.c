@@ -229,6 +229,7 @@ static void create_parts(deploy *d) {
   mo.hooks = mp__deploy_monitor_hooks(d);
   mo.asset_fetch = o->asset_fetch;
   mo.asset_fetch_ud = o->asset_fetch_ud;
+  mo.loop = &d->loop;
   d->mon = mp_monitor_new(&mo);
 }
 

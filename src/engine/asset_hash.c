@@ -177,6 +177,33 @@ static int hash_in(mp_value *v, const char *key, const mp_asset_hash_opts *o,
   }
 }
 
+int mp_value_assets_need_io(const mp_value *v) {
+  if (v == NULL) return 0;
+  switch (v->kind) {
+  case MP_VALUE_ASSET:
+    return !(v->u.asset.hash && *v->u.asset.hash) &&
+           ((v->u.asset.path && *v->u.asset.path) ||
+            (v->u.asset.uri && *v->u.asset.uri) || v->u.asset.text == NULL);
+  case MP_VALUE_ARCHIVE:
+    return !(v->u.archive.hash && *v->u.archive.hash) ||
+           mp_value_assets_need_io(v->u.archive.assets);
+  case MP_VALUE_ARRAY:
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      if (mp_value_assets_need_io(v->u.arr.items[i])) return 1;
+    return 0;
+  case MP_VALUE_OBJECT:
+    for (size_t i = 0; i < v->u.obj.len; i++)
+      if (mp_value_assets_need_io(v->u.obj.items[i].value)) return 1;
+    return 0;
+  case MP_VALUE_SECRET:
+    return mp_value_assets_need_io(v->u.secret);
+  case MP_VALUE_OUTPUT:
+    return mp_value_assets_need_io(v->u.output.value);
+  default:
+    return 0;
+  }
+}
+
 int mp_value_hash_assets(mp_value *v, const mp_asset_hash_opts *o,
                          mp_err *err) {
   return hash_in(v, "", o, err);

@@ -46,6 +46,11 @@ typedef struct mp_asset_hash_opts {
 int mp_value_hash_assets(mp_value *v, const mp_asset_hash_opts *o,
                          mp_err *err);
 
+/* Whether |v| holds an asset or archive without a hash other than a text
+ * asset: hashing it reads files or downloads (a text asset's hash is
+ * mp_value_hash_text_assets'). */
+int mp_value_assets_need_io(const mp_value *v);
+
 /* The hash of |a| alone (an ASSET or ARCHIVE value, its hash ignored),
  * as 64 hex digits into |hex|. 0 or an MP_E code. */
 int mp_asset_hash_of(const mp_value *a, const mp_asset_hash_opts *o,

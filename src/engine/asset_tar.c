@@ -18,14 +18,14 @@
 #define PREFIX_SIZE 155
 
 typedef struct tar_hash {
-  EVP_MD_CTX *md;
+  EVP_MD_CTX *sha;
   mp_map seen; /* names written */
 } tar_hash;
 
 static const unsigned char zeros[BLOCK];
 
 static void put(tar_hash *t, const void *p, size_t n) {
-  EVP_DigestUpdate(t->md, p, n);
+  EVP_DigestUpdate(t->sha, p, n);
 }
 
 static void pad(tar_hash *t, uint64_t size) {
@@ -242,9 +242,9 @@ static int add_member(void *ud, const char *name, mp__blob *blob, mp_err *err) {
 int mp__archive_tar_hash(const mp_value *arc, const mp_asset_hash_opts *o,
                          char hex[65], mp_err *err) {
   tar_hash t;
-  t.md = EVP_MD_CTX_new();
-  if (t.md == NULL || EVP_DigestInit_ex(t.md, EVP_sha256(), NULL) != 1) {
-    EVP_MD_CTX_free(t.md);
+  t.sha = EVP_MD_CTX_new();
+  if (t.sha == NULL || EVP_DigestInit_ex(t.sha, EVP_sha256(), NULL) != 1) {
+    EVP_MD_CTX_free(t.sha);
     return mp_err_set(err, MP_EIO, "cannot start a SHA-256");
   }
   mp_map_init(&t.seen);
@@ -254,10 +254,10 @@ int mp__archive_tar_hash(const mp_value *arc, const mp_asset_hash_opts *o,
     put(&t, zeros, BLOCK);
     unsigned char d[32];
     unsigned int dlen = 0;
-    EVP_DigestFinal_ex(t.md, d, &dlen);
+    EVP_DigestFinal_ex(t.sha, d, &dlen);
     for (size_t i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
   }
   mp_map_destroy(&t.seen);
-  EVP_MD_CTX_free(t.md);
+  EVP_MD_CTX_free(t.sha);
   return rc;
 }

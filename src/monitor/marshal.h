@@ -9,7 +9,8 @@
 
 /* The inputs' and the replacement trigger's assets and archives get
  * their hashes (|assets|: where from), as Pulumi's monitor computes them
- * on RegisterResource. */
+ * on RegisterResource; |assets| NULL: the text assets only (the rest is
+ * the caller's). */
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
                                    const mp_asset_hash_opts *assets,
                                    mp_goal **out, mp_err *err);

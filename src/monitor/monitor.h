@@ -68,6 +68,11 @@ typedef struct mp_monitor_opts {
    * their hashes (engine/asset_hash.h); NULL: they fail to hash. */
   mp_asset_fetch_fn asset_fetch;
   void *asset_fetch_ud;
+  /* The deployment's loop: a registration whose assets need files read
+   * or downloads for their hashes has them hashed on its worker pool, and
+   * the loop is kept running until that ends. NULL: on the calling
+   * thread, before mp_monitor_register_resource returns. */
+  uv_loop_t *loop;
 } mp_monitor_opts;
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o);
@@ -109,7 +114,8 @@ void mp_monitor_method_done(mp_monitor *m, mp_monitor_call *call,
 
 /* Fails every registration still waiting (after a cancellation). */
 void mp_monitor_cancel_all(mp_monitor *m);
-/* Number of registrations waiting for an answer. */
+/* Number of registrations waiting for an answer (those whose assets are
+ * being hashed included). */
 size_t mp_monitor_outstanding(const mp_monitor *m);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "plugin/cache.h"
+#include "plugin/http_get.h"
 #include "cli/config_values.h"
 #include "cli/display.h"
 #include "cli/event_stream.h"
@@ -333,6 +334,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.config = r->config;
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
+    o.asset_fetch = mp_http_fetch_asset;
+    o.asset_fetch_ud = (void *)mp_cli_http_opts();
     char pulumi_version[96];
     mp_cli_version_text(pulumi_version, sizeof(pulumi_version));
     o.pulumi_version = pulumi_version;

@@ -2,6 +2,7 @@
  * mp_cli_download_install): the settings Pulumi reads from the
  * environment, a progress line on a terminal, then the install. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "cli/render.h"
 #include "plugin/cache.h"
 #include "plugin/download.h"
+#include "plugin/http_get.h"
 
 typedef struct progress {
   FILE *f;
@@ -36,8 +38,33 @@ void mp_cli_download_opts(mp_plugin_download_opts *o, const char *server) {
   o->overrides = getenv("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
   o->github_token = getenv("GITHUB_TOKEN");
   o->gitlab_token = getenv("GITLAB_TOKEN");
-  o->ca_file = getenv("SSL_CERT_FILE");
-  o->ca_dir = getenv("SSL_CERT_DIR");
+  o->http = *mp_cli_http_opts();
+}
+
+/* Go's getEnvAny: the first of the names set to something. */
+static const char *env_any(const char *a, const char *b) {
+  const char *v = getenv(a);
+  if (v && *v) return v;
+  v = getenv(b);
+  return v && *v ? v : NULL;
+}
+
+static pthread_once_t http_once = PTHREAD_ONCE_INIT;
+static mp_http_opts http_opts;
+
+static void read_http_opts(void) {
+  http_opts.ca_file = getenv("SSL_CERT_FILE");
+  http_opts.ca_dir = getenv("SSL_CERT_DIR");
+  http_opts.https_proxy = env_any("HTTPS_PROXY", "https_proxy");
+  /* Go refuses HTTP_PROXY in a CGI environment (httpoxy). */
+  const char *cgi = getenv("REQUEST_METHOD");
+  http_opts.http_proxy = cgi && *cgi ? NULL : env_any("HTTP_PROXY", "http_proxy");
+  http_opts.no_proxy = env_any("NO_PROXY", "no_proxy");
+}
+
+const mp_http_opts *mp_cli_http_opts(void) {
+  pthread_once(&http_once, read_http_opts);
+  return &http_opts;
 }
 
 int mp_cli_latest_version(const char *kind, const char *name,

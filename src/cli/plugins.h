@@ -48,6 +48,13 @@ int mp_cli_latest_version(const char *kind, const char *name,
 struct mp_plugin_download_opts;
 void mp_cli_download_opts(struct mp_plugin_download_opts *o,
                           const char *server);
+/* The certificates and proxies Pulumi's Go runtime takes from the
+ * environment (SSL_CERT_FILE, SSL_CERT_DIR; HTTPS_PROXY or https_proxy,
+ * HTTP_PROXY or http_proxy unless REQUEST_METHOD is set, NO_PROXY or
+ * no_proxy), read once; for plugin downloads and the assets a program
+ * sends. */
+struct mp_http_opts;
+const struct mp_http_opts *mp_cli_http_opts(void);
 
 /* ---- the project's plugins (cli/plugin_project.c) ---- */
 

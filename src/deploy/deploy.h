@@ -5,6 +5,7 @@
 #ifndef MP_DEPLOY_H
 #define MP_DEPLOY_H
 
+#include "engine/asset_hash.h"
 #include "engine/err.h"
 #include "engine/events.h"
 #include "engine/log.h"
@@ -32,6 +33,10 @@ typedef struct mp_deploy_opts {
   const mp_value *config; /* OBJECT "<ns>:<key>" → value; may be NULL */
   const char *root_dir; /* project folder */
   const char *organization;
+  /* How the monitor fetches the http(s) assets and archives a program
+   * sends, for their hashes (engine/asset_hash.h); NULL: they fail. */
+  mp_asset_fetch_fn asset_fetch;
+  void *asset_fetch_ud;
   /* The Pulumi CLI version the program's required version range is
    * checked against, and the check (mp_source_info); NULL: none. */
   const char *pulumi_version;

@@ -227,6 +227,9 @@ static void create_parts(deploy *d) {
   mo.organization = o->organization ? o->organization : "organization";
   mo.parallel = d->parallel;
   mo.hooks = mp__deploy_monitor_hooks(d);
+  mo.asset_fetch = o->asset_fetch;
+  mo.asset_fetch_ud = o->asset_fetch_ud;
+  mo.loop = &d->loop;
   d->mon = mp_monitor_new(&mo);
 }
 

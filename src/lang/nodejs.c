@@ -341,6 +341,9 @@ static int src_start(mp_source *base, mp_monitor *m, const mp_source_info *info,
     return mp_err_set(err, MP_EINVAL, "the Node.js program was already started");
   s->started = 1;
   s->m = m;
+  char *pwd = mp_project_pwd(s->proj);
+  mp_monitor_set_program_dir(m, pwd);
+  free(pwd);
   uv_timer_init(info->loop, &s->grace);
   s->grace.data = s;
   s->grace_open = 1;

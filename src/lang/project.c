@@ -484,6 +484,15 @@ const char *mp_project_dir(const mp_project *p) { return p->dir; }
 const char *mp_project_program_dir(const mp_project *p) {
   return p->program_dir;
 }
+char *mp_project_pwd(const mp_project *p) {
+  struct stat st;
+  const char *dir = p->program_dir;
+  if (!p->main || !*p->main || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+    return mp_xstrdup(dir);
+  const char *slash = strrchr(dir, '/');
+  if (slash == NULL) return mp_xstrdup(".");
+  return slash == dir ? mp_xstrdup("/") : mp_xstrndup(dir, (size_t)(slash - dir));
+}
 const char *mp_project_runtime_option(const mp_project *p, const char *key) {
   const mp_value *v =
       p->runtime_options ? mp_value_object_get(p->runtime_options, key) : NULL;

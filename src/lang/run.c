@@ -678,6 +678,9 @@ static int src_start(mp_source *base, mp_monitor *m,
                       "started");
   s->started = 1;
   s->m = m;
+  char *pwd = mp_project_pwd(s->proj);
+  mp_monitor_set_program_dir(m, pwd);
+  free(pwd);
   src_prepare(base, info);
   if (s->prep_rc < 0) {
     if (err) *err = s->prep_err;

@@ -52,6 +52,10 @@ const char *mp_project_description(const mp_project *p);
 const char *mp_project_main(const mp_project *p);
 const char *mp_project_dir(const mp_project *p);
 const char *mp_project_program_dir(const mp_project *p);
+/* The folder the program runs from as Pulumi reckons it (getPwdMain):
+ * program_dir when it is a folder, else the folder of the file `main`
+ * names (owned). */
+char *mp_project_pwd(const mp_project *p);
 const mp_value *mp_project_defaults(const mp_project *p);
 /* The text of `runtime: {options: {<key>: ...}}` (e.g. "typescript",
  * "nodeargs", "tsconfig"), or NULL when not given or not a scalar. */

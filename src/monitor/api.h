@@ -43,6 +43,11 @@ int mp_monitor_register_resource(mp_monitor *m,
 int mp_monitor_read_resource(mp_monitor *m,
                              const Pulumirpc__ReadResourceRequest *req,
                              mp_read_cb cb, void *ud, mp_err *err);
+/* The folder the program's relative asset and archive paths start from
+ * (Pulumi's runinfo.Pwd: the project's `main` folder, or the project's);
+ * copied. Unset: the process's working directory. A language host sets it
+ * before its first registration. */
+void mp_monitor_set_program_dir(mp_monitor *m, const char *dir);
 /* Records a component's (or the root stack's) outputs. Synchronous. */
 int mp_monitor_register_outputs(
     mp_monitor *m, const Pulumirpc__RegisterResourceOutputsRequest *req,

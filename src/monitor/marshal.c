@@ -125,6 +125,7 @@ static int replacement_trigger(mp_goal *g, const Google__Protobuf__Value *pb,
 }
 
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
+                                   const mp_asset_hash_opts *assets,
                                    mp_goal **out, mp_err *err) {
   *out = NULL;
   if (q->type == NULL || q->type[0] == '\0')
@@ -137,9 +138,13 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   g->inputs = NULL;
   int rc = mp_value_from_pb_struct(q->object, &g->inputs, err);
   /* Pulumi's monitor computes the hashes of the assets it is sent. */
-  if (rc == 0) mp_value_hash_text_assets(g->inputs);
+  if (rc == 0 && assets) rc = mp_value_hash_assets(g->inputs, assets, err);
+  if (rc == 0 && !assets) mp_value_hash_text_assets(g->inputs);
   if (rc == 0) rc = timeouts(g, q->customtimeouts, err);
   if (rc == 0) rc = replacement_trigger(g, q->replacement_trigger, err);
+  if (rc == 0 && assets)
+    rc = mp_value_hash_assets(g->replacement_trigger, assets, err);
+  if (rc == 0 && !assets) mp_value_hash_text_assets(g->replacement_trigger);
   if (rc < 0) {
     mp_err_prefix(err, "RegisterResource '%s'", q->name);
     mp_goal_free(g);

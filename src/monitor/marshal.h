@@ -2,11 +2,17 @@
 #ifndef MP_MARSHAL_H
 #define MP_MARSHAL_H
 
+#include "engine/asset_hash.h"
 #include "engine/goal.h"
 #include "engine/resource.h"
 #include "pulumi/resource.pb-c.h"
 
+/* The inputs' and the replacement trigger's assets and archives get
+ * their hashes (|assets|: where from), as Pulumi's monitor computes them
+ * on RegisterResource; |assets| NULL: the text assets only (the rest is
+ * the caller's). */
 int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
+                                   const mp_asset_hash_opts *assets,
                                    mp_goal **out, mp_err *err);
 int mp__monitor_goal_from_read(const Pulumirpc__ReadResourceRequest *q,
                                mp_goal **out, mp_err *err);

@@ -67,6 +67,25 @@ typedef struct dp {
   dp_invoke *invokes; /* waiting invokes, in no particular order */
 } dp;
 
+typedef struct mp__hashing mp__hashing;
+
+/* A registration whose assets or archives need files read or downloads
+ * for their hashes: that runs on libuv's worker pool (Pulumi computes it
+ * in the registration's own goroutine), so that the loop goes on with the
+ * other registrations and the answers; the request waits packed. */
+struct mp__hashing {
+  uv_work_t work;
+  mp_monitor *m;
+  mp_goal *g;
+  mp_buf req; /* the packed RegisterResourceRequest */
+  mp_register_cb cb;
+  void *ud;
+  int rc;
+  int answered; /* cancelled: the host has its answer */
+  mp_err err;
+  mp__hashing *prev, *next;
+};
+
 struct mp_monitor { /* Owner: loop thread. */
   mp_monitor_opts o;
   char *stack, *project;
@@ -81,6 +100,12 @@ struct mp_monitor { /* Owner: loop thread. */
   mp_hook_table *hooks; /* the program's resource hooks */
   char *organization;
   mp__package *packages; /* RegisterPackage (packages.c) */
+  /* Where the hashes of the assets sent come from: the program's folder
+   * (mp_monitor_set_program_dir) and the downloads of |o|. */
+  char *program_dir;
+  mp_asset_hash_opts assets;
+  mp__hashing *hashing; /* registrations whose assets are being hashed */
+  size_t nhashing;      /* of those, the ones not answered yet */
 };
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
@@ -97,6 +122,8 @@ mp_monitor *mp_monitor_new(const mp_monitor_opts *o) {
   mp_map_init(&m->dps);
   mp_map_init(&m->heritages);
   m->hooks = mp_hook_table_new(o->preview);
+  m->assets.fetch = o->asset_fetch;
+  m->assets.fetch_ud = o->asset_fetch_ud;
   return m;
 }
 
@@ -115,7 +142,9 @@ static void unlink_reg(mp_monitor *m, mp_monitor_reg *r) {
   m->noutstanding--;
 }
 
-size_t mp_monitor_outstanding(const mp_monitor *m) { return m->noutstanding; }
+size_t mp_monitor_outstanding(const mp_monitor *m) {
+  return m->noutstanding + m->nhashing;
+}
 
 static void heritage_free(heritage *h) {
   if (h == NULL) return;
@@ -330,6 +359,14 @@ void mp_monitor_cancel_all(mp_monitor *m) {
       d->err = saved;
     }
   }
+  /* Those still hashing are answered now; the pool's work, when it ends,
+   * only frees them. */
+  for (mp__hashing *h = m->hashing; h; h = h->next) {
+    if (h->answered) continue;
+    h->answered = 1;
+    m->nhashing--;
+    h->cb(h->ud, NULL, &e);
+  }
   while (m->outstanding) {
     mp_monitor_reg *r = m->outstanding;
     unlink_reg(m, r);
@@ -356,9 +393,19 @@ void mp_monitor_cancel_all(mp_monitor *m) {
   }
 }
 
+void mp_monitor_set_program_dir(mp_monitor *m, const char *dir) {
+  free(m->program_dir);
+  m->program_dir = mp_xstrdup(dir);
+  m->assets.wd = m->program_dir;
+}
+
 void mp_monitor_free(mp_monitor *m) {
   if (m == NULL) return;
+  free(m->program_dir);
   mp_monitor_cancel_all(m);
+  /* None is left once the loop has run out; should one be, its work ends
+   * without the monitor. */
+  for (mp__hashing *h = m->hashing; h; h = h->next) h->m = NULL;
   while (m->answered) {
     mp_monitor_reg *r = m->answered;
     m->answered = r->next;
@@ -712,13 +759,14 @@ void mp_monitor_construct_done(mp_monitor *m, mp_monitor_reg *r,
   reg_free(r);
 }
 
-int mp_monitor_register_resource(mp_monitor *m,
-                                 const Pulumirpc__RegisterResourceRequest *req,
-                                 mp_register_cb cb, void *ud, mp_err *err) {
-  mp_goal *g = NULL;
+/* A registration after its goal is made (and its assets hashed): takes
+ * |g|; 0, or an MP_E code (then |cb| is not called). */
+static int register_goal(mp_monitor *m,
+                         const Pulumirpc__RegisterResourceRequest *req,
+                         mp_goal *g, mp_register_cb cb, void *ud,
+                         mp_err *err) {
   const mp__package *package = NULL;
-  int rc = mp__monitor_goal_from_register(req, &g, err);
-  if (rc == 0) rc = apply_package(m, req->packageref, g, &package, err);
+  int rc = apply_package(m, req->packageref, g, &package, err);
   if (rc < 0) {
     mp_goal_free(g);
     return rc;
@@ -747,6 +795,103 @@ int mp_monitor_register_resource(mp_monitor *m,
   return enqueue(m, g, r, err);
 }
 
+/* ---- assets hashed on the worker pool (struct mp__hashing) ---- */
+
+static void hashing_unlink(mp_monitor *m, mp__hashing *h) {
+  if (h->prev) h->prev->next = h->next;
+  else m->hashing = h->next;
+  if (h->next) h->next->prev = h->prev;
+}
+
+static void hashing_free(mp__hashing *h) {
+  mp_goal_free(h->g);
+  mp_buf_destroy(&h->req);
+  free(h);
+}
+
+/* On a worker thread: |h| is its own, and the monitor's |assets| are
+ * only read (set before the program's first registration). */
+static void hash_work(uv_work_t *w) {
+  mp__hashing *h = w->data;
+  mp_err_clear(&h->err);
+  h->rc = mp_value_hash_assets(h->g->inputs, &h->m->assets, &h->err);
+  if (h->rc == 0)
+    h->rc = mp_value_hash_assets(h->g->replacement_trigger, &h->m->assets,
+                                 &h->err);
+}
+
+static void hash_done(uv_work_t *w, int status) {
+  mp__hashing *h = w->data;
+  mp_monitor *m = h->m;
+  if (m) hashing_unlink(m, h);
+  if (m == NULL || h->answered) {
+    hashing_free(h);
+    return;
+  }
+  m->nhashing--;
+  if (status < 0 && h->rc == 0)
+    h->rc = mp_err_from_uv(&h->err, status, "hashing the assets");
+  Pulumirpc__RegisterResourceRequest *q =
+      h->rc < 0 ? NULL
+                : pulumirpc__register_resource_request__unpack(
+                      NULL, h->req.len, (const uint8_t *)h->req.data);
+  if (h->rc == 0 && q == NULL)
+    h->rc = mp_err_set(&h->err, MP_EIO, "cannot unpack the request again");
+  if (h->rc < 0) {
+    mp_err_prefix(&h->err, "RegisterResource '%s'", h->g->name);
+  } else {
+    mp_goal *g = h->g;
+    h->g = NULL;
+    h->rc = register_goal(m, q, g, h->cb, h->ud, &h->err);
+  }
+  if (q) pulumirpc__register_resource_request__free_unpacked(q, NULL);
+  if (h->rc < 0) h->cb(h->ud, NULL, &h->err);
+  hashing_free(h);
+}
+
+/* Starts hashing |g|'s assets on the pool; the registration goes on in
+ * hash_done. Takes |g|. */
+static int hash_then_register(mp_monitor *m,
+                              const Pulumirpc__RegisterResourceRequest *req,
+                              mp_goal *g, mp_register_cb cb, void *ud,
+                              mp_err *err) {
+  mp__hashing *h = mp_xcalloc(1, sizeof(*h));
+  h->m = m;
+  h->g = g;
+  h->cb = cb;
+  h->ud = ud;
+  mp_buf_init(&h->req);
+  mp__monitor_pack(&req->base, &h->req);
+  h->work.data = h;
+  int uvrc = uv_queue_work(m->o.loop, &h->work, hash_work, hash_done);
+  if (uvrc < 0) {
+    hashing_free(h);
+    return mp_err_from_uv(err, uvrc, "RegisterResource '%s': cannot hash "
+                          "its assets", req->name);
+  }
+  h->next = m->hashing;
+  if (m->hashing) m->hashing->prev = h;
+  m->hashing = h;
+  m->nhashing++;
+  return 0;
+}
+
+int mp_monitor_register_resource(mp_monitor *m,
+                                 const Pulumirpc__RegisterResourceRequest *req,
+                                 mp_register_cb cb, void *ud, mp_err *err) {
+  mp_goal *g = NULL;
+  /* With a loop, only the text assets are hashed here (no file, no
+   * download): the rest on the pool. */
+  int pool = m->o.loop != NULL;
+  int rc = mp__monitor_goal_from_register(req, pool ? NULL : &m->assets, &g,
+                                          err);
+  if (rc < 0) return rc;
+  if (pool && (mp_value_assets_need_io(g->inputs) ||
+               mp_value_assets_need_io(g->replacement_trigger)))
+    return hash_then_register(m, req, g, cb, ud, err);
+  return register_goal(m, req, g, cb, ud, err);
+}
+
 int mp_monitor_read_resource(mp_monitor *m,
                              const Pulumirpc__ReadResourceRequest *req,
                              mp_read_cb cb, void *ud, mp_err *err) {
@@ -769,7 +914,13 @@ int mp_monitor_register_outputs(
     mp_err *err) {
   mp_value *outs = NULL;
   int rc = mp_value_from_pb_struct(req->outputs, &outs, err);
-  if (rc < 0) return rc;
+  /* Pulumi computes the hashes of the outputs' assets too. */
+  if (rc == 0) rc = mp_value_hash_assets(outs, &m->assets, err);
+  if (rc < 0) {
+    mp_value_free(outs);
+    return mp_err_prefix(err, "RegisterResourceOutputs(%s)",
+                         req->urn ? req->urn : "");
+  }
   return m->o.hooks.outputs(m->o.hooks.ud, req->urn, outs, err);
 }
 

@@ -7,6 +7,7 @@
 #ifndef MP_MONITOR_H
 #define MP_MONITOR_H
 
+#include "engine/asset_hash.h"
 #include "engine/goal.h"
 #include "engine/registry.h"
 #include "engine/resource.h"
@@ -66,6 +67,15 @@ typedef struct mp_monitor_opts {
   const char *organization; /* for Construct and Call; may be NULL */
   int parallel;
   mp_monitor_hooks hooks;
+  /* How the http(s) assets and archives a program sends are fetched for
+   * their hashes (engine/asset_hash.h); NULL: they fail to hash. */
+  mp_asset_fetch_fn asset_fetch;
+  void *asset_fetch_ud;
+  /* The deployment's loop: a registration whose assets need files read
+   * or downloads for their hashes has them hashed on its worker pool, and
+   * the loop is kept running until that ends. NULL: on the calling
+   * thread, before mp_monitor_register_resource returns. */
+  uv_loop_t *loop;
 } mp_monitor_opts;
 
 mp_monitor *mp_monitor_new(const mp_monitor_opts *o);
@@ -107,7 +117,8 @@ void mp_monitor_method_done(mp_monitor *m, mp_monitor_call *call,
 
 /* Fails every registration still waiting (after a cancellation). */
 void mp_monitor_cancel_all(mp_monitor *m);
-/* Number of registrations waiting for an answer. */
+/* Number of registrations waiting for an answer (those whose assets are
+ * being hashed included). */
 size_t mp_monitor_outstanding(const mp_monitor *m);
 
 #endif

@@ -263,10 +263,7 @@ static CURLcode get_once(const char *url, const char *accept, const char *auth,
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, s);
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-  if (s->o && s->o->ca_file && *s->o->ca_file)
-    curl_easy_setopt(c, CURLOPT_CAINFO, s->o->ca_file);
-  if (s->o && s->o->ca_dir && *s->o->ca_dir)
-    curl_easy_setopt(c, CURLOPT_CAPATH, s->o->ca_dir);
+  mp_http_setopts(c, s->o ? &s->o->http : NULL, url);
   errbuf[0] = '\0';
   CURLcode r = curl_easy_perform(c);
   *code = 0;

@@ -14,15 +14,16 @@
 
 #include "engine/err.h"
 #include "plugin/cache.h"
+#include "plugin/http_get.h"
 
 typedef struct mp_plugin_download_opts {
   const char *server;       /* --server or pluginDownloadURL; NULL: default */
   const char *overrides;    /* "regexp=URL,..."; NULL: none */
   const char *github_token; /* sent to GitHub when set */
   const char *gitlab_token; /* sent to GitLab when set */
-  /* Certificates to trust instead of the system's (SSL_CERT_FILE and
-   * SSL_CERT_DIR, which Pulumi's Go runtime reads); NULL: the system's. */
-  const char *ca_file, *ca_dir;
+  /* Certificates and proxies (SSL_CERT_FILE, SSL_CERT_DIR, HTTPS_PROXY,
+   * HTTP_PROXY, NO_PROXY, which Pulumi's Go runtime reads). */
+  mp_http_opts http;
   /* The tarball's expected SHA-256, in hex; NULL: not checked. A mismatch
    * fails the download with Pulumi's "invalid checksum, expected <hex>,
    * actual <hex>". */

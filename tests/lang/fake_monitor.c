@@ -166,6 +166,11 @@ int mp_monitor_read_resource(mp_monitor *m,
   return 0;
 }
 
+void mp_monitor_set_program_dir(mp_monitor *m, const char *dir) {
+  (void)m;
+  (void)dir;
+}
+
 int mp_monitor_register_outputs(
     mp_monitor *m, const Pulumirpc__RegisterResourceOutputsRequest *req,
     mp_err *err) {

@@ -1358,14 +1358,19 @@ def _resource_any(res):
 TESTS["l2-resource-any"] = Test([Run(_resource_any)])
 
 
-# l2_resource_asset_archive.go (the program's main is subdir/). The
-# hashes the Go test computes (resource.NewPathAssetWithWD and
-# friends) are those it states where it states them; the hash of the
-# asset archive and of the remote archive, which the Go test computes
-# from Pulumi's own tar serialization and a download, are required to be
-# there
+# l2_resource_asset_archive.go (the program's main is subdir/). The Go
+# test compares with the values resource.NewPathAssetWithWD and friends
+# make, whose hashes Pulumi computes the same way: a file's bytes, a .tar's
+# bytes, the tar Go's archive/tar writes of a folder's or a map's members
+# (_ASSARC: of archive/dir/data.txt, file, folder/test.txt and string, as
+# tests/engine/go_tar_hash.py reckons it and Go's archive/tar writes it),
+# a download's bytes. The two URLs are served by the test's own proxy
+# (https_fixture.py) with the test's own test.txt and archive.tar.
 ARCHIVE_SIG = "0def7320c3a5731c473e5ecbe6d01bc7"
 _TEXT_HASH = "982d9e3eb996f559e633f4d194def3761d909f5a3b647d1a851fead67c32c9d1"
+_TAR_HASH = "2eee410fe85d360552a8c21238d67d43f4b64e60288914f893b67165e8ebfbcf"
+_FOLDER_HASH = "25df47ed6b3c8e07479e5d9c908eff93d624ec693b6aa7559a9bcb084db70774"
+_ASSARC_HASH = "c2d23db995a733f0e6526dad4ad51914b4575fc1d62e4226dbbe9fdc5b01cce4"
 _REMOTE = ("https://raw.githubusercontent.com/pulumi/pulumi/7b0eb7fb10694da2f31c0d15edf671df843e0d4c"
            "/cmd/pulumi-test-language/tests/testdata/l2-resource-asset-archive/")
 
@@ -1382,26 +1387,26 @@ def _asset_archive(res):
         rs[name] = named(res, name)
         equal("asset-archive:index:" + typ, rs[name]["type"], "%s's type" % name)
     file_asset = {SIG_KEY: ASSET_SIG, "hash": _TEXT_HASH, "path": "../test.txt"}
-    tar = {SIG_KEY: ARCHIVE_SIG, "path": "../archive.tar",
-           "hash": "2eee410fe85d360552a8c21238d67d43f4b64e60288914f893b67165e8ebfbcf"}
-    folder = {SIG_KEY: ARCHIVE_SIG, "path": "../folder",
-              "hash": "25df47ed6b3c8e07479e5d9c908eff93d624ec693b6aa7559a9bcb084db70774"}
+    tar = {SIG_KEY: ARCHIVE_SIG, "path": "../archive.tar", "hash": _TAR_HASH}
+    folder = {SIG_KEY: ARCHIVE_SIG, "path": "../folder", "hash": _FOLDER_HASH}
     for name, want in (("ass", file_asset), ("arc", tar), ("dir", folder)):
         inputs_are_outputs(rs[name], {"value": want})
     assets = {"string": text_asset("file contents"), "file": file_asset, "folder": folder,
               "archive": tar}
-    got = rs["assarc"]["inputs"].get("value")
-    require(isinstance(got, dict) and got.get("hash"), "expected the asset archive's hash, got %s"
-            % short(got))
-    inputs_are_outputs(rs["assarc"], {"value": {SIG_KEY: ARCHIVE_SIG, "hash": got["hash"],
+    inputs_are_outputs(rs["assarc"], {"value": {SIG_KEY: ARCHIVE_SIG, "hash": _ASSARC_HASH,
                                                 "assets": assets}})
     inputs_are_outputs(rs["remoteass"], {"value": {SIG_KEY: ASSET_SIG, "hash": _TEXT_HASH,
                                                    "uri": _REMOTE + "test.txt"}})
-    got = rs["remotearc"]["inputs"].get("value")
-    require(isinstance(got, dict) and got.get("hash"), "expected the remote archive's hash, got %s"
-            % short(got))
-    inputs_are_outputs(rs["remotearc"], {"value": {SIG_KEY: ARCHIVE_SIG, "hash": got["hash"],
+    inputs_are_outputs(rs["remotearc"], {"value": {SIG_KEY: ARCHIVE_SIG, "hash": _TAR_HASH,
                                                    "uri": _REMOTE + "archive.tar"}})
+    outs = stack_outputs(res)
+    string = text_asset("file contents")
+    member(outs, "assetOutput", file_asset)
+    member(outs, "archiveOutput", tar)
+    member(outs, "assetList", [file_asset, string])
+    member(outs, "archiveList", [tar, folder])
+    member(outs, "assetMap", {"file": file_asset, "string": string})
+    member(outs, "archiveMap", {"tar": tar, "folder": folder})
 
 
 TESTS["l2-resource-asset-archive"] = Test([Run(_asset_archive)])
@@ -1645,3 +1650,7 @@ def _plain_component(res):
 
 
 TESTS["l2-plain-component"] = Test([Run(_plain_component)])
+# The URLs run.py's HTTPS proxy serves, and the files of the test's folder
+# it serves for them.
+TESTS["l2-resource-asset-archive"].https = {_REMOTE + "test.txt": "test.txt",
+                                            _REMOTE + "archive.tar": "archive.tar"}

@@ -34,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import check  # noqa: E402
+import https_fixture  # noqa: E402
 import l1  # noqa: E402
 import l2  # noqa: E402
 import policy  # noqa: E402
@@ -54,9 +55,6 @@ _EXTENSIONS = ("extension packages (sdks/myext.yaml `extension:`) are not served
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
     "l2-large-string": "runs only with --slow",
-    "l2-resource-asset-archive": "path and URI assets and archives are stored without their "
-                                 "hash (Pulumi's monitor computes it: a file's, a folder's tar "
-                                 "serialization, a download's); only text assets get theirs",
     "l2-extension-parameterized-resource": _EXTENSIONS,
     "l2-extension-and-base-resource": _EXTENSIONS,
 }
@@ -329,11 +327,18 @@ def export(env):
 
 def run_test(binary, name, test, keep):
     env = Env(binary, name, keep)
+    fixture = None
     try:
         src_root = os.path.join(check_root(), name)
         install_providers(env, sdk_versions(src_root) | set(test.providers))
         install_language_providers(env, getattr(test, "language_providers", ()),
                                    sdk_versions(src_root))
+        # A test's https URLs (its `https`: URL -> a file of its folder) are
+        # served by a local intercepting proxy (https_fixture.py).
+        if getattr(test, "https", None):
+            fixture = https_fixture.Fixture(
+                {u: os.path.join(src_root, f) for u, f in test.https.items()}, env.tmp).start()
+            env.env.update(fixture.env())
         for i, run in enumerate(test.runs):
             src = src_root
             if not test.share_source and os.path.isdir(os.path.join(src_root, str(i))):
@@ -366,6 +371,8 @@ def run_test(binary, name, test, keep):
     except Exception:  # a bug in a test's code: report it as its failure
         return traceback.format_exc(), env.log
     finally:
+        if fixture:
+            fixture.stop()
         env.cleanup()
 
 

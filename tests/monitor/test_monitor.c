@@ -2,12 +2,14 @@
  * goals out to a stub deployment that records them and answers when the
  * test says, answers back to the host's callbacks. Covers default
  * providers, inheritance from the parent, reads, outputs, invalid
- * requests, failed, skipped and cancelled registrations, and (with the
- * real step generator behind the stub) a duplicate URN. */
+ * requests, failed, skipped and cancelled registrations, (with the
+ * real step generator behind the stub) a duplicate URN, and assets whose
+ * hashes are computed on the loop's worker pool. */
 #include "monitor/monitor.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/urn.h"
 #include "engine/value_pb.h"
@@ -114,7 +116,10 @@ static int on_invoke(void *ud, const char *tok, mp_value *args, const char *ref,
   return 0;
 }
 
-static void fx_init(mon_fx *f, const char *config_json) {
+/* With |loop|, assets needing files or downloads are hashed on its pool,
+ * downloads through |fetch|. */
+static void fx_init_with(mon_fx *f, const char *config_json, uv_loop_t *loop,
+                         mp_asset_fetch_fn fetch) {
   memset(f, 0, sizeof(*f));
   mp_value *config = NULL;
   if (config_json)
@@ -129,8 +134,14 @@ static void fx_init(mon_fx *f, const char *config_json) {
   o.hooks.log = on_log;
   o.hooks.program_done = on_program_done;
   o.hooks.invoke = on_invoke;
+  o.loop = loop;
+  o.asset_fetch = fetch;
   f->m = mp_monitor_new(&o);
   mp_value_free(config);
+}
+
+static void fx_init(mon_fx *f, const char *config_json) {
+  fx_init_with(f, config_json, NULL, NULL);
 }
 
 static void fx_destroy(mon_fx *f) {
@@ -690,6 +701,83 @@ static void test_invoke_default_provider(void) {
   fx_destroy(&f);
 }
 
+/* A download that takes its time: "text" for test.txt, else a failure. */
+static int slow_fetch(void *ud, const char *url, mp_buf *body, mp_err *err) {
+  (void)ud;
+  struct timespec ts = {0, 200 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+  if (strstr(url, "test.txt") == NULL)
+    return mp_err_set(err, MP_EIO, "no answer from %s", url);
+  mp_buf_puts(body, "text");
+  return 0;
+}
+
+/* A registration's inputs {value: <an asset at |uri|>}, owned. */
+static Google__Protobuf__Struct *uri_asset_inputs(const char *uri) {
+  mp_value *obj = mp_value_new_object();
+  mp_value_object_set(obj, "value", mp_value_new_asset(NULL, NULL, NULL, uri));
+  Google__Protobuf__Struct *s = NULL;
+  mp_value_to_pb_struct(obj, 0, &s, NULL);
+  mp_value_free(obj);
+  return s;
+}
+
+static int reg_remote_asset(mon_fx *f, const char *name, const char *uri) {
+  Pulumirpc__RegisterResourceRequest q = custom_req(name);
+  q.provider = PROV_URN "::p1";
+  q.object = uri_asset_inputs(uri);
+  mp_err err;
+  int rc = reg_req(f, &q, name, &err);
+  mp_value_pb_struct_free(q.object);
+  return rc;
+}
+
+/* An asset whose hash needs a download is hashed on the loop's worker
+ * pool: a registration without one goes ahead meanwhile, the hashed one
+ * reaches the deployment with its hash, a failed download answers the
+ * host with Pulumi's words, and a cancellation answers one still
+ * hashing at once (and only once). */
+static void test_assets_hashed_on_the_pool(void) {
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  mon_fx f;
+  fx_init_with(&f, NULL, &loop, slow_fetch);
+  mp_err err;
+  CHECK(reg_remote_asset(&f, "remote", "https://h.test/test.txt") == 0);
+  CHECK(f.ngoals == 0);
+  CHECK(mp_monitor_outstanding(f.m) == 1);
+  Pulumirpc__RegisterResourceRequest plain = custom_req("plain");
+  plain.provider = PROV_URN "::p1";
+  CHECK(reg_req(&f, &plain, "plain", &err) == 0);
+  CHECK(f.ngoals == 1 && strcmp(f.goals[0].goal->name, "plain") == 0);
+  CHECK(reg_remote_asset(&f, "bad", "https://h.test/nothing.bin") == 0);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  CHECK(f.ngoals == 2);
+  if (f.ngoals == 2) {
+    const mp_value *v = mp_value_object_get(f.goals[1].goal->inputs, "value");
+    CHECK_STR(f.goals[1].goal->name, "remote");
+    CHECK_STR(v ? v->u.asset.hash : NULL,
+              "982d9e3eb996f559e633f4d194def3761d909f5a3b647d1a851fead67c32c9d1");
+  }
+  CHECK_JOINED(&f.answers,
+               "bad error RegisterResource 'bad': failed to compute asset hash "
+               "for \"value\": no answer from https://h.test/nothing.bin");
+  CHECK(mp_monitor_outstanding(f.m) == 2);
+
+  CHECK(reg_remote_asset(&f, "late", "https://h.test/test.txt") == 0);
+  mp_monitor_cancel_all(f.m);
+  CHECK(mp_monitor_outstanding(f.m) == 0);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  CHECK(f.ngoals == 2);
+  size_t late = 0;
+  for (size_t i = 0; i < f.answers.len; i++)
+    late += strncmp(f.answers.items[i], "late ", 5) == 0;
+  CHECK(late == 1);
+  CHECK(mp_strv_contains(&f.answers, "late error the deployment was canceled"));
+  fx_destroy(&f);
+  CHECK(uv_loop_close(&loop) == 0);
+}
+
 int main(void) {
   RUN(test_default_provider_first);
   RUN(test_default_provider_variants);
@@ -702,5 +790,6 @@ int main(void) {
   RUN(test_failures_and_cancel);
   RUN(test_duplicate_urn);
   RUN(test_invoke_default_provider);
+  RUN(test_assets_hashed_on_the_pool);
   return mp_test_summary();
 }

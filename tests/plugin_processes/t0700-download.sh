@@ -3,8 +3,9 @@
 # http.server on 127.0.0.1): --server, Pulumi's URL templates (${VERSION},
 # ${OS}, ${ARCH}), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES over the default
 # location and over a github:// source (named and numbered groups), an
-# HTTP error in Pulumi's words, a bad override list, and the command the
-# @pulumi/<pkg> npm packages run, with minipulumi installed as `pulumi`.
+# HTTP error in Pulumi's words, a bad override list, the command the
+# @pulumi/<pkg> npm packages run, with minipulumi installed as `pulumi`,
+# and an https download through HTTPS_PROXY trusting SSL_CERT_FILE.
 . "$(dirname "$0")/lib.sh" "$@"
 . "$PLUGINS_DIR/lib_http.sh"
 export PULUMI_IGNORE_AMBIENT_PLUGINS=true
@@ -62,4 +63,30 @@ installed 5.0.0 || fail "5.0.0 is installed"
 run plugin ls --json
 check "every download is listed" '
 assert [x["version"] for x in doc()] == ["5.0.0", "4.0.0", "3.0.0", "2.0.0", "1.0.0"], out'
+
+# Through the proxy HTTPS_PROXY names, trusting the CA SSL_CERT_FILE names,
+# as Pulumi's Go runtime does: tests/language/https_fixture.py answers
+# CONNECT for https://plugins.invalid and serves the tarball (the name
+# cannot resolve, so only the proxy can answer).
+tarball 6.0.0 "$T/www/https"
+TGZ="pulumi-resource-testprov-v6.0.0-$PLATFORM.tar.gz"
+python3 -u "$PLUGINS_DIR/../language/https_fixture.py" --dir "$T/fx" --lifetime 300 \
+  --route "https://plugins.invalid/dl/$TGZ=$T/www/https/$TGZ" >"$T/fx.log" 2>&1 &
+FX_PID=$!
+FX_PORT=$(server_port "$T/fx.log") || fail "the HTTPS proxy did not start: $(cat "$T/fx.log")"
+CA=$(sed -n 's/.* ca \(.*\)/\1/p' "$T/fx.log")
+PROXY="http://127.0.0.1:$FX_PORT"
+HTTPS_PROXY=$PROXY NO_PROXY= no_proxy= \
+  run plugin install resource testprov 6.0.0 --server https://plugins.invalid/dl
+expect_rc 1 "a proxy whose certificate is not trusted"
+expect_err "SSL certificate" "the certificate refused"
+HTTPS_PROXY=$PROXY NO_PROXY=plugins.invalid SSL_CERT_FILE=$CA \
+  run plugin install resource testprov 6.0.0 --server https://plugins.invalid/dl
+expect_rc 1 "a host NO_PROXY names goes around the proxy"
+expect_err "resolve host" "the name looked up"
+https_proxy=$PROXY NO_PROXY= no_proxy= SSL_CERT_FILE=$CA \
+  run plugin install resource testprov 6.0.0 --server https://plugins.invalid/dl
+expect_rc 0 "install through the proxy"
+installed 6.0.0 || fail "6.0.0 is installed"
+kill $FX_PID 2>/dev/null; wait $FX_PID 2>/dev/null
 finish

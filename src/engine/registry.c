@@ -20,12 +20,21 @@ struct mp_registry {
                    * (NULL once loaded) */
   int preview;
   mp_provider_factory factory;
+  /* Extensions: the known ones (under mu) and which instance has which
+   * loaded ("<instance address>|<ref>"); ext_mu is held across the
+   * Parameterize call so that two users of one instance load it once. */
+  mp_extensions exts;
+  uv_mutex_t ext_mu;
+  mp_strv extended;
 };
 
 mp_registry *mp_registry_new(int preview, mp_provider_factory factory) {
   mp_registry *r = mp_xcalloc(1, sizeof(*r));
   r->factory = factory;
   uv_mutex_init(&r->mu);
+  uv_mutex_init(&r->ext_mu);
+  mp_extensions_init(&r->exts);
+  mp_strv_init(&r->extended);
   mp_map_init(&r->by_ref);
   mp_map_init(&r->unconf);
   mp_map_init(&r->checked);
@@ -55,7 +64,58 @@ void mp_registry_free(mp_registry *r) {
   mp_map_destroy(&r->unconf);
   mp_map_destroy(&r->checked);
   uv_mutex_destroy(&r->mu);
+  uv_mutex_destroy(&r->ext_mu);
+  mp_extensions_destroy(&r->exts);
+  mp_strv_destroy(&r->extended);
   free(r);
+}
+
+int mp_registry_add_extension(mp_registry *r, const mp_extension *e) {
+  uv_mutex_lock(&r->mu);
+  int added = mp_extensions_put(&r->exts, e);
+  uv_mutex_unlock(&r->mu);
+  return added;
+}
+
+mp_provider *mp_registry_get_for(mp_registry *r, const char *ref,
+                                 const char *ext_ref, mp_err *err) {
+  mp_provider *p = mp_registry_get(r, ref, err);
+  if (p && mp_registry_extend(r, p, ext_ref, err) < 0) return NULL;
+  return p;
+}
+
+int mp_registry_extend(mp_registry *r, mp_provider *p, const char *ext_ref,
+                       mp_err *err) {
+  if (ext_ref == NULL || ext_ref[0] == '\0') return 0;
+  char *name = NULL, *version = NULL;
+  mp_buf value;
+  mp_buf_init(&value);
+  uv_mutex_lock(&r->mu);
+  const mp_extension *e = mp_extensions_find(&r->exts, ext_ref);
+  if (e) {
+    name = mp_xstrdup(e->name);
+    version = mp_xstrdup(e->version);
+    mp_buf_append(&value, e->value.data ? e->value.data : "", e->value.len);
+  }
+  uv_mutex_unlock(&r->mu);
+  if (name == NULL)
+    return mp_err_set(err, MP_ESTATE,
+                      "extension blob for %s not found in snapshot", ext_ref);
+  char *key = mp_xasprintf("%p|%s", (void *)p, ext_ref);
+  int rc = 0;
+  uv_mutex_lock(&r->ext_mu);
+  if (!mp_strv_contains(&r->extended, key)) {
+    rc = mp_provider_parameterize_value(p, name, version, value.data,
+                                        value.len, err);
+    if (rc == 0) mp_strv_push(&r->extended, key);
+  }
+  uv_mutex_unlock(&r->ext_mu);
+  if (rc < 0) mp_err_prefix(err, "loading extension %s (package %s)", ext_ref, name);
+  free(key);
+  free(name);
+  free(version);
+  mp_buf_destroy(&value);
+  return rc;
 }
 
 static char *ref_of(const mp_resource *res) {

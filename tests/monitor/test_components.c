@@ -52,9 +52,11 @@ static const char *on_endpoint(void *ud, mp_err *err) {
   return "127.0.0.1:1234";
 }
 
-static int on_construct(void *ud, const char *ref, mp_buf *req,
+static int on_construct(void *ud, const char *ref, const char *ext_ref,
+                        mp_buf *req,
                         mp_monitor_reg *reg, mp_err *err) {
   (void)err;
+  (void)ext_ref;
   fx *f = ud;
   f->construct_ref = mp_xstrdup(ref);
   f->construct_req = *req;

@@ -91,7 +91,13 @@ serve({
   async diff() {
     return {};
   },
-  async delete() {},
+  // Not in the Go provider (which deletes nothing in its tests): an
+  // extension's resource is deleted only by an instance loaded with the
+  // extension, which a later run gets from the snapshot (extension_state.py).
+  async delete(id, urn) {
+    if (urnType(urn) === `${BASE}:index:Greeting` && !value)
+      throw new Error(`cannot delete ${urn}: the provider was not loaded with the extension`);
+  },
   async invoke(tok, args) {
     const want = `${BASE}:index:greet`;
     if (tok !== want) throw new Error(`invalid invoke token ${tok}, expected ${want}`);

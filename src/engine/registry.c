@@ -1,5 +1,6 @@
 #include "engine/registry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
@@ -207,6 +208,17 @@ static int make_instance(const mp_registry *r, const mp_resource *res,
   return 0;
 }
 
+/* Forgets which extensions instance |p| had loaded. */
+static void forget_extended(mp_registry *r, const mp_provider *p) {
+  char prefix[32];
+  int n = snprintf(prefix, sizeof(prefix), "%p|", (const void *)p);
+  uv_mutex_lock(&r->ext_mu);
+  for (size_t i = r->extended.len; i-- > 0;)
+    if (n > 0 && strncmp(r->extended.items[i], prefix, (size_t)n) == 0)
+      mp_strv_remove_at(&r->extended, i);
+  uv_mutex_unlock(&r->ext_mu);
+}
+
 int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   mp_provider *p = NULL;
   uv_mutex_lock(&r->mu);
@@ -225,7 +237,9 @@ int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   uv_mutex_unlock(&r->mu);
   /* An instance that is replaced under the same ref may still be used by
    * a call in flight only if the same provider resource was loaded twice,
-   * which the step generator never does; free it. */
+   * which the step generator never does; free it, and forget the
+   * extensions loaded into it (a new instance may get its address). */
+  if (old && old->prov) forget_extended(r, old->prov);
   entry_free(old);
   free(ref);
   return 0;

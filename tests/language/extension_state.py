@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""An extension package's state across runs (docs/plugins.md, "Extension
-packages"): Pulumi YAML's l2-extension-parameterized-resource program with
+"""An extension package's state across runs (docs/plugins.md, "Components,
+methods and packages"): Pulumi YAML's l2-extension-parameterized-resource program with
 the extbase provider, then
 
   1. `up`: the Greeting keeps extensionRef, the SHA-256 of the extension's

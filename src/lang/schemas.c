@@ -28,7 +28,7 @@
  * asked through its packageRef (its plugin parameterized); one replaced by
  * a declaration is left as written. A namespace that extensions share
  * with their base package is asked of each extension and of the base
- * (ext_first). */
+ * (ext_at). */
 static int pkg_needs_schema(const mp__prog *p, const char *pkg) {
   if (strcmp(pkg, "pulumi") == 0 || mp__yaml_builtin_package(pkg))
     return 0;

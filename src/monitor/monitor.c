@@ -595,7 +595,9 @@ static int apply_package(mp_monitor *m, const char *ref, mp_goal *g,
     return mp_err_set(err, MP_EINVAL, "unknown provider package '%s'", ref);
   *out = p;
   if (g == NULL) return 0;
-  if (p->extension) {
+  /* An extension's resource (not a provider of the base package, which
+   * is the base package's own) records the extension. */
+  if (p->extension && !mp_type_is_provider(g->type)) {
     free(g->extension_ref);
     g->extension_ref = mp_xstrdup(p->ref);
   }

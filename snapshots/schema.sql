@@ -1,4 +1,4 @@
--- The minipulumi state store: the current schema (version 4).
+-- The minipulumi state store: the current schema (version 5).
 -- A fresh store is created from this file; an older store is brought up to
 -- date by the migrations NNNN_*.sql, each moving schema NNNN-1 to NNNN. The
 -- schema version lives in PRAGMA user_version and the file is marked as
@@ -82,4 +82,14 @@ CREATE TABLE stack_tags (
   name     TEXT NOT NULL,
   value    TEXT NOT NULL,
   PRIMARY KEY (stack_id, name)
+);
+
+-- The snapshot's `extensions`: each extension package its resources name
+-- in their extensionRef (its name, version and base64 value as JSON,
+-- Pulumi's apitype.Extension), by reference.
+CREATE TABLE extensions (
+  stack_id INTEGER NOT NULL REFERENCES stacks(id) ON DELETE CASCADE,
+  ref      TEXT NOT NULL,
+  json     TEXT NOT NULL,
+  PRIMARY KEY (stack_id, ref)
 );

@@ -76,6 +76,7 @@ typedef struct relay_job {
   mp_invoke_pkg *want; /* Call without a provider: whose instance */
   mp_buf req, resp;
   mp_monitor_reg *reg;   /* Construct */
+  char *ext_ref;         /* Construct of an extension's component */
   mp_monitor_call *call; /* Call */
   /* A provider that constructs on the loop (construct_here): found on
    * the worker, asked in relay_after. */
@@ -87,6 +88,7 @@ typedef struct relay_job {
 static void relay_job_free(relay_job *j) {
   free(j->tok);
   free(j->ref);
+  free(j->ext_ref);
   mp_invoke_pkg_free(j->want);
   free(j);
 }
@@ -114,7 +116,10 @@ static void relay_work(uv_work_t *w) {
                        j->is_call ? "methods" : "components");
     return;
   }
-  j->rc = fn(p, &j->req, &j->resp, &j->err);
+  /* An extension's component: its provider loaded with the extension
+   * first (source_eval.go ensureExtensionParameterizedForConstruct). */
+  j->rc = mp_registry_extend(j->d->registry, p, j->ext_ref, &j->err);
+  if (j->rc == 0) j->rc = fn(p, &j->req, &j->resp, &j->err);
 }
 
 /* The answer of a Construct or Call, back on the loop. */
@@ -181,10 +186,11 @@ static int relay(deploy *d, relay_job *j, mp_buf *req, mp_err *err) {
   return 0;
 }
 
-int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
-                         mp_monitor_reg *reg, mp_err *err) {
+int mp__deploy_construct(void *ud, const char *ref, const char *ext_ref,
+                         mp_buf *req, mp_monitor_reg *reg, mp_err *err) {
   relay_job *j = mp_xcalloc(1, sizeof(*j));
   j->ref = mp_xstrdup(ref);
+  j->ext_ref = mp_xstrdup(ext_ref);
   j->reg = reg;
   return relay(ud, j, req, err);
 }

@@ -197,8 +197,8 @@ mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
 /* The monitor's endpoint, construct and call hooks (|ud| is the
  * deployment). */
 const char *mp__deploy_endpoint(void *ud, mp_err *err);
-int mp__deploy_construct(void *ud, const char *ref, mp_buf *req,
-                         mp_monitor_reg *reg, mp_err *err);
+int mp__deploy_construct(void *ud, const char *ref, const char *ext_ref,
+                         mp_buf *req, mp_monitor_reg *reg, mp_err *err);
 int mp__deploy_call(void *ud, const char *tok, const char *ref,
                     const mp_invoke_pkg *want, mp_buf *req,
                     mp_monitor_call *call, mp_err *err);

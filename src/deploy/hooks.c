@@ -242,6 +242,20 @@ static int on_outputs(void *ud, const char *urn, mp_value *outs, mp_err *err) {
   return 0;
 }
 
+/* An extension package the program registered: the registry learns it
+ * (to load it into the base package's instances), and the stack records
+ * it before any resource names it, so that a later run (a destroy, a
+ * refresh, a program without it) can load it again, as Pulumi's snapshot
+ * keeps `extensions`. Stored once: the prior snapshot's are there. */
+static int on_extension(void *ud, const mp_extension *e, mp_err *err) {
+  deploy *d = ud;
+  int added = mp_registry_add_extension(d->registry, e);
+  if (!added || d->upd == NULL || mp_extensions_find(&d->snap->extensions, e->ref))
+    return 0;
+  mp_store_change c = {.kind = MP_STORE_EXTENSION, .ext = e};
+  return mp_store_apply(d->upd, &c, 1, err);
+}
+
 static void on_log(void *ud, mp_log_severity sev, const char *urn,
                    const char *msg) {
   static const char *const names[] = {"debug", "info", "warning", "error"};
@@ -295,5 +309,6 @@ mp_monitor_hooks mp__deploy_monitor_hooks(deploy *d) {
                             .endpoint = mp__deploy_endpoint,
                             .construct = mp__deploy_construct,
                             .call = mp__deploy_call,
-                            .schema = mp__deploy_schema};
+                            .schema = mp__deploy_schema,
+                            .extension = on_extension};
 }

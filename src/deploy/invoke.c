@@ -20,12 +20,19 @@ typedef struct invoke_job {
 
 mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
                                      const mp_invoke_pkg *want, mp_err *err) {
-  if (ref) return mp_registry_get(d->registry, ref, err);
-  if (want == NULL || want->pkg == NULL) {
+  mp_provider *p;
+  if (ref) {
+    p = mp_registry_get(d->registry, ref, err);
+  } else if (want == NULL || want->pkg == NULL) {
     mp_err_set(err, MP_EINVAL, "no package to call");
     return NULL;
+  } else {
+    p = mp_registry_for_invoke(d->registry, want, d->o->config, err);
   }
-  return mp_registry_for_invoke(d->registry, want, d->o->config, err);
+  /* An extension's function: the instance loaded with it first. */
+  if (p && want && mp_registry_extend(d->registry, p, want->ext_ref, err) < 0)
+    return NULL;
+  return p;
 }
 
 /* Worker thread: touches only the job and the registry. */

@@ -268,6 +268,11 @@ static int setup(deploy *d, mp_err *err) {
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
       mp_registry_add_known(d->registry, d->snap->res[i]);
+  /* The extensions its resources were served with, loaded again into
+   * their providers when those serve them (deployment.go
+   * ensureProviderExtension). */
+  for (size_t i = 0; i < d->snap->extensions.len; i++)
+    mp_registry_add_extension(d->registry, &d->snap->extensions.items[i]);
   mp_stepgen_opts so = o->steps;
   so.stack = o->stack.name;
   so.project = o->stack.project;

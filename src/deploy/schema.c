@@ -16,6 +16,8 @@ typedef struct schema_job {
   mp_value *inputs; /* a default provider's: `version`, the download URL,
                        a parameterization */
   char *sub_version; /* a parameterized package's version, else NULL */
+  char *sub_name;    /* an extension's name (|pkg| is its base), else NULL */
+  char *ext_ref;     /* an extension's reference, else NULL */
   mp_schema_cb cb;
   void *cbud;
   char *json;
@@ -40,8 +42,13 @@ static void schema_work(uv_work_t *w) {
                        j->pkg);
     return;
   }
-  j->rc = p->vt->get_schema(p, 0, j->sub_version ? j->pkg : NULL,
-                            j->sub_version, &j->json, &j->err);
+  /* An extension's schema: the base plugin loaded with it, asked with the
+   * extension's name and version (Pulumi's schema loader). */
+  j->rc = mp_registry_extend(j->d->registry, p, j->ext_ref, &j->err);
+  if (j->rc == 0)
+    j->rc = p->vt->get_schema(
+        p, 0, j->sub_name ? j->sub_name : j->sub_version ? j->pkg : NULL,
+        j->sub_version, &j->json, &j->err);
 }
 
 static void schema_after(uv_work_t *w, int status) {
@@ -54,6 +61,8 @@ static void schema_after(uv_work_t *w, int status) {
   free(j->json);
   free(j->pkg);
   free(j->sub_version);
+  free(j->sub_name);
+  free(j->ext_ref);
   mp_value_free(j->inputs);
   free(j);
   mp__deploy_advance(d);
@@ -65,11 +74,16 @@ int mp__deploy_schema(void *ud, const char *pkg, const char *version,
   deploy *d = ud;
   schema_job *j = mp_xcalloc(1, sizeof(*j));
   j->d = d;
-  j->pkg = mp_xstrdup(pkg);
+  j->pkg = mp_xstrdup(param && param->ext_ref ? param->plugin : pkg);
   j->inputs = mp_value_new_object();
   /* A parameterized package: the inputs its default provider would have,
    * so that the instance is its plugin parameterized into |pkg|. */
-  if (param) {
+  if (param && param->ext_ref) {
+    if (version) mp_provider_inputs_set_version(j->inputs, version);
+    j->sub_name = mp_xstrdup(param->name);
+    j->sub_version = mp_xstrdup(param->version ? param->version : "");
+    j->ext_ref = mp_xstrdup(param->ext_ref);
+  } else if (param) {
     mp_provider_inputs_set_param(j->inputs, param);
     j->sub_version = mp_xstrdup(param->version ? param->version : "");
   } else if (version) {
@@ -82,6 +96,8 @@ int mp__deploy_schema(void *ud, const char *pkg, const char *version,
   if (rc < 0) {
     free(j->pkg);
     free(j->sub_version);
+    free(j->sub_name);
+    free(j->ext_ref);
     mp_value_free(j->inputs);
     free(j);
     return mp_err_from_uv(err, rc, "cannot ask package '%s' for its schema",

@@ -61,6 +61,7 @@ void mp_goal_free(mp_goal *g) {
   free(g->version);
   free(g->plugin_download_url);
   free(g->source_position);
+  free(g->extension_ref);
   free(g->read_id);
   free(g);
 }

@@ -45,6 +45,9 @@ typedef struct mp_goal {
   char *version;
   char *plugin_download_url;
   char *source_position;
+  /* The extension its package is (a packageRef of an extension package):
+   * its provider is parameterized with it, and its state records it. */
+  char *extension_ref;
   /* ReadResource */
   int is_read;
   char *read_id;

@@ -1,5 +1,6 @@
 #include "engine/registry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
@@ -20,12 +21,21 @@ struct mp_registry {
                    * (NULL once loaded) */
   int preview;
   mp_provider_factory factory;
+  /* Extensions: the known ones (under mu) and which instance has which
+   * loaded ("<instance address>|<ref>"); ext_mu is held across the
+   * Parameterize call so that two users of one instance load it once. */
+  mp_extensions exts;
+  uv_mutex_t ext_mu;
+  mp_strv extended;
 };
 
 mp_registry *mp_registry_new(int preview, mp_provider_factory factory) {
   mp_registry *r = mp_xcalloc(1, sizeof(*r));
   r->factory = factory;
   uv_mutex_init(&r->mu);
+  uv_mutex_init(&r->ext_mu);
+  mp_extensions_init(&r->exts);
+  mp_strv_init(&r->extended);
   mp_map_init(&r->by_ref);
   mp_map_init(&r->unconf);
   mp_map_init(&r->checked);
@@ -55,7 +65,58 @@ void mp_registry_free(mp_registry *r) {
   mp_map_destroy(&r->unconf);
   mp_map_destroy(&r->checked);
   uv_mutex_destroy(&r->mu);
+  uv_mutex_destroy(&r->ext_mu);
+  mp_extensions_destroy(&r->exts);
+  mp_strv_destroy(&r->extended);
   free(r);
+}
+
+int mp_registry_add_extension(mp_registry *r, const mp_extension *e) {
+  uv_mutex_lock(&r->mu);
+  int added = mp_extensions_put(&r->exts, e);
+  uv_mutex_unlock(&r->mu);
+  return added;
+}
+
+mp_provider *mp_registry_get_for(mp_registry *r, const char *ref,
+                                 const char *ext_ref, mp_err *err) {
+  mp_provider *p = mp_registry_get(r, ref, err);
+  if (p && mp_registry_extend(r, p, ext_ref, err) < 0) return NULL;
+  return p;
+}
+
+int mp_registry_extend(mp_registry *r, mp_provider *p, const char *ext_ref,
+                       mp_err *err) {
+  if (ext_ref == NULL || ext_ref[0] == '\0') return 0;
+  char *name = NULL, *version = NULL;
+  mp_buf value;
+  mp_buf_init(&value);
+  uv_mutex_lock(&r->mu);
+  const mp_extension *e = mp_extensions_find(&r->exts, ext_ref);
+  if (e) {
+    name = mp_xstrdup(e->name);
+    version = mp_xstrdup(e->version);
+    mp_buf_append(&value, e->value.data ? e->value.data : "", e->value.len);
+  }
+  uv_mutex_unlock(&r->mu);
+  if (name == NULL)
+    return mp_err_set(err, MP_ESTATE,
+                      "extension blob for %s not found in snapshot", ext_ref);
+  char *key = mp_xasprintf("%p|%s", (void *)p, ext_ref);
+  int rc = 0;
+  uv_mutex_lock(&r->ext_mu);
+  if (!mp_strv_contains(&r->extended, key)) {
+    rc = mp_provider_parameterize_value(p, name, version, value.data,
+                                        value.len, err);
+    if (rc == 0) mp_strv_push(&r->extended, key);
+  }
+  uv_mutex_unlock(&r->ext_mu);
+  if (rc < 0) mp_err_prefix(err, "loading extension %s (package %s)", ext_ref, name);
+  free(key);
+  free(name);
+  free(version);
+  mp_buf_destroy(&value);
+  return rc;
 }
 
 static char *ref_of(const mp_resource *res) {
@@ -147,6 +208,17 @@ static int make_instance(const mp_registry *r, const mp_resource *res,
   return 0;
 }
 
+/* Forgets which extensions instance |p| had loaded. */
+static void forget_extended(mp_registry *r, const mp_provider *p) {
+  char prefix[32];
+  int n = snprintf(prefix, sizeof(prefix), "%p|", (const void *)p);
+  uv_mutex_lock(&r->ext_mu);
+  for (size_t i = r->extended.len; i-- > 0;)
+    if (n > 0 && strncmp(r->extended.items[i], prefix, (size_t)n) == 0)
+      mp_strv_remove_at(&r->extended, i);
+  uv_mutex_unlock(&r->ext_mu);
+}
+
 int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   mp_provider *p = NULL;
   uv_mutex_lock(&r->mu);
@@ -165,7 +237,9 @@ int mp_registry_load(mp_registry *r, const mp_resource *res, mp_err *err) {
   uv_mutex_unlock(&r->mu);
   /* An instance that is replaced under the same ref may still be used by
    * a call in flight only if the same provider resource was loaded twice,
-   * which the step generator never does; free it. */
+   * which the step generator never does; free it, and forget the
+   * extensions loaded into it (a new instance may get its address). */
+  if (old && old->prov) forget_extended(r, old->prov);
   entry_free(old);
   free(ref);
   return 0;

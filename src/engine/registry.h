@@ -9,6 +9,7 @@
 #define MP_REGISTRY_H
 
 #include "engine/err.h"
+#include "engine/extension.h"
 #include "engine/provider.h"
 #include "engine/resource.h"
 
@@ -90,6 +91,10 @@ typedef struct mp_provider_param {
   const char *plugin, *plugin_version;
   const void *value;
   size_t len;
+  /* An extension package (engine/extension.h): its reference. The plugin
+   * then serves it on its own instance, loaded with the extension
+   * (mp_registry_extend), not parameterized into it. NULL otherwise. */
+  const char *ext_ref;
 } mp_provider_param;
 void mp_provider_inputs_set_param(mp_value *inputs, const mp_provider_param *p);
 /* The plugin that serves provider resources of package |pkg| with
@@ -100,6 +105,32 @@ const char *mp_provider_plugin(const char *pkg, const mp_value *inputs);
  * must answer with the package's name. 0, or an MP_E code. */
 int mp_provider_parameterize(mp_provider *p, const char *pkg,
                              const mp_value *inputs, mp_err *err);
+/* Parameterize of |p| with the value form (package |pkg| at |version|,
+ * the |len| bytes of |value|): the plugin must answer with |pkg|. */
+int mp_provider_parameterize_value(mp_provider *p, const char *pkg,
+                                   const char *version, const void *value,
+                                   size_t len, mp_err *err);
+
+/* ---- extension packages (engine/extension.h) ----
+ * The registry knows the extensions of the prior snapshot and those the
+ * program registered, and loads an extension into an instance the first
+ * time a resource, function or schema of it needs that instance: the base
+ * plugin's instance is parameterized with it (Parameterize, the value
+ * form), once per instance and extension, as Pulumi's
+ * ExtensionParameterizeStep and ensureProviderExtension do. */
+
+/* Remembers extension |e| (copied). 1 if it was new. */
+int mp_registry_add_extension(mp_registry *r, const mp_extension *e);
+/* Loads extension |ext_ref| into |p| unless it was loaded already (NULL or
+ * "": nothing to do). 0, MP_ESTATE when the registry does not know the
+ * extension, or the plugin's error. Serialized: one Parameterize at a
+ * time. */
+int mp_registry_extend(mp_registry *r, mp_provider *p, const char *ext_ref,
+                       mp_err *err);
+/* mp_registry_get, then mp_registry_extend with |ext_ref| (a resource
+ * state's extensionRef; NULL: none). */
+mp_provider *mp_registry_get_for(mp_registry *r, const char *ref,
+                                 const char *ext_ref, mp_err *err);
 
 /* What a provider function's caller asks of the package's instance when
  * it names no provider: the package, and the plugin's version and
@@ -109,6 +140,9 @@ typedef struct mp_invoke_pkg {
   /* A parameterized package: |pkg| and |version| are its own, and this
    * says which plugin serves it. NULL otherwise. */
   const mp_provider_param *param;
+  /* An extension package's function: |pkg| is the base package, whose
+   * instance is loaded with this extension first. NULL otherwise. */
+  const char *ext_ref;
 } mp_invoke_pkg;
 /* An owned copy of |w| (NULL for NULL), and its release. */
 mp_invoke_pkg *mp_invoke_pkg_dup(const mp_invoke_pkg *w);

@@ -76,35 +76,22 @@ const char *mp_provider_plugin(const char *pkg, const mp_value *inputs) {
   return name && name[0] ? name : pkg;
 }
 
-int mp_provider_parameterize(mp_provider *p, const char *pkg,
-                             const mp_value *inputs, mp_err *err) {
-  const char *b64 = internal_str(inputs, "parameterization");
-  if (b64 == NULL) return 0;
-  const mp_value *ver = mp_value_object_get(inputs, "version");
-  if (ver == NULL || ver->kind != MP_VALUE_STRING)
-    return mp_err_set(err, MP_EINVAL,
-                      "the provider of parameterized package '%s' has no "
-                      "'version' (the package's version)",
-                      pkg);
+int mp_provider_parameterize_value(mp_provider *p, const char *pkg,
+                                   const char *version, const void *value,
+                                   size_t len, mp_err *err) {
   if (p->vt->parameterize == NULL)
     return mp_err_set(err, MP_EPLUGIN,
                       "the plugin '%s' cannot be parameterized (package '%s')",
                       p->pkg, pkg);
-  mp_buf value, req, resp;
-  mp_buf_init(&value);
+  mp_buf req, resp;
   mp_buf_init(&req);
   mp_buf_init(&resp);
-  int rc = mp_base64_decode(b64, strlen(b64), &value, err);
-  if (rc < 0) {
-    mp_err_prefix(err, "the parameter of package '%s'", pkg);
-    goto out;
-  }
   Pulumirpc__ParameterizeRequest__ParametersValue v =
       PULUMIRPC__PARAMETERIZE_REQUEST__PARAMETERS_VALUE__INIT;
   v.name = (char *)pkg;
-  v.version = ver->u.str.ptr;
-  v.value.data = (uint8_t *)value.data;
-  v.value.len = value.len;
+  v.version = (char *)(version ? version : "");
+  v.value.data = (uint8_t *)value;
+  v.value.len = len;
   Pulumirpc__ParameterizeRequest q = PULUMIRPC__PARAMETERIZE_REQUEST__INIT;
   q.parameters_case = PULUMIRPC__PARAMETERIZE_REQUEST__PARAMETERS_VALUE;
   q.value = &v;
@@ -113,7 +100,7 @@ int mp_provider_parameterize(mp_provider *p, const char *pkg,
   mp_buf_append(&req, packed,
                 pulumirpc__parameterize_request__pack(&q, packed));
   free(packed);
-  rc = p->vt->parameterize(p, &req, &resp, err);
+  int rc = p->vt->parameterize(p, &req, &resp, err);
   if (rc < 0) {
     mp_err_prefix(err, "parameterizing plugin '%s' into package '%s'",
                   p->pkg, pkg);
@@ -133,9 +120,30 @@ int mp_provider_parameterize(mp_provider *p, const char *pkg,
                     a->name ? a->name : "", pkg);
   if (a) pulumirpc__parameterize_response__free_unpacked(a, NULL);
 out:
-  mp_buf_destroy(&value);
   mp_buf_destroy(&req);
   mp_buf_destroy(&resp);
+  return rc;
+}
+
+int mp_provider_parameterize(mp_provider *p, const char *pkg,
+                             const mp_value *inputs, mp_err *err) {
+  const char *b64 = internal_str(inputs, "parameterization");
+  if (b64 == NULL) return 0;
+  const mp_value *ver = mp_value_object_get(inputs, "version");
+  if (ver == NULL || ver->kind != MP_VALUE_STRING)
+    return mp_err_set(err, MP_EINVAL,
+                      "the provider of parameterized package '%s' has no "
+                      "'version' (the package's version)",
+                      pkg);
+  mp_buf value;
+  mp_buf_init(&value);
+  int rc = mp_base64_decode(b64, strlen(b64), &value, err);
+  if (rc < 0)
+    mp_err_prefix(err, "the parameter of package '%s'", pkg);
+  else
+    rc = mp_provider_parameterize_value(p, pkg, ver->u.str.ptr, value.data,
+                                        value.len, err);
+  mp_buf_destroy(&value);
   return rc;
 }
 
@@ -145,6 +153,7 @@ mp_invoke_pkg *mp_invoke_pkg_dup(const mp_invoke_pkg *w) {
   c->pkg = mp_xstrdup(w->pkg);
   c->version = mp_xstrdup(w->version);
   c->url = mp_xstrdup(w->url);
+  c->ext_ref = mp_xstrdup(w->ext_ref);
   if (w->param) {
     mp_provider_param *p = mp_xcalloc(1, sizeof(*p));
     p->name = mp_xstrdup(w->param->name);
@@ -174,5 +183,6 @@ void mp_invoke_pkg_free(mp_invoke_pkg *w) {
   free((char *)w->pkg);
   free((char *)w->version);
   free((char *)w->url);
+  free((char *)w->ext_ref);
   free(w);
 }

@@ -149,6 +149,7 @@ void mp_resource_free(mp_resource *r) {
   mp_strv_destroy(&r->hide_diffs);
   mp_value_free(r->replacement_trigger);
   for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_destroy(&r->hooks[k]);
+  free(r->extension_ref);
   free(r);
 }
 
@@ -185,6 +186,7 @@ mp_resource *mp_resource_dup(const mp_resource *r) {
   mp_strv_init(&d->hide_diffs);
   mp_strv_copy(&d->hide_diffs, &r->hide_diffs);
   d->replacement_trigger = mp_value_dup(r->replacement_trigger);
+  d->extension_ref = mp_xstrdup(r->extension_ref);
   for (int k = 0; k < MP_HOOK_KINDS; k++) {
     mp_strv_init(&d->hooks[k]);
     mp_strv_copy(&d->hooks[k], &r->hooks[k]);
@@ -233,7 +235,8 @@ static int strings_eq(const mp_resource *a, const mp_resource *b) {
          str_eq(a->import_id, b->import_id) &&
          str_eq(a->deleted_with, b->deleted_with) &&
          str_eq(a->created, b->created) && str_eq(a->modified, b->modified) &&
-         str_eq(a->source_position, b->source_position);
+         str_eq(a->source_position, b->source_position) &&
+         str_eq(a->extension_ref, b->extension_ref);
 }
 
 const char *const mp_hook_kind_names[MP_HOOK_KINDS] = {

@@ -89,6 +89,9 @@ typedef struct mp_resource {
   /* Hook names by kind; kept so that the delete hooks run when the program
    * no longer declares the resource. */
   mp_strv hooks[MP_HOOK_KINDS];
+  /* extensionRef: the extension (a key of the snapshot's `extensions`)
+   * its provider must be parameterized with to serve it, or NULL. */
+  char *extension_ref;
 
   /* Not part of the checkpoint: the state store's identity of this entry,
    * 0 when it is not (yet) stored. Owned by the store's owner thread. */

@@ -147,6 +147,7 @@ int mp__resource_to_cjson(const mp_resource *r, const mp_crypter *c,
   }
   put_hooks(o, r);
   put_bool(o, "refreshBeforeUpdate", r->refresh_before_update);
+  put_str(o, "extensionRef", r->extension_ref);
   *out = o;
   return 0;
 }
@@ -349,7 +350,8 @@ static int get_strings(reader *rd, mp_resource *r) {
       get_str(rd, "deletedWith", &r->deleted_with) < 0 ||
       get_str(rd, "created", &r->created) < 0 ||
       get_str(rd, "modified", &r->modified) < 0 ||
-      get_str(rd, "sourcePosition", &r->source_position) < 0)
+      get_str(rd, "sourcePosition", &r->source_position) < 0 ||
+      get_str(rd, "extensionRef", &r->extension_ref) < 0)
     return rd->err->code;
   return 0;
 }

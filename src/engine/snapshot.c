@@ -23,6 +23,7 @@ void mp_snapshot_free(mp_snapshot *s) {
   free(s->secrets_state);
   free(s->manifest_time);
   free(s->manifest_version);
+  mp_extensions_destroy(&s->extensions);
   free(s);
 }
 
@@ -44,4 +45,15 @@ void mp_snapshot_append_pending(mp_snapshot *s, mp_resource *r,
   op->res = r;
   op->type = type;
   op->row = 0;
+}
+
+int mp_snapshot_uses_extension(const mp_snapshot *s, const char *ref) {
+  for (size_t i = 0; i < s->nres; i++)
+    if (s->res[i]->extension_ref && strcmp(s->res[i]->extension_ref, ref) == 0)
+      return 1;
+  for (size_t i = 0; i < s->npending; i++)
+    if (s->pending[i].res->extension_ref &&
+        strcmp(s->pending[i].res->extension_ref, ref) == 0)
+      return 1;
+  return 0;
 }

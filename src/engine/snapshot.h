@@ -5,6 +5,7 @@
 #define MP_SNAPSHOT_H
 
 #include "engine/err.h"
+#include "engine/extension.h"
 #include "engine/mem.h"
 #include "engine/resource.h"
 #include "engine/value.h"
@@ -18,6 +19,10 @@ typedef struct mp_snapshot {
   char *secrets_state; /* JSON text of secrets_providers.state, or NULL */
   char *manifest_time; /* as read from an import, or NULL */
   char *manifest_version;
+  /* `extensions`: the extensions its resources' extensionRef name
+   * (engine/extension.h); a store may hold more, which export leaves
+   * out. */
+  mp_extensions extensions;
 } mp_snapshot;
 
 mp_snapshot *mp_snapshot_new(void);
@@ -39,6 +44,9 @@ void mp_snapshot_append_pending(mp_snapshot *s, mp_resource *r,
  * |err| naming the resource's URN and the reference, telling "refers to
  * missing/unknown X" from "X comes after it". Linear in the size of |s|. */
 int mp_snapshot_verify(const mp_snapshot *s, mp_err *err);
+
+/* 1 if some resource or pending operation of |s| has extensionRef |ref|. */
+int mp_snapshot_uses_extension(const mp_snapshot *s, const char *ref);
 
 enum mp_deployment_json_flags {
   MP_DEPLOY_JSON_SHOW_SECRETS = 1 << 0, /* plaintext secrets */

@@ -15,21 +15,25 @@
 
 /* Features of version 4 that this engine reads and writes. */
 static const char *const known_features[] = {
-    "byteString", "refreshBeforeUpdate", "replaceWith", "taint"};
+    "byteString", "extensionParameterization", "refreshBeforeUpdate",
+    "replaceWith", "taint"};
 
 /* ==== export ==== */
 
 /* The sorted feature names the resources of |s| need. */
 static cJSON *needed_features(const mp_snapshot *s) {
-  int refresh = 0, replace_with = 0, taint = 0;
+  int refresh = 0, replace_with = 0, taint = 0, ext = 0;
   for (size_t i = 0; i < s->nres; i++) {
+    ext |= s->res[i]->extension_ref != NULL;
     refresh |= s->res[i]->refresh_before_update != 0;
     replace_with |= s->res[i]->replace_with.len != 0;
     taint |= s->res[i]->taint != 0;
   }
-  if (!refresh && !replace_with && !taint)
+  if (!refresh && !replace_with && !taint && !ext)
     return NULL;
   cJSON *a = cJSON_CreateArray();
+  if (ext)
+    cJSON_AddItemToArray(a, cJSON_CreateString("extensionParameterization"));
   if (refresh)
     cJSON_AddItemToArray(a, cJSON_CreateString("refreshBeforeUpdate"));
   if (replace_with)
@@ -97,6 +101,22 @@ static int put_pending(cJSON *dep, const mp_snapshot *s, const mp_crypter *c,
   return 0;
 }
 
+/* The extensions the resources refer to, as Pulumi's MapExtensions keeps
+ * them (pkg/resource/deploy/snapshot.go). */
+static void put_extensions(cJSON *dep, const mp_snapshot *s) {
+  cJSON *o = NULL;
+  for (size_t i = 0; i < s->extensions.len; i++) {
+    const mp_extension *e = &s->extensions.items[i];
+    if (!mp_snapshot_uses_extension(s, e->ref)) continue;
+    mp_buf b;
+    mp_buf_init(&b);
+    mp_extension_to_json(e, &b);
+    if (o == NULL) o = cJSON_AddObjectToObject(dep, "extensions");
+    cJSON_AddItemToObject(o, e->ref, cJSON_Parse(b.data));
+    mp_buf_destroy(&b);
+  }
+}
+
 int mp_snapshot_export(const mp_snapshot *s, const mp_crypter *c,
                        const char *version, unsigned flags, mp_buf *out,
                        mp_err *err) {
@@ -114,6 +134,7 @@ int mp_snapshot_export(const mp_snapshot *s, const mp_crypter *c,
     rc = put_pending(dep, s, c, flags, err);
   if (rc == 0) {
     cJSON_AddObjectToObject(dep, "metadata");
+    put_extensions(dep, s);
     mp__json_print(root, flags, out);
   }
   cJSON_Delete(root);
@@ -276,6 +297,27 @@ static int read_pending(const cJSON *dep, const mp_crypter *c, mp_snapshot *s,
   return 0;
 }
 
+static int read_extensions(const cJSON *dep, mp_snapshot *s, mp_err *err) {
+  const cJSON *o = cJSON_GetObjectItemCaseSensitive(dep, "extensions");
+  if (o == NULL || cJSON_IsNull(o))
+    return 0;
+  if (!cJSON_IsObject(o))
+    return mp_err_set(err, MP_EINVAL,
+                      "the deployment's 'extensions' must be an object");
+  const cJSON *it;
+  cJSON_ArrayForEach(it, o) {
+    char *text = cJSON_PrintUnformatted(it);
+    mp_extension e;
+    int rc = mp_extension_from_json(it->string, text, strlen(text), &e, err);
+    cJSON_free(text);
+    if (rc < 0)
+      return err->code == MP_ESTATE ? (err->code = MP_EINVAL) : rc;
+    mp_extensions_put(&s->extensions, &e);
+    mp_extension_destroy(&e);
+  }
+  return 0;
+}
+
 static int read_deployment(const cJSON *root, const mp_crypter *c,
                            mp_snapshot *s, mp_err *err) {
   if (check_version(root, err) < 0 || check_features(root, err) < 0)
@@ -286,7 +328,8 @@ static int read_deployment(const cJSON *root, const mp_crypter *c,
                       "the file has no 'deployment' object; is this the "
                       "output of `stack export`?");
   if (read_manifest(dep, s, err) < 0 || read_secrets(dep, s, err) < 0 ||
-      read_resources(dep, c, s, err) < 0 || read_pending(dep, c, s, err) < 0)
+      read_resources(dep, c, s, err) < 0 || read_pending(dep, c, s, err) < 0 ||
+      read_extensions(dep, s, err) < 0)
     return err->code;
   return 0;
 }

@@ -59,6 +59,7 @@ void mp__yexpr_free(mp__yexpr *x) {
   mp__yexpr_free(x->arg);
   mp_value_free(x->invoke_result);
   mp_strv_destroy(&x->invoke_deps);
+  free(x->invoke_token);
   free(x);
 }
 

@@ -87,6 +87,11 @@ struct mp__yexpr {
   /* fn::invoke: the function's schema returns no object, so the answer's
    * one property is the result (schemas.c) */
   int invoke_unwrap;
+  /* fn::invoke of an extension package's function (schemas.c): the
+   * schema's token (owned) and the extension's packageRef (borrowed from
+   * the program); NULL otherwise. */
+  char *invoke_token;
+  const char *invoke_ref;
 };
 
 /* Builds the expression for |n|. |file| names the file in messages.

@@ -4,8 +4,11 @@
  * plugin and the parameterization, and the reference it answers goes with
  * every resource, read and fn::invoke of the package (their packageRef),
  * so that the engine serves them with the plugin parameterized into the
- * package. Extensions (`extension:`) are not registered: the engine does
- * not serve them (docs/plugins.md). Loop thread. */
+ * package. An extension (`extension:`) is registered as one
+ * (RegisterPackage's `extension`), under its own name: its resources are
+ * told from the base package's by the schema that has their type
+ * (schemas.c), as Pulumi YAML routes them (packages.go loadPackages,
+ * run.go distinctName). Loop thread. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +17,9 @@
 
 static int register_one(mp__prog *p, mp_monitor *m,
                         const mp_project_package *k, mp_err *err) {
-  const char *ns = mp_project_package_namespace(k);
+  /* An extension is known by its own name; it shares its namespace with
+   * the base package. */
+  const char *ns = k->extension ? k->param_name : mp_project_package_namespace(k);
   if (mp__prog_package_ref(p, ns)) return 0; /* the first declaration wins */
   mp_buf value;
   mp_buf_init(&value);
@@ -32,7 +37,10 @@ static int register_one(mp__prog *p, mp_monitor *m,
   req.name = (char *)k->name;
   req.version = (char *)(k->version ? k->version : "");
   req.download_url = (char *)(k->download_url ? k->download_url : "");
-  req.parameterization = &z;
+  if (k->extension)
+    req.extension = &z;
+  else
+    req.parameterization = &z;
   char *ref = NULL;
   if (rc == 0) rc = mp_monitor_register_package(m, &req, &ref, err);
   mp_buf_destroy(&value);
@@ -48,7 +56,7 @@ static int register_one(mp__prog *p, mp_monitor *m,
 int mp__prog_register_packages(mp__prog *p, mp_monitor *m, mp_err *err) {
   for (size_t i = 0; i < mp_project_package_count(p->proj); i++) {
     const mp_project_package *k = mp_project_package_at(p->proj, i);
-    if (k->param_name == NULL || k->extension) continue;
+    if (k->param_name == NULL) continue;
     int rc = register_one(p, m, k, err);
     if (rc < 0) return rc;
   }

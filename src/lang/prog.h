@@ -41,6 +41,9 @@ typedef struct mp__yres {
   /* The properties its schema marks `replaceOnChanges` (schemas.c),
    * added to the option's, as Pulumi YAML adds them. */
   mp_strv schema_replace_on;
+  /* The packageRef of the extension package whose schema has its type
+   * (schemas.c), borrowed from the program's pkg_refs; NULL: none. */
+  const char *ext_ref;
   mp__yexpr *props;       /* OBJECT or NULL */
   mp__yexpr *get_id;      /* `get:` */
   mp__yexpr *get_state;
@@ -109,7 +112,8 @@ typedef struct mp__prog {
   const char *stack, *organization;
   int dry_run;
   /* The parameterized packages registered (pkgrefs.c): pairs of the
-   * package's name (its types' namespace) and its packageRef. */
+   * package's name (its types' namespace; an extension's own name) and
+   * its packageRef. */
   mp_strv pkg_refs;
   /* Resource references the program reads through (`${a.ref.value}`),
    * read as Pulumi YAML reads them, with the engine's

@@ -85,7 +85,7 @@ static int opt_plugin(mp__evalctx *c, mp__yres *r, char **version,
   int rc = opt_string(c, r, r->version, "version", version, err);
   if (rc == 0)
     rc = opt_string(c, r, r->plugin_url, "pluginDownloadURL", url, err);
-  const char *pref = mp__prog_package_ref(c->p, r->pkg);
+  const char *pref = r->ext_ref ? r->ext_ref : mp__prog_package_ref(c->p, r->pkg);
   if (rc == 0 && pref && !(*version && **version) && !(*url && **url))
     *ref = mp_xstrdup(pref);
   if (rc == 0) mp__pkgdecls_apply(c->p->proj, r->pkg, version, url);

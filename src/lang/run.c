@@ -378,6 +378,8 @@ static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
   yaml_source *s = ud;
   Pulumirpc__ResourceInvokeRequest req =
       PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
+  /* An extension's function goes by its schema's token (schemas.c). */
+  if (x->invoke_token) token = x->invoke_token;
   req.tok = (char *)token;
   req.provider = provider ? (char *)provider : req.provider;
   req.acceptresources = 1;
@@ -386,7 +388,8 @@ static int start_invoke(void *ud, mp__yexpr *x, const mp_value *args,
   pkg = colon ? mp_xstrndup(token, (size_t)(colon - token)) : NULL;
   /* A parameterized package's function goes with its packageRef, as
    * Pulumi YAML's InvokePackageRaw sends it. */
-  const char *ref = mp__prog_package_ref(&s->prog, pkg);
+  const char *ref =
+      x->invoke_ref ? x->invoke_ref : mp__prog_package_ref(&s->prog, pkg);
   if (ref) req.packageref = (char *)ref;
   if (provider == NULL) {
     mp__pkgdecls_apply(s->prog.proj, pkg, &version, &url);

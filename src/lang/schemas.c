@@ -25,16 +25,19 @@
 
 /* Whether package |pkg|'s types and functions are resolved through a
  * schema. A parameterized package that was registered (pkgrefs.c) is
- * asked through its packageRef (its plugin parameterized); one extended by
- * a declaration is left as written. */
+ * asked through its packageRef (its plugin parameterized); one replaced by
+ * a declaration is left as written. A namespace that extensions share
+ * with their base package is asked of each extension and of the base
+ * (ext_at). */
 static int pkg_needs_schema(const mp__prog *p, const char *pkg) {
   if (strcmp(pkg, "pulumi") == 0 || mp__yaml_builtin_package(pkg))
     return 0;
   if (mp__prog_package_ref(p, pkg)) return 1;
   for (size_t i = 0; i < mp_project_package_count(p->proj); i++) {
     const mp_project_package *k = mp_project_package_at(p->proj, i);
-    if (k->param_name && (strcmp(mp_project_package_namespace(k), pkg) == 0 ||
-                          strcmp(k->name, pkg) == 0))
+    if (k->param_name && !k->extension &&
+        (strcmp(mp_project_package_namespace(k), pkg) == 0 ||
+         strcmp(k->name, pkg) == 0))
       return 0;
   }
   return 1;
@@ -154,11 +157,33 @@ typedef struct {
   mp__yschemas *q;
 } invoke_ctx;
 
+/* The |i|th extension (its own name) declared on namespace |pkg| that was
+ * registered, or NULL past the last. Pulumi YAML tries a namespace's
+ * extensions and then its base package (packages.go loadPackages). */
+static const char *ext_at(const mp__prog *p, const char *pkg, size_t i) {
+  for (size_t j = 0; pkg && j < mp_project_package_count(p->proj); j++) {
+    const mp_project_package *k = mp_project_package_at(p->proj, j);
+    if (!k->extension || k->param_name == NULL || strcmp(k->name, pkg) != 0 ||
+        mp__prog_package_ref(p, k->param_name) == NULL)
+      continue;
+    if (i-- == 0) return k->param_name;
+  }
+  return NULL;
+}
+
+/* Plans the question of each extension of namespace |pkg|. */
+static void plan_exts(const mp__prog *p, mp__yschemas *q, const char *pkg) {
+  const char *e;
+  for (size_t i = 0; (e = ext_at(p, pkg, i)) != NULL; i++)
+    plan_one(p, q, e, NULL, NULL);
+}
+
 static void plan_invoke(void *ud, mp__yexpr *x) {
   invoke_ctx *c = ud;
   char *version = NULL, *url = NULL;
   char *pkg = invoke_plugin(c->p, x, &version, &url);
   if (pkg && pkg_needs_schema(c->p, pkg)) {
+    plan_exts(c->p, c->q, pkg);
     plan_one(c->p, c->q, pkg, version, url);
   } else {
     free(version);
@@ -174,6 +199,7 @@ void mp__schemas_plan(const mp__prog *p, mp__yschemas *q) {
     if (!needs_schema(p, r)) continue;
     char *version, *url;
     plugin_of(p, r, &version, &url);
+    if (!r->is_provider) plan_exts(p, q, r->pkg);
     plan_one(p, q, r->pkg, version, url);
   }
   invoke_ctx c = {p, q};
@@ -325,13 +351,25 @@ static void apply_invoke(void *ud, mp__yexpr *x) {
   invoke_ctx *c = ud;
   char *version = NULL, *url = NULL;
   char *pkg = invoke_plugin(c->p, x, &version, &url);
-  long k = pkg && pkg_needs_schema(c->p, pkg)
-               ? find(c->q, pkg, version, url)
-               : -1;
+  int needs = pkg && pkg_needs_schema(c->p, pkg);
+  const char *fn = literal(xfield(x->arg, "function"));
+  const mp_value_entry *e = NULL;
+  /* An extension's function: its schema's token, with its packageRef. */
+  const char *ext;
+  for (size_t i = 0; needs && e == NULL && (ext = ext_at(c->p, pkg, i)); i++) {
+    long k = find(c->q, ext, NULL, NULL);
+    const mp_value *fns = k >= 0 ? c->q->items[k].functions : NULL;
+    e = fns ? resolve(fns, fn) : NULL;
+    if (e) {
+      free(x->invoke_token);
+      x->invoke_token = mp_xstrdup(e->key);
+      x->invoke_ref = mp__prog_package_ref(c->p, ext);
+    }
+  }
+  long k = needs && e == NULL ? find(c->q, pkg, version, url) : -1;
   const mp_value *fns = k >= 0 ? c->q->items[k].functions : NULL;
   /* A function the schema lacks is left to the provider to answer. */
-  const mp_value_entry *e =
-      fns ? resolve(fns, literal(xfield(x->arg, "function"))) : NULL;
+  if (e == NULL) e = fns ? resolve(fns, fn) : NULL;
   x->invoke_unwrap = e && returns_non_object(e->value);
   free(pkg);
   free(version);
@@ -349,6 +387,19 @@ int mp__schemas_apply(mp__prog *p, const mp__yschemas *q, mp_err *err) {
     long k = find(q, r->pkg, version, url);
     free(version);
     free(url);
+    /* A type an extension's schema has is the extension's: registered
+     * with its packageRef (Pulumi YAML's resolvedDescriptor). */
+    const char *ext;
+    r->ext_ref = NULL;
+    for (size_t j = 0; !r->is_provider && (ext = ext_at(p, r->pkg, j)); j++) {
+      long ek = find(q, ext, NULL, NULL);
+      const mp_value *eres = ek >= 0 ? q->items[ek].resources : NULL;
+      if (eres && resolve(eres, r->written_type)) {
+        k = ek;
+        r->ext_ref = mp__prog_package_ref(p, ext);
+        break;
+      }
+    }
     if (r->is_provider) {
       /* Its type is the provider's; only its secret inputs are read. */
       if (k >= 0 && q->items[k].provider)

@@ -556,7 +556,13 @@ static int route(mp_monitor *m, mp_goal *g, mp_monitor_reg *r, mp_err *err) {
    * provider request). */
   mp_provider_param param;
   int parameterized = mp__package_param(r->package, &param);
-  char *pkg = parameterized ? mp_xstrdup(param.name) : mp_type_package(g->type);
+  /* An extension's resources are served by the base package's default
+   * provider, loaded with the extension (source_eval.go: its packageRef's
+   * provider request is the base package's). */
+  char *pkg = parameterized ? mp_xstrdup(param.name)
+              : r->package && r->package->extension
+                  ? mp_xstrdup(r->package->name)
+                  : mp_type_package(g->type);
   if (pkg == NULL)
     return mp_err_set(err, MP_EINVAL, "invalid resource type '%s'", g->type);
   if (dp_disabled(m, pkg)) {
@@ -636,6 +642,12 @@ static int apply_package(mp_monitor *m, const char *ref, mp_goal *g,
     return mp_err_set(err, MP_EINVAL, "unknown provider package '%s'", ref);
   *out = p;
   if (g == NULL) return 0;
+  /* An extension's resource (not a provider of the base package, which
+   * is the base package's own) records the extension. */
+  if (p->extension && !mp_type_is_provider(g->type)) {
+    free(g->extension_ref);
+    g->extension_ref = mp_xstrdup(p->ref);
+  }
   free(g->version);
   g->version = mp_xstrdup(p->version);
   free(g->plugin_download_url);
@@ -670,6 +682,11 @@ static void want_of(const char *tok, const char *version, const char *url,
       w->param = param;
       return;
     }
+    if (p->extension) {
+      w->pkg = mp_xstrdup(p->name);
+      w->ext_ref = p->ref;
+      return;
+    }
   }
   w->pkg = mp_type_package(tok);
 }
@@ -684,7 +701,8 @@ static int register_remote(mp_monitor *m,
                            mp_strv *own, mp_register_cb cb, void *ud,
                            mp_err *err) {
   int rc = 0;
-  char *pkg = mp_type_package(g->type);
+  char *pkg = package && package->extension ? mp_xstrdup(package->name)
+                                            : mp_type_package(g->type);
   if (pkg == NULL || m->o.hooks.construct == NULL) {
     rc = pkg ? mp_err_set(err, MP_EINVAL,
                           "remote component '%s' of type %s: this "
@@ -727,9 +745,12 @@ static void construct(mp_monitor *m, mp_goal *g, mp_monitor_reg *r) {
   mp_err e;
   mp_err_clear(&e);
   char *ref = mp_xstrdup(g->provider);
+  char *ext = g->extension_ref;
+  g->extension_ref = NULL;
   mp_goal_free(g);
-  if (m->o.hooks.construct(m->o.hooks.ud, ref, &r->creq, r, &e) < 0)
+  if (m->o.hooks.construct(m->o.hooks.ud, ref, ext, &r->creq, r, &e) < 0)
     answer_error(m, r, &e, 0);
+  free(ext);
   free(ref);
 }
 
@@ -1082,7 +1103,7 @@ int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
     return mp_err_set(err, MP_EINVAL, "unknown provider package '%s'",
                       ref ? ref : "");
   mp_provider_param param;
-  if (!mp__package_param(p, &param))
+  if (!mp__package_param(p, &param) && !mp__package_ext(p, &param))
     return mp_monitor_get_schema(m, p->name, p->version, p->download_url, cb,
                                  ud, err);
   if (m->o.hooks.schema == NULL)
@@ -1196,12 +1217,29 @@ int mp_monitor_register_package(mp_monitor *m,
                       "RegisterPackage of '%s': the parameterization has no "
                       "package name",
                       req->name);
-  if (req->extension)
+  if (req->extension && req->parameterization)
     return mp_err_set(err, MP_EINVAL,
-                      "RegisterPackage of '%s': extension parameterizations "
-                      "(package '%s') are not supported; only replacement "
-                      "parameterizations are",
-                      req->name, req->extension->name ? req->extension->name : "");
-  *ref = mp_xstrdup(mp__packages_register(&m->packages, req));
+                      "RegisterPackage of '%s': a package is either an "
+                      "extension or a parameterization, not both",
+                      req->name);
+  if (req->extension &&
+      (req->extension->name == NULL || req->extension->name[0] == '\0'))
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterPackage of '%s': the extension has no package "
+                      "name",
+                      req->name);
+  const char *r = mp__packages_register(&m->packages, req);
+  const mp__package *p = mp__packages_find(m->packages, r);
+  /* The deployment learns the extension, to load it into the base
+   * package's providers and to record it in the snapshot. */
+  if (p->extension && m->o.hooks.extension) {
+    mp_extension e = {.ref = p->ref,
+                      .name = p->param_name,
+                      .version = p->param_version ? p->param_version : "",
+                      .value = p->param_value};
+    int rc = m->o.hooks.extension(m->o.hooks.ud, &e, err);
+    if (rc < 0) return rc;
+  }
+  *ref = mp_xstrdup(r);
   return 0;
 }

@@ -41,8 +41,8 @@ typedef struct mp_monitor_hooks {
   const char *(*endpoint)(void *ud, mp_err *err);
   /* Sends the packed ConstructRequest |req| (taken) to the provider |ref|;
    * answers later through mp_monitor_construct_done. */
-  int (*construct)(void *ud, const char *ref, mp_buf *req,
-                   mp_monitor_reg *reg, mp_err *err);
+  int (*construct)(void *ud, const char *ref, const char *ext_ref,
+                   mp_buf *req, mp_monitor_reg *reg, mp_err *err);
   /* Sends the packed CallRequest |req| (taken) to the provider |ref| (NULL:
    * the one Invoke would pick for |want|); answers later through
    * mp_monitor_method_done. */
@@ -56,6 +56,11 @@ typedef struct mp_monitor_hooks {
   int (*schema)(void *ud, const char *pkg, const char *version,
                 const char *url, const mp_provider_param *param,
                 mp_schema_cb cb, void *cbud, mp_err *err);
+  /* An extension package the program registered (RegisterPackage's
+   * `extension`; borrowed): the deployment loads it into the base
+   * package's instances that serve its resources and records it in the
+   * snapshot. NULL: extensions are only routed. */
+  int (*extension)(void *ud, const mp_extension *e, mp_err *err);
 } mp_monitor_hooks;
 
 typedef struct mp_monitor_opts {

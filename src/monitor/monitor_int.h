@@ -46,6 +46,10 @@ typedef struct mp__package {
    * |name| and |version| are then the base plugin's. */
   char *param_name, *param_version;
   mp_buf param_value;
+  /* An extension (RegisterPackage's `extension`): the param_* fields are
+   * the extension's, |name| and |version| the base package's, and |ref|
+   * is the extension's reference (mp_extension_ref). */
+  int extension;
   struct mp__package *next;
 } mp__package;
 
@@ -53,8 +57,11 @@ typedef struct mp__package {
 const char *mp__packages_register(mp__package **list,
                                   const Pulumirpc__RegisterPackageRequest *q);
 const mp__package *mp__packages_find(const mp__package *list, const char *ref);
-/* 1 with |out| filled (borrowing from |p|) when |p| is parameterized. */
+/* 1 with |out| filled (borrowing from |p|) when |p| is parameterized
+ * (a replacement, not an extension). */
 int mp__package_param(const mp__package *p, mp_provider_param *out);
+/* 1 with |out| filled (ext_ref set) when |p| is an extension. */
+int mp__package_ext(const mp__package *p, mp_provider_param *out);
 void mp__packages_free(mp__package *list);
 
 #endif

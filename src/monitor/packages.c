@@ -15,7 +15,9 @@ static int same_str(const char *a, const char *b) {
 
 static int same(const mp__package *p,
                 const Pulumirpc__RegisterPackageRequest *q) {
-  const Pulumirpc__Parameterization *z = q->parameterization;
+  const Pulumirpc__Parameterization *z =
+      q->extension ? q->extension : q->parameterization;
+  if (!p->extension != !q->extension) return 0;
   if (!same_str(p->name, q->name) || !same_str(p->version, q->version) ||
       !same_str(p->download_url, q->download_url))
     return 0;
@@ -36,17 +38,24 @@ const char *mp__packages_register(mp__package **list,
   for (mp__package *p = *list; p; p = p->next, n++)
     if (same(p, q)) return p->ref;
   mp__package *p = mp_xcalloc(1, sizeof(*p));
-  /* Shaped as Pulumi's (a UUID); only its uniqueness matters. */
-  p->ref = mp_xasprintf("00000000-0000-4000-8000-%012zx", n + 1);
+  const Pulumirpc__Parameterization *z =
+      q->extension ? q->extension : q->parameterization;
+  /* Shaped as Pulumi's (a UUID); only its uniqueness matters. An
+   * extension's is its content's hash, as Pulumi's: the state keeps it
+   * (extensionRef), so that it is the same on every run. */
+  p->ref = q->extension
+               ? mp_extension_ref(z->name, z->version, z->value.data,
+                                  z->value.len)
+               : mp_xasprintf("00000000-0000-4000-8000-%012zx", n + 1);
+  p->extension = q->extension != NULL;
   p->name = mp_xstrdup(q->name);
   p->version = opt(q->version);
   p->download_url = opt(q->download_url);
   mp_buf_init(&p->param_value);
-  if (q->parameterization) {
-    p->param_name = mp_xstrdup(q->parameterization->name ? q->parameterization->name : "");
-    p->param_version = opt(q->parameterization->version);
-    mp_buf_append(&p->param_value, q->parameterization->value.data,
-                  q->parameterization->value.len);
+  if (z) {
+    p->param_name = mp_xstrdup(z->name ? z->name : "");
+    p->param_version = opt(z->version);
+    mp_buf_append(&p->param_value, z->value.data, z->value.len);
   }
   mp__package **tail = list;
   while (*tail) tail = &(*tail)->next;
@@ -60,9 +69,22 @@ const mp__package *mp__packages_find(const mp__package *list, const char *ref) {
   return NULL;
 }
 
+int mp__package_ext(const mp__package *p, mp_provider_param *out) {
+  memset(out, 0, sizeof(*out));
+  if (p == NULL || !p->extension) return 0;
+  out->name = p->param_name;
+  out->version = p->param_version;
+  out->plugin = p->name;
+  out->plugin_version = p->version;
+  out->value = p->param_value.data;
+  out->len = p->param_value.len;
+  out->ext_ref = p->ref;
+  return 1;
+}
+
 int mp__package_param(const mp__package *p, mp_provider_param *out) {
   memset(out, 0, sizeof(*out));
-  if (p == NULL || p->param_name == NULL) return 0;
+  if (p == NULL || p->param_name == NULL || p->extension) return 0;
   out->name = p->param_name;
   out->version = p->param_version;
   out->plugin = p->name;

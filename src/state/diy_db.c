@@ -177,6 +177,9 @@ static void restore_old(diy_stack *m) {
   m->byrow = m->old_byrow;
   m->byrow_cap = m->old_byrow_cap;
   m->next_row = m->old_next_row;
+  cJSON_Delete(m->extensions);
+  m->extensions = m->old_extensions;
+  m->old_extensions = NULL;
   m->old_res = m->old_pend = m->old_byrow = NULL;
   m->old_nres = m->old_npend = 0;
 }
@@ -205,6 +208,8 @@ static int commit(mp_store *base, mp_err *err) {
       free(m->old_res);
       free(m->old_pend);
       free(m->old_byrow);
+      cJSON_Delete(m->old_extensions);
+      m->old_extensions = NULL;
       m->old_res = m->old_pend = m->old_byrow = NULL;
       m->old_nres = m->old_npend = 0;
     }
@@ -266,6 +271,14 @@ static char *take(mp_buf *json, size_t *len) {
   return mp_buf_detach(json, len);
 }
 
+/* Records extension |ref| (its JSON in |json|) unless it is there. */
+static void add_extension(diy_stack *m, const char *ref, const mp_buf *json) {
+  if (m->extensions == NULL) m->extensions = cJSON_CreateObject();
+  if (cJSON_GetObjectItemCaseSensitive(m->extensions, ref)) return;
+  cJSON *e = cJSON_ParseWithLength(json->data ? json->data : "", json->len);
+  if (e) cJSON_AddItemToObject(m->extensions, ref, e);
+}
+
 static void apply_one(mp_diy_update *u, const mp_store_change *ch,
                       mp_buf *json, int64_t *ord, int64_t *row) {
   diy_stack *m = u->m;
@@ -301,6 +314,9 @@ static void apply_one(mp_diy_update *u, const mp_store_change *ch,
   case MP_STORE_DELETE:
   case MP_STORE_PENDING_REMOVE:
     mp__diy_model_remove(m, ch->row);
+    return;
+  case MP_STORE_EXTENSION:
+    add_extension(m, ch->ext->ref, json);
     return;
   }
 }
@@ -349,6 +365,8 @@ static int clear(mp_store *base, int64_t id, mp_err *err) {
   m->old_byrow = m->byrow;
   m->old_byrow_cap = m->byrow_cap;
   m->old_next_row = m->next_row;
+  m->old_extensions = m->extensions;
+  m->extensions = NULL;
   m->res = m->pend = m->byrow = NULL;
   m->nres = m->npend = m->rcap = m->pcap = m->byrow_cap = 0;
   /* rows go on from where they were: a row is never reused */
@@ -363,6 +381,13 @@ static int insert_resource(mp_store *base, int64_t id, int64_t ord,
   *row = mp__diy_model_add(m, mp_xstrndup(json->data ? json->data : "", json->len),
                            json->len, ord, 0, MP_PENDING_CREATING,
                            mp__diy_features_of_resource(r));
+  return 0;
+}
+
+static int insert_extension(mp_store *base, int64_t id, const char *ref,
+                            const mp_buf *json, mp_err *err) {
+  (void)err;
+  add_extension(by_id(mp__diy(base), id), ref, json);
   return 0;
 }
 
@@ -422,6 +447,14 @@ static int read_rows_of(diy_stack *m, const mp_crypter *c, unsigned flags,
     mp_snapshot_append_pending(snap, r, e->type);
     snap->pending[snap->npending - 1].row = e->row;
   }
+  const cJSON *it;
+  cJSON_ArrayForEach(it, m->extensions) {
+    char *text = cJSON_PrintUnformatted(it);
+    int rc = mp__store_parse_extension(it->string, text, strlen(text), snap,
+                                       err);
+    cJSON_free(text);
+    if (rc < 0) return rc;
+  }
   return 0;
 }
 
@@ -437,6 +470,7 @@ const mp__store_db mp__diy_db = {
     .clear = clear,
     .insert_resource = insert_resource,
     .insert_pending = insert_pending,
+    .insert_extension = insert_extension,
     .read_rows = read_rows,
 };
 

@@ -38,7 +38,8 @@ typedef struct diy_entry {
 enum {
   DIY_FEAT_REFRESH_BEFORE_UPDATE = 1 << 0,
   DIY_FEAT_REPLACE_WITH = 1 << 1,
-  DIY_FEAT_TAINT = 1 << 2
+  DIY_FEAT_TAINT = 1 << 2,
+  DIY_FEAT_EXTENSION = 1 << 3
 };
 
 typedef struct diy_stack diy_stack;
@@ -56,6 +57,7 @@ struct diy_stack {
   char *secrets_type, *secrets_state;
   cJSON *config;   /* checkpoint.config, kept as read */
   cJSON *metadata; /* latest.metadata, kept as read */
+  cJSON *extensions; /* latest.extensions (ref -> extension), or NULL */
   int sessions;    /* open write sessions on it */
   /* the checkpoint file as last read or written: another process's write
    * changes it, and the model is then read again */
@@ -65,6 +67,7 @@ struct diy_stack {
   diy_entry **old_res, **old_pend, **old_byrow;
   size_t old_nres, old_npend, old_rcap, old_pcap, old_byrow_cap;
   int64_t old_next_row;
+  cJSON *old_extensions;
   diy_stack *next;
 };
 

@@ -29,13 +29,16 @@ unsigned mp__diy_features_of(const cJSON *res) {
     f |= DIY_FEAT_REPLACE_WITH;
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "taint")))
     f |= DIY_FEAT_TAINT;
+  if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(res, "extensionRef")))
+    f |= DIY_FEAT_EXTENSION;
   return f;
 }
 
 unsigned mp__diy_features_of_resource(const mp_resource *r) {
   return (r->refresh_before_update ? DIY_FEAT_REFRESH_BEFORE_UPDATE : 0) |
          (r->replace_with.len ? DIY_FEAT_REPLACE_WITH : 0) |
-         (r->taint ? DIY_FEAT_TAINT : 0);
+         (r->taint ? DIY_FEAT_TAINT : 0) |
+         (r->extension_ref ? DIY_FEAT_EXTENSION : 0);
 }
 
 diy_stack *mp__diy_model_new(mp_diy *s, mp_stack_ref st) {
@@ -68,6 +71,8 @@ void mp__diy_model_free(diy_stack *m) {
   free(m->secrets_state);
   cJSON_Delete(m->config);
   cJSON_Delete(m->metadata);
+  cJSON_Delete(m->extensions);
+  cJSON_Delete(m->old_extensions);
   free(m);
 }
 
@@ -172,6 +177,9 @@ static int parse_latest(diy_stack *m, const cJSON *latest, const char *path,
   const cJSON *md = cJSON_GetObjectItemCaseSensitive(latest, "metadata");
   if (cJSON_IsObject(md))
     m->metadata = cJSON_Duplicate(md, 1);
+  const cJSON *ext = cJSON_GetObjectItemCaseSensitive(latest, "extensions");
+  if (cJSON_IsObject(ext))
+    m->extensions = cJSON_Duplicate(ext, 1);
   const cJSON *res = cJSON_GetObjectItemCaseSensitive(latest, "resources"), *it;
   int64_t ord = 0;
   cJSON_ArrayForEach(it, res) {
@@ -245,14 +253,20 @@ int mp__diy_model_parse(mp_diy *s, mp_stack_ref st, const char *text,
 /* ==== print ==== */
 
 static void put_features(mp_buf *b, unsigned f) {
-  static const char *const names[] = {"refreshBeforeUpdate", "replaceWith",
-                                      "taint"};
+  /* Sorted by name, as Pulumi writes them; each with its DIY_FEAT_ bit. */
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } names[] = {{"extensionParameterization", DIY_FEAT_EXTENSION},
+               {"refreshBeforeUpdate", DIY_FEAT_REFRESH_BEFORE_UPDATE},
+               {"replaceWith", DIY_FEAT_REPLACE_WITH},
+               {"taint", DIY_FEAT_TAINT}};
   mp_buf_puts(b, ",\"features\":[");
   int first = 1;
   for (size_t i = 0; i < MP_ARRAY_LEN(names); i++) {
-    if (!(f & (1u << i)))
+    if (!(f & names[i].bit))
       continue;
-    mp_buf_printf(b, "%s\"%s\"", first ? "" : ",", names[i]);
+    mp_buf_printf(b, "%s\"%s\"", first ? "" : ",", names[i].name);
     first = 0;
   }
   mp_buf_putc(b, ']');
@@ -273,6 +287,35 @@ static void put_manifest(mp_buf *b) {
   put_string(b, MP_VERSION);
   mp_buf_putc(b, '}');
   free(now);
+}
+
+/* 1 if a resource entry of |m| has extensionRef |ref|. */
+static int uses_extension(const diy_stack *m, const char *ref) {
+  char *needle = mp_xasprintf("\"extensionRef\":\"%s\"", ref);
+  int hit = 0;
+  for (size_t i = 0; i < m->nres && !hit; i++)
+    hit = (m->res[i]->features & DIY_FEAT_EXTENSION) &&
+          strstr(m->res[i]->json, needle) != NULL;
+  for (size_t i = 0; i < m->npend && !hit; i++)
+    hit = strstr(m->pend[i]->json, needle) != NULL;
+  free(needle);
+  return hit;
+}
+
+/* `extensions`: those the resources refer to, as Pulumi's MapExtensions
+ * keeps them. */
+static void put_extensions(mp_buf *b, const diy_stack *m) {
+  int first = 1;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, m->extensions) {
+    if (!uses_extension(m, it->string)) continue;
+    mp_buf_puts(b, first ? ",\"extensions\":{" : ",");
+    put_string(b, it->string);
+    mp_buf_putc(b, ':');
+    mp__json_print(it, 0, b);
+    first = 0;
+  }
+  if (!first) mp_buf_putc(b, '}');
 }
 
 void mp__diy_model_print(const diy_stack *m, const char *qualified,
@@ -322,5 +365,6 @@ void mp__diy_model_print(const diy_stack *m, const char *qualified,
     mp__json_print(m->metadata, 0, b);
   else
     mp_buf_puts(b, "{}");
+  put_extensions(b, m);
   mp_buf_puts(b, "}}}");
 }

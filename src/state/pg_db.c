@@ -83,6 +83,12 @@ static const char *const stmt_sql[PQ__COUNT] = {
                             " AND id <= $2",
     [PQ_PENDING_REWRITE] = "UPDATE minipulumi.pending SET json = $2"
                            " WHERE id = $1",
+    [PQ_EXT_LOAD] = "SELECT ref, json FROM minipulumi.extensions"
+                    " WHERE stack_id = $1 ORDER BY ref COLLATE \"C\"",
+    [PQ_EXT_INSERT] = "INSERT INTO minipulumi.extensions(stack_id, ref, json)"
+                      " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    [PQ_EXT_DELETE_ALL] =
+        "DELETE FROM minipulumi.extensions WHERE stack_id = $1",
     /* A holder is gone when its database session no longer exists (the
      * pid, and the start time when this role may see it) or when its
      * lease ran out; both are judged by the server's clock. */

@@ -49,6 +49,9 @@ typedef enum mp__pg_stmt_id {
   PQ_PENDING_MAX,
   PQ_PENDING_DROP_OLD,
   PQ_PENDING_REWRITE,
+  PQ_EXT_LOAD,
+  PQ_EXT_INSERT,
+  PQ_EXT_DELETE_ALL,
   PQ_LOCK_GET,
   PQ_LOCK_INSERT,
   PQ_LOCK_RENEW,
@@ -258,6 +261,9 @@ void mp__pg_resource_stmt(int64_t stack_id, int64_t ord, const mp_resource *r,
                           const mp_buf *json, mp_pg_stmt *out);
 void mp__pg_pending_stmt(int64_t stack_id, mp_pending_type t,
                          const mp_buf *json, mp_pg_stmt *out);
+/* The INSERT of extension |ref| of a stack (kept if there already). */
+void mp__pg_extension_stmt(int64_t stack_id, const char *ref,
+                           const mp_buf *json, mp_pg_stmt *out);
 
 /* The PostgreSQL store's database for the shared flows (pg_snapshot.c). */
 extern const mp__store_db mp__pg_db;

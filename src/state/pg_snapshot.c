@@ -64,7 +64,32 @@ static int load_pending(mp_pg *s, int64_t id, const mp_crypter *c,
   return rc;
 }
 
+static int load_extensions(mp_pg *s, int64_t id, mp_snapshot *snap,
+                           mp_err *err) {
+  mp_pg_params p = {0};
+  mp__pg_int(&p, id);
+  PGresult *r =
+      mp__pg_run(s, PQ_EXT_LOAD, &p, "cannot read the extensions", err);
+  if (r == NULL)
+    return err->code;
+  int rc = 0;
+  for (int i = 0; rc == 0 && i < PQntuples(r); i++)
+    rc = mp__store_parse_extension(PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+                                   (size_t)PQgetlength(r, i, 1), snap, err);
+  PQclear(r);
+  return rc;
+}
+
 /* ==== rows ==== */
+
+void mp__pg_extension_stmt(int64_t stack_id, const char *ref,
+                           const mp_buf *json, mp_pg_stmt *out) {
+  out->id = PQ_EXT_INSERT;
+  out->what = "cannot store an extension";
+  mp__pg_int(&out->p, stack_id);
+  mp__pg_text(&out->p, ref);
+  mp__pg_text(&out->p, json->data ? json->data : "");
+}
 
 void mp__pg_resource_stmt(int64_t stack_id, int64_t ord, const mp_resource *r,
                           const mp_buf *json, mp_pg_stmt *out) {
@@ -102,7 +127,8 @@ static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
                      unsigned flags, mp_snapshot *snap, mp_err *err) {
   mp_pg *s = mp__pg(base);
   int rc = load_resources(s, id, c, flags, snap, err);
-  return rc < 0 ? rc : load_pending(s, id, c, flags, snap, err);
+  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
+  return rc < 0 ? rc : load_extensions(s, id, snap, err);
 }
 
 static int pg_begin(mp_store *s, mp_err *err) {
@@ -128,7 +154,8 @@ static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
 
 static int clear_stack(mp_store *s, int64_t id, mp_err *err) {
   static const mp__pg_stmt_id ids[] = {PQ_RES_DELETE_ALL,
-                                       PQ_PENDING_DELETE_ALL};
+                                       PQ_PENDING_DELETE_ALL,
+                                       PQ_EXT_DELETE_ALL};
   mp_pg_params p = {0};
   mp__pg_int(&p, id);
   for (size_t i = 0; i < MP_ARRAY_LEN(ids); i++)
@@ -159,6 +186,13 @@ static int insert_pending(mp_store *s, int64_t id, mp_pending_type t,
   return insert(s, &st, row, err);
 }
 
+static int insert_extension(mp_store *s, int64_t id, const char *ref,
+                            const mp_buf *json, mp_err *err) {
+  mp_pg_stmt st = {0};
+  mp__pg_extension_stmt(id, ref, json, &st);
+  return mp__pg_exec(mp__pg(s), st.id, &st.p, st.what, NULL, err);
+}
+
 const mp__store_db mp__pg_db = {
     .stack_id = stack_id,
     .in_tx = in_tx,
@@ -171,6 +205,7 @@ const mp__store_db mp__pg_db = {
     .clear = clear_stack,
     .insert_resource = insert_resource,
     .insert_pending = insert_pending,
+    .insert_extension = insert_extension,
     .read_rows = read_rows,
 };
 

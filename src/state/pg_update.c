@@ -159,6 +159,10 @@ static int build_change(mp_pg_update *u, const mp_store_change *ch,
     build_row(u, PQ_PENDING_DELETE, ch->row, NULL,
               "cannot remove a pending operation", out);
     return 0;
+  case MP_STORE_EXTENSION:
+    out->check = CHECK_NONE;
+    mp__pg_extension_stmt(u->stack_id, ch->ext->ref, json, &out->st);
+    return 0;
   }
   return mp_err_set(err, MP_EINVAL, "unknown store change kind %d",
                     (int)ch->kind);

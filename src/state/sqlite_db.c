@@ -63,6 +63,11 @@ static const char *const stmt_sql[ST__COUNT] = {
         "DELETE FROM pending WHERE stack_id = ?1 AND type <> 'creating'"
         " AND id <= ?2",
     [ST_PENDING_REWRITE] = "UPDATE pending SET json = ?2 WHERE id = ?1",
+    [ST_EXT_LOAD] = "SELECT ref, json FROM extensions WHERE stack_id = ?1"
+                    " ORDER BY ref",
+    [ST_EXT_INSERT] = "INSERT OR IGNORE INTO extensions(stack_id, ref, json)"
+                      " VALUES (?1, ?2, ?3)",
+    [ST_EXT_DELETE_ALL] = "DELETE FROM extensions WHERE stack_id = ?1",
     [ST_LOCK_GET] =
         "SELECT pid, host, time, operation FROM locks WHERE stack_id = ?1",
     [ST_LOCK_INSERT] = "INSERT INTO locks(stack_id, pid, host, time, operation)"

@@ -48,6 +48,9 @@ typedef enum mp__stmt_id {
   ST_PENDING_MAX,
   ST_PENDING_DROP_OLD,
   ST_PENDING_REWRITE,
+  ST_EXT_LOAD,
+  ST_EXT_INSERT,
+  ST_EXT_DELETE_ALL,
   ST_LOCK_GET,
   ST_LOCK_INSERT,
   ST_LOCK_DELETE,
@@ -162,6 +165,10 @@ int mp__row_insert_resource(mp_sqlite *s, int64_t stack_id, int64_t ord,
 /* Inside a transaction: inserts a pending operation row; sets *row. */
 int mp__row_insert_pending(mp_sqlite *s, int64_t stack_id, mp_pending_type t,
                            const mp_buf *json, int64_t *row, mp_err *err);
+/* Inside a transaction: records extension |ref| of the stack unless it is
+ * there already. */
+int mp__row_insert_extension(mp_sqlite *s, int64_t stack_id, const char *ref,
+                             const mp_buf *json, mp_err *err);
 
 /* ---- the operations of store.h (sqlite_*.c) ---- */
 

@@ -66,6 +66,38 @@ static int load_pending(mp_sqlite *s, int64_t id, const mp_crypter *c,
   return ret;
 }
 
+static int load_extensions(mp_sqlite *s, int64_t id, mp_snapshot *snap,
+                           mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(s, ST_EXT_LOAD, err);
+  if (q == NULL)
+    return err->code;
+  sqlite3_bind_int64(q, 1, id);
+  int rc, ret = 0;
+  while (ret == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
+    ret = mp__store_parse_extension(
+        (const char *)sqlite3_column_text(q, 0),
+        (const char *)sqlite3_column_text(q, 1),
+        (size_t)sqlite3_column_bytes(q, 1), snap, err);
+  if (ret == 0 && rc != SQLITE_DONE)
+    ret = mp__sql_err(s, "cannot read the extensions", err);
+  mp__stmt_done(q);
+  return ret;
+}
+
+int mp__row_insert_extension(mp_sqlite *s, int64_t stack_id, const char *ref,
+                             const mp_buf *json, mp_err *err) {
+  sqlite3_stmt *q = mp__stmt(s, ST_EXT_INSERT, err);
+  if (q == NULL)
+    return err->code;
+  sqlite3_bind_int64(q, 1, stack_id);
+  mp__bind_text(q, 2, ref);
+  sqlite3_bind_text(q, 3, json->data ? json->data : "", (int)json->len,
+                    SQLITE_STATIC);
+  if (mp__stmt_exec(s, q, "cannot store an extension", err) < 0)
+    return err->code;
+  return 0;
+}
+
 /* ==== replace ==== */
 
 int mp__row_insert_resource(mp_sqlite *s, int64_t stack_id, int64_t ord,
@@ -101,6 +133,11 @@ int mp__row_insert_pending(mp_sqlite *s, int64_t stack_id, mp_pending_type t,
   return 0;
 }
 
+static int insert_extension(mp_store *s, int64_t id, const char *ref,
+                            const mp_buf *json, mp_err *err) {
+  return mp__row_insert_extension(mp__sqlite(s), id, ref, json, err);
+}
+
 /* ==== the database of the shared flows (store_flow.c) ==== */
 
 static int stack_id(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err) {
@@ -119,7 +156,8 @@ static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
                      unsigned flags, mp_snapshot *snap, mp_err *err) {
   mp_sqlite *s = mp__sqlite(base);
   int rc = load_resources(s, id, c, flags, snap, err);
-  return rc < 0 ? rc : load_pending(s, id, c, flags, snap, err);
+  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
+  return rc < 0 ? rc : load_extensions(s, id, snap, err);
 }
 
 static int sq_begin(mp_store *s, mp_err *err) {
@@ -144,7 +182,8 @@ static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
 }
 
 static int clear_stack(mp_store *base, int64_t id, mp_err *err) {
-  static const mp__stmt_id ids[] = {ST_RES_DELETE_ALL, ST_PENDING_DELETE_ALL};
+  static const mp__stmt_id ids[] = {ST_RES_DELETE_ALL, ST_PENDING_DELETE_ALL,
+                                    ST_EXT_DELETE_ALL};
   mp_sqlite *s = mp__sqlite(base);
   for (size_t i = 0; i < MP_ARRAY_LEN(ids); i++) {
     sqlite3_stmt *q = mp__stmt(s, ids[i], err);
@@ -180,6 +219,7 @@ const mp__store_db mp__sqlite_db = {
     .clear = clear_stack,
     .insert_resource = insert_resource,
     .insert_pending = insert_pending,
+    .insert_extension = insert_extension,
     .read_rows = read_rows,
 };
 

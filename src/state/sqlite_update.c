@@ -171,6 +171,9 @@ static int apply_one(mp_sqlite_update *u, const mp_store_change *ch,
   case MP_STORE_PENDING_REMOVE:
     return apply_delete(u, ST_PENDING_DELETE, ch->row,
                         "cannot remove a pending operation", err);
+  case MP_STORE_EXTENSION:
+    return mp__row_insert_extension(u->s, u->stack_id, ch->ext->ref, json,
+                                    err);
   }
   return mp_err_set(err, MP_EINVAL, "unknown store change kind %d",
                     (int)ch->kind);

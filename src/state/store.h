@@ -158,7 +158,8 @@ void mp_stack_tags_free(mp_stack_tag *tags, size_t n);
 /* ---- snapshots ---- */
 
 /* Loads the stack's snapshot (resources in order, pending operations, the
- * secrets provider). Every returned entry carries its store row. */
+ * secrets provider, the extensions its resources refer to). Every returned
+ * entry carries its store row. */
 int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
                   mp_snapshot **out, mp_err *err);
 
@@ -203,7 +204,11 @@ typedef enum mp_store_change_kind {
    * that is not deferred, and never if none follows (the entry's old place
    * among the untouched old states is then still in dependency order, and
    * its content is already what it would be). */
-  MP_STORE_MOVE_LAZY
+  MP_STORE_MOVE_LAZY,
+  /* Record extension |ext| in the stack's `extensions` (kept if its ref
+   * is there already): written before the first resource that refers to
+   * it, so that a later run finds what to load into its provider. */
+  MP_STORE_EXTENSION
 } mp_store_change_kind;
 
 typedef struct mp_store_change {
@@ -212,6 +217,7 @@ typedef struct mp_store_change {
   int64_t row;          /* DELETE, PENDING_REMOVE, MOVE_NEW */
   mp_pending_type type; /* PENDING_ADD */
   int64_t *pending_row; /* PENDING_ADD: receives the new row */
+  const mp_extension *ext; /* EXTENSION */
 } mp_store_change;
 
 /* A write session for one operation on one stack; holds the stack's lock

@@ -116,6 +116,13 @@ void mp__store_counts_fields(mp_update_counts *c, int64_t *out[9]) {
 int mp__store_encode_changes(const mp_store_change *ch, size_t n,
                              const mp_crypter *c, mp_buf *json, mp_err *err) {
   for (size_t i = 0; i < n; i++) {
+    if (ch[i].kind == MP_STORE_EXTENSION) {
+      if (ch[i].ext == NULL)
+        return mp_err_set(err, MP_EINVAL, "store change %zu has no extension",
+                          i);
+      mp_extension_to_json(ch[i].ext, &json[i]);
+      continue;
+    }
     int updates =
         ch[i].kind == MP_STORE_UPDATE || ch[i].kind == MP_STORE_UPDATE_NEW;
     int needs = updates || ch[i].kind == MP_STORE_INSERT_NEW ||
@@ -143,6 +150,16 @@ void mp__store_assign_rows(const mp_store_change *ch, size_t n,
     if (ch[i].kind == MP_STORE_PENDING_ADD && ch[i].pending_row)
       *ch[i].pending_row = rows[i];
   }
+}
+
+int mp__store_parse_extension(const char *ref, const char *text, size_t len,
+                              mp_snapshot *snap, mp_err *err) {
+  if (!mp_snapshot_uses_extension(snap, ref)) return 0;
+  mp_extension e;
+  if (mp_extension_from_json(ref, text, len, &e, err) < 0) return err->code;
+  mp_extensions_put(&snap->extensions, &e);
+  mp_extension_destroy(&e);
+  return 0;
 }
 
 int mp__store_parse_entry(const char *text, size_t len, int64_t row,

@@ -167,6 +167,15 @@ static int replace_tx(const mp__store_db *w, mp_store *s, mp_stack_ref st,
   for (size_t i = 0; rc == 0 && i < snap->npending; i++)
     rc = replace_one(w, s, id, 0, NULL, &snap->pending[i], c,
                      &rows[snap->nres + i], err);
+  for (size_t i = 0; rc == 0 && i < snap->extensions.len; i++) {
+    const mp_extension *e = &snap->extensions.items[i];
+    if (!mp_snapshot_uses_extension(snap, e->ref)) continue;
+    mp_buf json;
+    mp_buf_init(&json);
+    mp_extension_to_json(e, &json);
+    rc = w->insert_extension(s, id, e->ref, &json, err);
+    mp_buf_destroy(&json);
+  }
   if (rc == 0 && snap->secrets_type)
     rc = s->ops->secrets_set(s, st, snap->secrets_type, snap->secrets_state,
                              err);

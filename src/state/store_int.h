@@ -118,7 +118,8 @@ typedef struct mp__store_db {
   /* Replace, inside its transaction: the id of stack |st|, its row held
    * against lock takers, and MP_EBUSY if a live holder has its lock. */
   int (*replace_start)(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err);
-  /* Deletes every resource and pending operation of stack |id|. */
+  /* Deletes every resource, pending operation and extension of stack
+   * |id|. */
   int (*clear)(mp_store *s, int64_t id, mp_err *err);
   /* Inserts a resource row at |ord| / a pending operation row, |json|
    * being the entry's checkpoint JSON; sets *row. */
@@ -127,9 +128,14 @@ typedef struct mp__store_db {
                          mp_err *err);
   int (*insert_pending)(mp_store *s, int64_t id, mp_pending_type t,
                         const mp_buf *json, int64_t *row, mp_err *err);
+  /* Records extension |ref| (|json|: mp_extension_to_json) for stack |id|
+   * unless it is there already. */
+  int (*insert_extension)(mp_store *s, int64_t id, const char *ref,
+                          const mp_buf *json, mp_err *err);
   /* Appends to |snap| the stored resources of stack |id| in order, then
    * its pending operations, each with its row (parsed with
-   * mp__store_parse_entry, |c| and |flags|). */
+   * mp__store_parse_entry, |c| and |flags|), then its extensions
+   * (mp__store_parse_extension). */
   int (*read_rows)(mp_store *s, int64_t id, const mp_crypter *c, unsigned flags,
                    mp_snapshot *snap, mp_err *err);
 } mp__store_db;
@@ -157,6 +163,12 @@ int mp__store_replace(const mp__store_db *db, mp_store *s, mp_stack_ref st,
 int mp__store_parse_entry(const char *text, size_t len, int64_t row,
                           const mp_crypter *c, unsigned flags,
                           mp_resource **out, mp_err *err);
+
+/* Adds the stored extension |ref| (JSON |text| of |len| bytes) to |snap|
+ * when one of its resources refers to it (read after them); MP_ESTATE if
+ * it is not of the stored shape. */
+int mp__store_parse_extension(const char *ref, const char *text, size_t len,
+                              mp_snapshot *snap, mp_err *err);
 
 /* Stack rename (docs/state-backends.md): the stored entry |json| (row |row|)
  * with every URN moved to stack |new_name| of |project|: urn, parent,

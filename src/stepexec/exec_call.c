@@ -67,7 +67,11 @@ static mp_provider *provider_of(mp_registry *registry, const mp_step *s,
   if (s->provider == NULL)
     return mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", s->urn),
            NULL;
-  mp_provider *p = mp_registry_get(registry, s->provider, err);
+  /* An extension's resource: the instance loaded with its extension
+   * (from the program, or the prior snapshot for an old state). */
+  const mp_resource *st = s->new_ ? s->new_ : s->old;
+  mp_provider *p = mp_registry_get_for(registry, s->provider,
+                                       st ? st->extension_ref : NULL, err);
   if (p == NULL) mp_err_prefix(err, "resource '%s'", s->urn);
   return p;
 }

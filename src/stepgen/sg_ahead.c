@@ -84,8 +84,10 @@ static int is_root_stack(const char *urn) {
 }
 
 mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g) {
+  /* An extension's resource: its provider is loaded with the extension
+   * on the generator's path first. */
   if (!sg->plain || !g->custom || g->is_read || g->import_id ||
-      g->naliases > 0 || g->provider == NULL ||
+      g->naliases > 0 || g->provider == NULL || g->extension_ref ||
       mp_type_is_provider(g->type))
     return NULL;
   const char *parent = g->parent && g->parent[0] ? g->parent : NULL;

@@ -64,7 +64,8 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
     p = mp_registry_for_check(sg->registry, st->urn, pkg, st->inputs, err);
     free(pkg);
   } else {
-    p = mp_registry_get(sg->registry, st->provider, err);
+    p = mp_registry_get_for(sg->registry, st->provider, st->extension_ref,
+                            err);
   }
   if (p == NULL) {
     if (!is_prov) mp_err_prefix(err, "resource '%s'", st->urn);
@@ -356,7 +357,8 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
       return 0;
     }
   }
-  mp_provider *p = mp_registry_get(sg->registry, st->provider, err);
+  mp_provider *p = mp_registry_get_for(sg->registry, st->provider,
+                                       st->extension_ref, err);
   if (p == NULL) return err->code;
   int rc = diff_resource(sg->ahead, p, old, st->urn, st->type, st->inputs,
                          &st->ignore_changes, 0, d, err);
@@ -407,7 +409,8 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
     probe.inputs = news;
     rc = diff_provider_resource(sg, r, &probe, &d, err);
   } else if (touched) {
-    mp_provider *p = mp_registry_get(sg->registry, r->provider, err);
+    mp_provider *p =
+        mp_registry_get_for(sg->registry, r->provider, r->extension_ref, err);
     rc = p ? diff_resource(NULL, p, r, r->urn, r->type, news,
                            &r->ignore_changes, 1, &d, err)
            : err->code;

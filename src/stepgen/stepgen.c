@@ -223,6 +223,7 @@ static mp_resource *state_from_goal(mp_goal *g, const char *urn,
   for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_copy(&r->hooks[k], &g->hooks[k]);
   mp_strv_copy(&r->replace_with, &g->replace_with);
   r->source_position = mp_xstrdup(g->source_position);
+  r->extension_ref = mp_xstrdup(g->extension_ref);
   if (old) {
     r->created = mp_xstrdup(old->created);
     r->modified = mp_xstrdup(old->modified);

@@ -18,12 +18,16 @@ typedef struct fake {
 typedef struct seen {
   char *made_pkg, *made_version, *param, *configured;
   const char *answer; /* the name Parameterize answers */
+  int nparams;        /* Parameterize calls */
 } seen;
 
 static int f_parameterize(mp_provider *p, const mp_buf *req, mp_buf *resp,
                           mp_err *err) {
   (void)err;
   seen *s = ((fake *)p)->seen;
+  s->nparams++;
+  free(s->param);
+  s->param = NULL;
   Pulumirpc__ParameterizeRequest *q = pulumirpc__parameterize_request__unpack(
       NULL, req->len, (const uint8_t *)req->data);
   if (q && q->value)
@@ -132,8 +136,62 @@ static void test_wrong_name(void) {
   seen_destroy(&s);
 }
 
+/* An extension (engine/extension.h) is loaded into a configured instance
+ * of the base package once, the value form with its name, version and
+ * bytes; one the registry does not know is Pulumi's "not found in
+ * snapshot"; a plugin answering another name fails. */
+static void test_extension(void) {
+  seen s = {.answer = "myext"};
+  mp_provider_factory f = {make, &s, NULL};
+  mp_registry *reg = mp_registry_new(0, f);
+  mp_resource *r = mp_resource_new(
+      "urn:pulumi:s::p::pulumi:providers:extbase::default_45_0_0",
+      "pulumi:providers:extbase", 1);
+  r->id = mp_xstrdup("id1");
+  r->inputs = mp_value_new_object();
+  mp_provider_inputs_set_version(r->inputs, "45.0.0");
+  mp_err err;
+  mp_err_clear(&err);
+  CHECK(mp_registry_load(reg, r, &err) == 0);
+  CHECK(s.nparams == 0);
+  mp_extension e = {0};
+  e.name = mp_xstrdup("myext");
+  e.version = mp_xstrdup("2.0.0");
+  mp_buf_init(&e.value);
+  mp_buf_puts(&e.value, "Hello");
+  e.ref = mp_extension_ref(e.name, e.version, e.value.data, e.value.len);
+  const char *ref =
+      "urn:pulumi:s::p::pulumi:providers:extbase::default_45_0_0::id1";
+  /* unknown yet */
+  CHECK(mp_registry_get_for(reg, ref, e.ref, &err) == NULL);
+  CHECK_CONTAINS(err.msg, "not found in snapshot");
+  CHECK(mp_registry_add_extension(reg, &e) == 1);
+  CHECK(mp_registry_add_extension(reg, &e) == 0);
+  mp_provider *p = mp_registry_get_for(reg, ref, e.ref, &err);
+  CHECK(p != NULL);
+  CHECK_STR(s.param, "myext@2.0.0=Hello");
+  CHECK(mp_registry_get_for(reg, ref, e.ref, &err) == p);
+  CHECK(mp_registry_get_for(reg, ref, NULL, &err) == p);
+  CHECK(s.nparams == 1);
+  /* a plugin that answers with another name */
+  seen bad = {.answer = "other"};
+  mp_provider_factory bf = {make, &bad, NULL};
+  mp_registry *breg = mp_registry_new(0, bf);
+  CHECK(mp_registry_load(breg, r, &err) == 0);
+  CHECK(mp_registry_add_extension(breg, &e) == 1);
+  CHECK(mp_registry_get_for(breg, ref, e.ref, &err) == NULL);
+  CHECK_CONTAINS(err.msg, "does not match expected package \"myext\"");
+  mp_registry_free(breg);
+  seen_destroy(&bad);
+  mp_extension_destroy(&e);
+  mp_resource_free(r);
+  mp_registry_free(reg);
+  seen_destroy(&s);
+}
+
 int main(void) {
   RUN(test_parameterized_load);
   RUN(test_wrong_name);
+  RUN(test_extension);
   return mp_test_summary();
 }

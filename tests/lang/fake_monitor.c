@@ -131,7 +131,9 @@ static void on_timer(uv_timer_t *t) {
     else if (batch[i].kind == Q_READ)
       answer_read(m, &batch[i]);
     else if (batch[i].kind == Q_SCHEMA)
-      ((mp_schema_cb)batch[i].cb)(batch[i].ud, m->schema_json, NULL);
+      ((mp_schema_cb)batch[i].cb)(
+          batch[i].ud, batch[i].index ? m->ext_schema_json : m->schema_json,
+          NULL);
     else
       answer_invoke(m, &batch[i]);
   }
@@ -216,16 +218,25 @@ int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
 
 int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
                                   mp_schema_cb cb, void *ud, mp_err *err) {
-  (void)m;
-  (void)cb;
-  (void)ud;
-  return mp_err_set(err, MP_ENOENT, "no schema for package '%s'", ref);
+  char *ev = mp_xasprintf("ext:%s", strncmp(ref, "ref-", 4) == 0 ? ref + 4 : "");
+  int known = m->ext_schema_json && fake_monitor_event(m, ev) >= 0;
+  free(ev);
+  if (!known)
+    return mp_err_set(err, MP_ENOENT, "no schema for package '%s'", ref);
+  mp_strv_push_take(&m->events, mp_xasprintf("schema:%s", ref));
+  enqueue(m, Q_SCHEMA, 1, (void *)cb, ud);
+  return 0;
 }
 
 int mp_monitor_register_package(mp_monitor *m,
                                 const Pulumirpc__RegisterPackageRequest *req,
                                 char **ref, mp_err *err) {
   (void)err;
+  if (req->extension) {
+    mp_strv_push_take(&m->events, mp_xasprintf("ext:%s", req->extension->name));
+    *ref = mp_xasprintf("ref-%s", req->extension->name);
+    return 0;
+  }
   mp_strv_push_take(&m->events, mp_xasprintf("pkg:%s", req->parameterization
                                                            ? req->parameterization->name
                                                            : req->name));

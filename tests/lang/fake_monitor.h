@@ -22,6 +22,10 @@ struct mp_monitor {
   /* The schema of package |schema_pkg| (GetSchema); another package has
    * none (MP_ENOENT, at once). */
   const char *schema_pkg, *schema_json;
+  /* The schema of every extension package registered (RegisterPackage's
+   * `extension`, reference "ref-<extension>"), asked through its
+   * reference; NULL: none. */
+  const char *ext_schema_json;
   /* Records (copies). */
   Pulumirpc__RegisterResourceRequest **regs;
   size_t nregs;
@@ -32,7 +36,8 @@ struct mp_monitor {
   Pulumirpc__RegisterResourceOutputsRequest *outputs;
   int outputs_calls;
   mp_strv events; /* "reg:<name>", "ans:<name>", "inv:<tok>",
-                     "schema:<pkg>", "done" */
+                     "schema:<pkg>", "pkg:<pkg>", "ext:<extension>",
+                     "done" */
   int done_calls, done_failed;
   char *done_msg;
   fake_pending *queue;

@@ -1077,6 +1077,69 @@ static void test_yaml_parameterized_package(void) {
   run_free(&r);
 }
 
+/* An extension declaration (`extension:`) is registered as RegisterPackage's
+ * `extension`; a type or function of the namespace it shares with its base
+ * package goes, with the extension's reference, to the extension whose
+ * schema has it, and otherwise to the base package without one (Pulumi
+ * YAML's loadPackages and distinctName). */
+static void test_yaml_extension_package(void) {
+  run r;
+  memset(&r, 0, sizeof(r));
+  strcpy(r.dir, "/tmp/mp_yaml_XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\nresources:\n"
+             "  greeting:\n    type: extbase:Greeting\n"
+             "  base:\n    type: extbase:Base\n"
+             "outputs:\n"
+             "  o:\n    fn::invoke:\n      function: extbase:greet\n"
+             "      arguments:\n        name: x\n");
+  char sdks[128];
+  snprintf(sdks, sizeof(sdks), "%s/sdks", r.dir);
+  CHECK(mkdir(sdks, 0700) == 0);
+  write_file(sdks, "extbase.yaml",
+             "packageDeclarationVersion: 1\nname: extbase\nversion: 45.0.0\n");
+  write_file(sdks, "myext.yaml",
+             "packageDeclarationVersion: 1\nname: extbase\nversion: 45.0.0\n"
+             "extension:\n  name: myext\n  version: 2.0.0\n"
+             "  value: SGVsbG8=\n");
+  uv_loop_init(&r.loop);
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  r.m.schema_pkg = "extbase";
+  r.m.schema_json =
+      "{\"name\":\"extbase\",\"resources\":{\"extbase:index:Base\":{}}}";
+  r.m.ext_schema_json =
+      "{\"name\":\"myext\",\"resources\":{\"extbase:index:Greeting\":{}},"
+      "\"functions\":{\"extbase:index:greet\":{}}}";
+  CHECK(mp_project_load(r.dir, &r.proj, &r.err) == 0);
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &r.err) == 0);
+  mp_source_info info = {.loop = &r.loop, .project = "proj", .stack = "dev",
+                         .root_dir = r.dir};
+  r.start_rc = r.src->vt->start(r.src, &r.m, &info, &r.err);
+  if (r.start_rc == 0) uv_run(&r.loop, UV_RUN_DEFAULT);
+  CHECK(r.start_rc == 0);
+  CHECK(r.m.done_calls == 1 && !r.m.done_failed);
+  CHECK(fake_monitor_event(&r.m, "ext:myext") >= 0);
+  CHECK(fake_monitor_event(&r.m, "schema:ref-myext") >= 0);
+  CHECK(fake_monitor_event(&r.m, "schema:extbase") >= 0);
+  const Pulumirpc__RegisterResourceRequest *g = fake_monitor_reg(&r.m, "greeting");
+  const Pulumirpc__RegisterResourceRequest *b = fake_monitor_reg(&r.m, "base");
+  CHECK(g && b);
+  if (g && b) {
+    CHECK_STR(g->type, "extbase:index:Greeting");
+    CHECK_STR(g->packageref, "ref-myext");
+    CHECK_STR(b->type, "extbase:index:Base");
+    CHECK_STR(b->packageref, "");
+    CHECK_STR(b->version, "45.0.0");
+  }
+  CHECK(r.m.ninvokes == 1);
+  if (r.m.ninvokes == 1) {
+    CHECK_STR(r.m.invokes[0]->tok, "extbase:index:greet");
+    CHECK_STR(r.m.invokes[0]->packageref, "ref-myext");
+  }
+  run_free(&r);
+}
+
 /* ---- projects ---- */
 
 static void test_yaml_project_fields_and_main(void) {
@@ -1330,6 +1393,7 @@ int main(void) {
   RUN(test_yaml_cancel);
   RUN(test_yaml_component_schema);
   RUN(test_yaml_parameterized_package);
+  RUN(test_yaml_extension_package);
   RUN(test_yaml_project_fields_and_main);
   RUN(test_yaml_get_reads);
   RUN(test_yaml_examples);

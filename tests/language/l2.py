@@ -1467,15 +1467,19 @@ def _explicit_parameterized_provider(res):
 TESTS["l2-explicit-parameterized-provider"] = Test([Run(_explicit_parameterized_provider)])
 
 
-# l2_extension_parameterized_resource.go (Pulumi at 1b59498: the
-# extension's resources in its own namespace, myext:index:Greeting)
+# l2_extension_parameterized_resource.go and l2_extension_and_base_resource.go
+# as they were at Pulumi 63edfb3796, the version Pulumi YAML's programs were
+# made for (<= 3.256): the extension's resources in the base package's
+# namespace, extbase:index:Greeting. Pulumi's newest assertions (after
+# pulumi#24143, 8a221ce67e) want myext:index:Greeting, which these programs
+# (`type: extbase:Greeting`) cannot make.
 def _extension_parameterized_resource(res):
     stack_resource(res)
     outs = stack_outputs(res)
     member(outs, "parameterValue", "Hello")
     member(outs, "parameterValueFromComponent", "HelloComponent")
     member(outs, "invokeGreeting", "Hello, Pulumi")
-    greeting = single(res, "myext:index:Greeting")
+    greeting = single(res, "extbase:index:Greeting")
     require(greeting.get("extensionRef"), "extension resource state must carry an ExtensionRef")
     require("pulumi:providers:extbase::" in greeting.get("provider", ""),
             "greeting must be served by the base provider, not the extension")
@@ -1487,13 +1491,12 @@ def _extension_parameterized_resource(res):
 TESTS["l2-extension-parameterized-resource"] = Test([Run(_extension_parameterized_resource)])
 
 
-# l2_extension_and_base_resource.go
 def _extension_and_base_resource(res):
     stack_resource(res)
     outs = stack_outputs(res)
     member(outs, "parameterValue", "Hello")
     member(outs, "baseValue", "base")
-    greeting = single(res, "myext:index:Greeting")
+    greeting = single(res, "extbase:index:Greeting")
     require(greeting.get("extensionRef"), "extension resource state must carry an ExtensionRef")
     require("pulumi:providers:extbase::" in greeting.get("provider", ""),
             "greeting must be served by the base provider")

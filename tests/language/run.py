@@ -44,19 +44,9 @@ STACK = "organization/%s/test"
 CMD_TIMEOUT = 120
 PIN_VERSIONS = False
 
-# The reason of the extension tests (docs/language-conformance.md).
-_EXTENSIONS = ("extension packages (sdks/myext.yaml `extension:`) are not served: minipulumi's "
-        "monitor refuses RegisterPackage's `extension`, the YAML host neither registers "
-        "nor resolves them, and the state has no `extensionRef` per resource nor "
-        "`extensions` in the snapshot (Pulumi: source_eval.go, snapshot.go); and Pulumi "
-        "YAML's program (`extbase:Greeting`, for Pulumi <= 3.256) and Pulumi's newest "
-        "assertion (`myext:index:Greeting`, since pulumi#24143) disagree")
-
 # Tests that fail for a reason outside this port, each with the reason.
 EXPECTED_FAIL = {
     "l2-large-string": "runs only with --slow",
-    "l2-extension-parameterized-resource": _EXTENSIONS,
-    "l2-extension-and-base-resource": _EXTENSIONS,
 }
 
 

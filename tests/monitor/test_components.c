@@ -52,9 +52,11 @@ static const char *on_endpoint(void *ud, mp_err *err) {
   return "127.0.0.1:1234";
 }
 
-static int on_construct(void *ud, const char *ref, mp_buf *req,
+static int on_construct(void *ud, const char *ref, const char *ext_ref,
+                        mp_buf *req,
                         mp_monitor_reg *reg, mp_err *err) {
   (void)err;
+  (void)ext_ref;
   fx *f = ud;
   f->construct_ref = mp_xstrdup(ref);
   f->construct_req = *req;
@@ -427,12 +429,36 @@ static void test_packages(void) {
   CHECK(f.ngoals == 3);
   const mp_value *in = mp_value_object_get(f.goals[2]->inputs, "__internal");
   CHECK(in && mp_value_object_get(in, "parameterization") != NULL);
-  /* Extension parameterizations are refused with a clear error. */
-  p.parameterization = NULL;
+  /* A package cannot be both a parameterization and an extension. */
   p.extension = &z;
   char *r5 = NULL;
   CHECK(mp_monitor_register_package(f.m, &p, &r5, &err) < 0 && r5 == NULL);
   CHECK(strstr(err.msg, "extension") != NULL);
+  /* An extension: its reference is its content's hash (Pulumi's
+   * hashExtension), the same on every registration; its resources go to
+   * the base package's default provider, which records no
+   * parameterization, and carry the reference. */
+  p.parameterization = NULL;
+  p.version = "3.0.0";
+  z.name = "pkgE";
+  CHECK(mp_monitor_register_package(f.m, &p, &r5, &err) == 0);
+  char *r6 = NULL;
+  CHECK(mp_monitor_register_package(f.m, &p, &r6, &err) == 0);
+  char *want = mp_extension_ref("pkgE", "0.1.0", "carrots", 7);
+  CHECK_STR(r5, want);
+  CHECK_STR(r6, want);
+  free(want);
+  q.packageref = r5;
+  q.type = "pkgA:m:Greeting";
+  q.name = "g";
+  CHECK(mp_monitor_register_resource(f.m, &q, registered, &f, &err) == 0);
+  CHECK(f.ngoals == 4);
+  CHECK_STR(f.goals[3]->type, "pulumi:providers:pkgA");
+  CHECK_STR(f.goals[3]->name, "default_3_0_0");
+  in = mp_value_object_get(f.goals[3]->inputs, "__internal");
+  CHECK(in == NULL || mp_value_object_get(in, "parameterization") == NULL);
+  free(r5);
+  free(r6);
   free(r1);
   free(r2);
   free(r3);

@@ -807,6 +807,92 @@ static void test_store_tags(void) {
   mp_store_close(s);
 }
 
+/* ==== extensions ==== */
+
+/* An extension as a deployment records it: its ref is the hash of what it
+ * is. */
+static mp_extension tst_extension(const char *name, const char *value) {
+  mp_extension e = {0};
+  e.name = mp_xstrdup(name);
+  e.version = mp_xstrdup("2.0.0");
+  mp_buf_init(&e.value);
+  mp_buf_puts(&e.value, value);
+  e.ref = mp_extension_ref(e.name, e.version, e.value.data, e.value.len);
+  return e;
+}
+
+/* The snapshot's `extensions` (engine/extension.h) in every backend: one
+ * recorded during an update (MP_STORE_EXTENSION) comes back with the
+ * resource that names it; a stack import keeps it; one no resource names
+ * is left out of what is loaded. */
+static void test_store_extensions(void) {
+  mp_store *s = tst_store_open("ext.db");
+  if (!s)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"}, copy = {P, "copy"};
+  mp_crypter c = tst_xor_crypter();
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  CHECK(mp_store_stack_create(s, copy, &err) == 0);
+  mp_extension used = tst_extension("myext", "Hello");
+  mp_extension unused = tst_extension("otherext", "Bye");
+  CHECK_STR(used.ref, /* sha256("myext\0" "2.0.0\0" "Hello") */
+            "785fbc7036e05d18efe5cbd0259dcf7b5c186aefaee4db67724f7cd4d8187811");
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, &c, NULL, &u, &err) == 0);
+  if (!u)
+    return;
+  mp_store_change ch[] = {{.kind = MP_STORE_EXTENSION, .ext = &used},
+                          {.kind = MP_STORE_EXTENSION, .ext = &unused},
+                          {.kind = MP_STORE_EXTENSION, .ext = &used}};
+  CHECK(mp_store_apply(u, ch, 3, &err) == 0);
+  mp_resource *pv = provider();
+  mp_resource *g = custom(URN("dev", "greeting"), "id-g");
+  g->extension_ref = mp_xstrdup(used.ref);
+  step_insert(u, pv);
+  step_insert(u, g);
+  CHECK(mp_store_update_end(u, "succeeded", NULL, &err) == 0);
+
+  mp_snapshot *snap = NULL;
+  CHECK(mp_store_load(s, dev, &c, &snap, &err) == 0);
+  CHECK(snap && snap->nres == 2 && snap->extensions.len == 1);
+  const mp_extension *e = snap ? mp_extensions_find(&snap->extensions, used.ref)
+                               : NULL;
+  CHECK(e && strcmp(e->name, "myext") == 0 &&
+        strcmp(e->version, "2.0.0") == 0 && e->value.len == 5 &&
+        memcmp(e->value.data, "Hello", 5) == 0);
+  CHECK(snap && snap->nres == 2 && snap->res[1]->extension_ref &&
+        strcmp(snap->res[1]->extension_ref, used.ref) == 0);
+
+  /* export and import keep both, under the feature Pulumi names */
+  mp_buf out;
+  mp_buf_init(&out);
+  CHECK(snap && mp_snapshot_export(snap, &c, "v0.1.0", 0, &out, &err) == 0);
+  CHECK_CONTAINS(out.data, "\"extensionParameterization\"");
+  CHECK_CONTAINS(out.data, "\"extensions\":{");
+  CHECK_CONTAINS(out.data, "\"value\":\"SGVsbG8=\"");
+  CHECK(strstr(out.data, unused.ref) == NULL);
+  mp_snapshot *in = NULL;
+  CHECK(mp_snapshot_import(out.data, out.len, &c, &in, &err) == 0);
+  CHECK(in && mp_store_replace(s, copy, in, &c, &err) == 0);
+  mp_snapshot *again = NULL;
+  CHECK(mp_store_load(s, copy, &c, &again, &err) == 0);
+  CHECK(again && again->extensions.len == 1 &&
+        mp_extensions_find(&again->extensions, used.ref) != NULL);
+  CHECK(again && again->nres == 2 && again->res[1]->extension_ref &&
+        strcmp(again->res[1]->extension_ref, used.ref) == 0);
+  mp_store_close(s);
+
+  mp_snapshot_free(again);
+  mp_snapshot_free(in);
+  mp_buf_destroy(&out);
+  mp_snapshot_free(snap);
+  mp_resource_free(pv);
+  mp_resource_free(g);
+  mp_extension_destroy(&used);
+  mp_extension_destroy(&unused);
+}
+
 /* Runs case |fn| through |run| (which sets up and tears down the case's
  * stores) and records it as RUN does. */
 static void tst_store_case(void (*run)(void (*fn)(void), const char *name),
@@ -836,6 +922,7 @@ static void tst_store_cases(void (*run)(void (*fn)(void), const char *name)) {
   TST_STORE_CASE(run, test_store_replace_all_or_nothing);
   TST_STORE_CASE(run, test_store_lock_between_processes);
   TST_STORE_CASE(run, test_store_tags);
+  TST_STORE_CASE(run, test_store_extensions);
 }
 
 #endif

@@ -110,7 +110,7 @@ static void test_store_migrates_v1(void) {
   sqlite3_stmt *q;
   CHECK(sqlite3_open(path, &db) == SQLITE_OK);
   CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == 0);
-  CHECK(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 4);
+  CHECK(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 5);
   sqlite3_finalize(q);
   CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &q, NULL) == 0);
   CHECK(sqlite3_step(q) == SQLITE_ROW &&
@@ -142,7 +142,7 @@ static void test_store_refuses_newer_schema(void) {
   char *path = db_path("newer.db");
   raw_sql(path, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99;");
   char *want = mp_xasprintf("state store '%s' was written by a newer "
-                            "minipulumi (schema 99, this one knows 4); "
+                            "minipulumi (schema 99, this one knows 5); "
                             "upgrade minipulumi",
                             path);
   check_refused(path, MP_ESTATE, want);

@@ -69,15 +69,20 @@ const mp__package *mp__packages_find(const mp__package *list, const char *ref) {
   return NULL;
 }
 
-int mp__package_ext(const mp__package *p, mp_provider_param *out) {
-  memset(out, 0, sizeof(*out));
-  if (p == NULL || !p->extension) return 0;
+/* |out| describes |p|'s parameterization (its pointers borrowed). */
+static void describe(const mp__package *p, mp_provider_param *out) {
   out->name = p->param_name;
   out->version = p->param_version;
   out->plugin = p->name;
   out->plugin_version = p->version;
   out->value = p->param_value.data;
   out->len = p->param_value.len;
+}
+
+int mp__package_ext(const mp__package *p, mp_provider_param *out) {
+  memset(out, 0, sizeof(*out));
+  if (p == NULL || !p->extension) return 0;
+  describe(p, out);
   out->ext_ref = p->ref;
   return 1;
 }
@@ -85,12 +90,7 @@ int mp__package_ext(const mp__package *p, mp_provider_param *out) {
 int mp__package_param(const mp__package *p, mp_provider_param *out) {
   memset(out, 0, sizeof(*out));
   if (p == NULL || p->param_name == NULL || p->extension) return 0;
-  out->name = p->param_name;
-  out->version = p->param_version;
-  out->plugin = p->name;
-  out->plugin_version = p->version;
-  out->value = p->param_value.data;
-  out->len = p->param_value.len;
+  describe(p, out);
   return 1;
 }
 

@@ -45,16 +45,7 @@ CMD_TIMEOUT = 120
 PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
-EXPECTED_FAIL = {
-    "l2-large-string": "runs only with --slow",
-}
-
-
-# Tests left out of a run unless --slow is given, with the reason.
-SLOW = {
-    "l2-large-string": "about 100 MiB through a Node.js plugin, the state and an output: "
-                       "minutes on a shared machine",
-}
+EXPECTED_FAIL = {}
 
 
 def all_tests():
@@ -378,7 +369,6 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("-v", dest="verbose", action="store_true")
-    ap.add_argument("--slow", action="store_true", help="also run the tests of SLOW")
     ap.add_argument("--pin-versions", action="store_true",
                     help="development aid: see pin_versions")
     args = ap.parse_intermixed_args()
@@ -392,11 +382,6 @@ def main():
             print("unknown test %s" % n)
             return 2
     names = [n for n in names if args.filter in n]
-    if not args.slow and not args.tests:
-        for n in names:
-            if n in SLOW:
-                print("SKIP  %s (%s; run.py --slow runs it)" % (n, SLOW[n]))
-        names = [n for n in names if n not in SLOW]
     if any(n.startswith(("l2-", "provider-")) for n in names) and not os.path.isdir(
             os.path.join(HERE, "node_modules", "@pulumi", "pulumi")):
         print("FAIL: the test providers need tests/language/node_modules: "

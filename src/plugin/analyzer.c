@@ -176,11 +176,14 @@ static int entry_level(const mp_value *entry, mp_policy_level *l) {
 }
 
 /* Checks a policy's reconciled config |props| against its schema, as
- * Pulumi does before Configure, adding Pulumi's lines to |problems|. */
-static void check_config(const mp_analyzer *a, const Pulumirpc__PolicyInfo *pi,
-                         const mp_value *props, mp_strv *problems) {
+ * Pulumi does before Configure, adding Pulumi's lines to |problems|; a
+ * schema that cannot be loaded (a "$ref" that does not resolve) fails
+ * the pack as Pulumi's ReconcilePolicyPackConfig error does. */
+static int check_config(const mp_analyzer *a, const char *dir,
+                        const Pulumirpc__PolicyInfo *pi, const mp_value *props,
+                        mp_strv *problems, mp_err *err) {
   const Pulumirpc__PolicyConfigSchema *schema = pi->configschema;
-  if (schema == NULL) return;
+  if (schema == NULL) return 0;
   mp_value *sprops = NULL, *required = mp_value_new_array();
   if (schema->properties &&
       mp_value_from_pb_struct(schema->properties, &sprops, NULL) < 0)
@@ -189,7 +192,13 @@ static void check_config(const mp_analyzer *a, const Pulumirpc__PolicyInfo *pi,
     mp_value_array_push(required, mp_value_new_cstring(schema->required[i]));
   mp_strv errs;
   mp_strv_init(&errs);
-  mp_policy_schema_check(sprops, required, props, &errs);
+  mp_err e;
+  mp_err_clear(&e);
+  int rc = mp_policy_schema_check(sprops, required, props, &errs, &e);
+  if (rc < 0)
+    mp_err_set(err, e.code,
+               "reconciling policy config for \"%s\" at \"%s\": %s", a->name,
+               dir, e.msg);
   for (size_t i = 0; i < errs.len; i++)
     mp_strv_push_take(problems,
                       mp_xasprintf("validating policy config: %s %s  %s: %s",
@@ -198,9 +207,11 @@ static void check_config(const mp_analyzer *a, const Pulumirpc__PolicyInfo *pi,
   mp_strv_destroy(&errs);
   mp_value_free(sprops);
   mp_value_free(required);
+  return rc;
 }
 
-static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
+static int configure(mp_analyzer *a, const char *dir,
+                     const Pulumirpc__AnalyzerInfo *info,
                      const mp_value *config, mp_strv *problems, mp_err *err) {
   size_t n = info->n_policies;
   Pulumirpc__ConfigureAnalyzerRequest req =
@@ -211,7 +222,7 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
       mp_xcalloc(n ? n : 1, sizeof(*ptrs));
   Pulumirpc__PolicyConfig *pcs = mp_xcalloc(n ? n : 1, sizeof(*pcs));
   mp_policy_level all_level = MP_POLICY_ADVISORY;
-  int invalid = 0;
+  int invalid = 0, failed = 0;
   int has_all =
       config && entry_level(mp_value_object_get(config, "all"), &all_level);
   for (size_t i = 0; i < n; i++) {
@@ -231,7 +242,8 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
         mp_value_object_set(props, entry->u.obj.items[k].key,
                             mp_value_dup(entry->u.obj.items[k].value));
     size_t before = problems->len;
-    check_config(a, pi, props, problems);
+    if (!failed && check_config(a, dir, pi, props, problems, err) < 0)
+      failed = 1;
     if (problems->len > before) invalid = 1;
     pcs[i].enforcementlevel = (Pulumirpc__EnforcementLevel)l;
     if (l == MP_POLICY_REMEDIATE) a->remediates = 1;
@@ -245,8 +257,9 @@ static int configure(mp_analyzer *a, const Pulumirpc__AnalyzerInfo *info,
   req.policyconfig = ptrs;
   Google__Protobuf__Empty *ans = NULL;
   int unimpl = 0;
-  int rc = invalid ? mp_err_set(err, MP_EINVAL, "validating policy config")
-                   : rpc(a, "Configure", &req.base,
+  int rc = failed    ? -1
+           : invalid ? mp_err_set(err, MP_EINVAL, "validating policy config")
+                     : rpc(a, "Configure", &req.base,
                          &google__protobuf__empty__descriptor, &ans, &unimpl,
                          err);
   if (ans) protobuf_c_message_free_unpacked(&ans->base, NULL);
@@ -295,7 +308,7 @@ static int setup(mp_analyzer *a, const char *dir, const mp_value *config,
                              a->name, dir)
                 : 0;
   } else {
-    rc = configure(a, info, config, problems, err);
+    rc = configure(a, dir, info, config, problems, err);
   }
   protobuf_c_message_free_unpacked(&info->base, NULL);
   return rc;

@@ -67,6 +67,24 @@ for v in '11:Must be less than or equal to 10' '0:Must be greater than or equal 
   expect_not_out "created" "no step ran with maxTags ${v%%:*}"
 done
 
+# -- the composite keywords (format, patternProperties, anyOf, a local
+# $ref), in gojsonschema's words: anyOf reports its best branch's error
+echo '{"tag-rules": {"tag": "ab", "owner": "nobody", "labels": {"x-a": 1, "y": "2"},
+  "limit": 0, "backup": 11}}' > "$T/kw.json"
+run preview --policy-pack "$SCHEMA" --policy-pack-config "$T/kw.json"
+expect_rc 2 "composite keywords"
+expect_err "$PFX backup: Must be less than or equal to 10
+$PFX labels.x-a: Invalid type. Expected: string, given: integer
+$PFX labels: Additional property y is not allowed
+$PFX limit: Must be greater than or equal to 1
+$PFX limit: Must validate at least one schema (anyOf)
+$PFX owner: Does not match format 'email'
+error: validating policy config" "each keyword's error, sorted"
+echo '{"tag-rules": {"tag": "ab", "owner": "Ann <ann@example.com>",
+  "labels": {"x-a": "1"}, "limit": "none", "backup": 3}}' > "$T/kwok.json"
+run preview --policy-pack "$SCHEMA" --policy-pack-config "$T/kwok.json"
+expect_rc 0 "composite keywords satisfied"
+
 # -- two packs: the main pack's schema error comes with the other's
 echo '{"pet-length": {"maxLength": "five"}}' > "$T/main.json"
 run preview --policy-pack "$SCHEMA" --policy-pack "$PACKS/main" \

@@ -1,5 +1,6 @@
 // The config schema pack: "tag-rules" needs a "tag" (required, no
-// default), has bounds on "maxTags" and an enum for "mode"; the engine
+// default), has bounds on "maxTags" and an enum for "mode", and optional
+// properties using format, patternProperties, anyOf and $ref; the engine
 // checks a --policy-pack-config against it before running anything.
 const { PolicyPack } = require("@pulumi/policy");
 
@@ -14,6 +15,14 @@ new PolicyPack("mp-schema-pack", {
           tag: { type: "string", minLength: 2 },
           maxTags: { type: "integer", minimum: 1, maximum: 10, default: 5 },
           mode: { type: "string", enum: ["strict", "lax"], default: "lax" },
+          owner: { type: "string", format: "email" },
+          labels: {
+            type: "object",
+            patternProperties: { "^x-": { type: "string" } },
+            additionalProperties: false,
+          },
+          limit: { anyOf: [{ type: "integer", minimum: 1 }, { const: "none" }] },
+          backup: { $ref: "#/properties/maxTags" },
         },
         required: ["tag"],
       },

@@ -531,6 +531,13 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
     x->message = dup0(m->diagnostic);
     x->urn = dup0(r->urn);
     x->level = MP_POLICY_REMEDIATE;
+    if (m->diagnostic && m->diagnostic[0]) {
+      /* a remediation that could not run (@pulumi/policy: it read a
+       * value unknown in a preview): Pulumi's step generator reports it
+       * as an advisory violation and keeps the inputs */
+      x->level = MP_POLICY_ADVISORY;
+      continue;
+    }
     if (m->properties) {
       mp_value *v = NULL;
       if (mp_value_from_pb_struct(m->properties, &v, err) < 0) {

@@ -83,7 +83,9 @@ int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
 
 /* Remediate: sets *props (owned) to the remediated inputs, or NULL when
  * no remediation changed them, and appends one MP_POLICY_REMEDIATE entry
- * per remediation applied to |out|. Not called when no policy of the
+ * per remediation applied to |out|; a remediation answered with a
+ * diagnostic instead is appended as an MP_POLICY_ADVISORY violation (its
+ * message the diagnostic), as Pulumi reports it. Not called when no policy of the
  * pack is configured at the remediate level. */
 int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
                           mp_value **props, mp_policy_diags *out,

@@ -136,13 +136,10 @@ static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
                               x->delete_before_replace, x->provider};
     rc = mp_analyzer_analyze(p->packs[i], &r, &found, err);
   }
-  const char *policy = NULL;
-  int mandatory = rc == 0 ? count_mandatory(&found, &policy) : 0;
-  if (mandatory) { /* the generator decides: fail up, go on in a preview */
-    mp_err_set(err, MP_EINVAL,
-               "%s violates %d mandatory polic%s (first: '%s'); no step of "
-               "it runs",
-               st->urn, mandatory, mandatory == 1 ? "y" : "ies", policy);
+  int mandatory = rc == 0 ? count_mandatory(&found, NULL) : 0;
+  if (mandatory) { /* the generator decides: bail in an update, go on in
+                      a preview; the policy events tell why */
+    mp_err_set(err, MP_EINVAL, "resource %s is invalid", st->urn);
     rc = 1;
   }
   keep(p, &found);

@@ -158,6 +158,9 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   unsigned char *refresh_done;
   /* The monitor endpoint of component providers (components.c), or NULL. */
   struct mp__deploy_endpoint *endpoint;
+  /* A registration bailed (machine.c registered): the run fails with no
+   * "update failed", as Pulumi's executor returns a bail before it. */
+  int bailed;
 } deploy;
 
 /* Records a failed deployment; |step|: a resource operation failed. */

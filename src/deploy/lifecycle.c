@@ -426,7 +426,7 @@ static void summary(deploy *d) {
   for (int i = 0; i < MP_OP__COUNT; i++)
     if (!(mp_op_info_of(i)->flags & MP_OP_NOT_A_CHANGE))
       d->res->changes += d->res->counts[i];
-  if (d->res->failed)
+  if (d->res->failed && !d->bailed)
     mp__deploy_diag(d, "error", NULL,
                     d->res->canceled ? "update canceled"
                     : d->o->dry_run  ? "preview failed"

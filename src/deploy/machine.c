@@ -188,12 +188,18 @@ void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed) {
 /* The steps of one registration, or why there are none. */
 static void registered(deploy *d, gen_job *j) {
   if (j->rc < 0) {
-    mp__deploy_diag(d, "error", j->urn, j->err.msg);
+    /* No message: a bail (a mandatory policy violation, told by its
+     * policy event): as Pulumi's executor, no diagnostic on the resource
+     * and no "update failed" on the stack. */
+    int bail = j->err.msg[0] == '\0';
+    if (bail) d->bailed = 1;
+    else mp__deploy_diag(d, "error", j->urn, j->err.msg);
     mp__deploy_fail(d, 0);
     /* Reported here on the resource; the host only learns the deployment
      * is stopping (as the Go engine answers UNAVAILABLE). */
     mp_err stop;
-    mp_err_set(&stop, MP_ECANCELED, "%s", j->err.msg);
+    if (bail) mp_err_set(&stop, MP_ECANCELED, "resource %s is invalid", j->urn);
+    else mp_err_set(&stop, MP_ECANCELED, "%s", j->err.msg);
     mp_monitor_fail(d->mon, j->registration, &stop, MP_MONITOR_ERROR);
     mp__deploy_cancel(d, 0);
     return;

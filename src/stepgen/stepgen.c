@@ -430,12 +430,15 @@ static const char protect_replace_fmt[] =
     "the resource in your Pulumi program and run `pulumi up`";
 
 /* A mandatory policy violation (the analyze hook's 1): the resource is
- * invalid in an update; a preview only marks itself failed, with no
- * diagnostic of its own (the policy event tells it), and goes on
- * (step_generator.go analyzeResource: sawError, not invalid, in a dry
- * run; the deployment then fails with "preview failed"). */
+ * invalid in an update, where Pulumi's step generator bails ("resource
+ * <urn> is invalid"), printing nothing: the registration fails with an
+ * empty message, which the deployment reports as no diagnostic (the
+ * policy event tells it). A preview only marks itself failed, with no
+ * diagnostic of its own either, and goes on (step_generator.go
+ * analyzeResource: sawError, not invalid, in a dry run; the deployment
+ * then fails with "preview failed"). */
 static int mandatory_violation(mp_stepgen *sg, mp_err *err) {
-  if (!sg->preview) return err->code ? err->code : MP_EINVAL;
+  if (!sg->preview) return mp_err_set(err, MP_EINVAL, "%s", "");
   sg->preview_failed = 1;
   mp_err_clear(err);
   return 0;

@@ -67,7 +67,8 @@ typedef struct mp_stepgen_opts {
    * registration (an MP_E code, with |err|) so that no step of the
    * resource runs. It returns 1 (with |err|) for a mandatory violation,
    * which, as in Pulumi's analyzeResource, makes the resource invalid in
-   * an update (the registration fails with |err|) but not in a preview:
+   * an update (the registration fails, as a bail: with an empty message,
+   * the policy event having told why) but not in a preview:
    * there the step goes on and the preview fails at its end. |x| is what
    * Pulumi's AnalyzerResource carries beside the state. NULL: no policy
    * packs. */

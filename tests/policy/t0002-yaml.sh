@@ -103,16 +103,33 @@ r = res()
 assert "pet" not in r, r.keys()
 assert r["pw"]["inputs"]["special"] is False, r["pw"]["inputs"]
 assert [e["sequence"] for e in ev] == list(range(1, len(ev) + 1)), "sequence numbers"
-# sent as they happen: each before the summary, the violation before the
-# error it causes, the remediation before its resource step
+# sent as they happen: each before the summary, the remediation before
+# its resource step; as the Go step generator bails ("resource <urn> is
+# invalid", printed by no one), the violation is the only word of it: no
+# error diagnostic, on the resource or the stack ("update failed")
 k = kinds(ev)
-assert k.index("policyEvent") < k.index("diagnosticEvent") < k.index("summaryEvent"), k
+assert k.index("policyEvent") < k.index("summaryEvent"), k
+errs = [e["diagnosticEvent"] for e in ev if e.get("diagnosticEvent", {}).get("severity") == "error"]
+assert errs == [], errs
+assert [e["summaryEvent"]["result"] for e in ev if "summaryEvent" in e] == ["failed"], ev[-2:]
 pw = [i for i, e in enumerate(ev) if "resourcePreEvent" in e
       and name(e["resourcePreEvent"]["metadata"]["urn"]) == "pw"]
 assert k.index("policyRemediationEvent") < pw[0], k
 s = [e["summaryEvent"] for e in ev if "summaryEvent" in e][0]
 assert s["PolicyPacks"] == {"mp-test-pack|local|'"$MAIN"'": "0.0.1"}, s
 '
+
+# -- the same in text: the Policies: section tells it, no Diagnostics:
+# (Pulumi's bail prints none), no Resources: summary; the run fails
+run up --yes --skip-preview --policy-pack "$MAIN"
+expect_rc 1 "up with a mandatory violation, text"
+expect_out "        - [mandatory]  pet-length  (random:index/randomPet:RandomPet: pet)" \
+  "the violation"
+expect_not_out "Diagnostics:" "no diagnostic of the bail"
+expect_not_out "update failed" "no 'update failed'"
+check "nothing on stderr either" 'assert not open(T + "/err").read().strip(), open(T + "/err").read()' 
+export_state
+check "pet still not in the state" 'assert "pet" not in res(), res().keys()'
 
 # -- --policy-pack-config: the mandatory policy made advisory; two packs;
 # the stack policy (two pets) and the advisory one
@@ -133,6 +150,23 @@ export_state
 check "pet created" 'assert "pet" in res() and "pet2" in res(), res().keys()'
 check "Policies: (packs sorted) before Resources:" '
 assert out.index("Policies:") < out.index("mp-second-pack@v0.0.1") < out.index("mp-test-pack@v0.0.1") < out.index("Resources:"), out
+'
+
+# -- a resource already in the state that now violates the mandatory
+# policy: the update fails before any step of it and the state keeps it
+# as it was
+run up --yes --skip-preview --policy-pack "$MAIN"
+expect_rc 1 "up of an existing resource with a mandatory violation"
+expect_out "        - [mandatory]  pet-length  (random:index/randomPet:RandomPet: pet)" \
+  "the violation"
+expect_not_out "Diagnostics:" "no diagnostic of the bail"
+cp "$T/export.json" "$T/before.json"
+export_state
+check "pet kept as it was" '
+before = json.load(open(T + "/before.json"))["deployment"]["resources"]
+after = json.load(open(T + "/export.json"))["deployment"]["resources"]
+pet = lambda rs: [r for r in rs if r["urn"].endswith("::pet")]
+assert pet(before) == pet(after) and pet(after), (pet(before), pet(after))
 '
 
 # -- refresh: Pulumi lists no packs for it (no section, PolicyPacks {})

@@ -100,11 +100,10 @@ static void keep(mp_policy_run *p, mp_policy_diags *found) {
   found->len = 0; /* moved */
 }
 
-static int count_mandatory(const mp_policy_diags *d, const char **first) {
+static int count_mandatory(const mp_policy_diags *d) {
   int n = 0;
   for (size_t i = 0; i < d->len; i++)
-    if (d->items[i].level == MP_POLICY_MANDATORY && n++ == 0 && first)
-      *first = d->items[i].policy;
+    if (d->items[i].level == MP_POLICY_MANDATORY) n++;
   return n;
 }
 
@@ -136,7 +135,7 @@ static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
                               x->delete_before_replace, x->provider};
     rc = mp_analyzer_analyze(p->packs[i], &r, &found, err);
   }
-  int mandatory = rc == 0 ? count_mandatory(&found, NULL) : 0;
+  int mandatory = rc == 0 ? count_mandatory(&found) : 0;
   if (mandatory) { /* the generator decides: bail in an update, go on in
                       a preview; the policy events tell why */
     mp_err_set(err, MP_EINVAL, "resource %s is invalid", st->urn);
@@ -167,12 +166,11 @@ static int analyze_stack(void *ud, const mp_resource *const *rs,
   int rc = 0;
   for (size_t i = 0; i < p->n && rc == 0; i++)
     rc = mp_analyzer_analyze_stack(p->packs[i], ar, n, &found, err);
-  const char *policy = NULL;
-  int mandatory = rc == 0 ? count_mandatory(&found, &policy) : 0;
-  if (mandatory)
-    rc = mp_err_set(err, MP_EINVAL,
-                    "the stack violates %d mandatory polic%s (first: '%s')",
-                    mandatory, mandatory == 1 ? "y" : "ies", policy);
+  /* a mandatory violation fails the run with no word of its own (an
+   * empty message): as Pulumi's step generator, which only marks itself
+   * errored, the policy events tell it, then "update failed" */
+  if (rc == 0 && count_mandatory(&found))
+    rc = mp_err_set(err, MP_EINVAL, "%s", "");
   keep(p, &found);
   mp_policy_diags_destroy(&found);
   for (size_t i = 0; i < n; i++) free(names[i]);
@@ -190,7 +188,7 @@ void mp_policy_run_hook(mp_policy_run *p, mp_deploy_opts *o) {
 }
 
 int mp_policy_run_mandatory(mp_policy_run *p) {
-  return count_mandatory(&p->found, NULL) > 0;
+  return count_mandatory(&p->found) > 0;
 }
 
 /* "(<type>: <name>)" of |urn|, or "" for the stack's own findings. */

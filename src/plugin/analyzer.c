@@ -383,6 +383,10 @@ static void add_diags(Pulumirpc__AnalyzeResponse *resp, const char *urn,
     x->message = dup0(d->message);
     x->urn = dup0(d->urn && *d->urn ? d->urn : urn);
     x->level = (mp_policy_level)d->enforcementlevel;
+    /* a stack policy cannot remediate: Pulumi's AnalyzeResources takes
+     * the level as mandatory */
+    if (urn == NULL && x->level == MP_POLICY_REMEDIATE)
+      x->level = MP_POLICY_MANDATORY;
   }
 }
 

@@ -152,6 +152,21 @@ check "Policies: (packs sorted) before Resources:" '
 assert out.index("Policies:") < out.index("mp-second-pack@v0.0.1") < out.index("mp-test-pack@v0.0.1") < out.index("Resources:"), out
 '
 
+# -- a mandatory stack policy: the run fails before the deletes with the
+# policy event and "update failed", no word of its own (Pulumi's step
+# generator only marks itself errored); a stack policy at the remediate
+# level is taken as mandatory, as Pulumi takes it
+for lvl in mandatory remediate; do
+  echo "{\"pet-length\": \"advisory\", \"few-pets\": \"$lvl\"}" > "$T/stack.json"
+  run up --yes --skip-preview --policy-pack "$MAIN" --policy-pack-config "$T/stack.json"
+  expect_rc 1 "a $lvl stack policy violated"
+  expect_out "        - [mandatory]  few-pets
+          A stack has at most one RandomPet.
+          2 pets" "the stack policy's violation, mandatory ($lvl)"
+  expect_out "error: update failed" "the update fails ($lvl)"
+  expect_not_out "violates" "no word of its own ($lvl)"
+done
+
 # -- a resource already in the state that now violates the mandatory
 # policy: the update fails before any step of it and the state keeps it
 # as it was

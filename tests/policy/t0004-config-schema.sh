@@ -85,6 +85,14 @@ echo '{"tag-rules": {"tag": "ab", "owner": "Ann <ann@example.com>",
 run preview --policy-pack "$SCHEMA" --policy-pack-config "$T/kwok.json"
 expect_rc 0 "composite keywords satisfied"
 
+# -- a schema whose $ref does not resolve cannot be loaded: the pack
+# fails, as Pulumi's ReconcilePolicyPackConfig error fails it
+run preview --policy-pack "$PACKS/badref"
+expect_rc 2 "an unresolved \$ref"
+expect_err "error: reconciling policy config for \"mp-badref-pack\" at \"$PACKS/badref\": \$ref \"#/definitions/size\" does not point into the policy's config schema" \
+  "the pack and the reference named"
+expect_not_out "create" "no step"
+
 # -- two packs: the main pack's schema error comes with the other's
 echo '{"pet-length": {"maxLength": "five"}}' > "$T/main.json"
 run preview --policy-pack "$SCHEMA" --policy-pack "$PACKS/main" \

@@ -1,18 +1,20 @@
 /* minipulumi version: the version of Pulumi's CLI contract minipulumi
  * speaks, as semver, with minipulumi's own version as build metadata:
- * v3.205.0+minipulumi.0.1.0. The Automation API parses it (cmd.ts
+ * v3.206.0+minipulumi.0.1.0. The Automation API parses it (cmd.ts
  * parseAndValidatePulumiVersion) and picks behaviour by it; the README's
- * "Driving minipulumi from the Automation API" says why 3.205.0. */
+ * "Driving minipulumi from the Automation API" says why 3.206.0. */
 #include <stdlib.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 
-/* The highest version for which @pulumi/pulumi's Automation API reads
- * engine events from the --event-log file (stack.ts setupEventLog; above
- * it the API serves a gRPC Events stream instead), and above 3.181.0, the
- * least for inline refresh and destroy (checkInlineSupport). */
-#define MP_PULUMI_CONTRACT "3.205.0"
+/* The least version for which @pulumi/pulumi's Automation API takes the
+ * engine events from a gRPC Events stream (stack.ts setupEventLog: above
+ * 3.205.0) rather than by tailing the --event-log file, which loses the
+ * last events when the CLI exits right after writing them
+ * (docs/automation.md); and above 3.181.0, the least for inline refresh
+ * and destroy (checkInlineSupport). */
+#define MP_PULUMI_CONTRACT "3.206.0"
 
 static const mp_cmd_help help = {
     "minipulumi version",
@@ -21,7 +23,7 @@ static const mp_cmd_help help = {
 
 void mp_cli_version_text(char *buf, size_t n) {
   /* MINIPULUMI_PULUMI_VERSION claims another contract version (X.Y.Z):
-   * above 3.205.0 the Automation API streams events over gRPC. */
+   * at most 3.205.0 the Automation API tails the --event-log file. */
   const char *claim = getenv("MINIPULUMI_PULUMI_VERSION");
   if (claim == NULL || claim[0] == '\0') claim = MP_PULUMI_CONTRACT;
   snprintf(buf, n, "%s+minipulumi.%s", claim, MP_VERSION);

@@ -162,6 +162,14 @@ void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
   uv_async_send(&s->wake);
 }
 
+void mp_event_stream_send_lines(mp_event_stream *s, const char *lines) {
+  if (lines == NULL || *lines == '\0') return;
+  uv_mutex_lock(&s->mu);
+  mp_buf_puts(&s->pending, lines);
+  uv_mutex_unlock(&s->mu);
+  uv_async_send(&s->wake);
+}
+
 int mp_event_stream_close(mp_event_stream *s, mp_err *err) {
   if (s == NULL) return 0;
   /* Woken under the lock: the thread closes |wake| only after it has

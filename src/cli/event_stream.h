@@ -28,6 +28,10 @@ int mp_event_stream_open(const char *target, mp_event_stream **out,
 void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
                           unsigned flags);
 
+/* Queues |lines|, events already made as JSON, one a line (each ending
+ * in a newline), for the stream, as mp_event_stream_send does. */
+void mp_event_stream_send_lines(mp_event_stream *s, const char *lines);
+
 /* Ends the stream, waits for the server's answer and frees |s|. Returns
  * 0 or an MP_E code with |err| naming the server. */
 int mp_event_stream_close(mp_event_stream *s, mp_err *err);

@@ -119,13 +119,25 @@ static int version_in_range(const char *range, const char *version,
 }
 
 static void policy_events_before(sink *s, uint64_t seq, double ts) {
-  if (s->policy == NULL || (!s->json && !s->event_log)) return;
+  if (s->policy == NULL || (!s->json && !s->event_log && !s->event_stream))
+    return;
   size_t to = mp_policy_run_count(s->policy);
   uint64_t first = seq + s->seq_shift;
   if (s->json)
     mp_policy_run_json(s->policy, s->policy_sent, to, s->json, first, ts);
   if (s->event_log)
     mp_policy_run_json(s->policy, s->policy_sent, to, s->event_log, first, ts);
+  if (s->event_stream && to > s->policy_sent) {
+    char *lines = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&lines, &len);
+    if (m) {
+      mp_policy_run_json(s->policy, s->policy_sent, to, m, first, ts);
+      fclose(m);
+      mp_event_stream_send_lines(s->event_stream, lines);
+    }
+    free(lines);
+  }
   s->seq_shift += to - s->policy_sent;
   s->policy_sent = to;
 }

@@ -133,7 +133,7 @@ typedef struct mp_source_info {
   int parallel;
   /* Stack config: an OBJECT of "<ns>:<key>" → value (secrets wrapped). */
   const mp_value *config;
-  /* The Pulumi CLI version the engine claims ("3.205.0+minipulumi.0.1.0"),
+  /* The Pulumi CLI version the engine claims ("3.206.0+minipulumi.0.1.0"),
    * that a program's required version range is checked against; NULL: no
    * check (as Pulumi when its CLI version is unknown). */
   const char *pulumi_version;

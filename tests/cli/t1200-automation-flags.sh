@@ -72,7 +72,7 @@ import json, sys
 a = json.load(sys.stdin)
 assert set(a) == {"plugins", "host", "backend", "currentStack", "cliAbout",
                   "runtime", "dependencies", "errors"}, sorted(a)
-assert a["cliAbout"]["version"].startswith("3.205.0+minipulumi."), a["cliAbout"]
+assert a["cliAbout"]["version"].startswith("3.206.0+minipulumi."), a["cliAbout"]
 assert a["runtime"] == {"language": "yaml"}, a["runtime"]
 assert a["currentStack"]["name"] == "dev", a["currentStack"]
 assert a["backend"]["user"], a["backend"]

@@ -176,7 +176,7 @@ static void inject_default_providers(deploy *d) {
   if (nfront > 0) {
     mp_resource **all = mp_xcalloc(s->nres + nfront, sizeof(*all));
     memcpy(all, front, nfront * sizeof(*all));
-    memcpy(all + nfront, s->res, s->nres * sizeof(*all));
+    if (s->nres) memcpy(all + nfront, s->res, s->nres * sizeof(*all));
     free(s->res);
     s->res = all;
     s->nres += nfront;

@@ -36,7 +36,7 @@ static char *errors_of(const char *props, const char *config) {
   mp_buf b;
   mp_buf_init(&b);
   if (rc < 0) mp_buf_printf(&b, "ERROR %s", e.msg);
-  qsort(errs.items, errs.len, sizeof(char *), by_text);
+  if (errs.len) qsort(errs.items, errs.len, sizeof(char *), by_text);
   for (size_t i = 0; i < errs.len; i++)
     mp_buf_printf(&b, "%s%s", i ? "\n" : "", errs.items[i]);
   mp_strv_destroy(&errs);

@@ -22,6 +22,8 @@ packages=(
   graphviz
   # `config set` weighs a value's entropy as Pulumi does, with zxcvbn
   libzxcvbn-dev
+  # policy config schemas' `pattern`s: Go's (RE2) syntax, \d, (?i), ...
+  libpcre2-dev
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer

@@ -4,10 +4,10 @@
  * gojsonschema prints one; Pulumi drops a leading "(root): ". */
 #include "plugin/policy_schema.h"
 
+#include "plugin/policy_regex.h"
 #include "plugin/policy_schema_format.h"
 
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,14 +248,9 @@ static void check_string(const mp_value *s, const mp_value *v, const char *ctx,
   if (num_kw(s, "maxLength", &m) && (double)runes > m)
     add(r, ctx, "String length must be less than or equal to %d", (int)m);
   const mp_value *pat = kw(s, "pattern");
-  if (pat && pat->kind == MP_VALUE_STRING) {
-    regex_t re;
-    if (regcomp(&re, pat->u.str.ptr, REG_EXTENDED | REG_NOSUB) == 0) {
-      if (regexec(&re, v->u.str.ptr, 0, NULL, 0) != 0)
-        add(r, ctx, "Does not match pattern '%s'", pat->u.str.ptr);
-      regfree(&re);
-    }
-  }
+  if (pat && pat->kind == MP_VALUE_STRING &&
+      mp__policy_regex_match(pat->u.str.ptr, v->u.str.ptr) == 0)
+    add(r, ctx, "Does not match pattern '%s'", pat->u.str.ptr);
   const mp_value *f = kw(s, "format");
   if (f && f->kind == MP_VALUE_STRING &&
       !mp_policy_schema_format_ok(f->u.str.ptr, v->u.str.ptr))
@@ -335,12 +330,7 @@ static int pattern_properties(const mp_value *root, const mp_value *s,
   int matched = 0;
   for (size_t i = 0; pp && pp->kind == MP_VALUE_OBJECT && i < pp->u.obj.len;
        i++) {
-    regex_t re;
-    if (regcomp(&re, pp->u.obj.items[i].key, REG_EXTENDED | REG_NOSUB) != 0)
-      continue;
-    int hit = regexec(&re, key, 0, NULL, 0) == 0;
-    regfree(&re);
-    if (!hit) continue;
+    if (mp__policy_regex_match(pp->u.obj.items[i].key, key) != 1) continue;
     matched = 1;
     char *c = mp_xasprintf("%s.%s", ctx, key);
     result sr = sub(root, pp->u.obj.items[i].value, val, c);
@@ -600,12 +590,14 @@ static void validate(const mp_value *root, const mp_value *s,
   r->score++;
 }
 
-/* Every "$ref" gojsonschema would parse in |s| (its keywords' schemas,
- * not a referenced schema's siblings), resolved in |root|; the first
- * that does not resolve is returned in |bad|. |seen| holds the
- * references followed, as a reference may lead back to itself. */
+/* What of |s| gojsonschema would refuse to load (the first, as the
+ * message |*bad|, owned): a "$ref" of its keywords' schemas (not a
+ * referenced schema's siblings) that does not resolve in |root|, a
+ * `pattern` or a `patternProperties` key that does not compile. |seen|
+ * holds the references followed, as a reference may lead back to
+ * itself. */
 static void find_refs(const mp_value *root, const mp_value *s, mp_strv *seen,
-                      const char **bad) {
+                      char **bad) {
   if (*bad || s == NULL || s->kind != MP_VALUE_OBJECT) return;
   const mp_value *ref = kw(s, "$ref");
   if (ref && ref->kind == MP_VALUE_STRING) {
@@ -613,10 +605,28 @@ static void find_refs(const mp_value *root, const mp_value *s, mp_strv *seen,
       if (strcmp(seen->items[i], ref->u.str.ptr) == 0) return;
     mp_strv_push(seen, ref->u.str.ptr);
     const mp_value *to = resolve_ref(root, ref->u.str.ptr);
-    if (to == NULL) *bad = ref->u.str.ptr;
+    if (to == NULL)
+      *bad = mp_xasprintf("$ref \"%s\" does not point into the policy's "
+                          "config schema (only local references, "
+                          "\"#/properties/...\", are resolved)",
+                          ref->u.str.ptr);
     else find_refs(root, to, seen, bad);
     return;
   }
+  const mp_value *pat = kw(s, "pattern");
+  if (pat && pat->kind == MP_VALUE_STRING &&
+      mp__policy_regex_match(pat->u.str.ptr, "") < 0) {
+    *bad = mp_xstrdup("pattern must be a valid regex"); /* gojsonschema's */
+    return;
+  }
+  const mp_value *pp = kw(s, "patternProperties");
+  for (size_t i = 0; pp && pp->kind == MP_VALUE_OBJECT && i < pp->u.obj.len;
+       i++)
+    if (mp__policy_regex_match(pp->u.obj.items[i].key, "") < 0) {
+      *bad = mp_xasprintf("Invalid regex pattern '%s'",
+                          pp->u.obj.items[i].key);
+      return;
+    }
   static const char *const one[] = {"not",   "additionalProperties",
                                     "items", "additionalItems",
                                     "if",    "then",
@@ -653,21 +663,18 @@ int mp_policy_schema_check(const mp_value *properties,
     mp_value_object_set(schema, "required", mp_value_dup(required));
   mp_strv seen;
   mp_strv_init(&seen);
-  const char *bad = NULL;
+  char *bad = NULL;
   find_refs(schema, schema, &seen, &bad);
   int rc = 0;
   if (bad)
-    rc = mp_err_set(err, MP_EINVAL,
-                    "$ref \"%s\" does not point into the policy's config "
-                    "schema (only local references, \"#/properties/...\", "
-                    "are resolved)",
-                    bad);
+    rc = mp_err_set(err, MP_EINVAL, "%s", bad);
   else {
     result r = sub(schema, schema, config, ROOT);
     for (size_t i = 0; i < r.errs.len; i++)
       mp_strv_push(errs, r.errs.items[i]);
     drop(&r);
   }
+  free(bad);
   mp_strv_destroy(&seen);
   mp_value_free(schema);
   return rc;

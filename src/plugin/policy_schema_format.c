@@ -5,6 +5,8 @@
  * regular expressions are gojsonschema's own. */
 #include "plugin/policy_schema_format.h"
 
+#include "plugin/policy_regex.h"
+
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <regex.h>
@@ -172,13 +174,8 @@ int mp_policy_schema_format_ok(const char *format, const char *s) {
     return matches("^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-"
                    "[a-f0-9]{12}$",
                    s);
-  if (strcmp(format, "regex") == 0) {
-    regex_t re;
-    if (*s == '\0') return 1;
-    if (regcomp(&re, s, REG_EXTENDED | REG_NOSUB) != 0) return 0;
-    regfree(&re);
-    return 1;
-  }
+  if (strcmp(format, "regex") == 0)
+    return *s == '\0' || mp__policy_regex_match(s, "") >= 0;
   if (strcmp(format, "json-pointer") == 0)
     return matches("^(/([^~/]|~0|~1)*)*$", s);
   if (strcmp(format, "relative-json-pointer") == 0)

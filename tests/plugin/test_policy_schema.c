@@ -162,6 +162,35 @@ static void test_pattern_properties(void) {
          "tags: Additional property y is not allowed");
 }
 
+/* Patterns in Go's syntax, as gojsonschema compiles them (Go's regexp):
+ * \d, \w, \s, (?i), unanchored; one that does not compile fails the load
+ * with gojsonschema's message. */
+static void test_go_patterns(void) {
+  const char *s = "{\"port\": {\"type\": \"string\", \"pattern\": \"^\\\\d+$\"},"
+                  " \"name\": {\"pattern\": \"(?i)^web-\\\\w+\"},"
+                  " \"word\": {\"pattern\": \"\\\\s\"},"
+                  " \"env\": {\"type\": \"object\","
+                  " \"patternProperties\": {\"^\\\\d\": {\"type\": \"integer\"}}}}";
+  EXPECT(s, "{\"port\": \"8080\", \"name\": \"WEB-a_1\", \"word\": \"a b\","
+            " \"env\": {\"1x\": 1, \"y\": \"s\"}}",
+         "");
+  EXPECT(s, "{\"port\": \"80a\", \"name\": \"db-1\", \"word\": \"ab\","
+            " \"env\": {\"1x\": \"s\"}}",
+         "env.1x: Invalid type. Expected: integer, given: string\n"
+         "name: Does not match pattern '(?i)^web-\\w+'\n"
+         "port: Does not match pattern '^\\d+$'\n"
+         "word: Does not match pattern '\\s'");
+  /* d is not \d: no POSIX reading of the escape */
+  EXPECT(s, "{\"port\": \"ddd\"}", "port: Does not match pattern '^\\d+$'");
+  EXPECT("{\"a\": {\"pattern\": \"(\"}}", "{\"a\": \"x\"}",
+         "ERROR pattern must be a valid regex");
+  EXPECT("{\"a\": {\"patternProperties\": {\"[\": {}}}}", "{\"a\": {}}",
+         "ERROR Invalid regex pattern '['");
+  EXPECT("{\"r\": {\"format\": \"regex\"}}", "{\"r\": \"^\\\\d(?i)x\"}", "");
+  EXPECT("{\"r\": {\"format\": \"regex\"}}", "{\"r\": \"a(\"}",
+         "r: Does not match format 'regex'");
+}
+
 static void test_dependencies(void) {
   const char *s = "{\"tls\": {\"type\": \"object\", \"dependencies\": {"
                   "\"cert\": [\"key\"], \"proxy\": {\"required\": [\"port\"]}}}}";
@@ -208,6 +237,7 @@ int main(void) {
   RUN(test_format);
   RUN(test_ref);
   RUN(test_pattern_properties);
+  RUN(test_go_patterns);
   RUN(test_dependencies);
   RUN(test_more);
   return mp_test_summary();

@@ -5,7 +5,6 @@
 #include <curl/curl.h>
 #include <openssl/evp.h>
 #include <errno.h>
-#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,9 +209,6 @@ static char *http_endpoint(const char *url, const char *kind, const char *name,
 
 /* ---- libcurl ---- */
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
-
 typedef struct sink {
   FILE *f;     /* the tarball, or NULL */
   mp_buf *buf; /* a JSON answer, or NULL */
@@ -251,19 +247,15 @@ static CURLcode get_once(const char *url, const char *accept, const char *auth,
   char *z = auth ? mp_xasprintf("Authorization: %s", auth) : NULL;
   if (z)
     h = curl_slist_append(h, z);
-  curl_easy_setopt(c, CURLOPT_URL, url);
+  mp_http_setopts(c, s->o ? &s->o->http : NULL, url);
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "pulumi-cli/1 (minipulumi; linux)");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, s);
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-  mp_http_setopts(c, s->o ? &s->o->http : NULL, url);
   errbuf[0] = '\0';
   CURLcode r = curl_easy_perform(c);
   *code = 0;
@@ -279,7 +271,7 @@ static CURLcode get_once(const char *url, const char *accept, const char *auth,
  * them, none after an HTTP answer. |s->f| is rewound before each. */
 static int get(const char *url, const char *accept, const char *auth, sink *s,
                mp_err *err) {
-  pthread_once(&curl_once, curl_init);
+  mp_http_init();
   long delay_ms = 80;
   for (int attempt = 1;; attempt++) {
     if (s->f) {

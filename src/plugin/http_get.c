@@ -10,7 +10,13 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
 
+void mp_http_init(void) { pthread_once(&once, global_init); }
+
 void mp_http_setopts(CURL *c, const mp_http_opts *o, const char *url) {
+  curl_easy_setopt(c, CURLOPT_URL, url);
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
   if (o && o->ca_file && *o->ca_file) {
     curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
     curl_easy_setopt(c, CURLOPT_PROXY_CAINFO, o->ca_file);
@@ -40,7 +46,7 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud) {
 
 int mp_http_get(const mp_http_opts *o, const char *url, mp_buf *body,
                 mp_err *err) {
-  pthread_once(&once, global_init);
+  mp_http_init();
   long delay_ms = 100;
   for (int attempt = 1;; attempt++) {
     CURL *c = curl_easy_init();
@@ -48,16 +54,12 @@ int mp_http_get(const mp_http_opts *o, const char *url, mp_buf *body,
     char errbuf[CURL_ERROR_SIZE];
     errbuf[0] = '\0';
     mp_buf_reset(body);
-    curl_easy_setopt(c, CURLOPT_URL, url);
+    mp_http_setopts(c, o, url);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "Go-http-client/1.1");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-    mp_http_setopts(c, o, url);
     CURLcode r = curl_easy_perform(c);
     long code = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);

@@ -20,8 +20,13 @@ typedef struct mp_http_opts {
   const char *http_proxy, *https_proxy, *no_proxy;
 } mp_http_opts;
 
-/* Sets |c|'s certificates and proxy for a GET of |url| (|o| may be
- * NULL: no proxy, the system's certificates). */
+/* libcurl's global set-up, once a process; before any handle. Any
+ * thread. */
+void mp_http_init(void);
+
+/* Sets |c| for a GET of |url| as every GET here makes it: redirects
+ * followed, no signals, 30 s to connect, the certificates and the proxy
+ * of |o| (NULL: no proxy, the system's certificates). */
 void mp_http_setopts(CURL *c, const mp_http_opts *o, const char *url);
 
 /* Pulumi's httputil.GetWithRetry as its assets use it (asset.go

@@ -9,17 +9,13 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The formats' expressions, matched as the schema's patterns are. */
 static int matches(const char *re_text, const char *s) {
-  regex_t re;
-  if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB) != 0) return 0;
-  int ok = regexec(&re, s, 0, NULL, 0) == 0;
-  regfree(&re);
-  return ok;
+  return mp__policy_regex_match(re_text, s) == 1;
 }
 
 /* |n| digits at *p, advancing it; -1 if they are not there. */

@@ -365,3 +365,11 @@ int mp_value_from_pb_struct(const Google__Protobuf__Struct *s, mp_value **out,
   mp__sig_opts o = {.code = MP_EPROTO, .top_fields = 1};
   return mp__value_decode_sigs(plain_fields(s, 0), &o, out, err);
 }
+
+void mp_pb_pack(const ProtobufCMessage *msg, mp_buf *out) {
+  size_t n = protobuf_c_message_get_packed_size(msg);
+  uint8_t *b = mp_xmalloc(n ? n : 1);
+  protobuf_c_message_pack(msg, b);
+  mp_buf_append(out, b, n);
+  free(b);
+}

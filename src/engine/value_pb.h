@@ -69,4 +69,8 @@ int mp_value_from_pb_struct(const Google__Protobuf__Struct *s, mp_value **out,
 void mp_value_pb_value_free(Google__Protobuf__Value *v);
 void mp_value_pb_struct_free(Google__Protobuf__Struct *s);
 
+/* Appends |msg|, any protobuf-c message, packed (its wire bytes), to
+ * |out|. */
+void mp_pb_pack(const ProtobufCMessage *msg, mp_buf *out);
+
 #endif

@@ -265,13 +265,7 @@ static void body_end(void *ud, const char *urn, const mp_value *outputs,
   m.statedependencies = dp;
   mp_buf b;
   mp_buf_init(&b);
-  if (rc == 0) {
-    size_t len = protobuf_c_message_get_packed_size(&m.base);
-    uint8_t *bytes = mp_xmalloc(len ? len : 1);
-    protobuf_c_message_pack(&m.base, bytes);
-    mp_buf_append(&b, bytes, len);
-    free(bytes);
-  }
+  if (rc == 0) mp_pb_pack(&m.base, &b);
   mp_value_pb_struct_free(m.state);
   free(de);
   free(dp);
@@ -355,17 +349,18 @@ component_request(const Pulumirpc__ConstructRequest *q, const mp_value *inputs,
   /* Packed and unpacked: a message of its own, freed as the host frees
    * its requests (mp__request_free); the inputs are set after, as the
    * host sets its requests' objects. */
-  size_t len = protobuf_c_message_get_packed_size(&m.base);
-  uint8_t *bytes = mp_xmalloc(len ? len : 1);
-  protobuf_c_message_pack(&m.base, bytes);
+  mp_buf packed;
+  mp_buf_init(&packed);
+  mp_pb_pack(&m.base, &packed);
   free(pe);
   free(pp);
   free(de);
   free(dp);
   free(pd);
   Pulumirpc__RegisterResourceRequest *r =
-      pulumirpc__register_resource_request__unpack(NULL, len, bytes);
-  free(bytes);
+      pulumirpc__register_resource_request__unpack(NULL, packed.len,
+                                                   (const uint8_t *)packed.data);
+  mp_buf_destroy(&packed);
   if (r == NULL) {
     mp_err_set(err, MP_EPROTO, "cannot copy the component's registration");
     return NULL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/value_pb.h"
 #include "monitor/monitor_int.h"
 
 static char *s_or_empty(const char *s) { return (char *)(s ? s : ""); }
@@ -63,7 +64,7 @@ int mp__monitor_call_request(const mp_monitor_opts *o,
   }
   m.n_argdependencies = nd;
   m.argdependencies = dp;
-  mp__monitor_pack(&m.base, out);
+  mp_pb_pack(&m.base, out);
   free(ce);
   free(cp);
   free(de);

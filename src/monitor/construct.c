@@ -51,15 +51,6 @@ void mp__monitor_info_destroy(mp__monitor_info *i) {
   mp_strv_destroy(&i->secret_keys);
 }
 
-/* Packs |msg| into |out|. */
-void mp__monitor_pack(const ProtobufCMessage *msg, mp_buf *out) {
-  size_t n = protobuf_c_message_get_packed_size(msg);
-  uint8_t *b = mp_xmalloc(n ? n : 1);
-  protobuf_c_message_pack(msg, b);
-  mp_buf_append(out, b, n);
-  free(b);
-}
-
 /* ---- the request ---- */
 
 static char *s_or_empty(const char *s) { return (char *)(s ? s : ""); }
@@ -175,7 +166,7 @@ int mp__monitor_construct_request(const mp_monitor_opts *o,
    * component it registers: its children's aliases follow from them. */
   m.n_aliases = q->n_aliases;
   m.aliases = q->aliases;
-  mp__monitor_pack(&m.base, out);
+  mp_pb_pack(&m.base, out);
   free(ce);
   free(cp);
   free(de);

@@ -882,7 +882,7 @@ static int hash_then_register(mp_monitor *m,
   h->cb = cb;
   h->ud = ud;
   mp_buf_init(&h->req);
-  mp__monitor_pack(&req->base, &h->req);
+  mp_pb_pack(&req->base, &h->req);
   h->work.data = h;
   int uvrc = uv_queue_work(m->o.loop, &h->work, hash_work, hash_done);
   if (uvrc < 0) {

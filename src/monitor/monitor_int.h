@@ -18,7 +18,6 @@ typedef struct mp__monitor_info {
 int mp__monitor_info_init(mp__monitor_info *i, const mp_monitor_opts *o,
                           const char *what, mp_err *err);
 void mp__monitor_info_destroy(mp__monitor_info *i);
-void mp__monitor_pack(const ProtobufCMessage *msg, mp_buf *out);
 
 /* construct.c: the packed ConstructRequest for the remote registration
  * |q|, whose providers map (own entries over its component parent's) is

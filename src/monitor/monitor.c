@@ -1083,17 +1083,25 @@ void mp_monitor_call_done(mp_monitor *m, mp_monitor_call *c, mp_value *ret,
   free(c);
 }
 
+/* Asks the deployment for |pkg|'s schema (|param|: of the plugin
+ * parameterized with it, or NULL). */
+static int ask_schema(mp_monitor *m, const char *pkg, const char *version,
+                      const char *url, const mp_provider_param *param,
+                      mp_schema_cb cb, void *ud, mp_err *err) {
+  if (m->o.hooks.schema == NULL)
+    return mp_err_set(err, MP_ENOENT,
+                      "package '%s': this deployment serves no schemas", pkg);
+  return m->o.hooks.schema(m->o.hooks.ud, pkg, version, url, param, cb, ud,
+                           err);
+}
+
 int mp_monitor_get_schema(mp_monitor *m, const char *pkg, const char *version,
                           const char *url, mp_schema_cb cb, void *ud,
                           mp_err *err) {
   if (pkg == NULL || pkg[0] == '\0')
     return mp_err_set(err, MP_EINVAL, "GetSchema: no package named");
-  if (m->o.hooks.schema == NULL)
-    return mp_err_set(err, MP_ENOENT,
-                      "package '%s': this deployment serves no schemas", pkg);
-  return m->o.hooks.schema(m->o.hooks.ud, pkg,
-                           version && version[0] ? version : NULL,
-                           url && url[0] ? url : NULL, NULL, cb, ud, err);
+  return ask_schema(m, pkg, version && version[0] ? version : NULL,
+                    url && url[0] ? url : NULL, NULL, cb, ud, err);
 }
 
 int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
@@ -1106,12 +1114,8 @@ int mp_monitor_get_package_schema(mp_monitor *m, const char *ref,
   if (!mp__package_param(p, &param) && !mp__package_ext(p, &param))
     return mp_monitor_get_schema(m, p->name, p->version, p->download_url, cb,
                                  ud, err);
-  if (m->o.hooks.schema == NULL)
-    return mp_err_set(err, MP_ENOENT,
-                      "package '%s': this deployment serves no schemas",
-                      param.name);
-  return m->o.hooks.schema(m->o.hooks.ud, param.name, p->version,
-                           p->download_url, &param, cb, ud, err);
+  return ask_schema(m, param.name, p->version, p->download_url, &param, cb,
+                    ud, err);
 }
 
 void mp_monitor_log(mp_monitor *m, mp_log_severity sev, const char *urn,

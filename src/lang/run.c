@@ -186,9 +186,9 @@ static mp__yres *resource_answered(void *ud, const void *resp, int result,
   return r;
 }
 
-static void on_registered_answer(void *ud,
-                          const Pulumirpc__RegisterResourceResponse *resp,
-                          const mp_err *err) {
+static void
+on_registered_answer(void *ud, const Pulumirpc__RegisterResourceResponse *resp,
+                     const mp_err *err) {
   yaml_source *s;
   size_t idx;
   mp__yres *r = resource_answered(ud, resp, resp ? (int)resp->result : 0,
@@ -201,14 +201,17 @@ static void on_registered_answer(void *ud,
     resource_done(s, idx);
 }
 
-static void on_registered(void *ud, const Pulumirpc__RegisterResourceResponse *resp, const mp_err *err) {
+static void on_registered(void *ud,
+                          const Pulumirpc__RegisterResourceResponse *resp,
+                          const mp_err *err) {
   yaml_source *s = ((call *)ud)->s;
   on_registered_answer(ud, resp, err);
   settle(s);
 }
 
-static void on_read_answer(void *ud, const Pulumirpc__ReadResourceResponse *resp,
-                    const mp_err *err) {
+static void on_read_answer(void *ud,
+                           const Pulumirpc__ReadResourceResponse *resp,
+                           const mp_err *err) {
   yaml_source *s;
   size_t idx;
   mp__yres *r = resource_answered(ud, resp, resp ? (int)resp->result : 0,
@@ -231,15 +234,16 @@ static void on_read_answer(void *ud, const Pulumirpc__ReadResourceResponse *resp
     resource_done(s, idx);
 }
 
-static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp, const mp_err *err) {
+static void on_read(void *ud, const Pulumirpc__ReadResourceResponse *resp,
+                    const mp_err *err) {
   yaml_source *s = ((call *)ud)->s;
   on_read_answer(ud, resp, err);
   settle(s);
 }
 
 static void on_stack_answer(void *ud,
-                     const Pulumirpc__RegisterResourceResponse *resp,
-                     const mp_err *err) {
+                            const Pulumirpc__RegisterResourceResponse *resp,
+                            const mp_err *err) {
   call *c = ud;
   yaml_source *s = c->s;
   int use = call_done(c, resp, err, "cannot register the stack");
@@ -251,26 +255,28 @@ static void on_stack_answer(void *ud,
   finish(s);
 }
 
-static void on_stack(void *ud, const Pulumirpc__RegisterResourceResponse *resp, const mp_err *err) {
+static void on_stack(void *ud, const Pulumirpc__RegisterResourceResponse *resp,
+                     const mp_err *err) {
   yaml_source *s = ((call *)ud)->s;
   on_stack_answer(ud, resp, err);
   settle(s);
 }
 
-static void on_invoke_answer(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
-                      const mp_err *err) {
+static void on_invoke_answer(void *ud,
+                             const Pulumirpc__ResourceInvokeResponse *resp,
+                             const mp_err *err) {
   call *c = ud;
   yaml_source *s = c->s;
   mp__yexpr *x = c->invoke;
-  char *what = mp_xasprintf("%s:%d:%d: fn::invoke", s->prog.file, x->line,
-                            x->col);
+  char *what =
+      mp_xasprintf("%s:%d:%d: fn::invoke", s->prog.file, x->line, x->col);
   int use = call_done(c, resp, err, what);
   free(c);
   if (use && resp->n_failures > 0) {
-    char *msg = mp_xasprintf("%s failed: %s%s%s", what,
-                             resp->failures[0]->reason,
-                             resp->failures[0]->property[0] ? " at " : "",
-                             resp->failures[0]->property);
+    char *msg =
+        mp_xasprintf("%s failed: %s%s%s", what, resp->failures[0]->reason,
+                     resp->failures[0]->property[0] ? " at " : "",
+                     resp->failures[0]->property);
     fail(s, msg);
     free(msg);
     use = 0;
@@ -294,7 +300,8 @@ static void on_invoke_answer(void *ud, const Pulumirpc__ResourceInvokeResponse *
   finish(s);
 }
 
-static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp, const mp_err *err) {
+static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
+                      const mp_err *err) {
   yaml_source *s = ((call *)ud)->s;
   on_invoke_answer(ud, resp, err);
   settle(s);
@@ -302,9 +309,9 @@ static void on_invoke(void *ud, const Pulumirpc__ResourceInvokeResponse *resp, c
 
 /* A resource reference's resource as the engine answers getResource:
  * kept for every access through the reference. */
-static void on_get_resource_answer(void *ud,
-                            const Pulumirpc__ResourceInvokeResponse *resp,
-                            const mp_err *err) {
+static void
+on_get_resource_answer(void *ud, const Pulumirpc__ResourceInvokeResponse *resp,
+                       const mp_err *err) {
   call *c = ud;
   yaml_source *s = c->s;
   char *urn = c->urn;
@@ -673,6 +680,16 @@ static size_t ask_schemas(yaml_source *s) {
   return s->schemas_pending;
 }
 
+/* After the preparation: asks the schemas the types need (the program
+ * goes on in schemas_known), or resolves the types and registers the
+ * stack (or the component) at once. */
+static int resolve_then_run(yaml_source *s, mp_err *err) {
+  if (ask_schemas(s) > 0) return 0;
+  int rc = mp__schemas_apply(&s->prog, &s->schemas, err);
+  mp__schemas_free(&s->schemas);
+  return rc < 0 ? rc : register_stack(s, err);
+}
+
 static int src_start(mp_source *base, mp_monitor *m,
                      const mp_source_info *info, mp_err *err) {
   yaml_source *s = (yaml_source *)base;
@@ -695,10 +712,7 @@ static int src_start(mp_source *base, mp_monitor *m,
   if (vrc < 0) return vrc;
   int prc = mp__prog_register_packages(&s->prog, m, err);
   if (prc < 0) return prc;
-  if (ask_schemas(s) > 0) return 0;
-  int rc = mp__schemas_apply(&s->prog, &s->schemas, err);
-  mp__schemas_free(&s->schemas);
-  return rc < 0 ? rc : register_stack(s, err);
+  return resolve_then_run(s, err);
 }
 
 static void src_cancel(mp_source *base) {
@@ -775,13 +789,7 @@ int mp__body_start(mp_project *proj, mp_monitor *m, const mp_source_info *info,
     free(s->prog.res[i].name);
     s->prog.res[i].name = n;
   }
-  if (rc == 0 && ask_schemas(s) > 0) {
-    s->own_proj = proj;
-    return 0;
-  }
-  if (rc == 0) rc = mp__schemas_apply(&s->prog, &s->schemas, err);
-  mp__schemas_free(&s->schemas);
-  if (rc == 0) rc = register_stack(s, err);
+  if (rc == 0) rc = resolve_then_run(s, err);
   if (rc < 0) {
     s->root = NULL; /* the caller's still, and so is |proj| */
     src_free(&s->base);

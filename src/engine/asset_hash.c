@@ -10,36 +10,6 @@
 #include "engine/asset_int.h"
 #include "engine/crypto.h"
 
-void mp_value_hash_text_assets(mp_value *v) {
-  if (v == NULL) return;
-  switch (v->kind) {
-  case MP_VALUE_ASSET:
-    if (v->u.asset.hash == NULL && v->u.asset.text) {
-      char hex[65];
-      mp_sha256_hex(v->u.asset.text, strlen(v->u.asset.text), hex);
-      v->u.asset.hash = mp_xstrdup(hex);
-    }
-    break;
-  case MP_VALUE_ARCHIVE:
-    /* An archive's hash covers its members; its members keep theirs. */
-    mp_value_hash_text_assets(v->u.archive.assets);
-    break;
-  case MP_VALUE_ARRAY:
-    for (size_t i = 0; i < v->u.arr.len; i++) mp_value_hash_text_assets(v->u.arr.items[i]);
-    break;
-  case MP_VALUE_OBJECT:
-    for (size_t i = 0; i < v->u.obj.len; i++) mp_value_hash_text_assets(v->u.obj.items[i].value);
-    break;
-  case MP_VALUE_SECRET:
-    mp_value_hash_text_assets(v->u.secret);
-    break;
-  case MP_VALUE_OUTPUT:
-    mp_value_hash_text_assets(v->u.output.value);
-    break;
-  default:
-    break;
-  }
-}
 
 /* The SHA-256 of a blob's bytes, which must be as many as it claims
  * (Pulumi: "incorrect blob size"). */
@@ -131,80 +101,89 @@ int mp_asset_hash_of(const mp_value *a, const mp_asset_hash_opts *o,
   return rc;
 }
 
-static int hash_in(mp_value *v, const char *key, const mp_asset_hash_opts *o,
-                   mp_err *err);
+/* Calls |fn| on every asset and archive in |v| (an archive after its
+ * members, as Pulumi unmarshals them), with the key of the object member
+ * it is in ("" at the top), until one answers non-zero, which it
+ * returns. Objects, arrays, secrets and outputs are walked. */
+typedef int (*asset_fn)(mp_value *v, const char *key, void *ud);
 
-static int hash_one(mp_value *v, const char *key, const mp_asset_hash_opts *o,
-                    mp_err *err) {
+static int each_asset(mp_value *v, const char *key, asset_fn fn, void *ud) {
+  if (v == NULL) return 0;
+  int rc = 0;
+  switch (v->kind) {
+  case MP_VALUE_ASSET:
+    return fn(v, key, ud);
+  case MP_VALUE_ARCHIVE:
+    rc = each_asset(v->u.archive.assets, key, fn, ud);
+    return rc ? rc : fn(v, key, ud);
+  case MP_VALUE_ARRAY:
+    for (size_t i = 0; i < v->u.arr.len && rc == 0; i++)
+      rc = each_asset(v->u.arr.items[i], key, fn, ud);
+    return rc;
+  case MP_VALUE_OBJECT:
+    for (size_t i = 0; i < v->u.obj.len && rc == 0; i++)
+      rc = each_asset(v->u.obj.items[i].value, v->u.obj.items[i].key, fn, ud);
+    return rc;
+  case MP_VALUE_SECRET:
+    return each_asset(v->u.secret, key, fn, ud);
+  case MP_VALUE_OUTPUT:
+    return each_asset(v->u.output.value, key, fn, ud);
+  default:
+    return 0;
+  }
+}
+
+typedef struct hash_ctx {
+  const mp_asset_hash_opts *o;
+  mp_err *err;
+} hash_ctx;
+
+static int hash_one(mp_value *v, const char *key, void *ud) {
+  hash_ctx *h = ud;
   char **slot = v->kind == MP_VALUE_ASSET ? &v->u.asset.hash
                                           : &v->u.archive.hash;
   if (*slot && **slot) return 0;
   char hex[65];
-  int rc = mp_asset_hash_of(v, o, hex, err);
+  int rc = mp_asset_hash_of(v, h->o, hex, h->err);
   if (rc < 0)
-    return mp_err_prefix(err, "failed to compute %s hash for \"%s\"",
+    return mp_err_prefix(h->err, "failed to compute %s hash for \"%s\"",
                          v->kind == MP_VALUE_ASSET ? "asset" : "archive", key);
   free(*slot);
   *slot = mp_xstrdup(hex);
   return 0;
 }
 
-static int hash_in(mp_value *v, const char *key, const mp_asset_hash_opts *o,
-                   mp_err *err) {
-  if (v == NULL) return 0;
-  int rc = 0;
-  switch (v->kind) {
-  case MP_VALUE_ASSET:
-    return hash_one(v, key, o, err);
-  case MP_VALUE_ARCHIVE:
-    /* Its members first, as Pulumi unmarshals them first. */
-    rc = hash_in(v->u.archive.assets, key, o, err);
-    return rc < 0 ? rc : hash_one(v, key, o, err);
-  case MP_VALUE_ARRAY:
-    for (size_t i = 0; i < v->u.arr.len && rc == 0; i++)
-      rc = hash_in(v->u.arr.items[i], key, o, err);
-    return rc;
-  case MP_VALUE_OBJECT:
-    for (size_t i = 0; i < v->u.obj.len && rc == 0; i++)
-      rc = hash_in(v->u.obj.items[i].value, v->u.obj.items[i].key, o, err);
-    return rc;
-  case MP_VALUE_SECRET:
-    return hash_in(v->u.secret, key, o, err);
-  case MP_VALUE_OUTPUT:
-    return hash_in(v->u.output.value, key, o, err);
-  default:
-    return 0;
-  }
+int mp_value_hash_assets(mp_value *v, const mp_asset_hash_opts *o,
+                         mp_err *err) {
+  hash_ctx h = {o, err};
+  return each_asset(v, "", hash_one, &h);
+}
+
+static int needs_io(mp_value *v, const char *key, void *ud) {
+  (void)key, (void)ud;
+  if (v->kind == MP_VALUE_ARCHIVE)
+    return !(v->u.archive.hash && *v->u.archive.hash);
+  return !(v->u.asset.hash && *v->u.asset.hash) &&
+         ((v->u.asset.path && *v->u.asset.path) ||
+          (v->u.asset.uri && *v->u.asset.uri) || v->u.asset.text == NULL);
 }
 
 int mp_value_assets_need_io(const mp_value *v) {
-  if (v == NULL) return 0;
-  switch (v->kind) {
-  case MP_VALUE_ASSET:
-    return !(v->u.asset.hash && *v->u.asset.hash) &&
-           ((v->u.asset.path && *v->u.asset.path) ||
-            (v->u.asset.uri && *v->u.asset.uri) || v->u.asset.text == NULL);
-  case MP_VALUE_ARCHIVE:
-    return !(v->u.archive.hash && *v->u.archive.hash) ||
-           mp_value_assets_need_io(v->u.archive.assets);
-  case MP_VALUE_ARRAY:
-    for (size_t i = 0; i < v->u.arr.len; i++)
-      if (mp_value_assets_need_io(v->u.arr.items[i])) return 1;
-    return 0;
-  case MP_VALUE_OBJECT:
-    for (size_t i = 0; i < v->u.obj.len; i++)
-      if (mp_value_assets_need_io(v->u.obj.items[i].value)) return 1;
-    return 0;
-  case MP_VALUE_SECRET:
-    return mp_value_assets_need_io(v->u.secret);
-  case MP_VALUE_OUTPUT:
-    return mp_value_assets_need_io(v->u.output.value);
-  default:
-    return 0;
-  }
+  /* needs_io changes nothing */
+  return each_asset((mp_value *)v, "", needs_io, NULL);
 }
 
-int mp_value_hash_assets(mp_value *v, const mp_asset_hash_opts *o,
-                         mp_err *err) {
-  return hash_in(v, "", o, err);
+static int hash_text(mp_value *v, const char *key, void *ud) {
+  (void)key, (void)ud;
+  /* An archive's hash covers its members; its members keep theirs. */
+  if (v->kind == MP_VALUE_ASSET && v->u.asset.hash == NULL && v->u.asset.text) {
+    char hex[65];
+    mp_sha256_hex(v->u.asset.text, strlen(v->u.asset.text), hex);
+    v->u.asset.hash = mp_xstrdup(hex);
+  }
+  return 0;
+}
+
+void mp_value_hash_text_assets(mp_value *v) {
+  each_asset(v, "", hash_text, NULL);
 }

@@ -1,12 +1,13 @@
 /* Component providers (docs/plugins.md, "Components, methods and
  * packages"): the monitor endpoint they register children through, and
- * their Construct and Call on the worker pool. The endpoint is a second
+ * their Construct and Call, which wait on the loop. The endpoint is a second
  * ResourceMonitor server on the deployment's loop, made on the first
  * Construct or Call, so that a program that runs in-process (Pulumi YAML)
  * has one too; it is closed when the deployment finishes. A provider that
  * constructs in-process (construct_here: a Pulumi YAML plugin folder) is
  * found on the worker but asked on the loop, and registers through the
- * monitor itself, with no endpoint. Loop thread, except relay_work. */
+ * monitor itself, with no endpoint. Loop thread, except relay_work and
+ * answered. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,10 @@ const char *mp__deploy_endpoint(void *ud, mp_err *err) {
   return e->addr;
 }
 
-/* One Construct or Call on a worker. */
+/* One Construct or Call: its provider found on a worker (which may
+ * start the plugin), then asked from the loop; the provider answers on
+ * its own thread, and the answer comes back to the loop through
+ * d->relayed. No thread waits while the provider works. */
 typedef struct relay_job {
   uv_work_t work;
   deploy *d;
@@ -78,11 +82,10 @@ typedef struct relay_job {
   mp_monitor_reg *reg;   /* Construct */
   char *ext_ref;         /* Construct of an extension's component */
   mp_monitor_call *call; /* Call */
-  /* A provider that constructs on the loop (construct_here): found on
-   * the worker, asked in relay_after. */
-  mp_provider *here;
+  mp_provider *p;        /* found on the worker */
   int rc;
   mp_err err;
+  struct relay_job *next; /* in d->relay_inbox */
 } relay_job;
 
 static void relay_job_free(relay_job *j) {
@@ -102,13 +105,9 @@ static void relay_work(uv_work_t *w) {
     j->rc = j->err.code ? j->err.code : MP_ENOENT;
     return;
   }
-  if (!j->is_call && p->vt->construct_here) {
-    j->here = p;
-    return;
-  }
-  int (*fn)(mp_provider *, const mp_buf *, mp_buf *, mp_err *) =
-      j->is_call ? p->vt->call : p->vt->construct;
-  if (fn == NULL) {
+  j->p = p;
+  if (!j->is_call && p->vt->construct_here) return;
+  if ((j->is_call ? p->vt->call : p->vt->construct) == NULL) {
     j->rc = mp_err_set(&j->err, MP_EPLUGIN,
                        "the provider of package '%s' has no %s: it serves "
                        "no %s",
@@ -119,10 +118,9 @@ static void relay_work(uv_work_t *w) {
   /* An extension's component: its provider loaded with the extension
    * first (source_eval.go ensureExtensionParameterizedForConstruct). */
   j->rc = mp_registry_extend(j->d->registry, p, j->ext_ref, &j->err);
-  if (j->rc == 0) j->rc = fn(p, &j->req, &j->resp, &j->err);
 }
 
-/* The answer of a Construct or Call, back on the loop. */
+/* The answer of a Construct or Call, on the loop. */
 static void relay_done(relay_job *j) {
   deploy *d = j->d;
   d->invokes--;
@@ -144,28 +142,72 @@ static void relay_done(relay_job *j) {
   mp__deploy_advance(d);
 }
 
-static void here_done(void *ud, const mp_buf *resp, const mp_err *err) {
-  relay_job *j = ud;
+/* Keeps the provider's answer in the job: on the provider's thread for a
+ * plugin (then handed to the loop), on the loop for construct_here. */
+static void keep_answer(relay_job *j, const mp_buf *resp, const mp_err *err) {
   if (resp) {
     mp_buf_append(&j->resp, resp->data, resp->len);
   } else {
     j->rc = err && err->code ? err->code : MP_EPLUGIN;
     mp_err_set(&j->err, j->rc, "%s",
-               err && err->msg[0] ? err->msg : "Construct failed");
+               err && err->msg[0] ? err->msg
+                                  : j->is_call ? "Call failed"
+                                               : "Construct failed");
   }
+}
+
+static void here_done(void *ud, const mp_buf *resp, const mp_err *err) {
+  relay_job *j = ud;
+  keep_answer(j, resp, err);
   relay_done(j);
+}
+
+/* The provider's thread: the answer goes to the loop. */
+static void answered(void *ud, const mp_buf *resp, const mp_err *err) {
+  relay_job *j = ud;
+  keep_answer(j, resp, err);
+  deploy *d = j->d;
+  uv_mutex_lock(&d->relay_mu);
+  j->next = d->relay_inbox;
+  d->relay_inbox = j;
+  uv_mutex_unlock(&d->relay_mu);
+  uv_async_send(&d->relayed);
+}
+
+static void on_relayed(uv_async_t *h) {
+  deploy *d = h->data;
+  uv_mutex_lock(&d->relay_mu);
+  relay_job *j = d->relay_inbox;
+  d->relay_inbox = NULL;
+  uv_mutex_unlock(&d->relay_mu);
+  while (j) {
+    relay_job *next = j->next;
+    relay_done(j);
+    j = next;
+  }
+}
+
+void mp__deploy_relays_init(deploy *d) {
+  uv_async_init(&d->loop, &d->relayed, on_relayed);
+  d->relayed.data = d;
 }
 
 static void relay_after(uv_work_t *w, int status) {
   relay_job *j = mp_container_of(w, relay_job, work);
   if (status == UV_ECANCELED)
     j->rc = mp_err_set(&j->err, MP_ECANCELED, "the deployment was canceled");
-  if (j->rc == 0 && j->here) {
-    /* The provider registers the component's body itself, on this loop;
-     * the job stays in flight (d->invokes) until it answers. */
+  if (j->rc == 0) {
+    mp_provider *p = j->p;
     mp_err_clear(&j->err);
-    j->rc = j->here->vt->construct_here(j->here, j->d->mon, &j->req,
-                                        here_done, j, &j->err);
+    if (!j->is_call && p->vt->construct_here) {
+      /* The provider registers the component's body itself, on this
+       * loop; the job stays in flight (d->invokes) until it answers. */
+      j->rc = p->vt->construct_here(p, j->d->mon, &j->req, here_done, j,
+                                    &j->err);
+    } else {
+      j->rc = (j->is_call ? p->vt->call : p->vt->construct)(
+          p, &j->req, answered, j, &j->err);
+    }
     if (j->rc == 0) return;
   }
   relay_done(j);

@@ -158,6 +158,11 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   unsigned char *refresh_done;
   /* The monitor endpoint of component providers (components.c), or NULL. */
   struct mp__deploy_endpoint *endpoint;
+  /* Construct and Call answers from the plugins' thread (components.c):
+   * |relay_inbox| guarded by |relay_mu|, |relayed| wakes the loop. */
+  uv_async_t relayed;
+  uv_mutex_t relay_mu;
+  struct relay_job *relay_inbox;
   /* A registration bailed (machine.c registered): the run fails with no
    * "update failed", as Pulumi's executor returns a bail before it. */
   int bailed;
@@ -197,6 +202,8 @@ mp_provider *mp__deploy_provider_for(deploy *d, const char *ref,
                                      const mp_invoke_pkg *want, mp_err *err);
 
 /* ---- component providers (components.c) ---- */
+/* Opens d->relayed (the loop's side of Construct and Call answers). */
+void mp__deploy_relays_init(deploy *d);
 /* The monitor's endpoint, construct and call hooks (|ud| is the
  * deployment). */
 const char *mp__deploy_endpoint(void *ud, mp_err *err);

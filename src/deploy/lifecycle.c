@@ -77,6 +77,7 @@ void mp__deploy_finish(deploy *d) {
   uv_close((uv_handle_t *)&d->tick, close_cb);
   uv_close((uv_handle_t *)&d->gen.wake, close_cb);
   if (d->mon) uv_close((uv_handle_t *)&d->answers, close_cb);
+  if (d->mon) uv_close((uv_handle_t *)&d->relayed, close_cb);
   mp_stepexec_close(d->ex);
   d->ex = NULL;
 }
@@ -210,6 +211,7 @@ static void create_parts(deploy *d) {
   const mp_deploy_opts *o = d->o;
   uv_async_init(&d->loop, &d->answers, mp__deploy_on_answers);
   d->answers.data = d;
+  mp__deploy_relays_init(d);
   mp_stepexec_opts eo = {0};
   eo.loop = &d->loop;
   eo.parallel = d->parallel;
@@ -499,9 +501,11 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
   mp__deploy_ahead_init(d);
+  uv_mutex_init(&d->relay_mu);
   int rc = uv_loop_init(&d->loop);
   if (rc < 0) {
     mp_err_from_uv(err, rc, "cannot start the event loop");
+    uv_mutex_destroy(&d->relay_mu);
     free(d);
     return MP_EIO;
   }
@@ -536,6 +540,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   }
   teardown(d);
   uv_loop_close(&d->loop);
+  uv_mutex_destroy(&d->relay_mu);
   free(d);
   mp_span_end(o->log, span, "result", rc < 0 ? "error" : res->failed ? "failed"
                                                        : "succeeded");

@@ -96,6 +96,11 @@ void mp_prov_resp_add_failure(mp_prov_resp *r, const char *property,
  * means the provider lacks the method and the engine applies Pulumi's fallback
  * (CheckConfig: news unchanged; DiffConfig: unknown; Check: news unchanged;
  * Diff: unknown; Read: echo). */
+/* The answer of a provider call that does not wait (construct, call):
+ * |resp| the packed answer, or NULL and |err| on a failure. */
+typedef void (*mp_provider_answer_cb)(void *ud, const mp_buf *resp,
+                                      const mp_err *err);
+
 typedef struct mp_provider_vtable {
   int (*check_config)(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
                       mp_err *err);
@@ -124,12 +129,17 @@ typedef struct mp_provider_vtable {
   void (*free)(mp_provider *p);
   /* Component providers (docs/plugins.md, "Components, methods and
    * packages"): |req| is a packed pulumirpc ConstructRequest or
-   * CallRequest, made by the monitor, and |resp| gets the packed
-   * ConstructResponse or CallResponse. NULL: the provider has no
-   * components or methods. */
-  int (*construct)(mp_provider *p, const mp_buf *req, mp_buf *resp,
-                   mp_err *err);
-  int (*call)(mp_provider *p, const mp_buf *req, mp_buf *resp, mp_err *err);
+   * CallRequest, made by the monitor (copied: the caller keeps it). They
+   * hold no thread while the provider works, since a Construct waits
+   * for its children's own provider calls: 0 and |done| runs once,
+   * later, on another thread, with the packed ConstructResponse or
+   * CallResponse (NULL and the error on a failure); or an MP_E code, and
+   * |done| never runs. Any thread. NULL: the provider has no components
+   * or methods. */
+  int (*construct)(mp_provider *p, const mp_buf *req,
+                   mp_provider_answer_cb done, void *ud, mp_err *err);
+  int (*call)(mp_provider *p, const mp_buf *req, mp_provider_answer_cb done,
+              void *ud, mp_err *err);
   /* Parameterize: |req| a packed ParameterizeRequest, |resp| the packed
    * ParameterizeResponse. NULL: not parameterizable. */
   int (*parameterize)(mp_provider *p, const mp_buf *req, mp_buf *resp,

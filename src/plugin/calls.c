@@ -18,7 +18,7 @@ static mp__plugin *of(mp_provider *prov) { return (mp__plugin *)prov; }
 
 /* ---- one call ---- */
 
-static void inflight_add(mp__plugin *p, mp__inflight *in) {
+void mp__plugin_inflight_add(mp__plugin *p, mp__inflight *in) {
   pthread_mutex_lock(&p->mu);
   mp__inflight **pp = &p->inflight;
   while (*pp) pp = &(*pp)->next;
@@ -30,8 +30,8 @@ static void inflight_add(mp__plugin *p, mp__inflight *in) {
   pthread_mutex_unlock(&p->mu);
 }
 
-static void inflight_remove(mp__plugin *p, mp__inflight *in,
-                            mp_prov_resp *r) {
+void mp__plugin_inflight_remove(mp__plugin *p, mp__inflight *in,
+                                mp_prov_resp *r) {
   pthread_mutex_lock(&p->mu);
   for (mp__inflight **pp = &p->inflight; *pp; pp = &(*pp)->next)
     if (*pp == in) {
@@ -60,7 +60,7 @@ static int call_bytes(mp__plugin *p, const char *path, const uint8_t *buf,
                       mp_prov_resp *r, mp_rpc_reply *reply, mp_err *err) {
   mp__inflight in = {urn ? urn : "", {0}, NULL};
   mp_strv_init(&in.diags);
-  inflight_add(p, &in);
+  mp__plugin_inflight_add(p, &in);
   mp_rpc_call_opts opts = {.timeout_ms = timeout_ms};
   mp_err e;
   mp_err_clear(&e);
@@ -80,19 +80,25 @@ static int call_bytes(mp__plugin *p, const char *path, const uint8_t *buf,
   else
     MP_LOGV(log, 7, "Provider[%s].%s(%s) failed: %s (%.3fms)", p->name,
             method, in.urn, e.msg, ms);
-  inflight_remove(p, &in, r);
+  mp__plugin_inflight_remove(p, &in, r);
   if (rc == 0) return 0;
-  if (rc == MP_EPLUGIN && reply->status.code != MP_RPC_UNIMPLEMENTED) {
-    const char *m = reply->status.message;
-    return mp_err_set(err, rc, "%s", m && *m ? m : e.msg);
-  }
-  if (rc == MP_EPLUGIN) return mp_err_set(err, rc, "%s", e.msg);
   /* A lost connection usually means the process is ending: it gets a
    * moment to be reaped, so that the message says how it ended. */
+  return mp__plugin_call_error(p, rc, reply, &e, 500, err);
+}
+
+int mp__plugin_call_error(mp__plugin *p, int rc, const mp_rpc_reply *reply,
+                          const mp_err *e, uint64_t lost_wait_ms,
+                          mp_err *err) {
+  if (rc == MP_EPLUGIN && reply->status.code != MP_RPC_UNIMPLEMENTED) {
+    const char *m = reply->status.message;
+    return mp_err_set(err, rc, "%s", m && *m ? m : e->msg);
+  }
+  if (rc == MP_EPLUGIN) return mp_err_set(err, rc, "%s", e->msg);
   char note[96];
   int lost = reply->status.code == MP_RPC_UNAVAILABLE;
-  mp__plugin_exit_note(p, lost ? 500 : 0, note, sizeof(note));
-  return mp_err_set(err, rc, "%s%s", e.msg, note);
+  mp__plugin_exit_note(p, lost ? lost_wait_ms : 0, note, sizeof(note));
+  return mp_err_set(err, rc, "%s%s", e->msg, note);
 }
 
 /* call() of |path|, a method of any service. */
@@ -803,16 +809,6 @@ static int relay(mp_provider *prov, const char *method, const mp_buf *req,
   return rc;
 }
 
-static int p_construct(mp_provider *prov, const mp_buf *req, mp_buf *resp,
-                       mp_err *err) {
-  return relay(prov, "Construct", req, resp, err);
-}
-
-static int p_call(mp_provider *prov, const mp_buf *req, mp_buf *resp,
-                  mp_err *err) {
-  return relay(prov, "Call", req, resp, err);
-}
-
 static int p_parameterize(mp_provider *prov, const mp_buf *req, mp_buf *resp,
                           mp_err *err) {
   return relay(prov, "Parameterize", req, resp, err);
@@ -832,8 +828,8 @@ const mp_provider_vtable mp__plugin_vtable = {
     .get_plugin_info = p_get_plugin_info,
     .cancel = p_cancel,
     .free = p_free,
-    .construct = p_construct,
-    .call = p_call,
+    .construct = mp__plugin_construct,
+    .call = mp__plugin_call,
     .parameterize = p_parameterize,
     .get_schema = mp__plugin_get_schema,
 };

@@ -132,6 +132,25 @@ int mp__plugin_spawn(mp_plugin_host *h, const char *pkg,
 /* Unlinks |p| from its host, ends its process and frees it. host.c. */
 void mp__plugin_release(mp__plugin *p);
 
+/* Diagnostics routing of one call in flight: |in| listed from add to
+ * remove; remove hands its lines to |r| (NULL: to the display). Any
+ * thread. calls.c. */
+void mp__plugin_inflight_add(mp__plugin *p, mp__inflight *in);
+void mp__plugin_inflight_remove(mp__plugin *p, mp__inflight *in,
+                                mp_prov_resp *r);
+/* The error of a failed call: the plugin's own message when it answered
+ * one, else what went wrong and how the process ended (waiting up to
+ * |lost_wait_ms| for it to be reaped when the connection was lost).
+ * Returns |rc|'s code, set in |err|. Any thread. calls.c. */
+int mp__plugin_call_error(mp__plugin *p, int rc, const mp_rpc_reply *reply,
+                          const mp_err *e, uint64_t lost_wait_ms,
+                          mp_err *err);
+/* Construct and Call, answered on the host's loop thread (relay.c). */
+int mp__plugin_construct(mp_provider *prov, const mp_buf *req,
+                         mp_provider_answer_cb done, void *ud, mp_err *err);
+int mp__plugin_call(mp_provider *prov, const mp_buf *req,
+                    mp_provider_answer_cb done, void *ud, mp_err *err);
+
 /* The provider method table of a plugin. calls.c. */
 extern const mp_provider_vtable mp__plugin_vtable;
 /* The table's get_schema (schema.c). */

@@ -4,7 +4,8 @@
 // built-in random provider) and a command:local:Command that echoes the
 // pet's name. Inputs: prefix (replaces the pet when it changes), note
 // (any value; a secret must come back a secret), and a dependency that the
-// command keeps. Outputs: petName, echoed, note.
+// command keeps; childPrefix (optional) goes before the children's names,
+// so that several Pets can live in one stack. Outputs: petName, echoed, note.
 // Method petcomp:index:Pet/greet(word) -> {message} (secret when word is).
 // GetSchema lists Pet with isComponent (Pulumi YAML programs ask for it).
 // PETCOMP_THROW=1 makes Construct throw.
@@ -17,14 +18,14 @@ class Pet extends pulumi.ComponentResource {
     super("petcomp:index:Pet", name, {}, opts);
     const pet = new pulumi.CustomResource(
       "random:index/randomPet:RandomPet",
-      "petchild",
+      `${args.childPrefix || ""}petchild`,
       { length: 2, prefix: args.prefix, separator: "-", petName: undefined, id: undefined },
       { parent: this },
     );
     this.petName = pet.id;
     const cmd = new pulumi.CustomResource(
       "command:local:Command",
-      "echochild",
+      `${args.childPrefix || ""}echochild`,
       { create: pulumi.interpolate`echo ${pet.id}`, stdout: undefined },
       { parent: this },
     );

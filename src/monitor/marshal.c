@@ -133,6 +133,14 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   if (q->name == NULL || q->name[0] == '\0')
     return mp_err_set(err, MP_EINVAL,
                       "RegisterResource of a '%s': missing name", q->type);
+  /* Pulumi's monitor refuses the option on anything but a provider
+   * (lifecycletest TestEnvVarMappingsOnNonProviderFails). */
+  if (q->n_envvarmappings > 0 && !mp_type_is_provider(q->type))
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterResource '%s': envVarMappings can only be used "
+                      "with provider resources, and '%s' is not a provider; "
+                      "set it on the provider resource that serves it",
+                      q->name, q->type);
   mp_goal *g = mp_goal_new(q->type, q->name, q->custom);
   mp_value_free(g->inputs);
   g->inputs = NULL;

@@ -4,7 +4,9 @@
 # paths as `~ key (hidden)` in the --diff view (lifecycletest
 # hide_diffs_test.go, its testdata diff.stdout.txt); envVarMappings is
 # refused on anything but a provider resource ("envVarMappings can only
-# be used with provider resources", TestEnvVarMappingsOnNonProviderFails).
+# be used with provider resources", TestEnvVarMappingsOnNonProviderFails),
+# and on a provider served inside minipulumi, which has no process of its
+# own to give the variables to.
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world
 
@@ -57,4 +59,26 @@ expect_out "envVarMappings can only be used with provider resources" "the refusa
 export_state
 check "nothing changed" "assert res()['r']['inputs']['shown'] == 'two', res()['r']"
 
+
+# On a provider served inside minipulumi (the built-in test provider)
+# there is no process to give the variables to: refused, not dropped.
+cat > Pulumi.yaml <<'YAML'
+name: proj
+runtime: yaml
+resources:
+  p:
+    type: pulumi:providers:test
+    options:
+      envVarMappings:
+        FOO: BAR
+  r:
+    type: test:Resource
+    properties:
+      shown: two
+    options:
+      provider: ${p}
+YAML
+run up -y
+expect_rc 1 "envVarMappings on a built-in provider"
+expect_out "envVarMappings cannot be applied" "the refusal says why"
 finish

@@ -211,6 +211,6 @@ static int sp_make(void *ud, const char *pkg, const char *version,
 }
 
 mp_provider_factory sp_factory(sp_world *w) {
-  mp_provider_factory f = {sp_make, w, NULL};
+  mp_provider_factory f = {sp_make, w, NULL, NULL};
   return f;
 }

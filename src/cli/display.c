@@ -428,6 +428,28 @@ static const mp_value *at_path(const mp_value *root, const char *path) {
   return v;
 }
 
+/* hideDiffs: a change under one of the resource's paths is shown by its
+ * path alone, `~ key (hidden)` (Pulumi's diff view). */
+static int hidden(const mp_step_meta *m, const char *path) {
+  const mp_resource *st = m->new_ ? m->new_ : m->old;
+  if (st == NULL || st->hide_diffs.len == 0) return 0;
+  mp_path p;
+  if (mp_path_parse(path, &p, NULL) != 0) return 0;
+  int hit = 0;
+  for (size_t i = 0; i < st->hide_diffs.len && !hit; i++) {
+    mp_path pat;
+    if (mp_path_parse(st->hide_diffs.items[i], &pat, NULL) != 0) continue;
+    hit = mp_path_covers(&pat, &p);
+    mp_path_destroy(&pat);
+  }
+  mp_path_destroy(&p);
+  return hit;
+}
+
+static void render_hidden(mp_buf *b, const char *sym, const char *path) {
+  mp_buf_printf(b, "      %s %s (hidden)\n", sym, path);
+}
+
 static void render_changes(const mp_display *d, const mp_step_meta *m,
                            mp_buf *b) {
   const mp_value *olds = m->old ? m->old->inputs : NULL;
@@ -437,9 +459,13 @@ static void render_changes(const mp_display *d, const mp_step_meta *m,
     for (size_t i = 0; i < m->detailed_diff->len; i++) {
       const mp_diff_entry *e = &m->detailed_diff->items[i];
       const mp_value *ov = at_path(olds, e->path), *nv = at_path(news, e->path);
-      if (e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE) {
+      int add = e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE;
+      int del = e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE;
+      if (hidden(m, e->path)) {
+        render_hidden(b, add ? "+" : del ? "-" : "~", e->path);
+      } else if (add) {
         render_prop(d, b, "+", e->path, nv);
-      } else if (e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE) {
+      } else if (del) {
         render_prop(d, b, "-", e->path, ov);
       } else {
         mp_buf_printf(b, "      ~ %s: ", e->path);
@@ -455,7 +481,8 @@ static void render_changes(const mp_display *d, const mp_step_meta *m,
     const char *k = m->diffs->items[i];
     const mp_value *ov = olds ? mp_value_object_get(olds, k) : NULL;
     const mp_value *nv = news ? mp_value_object_get(news, k) : NULL;
-    if (!ov) render_prop(d, b, "+", k, nv);
+    if (hidden(m, k)) render_hidden(b, !ov ? "+" : !nv ? "-" : "~", k);
+    else if (!ov) render_prop(d, b, "+", k, nv);
     else if (!nv) render_prop(d, b, "-", k, ov);
     else {
       mp_buf_printf(b, "      ~ %s: ", k);

@@ -57,21 +57,49 @@ static int make_dynamic(const mp_cli_providers *set, mp_provider **out,
   return rc;
 }
 
-static int make(void *ud, const char *pkg, const char *version,
-                mp_provider **out, mp_err *err) {
-  mp_cli_providers *set = ud;
+/* |next|'s make, or its make_env when |env_map| (may be NULL) maps
+ * variables. */
+static int make_next(mp_provider_factory next, const char *pkg,
+                     const char *version, const mp_strv *env_map,
+                     mp_provider **out, mp_err *err) {
+  if (env_map == NULL) return next.make(next.ud, pkg, version, out, err);
+  if (next.make_env == NULL)
+    return mp_err_set(err, MP_EINVAL,
+                      "provider of package '%s': envVarMappings cannot be "
+                      "applied: the built-in provider runs inside "
+                      "minipulumi, with no environment of its own; set the "
+                      "variables themselves",
+                      pkg ? pkg : "");
+  return next.make_env(next.ud, pkg, version, env_map, out, err);
+}
+
+static int make_with(mp_cli_providers *set, const char *pkg,
+                     const char *version, const mp_strv *env_map,
+                     mp_provider **out, mp_err *err) {
   *out = NULL;
-  if (pkg && strcmp(pkg, "pulumi") == 0) return mp_cli_stackref_new(set, out);
-  if (pkg && strcmp(pkg, DYNAMIC_PKG) == 0) return make_dynamic(set, out, err);
+  if (pkg && strcmp(pkg, "pulumi") == 0 && env_map == NULL)
+    return mp_cli_stackref_new(set, out);
+  if (pkg && strcmp(pkg, DYNAMIC_PKG) == 0 && env_map == NULL)
+    return make_dynamic(set, out, err);
   mp_provider_factory next = set->host ? mp_plugin_host_factory(set->host)
                                        : set->builtins;
-  int rc = next.make(next.ud, pkg, version, out, err);
+  int rc = make_next(next, pkg, version, env_map, out, err);
   /* A version that is not installed is acquired, as Pulumi's registry
    * does when it loads a provider, then looked up again. */
   if (rc == MP_ENOENT && set->host && set->acquire && version && *version &&
       mp_cli_plugin_acquire(set, pkg, version, err) == 0)
-    rc = next.make(next.ud, pkg, version, out, err);
+    rc = make_next(next, pkg, version, env_map, out, err);
   return rc;
+}
+
+static int make(void *ud, const char *pkg, const char *version,
+                mp_provider **out, mp_err *err) {
+  return make_with(ud, pkg, version, NULL, out, err);
+}
+
+static int make_env(void *ud, const char *pkg, const char *version,
+                    const mp_strv *env_map, mp_provider **out, mp_err *err) {
+  return make_with(ud, pkg, version, env_map, out, err);
 }
 
 void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
@@ -92,7 +120,7 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
 }
 
 mp_provider_factory mp_cli_providers_factory(mp_cli_providers *set) {
-  mp_provider_factory f = {make, set, mp_cli_plugin_note_url};
+  mp_provider_factory f = {make, set, mp_cli_plugin_note_url, make_env};
   return f;
 }
 

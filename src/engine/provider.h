@@ -190,6 +190,12 @@ typedef struct mp_provider_factory {
    * `pluginDownloadURL` input). Any thread. */
   void (*download_url)(void *ud, const char *pkg, const char *version,
                        const char *url);
+  /* Optional: |make| for a provider resource whose inputs map environment
+   * variables (envVarMappings): |env_map| holds pairs, the variable to
+   * read, then the name the plugin's process sees its value under. NULL:
+   * such a provider resource is refused. */
+  int (*make_env)(void *ud, const char *pkg, const char *version,
+                  const mp_strv *env_map, mp_provider **out, mp_err *err);
 } mp_provider_factory;
 
 /* Frees |p| through its table; NULL is fine. */

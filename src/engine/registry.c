@@ -164,7 +164,21 @@ static int make_for(const mp_registry *r, const char *pkg,
   const char *url = mp_provider_download_url(inputs);
   if (r->factory.download_url && version && url)
     r->factory.download_url(r->factory.ud, plugin, version, url);
-  int rc = r->factory.make(r->factory.ud, plugin, version, out, err);
+  mp_strv env_map;
+  mp_strv_init(&env_map);
+  mp_provider_env_map(inputs, &env_map);
+  int rc;
+  if (env_map.len == 0)
+    rc = r->factory.make(r->factory.ud, plugin, version, out, err);
+  else if (r->factory.make_env)
+    rc = r->factory.make_env(r->factory.ud, plugin, version, &env_map, out,
+                             err);
+  else
+    rc = mp_err_set(err, MP_EINVAL,
+                    "provider of package '%s': envVarMappings cannot be "
+                    "applied here (no plugin process to give them to)",
+                    pkg);
+  mp_strv_destroy(&env_map);
   if (rc == 0 && (rc = mp_provider_parameterize(*out, pkg, inputs, err)) < 0) {
     mp_provider_free(*out);
     *out = NULL;

@@ -71,6 +71,10 @@ void mp_provider_inputs_set_url(mp_value *inputs, const char *url);
 /* Keeps a provider resource's envVarMappings option (an OBJECT of
  * strings, owned) in its inputs' __internal, as Pulumi's engine does. */
 void mp_provider_inputs_set_env_vars(mp_value *inputs, mp_value *mappings);
+/* Appends the envVarMappings that provider |inputs| keep to |out| as
+ * pairs: the variable to read, the name the plugin sees it under (in key
+ * order). Nothing when there are none. */
+void mp_provider_env_map(const mp_value *inputs, mp_strv *out);
 /* The download URL |inputs| ask for (`__internal.pluginDownloadURL`, or
  * the top-level key in a state without `__internal`, as older engines
  * wrote it), or NULL. Borrowed. */

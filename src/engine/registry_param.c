@@ -34,6 +34,19 @@ void mp_provider_inputs_set_env_vars(mp_value *inputs, mp_value *mappings) {
   mp_value_object_set(internal_of(inputs), "envVarMappings", mappings);
 }
 
+void mp_provider_env_map(const mp_value *inputs, mp_strv *out) {
+  const mp_value *in = mp_value_object_get(inputs, MP_PROVIDER_INTERNAL_KEY);
+  const mp_value *m =
+      in && in->kind == MP_VALUE_OBJECT ? mp_value_object_get(in, "envVarMappings")
+                                        : NULL;
+  for (size_t i = 0; m && m->kind == MP_VALUE_OBJECT && i < m->u.obj.len; i++) {
+    const mp_value *v = m->u.obj.items[i].value;
+    if (v == NULL || v->kind != MP_VALUE_STRING) continue;
+    mp_strv_push(out, m->u.obj.items[i].key);
+    mp_strv_push(out, v->u.str.ptr);
+  }
+}
+
 void mp_provider_inputs_set_param(mp_value *inputs,
                                   const mp_provider_param *p) {
   mp_value *in = internal_of(inputs);

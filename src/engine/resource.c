@@ -35,6 +35,7 @@ void mp_refs_append(const char *parent, const char *deleted_with,
 void mp_resource_refs(const mp_resource *r, unsigned kinds, mp_strv *out) {
   mp_refs_append(r->parent, r->deleted_with, &r->dependencies,
                  &r->property_dependencies, r->provider, kinds, out);
+  if (kinds & MP_REF_REPLACE_WITH) mp_strv_copy(out, &r->replace_with);
 }
 
 /* ==== property dependencies ==== */

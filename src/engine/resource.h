@@ -105,16 +105,20 @@ enum mp_ref_kinds {
   MP_REF_DEPENDENCY = 1 << 2,
   MP_REF_PROPERTY = 1 << 3, /* property dependencies */
   MP_REF_PROVIDER = 1 << 4, /* the URN of its provider reference */
-  MP_REF_ALL = (1 << 5) - 1
+  MP_REF_REPLACE_WITH = 1 << 5, /* replaceWith (Pulumi's GetAllDependencies
+                                   counts them as dependencies too) */
+  MP_REF_ALL = (1 << 6) - 1
 };
 
 /* Appends to |out| (copies) every URN |r| refers to whose kind is in
  * |kinds| (enum mp_ref_kinds), in this order: parent, deletedWith,
- * dependencies, property dependencies by key, provider. Repeats are kept.
+ * dependencies, property dependencies by key, provider, replaceWith.
+ * Repeats are kept.
  * A provider reference is read with mp_provider_ref_parse; one that does
  * not parse adds nothing. */
 void mp_resource_refs(const mp_resource *r, unsigned kinds, mp_strv *out);
-/* The same over the parts, for what is not yet a resource (a goal). */
+/* The same over the parts, for what is not yet a resource (a goal); the
+ * caller adds replaceWith. */
 void mp_refs_append(const char *parent, const char *deleted_with,
                     const mp_strv *dependencies,
                     const mp_propdeps *property_dependencies,

@@ -113,6 +113,13 @@ static void provider_plugin_inputs(mp_goal *g,
   }
 }
 
+/* A SourcePosition as the state keeps it ("<uri>#<line>,<column>"), or
+ * NULL. */
+static char *source_position(const Pulumirpc__SourcePosition *sp) {
+  if (sp == NULL || sp->uri == NULL || sp->uri[0] == '\0') return NULL;
+  return mp_xasprintf("%s#%d,%d", sp->uri, sp->line, sp->column);
+}
+
 /* replacementTrigger: any value; a null one is no trigger. */
 static int replacement_trigger(mp_goal *g, const Google__Protobuf__Value *pb,
                                mp_err *err) {
@@ -133,6 +140,26 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   if (q->name == NULL || q->name[0] == '\0')
     return mp_err_set(err, MP_EINVAL,
                       "RegisterResource of a '%s': missing name", q->type);
+  /* What we do not act on is refused, not ignored: state migrations (a
+   * feature we do not advertise), plugin checksums (no download here
+   * checks them) and snippets. */
+  const char *refused = q->n_state_migrations > 0 ? "state migrations"
+                        : q->n_pluginchecksums > 0 ? "pluginChecksums"
+                        : q->snippetid && q->snippetid[0] ? "snippetId"
+                                                          : NULL;
+  if (refused)
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterResource '%s': %s are not supported by this "
+                      "engine; remove them from the resource",
+                      q->name, refused);
+  /* Pulumi's monitor refuses the option on anything but a provider
+   * (lifecycletest TestEnvVarMappingsOnNonProviderFails). */
+  if (q->n_envvarmappings > 0 && !mp_type_is_provider(q->type))
+    return mp_err_set(err, MP_EINVAL,
+                      "RegisterResource '%s': envVarMappings can only be used "
+                      "with provider resources, and '%s' is not a provider; "
+                      "set it on the provider resource that serves it",
+                      q->name, q->type);
   mp_goal *g = mp_goal_new(q->type, q->name, q->custom);
   mp_value_free(g->inputs);
   g->inputs = NULL;
@@ -189,10 +216,7 @@ int mp__monitor_goal_from_register(const Pulumirpc__RegisterResourceRequest *q,
   g->version = opt_str(q->version);
   g->plugin_download_url = opt_str(q->plugindownloadurl);
   provider_plugin_inputs(g, q);
-  if (q->sourceposition && q->sourceposition->uri && q->sourceposition->uri[0])
-    g->source_position = mp_xasprintf("%s#%d,%d", q->sourceposition->uri,
-                                      q->sourceposition->line,
-                                      q->sourceposition->column);
+  g->source_position = source_position(q->sourceposition);
   *out = g;
   return 0;
 }
@@ -205,6 +229,11 @@ int mp__monitor_goal_from_read(const Pulumirpc__ReadResourceRequest *q,
     return mp_err_set(err, MP_EINVAL, "ReadResource: missing type or name");
   if (q->id == NULL || q->id[0] == '\0')
     return mp_err_set(err, MP_EINVAL, "ReadResource '%s': missing id", q->name);
+  if (q->n_pluginchecksums > 0)
+    return mp_err_set(err, MP_EINVAL,
+                      "ReadResource '%s': pluginChecksums are not supported "
+                      "by this engine; remove them from the read",
+                      q->name);
   mp_goal *g = mp_goal_new(q->type, q->name, 1);
   mp_value_free(g->inputs);
   g->inputs = NULL;
@@ -218,6 +247,10 @@ int mp__monitor_goal_from_read(const Pulumirpc__ReadResourceRequest *q,
   g->parent = opt_str(q->parent);
   g->provider = opt_str(q->provider);
   g->version = opt_str(q->version);
+  /* The default provider's download URL, and the state's source position,
+   * as Pulumi's ReadResource keeps them. */
+  g->plugin_download_url = opt_str(q->plugindownloadurl);
+  g->source_position = source_position(q->sourceposition);
   strv_from(&g->dependencies, q->dependencies, q->n_dependencies);
   strv_from(&g->additional_secret_outputs, q->additionalsecretoutputs,
             q->n_additionalsecretoutputs);

@@ -1023,6 +1023,18 @@ int mp_monitor_invoke(mp_monitor *m, const Pulumirpc__ResourceInvokeRequest *req
     return mp_err_set(err, MP_EINVAL, "Invoke: missing function token");
   if (m->o.hooks.invoke == NULL)
     return mp_err_set(err, MP_EPLUGIN, "unknown function %s", req->tok);
+  /* Options of features we do not advertise (invokeDependsOn,
+   * invokeParent): the SDK then waits for the dependencies itself; one
+   * that sends them anyway is told, not ignored. */
+  if (req->n_dependson > 0 || (req->parent && req->parent[0]) ||
+      req->n_pluginchecksums > 0)
+    return mp_err_set(err, MP_EINVAL,
+                      "Invoke %s: the %s option is not supported by this "
+                      "engine; remove it from the call",
+                      req->tok,
+                      req->n_dependson > 0   ? "dependsOn"
+                      : req->n_pluginchecksums ? "pluginChecksums"
+                                               : "parent");
   mp_value *args = NULL;
   const mp__package *package = NULL;
   int rc = apply_package(m, req->packageref, NULL, &package, err);

@@ -28,6 +28,11 @@ static const struct feature {
      PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES},
     {"aliasSpecs", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ALIAS_SPECS},
     {"deletedWith", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH},
+    /* Replacement options the step generator acts on (stepgen/sg_diff.c):
+     * without them the SDK refuses the options itself. */
+    {"replaceWith", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_REPLACE_WITH},
+    {"replacementTrigger",
+     PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_REPLACEMENT_TRIGGER},
     /* The program's callbacks (monitor/transforms.c). */
     {"transforms", PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_TRANSFORMS},
     {"invokeTransforms",

@@ -341,7 +341,7 @@ int mp_analyzer_start(mp_plugin_host *h, const char *dir,
   const char *tail[] = {".", NULL};
   mp_err e;
   mp_err_clear(&e);
-  int rc = mp__plugin_spawn(h, "policy", argv, real, tail, &a->p, &e);
+  int rc = mp__plugin_spawn(h, "policy", argv, real, tail, NULL, &a->p, &e);
   free(node);
   free(run);
   if (rc < 0) mp_err_set(err, MP_EIO, "policy pack %s failed to start: %s",

@@ -189,6 +189,7 @@ static void free_plugin(mp__plugin *p) {
   pthread_mutex_destroy(&p->mu);
   free(p->version);
   free(p->cwd);
+  mp_strv_destroy(&p->env_map);
   for (size_t i = 0; p->tail && p->tail[i]; i++) free(p->tail[i]);
   free(p->tail);
   free(p->bin);
@@ -205,9 +206,12 @@ void mp__plugin_release(mp__plugin *p) {
 
 int mp__plugin_spawn(mp_plugin_host *h, const char *pkg,
                      const char *const *argv, const char *cwd,
-                     const char *const *tail, mp__plugin **out, mp_err *err) {
+                     const char *const *tail, const mp_strv *env_map,
+                     mp__plugin **out, mp_err *err) {
   *out = NULL;
   mp__plugin *p = mp_xcalloc(1, sizeof(*p));
+  mp_strv_init(&p->env_map);
+  if (env_map) mp_strv_copy(&p->env_map, env_map);
   p->base.vt = &mp__plugin_vtable;
   p->base.pkg = mp_xstrdup(pkg);
   p->h = h;
@@ -235,12 +239,12 @@ int mp__plugin_spawn(mp_plugin_host *h, const char *pkg,
   return 0;
 }
 
-int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
-                     const char *const *argv, mp_provider **out,
-                     mp_err *err) {
+static int launch_env(mp_plugin_host *h, const char *pkg,
+                      const char *const *argv, const mp_strv *env_map,
+                      mp_provider **out, mp_err *err) {
   *out = NULL;
   mp__plugin *p = NULL;
-  int rc = mp__plugin_spawn(h, pkg, argv, NULL, NULL, &p, err);
+  int rc = mp__plugin_spawn(h, pkg, argv, NULL, NULL, env_map, &p, err);
   if (rc < 0) return rc;
   rc = mp__plugin_setup(p, err);
   if (rc < 0) {
@@ -251,16 +255,39 @@ int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
   return 0;
 }
 
-/* The factory's make: spec, built-in, then a plugin found on disk. */
-static int make(void *ud, const char *pkg, const char *version,
-                mp_provider **out, mp_err *err) {
-  mp_plugin_host *h = ud;
+int mp_plugin_launch(mp_plugin_host *h, const char *pkg,
+                     const char *const *argv, mp_provider **out,
+                     mp_err *err) {
+  return launch_env(h, pkg, argv, NULL, out, err);
+}
+
+/* envVarMappings need a process of the provider's own. */
+static int no_process(const mp_strv *env_map, const char *pkg,
+                      const char *what, mp_err *err) {
+  if (env_map == NULL || env_map->len == 0) return 0;
+  return mp_err_set(err, MP_EINVAL,
+                    "provider of package '%s': envVarMappings cannot be "
+                    "applied: the %s runs inside minipulumi, with no "
+                    "environment of its own; set the variables themselves",
+                    pkg, what);
+}
+
+/* The factory's make: spec, built-in, then a plugin found on disk, whose
+ * process gets the variables of |env_map| (may be NULL) under their new
+ * names. */
+static int make_with(mp_plugin_host *h, const char *pkg, const char *version,
+                     const mp_strv *env_map, mp_provider **out, mp_err *err) {
   *out = NULL;
   if (pkg == NULL) return mp_err_set(err, MP_EINVAL, "no package named");
   if (!mp__plugin_named_by_spec(h, pkg, version) && h->builtins.make) {
     mp_err e;
     mp_err_clear(&e);
     int rc = h->builtins.make(h->builtins.ud, pkg, version, out, &e);
+    if (rc == 0 && env_map && env_map->len > 0) {
+      mp_provider_free(*out);
+      *out = NULL;
+      return no_process(env_map, pkg, "built-in provider", err);
+    }
     if (rc != MP_ENOENT) {
       if (rc < 0) mp_err_set(err, rc, "%s", e.msg);
       return rc;
@@ -275,7 +302,8 @@ static int make(void *ud, const char *pkg, const char *version,
     free(rt);
     if (yaml) {
       /* Served in-process by the embedded YAML host: no process. */
-      rc = h->yaml_plugin(pkg, path, out, err);
+      rc = no_process(env_map, pkg, "YAML component provider", err);
+      if (rc == 0) rc = h->yaml_plugin(pkg, path, out, err);
       free(path);
       return rc;
     }
@@ -288,7 +316,8 @@ static int make(void *ud, const char *pkg, const char *version,
     mp_strv_push(&argv, path);
   if (rc == 0) {
     mp_strv_push_take(&argv, NULL);
-    rc = mp_plugin_launch(h, pkg, (const char *const *)argv.items, out, err);
+    rc = launch_env(h, pkg, (const char *const *)argv.items, env_map, out,
+                    err);
   }
   mp_strv_destroy(&argv);
   const char *claims = mp_builtin_unclaimed(pkg, version);
@@ -304,8 +333,18 @@ static int make(void *ud, const char *pkg, const char *version,
   return rc;
 }
 
+static int make(void *ud, const char *pkg, const char *version,
+                mp_provider **out, mp_err *err) {
+  return make_with(ud, pkg, version, NULL, out, err);
+}
+
+static int make_env(void *ud, const char *pkg, const char *version,
+                    const mp_strv *env_map, mp_provider **out, mp_err *err) {
+  return make_with(ud, pkg, version, env_map, out, err);
+}
+
 mp_provider_factory mp_plugin_host_factory(mp_plugin_host *h) {
-  mp_provider_factory f = {make, h, NULL};
+  mp_provider_factory f = {make, h, NULL, make_env};
   return f;
 }
 

@@ -125,21 +125,52 @@ static char *env_pair(const char *k, const char *v) {
   return mp_xasprintf("%s=%s", k, v ? v : "");
 }
 
-/* environ without the PULUMI_* keys we set, then ours. */
-static char **make_env(const mp_plugin_host *h) {
+/* The value of |name| in environ, or NULL. */
+static const char *environ_value(const char *name) {
+  size_t len = strlen(name);
+  for (size_t i = 0; environ[i]; i++)
+    if (strncmp(environ[i], name, len) == 0 && environ[i][len] == '=')
+      return environ[i] + len + 1;
+  return NULL;
+}
+
+/* Whether |entry| ("K=V") is a variable that an envVarMappings pair of
+ * |p| with a set source gives a new value. */
+static int remapped(const mp__plugin *p, const char *entry) {
+  for (size_t i = 0; i + 1 < p->env_map.len; i += 2) {
+    const char *to = p->env_map.items[i + 1];
+    size_t len = strlen(to);
+    if (strncmp(entry, to, len) == 0 && entry[len] == '=' &&
+        environ_value(p->env_map.items[i]))
+      return 1;
+  }
+  return 0;
+}
+
+/* environ without the PULUMI_* keys we set, then ours; then each
+ * envVarMappings variable that is set under its new name (Pulumi's
+ * provider environment: the plugin sees the value of the first name as
+ * the second, the first name's own entry kept). */
+static char **make_env(const mp__plugin *p) {
+  const mp_plugin_host *h = p->h;
   static const char *const ours[] = {"PULUMI_CONFIG=", "PULUMI_PROJECT=",
                                      "PULUMI_STACK=", "PULUMI_ORGANIZATION=",
                                      "PULUMI_NODEJS_PROJECT=",
                                      "PULUMI_NODEJS_STACK="};
   size_t n = 0;
   while (environ[n]) n++;
-  char **env = mp_xcalloc(n + MP_ARRAY_LEN(ours) + 1, sizeof(*env));
+  char **env = mp_xcalloc(n + MP_ARRAY_LEN(ours) + p->env_map.len / 2 + 1,
+                          sizeof(*env));
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
-    int skip = 0;
+    int skip = remapped(p, environ[i]);
     for (size_t o = 0; o < MP_ARRAY_LEN(ours) && !skip; o++)
       skip = strncmp(environ[i], ours[o], strlen(ours[o])) == 0;
     if (!skip) env[k++] = mp_xstrdup(environ[i]);
+  }
+  for (size_t i = 0; i + 1 < p->env_map.len; i += 2) {
+    const char *v = environ_value(p->env_map.items[i]);
+    if (v) env[k++] = env_pair(p->env_map.items[i + 1], v);
   }
   env[k++] = env_pair("PULUMI_CONFIG", h->config_json);
   env[k++] = env_pair("PULUMI_PROJECT", h->project);
@@ -467,7 +498,7 @@ int mp__plugin_start(mp__plugin *p, const char *const *argv, mp_err *err) {
   for (size_t i = 0; i < ntail; i++) av[n++] = mp_xstrdup(p->tail[i]);
   log_launch(h->log, p->name, av);
   uint64_t span = mp_span_begin(h->log, "plugin launch", 0);
-  char **env = make_env(h);
+  char **env = make_env(p);
   int fds[4] = {-1, -1, -1, -1}; /* out r/w, err r/w */
   mp_buf errtext, line;
   mp_buf_init(&errtext);

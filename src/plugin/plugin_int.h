@@ -62,6 +62,7 @@ struct mp__plugin {
   char *bin;  /* the executable as launched */
   char *cwd;  /* its working folder; NULL: the program folder */
   char **tail; /* arguments after the engine address (NULL-ended), or NULL */
+  mp_strv env_map; /* envVarMappings: pairs (variable read, name given) */
   char *name; /* its file name, as messages name the plugin */
   pid_t pid;
   int reaped, status; /* waitpid's status once reaped */
@@ -127,7 +128,8 @@ const char *mp__plugin_exit_note(mp__plugin *p, uint64_t wait_ms, char *buf,
  * program folder); linked to |h| for shutdown. Sets *out. host.c. */
 int mp__plugin_spawn(mp_plugin_host *h, const char *pkg,
                      const char *const *argv, const char *cwd,
-                     const char *const *tail, mp__plugin **out, mp_err *err);
+                     const char *const *tail, const mp_strv *env_map,
+                     mp__plugin **out, mp_err *err);
 
 /* Unlinks |p| from its host, ends its process and frees it. host.c. */
 void mp__plugin_release(mp__plugin *p);

@@ -74,6 +74,6 @@ static int make(void *ud, const char *pkg, const char *version,
 }
 
 mp_provider_factory mp_builtin_providers(const mp_builtin_opts *o) {
-  mp_provider_factory f = {make, (void *)o, NULL};
+  mp_provider_factory f = {make, (void *)o, NULL, NULL};
   return f;
 }

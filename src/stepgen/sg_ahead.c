@@ -123,8 +123,10 @@ mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g) {
   a->old = old;
   a->protected_replace = old && old->protect && g->protect > 0 &&
                          !sg->ignore_protect;
-  /* A replacementTrigger may replace without a Diff: none is made ahead. */
+  /* A replacementTrigger, deletedWith or replaceWith may replace without a
+   * Diff: none is made ahead. */
   a->may_diff = old && !g->deleted_with && !g->replacement_trigger &&
+                g->replace_with.len == 0 &&
                 old->provider && strcmp(old->provider, g->provider) == 0;
   ahead_call *c = add_call(a, MP__SG_CALL_CHECK, g->provider, urn, g->type);
   size_t nlen = 0;

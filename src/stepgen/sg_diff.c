@@ -332,6 +332,17 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
     d->changed = d->replace = 1;
     return 0;
   }
+  /* A resource named in replaceWith being replaced in this deployment
+   * replaces this one, whatever it is (step_generator.go diff, before the
+   * provider and component cases); its Diff is not asked. */
+  for (size_t i = 0; i < st->replace_with.len; i++) {
+    sg_new *n = mp_map_get(&sg->news, st->replace_with.items[i]);
+    if (n && n->replaced) {
+      d->changed = d->replace = 1;
+      mp_strv_push(&d->keys, "replaceWith");
+      return 0;
+    }
+  }
   if (mp_type_is_provider(st->type))
     return diff_provider_resource(sg, old, st, d, err);
   if (!st->custom) {
@@ -435,6 +446,15 @@ static int requires_replacement(mp_stepgen *sg, const mp_resource *r,
   return replaced_by_unknowns(sg, r, set, err);
 }
 
+/* Whether prior resource |r| goes with |root| whatever its Diff says
+ * (step_generator.go findDependentCascadeReplacements): it is deleted
+ * with |root|, or names it in replaceWith. Such a resource does not by
+ * itself condemn its own dependents: only requires_replacement does. */
+static int cascades(const mp_resource *r, const char *root) {
+  return (r->deleted_with && strcmp(r->deleted_with, root) == 0) ||
+         mp_strv_contains(&r->replace_with, root);
+}
+
 int mp__sg_dbr_dependents(mp_stepgen *sg, long self, long **out, size_t *n,
                           mp_err *err) {
   const char *root = sg->olds->res[self]->urn;
@@ -455,24 +475,19 @@ int mp__sg_dbr_dependents(mp_stepgen *sg, long self, long **out, size_t *n,
       free(list);
       return rep;
     }
-    if (rep == 0 && !(r->deleted_with && strcmp(r->deleted_with, root) == 0))
-      continue;
+    if (rep == 0 && !cascades(r, root)) continue;
     /* Only what requires replacement condemns further dependents. */
     if (rep == 1 && !mp_strv_contains(&set, r->urn)) mp_strv_push(&set, r->urn);
     list[len++] = (long)i;
   }
-  /* Deletion order: what is deleted with the root first (Pulumi appends
-   * those again after the walk and deletes from the end), then the other
-   * dependents in reverse dependency order. */
+  /* Deletion order: what is deleted with the root or replaced with it
+   * first (Pulumi appends those again after the walk and deletes from the
+   * end), then the other dependents in reverse dependency order. */
   long *order = mp_xcalloc(len + 1, sizeof(*order));
-  for (size_t k = len; k-- > 0;) {
-    const char *dw = sg->olds->res[list[k]]->deleted_with;
-    if (dw && strcmp(dw, root) == 0) order[ncascade++] = list[k];
-  }
-  for (size_t k = len, m = ncascade; k-- > 0;) {
-    const char *dw = sg->olds->res[list[k]]->deleted_with;
-    if (!(dw && strcmp(dw, root) == 0)) order[m++] = list[k];
-  }
+  for (size_t k = len; k-- > 0;)
+    if (cascades(sg->olds->res[list[k]], root)) order[ncascade++] = list[k];
+  for (size_t k = len, m = ncascade; k-- > 0;)
+    if (!cascades(sg->olds->res[list[k]], root)) order[m++] = list[k];
   free(list);
   mp_strv_destroy(&set);
   *out = order;

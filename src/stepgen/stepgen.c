@@ -125,6 +125,12 @@ static int rewrite_refs(mp_resource *r, const char *from, const char *to) {
       r->dependencies.items[i] = mp_xstrdup(to);
       n++;
     }
+  for (size_t i = 0; i < r->replace_with.len; i++)
+    if (strcmp(r->replace_with.items[i], from) == 0) {
+      free(r->replace_with.items[i]);
+      r->replace_with.items[i] = mp_xstrdup(to);
+      n++;
+    }
   for (size_t k = 0; k < r->property_dependencies.len; k++) {
     mp_strv *u = &r->property_dependencies.items[k].urns;
     for (size_t i = 0; i < u->len; i++)
@@ -798,6 +804,17 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     }
     mp_strv_destroy(&invalid);
     if (rc < 0) return rc;
+  }
+  if (!*targeted && old && sg->status[oi] == OLD_DBR_DELETED) {
+    /* Deleted by another resource's delete-before-replace chain (its
+     * dependent, or named in its replaceWith): re-created even outside
+     * --target, from the prior inputs, unchecked (step_generator.go:
+     * "recreating" comes before the targets, and an untargeted Check
+     * answers the old inputs). */
+    mp_value_free(st->inputs);
+    st->inputs = mp_value_dup(old->inputs);
+    gen_recreate(sg, oi, st, c);
+    return 0;
   }
   if (!*targeted) {
     if (old) goto untargeted;

@@ -35,6 +35,7 @@ DP_ID = "11111111-1111-4111-8111-111111111111"
 DEPLOY_CMDS = ("up", "update", "preview", "refresh", "destroy")
 DEFAULT_CALL_OPS = ("create", "update", "delete", "read")
 URN_FIELDS = ("parent", "deletedWith")
+URN_LIST_FIELDS = ("dependencies", "replaceWith")
 CMD_TIMEOUT = 90
 
 
@@ -404,7 +405,9 @@ def field_match(ctx, res, field, op, exp):
         return urn == urn_of(names, exp)
     if field in URN_FIELDS:
         return act == urn_of(names, exp)
-    if field == "dependencies":
+    if field in URN_LIST_FIELDS:
+        if exp is None or exp == []:
+            return not act
         return isinstance(act, list) and sorted(act) == sorted(urn_of(names, e) for e in exp)
     if field == "propertyDependencies":
         if not isinstance(act, dict):
@@ -984,7 +987,7 @@ def fmt_res_like(names, r, checks):
             a = name_of(names, a.rpartition("::")[0])
         elif f in URN_FIELDS and isinstance(a, str):
             a = name_of(names, a)
-        elif f == "dependencies" and isinstance(a, list):
+        elif f in URN_LIST_FIELDS and isinstance(a, list):
             a = [name_of(names, u) for u in a]
         elif f == "propertyDependencies" and isinstance(a, dict):
             a = {k: [name_of(names, u) for u in l] for k, l in a.items()}

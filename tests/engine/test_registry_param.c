@@ -105,7 +105,7 @@ static void seen_destroy(seen *s) {
 
 static void test_parameterized_load(void) {
   seen s = {.answer = "veggies"};
-  mp_provider_factory f = {make, &s, NULL};
+  mp_provider_factory f = {make, &s, NULL, NULL};
   mp_registry *reg = mp_registry_new(0, f);
   mp_resource *r = provider_resource();
   CHECK_STR(mp_provider_version(r->inputs), "1.0.0");
@@ -124,7 +124,7 @@ static void test_parameterized_load(void) {
 
 static void test_wrong_name(void) {
   seen s = {.answer = "fruit"};
-  mp_provider_factory f = {make, &s, NULL};
+  mp_provider_factory f = {make, &s, NULL, NULL};
   mp_registry *reg = mp_registry_new(0, f);
   mp_resource *r = provider_resource();
   mp_err err;
@@ -142,7 +142,7 @@ static void test_wrong_name(void) {
  * snapshot"; a plugin answering another name fails. */
 static void test_extension(void) {
   seen s = {.answer = "myext"};
-  mp_provider_factory f = {make, &s, NULL};
+  mp_provider_factory f = {make, &s, NULL, NULL};
   mp_registry *reg = mp_registry_new(0, f);
   mp_resource *r = mp_resource_new(
       "urn:pulumi:s::p::pulumi:providers:extbase::default_45_0_0",
@@ -175,7 +175,7 @@ static void test_extension(void) {
   CHECK(s.nparams == 1);
   /* a plugin that answers with another name */
   seen bad = {.answer = "other"};
-  mp_provider_factory bf = {make, &bad, NULL};
+  mp_provider_factory bf = {make, &bad, NULL, NULL};
   mp_registry *breg = mp_registry_new(0, bf);
   CHECK(mp_registry_load(breg, r, &err) == 0);
   CHECK(mp_registry_add_extension(breg, &e) == 1);

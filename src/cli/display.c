@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/prop_diff.h"
 #include "cli/render.h"
 #include "engine/urn.h"
 
@@ -419,52 +420,29 @@ static void render_prop(const mp_display *d, mp_buf *b, const char *sym,
   mp_buf_putc(b, '\n');
 }
 
-static const mp_value *at_path(const mp_value *root, const char *path) {
-  mp_path p;
-  mp_err err;
-  if (!root || mp_path_parse(path, &p, &err) != 0) return NULL;
-  const mp_value *v = mp_path_get(root, &p);
-  mp_path_destroy(&p);
-  return v;
-}
-
+/* An update's properties, as Pulumi's --diff shows them: the provider's
+ * detailed diff laid out as a tree; without one, the old and new inputs
+ * compared (only the keys the provider named, if it named any); without
+ * any change, the inputs as they are. Arrays and objects element by
+ * element (cli/prop_diff.c). */
 static void render_changes(const mp_display *d, const mp_step_meta *m,
                            mp_buf *b) {
   const mp_value *olds = m->old ? m->old->inputs : NULL;
   const mp_value *news = m->new_ ? m->new_->inputs : NULL;
-  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
-  if (m->detailed_diff && m->detailed_diff->len) {
-    for (size_t i = 0; i < m->detailed_diff->len; i++) {
-      const mp_diff_entry *e = &m->detailed_diff->items[i];
-      const mp_value *ov = at_path(olds, e->path), *nv = at_path(news, e->path);
-      if (e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE) {
-        render_prop(d, b, "+", e->path, nv);
-      } else if (e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE) {
-        render_prop(d, b, "-", e->path, ov);
-      } else {
-        mp_buf_printf(b, "      ~ %s: ", e->path);
-        mp_cli_render_value(ov, f, 8, b);
-        mp_buf_puts(b, " => ");
-        mp_cli_render_value(nv, f, 8, b);
-        mp_buf_putc(b, '\n');
-      }
-    }
-    return;
+  mp_pdiff_style st = {.color = d->o.color,
+                       .flags = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0};
+  mp_pdiff *pd;
+  const mp_value *same = news;
+  if (m->detailed_diff) {
+    pd = mp_pdiff_detailed(m->detailed_diff, m->old ? m->old->outputs : NULL,
+                           olds, news);
+    same = olds;
+  } else {
+    pd = mp_pdiff_objects(olds, news);
   }
-  for (size_t i = 0; m->diffs && i < m->diffs->len; i++) {
-    const char *k = m->diffs->items[i];
-    const mp_value *ov = olds ? mp_value_object_get(olds, k) : NULL;
-    const mp_value *nv = news ? mp_value_object_get(news, k) : NULL;
-    if (!ov) render_prop(d, b, "+", k, nv);
-    else if (!nv) render_prop(d, b, "-", k, ov);
-    else {
-      mp_buf_printf(b, "      ~ %s: ", k);
-      mp_cli_render_value(ov, f, 8, b);
-      mp_buf_puts(b, " => ");
-      mp_cli_render_value(nv, f, 8, b);
-      mp_buf_putc(b, '\n');
-    }
-  }
+  if (pd) mp_pdiff_print_object(pd, m->detailed_diff ? NULL : m->diffs, 2, &st, b);
+  else mp_pdiff_print_plain(same, MP_OP_SAME, 1, 2, &st, b);
+  mp_pdiff_free(pd);
 }
 
 /* Steps that are part of a replacement and shown through its `replace`
@@ -928,11 +906,20 @@ static void print_outputs(mp_display *d) {
     return;
   }
   fprintf(d->o.out, "Outputs:\n");
+  /* changes shown element by element, as Pulumi's display shows them */
+  mp_pdiff *pd = old ? mp_pdiff_objects(old, o) : NULL;
+  mp_pdiff_style st = {.color = d->o.color,
+                       .flags = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0};
   for (size_t i = 0; i < keys.len; i++) {
     const char *k = keys.items[i];
     const mp_value *a = old ? mp_value_object_get(old, k) : NULL;
     const mp_value *b = mp_value_object_get(o, k);
-    if (old && !a) {
+    mp_buf line;
+    mp_buf_init(&line);
+    int changed = old && (!a || !b || !mp_value_equal(a, b, 0));
+    if (changed && mp_pdiff_print_property(pd, k, (int)w, 1, &st, &line)) {
+      fputs(line.data ? line.data : "", d->o.out);
+    } else if (old && !a) {
       output_line(d, "+", MP_OP_CREATE, w, k, NULL, b);
     } else if (old && !b) {
       output_line(d, "-", MP_OP_DELETE, w, k, NULL, a);
@@ -946,7 +933,9 @@ static void print_outputs(mp_display *d) {
     } else if (!only_changes || !old) {
       output_line(d, NULL, 0, w, k, NULL, b);
     }
+    mp_buf_destroy(&line);
   }
+  mp_pdiff_free(pd);
   fputc('\n', d->o.out);
   mp_strv_destroy(&keys);
 }

@@ -440,7 +440,8 @@ static void render_changes(const mp_display *d, const mp_step_meta *m,
   } else {
     pd = mp_pdiff_objects(olds, news);
   }
-  if (pd) mp_pdiff_print_object(pd, m->detailed_diff ? NULL : m->diffs, 2, &st, b);
+  if (pd)
+    mp_pdiff_print_object(pd, m->detailed_diff ? NULL : m->diffs, 2, &st, b);
   else mp_pdiff_print_plain(same, MP_OP_SAME, 1, 2, &st, b);
   mp_pdiff_free(pd);
 }
@@ -848,7 +849,8 @@ static void diag_lines(const mp_display *d, const diag *g) {
     while (w && (msg[at + w - 1] == ' ' || msg[at + w - 1] == '\t' ||
                  msg[at + w - 1] == '\r'))
       w--;
-    if (first && sev) fprintf(d->o.out, "    %s: %.*s\n", sev, (int)w, msg + at);
+    if (first && sev)
+      fprintf(d->o.out, "    %s: %.*s\n", sev, (int)w, msg + at);
     else fprintf(d->o.out, "    %.*s\n", (int)w, msg + at);
     at += n + 1;
   }

@@ -16,7 +16,8 @@ static mp_pdiff *node(mp_pdiff_kind kind, const mp_value *old,
 }
 
 void mp_pdiff_free(mp_pdiff *d) {
-  if (!d) return;
+  if (!d)
+    return;
   for (size_t i = 0; i < d->len; i++) {
     free(d->items[i].key);
     mp_pdiff_free(d->items[i].d);
@@ -50,14 +51,15 @@ static void put(mp_pdiff *d, const char *key, size_t index, mp_pdiff *sub) {
                         : d->items[at - 1].index > index))
     at--;
   memmove(&d->items[at + 1], &d->items[at], (d->len - at) * sizeof(*d->items));
-  d->items[at] = (mp_pdiff_item){.key = key ? mp_xstrdup(key) : NULL,
-                                 .index = index, .d = sub};
+  d->items[at] = (mp_pdiff_item){
+      .key = key ? mp_xstrdup(key) : NULL, .index = index, .d = sub};
   d->len++;
 }
 
 static int changed(const mp_pdiff *d) {
   for (size_t i = 0; i < d->len; i++)
-    if (d->items[i].d->kind != MP_PDIFF_SAME) return 1;
+    if (d->items[i].d->kind != MP_PDIFF_SAME)
+      return 1;
   return 0;
 }
 
@@ -81,14 +83,17 @@ static mp_pdiff *diff_objects(const mp_value *o, const mp_value *n) {
     const char *k = o->u.obj.items[i].key;
     const mp_value *ov = o->u.obj.items[i].value;
     const mp_value *nv = nl ? mp_value_object_get(n, k) : NULL;
-    if (internal(k)) continue;
+    if (internal(k))
+      continue;
     if (!nv) {
-      if (has_value(ov)) put(d, k, 0, node(MP_PDIFF_DELETE, ov, NULL));
+      if (has_value(ov))
+        put(d, k, 0, node(MP_PDIFF_DELETE, ov, NULL));
       continue;
     }
     /* an output value in the news counts as the same, as with Pulumi */
     mp_pdiff *sub = nv->kind == MP_VALUE_OUTPUT ? NULL : diff_values(ov, nv);
-    if (!sub) put(d, k, 0, node(MP_PDIFF_SAME, ov, ov));
+    if (!sub)
+      put(d, k, 0, node(MP_PDIFF_SAME, ov, ov));
     else if (!has_value(ov)) {
       mp_pdiff_free(sub);
       put(d, k, 0, node(MP_PDIFF_ADD, NULL, nv));
@@ -119,8 +124,10 @@ static mp_pdiff *diff_arrays(const mp_value *o, const mp_value *n) {
   for (size_t i = 0; i < ol || i < nl; i++) {
     const mp_value *ov = i < ol ? o->u.arr.items[i] : NULL;
     const mp_value *nv = i < nl ? n->u.arr.items[i] : NULL;
-    if (!nv) put(d, NULL, i, node(MP_PDIFF_DELETE, ov, NULL));
-    else if (!ov) put(d, NULL, i, node(MP_PDIFF_ADD, NULL, nv));
+    if (!nv)
+      put(d, NULL, i, node(MP_PDIFF_DELETE, ov, NULL));
+    else if (!ov)
+      put(d, NULL, i, node(MP_PDIFF_ADD, NULL, nv));
     else {
       mp_pdiff *sub = diff_values(ov, nv);
       put(d, NULL, i, sub ? sub : node(MP_PDIFF_SAME, ov, ov));
@@ -139,8 +146,10 @@ static mp_pdiff *diff_values(const mp_value *o, const mp_value *n) {
     return diff_arrays(o, n);
   if (o && n && o->kind == MP_VALUE_OBJECT && n->kind == MP_VALUE_OBJECT)
     return diff_objects(o, n);
-  if (!has_value(o) && !has_value(n)) return NULL;
-  if (o && n && mp_value_equal(o, n, 0)) return NULL;
+  if (!has_value(o) && !has_value(n))
+    return NULL;
+  if (o && n && mp_value_equal(o, n, 0))
+    return NULL;
   return node(MP_PDIFF_UPDATE, o, n);
 }
 
@@ -153,7 +162,8 @@ mp_pdiff *mp_pdiff_objects(const mp_value *olds, const mp_value *news) {
 /* The element |seg| of |v|; an unknown, output or secret stands for its
  * own elements (what it holds cannot be known or shown). */
 static const mp_value *child(const mp_path_seg *seg, const mp_value *v) {
-  if (!v) return NULL;
+  if (!v)
+    return NULL;
   if (v->kind == MP_VALUE_UNKNOWN || v->kind == MP_VALUE_OUTPUT ||
       v->kind == MP_VALUE_SECRET)
     return v;
@@ -168,13 +178,15 @@ static const mp_value *child(const mp_path_seg *seg, const mp_value *v) {
  * whose old and new values are |op| and |np|. On the way down, a part
  * that exists on one side only is an add or a delete of it whole. */
 static void add_path(const mp_path_seg *segs, size_t n, mp_diff_kind kind,
-                     mp_pdiff *parent, const mp_value *op,
-                     const mp_value *np) {
+                     mp_pdiff *parent, const mp_value *op, const mp_value *np) {
   const mp_path_seg *seg = &segs[0];
   char want = seg->kind == MP_PATH_KEY ? 'o' : 'a';
-  if (seg->kind == MP_PATH_WILDCARD) return;
-  if (!parent->container) parent->container = want;
-  if (parent->container != want) return; /* a path at odds with the value */
+  if (seg->kind == MP_PATH_WILDCARD)
+    return;
+  if (!parent->container)
+    parent->container = want;
+  if (parent->container != want)
+    return; /* a path at odds with the value */
   const char *key = seg->kind == MP_PATH_KEY ? seg->key : NULL;
   const mp_value *o = child(seg, op), *nv = child(seg, np);
   if (n == 1) {
@@ -211,10 +223,11 @@ mp_pdiff *mp_pdiff_detailed(const mp_diff *dd, const mp_value *old_outputs,
   root->container = 'o';
   for (size_t i = 0; dd && i < dd->len; i++) {
     mp_path p;
-    if (mp_path_parse(dd->items[i].path, &p, NULL) != 0) continue;
+    if (mp_path_parse(dd->items[i].path, &p, NULL) != 0)
+      continue;
     const mp_value *olds = dd->items[i].input_diff ? old_inputs : old_outputs;
-    if (p.len > 0) add_path(p.segs, p.len, dd->items[i].kind, root, olds,
-                            new_inputs);
+    if (p.len > 0)
+      add_path(p.segs, p.len, dd->items[i].kind, root, olds, new_inputs);
     mp_path_destroy(&p);
   }
   if (root->len == 0) {

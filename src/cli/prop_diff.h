@@ -70,8 +70,7 @@ void mp_pdiff_print_object(const mp_pdiff *d, const mp_strv *include,
 /* The one property |key| of object diff |d| (may be NULL), its key padded
  * to |align|. 0 if |d| has no such key. */
 int mp_pdiff_print_property(const mp_pdiff *d, const char *key, int align,
-                            int indent, const mp_pdiff_style *st,
-                            mp_buf *out);
+                            int indent, const mp_pdiff_style *st, mp_buf *out);
 /* Every property of |obj| (an OBJECT) shown as op |op|; with |prefix| the
  * op's symbol before each key (Pulumi's PrintObject). */
 void mp_pdiff_print_plain(const mp_value *obj, mp_step_op op, int prefix,

@@ -37,13 +37,18 @@ static pp indented(pp p, int n) {
 
 static void color(const pp *p, int on) {
   int c = mp_op_info_of(p->op)->color;
-  if (!c) return;
+  if (!c)
+    return;
   if (p->st->color == MP_COLOR_ALWAYS) {
-    if (on) mp_buf_printf(p->out, "\x1b[3%dm", c);
-    else mp_buf_puts(p->out, "\x1b[0m");
+    if (on)
+      mp_buf_printf(p->out, "\x1b[3%dm", c);
+    else
+      mp_buf_puts(p->out, "\x1b[0m");
   } else if (p->st->color == MP_COLOR_RAW) {
-    if (on) mp_buf_printf(p->out, "<{%%fg %d%%}>", c);
-    else mp_buf_puts(p->out, "<{%reset%}>");
+    if (on)
+      mp_buf_printf(p->out, "<{%%fg %d%%}>", c);
+    else
+      mp_buf_puts(p->out, "<{%reset%}>");
   }
 }
 
@@ -60,10 +65,14 @@ static void put_indented(const pp *p, int prefix, const char *fmt, ...)
 static void put_indented(const pp *p, int prefix, const char *fmt, ...) {
   color(p, 1);
   int cols = p->indent * 4;
-  if (prefix && cols >= 2) cols -= 2;
-  else prefix = 0;
-  for (int i = 0; i < cols; i++) mp_buf_putc(p->out, ' ');
-  if (prefix) mp_buf_puts(p->out, mp_op_info_of(p->op)->symbol);
+  if (prefix && cols >= 2)
+    cols -= 2;
+  else
+    prefix = 0;
+  for (int i = 0; i < cols; i++)
+    mp_buf_putc(p->out, ' ');
+  if (prefix)
+    mp_buf_puts(p->out, mp_op_info_of(p->op)->symbol);
   va_list ap;
   va_start(ap, fmt);
   mp_buf_vprintf(p->out, fmt, ap);
@@ -87,10 +96,14 @@ static int show_secrets(const pp *p) {
 /* What Pulumi leaves out of a diff as uninteresting: nothing, "", [] and
  * {}. */
 static int printable(const mp_value *v) {
-  if (!v || v->kind == MP_VALUE_NULL) return 0;
-  if (v->kind == MP_VALUE_STRING) return v->u.str.len > 0;
-  if (v->kind == MP_VALUE_ARRAY) return v->u.arr.len > 0;
-  if (v->kind == MP_VALUE_OBJECT) return v->u.obj.len > 0;
+  if (!v || v->kind == MP_VALUE_NULL)
+    return 0;
+  if (v->kind == MP_VALUE_STRING)
+    return v->u.str.len > 0;
+  if (v->kind == MP_VALUE_ARRAY)
+    return v->u.arr.len > 0;
+  if (v->kind == MP_VALUE_OBJECT)
+    return v->u.obj.len > 0;
   return 1;
 }
 
@@ -150,7 +163,8 @@ static void print_object(pp p, const mp_value *obj) {
       align = (int)strlen(obj->u.obj.items[i].key);
   for (size_t i = 0; i < obj->u.obj.len; i++) {
     const mp_value_entry *e = &obj->u.obj.items[i];
-    if (internal(e->key)) continue;
+    if (internal(e->key))
+      continue;
     title t = {.key = e->key, .align = align};
     put_title(p, &t);
     print_value(p, e->value);
@@ -180,9 +194,12 @@ static void print_value_diff(pp p, const title *t, const mp_pdiff *d) {
       const mp_pdiff *e = d->items[i].d;
       pp q = indented(p, 2);
       title ti = {.index = d->items[i].index};
-      if (e->kind == MP_PDIFF_ADD) print_add(q, e->new_, &ti);
-      else if (e->kind == MP_PDIFF_DELETE) print_delete(q, e->old, &ti);
-      else if (e->kind == MP_PDIFF_UPDATE) print_value_diff(q, &ti, e);
+      if (e->kind == MP_PDIFF_ADD)
+        print_add(q, e->new_, &ti);
+      else if (e->kind == MP_PDIFF_DELETE)
+        print_delete(q, e->old, &ti);
+      else if (e->kind == MP_PDIFF_UPDATE)
+        print_value_diff(q, &ti, e);
       else {
         q = with_op(q, MP_OP_SAME, 0);
         put_title(q, &ti);
@@ -209,16 +226,21 @@ static void print_value_diff(pp p, const title *t, const mp_pdiff *d) {
     return;
   }
   /* of different kinds, or one side empty: a removal and an addition */
-  if (po) print_delete(p, d->old, t);
-  if (pn) print_add(p, d->new_, t);
+  if (po)
+    print_delete(p, d->old, t);
+  if (pn)
+    print_add(p, d->new_, t);
 }
 
 static void print_property_diff(pp p, const char *key, int align,
                                 const mp_pdiff *sub) {
   title t = {.key = key, .align = align};
-  if (sub->kind == MP_PDIFF_ADD) print_add(p, sub->new_, &t);
-  else if (sub->kind == MP_PDIFF_DELETE) print_delete(p, sub->old, &t);
-  else if (sub->kind == MP_PDIFF_UPDATE) print_value_diff(p, &t, sub);
+  if (sub->kind == MP_PDIFF_ADD)
+    print_add(p, sub->new_, &t);
+  else if (sub->kind == MP_PDIFF_DELETE)
+    print_delete(p, sub->old, &t);
+  else if (sub->kind == MP_PDIFF_UPDATE)
+    print_value_diff(p, &t, sub);
   else if (printable(sub->old)) {
     p = with_op(p, MP_OP_SAME, 0);
     put_title(p, &t);
@@ -230,8 +252,7 @@ static int included(const mp_strv *include, const char *key) {
   return !include || !include->len || mp_strv_contains(include, key);
 }
 
-static void print_object_diff(pp p, const mp_pdiff *d,
-                              const mp_strv *include) {
+static void print_object_diff(pp p, const mp_pdiff *d, const mp_strv *include) {
   int align = 0;
   for (size_t i = 0; i < d->len; i++)
     if (included(include, d->items[i].key) &&
@@ -243,16 +264,14 @@ static void print_object_diff(pp p, const mp_pdiff *d,
 }
 
 void mp_pdiff_print_object(const mp_pdiff *d, const mp_strv *include,
-                           int indent, const mp_pdiff_style *st,
-                           mp_buf *out) {
-  pp p = {.st = st, .out = out, .indent = indent, .op = MP_OP_SAME,
-          .prefix = 1};
+                           int indent, const mp_pdiff_style *st, mp_buf *out) {
+  pp p = {
+      .st = st, .out = out, .indent = indent, .op = MP_OP_SAME, .prefix = 1};
   print_object_diff(p, d, include);
 }
 
 int mp_pdiff_print_property(const mp_pdiff *d, const char *key, int align,
-                            int indent, const mp_pdiff_style *st,
-                            mp_buf *out) {
+                            int indent, const mp_pdiff_style *st, mp_buf *out) {
   pp p = {.st = st, .out = out, .indent = indent, .op = MP_OP_SAME};
   for (size_t i = 0; d && i < d->len; i++)
     if (!strcmp(d->items[i].key, key)) {
@@ -265,5 +284,6 @@ int mp_pdiff_print_property(const mp_pdiff *d, const char *key, int align,
 void mp_pdiff_print_plain(const mp_value *obj, mp_step_op op, int prefix,
                           int indent, const mp_pdiff_style *st, mp_buf *out) {
   pp p = {.st = st, .out = out, .indent = indent, .op = op, .prefix = prefix};
-  if (obj && obj->kind == MP_VALUE_OBJECT) print_object(p, obj);
+  if (obj && obj->kind == MP_VALUE_OBJECT)
+    print_object(p, obj);
 }

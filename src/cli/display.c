@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/prop_diff.h"
 #include "cli/render.h"
 #include "engine/urn.h"
 
@@ -419,15 +420,6 @@ static void render_prop(const mp_display *d, mp_buf *b, const char *sym,
   mp_buf_putc(b, '\n');
 }
 
-static const mp_value *at_path(const mp_value *root, const char *path) {
-  mp_path p;
-  mp_err err;
-  if (!root || mp_path_parse(path, &p, &err) != 0) return NULL;
-  const mp_value *v = mp_path_get(root, &p);
-  mp_path_destroy(&p);
-  return v;
-}
-
 /* hideDiffs: a change under one of the resource's paths is shown by its
  * path alone, `~ key (hidden)` (Pulumi's diff view). */
 static int hidden(const mp_step_meta *m, const char *path) {
@@ -450,48 +442,70 @@ static void render_hidden(mp_buf *b, const char *sym, const char *path) {
   mp_buf_printf(b, "      %s %s (hidden)\n", sym, path);
 }
 
+/* An update's properties, as Pulumi's --diff shows them: the provider's
+ * detailed diff laid out as a tree; without one, the old and new inputs
+ * compared (only the keys the provider named, if it named any); without
+ * any change, the inputs as they are. Arrays and objects element by
+ * element (cli/prop_diff.c). */
 static void render_changes(const mp_display *d, const mp_step_meta *m,
                            mp_buf *b) {
   const mp_value *olds = m->old ? m->old->inputs : NULL;
   const mp_value *news = m->new_ ? m->new_->inputs : NULL;
-  unsigned f = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
-  if (m->detailed_diff && m->detailed_diff->len) {
+  mp_pdiff_style st = {.color = d->o.color,
+                       .flags = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0};
+  mp_pdiff *pd;
+  const mp_value *same = news;
+  /* hideDiffs: a hidden path by its name alone, first; the rest as a
+   * tree, without it. */
+  mp_diff shown;
+  mp_diff_init(&shown);
+  mp_strv keys;
+  mp_strv_init(&keys);
+  if (m->detailed_diff) {
     for (size_t i = 0; i < m->detailed_diff->len; i++) {
       const mp_diff_entry *e = &m->detailed_diff->items[i];
-      const mp_value *ov = at_path(olds, e->path), *nv = at_path(news, e->path);
       int add = e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE;
       int del = e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE;
-      if (hidden(m, e->path)) {
+      if (hidden(m, e->path))
         render_hidden(b, add ? "+" : del ? "-" : "~", e->path);
-      } else if (add) {
-        render_prop(d, b, "+", e->path, nv);
-      } else if (del) {
-        render_prop(d, b, "-", e->path, ov);
+      else
+        mp_diff_add(&shown, e->path, e->kind, e->input_diff);
+    }
+    pd = shown.len ? mp_pdiff_detailed(&shown,
+                                       m->old ? m->old->outputs : NULL, olds,
+                                       news)
+                   : NULL;
+    same = olds;
+  } else {
+    pd = mp_pdiff_objects(olds, news);
+    for (size_t i = 0; pd && i < pd->len; i++) {
+      const char *k = pd->items[i].key;
+      if (m->diffs && m->diffs->len && !mp_strv_contains(m->diffs, k))
+        continue;
+      if (hidden(m, k)) {
+        mp_pdiff_kind kd = pd->items[i].d->kind;
+        if (kd != MP_PDIFF_SAME)
+          render_hidden(b, kd == MP_PDIFF_ADD      ? "+"
+                           : kd == MP_PDIFF_DELETE ? "-"
+                                                   : "~",
+                        k);
       } else {
-        mp_buf_printf(b, "      ~ %s: ", e->path);
-        mp_cli_render_value(ov, f, 8, b);
-        mp_buf_puts(b, " => ");
-        mp_cli_render_value(nv, f, 8, b);
-        mp_buf_putc(b, '\n');
+        mp_strv_push(&keys, k);
       }
     }
-    return;
   }
-  for (size_t i = 0; m->diffs && i < m->diffs->len; i++) {
-    const char *k = m->diffs->items[i];
-    const mp_value *ov = olds ? mp_value_object_get(olds, k) : NULL;
-    const mp_value *nv = news ? mp_value_object_get(news, k) : NULL;
-    if (hidden(m, k)) render_hidden(b, !ov ? "+" : !nv ? "-" : "~", k);
-    else if (!ov) render_prop(d, b, "+", k, nv);
-    else if (!nv) render_prop(d, b, "-", k, ov);
-    else {
-      mp_buf_printf(b, "      ~ %s: ", k);
-      mp_cli_render_value(ov, f, 8, b);
-      mp_buf_puts(b, " => ");
-      mp_cli_render_value(nv, f, 8, b);
-      mp_buf_putc(b, '\n');
-    }
-  }
+  int any_hidden = m->detailed_diff ? shown.len < m->detailed_diff->len
+                                    : pd && keys.len < pd->len;
+  if (pd && (!any_hidden || m->detailed_diff || keys.len))
+    mp_pdiff_print_object(pd, m->detailed_diff ? NULL
+                              : any_hidden     ? &keys
+                                               : m->diffs,
+                          2, &st, b);
+  else if (!pd && !any_hidden)
+    mp_pdiff_print_plain(same, MP_OP_SAME, 1, 2, &st, b);
+  mp_pdiff_free(pd);
+  mp_strv_destroy(&keys);
+  mp_diff_destroy(&shown);
 }
 
 /* Steps that are part of a replacement and shown through its `replace`
@@ -542,45 +556,34 @@ static void put_keys(mp_buf *b, const char *sym, mp_strv *v) {
     mp_buf_printf(b, "%s%s", i ? "," : "", v->items[i]);
 }
 
-/* The top-level key of a property path (`a.b[0]` → `a`). Owned. */
-static char *top_key(const char *path) {
-  return mp_xstrndup(path, strcspn(path, ".["));
-}
-
 /* Pulumi's `[diff: +added-deleted~updated]` for a step that changes a
  * resource, or NULL. */
 static char *short_diff(const mp_step_meta *m) {
   mp_step_op op = m->op;
-  if (op != MP_OP_UPDATE && op != MP_OP_REPLACE && !replacement_part(op))
+  if ((op != MP_OP_UPDATE && op != MP_OP_REPLACE && !replacement_part(op)) ||
+      !m->old || !m->new_)
     return NULL;
   mp_strv add, del, upd;
   mp_strv_init(&add);
   mp_strv_init(&del);
   mp_strv_init(&upd);
-  const mp_value *olds = m->old ? m->old->inputs : NULL;
-  const mp_value *news = m->new_ ? m->new_->inputs : NULL;
-  if (m->detailed_diff && m->detailed_diff->len) {
-    for (size_t i = 0; i < m->detailed_diff->len; i++) {
-      const mp_diff_entry *e = &m->detailed_diff->items[i];
-      char *k = top_key(e->path);
-      int top = !strcmp(k, e->path);
-      mp_strv *into = !top ? &upd
-                      : (e->kind == MP_DIFF_ADD || e->kind == MP_DIFF_ADD_REPLACE)
-                          ? &add
-                      : (e->kind == MP_DIFF_DELETE || e->kind == MP_DIFF_DELETE_REPLACE)
-                          ? &del
-                          : &upd;
-      if (!mp_strv_contains(into, k)) mp_strv_push(into, k);
-      free(k);
-    }
-  } else {
-    for (size_t i = 0; m->diffs && i < m->diffs->len; i++) {
-      const char *k = m->diffs->items[i];
-      int had = olds && mp_value_object_get(olds, k) != NULL;
-      int has = news && mp_value_object_get(news, k) != NULL;
-      mp_strv_push(!had ? &add : !has ? &del : &upd, k);
-    }
+  /* the same comparison as the --diff detail's, top-level keys only, as
+   * Pulumi's getDiffInfo; the keys the provider named, if it named any */
+  const mp_value *olds = m->old->inputs, *news = m->new_->inputs;
+  mp_pdiff *pd = m->detailed_diff
+                     ? mp_pdiff_detailed(m->detailed_diff, m->old->outputs,
+                                         olds, news)
+                     : mp_pdiff_objects(olds, news);
+  for (size_t i = 0; pd && i < pd->len; i++) {
+    const char *k = pd->items[i].key;
+    mp_pdiff_kind kind = pd->items[i].d->kind;
+    if (m->diffs && m->diffs->len && !mp_strv_contains(m->diffs, k)) continue;
+    if (kind != MP_PDIFF_SAME)
+      mp_strv_push(kind == MP_PDIFF_ADD      ? &add
+                   : kind == MP_PDIFF_DELETE ? &del
+                                             : &upd, k);
   }
+  mp_pdiff_free(pd);
   mp_buf b;
   mp_buf_init(&b);
   put_keys(&b, "+", &add);
@@ -858,37 +861,77 @@ static void event_locked(mp_display *d, const mp_event *ev) {
 
 /* ==== the end ==== */
 
+/* The stack's row, or NULL. */
+static const row *stack_row(const mp_display *d) {
+  for (size_t k = 0; k < d->nrows; k++)
+    if (!strcmp(d->rows[k].type, MP_ROOT_STACK_TYPE)) return &d->rows[k];
+  return NULL;
+}
+
+/* The resource a diagnostic is about: one without a URN (the program's
+ * own logs) is the stack's, as Pulumi's display files it. */
+static const char *diag_urn(const mp_display *d, const diag *g) {
+  const row *st = g->urn ? NULL : stack_row(d);
+  return g->urn ? g->urn : st ? st->urn : NULL;
+}
+
+static int same_urn(const char *a, const char *b) {
+  return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* The header over a resource's diagnostics: `  type (name):`. */
+static void diag_header(const mp_display *d, const char *urn) {
+  const row *r = find_row(d, urn);
+  if (r) {
+    fprintf(d->o.out, "  %s (%s):\n", r->type, r->name);
+  } else if (urn) {
+    size_t tn = 0, nn = 0;
+    const char *t = mp_urn_type(urn, &tn), *n = mp_urn_name(urn, &nn);
+    fprintf(d->o.out, "  %.*s (%.*s):\n", (int)tn, t ? t : "", (int)nn,
+            n ? n : "");
+  } else {
+    fprintf(d->o.out, "  %s:\n", MP_ROOT_STACK_TYPE);
+  }
+}
+
+/* One diagnostic, each of its lines indented as the first (which carries
+ * the severity, but for an info), trailing blanks left out. */
+static void diag_lines(const mp_display *d, const diag *g) {
+  const char *msg = g->message;
+  size_t len = strlen(msg);
+  while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' ' ||
+                 msg[len - 1] == '\t' || msg[len - 1] == '\r'))
+    len--;
+  if (!len) return;
+  const char *sev = strcmp(g->severity, "info") ? g->severity : NULL;
+  for (size_t at = 0, first = 1; at < len; first = 0) {
+    size_t n = strcspn(msg + at, "\n");
+    if (at + n > len) n = len - at;
+    size_t w = n;
+    while (w && (msg[at + w - 1] == ' ' || msg[at + w - 1] == '\t' ||
+                 msg[at + w - 1] == '\r'))
+      w--;
+    if (first && sev)
+      fprintf(d->o.out, "    %s: %.*s\n", sev, (int)w, msg + at);
+    else fprintf(d->o.out, "    %.*s\n", (int)w, msg + at);
+    at += n + 1;
+  }
+}
+
+/* Pulumi's Diagnostics section: each resource's diagnostics under one
+ * header, in the order they came. */
 static void print_diags(mp_display *d) {
   if (!d->ndiags) return;
   fprintf(d->o.out, "Diagnostics:\n");
   char *done = mp_xcalloc(d->ndiags, 1);
   for (size_t i = 0; i < d->ndiags; i++) {
     if (done[i]) continue;
-    const char *urn = d->diags[i].urn;
-    const row *r = find_row(d, urn);
-    if (r) fprintf(d->o.out, "  %s (%s):\n", r->type, r->name);
-    else if (urn) {
-      size_t tn = 0, nn = 0;
-      const char *t = mp_urn_type(urn, &tn), *n = mp_urn_name(urn, &nn);
-      fprintf(d->o.out, "  %.*s (%.*s):\n", (int)tn, t ? t : "", (int)nn,
-              n ? n : "");
-    } else {
-      const row *st = NULL;
-      for (size_t k = 0; k < d->nrows && !st; k++)
-        if (!strcmp(d->rows[k].type, MP_ROOT_STACK_TYPE)) st = &d->rows[k];
-      if (st) fprintf(d->o.out, "  %s (%s):\n", st->type, st->name);
-      else fprintf(d->o.out, "  %s:\n", MP_ROOT_STACK_TYPE);
-    }
+    const char *urn = diag_urn(d, &d->diags[i]);
+    diag_header(d, urn);
     for (size_t j = i; j < d->ndiags; j++) {
-      const char *u = d->diags[j].urn;
-      if (done[j] || (urn ? !u || strcmp(u, urn) : u != NULL)) continue;
+      if (done[j] || !same_urn(diag_urn(d, &d->diags[j]), urn)) continue;
       done[j] = 1;
-      const char *sev = d->diags[j].severity;
-      const char *msg = d->diags[j].message;
-      size_t len = strlen(msg);
-      while (len && msg[len - 1] == '\n') len--;
-      if (!strcmp(sev, "info")) fprintf(d->o.out, "    %.*s\n", (int)len, msg);
-      else fprintf(d->o.out, "    %s: %.*s\n", sev, (int)len, msg);
+      diag_lines(d, &d->diags[j]);
     }
     fputc('\n', d->o.out);
   }
@@ -955,11 +998,20 @@ static void print_outputs(mp_display *d) {
     return;
   }
   fprintf(d->o.out, "Outputs:\n");
+  /* changes shown element by element, as Pulumi's display shows them */
+  mp_pdiff *pd = old ? mp_pdiff_objects(old, o) : NULL;
+  mp_pdiff_style st = {.color = d->o.color,
+                       .flags = d->o.show_secrets ? MP_RENDER_SHOW_SECRETS : 0};
   for (size_t i = 0; i < keys.len; i++) {
     const char *k = keys.items[i];
     const mp_value *a = old ? mp_value_object_get(old, k) : NULL;
     const mp_value *b = mp_value_object_get(o, k);
-    if (old && !a) {
+    mp_buf line;
+    mp_buf_init(&line);
+    int changed = old && (!a || !b || !mp_value_equal(a, b, 0));
+    if (changed && mp_pdiff_print_property(pd, k, (int)w, 1, &st, &line)) {
+      fputs(line.data ? line.data : "", d->o.out);
+    } else if (old && !a) {
       output_line(d, "+", MP_OP_CREATE, w, k, NULL, b);
     } else if (old && !b) {
       output_line(d, "-", MP_OP_DELETE, w, k, NULL, a);
@@ -973,7 +1025,9 @@ static void print_outputs(mp_display *d) {
     } else if (!only_changes || !old) {
       output_line(d, NULL, 0, w, k, NULL, b);
     }
+    mp_buf_destroy(&line);
   }
+  mp_pdiff_free(pd);
   fputc('\n', d->o.out);
   mp_strv_destroy(&keys);
 }

@@ -553,15 +553,24 @@ static int close_event_log(run *r, int status) {
   return status ? status : failed;
 }
 
-/* The stream of a tcp:// --event-log ends now, before the command exits.
- * Returns |status|, or an error status if the events could not be sent. */
+/* How long a tcp:// --event-log server may take, once the operation is
+ * over, to read the rest of the events and answer (a server that never
+ * reads must not hold the command for ever). */
+#define EVENT_STREAM_END_MS 30000
+
+/* The stream of a tcp:// --event-log ends now, before the command exits;
+ * a SIGINT or SIGTERM during the wait stops it at once. Returns |status|,
+ * or an error status if the events could not be sent. */
 static int send_event_stream(run *r, int status) {
   mp_err err;
   mp_err_clear(&err);
   mp_event_stream *s = r->event_stream;
   r->event_stream = NULL;
-  if (mp_event_stream_close(s, &err) == 0) return status;
-  int failed = mp_cli_fail(r->ctx, MP_EXIT_ERROR, &err);
+  int rc = mp_event_stream_close(s, &r->ctx->interrupt, EVENT_STREAM_END_MS,
+                                 &err);
+  if (rc == 0) return status;
+  int failed = mp_cli_fail(
+      r->ctx, rc == MP_ECANCELED ? MP_EXIT_CANCELLED : MP_EXIT_ERROR, &err);
   return status ? status : failed;
 }
 

@@ -44,7 +44,7 @@ PORT=$(cat "$T/port")
 
 # bounded: the command ends by itself, with the error, the state saved
 start=$(date +%s)
-timeout 200 "$M" up --yes --event-log "tcp://127.0.0.1:$PORT" </dev/null >"$T/out" 2>"$T/err"
+timeout -k 10 200 "$M" up --yes --event-log "tcp://127.0.0.1:$PORT" </dev/null >"$T/out" 2>"$T/err"
 RC=$?
 OUT=$(cat "$T/out")
 ERR=$(cat "$T/err")

@@ -99,14 +99,17 @@ static char *fill(const char *text, const char *project, const char *desc) {
 static char *project_yaml(const char *text, const char *project,
                           const char *desc, mp_err *err) {
   mp_ynode *n = NULL;
-  if (mp_ynode_parse("Pulumi.yaml", text, strlen(text), &n, err)) return NULL;
+  if (mp_ynode_parse("Pulumi.yaml", text, strlen(text), &n, err))
+    return NULL;
   mp_value *doc = mp_ynode_value(n, MP_YNODE_TYPED);
   mp_ynode_free(n);
-  mp_value_object_set(doc, "name", mp_value_new_string(project, strlen(project)));
-  mp_value_object_set(doc, "description", mp_value_new_string(desc, strlen(desc)));
+  mp_value_object_set(doc, "name",
+                      mp_value_new_string(project, strlen(project)));
+  mp_value_object_set(doc, "description",
+                      mp_value_new_string(desc, strlen(desc)));
   /* the templates' own order: a project's keys, then a resource's */
-  static const char *const order[] = {"name",      "description", "runtime",
-                                      "options",   "resources",   "type",
+  static const char *const order[] = {"name",       "description", "runtime",
+                                      "options",    "resources",   "type",
                                       "properties", "outputs"};
   mp_buf out;
   mp_buf_init(&out);

@@ -101,7 +101,8 @@ static int has_plaintext_secret(const cJSON *j) {
       return 1;
   }
   for (const cJSON *k = j ? j->child : NULL; k; k = k->next)
-    if (has_plaintext_secret(k)) return 1;
+    if (has_plaintext_secret(k))
+      return 1;
   return 0;
 }
 
@@ -121,13 +122,14 @@ static int crypter_for(mp_ctx *ctx, const char *stack, const mp_buf *text,
   cJSON *j = cJSON_ParseWithLength(text->data ? text->data : "", text->len);
   int plain = has_plaintext_secret(j);
   cJSON_Delete(j);
-  if (!plain) return 0;
+  if (!plain)
+    return 0;
   if (!cs->have_stack) {
     mp_passphrase *pp = NULL;
-    int rc = mp_cli_secrets(ctx, stack, NULL,
-                            MP_SECRETS_EXISTING | MP_SECRETS_FOR_STATE, &pp,
-                            err);
-    if (rc) return rc;
+    int rc = mp_cli_secrets(
+        ctx, stack, NULL, MP_SECRETS_EXISTING | MP_SECRETS_FOR_STATE, &pp, err);
+    if (rc)
+      return rc;
     if (pp == NULL)
       return mp_err_set(err, MP_EINVAL,
                         "a secret is given in plaintext form, but the stack "

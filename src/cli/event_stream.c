@@ -196,16 +196,19 @@ void mp_event_stream_send_lines(mp_event_stream *s, const char *lines) {
  * and no longer once |interrupt| turns on (a signal that came during the
  * wait; one from before it is the operation's). Returns 0, or why it gave
  * up: MP_EIO or MP_ECANCELED. */
-static int wait_ended(mp_event_stream *s, const volatile sig_atomic_t *interrupt,
-                      int timeout_ms) {
+static int wait_ended(mp_event_stream *s,
+                      const volatile sig_atomic_t *interrupt, int timeout_ms) {
   int was = interrupt && *interrupt;
   uint64_t end = uv_hrtime() + (uint64_t)timeout_ms * 1000000u;
   int why = 0;
   uv_mutex_lock(&s->mu);
   while (!s->done && why == 0) {
-    if (interrupt && *interrupt && !was) why = MP_ECANCELED;
-    else if (uv_hrtime() >= end) why = MP_EIO;
-    else (void)uv_cond_timedwait(&s->ended, &s->mu, 100 * 1000000u);
+    if (interrupt && *interrupt && !was)
+      why = MP_ECANCELED;
+    else if (uv_hrtime() >= end)
+      why = MP_EIO;
+    else
+      (void)uv_cond_timedwait(&s->ended, &s->mu, 100 * 1000000u);
   }
   uv_mutex_unlock(&s->mu);
   return why;
@@ -225,7 +228,8 @@ int mp_event_stream_close(mp_event_stream *s,
   if (gave_up) { /* the connection goes; the thread ends promptly */
     uv_mutex_lock(&s->mu);
     s->abort = 1;
-    if (!s->done) uv_async_send(&s->wake);
+    if (!s->done)
+      uv_async_send(&s->wake);
     uv_mutex_unlock(&s->mu);
   }
   uv_thread_join(&s->thread);

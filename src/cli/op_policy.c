@@ -128,7 +128,8 @@ static char *pack_problem(const char *dir) {
     if (errno == ENOENT && lstat(dir, &link) == 0)
       return mp_xstrdup("cannot read the folder: it is a symbolic link to a "
                         "path that does not exist");
-    if (errno == ENOENT) return mp_xstrdup("no such folder");
+    if (errno == ENOENT)
+      return mp_xstrdup("no such folder");
     return mp_xasprintf("cannot read the folder: %s", strerror(errno));
   }
   if (!S_ISDIR(st.st_mode))
@@ -137,18 +138,19 @@ static char *pack_problem(const char *dir) {
   char *why = NULL;
   FILE *f = NULL;
   if (stat(yaml, &st) != 0) {
-    why = errno == ENOENT ? mp_xstrdup("no PulumiPolicy.yaml in this folder "
-                                       "(not a policy pack)")
-                          : mp_xasprintf("cannot read the folder: %s",
-                                         strerror(errno));
+    why = errno == ENOENT
+              ? mp_xstrdup("no PulumiPolicy.yaml in this folder "
+                           "(not a policy pack)")
+              : mp_xasprintf("cannot read the folder: %s", strerror(errno));
   } else if (S_ISDIR(st.st_mode)) {
-    why = mp_xasprintf("cannot read its PulumiPolicy.yaml: %s",
-                       strerror(EISDIR));
+    why =
+        mp_xasprintf("cannot read its PulumiPolicy.yaml: %s", strerror(EISDIR));
   } else if ((f = fopen(yaml, "r")) == NULL) {
-    why = mp_xasprintf("cannot read its PulumiPolicy.yaml: %s",
-                       strerror(errno));
+    why =
+        mp_xasprintf("cannot read its PulumiPolicy.yaml: %s", strerror(errno));
   }
-  if (f) fclose(f);
+  if (f)
+    fclose(f);
   free(yaml);
   return why;
 }
@@ -158,8 +160,8 @@ int mp_op_policy_check(mp_ctx *ctx, const mp_op_policy *p) {
     const char *dir = p->packs.items[i];
     char *why = pack_problem(dir);
     if (why) {
-      int status = mp_cli_error(ctx, MP_EXIT_CONFIG, "--policy-pack '%s': %s",
-                                dir, why);
+      int status =
+          mp_cli_error(ctx, MP_EXIT_CONFIG, "--policy-pack '%s': %s", dir, why);
       free(why);
       return status;
     }

@@ -87,7 +87,7 @@ typedef struct sink {
   mp_preview_digest *digest;
   FILE *json;      /* --json event stream, or NULL */
   FILE *event_log; /* --event-log FILE, or NULL */
-  int *event_log_errno; /* set to the first failed write's errno */
+  int *event_log_errno;          /* set to the first failed write's errno */
   mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   unsigned flags;  /* mp_render_flags */
   uint64_t last_sequence; /* of the last event seen */
@@ -102,7 +102,8 @@ typedef struct sink {
 /* Keeps the first write error of the event log, reported once the
  * operation is over (its state is saved whatever the log's fate). */
 static void log_written(sink *s, int why) {
-  if (why && *s->event_log_errno == 0) *s->event_log_errno = why;
+  if (why && *s->event_log_errno == 0)
+    *s->event_log_errno = why;
 }
 
 /* The policy findings not yet written, as policyEvents before the event
@@ -166,7 +167,8 @@ static void on_event(void *ud, const mp_event *in) {
   if (s->digest) mp_preview_digest_add(s->digest, ev);
   if (s->import_out) mp_import_file_out_add(s->import_out, ev);
   if (s->json) mp_cli_event_write(s->json, ev, s->flags);
-  if (s->event_log) log_written(s, mp_cli_event_write(s->event_log, ev, s->flags));
+  if (s->event_log)
+    log_written(s, mp_cli_event_write(s->event_log, ev, s->flags));
   if (s->event_stream) mp_event_stream_send(s->event_stream, ev, s->flags);
   s->last_sequence = ev->sequence;
   s->last_timestamp = ev->timestamp;
@@ -543,9 +545,12 @@ static int close_event_log(run *r, int status) {
   FILE *f = r->event_log;
   r->event_log = NULL;
   int why = r->event_log_errno;
-  if (fflush(f) != 0 && why == 0) why = errno ? errno : EIO;
-  if (fclose(f) != 0 && why == 0) why = errno ? errno : EIO;
-  if (why == 0) return status;
+  if (fflush(f) != 0 && why == 0)
+    why = errno ? errno : EIO;
+  if (fclose(f) != 0 && why == 0)
+    why = errno ? errno : EIO;
+  if (why == 0)
+    return status;
   int failed = mp_cli_error(r->ctx, MP_EXIT_ERROR,
                             "cannot write the event log '%s': %s; events are "
                             "missing from it (the operation's state is saved)",
@@ -566,9 +571,10 @@ static int send_event_stream(run *r, int status) {
   mp_err_clear(&err);
   mp_event_stream *s = r->event_stream;
   r->event_stream = NULL;
-  int rc = mp_event_stream_close(s, &r->ctx->interrupt, EVENT_STREAM_END_MS,
-                                 &err);
-  if (rc == 0) return status;
+  int rc =
+      mp_event_stream_close(s, &r->ctx->interrupt, EVENT_STREAM_END_MS, &err);
+  if (rc == 0)
+    return status;
   int failed = mp_cli_fail(
       r->ctx, rc == MP_ECANCELED ? MP_EXIT_CANCELLED : MP_EXIT_ERROR, &err);
   return status ? status : failed;
@@ -708,7 +714,8 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                           ctx->project->program_dir);
   if (status == 0) status = perform(&r, preview_cmd);
   if (r.event_stream) status = send_event_stream(&r, status);
-  if (r.event_log) status = close_event_log(&r, status);
+  if (r.event_log)
+    status = close_event_log(&r, status);
   run_destroy(&r);
   free(stack);
   return status;

@@ -177,8 +177,8 @@ static int analyze_stack(void *ud, const mp_resource *const *rs,
   mp_policy_diags found = {0};
   int rc = 0;
   for (size_t i = 0; i < p->n && rc == 0; i++)
-    rc = note_failure(p, i,
-                      mp_analyzer_analyze_stack(p->packs[i], ar, n, &found, err));
+    rc = note_failure(
+        p, i, mp_analyzer_analyze_stack(p->packs[i], ar, n, &found, err));
   /* a mandatory violation fails the run with no word of its own (an
    * empty message): as Pulumi's step generator, which only marks itself
    * errored, the policy events tell it, then "update failed" */
@@ -286,8 +286,10 @@ static int print_pack(mp_policy_run *p, const char *key, FILE *out) {
   for (size_t i = 0; i < dirs.len; i++)
     mp_buf_printf(&paths, "%s%s", i ? "; " : "", dirs.items[i]);
   fprintf(out, "    %s %s (local: %s)\n",
-          mandatory || failed ? "\u274c" : any ? "\u26a0\ufe0f" : "\u2705", key,
-          paths.data ? paths.data : "");
+          mandatory || failed ? "\u274c"
+          : any               ? "\u26a0\ufe0f"
+                              : "\u2705",
+          key, paths.data ? paths.data : "");
   mp_buf_destroy(&paths);
   mp_strv_destroy(&dirs);
   /* --show-policy-remediations: each one, as it came, with its short diff

@@ -49,8 +49,8 @@ int mp_policy_run_mandatory(mp_policy_run *p);
  * nothing without packs, or in a refresh): each pack by name@vversion,
  * sorted, its remediations counted by policy, its violations by level,
  * policy and URN; a pack whose call failed mid-run (it crashed or hung)
- * is marked failed (❌), never passed. Returns whether a violation was mandatory (the display
- * then leaves out the Resources: summary, as Pulumi). */
+ * is marked failed (❌), never passed. Returns whether a violation was mandatory
+ * (the display then leaves out the Resources: summary, as Pulumi). */
 int mp_policy_run_print(void *ud, FILE *out);
 
 /* How many findings there are so far (the generator's thread adds). */

@@ -149,8 +149,8 @@ static void free_history(hist_file *h, size_t n) {
 static int rfc3339(int64_t secs, char *out, size_t n) {
   time_t t = (time_t)secs;
   struct tm tm;
-  if ((int64_t)t != secs || gmtime_r(&t, &tm) == NULL ||
-      tm.tm_year < -1900 || tm.tm_year > 9999 - 1900)
+  if ((int64_t)t != secs || gmtime_r(&t, &tm) == NULL || tm.tm_year < -1900 ||
+      tm.tm_year > 9999 - 1900)
     return -1;
   strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return 0;
@@ -166,7 +166,8 @@ static const char *str_of(const cJSON *j, const char *key) {
 static int int_field(const cJSON *j, const char *key, const char *path,
                      int64_t *out, mp_err *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
-  if (mp__diy_json_int64(v, out) >= 0) return 0;
+  if (mp__diy_json_int64(v, out) >= 0)
+    return 0;
   return mp_err_set(err, MP_ESTATE,
                     "reading history file '%s': %s is %.17g, not a whole "
                     "number a 64-bit integer holds",
@@ -204,7 +205,8 @@ static int read_entry(const char *path, int64_t id, mp_history_entry *h,
   snprintf(h->result, sizeof(h->result), "%s", str_of(j, "result"));
   h->message = mp_xstrdup(str_of(j, "message"));
   int bad = time_field(j, "startTime", path, h->start, sizeof(h->start), err);
-  if (!bad) bad = time_field(j, "endTime", path, h->end, sizeof(h->end), err);
+  if (!bad)
+    bad = time_field(j, "endTime", path, h->end, sizeof(h->end), err);
   const cJSON *rc = cJSON_GetObjectItemCaseSensitive(j, "resourceChanges");
   int64_t *f[9];
   mp__store_counts_fields(&h->counts, f);
@@ -213,7 +215,8 @@ static int read_entry(const char *path, int64_t id, mp_history_entry *h,
   h->environment = object_text(j, "environment");
   h->config = object_text(j, "config");
   cJSON_Delete(j);
-  if (bad) mp_history_entry_destroy(h);
+  if (bad)
+    mp_history_entry_destroy(h);
   return bad;
 }
 

@@ -80,7 +80,8 @@ static int add_info(mp_diy *s, const char *project, const char *name,
     mp_err_clear(err);
     return 0;
   }
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   mp_stack_info info = {0};
   info.project = s->legacy ? project_of(m) : NULL;
   if (info.project == NULL)
@@ -116,8 +117,8 @@ static int list_dir(mp_diy *s, const char *dir, const char *project,
   return rc;
 }
 
-int mp__diy_stack_list(mp_store *base, const char *project,
-                       mp_stack_info **out, size_t *n, mp_err *err) {
+int mp__diy_stack_list(mp_store *base, const char *project, mp_stack_info **out,
+                       size_t *n, mp_err *err) {
   mp_diy *s = mp__diy(base);
   char *stacks = mp_xasprintf("%s/.pulumi/stacks", s->root);
   size_t n0 = *n;
@@ -141,7 +142,8 @@ int mp__diy_stack_list(mp_store *base, const char *project,
   }
   free(stacks);
   if (rc < 0) { /* nothing half-listed */
-    for (size_t i = n0; i < *n; i++) mp_stack_info_destroy(&(*out)[i]);
+    for (size_t i = n0; i < *n; i++)
+      mp_stack_info_destroy(&(*out)[i]);
     *n = n0;
   }
   return rc;

@@ -17,6 +17,8 @@
 #include "cli/stack_create.h"
 #include "cli/templates.h"
 #include "cli/workspace.h"
+#include "engine/value.h"
+#include "lang/ynode.h"
 
 static const mp_cmd_help help = {
     "minipulumi new [template] [flags]",
@@ -89,11 +91,57 @@ static char *fill(const char *text, const char *project, const char *desc) {
   return mp_buf_detach(&b, NULL);
 }
 
+/* The template's Pulumi.yaml with its name and description set, written
+ * by the YAML emitter: the description is the user's text, which may
+ * hold anything (a colon, a newline, `#`, quotes), so it is quoted and
+ * escaped as YAML needs rather than pasted in. Owned, or NULL with |err|
+ * (text the emitter refuses, such as invalid UTF-8). */
+static char *project_yaml(const char *text, const char *project,
+                          const char *desc, mp_err *err) {
+  mp_ynode *n = NULL;
+  if (mp_ynode_parse("Pulumi.yaml", text, strlen(text), &n, err))
+    return NULL;
+  mp_value *doc = mp_ynode_value(n, MP_YNODE_TYPED);
+  mp_ynode_free(n);
+  mp_value_object_set(doc, "name",
+                      mp_value_new_string(project, strlen(project)));
+  mp_value_object_set(doc, "description",
+                      mp_value_new_string(desc, strlen(desc)));
+  /* the templates' own order: a project's keys, then a resource's */
+  static const char *const order[] = {"name",       "description", "runtime",
+                                      "options",    "resources",   "type",
+                                      "properties", "outputs"};
+  mp_buf out;
+  mp_buf_init(&out);
+  int rc = mp_ynode_emit(doc, order, MP_ARRAY_LEN(order),
+                         MP_YNODE_FIRST_EVERYWHERE, &out, err);
+  mp_value_free(doc);
+  if (rc) {
+    mp_buf_destroy(&out);
+    return NULL;
+  }
+  return mp_buf_detach(&out, NULL);
+}
+
 static int write_files(mp_ctx *ctx, const mp_template *t, const char *dir,
                        const char *project, const char *desc) {
   for (const mp_template_file *f = t->files; f->path; f++) {
     char *path = mp_xasprintf("%s/%s", dir, f->path);
-    char *text = fill(f->text, project, desc);
+    char *text;
+    if (!strcmp(f->path, "Pulumi.yaml")) {
+      mp_err err;
+      mp_err_clear(&err);
+      text = project_yaml(f->text, project, desc, &err);
+      if (text == NULL) {
+        free(path);
+        return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "cannot write the project's description into "
+                            "Pulumi.yaml: %s",
+                            err.msg);
+      }
+    } else {
+      text = fill(f->text, project, desc);
+    }
     FILE *out = fopen(path, "w");
     int bad = !out || fputs(text, out) == EOF;
     if (out && fclose(out)) bad = 1;

@@ -42,15 +42,26 @@ static int write_file(mp_ctx *ctx, const char *path, const mp_buf *b) {
   return 0;
 }
 
-/* Runs `dot -T<format> -o <path> <dotfile>`, naming what to install when
- * Graphviz is missing. */
+/* |path| as `dot` reads it as a file, never as an option: a relative
+ * name that starts with '-' gets a leading "./". Owned. */
+static char *file_arg(const char *path) {
+  return mp_xasprintf("%s%s", path[0] == '-' ? "./" : "", path);
+}
+
+/* Runs `dot -T<format> -o<path> <dotfile>`, naming what to install when
+ * Graphviz is missing. The output name is glued to -o, which takes the
+ * rest of its argument whatever it is. */
 static int render(mp_ctx *ctx, const char *format, const char *dotfile,
                   const char *path) {
   char *t = mp_xasprintf("-T%s", format);
-  char *argv[] = {"dot", t, "-o", (char *)path, (char *)dotfile, NULL};
+  char *o = mp_xasprintf("-o%s", path);
+  char *in = file_arg(dotfile);
+  char *argv[] = {"dot", t, o, in, NULL};
   pid_t pid;
   int rc = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
   free(t);
+  free(o);
+  free(in);
   if (rc == ENOENT)
     return mp_cli_error(ctx, MP_EXIT_ERROR,
                         "rendering --format %s needs Graphviz's `dot` command, "

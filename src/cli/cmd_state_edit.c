@@ -3,7 +3,9 @@
  * integrity, shown, and written only when the user accepts; an invalid
  * edit can be edited again, reset or cancelled, and never reaches the
  * store. Secrets stay as the ciphertext stored (no passphrase needed), as
- * `stack export` writes them. */
+ * `stack export` writes them; a secret the user writes in plaintext form
+ * (`stack export --show-secrets`'s) is encrypted with the stack's
+ * secrets manager, as `stack import` and Pulumi's state edit do. */
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -12,11 +14,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
+#include "cli/secrets.h"
 #include "cli/workspace.h"
 #include "engine/snapshot.h"
+#include "engine/value.h"
 
 extern char **environ;
 
@@ -86,8 +92,60 @@ static int same_text(const mp_buf *a, const mp_buf *b) {
          !memcmp(ea, eb, ra);
 }
 
-/* Parses and checks the edited text. 0 with *out set; 1 when it equals the
- * original once re-serialised; -1 with |err| set when it is not valid. */
+/* 1 if |j| holds a secret in plaintext form ({sig: secret, plaintext}). */
+static int has_plaintext_secret(const cJSON *j) {
+  if (cJSON_IsObject(j)) {
+    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(j, MP_SIG_KEY);
+    if (cJSON_IsString(sig) && !strcmp(sig->valuestring, MP_SIG_SECRET) &&
+        cJSON_GetObjectItemCaseSensitive(j, "plaintext"))
+      return 1;
+  }
+  for (const cJSON *k = j ? j->child : NULL; k; k = k->next)
+    if (has_plaintext_secret(k))
+      return 1;
+  return 0;
+}
+
+/* The crypters of an edit: |keep| leaves ciphertext as it is; |stack| is
+ * the stack's own, asked for (its passphrase) only when an edit holds a
+ * plaintext secret to encrypt. */
+typedef struct edit_crypters {
+  mp_crypter keep;
+  mp_crypter stack;
+  int have_stack;
+} edit_crypters;
+
+/* The crypter the edit |text| needs, in *out. */
+static int crypter_for(mp_ctx *ctx, const char *stack, const mp_buf *text,
+                       edit_crypters *cs, mp_crypter **out, mp_err *err) {
+  *out = &cs->keep;
+  cJSON *j = cJSON_ParseWithLength(text->data ? text->data : "", text->len);
+  int plain = has_plaintext_secret(j);
+  cJSON_Delete(j);
+  if (!plain)
+    return 0;
+  if (!cs->have_stack) {
+    mp_passphrase *pp = NULL;
+    int rc = mp_cli_secrets(
+        ctx, stack, NULL, MP_SECRETS_EXISTING | MP_SECRETS_FOR_STATE, &pp, err);
+    if (rc)
+      return rc;
+    if (pp == NULL)
+      return mp_err_set(err, MP_EINVAL,
+                        "a secret is given in plaintext form, but the stack "
+                        "has no secrets manager to encrypt it; give its "
+                        "ciphertext, or set a passphrase first (`minipulumi "
+                        "stack change-secrets-provider passphrase`)");
+    cs->stack = mp_passphrase_crypter(pp);
+    cs->have_stack = 1;
+  }
+  *out = &cs->stack;
+  return 0;
+}
+
+/* Parses and checks the edited text with |c|. 0 with *out set; 1 when it
+ * equals the original once re-serialised; -1 with |err| set when it is
+ * not valid. */
 static int parse_edit(const mp_buf *text, const mp_buf *original,
                       mp_crypter *c, mp_snapshot **out, mp_buf *again,
                       mp_err *err) {
@@ -133,7 +191,8 @@ static char choose(mp_ctx *ctx, const char *question, int can_accept) {
 }
 
 static int edit_loop(mp_ctx *ctx, const char *stack, const char *editor,
-                     const char *path, const mp_buf *original, mp_crypter *c) {
+                     const char *path, const mp_buf *original,
+                     edit_crypters *cs) {
   mp_buf text, again;
   mp_buf_init(&text);
   mp_buf_init(&again);
@@ -144,9 +203,12 @@ static int edit_loop(mp_ctx *ctx, const char *stack, const char *editor,
     mp_snapshot *news = NULL;
     mp_err err;
     mp_err_clear(&err);
-    int parsed = read_text(path, &text)
-                     ? mp_err_set(&err, MP_EIO, "cannot read %s", path), -1
-                     : parse_edit(&text, original, c, &news, &again, &err);
+    mp_crypter *c = &cs->keep;
+    int parsed = -1;
+    if (read_text(path, &text))
+      mp_err_set(&err, MP_EIO, "cannot read %s", path);
+    else if (crypter_for(ctx, stack, &text, cs, &c, &err) == 0)
+      parsed = parse_edit(&text, original, c, &news, &again, &err);
     if (parsed == 1) {
       fprintf(ctx->err, "warning: provided state was not changed\n");
       break;
@@ -197,7 +259,8 @@ int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx) {
                         "no EDITOR environment variable set");
   char *stack = NULL;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
-  mp_crypter c = mp_crypter_keep_ciphertext();
+  edit_crypters cs = {.keep = mp_crypter_keep_ciphertext()};
+  mp_crypter c = cs.keep;
   mp_snapshot *snap = NULL;
   mp_buf original;
   mp_buf_init(&original);
@@ -222,7 +285,7 @@ int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx) {
       status = mp_cli_error(ctx, MP_EXIT_ERROR, "cannot write %s: %s", path,
                             strerror(errno));
     else
-      status = edit_loop(ctx, stack, editor, path, &original, &c);
+      status = edit_loop(ctx, stack, editor, path, &original, &cs);
     unlink(path);
   }
   free(path);

@@ -1,5 +1,6 @@
 #include "cli/event_stream.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
@@ -14,9 +15,12 @@ struct mp_event_stream {
   uv_thread_t thread;
   uv_loop_t loop;
   uv_async_t wake;
-  uv_mutex_t mu;   /* guards |pending| and |closing| */
+  uv_mutex_t mu;   /* guards |pending|, |closing|, |abort| and |done| */
+  uv_cond_t ended; /* signalled when |done| is set */
   mp_buf pending;  /* JSON lines not yet handed to the call */
   int closing;     /* the operation is over: end the stream */
+  int abort;       /* give up: drop the connection and what is unsent */
+  int done;        /* the stream's thread has finished its loop */
   /* The stream's thread only, until it has ended: */
   mp_rpc_client *client;
   mp_rpc_call *call; /* NULL once its callback has run */
@@ -75,15 +79,27 @@ static void on_answer(int rc, mp_rpc_reply *reply, const mp_err *err,
 }
 
 /* Hands every queued event to the call, in order; ends the stream once
- * the operation is over. */
+ * the operation is over. Told to give up (a server that does not read,
+ * an interrupt), drops the connection, which ends the call. */
 static void on_wake(uv_async_t *h) {
   mp_event_stream *s = mp_container_of(h, mp_event_stream, wake);
   mp_buf lines;
   uv_mutex_lock(&s->mu);
   lines = s->pending;
   mp_buf_init(&s->pending);
-  int closing = s->closing;
+  int closing = s->closing, abort = s->abort;
   uv_mutex_unlock(&s->mu);
+  if (abort) {
+    mp_buf_destroy(&lines);
+    if (!s->finishing) {
+      s->finishing = 1;
+      if (s->client)
+        mp_rpc_client_close(s->client, on_client_closed, s);
+      else
+        on_client_closed(s);
+    }
+    return;
+  }
   for (size_t i = 0; s->call && i < lines.len;) {
     const char *nl = memchr(lines.data + i, '\n', lines.len - i);
     size_t n = (size_t)(nl - (lines.data + i));
@@ -107,6 +123,10 @@ static void stream_main(void *arg) {
   /* Events may have come before the loop ran. */
   uv_async_send(&s->wake);
   uv_run(&s->loop, UV_RUN_DEFAULT);
+  uv_mutex_lock(&s->mu);
+  s->done = 1;
+  uv_cond_signal(&s->ended);
+  uv_mutex_unlock(&s->mu);
 }
 
 /* ---- the operation's side ---- */
@@ -132,11 +152,13 @@ int mp_event_stream_open(const char *target, mp_event_stream **out,
   }
   if (rc == 0) {
     uv_mutex_init(&s->mu);
+    uv_cond_init(&s->ended);
     rc = uv_thread_create(&s->thread, stream_main, s);
     if (rc < 0) {
       uv_close((uv_handle_t *)&s->wake, NULL);
       uv_run(&s->loop, UV_RUN_DEFAULT);
       uv_loop_close(&s->loop);
+      uv_cond_destroy(&s->ended);
       uv_mutex_destroy(&s->mu);
     }
   }
@@ -170,7 +192,31 @@ void mp_event_stream_send_lines(mp_event_stream *s, const char *lines) {
   uv_async_send(&s->wake);
 }
 
-int mp_event_stream_close(mp_event_stream *s, mp_err *err) {
+/* Waits for the stream's thread to end its loop: at most |timeout_ms|,
+ * and no longer once |interrupt| turns on (a signal that came during the
+ * wait; one from before it is the operation's). Returns 0, or why it gave
+ * up: MP_EIO or MP_ECANCELED. */
+static int wait_ended(mp_event_stream *s,
+                      const volatile sig_atomic_t *interrupt, int timeout_ms) {
+  int was = interrupt && *interrupt;
+  uint64_t end = uv_hrtime() + (uint64_t)timeout_ms * 1000000u;
+  int why = 0;
+  uv_mutex_lock(&s->mu);
+  while (!s->done && why == 0) {
+    if (interrupt && *interrupt && !was)
+      why = MP_ECANCELED;
+    else if (uv_hrtime() >= end)
+      why = MP_EIO;
+    else
+      (void)uv_cond_timedwait(&s->ended, &s->mu, 100 * 1000000u);
+  }
+  uv_mutex_unlock(&s->mu);
+  return why;
+}
+
+int mp_event_stream_close(mp_event_stream *s,
+                          const volatile sig_atomic_t *interrupt,
+                          int timeout_ms, mp_err *err) {
   if (s == NULL) return 0;
   /* Woken under the lock: the thread closes |wake| only after it has
    * seen |closing|, so never before this send. */
@@ -178,12 +224,34 @@ int mp_event_stream_close(mp_event_stream *s, mp_err *err) {
   s->closing = 1;
   uv_async_send(&s->wake);
   uv_mutex_unlock(&s->mu);
+  int gave_up = wait_ended(s, interrupt, timeout_ms);
+  if (gave_up) { /* the connection goes; the thread ends promptly */
+    uv_mutex_lock(&s->mu);
+    s->abort = 1;
+    if (!s->done)
+      uv_async_send(&s->wake);
+    uv_mutex_unlock(&s->mu);
+  }
   uv_thread_join(&s->thread);
   uv_loop_close(&s->loop);
+  uv_cond_destroy(&s->ended);
   uv_mutex_destroy(&s->mu);
   mp_buf_destroy(&s->pending);
   int rc = s->rc;
-  if (rc < 0) *err = s->err;
+  if (gave_up == MP_EIO)
+    rc = mp_err_set(err, MP_EIO,
+                    "the --event-log server (127.0.0.1:%d) did not take the "
+                    "engine events within %d s of the operation's end; "
+                    "they were dropped (the operation itself is done)",
+                    s->port, timeout_ms / 1000);
+  else if (gave_up)
+    rc = mp_err_set(err, MP_ECANCELED,
+                    "interrupted while sending the engine events to the "
+                    "--event-log server (127.0.0.1:%d); the rest were "
+                    "dropped (the operation itself is done)",
+                    s->port);
+  else if (rc < 0)
+    *err = s->err;
   free(s);
   return rc;
 }

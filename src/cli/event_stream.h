@@ -9,6 +9,8 @@
 #ifndef MP_CLI_EVENT_STREAM_H
 #define MP_CLI_EVENT_STREAM_H
 
+#include <signal.h>
+
 #include "engine/err.h"
 #include "engine/events.h"
 
@@ -32,8 +34,13 @@ void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
  * in a newline), for the stream, as mp_event_stream_send does. */
 void mp_event_stream_send_lines(mp_event_stream *s, const char *lines);
 
-/* Ends the stream, waits for the server's answer and frees |s|. Returns
- * 0 or an MP_E code with |err| naming the server. */
-int mp_event_stream_close(mp_event_stream *s, mp_err *err);
+/* Ends the stream, waits for the server's answer and frees |s|. The
+ * wait is bounded: after |timeout_ms|, or as soon as |interrupt| (may be
+ * NULL) turns on during it, the connection is dropped with what was not
+ * sent (MP_EIO, MP_ECANCELED). Returns 0 or an MP_E code with |err|
+ * naming the server. */
+int mp_event_stream_close(mp_event_stream *s,
+                          const volatile sig_atomic_t *interrupt,
+                          int timeout_ms, mp_err *err);
 
 #endif

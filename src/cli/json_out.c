@@ -1,5 +1,6 @@
 #include "cli/json_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,13 +198,15 @@ cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags) {
   return o;
 }
 
-void mp_cli_event_write(FILE *f, const mp_event *ev, unsigned flags) {
+int mp_cli_event_write(FILE *f, const mp_event *ev, unsigned flags) {
   cJSON *j = mp_cli_event_json(ev, flags);
   char *s = cJSON_PrintUnformatted(j);
-  if (s) fprintf(f, "%s\n", s);
-  fflush(f);
+  int failed = s && fprintf(f, "%s\n", s) < 0;
+  failed |= fflush(f) != 0;
+  int why = failed ? (errno ? errno : EIO) : 0;
   cJSON_free(s);
   cJSON_Delete(j);
+  return why;
 }
 
 /* ==== preview digest ==== */

@@ -31,11 +31,6 @@ void mp_op_policy_rows(mp_opt *rows, mp_op_policy *p) {
   memcpy(rows, r, sizeof(r));
 }
 
-static int is_dir(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int is_level(const char *s) {
   return strcmp(s, "advisory") == 0 || strcmp(s, "mandatory") == 0 ||
          strcmp(s, "remediate") == 0 || strcmp(s, "disabled") == 0;
@@ -124,18 +119,52 @@ int mp_op_policy_read_config(const char *path, mp_value **out, mp_err *err) {
   return rc;
 }
 
+/* Why folder |dir| is not a readable policy pack (owned), or NULL when
+ * it is one: its PulumiPolicy.yaml is a file that opens for reading. */
+static char *pack_problem(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    struct stat link;
+    if (errno == ENOENT && lstat(dir, &link) == 0)
+      return mp_xstrdup("cannot read the folder: it is a symbolic link to a "
+                        "path that does not exist");
+    if (errno == ENOENT)
+      return mp_xstrdup("no such folder");
+    return mp_xasprintf("cannot read the folder: %s", strerror(errno));
+  }
+  if (!S_ISDIR(st.st_mode))
+    return mp_xasprintf("cannot read the folder: %s", strerror(ENOTDIR));
+  char *yaml = mp_xasprintf("%s/PulumiPolicy.yaml", dir);
+  char *why = NULL;
+  FILE *f = NULL;
+  if (stat(yaml, &st) != 0) {
+    why = errno == ENOENT
+              ? mp_xstrdup("no PulumiPolicy.yaml in this folder "
+                           "(not a policy pack)")
+              : mp_xasprintf("cannot read the folder: %s", strerror(errno));
+  } else if (S_ISDIR(st.st_mode)) {
+    why =
+        mp_xasprintf("cannot read its PulumiPolicy.yaml: %s", strerror(EISDIR));
+  } else if ((f = fopen(yaml, "r")) == NULL) {
+    why =
+        mp_xasprintf("cannot read its PulumiPolicy.yaml: %s", strerror(errno));
+  }
+  if (f)
+    fclose(f);
+  free(yaml);
+  return why;
+}
+
 int mp_op_policy_check(mp_ctx *ctx, const mp_op_policy *p) {
   for (size_t i = 0; i < p->packs.len; i++) {
     const char *dir = p->packs.items[i];
-    char *yaml = mp_xasprintf("%s/PulumiPolicy.yaml", dir);
-    int ok = is_dir(dir), has_yaml = access(yaml, R_OK) == 0;
-    free(yaml);
-    if (!ok || !has_yaml)
-      return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "--policy-pack '%s': %s", dir,
-                          ok ? "no PulumiPolicy.yaml in this folder (not a "
-                               "policy pack)"
-                             : "no such folder");
+    char *why = pack_problem(dir);
+    if (why) {
+      int status =
+          mp_cli_error(ctx, MP_EXIT_CONFIG, "--policy-pack '%s': %s", dir, why);
+      free(why);
+      return status;
+    }
   }
   if (p->configs.len > p->packs.len)
     return mp_cli_error(ctx, MP_EXIT_CONFIG,

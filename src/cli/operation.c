@@ -4,6 +4,7 @@
 #include "cli/plugins.h"
 #include "cli/import_file_out.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,6 +87,7 @@ typedef struct sink {
   mp_preview_digest *digest;
   FILE *json;      /* --json event stream, or NULL */
   FILE *event_log; /* --event-log FILE, or NULL */
+  int *event_log_errno;          /* set to the first failed write's errno */
   mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   unsigned flags;  /* mp_render_flags */
   uint64_t last_sequence; /* of the last event seen */
@@ -96,6 +98,13 @@ typedef struct sink {
   size_t policy_sent;    /* findings already written as events */
   uint64_t seq_shift;    /* policy events written so far */
 } sink;
+
+/* Keeps the first write error of the event log, reported once the
+ * operation is over (its state is saved whatever the log's fate). */
+static void log_written(sink *s, int why) {
+  if (why && *s->event_log_errno == 0)
+    *s->event_log_errno = why;
+}
 
 /* The policy findings not yet written, as policyEvents before the event
  * of |seq| (Pulumi sends each as it happens: what the generator's thread
@@ -125,8 +134,11 @@ static void policy_events_before(sink *s, uint64_t seq, double ts) {
   uint64_t first = seq + s->seq_shift;
   if (s->json)
     mp_policy_run_json(s->policy, s->policy_sent, to, s->json, first, ts);
-  if (s->event_log)
+  if (s->event_log) {
     mp_policy_run_json(s->policy, s->policy_sent, to, s->event_log, first, ts);
+    if (fflush(s->event_log) != 0 || ferror(s->event_log))
+      log_written(s, errno ? errno : EIO);
+  }
   if (s->event_stream && to > s->policy_sent) {
     char *lines = NULL;
     size_t len = 0;
@@ -155,7 +167,8 @@ static void on_event(void *ud, const mp_event *in) {
   if (s->digest) mp_preview_digest_add(s->digest, ev);
   if (s->import_out) mp_import_file_out_add(s->import_out, ev);
   if (s->json) mp_cli_event_write(s->json, ev, s->flags);
-  if (s->event_log) mp_cli_event_write(s->event_log, ev, s->flags);
+  if (s->event_log)
+    log_written(s, mp_cli_event_write(s->event_log, ev, s->flags));
   if (s->event_stream) mp_event_stream_send(s->event_stream, ev, s->flags);
   s->last_sequence = ev->sequence;
   s->last_timestamp = ev->timestamp;
@@ -189,7 +202,8 @@ static void problem_events(sink *s, const mp_strv *problems) {
     ev.severity = "error";
     ev.message = problems->items[i];
     if (s->json) mp_cli_event_write(s->json, &ev, s->flags);
-    if (s->event_log) mp_cli_event_write(s->event_log, &ev, s->flags);
+    if (s->event_log)
+      log_written(s, mp_cli_event_write(s->event_log, &ev, s->flags));
     if (s->event_stream) mp_event_stream_send(s->event_stream, &ev, s->flags);
     s->last_sequence = ev.sequence;
     s->last_timestamp = ev.timestamp;
@@ -218,6 +232,7 @@ typedef struct run {
   mp_strv targets; /* --target plus --target-replace */
   mp_strv replaces; /* --replace plus --target-replace */
   FILE *event_log;
+  int event_log_errno; /* the first write to |event_log| that failed */
   mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   mp_builtin_opts builtin; /* the built-in providers' host options */
 } run;
@@ -271,6 +286,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   policy.show_remediations = r->f->show_policy_remediations;
   s.flags = r->f->show_secrets ? MP_RENDER_SHOW_SECRETS : 0;
   s.event_log = r->event_log;
+  s.event_log_errno = &r->event_log_errno;
   s.event_stream = r->event_stream;
   if (dry_run && r->f->more.import_file)
     s.import_out = mp_import_file_out_new();
@@ -522,15 +538,45 @@ static void run_destroy(run *r) {
   if (r->event_log) fclose(r->event_log);
 }
 
-/* The stream of a tcp:// --event-log ends now, before the command exits.
- * Returns |status|, or an error status if the events could not be sent. */
+/* The file of --event-log is closed now; an event that could not be
+ * written (a full disk, /dev/full) fails the command, though the
+ * operation itself went through. Returns |status| or an error status. */
+static int close_event_log(run *r, int status) {
+  FILE *f = r->event_log;
+  r->event_log = NULL;
+  int why = r->event_log_errno;
+  if (fflush(f) != 0 && why == 0)
+    why = errno ? errno : EIO;
+  if (fclose(f) != 0 && why == 0)
+    why = errno ? errno : EIO;
+  if (why == 0)
+    return status;
+  int failed = mp_cli_error(r->ctx, MP_EXIT_ERROR,
+                            "cannot write the event log '%s': %s; events are "
+                            "missing from it (the operation's state is saved)",
+                            r->f->event_log, strerror(why));
+  return status ? status : failed;
+}
+
+/* How long a tcp:// --event-log server may take, once the operation is
+ * over, to read the rest of the events and answer (a server that never
+ * reads must not hold the command for ever). */
+#define EVENT_STREAM_END_MS 30000
+
+/* The stream of a tcp:// --event-log ends now, before the command exits;
+ * a SIGINT or SIGTERM during the wait stops it at once. Returns |status|,
+ * or an error status if the events could not be sent. */
 static int send_event_stream(run *r, int status) {
   mp_err err;
   mp_err_clear(&err);
   mp_event_stream *s = r->event_stream;
   r->event_stream = NULL;
-  if (mp_event_stream_close(s, &err) == 0) return status;
-  int failed = mp_cli_fail(r->ctx, MP_EXIT_ERROR, &err);
+  int rc =
+      mp_event_stream_close(s, &r->ctx->interrupt, EVENT_STREAM_END_MS, &err);
+  if (rc == 0)
+    return status;
+  int failed = mp_cli_fail(
+      r->ctx, rc == MP_ECANCELED ? MP_EXIT_CANCELLED : MP_EXIT_ERROR, &err);
   return status ? status : failed;
 }
 
@@ -668,6 +714,8 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                           ctx->project->program_dir);
   if (status == 0) status = perform(&r, preview_cmd);
   if (r.event_stream) status = send_event_stream(&r, status);
+  if (r.event_log)
+    status = close_event_log(&r, status);
   run_destroy(&r);
   free(stack);
   return status;

@@ -49,6 +49,7 @@ int mp_policy_run_start(mp_policy_run *out, const mp_op_policy *f,
   out->dirs = mp_xcalloc(f->packs.len, sizeof(*out->dirs));
   out->names = mp_xcalloc(f->packs.len, sizeof(*out->names));
   out->versions = mp_xcalloc(f->packs.len, sizeof(*out->versions));
+  out->failed = mp_xcalloc(f->packs.len, sizeof(*out->failed));
   int invalid = 0; /* a config that fails its schema: the others go on */
   for (size_t i = 0; i < f->packs.len; i++) {
     mp_value *config = NULL;
@@ -100,6 +101,16 @@ static void keep(mp_policy_run *p, mp_policy_diags *found) {
   found->len = 0; /* moved */
 }
 
+/* Notes that pack |i|'s call failed (|rc| < 0): the display marks it. */
+static int note_failure(mp_policy_run *p, size_t i, int rc) {
+  if (rc < 0) {
+    pthread_mutex_lock(&p->mu);
+    p->failed[i] = 1;
+    pthread_mutex_unlock(&p->mu);
+  }
+  return rc;
+}
+
 static int count_mandatory(const mp_policy_diags *d) {
   int n = 0;
   for (size_t i = 0; i < d->len; i++)
@@ -123,7 +134,8 @@ static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
                               st->parent, st->inputs, st,
                               x->delete_before_replace, x->provider};
     mp_value *fixed = NULL;
-    rc = mp_analyzer_remediate(p->packs[i], &r, &fixed, &found, err);
+    rc = note_failure(
+        p, i, mp_analyzer_remediate(p->packs[i], &r, &fixed, &found, err));
     if (fixed) {
       mp_value_free(st->inputs);
       st->inputs = fixed;
@@ -133,7 +145,7 @@ static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
     mp_analyzer_resource r = {st->urn,    st->type, name,
                               st->parent, st->inputs, st,
                               x->delete_before_replace, x->provider};
-    rc = mp_analyzer_analyze(p->packs[i], &r, &found, err);
+    rc = note_failure(p, i, mp_analyzer_analyze(p->packs[i], &r, &found, err));
   }
   int mandatory = rc == 0 ? count_mandatory(&found) : 0;
   if (mandatory) { /* the generator decides: bail in an update, go on in
@@ -165,7 +177,8 @@ static int analyze_stack(void *ud, const mp_resource *const *rs,
   mp_policy_diags found = {0};
   int rc = 0;
   for (size_t i = 0; i < p->n && rc == 0; i++)
-    rc = mp_analyzer_analyze_stack(p->packs[i], ar, n, &found, err);
+    rc = note_failure(
+        p, i, mp_analyzer_analyze_stack(p->packs[i], ar, n, &found, err));
   /* a mandatory violation fails the run with no word of its own (an
    * empty message): as Pulumi's step generator, which only marks itself
    * errored, the policy events tell it, then "update failed" */
@@ -260,17 +273,23 @@ static int print_pack(mp_policy_run *p, const char *key, FILE *out) {
   mp_buf_init(&paths);
   mp_strv dirs;
   mp_strv_init(&dirs);
+  int failed = 0; /* a call of the pack failed: not passed, whatever it found */
   for (size_t i = 0; i < p->n; i++) {
     char *k = pack_key(p->names[i], p->versions[i]);
-    if (strcmp(k, key) == 0) mp_strv_push(&dirs, p->dirs[i]);
+    if (strcmp(k, key) == 0) {
+      mp_strv_push(&dirs, p->dirs[i]);
+      failed |= p->failed[i];
+    }
     free(k);
   }
   if (dirs.len > 1) qsort(dirs.items, dirs.len, sizeof(char *), by_key);
   for (size_t i = 0; i < dirs.len; i++)
     mp_buf_printf(&paths, "%s%s", i ? "; " : "", dirs.items[i]);
   fprintf(out, "    %s %s (local: %s)\n",
-          mandatory ? "\u274c" : any ? "\u26a0\ufe0f" : "\u2705", key,
-          paths.data ? paths.data : "");
+          mandatory || failed ? "\u274c"
+          : any               ? "\u26a0\ufe0f"
+                              : "\u2705",
+          key, paths.data ? paths.data : "");
   mp_buf_destroy(&paths);
   mp_strv_destroy(&dirs);
   /* --show-policy-remediations: each one, as it came, with its short diff
@@ -404,6 +423,7 @@ void mp_policy_run_destroy(mp_policy_run *p) {
   free(p->dirs);
   free(p->names);
   free(p->versions);
+  free(p->failed);
   mp_policy_diags_destroy(&p->found);
   mp_strv_destroy(&p->problems);
   mp_strv_destroy(&p->summary_packs);

@@ -22,6 +22,7 @@ typedef struct mp_policy_run {
   int show_remediations; /* --show-policy-remediations */
   pthread_mutex_t mu; /* guards |found|: the generator thread adds */
   mp_policy_diags found; /* violations and remediations, in order */
+  unsigned char *failed; /* per pack: a call failed (crashed, hung); |mu| */
   mp_strv problems; /* the configs' schema errors, Pulumi's lines */
   /* The summary event's PolicyPacks, as pairs: "<name>|local|<folder>",
    * version (none for a refresh or an import, as Pulumi). */
@@ -47,8 +48,9 @@ int mp_policy_run_mandatory(mp_policy_run *p);
 /* The "Policies:" section as Pulumi prints it (|ud| an mp_policy_run;
  * nothing without packs, or in a refresh): each pack by name@vversion,
  * sorted, its remediations counted by policy, its violations by level,
- * policy and URN. Returns whether a violation was mandatory (the display
- * then leaves out the Resources: summary, as Pulumi). */
+ * policy and URN; a pack whose call failed mid-run (it crashed or hung)
+ * is marked failed (❌), never passed. Returns whether a violation was mandatory
+ * (the display then leaves out the Resources: summary, as Pulumi). */
 int mp_policy_run_print(void *ud, FILE *out);
 
 /* How many findings there are so far (the generator's thread adds). */

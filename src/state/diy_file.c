@@ -21,6 +21,22 @@ int64_t mp__diy_now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int mp__diy_json_int64(const cJSON *v, int64_t *out) {
+  *out = 0;
+  if (!cJSON_IsNumber(v))
+    return 0;
+  double d = v->valuedouble;
+  /* Only -2^63 <= d < 2^63 may be cast (NaN fails the test too); a whole
+   * d then comes back from the cast unchanged. */
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    return -1;
+  int64_t i = (int64_t)d;
+  if ((double)i != d)
+    return -1;
+  *out = i;
+  return 1;
+}
+
 int mp__diy_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;

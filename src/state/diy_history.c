@@ -144,11 +144,16 @@ static void free_history(hist_file *h, size_t n) {
   free(h);
 }
 
-static void rfc3339(int64_t secs, char *out, size_t n) {
+/* |secs| as RFC 3339 UTC; -1 for a time gmtime cannot break down or
+ * whose year has more than four digits. */
+static int rfc3339(int64_t secs, char *out, size_t n) {
   time_t t = (time_t)secs;
   struct tm tm;
-  gmtime_r(&t, &tm);
+  if ((int64_t)t != secs || gmtime_r(&t, &tm) == NULL || tm.tm_year < -1900 ||
+      tm.tm_year > 9999 - 1900)
+    return -1;
   strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return 0;
 }
 
 static const char *str_of(const cJSON *j, const char *key) {
@@ -156,9 +161,30 @@ static const char *str_of(const cJSON *j, const char *key) {
   return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-static int64_t num_of(const cJSON *j, const char *key) {
+/* |key| of |j| into *out (0 when missing or not a number); MP_ESTATE
+ * naming |path| for a number no int64 holds. */
+static int int_field(const cJSON *j, const char *key, const char *path,
+                     int64_t *out, mp_err *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
-  return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : 0;
+  if (mp__diy_json_int64(v, out) >= 0)
+    return 0;
+  return mp_err_set(err, MP_ESTATE,
+                    "reading history file '%s': %s is %.17g, not a whole "
+                    "number a 64-bit integer holds",
+                    path, key, v->valuedouble);
+}
+
+/* The time under |key| (seconds since 1970) as RFC 3339 into |out|. */
+static int time_field(const cJSON *j, const char *key, const char *path,
+                      char *out, size_t n, mp_err *err) {
+  int64_t secs;
+  int rc = int_field(j, key, path, &secs, err);
+  if (rc == 0 && rfc3339(secs, out, n) < 0)
+    rc = mp_err_set(err, MP_ESTATE,
+                    "reading history file '%s': %s %lld is out of range "
+                    "(a time from year 0 to 9999)",
+                    path, key, (long long)secs);
+  return rc;
 }
 
 static int read_entry(const char *path, int64_t id, mp_history_entry *h,
@@ -178,17 +204,20 @@ static int read_entry(const char *path, int64_t id, mp_history_entry *h,
   snprintf(h->kind, sizeof(h->kind), "%s", str_of(j, "kind"));
   snprintf(h->result, sizeof(h->result), "%s", str_of(j, "result"));
   h->message = mp_xstrdup(str_of(j, "message"));
-  rfc3339(num_of(j, "startTime"), h->start, sizeof(h->start));
-  rfc3339(num_of(j, "endTime"), h->end, sizeof(h->end));
+  int bad = time_field(j, "startTime", path, h->start, sizeof(h->start), err);
+  if (!bad)
+    bad = time_field(j, "endTime", path, h->end, sizeof(h->end), err);
   const cJSON *rc = cJSON_GetObjectItemCaseSensitive(j, "resourceChanges");
   int64_t *f[9];
   mp__store_counts_fields(&h->counts, f);
-  for (size_t i = 0; i < 9; i++)
-    *f[i] = num_of(rc, op_names[i]);
+  for (size_t i = 0; !bad && i < 9; i++)
+    bad = int_field(rc, op_names[i], path, f[i], err);
   h->environment = object_text(j, "environment");
   h->config = object_text(j, "config");
   cJSON_Delete(j);
-  return 0;
+  if (bad)
+    mp_history_entry_destroy(h);
+  return bad;
 }
 
 int mp__diy_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,

@@ -150,6 +150,10 @@ int mp__diy_exists(const char *path);
 char *mp__diy_find_checkpoint(const char *plain);
 /* Nanoseconds since the epoch. */
 int64_t mp__diy_now_ns(void);
+/* |v| as a whole number in int64's range: 1 and *out set; 0 if |v| is
+ * not a number (*out 0); -1 if it is one no int64 holds (1e300, 1.5,
+ * which Go's encoding/json refuses for an int64 field). */
+int mp__diy_json_int64(const cJSON *v, int64_t *out);
 
 /* ==== the model (diy_model.c) ==== */
 

@@ -78,7 +78,8 @@ static int read_lock(const mp_diy *s, const char *dir, const char *name,
   const cJSON *user = cJSON_GetObjectItemCaseSensitive(j, "username");
   const cJSON *host = cJSON_GetObjectItemCaseSensitive(j, "hostname");
   const cJSON *time = cJSON_GetObjectItemCaseSensitive(j, "timestamp");
-  out->pid = cJSON_IsNumber(pid) ? (int64_t)pid->valuedouble : 0;
+  if (mp__diy_json_int64(pid, &out->pid) < 0)
+    out->pid = 0; /* not a pid */
   snprintf(out->user, sizeof(out->user), "%s",
            cJSON_IsString(user) ? user->valuestring : "");
   snprintf(out->host, sizeof(out->host), "%s",

@@ -68,13 +68,20 @@ static char *project_of(const diy_stack *m) {
   return out;
 }
 
-static void add_info(mp_diy *s, const char *project, const char *name,
-                     mp_stack_info **out, size_t *n) {
+/* Adds stack |name|'s line. A checkpoint that cannot be read fails the
+ * listing, as in Pulumi's ListStacks (only one removed meanwhile is left
+ * out). */
+static int add_info(mp_diy *s, const char *project, const char *name,
+                    mp_stack_info **out, size_t *n, mp_err *err) {
   mp_stack_ref st = {project ? project : "", name};
   diy_stack *m;
-  mp_err err;
-  if (mp__diy_get(s, st, &m, &err) < 0)
-    return; /* removed meanwhile, or unreadable: `stack select` tells */
+  int rc = mp__diy_get(s, st, &m, err);
+  if (rc == MP_ENOENT) {
+    mp_err_clear(err);
+    return 0;
+  }
+  if (rc < 0)
+    return rc;
   mp_stack_info info = {0};
   info.project = s->legacy ? project_of(m) : NULL;
   if (info.project == NULL)
@@ -84,53 +91,62 @@ static void add_info(mp_diy *s, const char *project, const char *name,
   info.last_update = mp__diy_history_last(s, st);
   *out = mp_xreallocarray(*out, *n + 1, sizeof(**out));
   (*out)[(*n)++] = info;
+  return 0;
 }
 
 /* The stacks whose checkpoints are in folder |dir|. */
-static void list_dir(mp_diy *s, const char *dir, const char *project,
-                     mp_stack_info **out, size_t *n) {
+static int list_dir(mp_diy *s, const char *dir, const char *project,
+                    mp_stack_info **out, size_t *n, mp_err *err) {
   mp_strv names;
   mp_strv_init(&names);
   mp__diy_list(dir, &names);
   char *last = NULL;
-  for (size_t i = 0; i < names.len; i++) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < names.len; i++) {
     char *name = stack_of_file(names.items[i]);
     if (name == NULL || (last && strcmp(last, name) == 0)) {
       free(name); /* dev.json and dev.json.gz are one stack */
       continue;
     }
-    add_info(s, project, name, out, n);
+    rc = add_info(s, project, name, out, n, err);
     free(last);
     last = name;
   }
   free(last);
   mp_strv_destroy(&names);
+  return rc;
 }
 
-int mp__diy_stack_list(mp_store *base, const char *project,
-                       mp_stack_info **out, size_t *n, mp_err *err) {
-  (void)err;
+int mp__diy_stack_list(mp_store *base, const char *project, mp_stack_info **out,
+                       size_t *n, mp_err *err) {
   mp_diy *s = mp__diy(base);
   char *stacks = mp_xasprintf("%s/.pulumi/stacks", s->root);
+  size_t n0 = *n;
+  int rc = 0;
   if (s->legacy) {
-    list_dir(s, stacks, project, out, n);
+    rc = list_dir(s, stacks, project, out, n, err);
   } else if (project) {
     char *dir = mp_xasprintf("%s/%s", stacks, project);
-    list_dir(s, dir, project, out, n);
+    rc = list_dir(s, dir, project, out, n, err);
     free(dir);
   } else {
     mp_strv projects;
     mp_strv_init(&projects);
     mp__diy_list(stacks, &projects);
-    for (size_t i = 0; i < projects.len; i++) {
+    for (size_t i = 0; rc == 0 && i < projects.len; i++) {
       char *dir = mp_xasprintf("%s/%s", stacks, projects.items[i]);
-      list_dir(s, dir, projects.items[i], out, n);
+      rc = list_dir(s, dir, projects.items[i], out, n, err);
       free(dir);
     }
     mp_strv_destroy(&projects);
   }
   free(stacks);
-  return 0;
+  if (rc < 0) { /* nothing half-listed */
+    for (size_t i = n0; i < *n; i++)
+      mp_stack_info_destroy(&(*out)[i]);
+    *n = n0;
+  }
+  return rc;
 }
 
 /* ==== selection ==== */

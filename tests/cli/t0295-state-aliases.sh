@@ -3,7 +3,9 @@
 # under (`aliases`, Pulumi's ResourceV3 field, as its step generator sets
 # the new state's Aliases to the alias that matched); the next run, which
 # finds it under its own URN, keeps none. `stack export` shows them and
-# `stack import` keeps them, on SQLite and file://.
+# `stack import` keeps them, on SQLite and file://. An update plan that
+# does not name such a resource holds it to that alias, as Pulumi's
+# checkMissingPlan holds it to oldState.GetAliases().
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world
 OLD=urn:pulumi:dev::proj::test:index:Resource::old
@@ -56,4 +58,31 @@ assert 'aliases' not in res()['new'], res()['new']
   run stack rm -y --force dev
   rm -f Pulumi.dev.yaml
 done
+# A plan that does not name the aliased resource (its entry removed): the
+# alias it was found under must still be the registration's.
+export MINIPULUMI_BACKEND_URL="$T/state.db"
+run stack init dev
+program old
+run up -y --skip-preview
+program new "$OLD"
+run up -y --skip-preview
+expect_rc 0 "the rename"
+strip_plan() {
+  python3 - "$1" "$NEW" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+del p["resourcePlans"][sys.argv[2]]
+json.dump(p, open(sys.argv[1], "w"))
+PY
+}
+run preview --save-plan "$T/plan.json"
+expect_rc 0 "preview --save-plan"
+strip_plan "$T/plan.json"
+program new
+run up --plan "$T/plan.json" -y --skip-preview
+expect_rc 1 "the alias dropped, for a resource the plan does not name"
+expect_out "resource $NEW violates plan: aliases changed: deleted $OLD" "Pulumi's message"
+program new "$OLD"
+run up --plan "$T/plan.json" -y --skip-preview
+expect_rc 0 "the same alias, for a resource the plan does not name"
 finish

@@ -928,12 +928,14 @@ static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   rc = decide(sg, g, oi, st, c, diags, &targeted, err);
   if (rc == 0 && sg->plan) {
     const mp_resource *old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
-    /* A resource the targets leave out is held to the plan with its prior
-     * inputs: Pulumi stubs its Check with them (step_generator.go
-     * continueStepsFromImport), so a planned change it does not make is a
-     * violation (X70). */
+    /* A custom resource the targets leave out is held to the plan with its
+     * prior inputs: Pulumi stubs its provider's Check with them
+     * (step_generator.go continueStepsFromImport; a component has no Check
+     * to stub), so a planned change it does not make is a violation
+     * (X70). */
     const mp_value *inputs = st->inputs;
-    if (!targeted && !g->is_read) inputs = old ? old->inputs : NULL;
+    if (!targeted && !g->is_read && g->custom)
+      inputs = old ? old->inputs : NULL;
     mp_strv aliases;
     mp_strv_init(&aliases);
     own_alias_urns(sg, g, &aliases);

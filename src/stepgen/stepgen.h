@@ -24,9 +24,9 @@ typedef struct mp_stepgen mp_stepgen;
 typedef struct mp_sg_plan {
   /* The chain decided for a registration: |old| the prior state (NULL
    * for a new resource), |st| the new state, |inputs| the checked inputs
-   * the plan holds it to (st->inputs; a resource the targets leave out:
-   * its prior inputs, or none), |aliases| the old URNs its own aliases name
-   * (|st| keeps only the one that matched). */
+   * the plan holds it to (st->inputs; for a custom resource the targets
+   * leave out, its prior inputs, or none), |aliases| the old URNs its own
+   * aliases name (|st| keeps only the one that matched). */
   int (*registered)(void *ctx, const mp_goal *g, const mp_resource *old,
                     const mp_resource *st, const mp_value *inputs,
                     const mp_strv *aliases, const mp_chain *c, mp_err *err);

@@ -401,8 +401,16 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     if (rc == 0) rc = mp_deploy_run(&o, res, err);
     policy_events(&s);
     end_event_stream(&s);
-    if (rc == 0 && !res->failed && o.plan && !o.plan->applying)
-      rc = mp_cli_plan_write(o.plan, r->f->save_plan, o.crypter, err);
+    if (rc == 0 && !res->failed && o.plan && !o.plan->applying) {
+      /* the plan keeps the stack's config, as Pulumi's Plan.Config */
+      char *path = ctx->config_file ? mp_xstrdup(ctx->config_file)
+                                    : mp_cli_stack_config_path(ctx, r->stack);
+      char *plan_config = mp_cli_update_config(path);
+      free(path);
+      rc = mp_cli_plan_write(o.plan, r->f->save_plan, plan_config, o.crypter,
+                             err);
+      free(plan_config);
+    }
     mp_plan_free(o.plan);
   }
   free(env_json);

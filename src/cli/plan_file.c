@@ -101,8 +101,8 @@ static cJSON *manifest_json(void) {
   return m;
 }
 
-int mp_cli_plan_write(mp_plan *p, const char *path, const mp_crypter *c,
-                      mp_err *err) {
+int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
+                      const mp_crypter *c, mp_err *err) {
   /* URNs in order, as Go writes a map. */
   mp_strv urns;
   mp_strv_init(&urns);
@@ -113,6 +113,12 @@ int mp_cli_plan_write(mp_plan *p, const char *path, const mp_crypter *c,
     qsort(urns.items, urns.len, sizeof(*urns.items), cmp_str);
   cJSON *doc = cJSON_CreateObject();
   cJSON_AddItemToObject(doc, "manifest", manifest_json());
+  /* config.Map, omitted when empty (`json:"config,omitempty"`) */
+  cJSON *cfg = config ? cJSON_Parse(config) : NULL;
+  if (cJSON_IsObject(cfg) && cfg->child)
+    cJSON_AddItemToObject(doc, "config", cfg);
+  else
+    cJSON_Delete(cfg);
   cJSON *plans = cJSON_AddObjectToObject(doc, "resourcePlans");
   for (size_t i = 0; i < urns.len && err->code == 0; i++) {
     const mp_resource_plan *rp = mp_plan_resource(p, urns.items[i], 0);

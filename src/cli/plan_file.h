@@ -10,9 +10,12 @@
 #include "engine/err.h"
 #include "engine/value.h"
 
-/* Writes |p| at |path|. Returns 0 or an MP_E code. */
-int mp_cli_plan_write(mp_plan *p, const char *path, const mp_crypter *c,
-                      mp_err *err);
+/* Writes |p| at |path|, with |config| (the stack's config mapping as JSON
+ * text, secrets as their ciphertext; NULL or empty: none) as its `config`.
+ * `up --plan` does not compare it, as Pulumi does not (docs/behaviour.md,
+ * "Update plans"). Returns 0 or an MP_E code. */
+int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
+                      const mp_crypter *c, mp_err *err);
 
 /* Reads the plan at |path| into a new plan to apply (*out). Returns 0, or
  * MP_EINVAL naming the file and what is wrong in it. */

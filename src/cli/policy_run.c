@@ -160,8 +160,8 @@ static int analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
 }
 
 static int analyze_stack(void *ud, const mp_resource *const *rs,
-                         const mp_resource *const *providers, size_t n,
-                         mp_err *err) {
+                         const mp_resource *const *providers, const int *dbrs,
+                         size_t n, mp_err *err) {
   mp_policy_run *p = ud;
   mp_analyzer_resource *ar = mp_xcalloc(n ? n : 1, sizeof(*ar));
   char **names = mp_xcalloc(n ? n : 1, sizeof(*names));
@@ -172,7 +172,7 @@ static int analyze_stack(void *ud, const mp_resource *const *rs,
     const mp_value *props = rs[i]->outputs ? rs[i]->outputs : rs[i]->inputs;
     ar[i] = (mp_analyzer_resource){rs[i]->urn,    rs[i]->type, names[i],
                                    rs[i]->parent, props,       rs[i],
-                                   -1,            providers[i]};
+                                   dbrs[i],       providers[i]};
   }
   mp_policy_diags found = {0};
   int rc = 0;

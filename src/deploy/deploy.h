@@ -96,12 +96,13 @@ typedef struct mp_deploy_opts {
    * thread once the program has exited and its steps are done, before the
    * deletes, with the |n| resources the program registered (by URN, no
    * provider resources), |providers|[i] the provider resource of rs[i]
-   * (NULL when unknown). Non-zero fails the run (with |err| shown, unless
+   * (NULL when unknown), |dbrs|[i] its registration's deleteBeforeReplace
+   * (-1 unset, 0, 1). Non-zero fails the run (with |err| shown, unless
    * it is empty). NULL: none. The per-resource analysis is |steps|'
    * analyze. */
   int (*analyze_stack)(void *ud, const mp_resource *const *rs,
-                       const mp_resource *const *providers, size_t n,
-                       mp_err *err);
+                       const mp_resource *const *providers, const int *dbrs,
+                       size_t n, mp_err *err);
   void *analyze_stack_ud;
 } mp_deploy_opts;
 

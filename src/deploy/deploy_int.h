@@ -142,6 +142,9 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   size_t nparked;
   mp_map news;      /* URN -> mp_resource* produced here (owned) */
   mp_map done_urns; /* URNs whose new state is written (values unused) */
+  /* URN -> the registration's deleteBeforeReplace, for the stack's
+   * policy analysis (values point into mp__deploy_dbr_values: -1, 0, 1) */
+  mp_map goal_dbrs;
   mp_strv failed_urns;
   mp_strv withheld;     /* delete phase: URNs that live entries which failed
                            or were withheld refer to */
@@ -173,6 +176,9 @@ static inline void mp__deploy_fail(deploy *d, int step) {
   d->res->failed = 1;
   if (step) d->res->step_failed = 1;
 }
+
+/* What goal_dbrs' values point at: -1 (unset), 0, 1. */
+extern const int mp__deploy_dbr_values[3];
 
 /* The policy packs' stack analysis (policy.c): runs o->analyze_stack,
  * if any; on a failure records it and returns 1. */

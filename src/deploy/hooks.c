@@ -116,6 +116,9 @@ static void on_reply(void *ud, mp_chain *c, mp_step *s) {
   mp_resource *st = s->new_;
   s->new_ = NULL;
   int skipped = (s->flags & MP_STEP_SKIPPED_CREATE) != 0;
+  if (c->reg && !skipped && c->dbr >= -1 && c->dbr <= 1)
+    mp_map_put(&d->goal_dbrs, st->urn,
+               (void *)&mp__deploy_dbr_values[c->dbr + 1]);
   /* Known before the host hears of it: its answer may register outputs. */
   if (!skipped) mp_resource_free(mp_map_put(&d->news, st->urn, st));
   mp_monitor_reg *reg = c->reg;

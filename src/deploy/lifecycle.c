@@ -401,6 +401,7 @@ static void teardown(deploy *d) {
     if (d->news.slots[i].key) mp_resource_free(d->news.slots[i].value);
   mp_map_destroy(&d->news);
   mp_map_destroy(&d->done_urns);
+  mp_map_destroy(&d->goal_dbrs);
   for (size_t i = 0; i < d->nparked; i++) mp_chain_free(d->parked[i]);
   free(d->parked);
   if (d->refreshed) {
@@ -500,6 +501,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
           o->stack.name ? o->stack.name : "");
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
+  mp_map_init(&d->goal_dbrs);
   mp__deploy_ahead_init(d);
   uv_mutex_init(&d->relay_mu);
   int rc = uv_loop_init(&d->loop);

@@ -362,7 +362,8 @@ static int provider_matches(const char *want, const char *got) {
  * inputs' change the planned one. */
 static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
                       const mp_value *old_inputs, const mp_resource *st,
-                      const mp_strv *aliases, mp_err *err) {
+                      const mp_value *inputs, const mp_strv *aliases,
+                      mp_err *err) {
   if (pg == NULL)
     return mp_err_set(err, MP_EINVAL, "resource unexpectedly not deleted");
   if (pg->custom != st->custom)
@@ -400,8 +401,8 @@ static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
       {"ignoreChanges", &pg->ignore_changes, &st->ignore_changes},
       {"additionalSecretOutputs", &pg->additional_secret_outputs,
        &st->additional_secret_outputs},
-      {"aliases", &pg->aliases, aliases},
       {"dependencies", &pg->dependencies, &st->dependencies},
+      {"aliases", &pg->aliases, aliases},
   };
   for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
     char *msg = set_change(sets[i].want, sets[i].got);
@@ -411,7 +412,7 @@ static int check_goal(const mp_plan_goal *pg, const mp_goal *g,
       return err->code;
     }
   }
-  if (check_diff(old_inputs, st->inputs, &pg->input_diff, err) != 0)
+  if (check_diff(old_inputs, inputs, &pg->input_diff, err) != 0)
     return err->code;
   /* A key planned with dependencies may be missing from the program (its
    * value was unknown and came out unset); one present must match. */
@@ -441,8 +442,8 @@ void mp_plan_timeouts_of(const mp_resource *r, double out[3]) {
 
 /* checkMissingPlan: a resource the plan does not name must not change. */
 static int check_missing(const mp_resource *old, const mp_goal *g,
-                         const mp_resource *st, const mp_strv *aliases,
-                         mp_err *err) {
+                         const mp_resource *st, const mp_value *inputs,
+                         const mp_strv *aliases, mp_err *err) {
   mp_plan_goal pg = {0};
   pg.custom = old->custom;
   pg.provider = old->provider;
@@ -453,12 +454,12 @@ static int check_missing(const mp_resource *old, const mp_goal *g,
   pg.ignore_changes = st->ignore_changes;
   pg.additional_secret_outputs = old->additional_secret_outputs;
   pg.id = st->import_id;
-  /* aliases are not kept in the state (docs/behaviour.md): not compared */
-  pg.aliases = *aliases;
+  /* the alias the prior state was found under (oldState.GetAliases()) */
+  pg.aliases = old->aliases;
   pg.propdeps = old->property_dependencies;
   mp_plan_timeouts_of(old, pg.timeouts);
   mp_plan_diff_init(&pg.input_diff);
-  int rc = check_goal(&pg, g, old->inputs, st, aliases, err);
+  int rc = check_goal(&pg, g, old->inputs, st, inputs, aliases, err);
   mp_value_free(pg.input_diff.adds);
   mp_value_free(pg.input_diff.updates);
   return rc;
@@ -515,12 +516,13 @@ static void record_step(mp_plan *p, const mp_step *s) {
 }
 
 static mp_plan_goal *goal_of(const mp_goal *g, const mp_value *old_inputs,
-                             const mp_resource *st, const mp_strv *aliases) {
+                             const mp_resource *st, const mp_value *inputs,
+                             const mp_strv *aliases) {
   mp_plan_goal *pg = mp_xcalloc(1, sizeof(*pg));
   pg->type = mp_xstrdup(st->type);
   pg->name = mp_xstrdup(g->name);
   pg->custom = st->custom;
-  object_diff(old_inputs, st->inputs, &pg->input_diff);
+  object_diff(old_inputs, inputs, &pg->input_diff);
   mp_plan_diff_init(&pg->output_diff);
   pg->parent = st->parent ? mp_xstrdup(st->parent) : NULL;
   pg->protect = st->protect;
@@ -538,8 +540,9 @@ static mp_plan_goal *goal_of(const mp_goal *g, const mp_value *old_inputs,
 
 /* Generator thread. */
 static int on_registered(void *ctx, const mp_goal *g, const mp_resource *old,
-                         const mp_resource *st, const mp_strv *aliases,
-                         const mp_chain *c, mp_err *err) {
+                         const mp_resource *st, const mp_value *inputs,
+                         const mp_strv *aliases, const mp_chain *c,
+                         mp_err *err) {
   mp_plan *p = ctx;
   const mp_value *old_inputs = old ? old->inputs : NULL;
   int rc = 0;
@@ -547,15 +550,15 @@ static int on_registered(void *ctx, const mp_goal *g, const mp_resource *old,
   if (!p->applying) {
     mp_resource_plan *rp = mp_plan_resource(p, st->urn, 1);
     goal_free(rp->goal);
-    rp->goal = goal_of(g, old_inputs, st, aliases);
+    rp->goal = goal_of(g, old_inputs, st, inputs, aliases);
     for (size_t i = 0; i < c->len; i++)
       record_step(p, c->steps[i]);
   } else {
     mp_resource_plan *rp = mp_plan_resource(p, st->urn, 0);
     if (rp)
-      rc = check_goal(rp->goal, g, old_inputs, st, aliases, err);
+      rc = check_goal(rp->goal, g, old_inputs, st, inputs, aliases, err);
     else if (old)
-      rc = check_missing(old, g, st, aliases, err);
+      rc = check_missing(old, g, st, inputs, aliases, err);
     if (rc != 0) {
       char *msg = mp_xstrdup(err->msg);
       mp_err_set(err, MP_EINVAL, "resource %s violates plan: %s", st->urn, msg);

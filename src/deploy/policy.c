@@ -21,6 +21,8 @@ static const mp_resource *provider_of(deploy *d, const char *ref) {
   return p;
 }
 
+const int mp__deploy_dbr_values[3] = {-1, 0, 1};
+
 int mp__deploy_analyze_stack(deploy *d) {
   if (d->o->analyze_stack == NULL) return 0;
   const mp_resource **rs = mp_xcalloc(d->news.len + 1, sizeof(*rs));
@@ -32,10 +34,19 @@ int mp__deploy_analyze_stack(deploy *d) {
   }
   if (n > 1) qsort(rs, n, sizeof(*rs), by_urn);
   const mp_resource **provs = mp_xcalloc(n + 1, sizeof(*provs));
-  for (size_t i = 0; i < n; i++) provs[i] = provider_of(d, rs[i]->provider);
+  /* the registration's deleteBeforeReplace; unset for what the program
+   * did not register (Pulumi: no goal) */
+  int *dbrs = mp_xcalloc(n + 1, sizeof(*dbrs));
+  for (size_t i = 0; i < n; i++) {
+    provs[i] = provider_of(d, rs[i]->provider);
+    const int *v = mp_map_get(&d->goal_dbrs, rs[i]->urn);
+    dbrs[i] = v ? *v : -1;
+  }
   mp_err err;
   mp_err_clear(&err);
-  int rc = d->o->analyze_stack(d->o->analyze_stack_ud, rs, provs, n, &err);
+  int rc = d->o->analyze_stack(d->o->analyze_stack_ud, rs, provs, dbrs, n,
+                               &err);
+  free(dbrs);
   free(provs);
   free(rs);
   if (rc == 0) return 0;

@@ -70,7 +70,7 @@ typedef struct mp_resource {
   mp_propdeps property_dependencies;
   int pending_replacement;
   mp_strv additional_secret_outputs;
-  mp_strv aliases; /* never stored (docs/behaviour.md, "Aliases") */
+  mp_strv aliases; /* the URN it was found under, when an alias matched */
   int has_custom_timeouts;
   mp_timeouts custom_timeouts;
   char *import_id;

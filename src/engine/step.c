@@ -36,6 +36,7 @@ void mp_step_free(mp_step *s) {
 mp_chain *mp_chain_new(void *reg) {
   mp_chain *c = mp_xcalloc(1, sizeof(*c));
   c->reg = reg;
+  c->dbr = -1;
   return c;
 }
 

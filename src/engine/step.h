@@ -81,6 +81,10 @@ typedef struct mp_chain {
    * references of states carried forward verbatim, which the program does
    * not order). */
   mp_strv waits;
+  /* The registration's deleteBeforeReplace (-1 unset, 0, 1): the stack's
+   * policy analysis sends it, as Pulumi's AnalyzeResources does from the
+   * goal. */
+  int dbr;
 } mp_chain;
 
 mp_chain *mp_chain_new(void *reg);

@@ -924,6 +924,12 @@ static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   if (rc == 0) rc = find_old(sg, g, urn, &oi, diags, err);
   if (rc < 0) goto done;
   st = state_from_goal(g, urn, oi >= 0 ? sg->olds->res[oi] : NULL);
+  /* Found under an alias: the state keeps the URN it was found under, as
+   * Pulumi's does (step_generator.go generateSteps: the new state's
+   * Aliases are the one alias that matched), for the policy packs and the
+   * next run's plan checks. */
+  if (oi >= 0 && strcmp(sg->olds->res[oi]->urn, urn) != 0)
+    mp_strv_push(&st->aliases, sg->olds->res[oi]->urn);
   if (g->custom && !mp_type_is_provider(g->type) && !g->is_read &&
       st->provider == NULL) {
     rc = mp_err_set(err, MP_EINVAL, "resource '%s' has no provider", urn);
@@ -934,15 +940,24 @@ static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
                  "The 'id' property cannot be made secret. See "
                  "pulumi/pulumi#2717 for more details.");
   mp_chain *c = mp_chain_new(reg);
+  c->dbr = g->dbr;
   int targeted = 1;
   rc = decide(sg, g, oi, st, c, diags, &targeted, err);
   if (rc == 0 && sg->plan) {
+    const mp_resource *old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
+    /* A custom resource the targets leave out is held to the plan with its
+     * prior inputs: Pulumi stubs its provider's Check with them
+     * (step_generator.go continueStepsFromImport; a component has no Check
+     * to stub), so a planned change it does not make is a violation
+     * (X70). */
+    const mp_value *inputs = st->inputs;
+    if (!targeted && !g->is_read && g->custom)
+      inputs = old ? old->inputs : NULL;
     mp_strv aliases;
     mp_strv_init(&aliases);
     own_alias_urns(sg, g, &aliases);
-    rc = sg->plan->registered(sg->plan->ctx, g,
-                              oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL,
-                              st, &aliases, c, err);
+    rc = sg->plan->registered(sg->plan->ctx, g, old, st, inputs, &aliases, c,
+                              err);
     mp_strv_destroy(&aliases);
   }
   if (rc < 0) {

@@ -23,12 +23,13 @@ typedef struct mp_stepgen mp_stepgen;
  * steps run; a non-zero answer (with |err| set) refuses them. */
 typedef struct mp_sg_plan {
   /* The chain decided for a registration: |old| the prior state (NULL
-   * for a new resource), |st| the new state with its checked inputs,
-   * |aliases| the old URNs its aliases name (not kept in |st|: the state
-   * stores no aliases). */
+   * for a new resource), |st| the new state, |inputs| the checked inputs
+   * the plan holds it to (st->inputs; for a custom resource the targets
+   * leave out, its prior inputs, or none), |aliases| the old URNs its own
+   * aliases name (|st| keeps only the one that matched). */
   int (*registered)(void *ctx, const mp_goal *g, const mp_resource *old,
-                    const mp_resource *st, const mp_strv *aliases,
-                    const mp_chain *c, mp_err *err);
+                    const mp_resource *st, const mp_value *inputs,
+                    const mp_strv *aliases, const mp_chain *c, mp_err *err);
   /* A step decided apart from a registration (a delete). */
   int (*step)(void *ctx, const mp_step *s, mp_err *err);
   void *ctx;

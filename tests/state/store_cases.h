@@ -642,6 +642,45 @@ static void test_store_replace_all_or_nothing(void) {
   mp_snapshot_free(half);
 }
 
+/* A resource's `aliases` (the URN it was found under) are kept by every
+ * backend and come back from load and export (tests/cli/t0295). */
+static void test_store_aliases_round_trip(void) {
+  mp_store *s = tst_store_open("aliases.db");
+  if (!s)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  mp_crypter c = tst_xor_crypter();
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  mp_snapshot *snap = mp_snapshot_new();
+  mp_snapshot_append(snap, provider());
+  mp_resource *r = custom(URN("dev", "new"), "id-a");
+  mp_strv_push(&r->aliases, URN("dev", "old"));
+  mp_snapshot_append(snap, r);
+  CHECK(mp_store_replace(s, dev, snap, &c, &err) == 0);
+  mp_store_close(s);
+
+  s = tst_store_open("aliases.db");
+  mp_snapshot *loaded = NULL;
+  CHECK(mp_store_load(s, dev, &c, &loaded, &err) == 0);
+  CHECK(loaded && loaded->nres == 2);
+  if (loaded && loaded->nres == 2) {
+    const mp_strv *a = &loaded->res[1]->aliases;
+    CHECK(a->len == 1);
+    if (a->len == 1)
+      CHECK_STR(a->items[0], URN("dev", "old"));
+    CHECK(mp_resource_equal(loaded->res[1], r));
+    mp_buf out;
+    mp_buf_init(&out);
+    CHECK(mp_snapshot_export(loaded, &c, "v0.1.0", 0, &out, &err) == 0);
+    CHECK_CONTAINS(out.data, "\"aliases\"");
+    mp_buf_destroy(&out);
+  }
+  mp_store_close(s);
+  mp_snapshot_free(loaded);
+  mp_snapshot_free(snap);
+}
+
 /* ==== locks ==== */
 
 static void test_store_lock_between_processes(void) {
@@ -920,6 +959,7 @@ static void tst_store_cases(void (*run)(void (*fn)(void), const char *name)) {
   TST_STORE_CASE(run, test_store_verify_writes);
   TST_STORE_CASE(run, test_store_import_c8_round_trip);
   TST_STORE_CASE(run, test_store_replace_all_or_nothing);
+  TST_STORE_CASE(run, test_store_aliases_round_trip);
   TST_STORE_CASE(run, test_store_lock_between_processes);
   TST_STORE_CASE(run, test_store_tags);
   TST_STORE_CASE(run, test_store_extensions);

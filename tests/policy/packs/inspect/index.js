@@ -10,6 +10,7 @@ const seen = (r) => ({
   customTimeouts: r.opts.customTimeouts,
   parent: r.opts.parent,
   deleteBeforeReplace: r.opts.deleteBeforeReplace,
+  aliases: r.opts.aliases,
   provider: r.provider && {
     type: r.provider.type, name: r.provider.name, urn: r.provider.urn,
     props: Object.keys(r.provider.props).sort(),

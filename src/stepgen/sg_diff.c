@@ -7,17 +7,6 @@
 #include "engine/urn.h"
 #include "stepgen/sg_int.h"
 
-void mp__sg_diff_init(sg_diff *d) {
-  memset(d, 0, sizeof(*d));
-  mp_diff_init(&d->detailed);
-}
-
-void mp__sg_diff_destroy(sg_diff *d) {
-  mp_strv_destroy(&d->keys);
-  mp_strv_destroy(&d->diffs);
-  mp_diff_destroy(&d->detailed);
-}
-
 static const char *short_name(const char *urn) {
   size_t n;
   const char *p = mp_urn_name(urn, &n);
@@ -114,42 +103,6 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   return rc;
 }
 
-/* The engine's comparison when the provider has no opinion. */
-static void engine_diff(const mp_value *olds, const mp_value *news,
-                        sg_diff *d) {
-  mp_diff det;
-  mp_diff_init(&det);
-  mp_value_diff(olds, news, MP_VALUE_EQ_IGNORE_SECRETS, &det, &d->diffs);
-  if (d->diffs.len > 0) {
-    d->changed = 1;
-    d->has_detailed = 1;
-    for (size_t i = 0; i < det.len; i++)
-      mp_diff_add(&d->detailed, det.items[i].path, det.items[i].kind, 1);
-  }
-  mp_diff_destroy(&det);
-}
-
-static void apply_provider_diff(const mp_prov_resp *r, sg_diff *d) {
-  if (r->changes == MP_DIFF_CHANGES_SOME || r->replaces.len > 0)
-    d->changed = 1;
-  if (r->replaces.len > 0) {
-    d->replace = 1;
-    mp_strv_copy(&d->keys, &r->replaces);
-  }
-  d->dbr = r->delete_before_replace;
-  mp_strv_copy(&d->diffs, &r->diffs);
-  for (size_t i = 0; i < r->replaces.len; i++)
-    if (!mp_strv_contains(&d->diffs, r->replaces.items[i]))
-      mp_strv_push(&d->diffs, r->replaces.items[i]);
-  if (r->has_detailed_diff) {
-    d->has_detailed = 1;
-    for (size_t i = 0; i < r->detailed_diff.len; i++)
-      mp_diff_add(&d->detailed, r->detailed_diff.items[i].path,
-                  r->detailed_diff.items[i].kind,
-                  r->detailed_diff.items[i].input_diff);
-  }
-}
-
 /* replaceOnChanges |roc|: a changed key covered by a listed path replaces;
  * with |init_errors| the old state's init errors count as the change
  * "#initerror". */
@@ -209,14 +162,14 @@ static int diff_resource(mp_sg_ahead *ahead, mp_provider *p,
     if (!mp__sg_ahead_take(ahead, MP__SG_CALL_DIFF, p, &q, &r, err, &rc))
       rc = p->vt->diff(p, &q, &r, err);
   }
-  if (rc == 0 && r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0) {
+  if (rc == 0 && mp_res_diff_no_opinion(&r)) {
     mp_value *cmp = mp_value_dup(news);
     if (reapply_ignore && ignore->len > 0 && old->inputs && cmp)
       rc = mp_value_apply_ignore_changes(old->inputs, cmp, ignore, NULL, err);
-    if (rc == 0) engine_diff(old->inputs, cmp, d);
+    if (rc == 0) mp_res_diff_compare(old->inputs, cmp, d);
     mp_value_free(cmp);
   } else if (rc == 0) {
-    apply_provider_diff(&r, d);
+    mp_res_diff_from_answer(&r, d);
   }
   mp_prov_resp_destroy(&r);
   return rc;
@@ -294,10 +247,10 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
     mp_value_free(old_inputs);
   }
   if (rc == 0) {
-    if (r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0)
-      engine_diff(old->outputs, news, d);
+    if (mp_res_diff_no_opinion(&r))
+      mp_res_diff_compare(old->outputs, news, d);
     else
-      apply_provider_diff(&r, d);
+      mp_res_diff_from_answer(&r, d);
   }
   mp_value_free(news);
   mp_prov_resp_destroy(&r);
@@ -335,7 +288,7 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
   if (mp_type_is_provider(st->type))
     return diff_provider_resource(sg, old, st, d, err);
   if (!st->custom) {
-    engine_diff(old->inputs, st->inputs, d);
+    mp_res_diff_compare(old->inputs, st->inputs, d);
     return 0;
   }
   /* A deletedWith target being replaced replaces this one too. */
@@ -403,7 +356,7 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
   }
   int rc = 0;
   sg_diff d;
-  mp__sg_diff_init(&d);
+  mp_res_diff_init(&d);
   if (touched && mp_type_is_provider(r->type)) {
     mp_resource probe = *r;
     probe.inputs = news;
@@ -417,7 +370,7 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
     if (rc == 0) replace_on_changes(&r->replace_on_changes, 0, &d);
   }
   int rep = rc < 0 ? rc : d.replace;
-  mp__sg_diff_destroy(&d);
+  mp_res_diff_destroy(&d);
   mp_value_free(news);
   return rep;
 }

@@ -841,14 +841,14 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   }
   st->id = mp_xstrdup(old->id);
   sg_diff d;
-  mp__sg_diff_init(&d);
+  mp_res_diff_init(&d);
   if (forced) {
     d.changed = d.replace = 1;
     mp_strv_push(&d.keys, "id");
   } else {
     rc = mp__sg_diff(sg, old, st, &d, err);
     if (rc < 0) {
-      mp__sg_diff_destroy(&d);
+      mp_res_diff_destroy(&d);
       return rc;
     }
   }
@@ -865,7 +865,7 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, old, st, MP_STEP_REPLY));
     sg->status[oi] = OLD_CLAIMED;
   }
-  mp__sg_diff_destroy(&d);
+  mp_res_diff_destroy(&d);
   return rc;
 
 untargeted:

@@ -6,6 +6,7 @@
 #define MP_RES_DIFF_H
 
 #include "engine/provider.h"
+#include "engine/resource.h"
 
 typedef struct mp_res_diff {
   int changed;  /* update or replace */
@@ -33,5 +34,23 @@ void mp_res_diff_compare(const mp_value *olds, const mp_value *news,
  * and back, so that a diff framed from the program to the world reads
  * from the world to the program. */
 void mp_res_diff_invert(mp_res_diff *d);
+
+/* replaceOnChanges |roc|: a changed key covered by a listed path
+ * replaces; with |init_errors| the old state's init errors count as the
+ * change "#initerror". */
+void mp_res_diff_replace_on_changes(const mp_strv *roc, int init_errors,
+                                    mp_res_diff *d);
+/* The error a replacement of a resource that still names an import id
+ * gets (Pulumi: "previously-imported resources that still specify an ID
+ * may not be replaced"), with a line `key: {old} => {new}` per replace key
+ * of |d| (values from |olds| and |news|). Owned. */
+char *mp_res_diff_import_replace_msg(const mp_res_diff *d,
+                                     const mp_value *olds,
+                                     const mp_value *news);
+
+/* Sets |err| to the failures of Check answer |r| about |st| (one line
+ * each, secrets never spelled out) and returns MP_EPLUGIN. */
+int mp_res_check_failures(const mp_resource *st, const mp_prov_resp *r,
+                          mp_err *err);
 
 #endif

@@ -318,6 +318,60 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
   return call_end(s, &c, rc);
 }
 
+/* What follows an import (Pulumi's continueStepsFromImport, then its
+ * generateStepsFromDiff): the program's inputs, the imported values of
+ * their ignoreChanges paths kept, are checked against the imported inputs
+ * and diffed by the provider with the imported state, replaceOnChanges
+ * applied; the loop thread acts on the outcome (stepexec.c,
+ * import_followup). */
+static int import_diff(mp_provider *p, mp_step *s, int preview, mp_err *err) {
+  mp_resource *n = s->new_;
+  int rc = 0;
+  if (n->ignore_changes.len > 0 && n->inputs)
+    (void)mp_value_apply_ignore_changes(n->inputs, s->goal_inputs,
+                                        &n->ignore_changes, NULL, NULL);
+  if (p->vt->check) {
+    call c;
+    call_begin(&c, n);
+    c.q.id = NULL;
+    c.q.olds = n->inputs;
+    c.q.news = s->goal_inputs;
+    c.q.preview = preview;
+    rc = p->vt->check(p, &c.q, &c.r, err);
+    if (rc == 0 && c.r.nfailures > 0) {
+      mp_resource checked = *n;
+      checked.inputs = s->goal_inputs;
+      rc = mp_res_check_failures(&checked, &c.r, err);
+    }
+    if (rc == 0 && c.r.inputs) {
+      mp_value_free(s->goal_inputs);
+      s->goal_inputs = c.r.inputs;
+      c.r.inputs = NULL;
+    }
+    if ((rc = call_end(s, &c, rc)) < 0) return rc;
+  }
+  mp_res_diff *d = mp_xcalloc(1, sizeof(*d));
+  mp_res_diff_init(d);
+  s->import_diff = d;
+  call c;
+  call_begin(&c, n);
+  c.q.olds = n->outputs;
+  c.q.old_inputs = n->inputs;
+  c.q.news = s->goal_inputs;
+  c.q.ignore_changes = &n->ignore_changes;
+  c.q.preview = preview;
+  if (p->vt->diff) rc = p->vt->diff(p, &c.q, &c.r, err);
+  if (rc == 0 && mp_res_diff_no_opinion(&c.r))
+    mp_res_diff_compare(n->inputs, s->goal_inputs, d);
+  else if (rc == 0)
+    mp_res_diff_from_answer(&c.r, d);
+  if (rc == 0)
+    mp_res_diff_replace_on_changes(&n->replace_on_changes,
+                                   n->init_errors.len > 0, d);
+  if (rc < 0) mp_err_prefix(err, "diffing %s", s->urn);
+  return call_end(s, &c, rc);
+}
+
 /* Pulumi's refresh diff (RefreshStep.Apply): the Diff an `up` of the
  * unchanged program would see right after this refresh, with what was read
  * (inputs and outputs) as the old side and the inputs before as the new
@@ -509,8 +563,11 @@ int mp__exec_call(mp_registry *registry, const mp_stepexec_hooks *h,
     if (n->id && strcmp(n->id, MP_UNKNOWN_SENTINEL) == 0) return 0;
     return do_read(p, s, 0, partial, err);
   case MP_OP_IMPORT:
-  case MP_OP_IMPORT_REPLACEMENT:
-    return do_read(p, s, 1, partial, err);
+  case MP_OP_IMPORT_REPLACEMENT: {
+    int rc = do_read(p, s, 1, partial, err);
+    if (rc == 0 && s->goal_inputs) rc = import_diff(p, s, preview, err);
+    return rc;
+  }
   default:
     return 0;
   }

@@ -158,9 +158,29 @@ static int loads_provider(const mp_step *s) {
          s->op != MP_OP_DELETE && s->op != MP_OP_DELETE_REPLACED;
 }
 
+/* |c| stopped with an error of its own after its steps went well (an
+ * import the program would replace): as an error of the step generator
+ * (registered), the error is on the resource and the deployment stops. */
+static void chain_error(deploy *d, mp_chain *c) {
+  mp__deploy_diag(d, "error", c->error_urn, c->error);
+  mp__deploy_fail(d, 0);
+  if (c->reg) {
+    mp_err e;
+    mp_err_set(&e, MP_ECANCELED, "%s", c->error);
+    mp_monitor_fail(d->mon, c->reg, &e, MP_MONITOR_ERROR);
+    c->reg = NULL;
+  }
+  mp__deploy_cancel(d, 0);
+}
+
 void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed) {
   deploy *d = ud;
   if (failed < 0 && c->reg) fail_registration(d, c, NULL, 1, 1);
+  if (failed == 1 && c->error) {
+    chain_error(d, c);
+    mp__deploy_advance(d);
+    return;
+  }
   if (failed == 1) {
     mp_step *bad = NULL;
     for (size_t i = 0; i < c->len; i++)

@@ -28,6 +28,8 @@ void mp_step_free(mp_step *s) {
   for (size_t i = 0; i < s->nrewrites; i++) mp_resource_free(s->rewrites[i]);
   free(s->rewrites);
   mp_value_free(s->goal_inputs);
+  if (s->import_diff) mp_res_diff_destroy(s->import_diff);
+  free(s->import_diff);
   mp_strv_destroy(&s->import_keep);
   mp_strv_destroy(&s->warnings);
   free(s);
@@ -60,6 +62,8 @@ void mp_chain_free(mp_chain *c) {
   for (size_t i = 0; i < c->len; i++) mp_step_free(c->steps[i]);
   free(c->steps);
   mp_strv_destroy(&c->waits);
+  free(c->error);
+  free(c->error_urn);
   free(c);
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/events.h"
 #include "engine/mem.h"
+#include "engine/res_diff.h"
 #include "engine/resource.h"
 #include "engine/value.h"
 
@@ -56,9 +57,13 @@ typedef struct mp_step {
    * snapshot never refers to a URN that is gone. Owned. */
   mp_resource **rewrites;
   size_t nrewrites;
-  /* Import: the program's inputs; when they differ from what was read, an
-   * update follows in the same chain (S67). Owned, may be NULL. */
+  /* Import: the program's inputs, checked against what was read once the
+   * import's Read is done; NULL for `minipulumi import`. Owned. */
   mp_value *goal_inputs;
+  /* Import: the provider's Diff of the imported state with goal_inputs,
+   * which decides what follows the import in its chain (nothing, an
+   * update, or for a replacement an error); NULL until made. Owned. */
+  mp_res_diff *import_diff;
   /* Import: the only inputs of what was read to keep (`import
    * --properties`, Pulumi's import spec's properties); empty: all. */
   mp_strv import_keep;
@@ -85,6 +90,11 @@ typedef struct mp_chain {
    * policy analysis sends it, as Pulumi's AnalyzeResources does from the
    * goal. */
   int dbr;
+  /* Why the chain stopped when no step of it failed (a step that ended
+   * well but cannot be followed, as an import whose program asks for a
+   * replacement), and on which URN; NULL otherwise. Owned. */
+  char *error;
+  char *error_urn;
 } mp_chain;
 
 mp_chain *mp_chain_new(void *reg);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/res_diff.h"
 #include "engine/urn.h"
 #include "stepexec/exec_int.h"
 
@@ -317,12 +318,126 @@ static int do_read(mp_provider *p, mp_step *s, int import, int *partial,
   return call_end(s, &c, rc);
 }
 
+/* What follows an import (Pulumi's continueStepsFromImport, then its
+ * generateStepsFromDiff): the program's inputs, the imported values of
+ * their ignoreChanges paths kept, are checked against the imported inputs
+ * and diffed by the provider with the imported state, replaceOnChanges
+ * applied; the loop thread acts on the outcome (stepexec.c,
+ * import_followup). */
+static int import_diff(mp_provider *p, mp_step *s, int preview, mp_err *err) {
+  mp_resource *n = s->new_;
+  int rc = 0;
+  if (n->ignore_changes.len > 0 && n->inputs)
+    (void)mp_value_apply_ignore_changes(n->inputs, s->goal_inputs,
+                                        &n->ignore_changes, NULL, NULL);
+  if (p->vt->check) {
+    call c;
+    call_begin(&c, n);
+    c.q.id = NULL;
+    c.q.olds = n->inputs;
+    c.q.news = s->goal_inputs;
+    c.q.preview = preview;
+    rc = p->vt->check(p, &c.q, &c.r, err);
+    if (rc == 0 && c.r.nfailures > 0) {
+      mp_resource checked = *n;
+      checked.inputs = s->goal_inputs;
+      rc = mp_res_check_failures(&checked, &c.r, err);
+    }
+    if (rc == 0 && c.r.inputs) {
+      mp_value_free(s->goal_inputs);
+      s->goal_inputs = c.r.inputs;
+      c.r.inputs = NULL;
+    }
+    if ((rc = call_end(s, &c, rc)) < 0) return rc;
+  }
+  mp_res_diff *d = mp_xcalloc(1, sizeof(*d));
+  mp_res_diff_init(d);
+  s->import_diff = d;
+  call c;
+  call_begin(&c, n);
+  c.q.olds = n->outputs;
+  c.q.old_inputs = n->inputs;
+  c.q.news = s->goal_inputs;
+  c.q.ignore_changes = &n->ignore_changes;
+  c.q.preview = preview;
+  if (p->vt->diff) rc = p->vt->diff(p, &c.q, &c.r, err);
+  if (rc == 0 && mp_res_diff_no_opinion(&c.r))
+    mp_res_diff_compare(n->inputs, s->goal_inputs, d);
+  else if (rc == 0)
+    mp_res_diff_from_answer(&c.r, d);
+  if (rc == 0)
+    mp_res_diff_replace_on_changes(&n->replace_on_changes,
+                                   n->init_errors.len > 0, d);
+  if (rc < 0) mp_err_prefix(err, "diffing %s", s->urn);
+  return call_end(s, &c, rc);
+}
+
+/* Pulumi's refresh diff (RefreshStep.Apply): the Diff an `up` of the
+ * unchanged program would see right after this refresh, with what was read
+ * (inputs and outputs) as the old side and the inputs before as the new
+ * one, turned around so that it reads from the state to the world. Where
+ * the provider has no opinion the engine compares the inputs, the
+ * resource's ignoreChanges paths kept as read. */
+static int refresh_diff(mp_provider *p, mp_step *s, mp_err *err) {
+  const mp_resource *o = s->old;
+  const mp_resource *n = s->new_;
+  call c;
+  call_begin(&c, n);
+  c.q.id = n->id;
+  c.q.olds = n->outputs;
+  c.q.old_inputs = n->inputs;
+  c.q.news = o->inputs;
+  c.q.ignore_changes = &o->ignore_changes;
+  int rc = p->vt->diff ? p->vt->diff(p, &c.q, &c.r, err) : 0;
+  mp_res_diff d;
+  mp_res_diff_init(&d);
+  if (rc == 0 && mp_res_diff_no_opinion(&c.r)) {
+    mp_value *cmp = mp_value_dup(o->inputs);
+    if (o->ignore_changes.len > 0 && n->inputs && cmp)
+      rc = mp_value_apply_ignore_changes(n->inputs, cmp, &o->ignore_changes,
+                                         NULL, err);
+    if (rc == 0) mp_res_diff_compare(n->inputs, cmp, &d);
+    mp_value_free(cmp);
+  } else if (rc == 0) {
+    mp_res_diff_from_answer(&c.r, &d);
+  }
+  if (rc == 0 && d.changed) {
+    mp_res_diff_invert(&d);
+    s->refresh_result = MP_OP_UPDATE;
+    mp_strv_destroy(&s->diffs);
+    s->diffs = d.diffs;
+    mp_strv_init(&d.diffs);
+    mp_diff_destroy(&s->detailed);
+    s->detailed = d.detailed;
+    mp_diff_init(&d.detailed);
+    s->has_detailed = d.has_detailed;
+  }
+  mp_res_diff_destroy(&d);
+  if (rc < 0) mp_err_prefix(err, "diffing %s", s->urn);
+  return call_end(s, &c, rc);
+}
+
+/* The drift of an external resource: its outputs only, with no provider
+ * Diff (Pulumi diffs only the outputs of what it does not manage). */
+static void external_drift(mp_step *s) {
+  const mp_resource *o = s->old;
+  if (mp_value_equal(o->outputs, s->new_->outputs, 0)) return;
+  s->refresh_result = MP_OP_UPDATE;
+  mp_strv_destroy(&s->diffs);
+  mp_strv_init(&s->diffs);
+  mp_diff_destroy(&s->detailed);
+  mp_diff_init(&s->detailed);
+  mp_value_diff(o->outputs, s->new_->outputs, MP_VALUE_EQ_IGNORE_SECRETS,
+                &s->detailed, &s->diffs);
+  s->has_detailed = 1;
+}
+
 /* Classic refresh (S55/S56): read the resource; gone = no id or no
- * outputs. The result is `update` only when the inputs changed (output
- * drift is recorded but is not a refresh diff); external resources compare
- * outputs. An update carries the drift as the step's diff (the changed
- * keys and a detailed diff, old to read), which the display shows as
- * Pulumi's does: `~ update [diff: ~content]`. */
+ * outputs. The result is `update` when the refresh diff (refresh_diff)
+ * finds a change, which may show only in the outputs (X66); external
+ * resources compare outputs. An update carries the drift as the step's
+ * diff, which the display shows as Pulumi's does: `~ update [diff:
+ * ~content]`. */
 static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   s->refresh_result = MP_OP_SAME;
   if (s->flags & MP_STEP_NO_CALL) return 0;
@@ -366,18 +481,9 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
       take_result(s, &c.r, &partial);
       int in_changed = !mp_value_equal(o->inputs, n->inputs, 0);
       int out_changed = !mp_value_equal(o->outputs, n->outputs, 0);
-      if (o->external ? out_changed : in_changed) {
-        s->refresh_result = MP_OP_UPDATE;
-        mp_strv_destroy(&s->diffs);
-        mp_strv_init(&s->diffs);
-        mp_diff_destroy(&s->detailed);
-        mp_diff_init(&s->detailed);
-        mp_value_diff(o->external ? o->outputs : o->inputs,
-                      o->external ? n->outputs : n->inputs,
-                      MP_VALUE_EQ_IGNORE_SECRETS, &s->detailed, &s->diffs);
-        s->has_detailed = 1;
-      }
       if (in_changed || out_changed) stamp(n, 0);
+      if (o->external) external_drift(s);
+      else rc = refresh_diff(p, s, err);
     }
   }
   return call_end(s, &c, rc);
@@ -457,8 +563,11 @@ int mp__exec_call(mp_registry *registry, const mp_stepexec_hooks *h,
     if (n->id && strcmp(n->id, MP_UNKNOWN_SENTINEL) == 0) return 0;
     return do_read(p, s, 0, partial, err);
   case MP_OP_IMPORT:
-  case MP_OP_IMPORT_REPLACEMENT:
-    return do_read(p, s, 1, partial, err);
+  case MP_OP_IMPORT_REPLACEMENT: {
+    int rc = do_read(p, s, 1, partial, err);
+    if (rc == 0 && s->goal_inputs) rc = import_diff(p, s, preview, err);
+    return rc;
+  }
   default:
     return 0;
   }

@@ -326,33 +326,67 @@ static void step_failed(run *r, mp_step *s, const char *msg) {
   chain_done(r, 1);
 }
 
-/* An import whose program inputs differ from what was read is followed by
- * an update to the program's inputs, which then answers the registration
- * (S67). As for any registration with prior state, the imported values of
- * ignoreChanges paths are kept (TestImportIgnoreChanges). */
-static void import_followup(run *r, mp_step *s) {
-  if ((s->op != MP_OP_IMPORT && s->op != MP_OP_IMPORT_REPLACEMENT) ||
-      s->goal_inputs == NULL || s->new_ == NULL)
-    return;
-  if (s->new_->ignore_changes.len > 0 && s->new_->inputs)
-    (void)mp_value_apply_ignore_changes(s->new_->inputs, s->goal_inputs,
-                                        &s->new_->ignore_changes, NULL, NULL);
-  if (mp_value_equal(s->goal_inputs, s->new_->inputs,
-                     MP_VALUE_EQ_IGNORE_SECRETS))
-    return;
-  mp_step *u = mp_step_new(MP_OP_UPDATE, s->urn);
+/* A step made after an import, about the imported state |s->new_|: old
+ * is that state, new the same with the program's checked inputs. */
+static mp_step *after_import(const mp_step *s, mp_step_op op) {
+  mp_step *u = mp_step_new(op, s->urn);
   u->old = mp_resource_dup(s->new_);
   u->new_ = mp_resource_dup(s->new_);
   mp_value_free(u->new_->inputs);
-  u->new_->inputs = s->goal_inputs;
-  s->goal_inputs = NULL;
+  u->new_->inputs = mp_value_dup(s->goal_inputs);
   u->provider = mp_xstrdup(s->provider);
-  mp_value_diff(u->old->inputs, u->new_->inputs, MP_VALUE_EQ_IGNORE_SECRETS,
-                &u->detailed, &u->diffs);
-  u->has_detailed = 1;
+  const mp_res_diff *d = s->import_diff;
+  mp_strv_copy(&u->keys, &d->keys);
+  mp_strv_copy(&u->diffs, &d->diffs);
+  u->has_detailed = d->has_detailed;
+  for (size_t i = 0; i < d->detailed.len; i++)
+    mp_diff_add(&u->detailed, d->detailed.items[i].path,
+                d->detailed.items[i].kind, d->detailed.items[i].input_diff);
+  return u;
+}
+
+/* What follows an import in its chain, from the Diff its worker made
+ * (exec_call.c, import_diff), as Pulumi's continueStepsFromImport goes on
+ * from the imported state: no change, nothing (the import answers the
+ * registration); a change, an update to the program's inputs, which then
+ * answers it (S67, X66); a replacement, which would change the id the
+ * program names, an error in an update (the import stays recorded) and a
+ * warning in a preview, which shows the replacement. Returns -1 when the
+ * chain stops (r->chain->error says why). */
+static int import_followup(run *r, mp_step *s) {
+  if ((s->op != MP_OP_IMPORT && s->op != MP_OP_IMPORT_REPLACEMENT) ||
+      s->import_diff == NULL || s->new_ == NULL)
+    return 0;
+  const mp_res_diff *d = s->import_diff;
+  mp_stepexec *ex = r->ex;
+  if (d->replace) {
+    char *msg = mp_res_diff_import_replace_msg(d, s->new_->inputs,
+                                               s->goal_inputs);
+    if (!ex->o.preview) {
+      r->chain->error = msg;
+      r->chain->error_urn = mp_xstrdup(s->urn);
+      return -1;
+    }
+    if (ex->o.hooks.on_step)
+      ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_DIAGNOSTIC, s, msg);
+    free(msg);
+    mp_step *cr = after_import(s, MP_OP_CREATE_REPLACEMENT);
+    free(cr->new_->id);
+    cr->new_->id = NULL;
+    cr->flags = s->flags & MP_STEP_REPLY;
+    mp_step *rp = after_import(s, MP_OP_REPLACE);
+    rp->flags = MP_STEP_NO_CALL;
+    s->flags &= ~(unsigned)MP_STEP_REPLY;
+    mp_chain_insert(r->chain, r->next + 1, cr);
+    mp_chain_insert(r->chain, r->next + 2, rp);
+    return 0;
+  }
+  if (!d->changed && s->new_->init_errors.len == 0) return 0;
+  mp_step *u = after_import(s, MP_OP_UPDATE);
   u->flags = s->flags & MP_STEP_REPLY;
   s->flags &= ~(unsigned)MP_STEP_REPLY;
   mp_chain_insert(r->chain, r->next + 1, u);
+  return 0;
 }
 
 /* The provider's warnings about |s|, as diagnostics on its resource;
@@ -413,9 +447,13 @@ static void step_finish(run *r) {
     step_failed(r, s, r->err.msg);
     return;
   }
-  import_followup(r, s);
+  int stop = import_followup(r, s);
   if (ex->o.hooks.on_step)
     ex->o.hooks.on_step(ex->o.hooks.ud, MP_EVENT_RES_OUTPUTS, s, NULL);
+  if (stop < 0) {
+    chain_done(r, 1);
+    return;
+  }
   if ((s->flags & MP_STEP_REPLY) && ex->o.hooks.on_reply)
     ex->o.hooks.on_reply(ex->o.hooks.ud, r->chain, s);
   r->next++;

@@ -7,53 +7,6 @@
 #include "engine/urn.h"
 #include "stepgen/sg_int.h"
 
-void mp__sg_diff_init(sg_diff *d) {
-  memset(d, 0, sizeof(*d));
-  mp_diff_init(&d->detailed);
-}
-
-void mp__sg_diff_destroy(sg_diff *d) {
-  mp_strv_destroy(&d->keys);
-  mp_strv_destroy(&d->diffs);
-  mp_diff_destroy(&d->detailed);
-}
-
-static const char *short_name(const char *urn) {
-  size_t n;
-  const char *p = mp_urn_name(urn, &n);
-  return p ? p : urn;
-}
-
-static int check_failures(const mp_resource *st, const mp_prov_resp *r,
-                          mp_err *err) {
-  mp_buf b;
-  mp_buf_init(&b);
-  for (size_t i = 0; i < r->nfailures; i++) {
-    const mp_check_failure *f = &r->failures[i];
-    if (i) mp_buf_putc(&b, '\n');
-    if (f->property && f->property[0]) {
-      mp_buf tv;
-      mp_buf_init(&tv);
-      const mp_value *v = mp_value_object_get(st->inputs, f->property);
-      /* A secret is never spelled out in a message. */
-      if (v && mp_value_contains_secrets(v)) mp_buf_puts(&tv, "[secret]");
-      else if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, &tv, NULL);
-      mp_buf_printf(&b,
-                    "%s resource '%s': property %s value {%s} has a problem: "
-                    "%s",
-                    st->type, short_name(st->urn), f->property,
-                    tv.data ? tv.data : "<nil>", f->reason);
-      mp_buf_destroy(&tv);
-    } else {
-      mp_buf_printf(&b, "%s resource '%s' has a problem: %s", st->type,
-                    short_name(st->urn), f->reason);
-    }
-  }
-  mp_err_set(err, MP_EPLUGIN, "%s", b.data);
-  mp_buf_destroy(&b);
-  return MP_EPLUGIN;
-}
-
 int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
                  mp_err *err) {
   if (!st->custom) return 0;
@@ -104,7 +57,7 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   if (rc == 0 && r.inputs && internal && r.inputs->kind == MP_VALUE_OBJECT)
     mp_value_object_set(r.inputs, MP_PROVIDER_INTERNAL_KEY,
                         mp_value_dup(internal));
-  if (rc == 0 && r.nfailures > 0) rc = check_failures(st, &r, err);
+  if (rc == 0 && r.nfailures > 0) rc = mp_res_check_failures(st, &r, err);
   if (rc == 0 && r.inputs) {
     mp_value_free(st->inputs);
     st->inputs = r.inputs;
@@ -112,77 +65,6 @@ int mp__sg_check(mp_stepgen *sg, mp_resource *st, const mp_value *olds,
   }
   mp_prov_resp_destroy(&r);
   return rc;
-}
-
-/* The engine's comparison when the provider has no opinion. */
-static void engine_diff(const mp_value *olds, const mp_value *news,
-                        sg_diff *d) {
-  mp_diff det;
-  mp_diff_init(&det);
-  mp_value_diff(olds, news, MP_VALUE_EQ_IGNORE_SECRETS, &det, &d->diffs);
-  if (d->diffs.len > 0) {
-    d->changed = 1;
-    d->has_detailed = 1;
-    for (size_t i = 0; i < det.len; i++)
-      mp_diff_add(&d->detailed, det.items[i].path, det.items[i].kind, 1);
-  }
-  mp_diff_destroy(&det);
-}
-
-static void apply_provider_diff(const mp_prov_resp *r, sg_diff *d) {
-  if (r->changes == MP_DIFF_CHANGES_SOME || r->replaces.len > 0)
-    d->changed = 1;
-  if (r->replaces.len > 0) {
-    d->replace = 1;
-    mp_strv_copy(&d->keys, &r->replaces);
-  }
-  d->dbr = r->delete_before_replace;
-  mp_strv_copy(&d->diffs, &r->diffs);
-  for (size_t i = 0; i < r->replaces.len; i++)
-    if (!mp_strv_contains(&d->diffs, r->replaces.items[i]))
-      mp_strv_push(&d->diffs, r->replaces.items[i]);
-  if (r->has_detailed_diff) {
-    d->has_detailed = 1;
-    for (size_t i = 0; i < r->detailed_diff.len; i++)
-      mp_diff_add(&d->detailed, r->detailed_diff.items[i].path,
-                  r->detailed_diff.items[i].kind,
-                  r->detailed_diff.items[i].input_diff);
-  }
-}
-
-/* replaceOnChanges |roc|: a changed key covered by a listed path replaces;
- * with |init_errors| the old state's init errors count as the change
- * "#initerror". */
-static void replace_on_changes(const mp_strv *roc, int init_errors,
-                               sg_diff *d) {
-  if (roc->len == 0) return;
-  mp_strv changed;
-  mp_strv_init(&changed);
-  mp_strv_copy(&changed, &d->diffs);
-  for (size_t i = 0; i < d->detailed.len; i++)
-    mp_strv_push(&changed, d->detailed.items[i].path);
-  if (init_errors) mp_strv_push(&changed, "#initerror");
-  for (size_t i = 0; i < roc->len; i++) {
-    mp_path pat;
-    if (mp_path_parse(roc->items[i], &pat, NULL) < 0) continue;
-    for (size_t j = 0; j < changed.len; j++) {
-      mp_path p;
-      if (mp_path_parse(changed.items[j], &p, NULL) < 0) continue;
-      if (mp_path_covers(&pat, &p)) {
-        d->changed = d->replace = 1;
-        size_t n;
-        const char *top = changed.items[j];
-        for (n = 0; top[n] && top[n] != '.' && top[n] != '['; n++) {
-        }
-        char *k = mp_xstrndup(top, n);
-        if (!mp_strv_contains(&d->keys, k)) mp_strv_push(&d->keys, k);
-        free(k);
-      }
-      mp_path_destroy(&p);
-    }
-    mp_path_destroy(&pat);
-  }
-  mp_strv_destroy(&changed);
 }
 
 /* The provider's Diff of prior |old| against |news| (for |urn|, |type|),
@@ -209,14 +91,14 @@ static int diff_resource(mp_sg_ahead *ahead, mp_provider *p,
     if (!mp__sg_ahead_take(ahead, MP__SG_CALL_DIFF, p, &q, &r, err, &rc))
       rc = p->vt->diff(p, &q, &r, err);
   }
-  if (rc == 0 && r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0) {
+  if (rc == 0 && mp_res_diff_no_opinion(&r)) {
     mp_value *cmp = mp_value_dup(news);
     if (reapply_ignore && ignore->len > 0 && old->inputs && cmp)
       rc = mp_value_apply_ignore_changes(old->inputs, cmp, ignore, NULL, err);
-    if (rc == 0) engine_diff(old->inputs, cmp, d);
+    if (rc == 0) mp_res_diff_compare(old->inputs, cmp, d);
     mp_value_free(cmp);
   } else if (rc == 0) {
-    apply_provider_diff(&r, d);
+    mp_res_diff_from_answer(&r, d);
   }
   mp_prov_resp_destroy(&r);
   return rc;
@@ -294,10 +176,10 @@ static int diff_provider_resource(mp_stepgen *sg, const mp_resource *old,
     mp_value_free(old_inputs);
   }
   if (rc == 0) {
-    if (r.changes == MP_DIFF_CHANGES_UNKNOWN && r.replaces.len == 0)
-      engine_diff(old->outputs, news, d);
+    if (mp_res_diff_no_opinion(&r))
+      mp_res_diff_compare(old->outputs, news, d);
     else
-      apply_provider_diff(&r, d);
+      mp_res_diff_from_answer(&r, d);
   }
   mp_value_free(news);
   mp_prov_resp_destroy(&r);
@@ -346,7 +228,7 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
   if (mp_type_is_provider(st->type))
     return diff_provider_resource(sg, old, st, d, err);
   if (!st->custom) {
-    engine_diff(old->inputs, st->inputs, d);
+    mp_res_diff_compare(old->inputs, st->inputs, d);
     return 0;
   }
   /* A deletedWith target being replaced replaces this one too. */
@@ -377,7 +259,7 @@ int mp__sg_diff(mp_stepgen *sg, const mp_resource *old, const mp_resource *st,
     mp_err_prefix(err, "diffing %s", st->urn);
     return rc;
   }
-  replace_on_changes(&st->replace_on_changes, old->init_errors.len > 0, d);
+  mp_res_diff_replace_on_changes(&st->replace_on_changes, old->init_errors.len > 0, d);
   return 0;
 }
 
@@ -414,7 +296,7 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
   }
   int rc = 0;
   sg_diff d;
-  mp__sg_diff_init(&d);
+  mp_res_diff_init(&d);
   if (touched && mp_type_is_provider(r->type)) {
     mp_resource probe = *r;
     probe.inputs = news;
@@ -425,10 +307,10 @@ static int replaced_by_unknowns(mp_stepgen *sg, const mp_resource *r,
     rc = p ? diff_resource(NULL, p, r, r->urn, r->type, news,
                            &r->ignore_changes, 1, &d, err)
            : err->code;
-    if (rc == 0) replace_on_changes(&r->replace_on_changes, 0, &d);
+    if (rc == 0) mp_res_diff_replace_on_changes(&r->replace_on_changes, 0, &d);
   }
   int rep = rc < 0 ? rc : d.replace;
-  mp__sg_diff_destroy(&d);
+  mp_res_diff_destroy(&d);
   mp_value_free(news);
   return rep;
 }

@@ -4,6 +4,7 @@
 #define MP_SG_INT_H
 
 #include "engine/map.h"
+#include "engine/res_diff.h"
 #include "stepgen/stepgen.h"
 #include "stepgen/targets.h"
 
@@ -76,18 +77,7 @@ int mp__sg_ahead_take(mp_sg_ahead *a, int kind, const mp_provider *p,
                       int *rc);
 
 /* The outcome of diffing one resource. */
-typedef struct sg_diff {
-  int changed;  /* update or replace */
-  int replace;
-  int dbr;      /* the provider asks for delete-before-replace */
-  mp_strv keys; /* replace keys */
-  mp_strv diffs;
-  mp_diff detailed;
-  int has_detailed;
-} sg_diff;
-
-void mp__sg_diff_init(sg_diff *d);
-void mp__sg_diff_destroy(sg_diff *d);
+typedef mp_res_diff sg_diff;
 
 /* Provider Check (or CheckConfig for provider resources) of |st|'s
  * inputs against |olds| (may be NULL). Replaces st->inputs with the

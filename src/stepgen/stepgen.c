@@ -424,12 +424,6 @@ static int is_replace_target(mp_stepgen *sg, const char *urn) {
   return mp_targets_any(&sg->replaces, urn);
 }
 
-/* A value as Go's %v prints it inside the import message: strings bare. */
-static void plain_text(const mp_value *v, mp_buf *out) {
-  if (v && v->kind == MP_VALUE_STRING) mp_buf_append(out, v->u.str.ptr, v->u.str.len);
-  else if (v) mp_value_to_json(v, NULL, MP_JSON_SHOW_SECRETS, out, NULL);
-}
-
 static const char protect_replace_fmt[] =
     "unable to replace resource \"%s\"\nas it is currently marked for "
     "protection. To unprotect the resource, remove the `protect` flag from "
@@ -482,30 +476,14 @@ static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     if (preview_or_fail(sg, diags, st->urn, err) < 0) return err->code;
   }
   if (st->import_id) { /* not an import (decide): the program names the id */
-    mp_buf b;
-    mp_buf_init(&b);
-    mp_buf_puts(&b, "previously-imported resources that still specify an ID "
-                    "may not be replaced; please remove the `import` "
-                    "declaration from your program;");
-    for (size_t i = 0; i < d->keys.len; i++) {
-      mp_buf oldt, newt;
-      mp_buf_init(&oldt);
-      mp_buf_init(&newt);
-      plain_text(mp_value_object_get(old->inputs, d->keys.items[i]), &oldt);
-      plain_text(mp_value_object_get(st->inputs, d->keys.items[i]), &newt);
-      mp_buf_printf(&b, "\n%s: {%s} => {%s}", d->keys.items[i],
-                    oldt.data ? oldt.data : "", newt.data ? newt.data : "");
-      mp_buf_destroy(&oldt);
-      mp_buf_destroy(&newt);
-    }
-    if (sg->preview) {
-      mp_diags_add(diags, "warning", st->urn, "%s", b.data);
-    } else {
-      mp_err_set(err, MP_EINVAL, "%s", b.data);
-      mp_buf_destroy(&b);
+    char *msg = mp_res_diff_import_replace_msg(d, old->inputs, st->inputs);
+    if (!sg->preview) {
+      mp_err_set(err, MP_EINVAL, "%s", msg);
+      free(msg);
       return MP_EINVAL;
     }
-    mp_buf_destroy(&b);
+    mp_diags_add(diags, "warning", st->urn, "%s", msg);
+    free(msg);
   }
   /* Seed step 11: check again, from the program's own inputs (not the
    * ignore-processed ones) and without the prior inputs, unless a forced
@@ -858,14 +836,14 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   }
   st->id = mp_xstrdup(old->id);
   sg_diff d;
-  mp__sg_diff_init(&d);
+  mp_res_diff_init(&d);
   if (forced) {
     d.changed = d.replace = 1;
     mp_strv_push(&d.keys, "id");
   } else {
     rc = mp__sg_diff(sg, old, st, &d, err);
     if (rc < 0) {
-      mp__sg_diff_destroy(&d);
+      mp_res_diff_destroy(&d);
       return rc;
     }
   }
@@ -882,7 +860,7 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
     mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, old, st, MP_STEP_REPLY));
     sg->status[oi] = OLD_CLAIMED;
   }
-  mp__sg_diff_destroy(&d);
+  mp_res_diff_destroy(&d);
   return rc;
 
 untargeted:

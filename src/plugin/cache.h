@@ -75,6 +75,16 @@ const mp_plugin_info *mp_plugin_select(const mp_plugin_list *l,
  * resource, converter, tool). */
 int mp_plugin_kind_known(const char *kind);
 
+/* Whether |name| is a plugin name as Pulumi's PluginNameRegexp has it
+ * (letters, digits, '-', '_', '.'; starting with a letter, a digit or '-',
+ * ending with a letter or a digit; no '/'), so that it can go into a path. */
+int mp_plugin_name_valid(const char *name);
+
+/* 0 when |kind| is a plugin kind and |name| a plugin name; else MP_EINVAL
+ * with Pulumi's "unrecognized plugin kind: <kind>" or a message naming the
+ * bad name. Checked before any path is made from them. */
+int mp_plugin_check_spec(const char *kind, const char *name, mp_err *err);
+
 /* `<kind>-<name>-v<version>` (owned): the folder's name in the cache. */
 char *mp_plugin_dir_name(const char *kind, const char *name,
                          const mp_semver *version);

@@ -304,8 +304,10 @@ static int get(const char *url, const char *accept, const char *auth, sink *s,
     if (r == CURLE_ABORTED_BY_CALLBACK || cancelled(s->o))
       return mp_err_set(err, MP_ECANCELED, "the download of %s was cancelled",
                         url);
-    /* Deterministic: another attempt would only loop again. */
-    if (r == CURLE_TOO_MANY_REDIRECTS)
+    /* Deterministic, or a server that answered and then sent nothing for
+     * the stall limit: another attempt would only wait as long again. */
+    if (r == CURLE_TOO_MANY_REDIRECTS ||
+        (r == CURLE_OPERATION_TIMEDOUT && code != 0))
       return mp_err_set(err, MP_EIO, "%s: %s", url,
                         errbuf[0] ? errbuf : curl_easy_strerror(r));
     if (attempt == 5)

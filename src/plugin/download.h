@@ -53,10 +53,10 @@ int mp_plugin_download_source(const char *kind, const char *name,
 
 /* Downloads the tarball of |kind| |name| |version| into |dest| (a file
  * path, created or truncated). Transport failures are tried again (five
- * attempts, 80 ms doubling between them), a stall among them (the
- * options' stall limit); an HTTP error is not, and reads "<code> HTTP
- * error fetching plugin from <url>", nor too many redirects, nor a
- * cancellation (MP_ECANCELED). Returns 0, MP_EINVAL, MP_EIO or
+ * attempts, 80 ms doubling between them); an HTTP error is not, and
+ * reads "<code> HTTP error fetching plugin from <url>", nor too many
+ * redirects, nor an answer that stalls (no byte for the options' stall
+ * limit), nor a cancellation (MP_ECANCELED). Returns 0, MP_EINVAL, MP_EIO or
  * MP_ECANCELED. Any thread. */
 int mp_plugin_download(const char *kind, const char *name,
                        const mp_semver *version,

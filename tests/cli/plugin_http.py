@@ -3,10 +3,10 @@
     python3 plugin_http.py MODE [FILE]
 
 prints "port N" once it listens, logs each request's path to stdout, and
-stops by itself after 120 s (or when killed). MODE:
+stops by itself after 300 s (or when killed). MODE:
   file      answers every GET with FILE (whatever the path asked);
-  stall     sends the headers of a 1 MB answer and 10 bytes, then nothing
-            (for up to 60 s per request);
+  stall     sends the headers of a 1 MB answer, then nothing (for up to
+            60 s per request);
   redirect  answers every GET with a 302 to the same path.
 """
 import sys
@@ -35,7 +35,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(200)
             self.send_header("Content-Length", str(1 << 20))
             self.end_headers()
-            self.wfile.write(b"0123456789")
             self.wfile.flush()
             time.sleep(60)
         elif MODE == "redirect":
@@ -49,4 +48,4 @@ server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print("port", server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
-time.sleep(120)
+time.sleep(300)

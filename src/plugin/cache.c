@@ -26,10 +26,11 @@ int mp_plugin_kind_known(const char *kind) {
 }
 
 /* Pulumi's PluginNameRegexp, `^[a-zA-Z0-9-][a-zA-Z0-9-_.]*[a-zA-Z0-9]$`,
- * on the |n| bytes at |s|: no '/', no name that is "." or "..", at least
- * two characters (a shorter folder name is not a plugin to Pulumi). */
+ * on the |n| bytes at |s|: no '/', no name that is "." or "..". One
+ * letter or digit is a name too, as minipulumi always took it (Pulumi's
+ * pattern wants two, but its loader finds `pulumi-resource-x` on PATH). */
 static int name_ok(const char *s, size_t n) {
-  if (n < 2)
+  if (n == 0)
     return 0;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];

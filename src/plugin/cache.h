@@ -77,7 +77,8 @@ int mp_plugin_kind_known(const char *kind);
 
 /* Whether |name| is a plugin name as Pulumi's PluginNameRegexp has it
  * (letters, digits, '-', '_', '.'; starting with a letter, a digit or '-',
- * ending with a letter or a digit; no '/'), so that it can go into a path. */
+ * ending with a letter or a digit; no '/'; one letter or digit too), so
+ * that it can go into a path. */
 int mp_plugin_name_valid(const char *name);
 
 /* 0 when |kind| is a plugin kind and |name| a plugin name; else MP_EINVAL

@@ -57,7 +57,7 @@ expect_err "unrecognized plugin kind: thing" "Pulumi's words"
 python3 "$HERE/plugin_http.py" file "$T/ok.tgz" >"$T/http.log" 2>&1 &
 HTTP_PID=$!
 trap 'kill $HTTP_PID 2>/dev/null; wait $HTTP_PID 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 100); do grep -q '^port' "$T/http.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q "^port" "$T/http.log" && break; sleep 0.1; done
 PORT=$(sed -n 's/^port //p' "$T/http.log")
 [ -n "$PORT" ] || fail "the test server did not start: $(cat "$T/http.log")"
 mkdir -p "$CACHE/resource-x"

@@ -21,7 +21,7 @@ serve() {
   python3 "$HERE/plugin_http.py" "$1" >"$T/$1.log" 2>&1 &
   PIDS="$PIDS $!"
   PORT=""
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     PORT=$(sed -n 's/^port //p' "$T/$1.log")
     [ -n "$PORT" ] && return 0
     sleep 0.1
@@ -83,7 +83,7 @@ ctrl_c() { # description CMD...
   before=$(grep -c '^GET' "$T/stall.log")
   setsid "$M" "$@" </dev/null >"$T/out" 2>"$T/err" &
   local pid=$!
-  for _ in $(seq 200); do
+  for _ in $(seq 600); do
     [ "$(grep -c '^GET' "$T/stall.log")" -gt "$before" ] && break
     sleep 0.1
   done

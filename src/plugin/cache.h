@@ -107,12 +107,16 @@ int mp_plugin_mkdir_p(const char *path, mp_err *err);
  * (created if missing), as Pulumi does: under an exclusive lock on
  * `<folder>.lock` (a second install of the same plugin waits, then finds
  * it installed), with `<folder>.partial` present while the folder is
- * written. |file| is a tarball (gzip or not: anything libarchive reads) or
- * an executable, which becomes `pulumi-<kind>-<name>`. An entry that would
- * land outside the folder (an absolute path, a `..`, a link pointing out)
- * refuses the whole tarball, and nothing is left installed. An installed
- * folder is kept unless |reinstall| (|*already| set to 1; may be NULL).
- * Returns 0, MP_EINVAL (a refused or unreadable file) or MP_EIO. */
+ * written. |kind| and |name| are checked first (mp_plugin_check_spec).
+ * |file| is told by its content: a program (`#!`, ELF) or another
+ * executable becomes `pulumi-<kind>-<name>`; a tar, zip or 7-Zip archive,
+ * compressed or not, is extracted; a compressed file holding no archive
+ * is refused. An entry that would land or point outside the folder, or a
+ * device node, FIFO or socket, refuses the whole archive, and nothing is
+ * left installed (plugin/archive_guard.h, which also sets the modes). An
+ * installed folder is kept unless |reinstall| (|*already| set to 1; may
+ * be NULL). Returns 0, MP_EINVAL (a refused or unreadable file or a bad
+ * kind or name) or MP_EIO. */
 int mp_plugin_install_file(const char *cache_dir, const char *kind,
                            const char *name, const mp_semver *version,
                            const char *file, int reinstall, int *already,

@@ -1,8 +1,8 @@
-/* Installing a plugin into the cache from a tarball or an executable
+/* Installing a plugin into the cache from an archive or an executable
  * (plugin/cache.h, mp_plugin_install_file), as Pulumi's InstallWithContext
  * does: a lock file against a second install of the same plugin, a
- * `.partial` marker while the folder is written, and no entry outside the
- * folder. */
+ * `.partial` marker while the folder is written; the file told by its
+ * content (libarchive), each entry judged by plugin/archive_guard.h. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>

@@ -54,7 +54,8 @@ static int install(mp_ctx *ctx, const install_args *a) {
       mp_cli_fetch f = {.msgs = ctx->err, .cache = cache, .kind = a->kind,
                         .name = a->name, .version = &a->version,
                         .server = a->server, .checksum = a->checksum,
-                        .reinstall = a->reinstall};
+                        .reinstall = a->reinstall,
+                        .cancel = &ctx->interrupt};
       if (mp_cli_download_install(&f, &err) < 0)
         status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
     }
@@ -175,6 +176,8 @@ int mp_cmd_plugin_install(int argc, const char **argv, mp_ctx *ctx) {
                           pos.items[0]);
   else if (pos.len < 2)
     status = mp_cli_error(ctx, MP_EXIT_CONFIG, "missing plugin name argument");
+  else if (mp_plugin_check_spec(pos.items[0], pos.items[1], &err) < 0)
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG, "%s", err.msg);
   else if (pos.len == 3 && mp_semver_parse(pos.items[2], &a.version, &err) < 0)
     status =
         mp_cli_error(ctx, MP_EXIT_CONFIG, "invalid plugin semver: %s", err.msg);

@@ -53,7 +53,8 @@ int mp_cli_plugin_acquire(mp_cli_providers *set, const char *pkg,
   char *label = mp_xasprintf("[resource plugin %s-%s]", pkg, vs);
   fprintf(set->err, "%s installing\n", label);
   mp_cli_fetch f = {.msgs = set->err, .cache = set->cache, .kind = "resource",
-                    .name = pkg, .version = &v, .server = url};
+                    .name = pkg, .version = &v, .server = url,
+                    .cancel = set->interrupt};
   int rc = mp_cli_download_install(&f, &e);
   if (rc < 0) {
     char *server = url ? mp_xasprintf(" --server %s", url) : mp_xstrdup("");

@@ -51,6 +51,21 @@ static const char *env_any(const char *a, const char *b) {
 
 static pthread_once_t http_once = PTHREAD_ONCE_INIT;
 static mp_http_opts http_opts;
+/* MINIPULUMI_DOWNLOAD_STALL_SECONDS as given, when it is no positive
+ * whole number (downloads then refuse to start). */
+static const char *bad_stall;
+
+static void read_stall(void) {
+  const char *v = getenv("MINIPULUMI_DOWNLOAD_STALL_SECONDS");
+  if (v == NULL || *v == '\0') return;
+  char *end = NULL;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (errno || *end || n <= 0)
+    bad_stall = v;
+  else
+    http_opts.stall_seconds = n;
+}
 
 static void read_http_opts(void) {
   http_opts.ca_file = getenv("SSL_CERT_FILE");
@@ -60,6 +75,7 @@ static void read_http_opts(void) {
   const char *cgi = getenv("REQUEST_METHOD");
   http_opts.http_proxy = cgi && *cgi ? NULL : env_any("HTTP_PROXY", "http_proxy");
   http_opts.no_proxy = env_any("NO_PROXY", "no_proxy");
+  read_stall();
 }
 
 const mp_http_opts *mp_cli_http_opts(void) {
@@ -75,9 +91,19 @@ int mp_cli_latest_version(const char *kind, const char *name,
 }
 
 int mp_cli_download_install(const mp_cli_fetch *f, mp_err *err) {
+  /* A name from a program (a type token, a package) names files: checked
+   * before anything is fetched or made. */
+  if (mp_plugin_check_spec(f->kind, f->name, err) < 0)
+    return MP_EINVAL;
   mp_plugin_download_opts o;
   mp_cli_download_opts(&o, f->server);
+  if (bad_stall)
+    return mp_err_set(err, MP_EINVAL,
+                      "MINIPULUMI_DOWNLOAD_STALL_SECONDS must be a positive "
+                      "whole number of seconds, not '%s'",
+                      bad_stall);
   o.checksum = f->checksum;
+  o.cancel = f->cancel;
   progress pr = {f->msgs, 0};
   int tty = isatty(fileno(f->msgs));
   if (tty) {

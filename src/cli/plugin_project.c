@@ -50,7 +50,7 @@ void mp_cli_plugins_preinstall(mp_ctx *ctx, const char *stack, FILE *msgs) {
   mp_project_required_plugins(ctx->project->lang, &l, &e);
   mp_plugin_host *host = NULL;
   char *cache = mp_cli_plugin_cache_dir();
-  for (size_t i = 0; i < l.len; i++) {
+  for (size_t i = 0; i < l.len && !ctx->interrupt; i++) {
     const mp_required_plugin *p = &l.items[i];
     /* Only a version asked is fetched: looking up the newest one would
      * reach the network for every program that names none. */
@@ -70,7 +70,7 @@ void mp_cli_plugins_preinstall(mp_ctx *ctx, const char *stack, FILE *msgs) {
      * which tries again and reports it in Pulumi's words. */
     mp_cli_fetch f = {.msgs = msgs, .cache = cache, .kind = p->kind,
                       .name = p->name, .version = &v, .server = p->server,
-                      .engine_lines = 1};
+                      .engine_lines = 1, .cancel = &ctx->interrupt};
     mp_cli_download_install(&f, &e);
   }
   free(cache);

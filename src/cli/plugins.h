@@ -3,6 +3,7 @@
 #ifndef MP_CLI_PLUGINS_H
 #define MP_CLI_PLUGINS_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "engine/err.h"
@@ -31,6 +32,9 @@ typedef struct mp_cli_fetch {
    * `plugin install`: "[resource plugin aws-6.1.0] downloading from
    * <url>". */
   int engine_lines;
+  /* The command's interrupt flag (mp_ctx.interrupt): the first Ctrl-C
+   * ends the download. May be NULL. */
+  const volatile sig_atomic_t *cancel;
 } mp_cli_fetch;
 /* Downloads |f|'s plugin and installs it into |f->cache|. Returns 0 or an
  * MP_E code with Pulumi's words in |err| ("[resource plugin aws-6.1.0]

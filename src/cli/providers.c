@@ -115,6 +115,7 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
       !mp_cli_env_true("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION");
   set->cache = mp_cli_plugin_cache_dir();
   set->err = ctx->err;
+  set->interrupt = &ctx->interrupt;
   pthread_mutex_init(&set->mu, NULL);
   mp_strv_init(&set->urls);
 }

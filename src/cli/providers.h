@@ -28,6 +28,7 @@ typedef struct mp_cli_providers {
   int acquire;
   char *cache;
   FILE *err;
+  const volatile sig_atomic_t *interrupt; /* the command's; ends a download */
   pthread_mutex_t mu;
   mp_strv urls; /* pairs: key, URL */
 } mp_cli_providers;

@@ -25,11 +25,41 @@ int mp_plugin_kind_known(const char *kind) {
   return known_kind(kind, strlen(kind));
 }
 
-static int name_char(char c, int edge) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-      (c >= '0' && c <= '9') || c == '-')
-    return 1;
-  return !edge && (c == '_' || c == '.');
+/* Pulumi's PluginNameRegexp, `^[a-zA-Z0-9-][a-zA-Z0-9-_.]*[a-zA-Z0-9]$`,
+ * on the |n| bytes at |s|: no '/', no name that is "." or "..". One
+ * letter or digit is a name too, as minipulumi always took it (Pulumi's
+ * pattern wants two, but its loader finds `pulumi-resource-x` on PATH). */
+static int name_ok(const char *s, size_t n) {
+  if (n == 0)
+    return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                (c >= '0' && c <= '9');
+    int ok = i == n - 1   ? alnum
+             : i == 0     ? alnum || c == '-'
+                          : alnum || c == '-' || c == '_' || c == '.';
+    if (!ok)
+      return 0;
+  }
+  return 1;
+}
+
+int mp_plugin_name_valid(const char *name) {
+  return name != NULL && name_ok(name, strlen(name));
+}
+
+int mp_plugin_check_spec(const char *kind, const char *name, mp_err *err) {
+  if (kind == NULL || !mp_plugin_kind_known(kind))
+    return mp_err_set(err, MP_EINVAL, "unrecognized plugin kind: %s",
+                      kind ? kind : "");
+  if (!mp_plugin_name_valid(name))
+    return mp_err_set(err, MP_EINVAL,
+                      "invalid plugin name '%s': a plugin name is letters, "
+                      "digits, '-', '_' and '.', starts with a letter, a "
+                      "digit or '-' and ends with a letter or a digit",
+                      name ? name : "");
+  return 0;
 }
 
 /* `<kind>-<name>-v<version>`, the name as long as it can be (Pulumi's
@@ -45,10 +75,7 @@ static int parse_dir_name(const char *d, mp_plugin_info *out) {
   if (v == NULL || v == name)
     return 0;
   size_t n = (size_t)(v - name);
-  for (size_t i = 0; i < n; i++)
-    if (!name_char(name[i], i == 0 || i == n - 1))
-      return 0;
-  if (name[n - 1] == '-')
+  if (!name_ok(name, n))
     return 0;
   mp_err e;
   if (mp_semver_parse(v + 2, &out->version, &e) < 0)

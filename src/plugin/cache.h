@@ -75,6 +75,17 @@ const mp_plugin_info *mp_plugin_select(const mp_plugin_list *l,
  * resource, converter, tool). */
 int mp_plugin_kind_known(const char *kind);
 
+/* Whether |name| is a plugin name as Pulumi's PluginNameRegexp has it
+ * (letters, digits, '-', '_', '.'; starting with a letter, a digit or '-',
+ * ending with a letter or a digit; no '/'; one letter or digit too), so
+ * that it can go into a path. */
+int mp_plugin_name_valid(const char *name);
+
+/* 0 when |kind| is a plugin kind and |name| a plugin name; else MP_EINVAL
+ * with Pulumi's "unrecognized plugin kind: <kind>" or a message naming the
+ * bad name. Checked before any path is made from them. */
+int mp_plugin_check_spec(const char *kind, const char *name, mp_err *err);
+
 /* `<kind>-<name>-v<version>` (owned): the folder's name in the cache. */
 char *mp_plugin_dir_name(const char *kind, const char *name,
                          const mp_semver *version);
@@ -96,12 +107,16 @@ int mp_plugin_mkdir_p(const char *path, mp_err *err);
  * (created if missing), as Pulumi does: under an exclusive lock on
  * `<folder>.lock` (a second install of the same plugin waits, then finds
  * it installed), with `<folder>.partial` present while the folder is
- * written. |file| is a tarball (gzip or not: anything libarchive reads) or
- * an executable, which becomes `pulumi-<kind>-<name>`. An entry that would
- * land outside the folder (an absolute path, a `..`, a link pointing out)
- * refuses the whole tarball, and nothing is left installed. An installed
- * folder is kept unless |reinstall| (|*already| set to 1; may be NULL).
- * Returns 0, MP_EINVAL (a refused or unreadable file) or MP_EIO. */
+ * written. |kind| and |name| are checked first (mp_plugin_check_spec).
+ * |file| is told by its content: a program (`#!`, ELF) or another
+ * executable becomes `pulumi-<kind>-<name>`; a tar, zip or 7-Zip archive,
+ * compressed or not, is extracted; a compressed file holding no archive
+ * is refused. An entry that would land or point outside the folder, or a
+ * device node, FIFO or socket, refuses the whole archive, and nothing is
+ * left installed (plugin/archive_guard.h, which also sets the modes). An
+ * installed folder is kept unless |reinstall| (|*already| set to 1; may
+ * be NULL). Returns 0, MP_EINVAL (a refused or unreadable file or a bad
+ * kind or name) or MP_EIO. */
 int mp_plugin_install_file(const char *cache_dir, const char *kind,
                            const char *name, const mp_semver *version,
                            const char *file, int reinstall, int *already,

@@ -224,11 +224,19 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud) {
   return len;
 }
 
+static int cancelled(const mp_plugin_download_opts *o) {
+  return o && o->cancel && *o->cancel;
+}
+
+/* libcurl calls it at least once a second, even when nothing arrives: a
+ * non-zero answer ends the transfer (CURLE_ABORTED_BY_CALLBACK). */
 static int on_progress(void *ud, curl_off_t total, curl_off_t now,
                        curl_off_t ut, curl_off_t un) {
   (void)ut;
   (void)un;
   sink *s = ud;
+  if (cancelled(s->o))
+    return 1;
   if (s->f && s->o->progress)
     s->o->progress(s->o->progress_ud, (uint64_t)now,
                    total > 0 ? (int64_t)total : -1);
@@ -293,6 +301,15 @@ static int get(const char *url, const char *accept, const char *auth, sink *s,
                         code, url);
     if (r == CURLE_WRITE_ERROR)
       return mp_err_set(err, MP_EIO, "cannot write the download of %s", url);
+    if (r == CURLE_ABORTED_BY_CALLBACK || cancelled(s->o))
+      return mp_err_set(err, MP_ECANCELED, "the download of %s was cancelled",
+                        url);
+    /* Deterministic, or a server that answered and then sent nothing for
+     * the stall limit: another attempt would only wait as long again. */
+    if (r == CURLE_TOO_MANY_REDIRECTS ||
+        (r == CURLE_OPERATION_TIMEDOUT && code != 0))
+      return mp_err_set(err, MP_EIO, "%s: %s", url,
+                        errbuf[0] ? errbuf : curl_easy_strerror(r));
     if (attempt == 5)
       return mp_err_set(err, MP_EIO, "failed all 5 attempts: %s: %s", url,
                         errbuf[0] ? errbuf : curl_easy_strerror(r));
@@ -567,7 +584,7 @@ int mp_plugin_download(const char *kind, const char *name,
     char *gh = source_url(name, NULL);
     rc = from_source(gh, kind, name, v, o, &s, err);
     free(gh);
-    if (rc < 0) {
+    if (rc < 0 && rc != MP_ECANCELED) {
       /* As Pulumi: GitHub first, then its download server. */
       char *asset = asset_name(kind, name, v);
       char *esc = query_escape(asset);

@@ -10,6 +10,7 @@
 #ifndef MP_PLUGIN_DOWNLOAD_H
 #define MP_PLUGIN_DOWNLOAD_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "engine/err.h"
@@ -31,6 +32,11 @@ typedef struct mp_plugin_download_opts {
   /* Called as bytes arrive (|total| < 0: unknown); may be NULL. */
   void (*progress)(void *ud, uint64_t got, int64_t total);
   void *progress_ud;
+  /* Non-zero once the command is cancelled (the first Ctrl-C): the
+   * transfer under way ends within a second and nothing is tried again;
+   * the download fails with "the download of <url> was cancelled". May be
+   * NULL. */
+  const volatile sig_atomic_t *cancel;
 } mp_plugin_download_opts;
 
 /* "linux-amd64": the platform part of the file name, for this machine. */
@@ -47,9 +53,11 @@ int mp_plugin_download_source(const char *kind, const char *name,
 
 /* Downloads the tarball of |kind| |name| |version| into |dest| (a file
  * path, created or truncated). Transport failures are tried again (five
- * attempts, 80 ms doubling between them); an HTTP error is not, and reads
- * "<code> HTTP error fetching plugin from <url>". Returns 0, MP_EINVAL or
- * MP_EIO. Any thread. */
+ * attempts, 80 ms doubling between them); an HTTP error is not, and
+ * reads "<code> HTTP error fetching plugin from <url>", nor too many
+ * redirects, nor an answer that stalls (no byte for the options' stall
+ * limit), nor a cancellation (MP_ECANCELED). Returns 0, MP_EINVAL, MP_EIO or
+ * MP_ECANCELED. Any thread. */
 int mp_plugin_download(const char *kind, const char *name,
                        const mp_semver *version,
                        const mp_plugin_download_opts *o, const char *dest,

@@ -140,6 +140,10 @@ int mp_plugin_find(mp_plugin_host *h, const char *pkg, const char *version,
   const mp_plugin_spec *s = spec_for(h, pkg, version);
   if (s)
     return find_spec(h, s, path, err);
+  /* The name goes into file names below: one with a '/' or a ".." would
+   * look outside the plugin folders. */
+  if (mp_plugin_check_spec("resource", pkg, err) < 0)
+    return MP_EINVAL;
   char *file = mp_xasprintf("pulumi-resource-%s", pkg);
   *path = mp__plugin_on_path(h->search_path, file);
   free(file);

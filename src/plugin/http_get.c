@@ -15,8 +15,15 @@ void mp_http_init(void) { pthread_once(&once, global_init); }
 void mp_http_setopts(CURL *c, const mp_http_opts *o, const char *url) {
   curl_easy_setopt(c, CURLOPT_URL, url);
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)MP_HTTP_MAX_REDIRECTS);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+  /* A server that answers and then sends nothing would hold the command
+   * for ever: less than a byte a second over the stall limit ends it. */
+  long stall = o && o->stall_seconds > 0 ? o->stall_seconds
+                                         : MP_HTTP_STALL_SECONDS;
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall);
   if (o && o->ca_file && *o->ca_file) {
     curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
     curl_easy_setopt(c, CURLOPT_PROXY_CAINFO, o->ca_file);
@@ -56,7 +63,6 @@ int mp_http_get(const mp_http_opts *o, const char *url, mp_buf *body,
     mp_buf_reset(body);
     mp_http_setopts(c, o, url);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "Go-http-client/1.1");
-    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);

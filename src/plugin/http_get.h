@@ -18,15 +18,24 @@ typedef struct mp_http_opts {
   /* Proxies ("host:port" or a URL) and the hosts that bypass them (Go's
    * and curl's "a.example,.b.example,10.0.0.0/8"); NULL or "": none. */
   const char *http_proxy, *https_proxy, *no_proxy;
+  /* A transfer that moves no byte for this long fails ("Operation too
+   * slow"); 0: MP_HTTP_STALL_SECONDS. */
+  long stall_seconds;
 } mp_http_opts;
+
+/* The stall limit when none is set, and the redirects a GET follows (as
+ * Go's http.Client: the 11th answer that redirects fails the GET). */
+#define MP_HTTP_STALL_SECONDS 60
+#define MP_HTTP_MAX_REDIRECTS 10
 
 /* libcurl's global set-up, once a process; before any handle. Any
  * thread. */
 void mp_http_init(void);
 
-/* Sets |c| for a GET of |url| as every GET here makes it: redirects
- * followed, no signals, 30 s to connect, the certificates and the proxy
- * of |o| (NULL: no proxy, the system's certificates). */
+/* Sets |c| for a GET of |url| as every GET here makes it: up to
+ * MP_HTTP_MAX_REDIRECTS redirects followed, no signals, 30 s to connect,
+ * a failure when no byte moves for the stall limit, the certificates and
+ * the proxy of |o| (NULL: no proxy, the system's certificates). */
 void mp_http_setopts(CURL *c, const mp_http_opts *o, const char *url);
 
 /* Pulumi's httputil.GetWithRetry as its assets use it (asset.go

@@ -1,8 +1,8 @@
-/* Installing a plugin into the cache from a tarball or an executable
+/* Installing a plugin into the cache from an archive or an executable
  * (plugin/cache.h, mp_plugin_install_file), as Pulumi's InstallWithContext
  * does: a lock file against a second install of the same plugin, a
- * `.partial` marker while the folder is written, and no entry outside the
- * folder. */
+ * `.partial` marker while the folder is written; the file told by its
+ * content (libarchive), each entry judged by plugin/archive_guard.h. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
@@ -15,82 +15,68 @@
 #include <unistd.h>
 
 #include "engine/mem.h"
+#include "plugin/archive_guard.h"
 #include "plugin/cache.h"
 
-/* How many folders deep |path| (relative, '/'-separated) goes from |depth|,
- * or -1 when it climbs above where it started (a `..` too many). */
-static int walk(const char *path, int depth) {
-  for (const char *p = path; *p;) {
-    size_t n = strcspn(p, "/");
-    if (n == 2 && p[0] == '.' && p[1] == '.')
-      depth--;
-    else if (n > 0 && !(n == 1 && p[0] == '.'))
-      depth++;
-    if (depth < 0)
-      return -1;
-    p += n;
-    if (*p == '/')
-      p++;
+/* The formats a plugin archive may have: tar (ustar, pax, GNU and the old
+ * v7 layout), zip and 7-Zip, under any of the compressions below. Only
+ * these, so that no other reader guesses at an executable. */
+static struct archive *reader(int raw) {
+  struct archive *in = archive_read_new();
+  archive_read_support_filter_gzip(in);
+  archive_read_support_filter_bzip2(in);
+  archive_read_support_filter_xz(in);
+  archive_read_support_filter_lzma(in);
+  archive_read_support_filter_lzip(in);
+  archive_read_support_filter_zstd(in);
+  archive_read_support_filter_compress(in);
+  if (raw) {
+    archive_read_support_format_raw(in);
+  } else {
+    archive_read_support_format_tar(in);
+    archive_read_support_format_zip(in);
+    archive_read_support_format_7zip(in);
   }
-  return depth;
+  return in;
 }
 
-/* The folder depth of |path|'s parent, or -1 when |path| escapes. */
-static int parent_depth(const char *path) {
-  if (path[0] == '/')
-    return -1;
-  char *dir = mp_xstrdup(path);
-  size_t n = strlen(dir);
-  while (n && dir[n - 1] == '/')
-    dir[--n] = '\0';
-  char *slash = strrchr(dir, '/');
-  int d = slash ? (*slash = '\0', walk(dir, 0)) : 0;
-  int self = walk(path, 0);
-  free(dir);
-  return self < 0 ? -1 : d;
+static int refuse(mp_err *err, const char *file, const char *entry,
+                  const char *why) {
+  return mp_err_set(err, MP_EINVAL,
+                    "refusing the tarball '%s': its entry '%s' is %s", file,
+                    entry, why);
 }
 
-/* Why |e| would land outside the plugin's folder, or NULL. */
-static const char *escapes(struct archive_entry *e) {
-  const char *path = archive_entry_pathname(e);
-  if (path == NULL || path[0] == '/')
-    return "an absolute path";
-  int depth = parent_depth(path);
-  if (depth < 0)
-    return "a path that climbs out with '..'";
-  const char *hard = archive_entry_hardlink(e);
-  if (hard && (hard[0] == '/' || walk(hard, 0) < 0))
-    return "a hard link to outside";
-  const char *sym = archive_entry_symlink(e);
-  if (sym && archive_entry_filetype(e) == AE_IFLNK &&
-      (sym[0] == '/' || walk(sym, depth) < 0))
-    return "a symbolic link to outside";
-  return NULL;
-}
-
-/* Rewrites |e|'s paths (and hard link target) to lie under |dir|. */
-static void rebase(struct archive_entry *e, const char *dir) {
-  char *p = mp_xasprintf("%s/%s", dir, archive_entry_pathname(e));
-  archive_entry_set_pathname(e, p);
-  free(p);
-  const char *hard = archive_entry_hardlink(e);
-  if (hard) {
-    char *h = mp_xasprintf("%s/%s", dir, hard);
-    archive_entry_set_hardlink(e, h);
-    free(h);
-  }
+/* Copies the current entry's data from |in| to |out|. */
+static int copy_data(struct archive *in, struct archive *out, const char *file,
+                     const char *dir, mp_err *err) {
+  const void *buf;
+  size_t size;
+  la_int64_t off;
+  int r;
+  while ((r = archive_read_data_block(in, &buf, &size, &off)) == ARCHIVE_OK)
+    if (archive_write_data_block(out, buf, size, off) < ARCHIVE_WARN)
+      return mp_err_set(err, MP_EIO, "cannot write into '%s': %s", dir,
+                        archive_error_string(out));
+  if (r < ARCHIVE_WARN)
+    return mp_err_set(err, MP_EINVAL, "cannot read the tarball '%s': %s", file,
+                      archive_error_string(in));
+  if (archive_write_finish_entry(out) < ARCHIVE_WARN)
+    return mp_err_set(err, MP_EIO, "cannot write into '%s': %s", dir,
+                      archive_error_string(out));
+  return 0;
 }
 
 static int extract(const char *file, const char *dir, mp_err *err) {
-  struct archive *in = archive_read_new();
-  archive_read_support_filter_all(in);
-  archive_read_support_format_all(in);
+  struct archive *in = reader(0);
   struct archive *out = archive_write_disk_new();
+  /* No ARCHIVE_EXTRACT_PERM: modes are the guard's, under the umask. */
   archive_write_disk_set_options(out, ARCHIVE_EXTRACT_TIME |
-                                          ARCHIVE_EXTRACT_PERM |
                                           ARCHIVE_EXTRACT_SECURE_NODOTDOT |
                                           ARCHIVE_EXTRACT_SECURE_SYMLINKS);
   archive_write_disk_set_standard_lookup(out);
+  mp_archive_guard g;
+  mp_archive_guard_init(&g);
   int rc = 0;
   if (archive_read_open_filename(in, file, 64 * 1024) != ARCHIVE_OK)
     rc = mp_err_set(err, MP_EINVAL, "cannot read the tarball '%s': %s", file,
@@ -105,34 +91,37 @@ static int extract(const char *file, const char *dir, mp_err *err) {
                       archive_error_string(in));
       break;
     }
-    const char *why = escapes(e);
-    if (why) {
-      rc = mp_err_set(err, MP_EINVAL,
-                      "refusing the tarball '%s': its entry '%s' is %s, "
-                      "outside the plugin's folder",
-                      file, archive_entry_pathname(e), why);
+    const char *why = NULL;
+    mp_archive_verdict v = mp_archive_guard_check(&g, e, &why);
+    if (v == MP_ARCHIVE_SKIP)
+      continue;
+    if (v == MP_ARCHIVE_REFUSE) {
+      rc = refuse(err, file, archive_entry_pathname(e), why);
       break;
     }
-    rebase(e, dir);
-    if (archive_write_header(out, e) < ARCHIVE_WARN) {
+    char *path = mp_xasprintf("%s/%s", dir, archive_entry_pathname(e));
+    archive_entry_set_pathname(e, path);
+    free(path);
+    const char *hard = archive_entry_hardlink(e);
+    if (hard) {
+      char *h = mp_xasprintf("%s/%s", dir, hard);
+      archive_entry_set_hardlink(e, h);
+      free(h);
+    }
+    if (archive_write_header(out, e) < ARCHIVE_WARN)
       rc = mp_err_set(err, MP_EIO, "cannot write '%s': %s",
                       archive_entry_pathname(e), archive_error_string(out));
-      break;
-    }
-    const void *buf;
-    size_t size;
-    la_int64_t off;
-    while ((r = archive_read_data_block(in, &buf, &size, &off)) == ARCHIVE_OK)
-      if (archive_write_data_block(out, buf, size, off) < ARCHIVE_WARN)
-        break;
-    if (r < ARCHIVE_WARN) {
-      rc = mp_err_set(err, MP_EINVAL, "cannot read the tarball '%s': %s", file,
-                      archive_error_string(in));
-    } else if (archive_write_finish_entry(out) < ARCHIVE_WARN) {
-      rc = mp_err_set(err, MP_EIO, "cannot write into '%s': %s", dir,
-                      archive_error_string(out));
-    }
+    else
+      rc = copy_data(in, out, file, dir, err);
   }
+  if (archive_write_close(out) < ARCHIVE_WARN && rc == 0)
+    rc = mp_err_set(err, MP_EIO, "cannot write into '%s': %s", dir,
+                    archive_error_string(out));
+  const char *why = NULL;
+  const char *late = rc == 0 ? mp_archive_guard_final(&g, &why) : NULL;
+  if (late)
+    rc = refuse(err, file, late, why);
+  mp_archive_guard_destroy(&g);
   archive_read_free(in);
   archive_write_free(out);
   return rc;
@@ -168,17 +157,39 @@ static int copy_exec(const char *file, const char *dst, mp_err *err) {
   return rc;
 }
 
-/* A tarball (gzip's magic, or tar's at 257) rather than an executable. */
-static int looks_like_archive(const char *file) {
-  unsigned char head[262] = {0};
+typedef enum content { PROGRAM, ARCHIVE, COMPRESSED, OTHER } content;
+
+/* What |file| is: a program (`#!` or ELF, whatever libarchive would make
+ * of what follows), an archive libarchive reads, something compressed
+ * that holds no archive (its compression's name in |filter|), or
+ * another file (an executable of another kind, or nothing usable). */
+static content what_is(const char *file, char *filter, size_t n) {
+  unsigned char head[4] = {0};
   FILE *f = fopen(file, "rb");
-  if (f == NULL)
-    return 0;
-  size_t n = fread(head, 1, sizeof(head), f);
-  fclose(f);
-  if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-    return 1;
-  return n >= 262 && memcmp(head + 257, "ustar", 5) == 0;
+  size_t got = f ? fread(head, 1, sizeof(head), f) : 0;
+  if (f)
+    fclose(f);
+  if ((got >= 2 && head[0] == '#' && head[1] == '!') ||
+      (got >= 4 && memcmp(head, "\x7f" "ELF", 4) == 0))
+    return PROGRAM;
+  struct archive_entry *e;
+  struct archive *a = reader(0);
+  int is_archive = archive_read_open_filename(a, file, 64 * 1024) ==
+                       ARCHIVE_OK &&
+                   archive_read_next_header(a, &e) >= ARCHIVE_WARN;
+  archive_read_free(a);
+  if (is_archive)
+    return ARCHIVE;
+  a = reader(1);
+  content c = OTHER;
+  if (archive_read_open_filename(a, file, 64 * 1024) == ARCHIVE_OK &&
+      archive_read_next_header(a, &e) >= ARCHIVE_WARN &&
+      archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE) {
+    snprintf(filter, n, "%s", archive_filter_name(a, 0));
+    c = COMPRESSED;
+  }
+  archive_read_free(a);
+  return c;
 }
 
 static int write_content(const char *file, const char *dir, const char *kind,
@@ -190,8 +201,15 @@ static int write_content(const char *file, const char *dir, const char *kind,
   if (S_ISDIR(st.st_mode))
     return mp_err_set(err, MP_EINVAL,
                       "%s is a folder; pass a tarball or an executable", file);
-  if (looks_like_archive(file))
+  char filter[32] = "";
+  content c = what_is(file, filter, sizeof(filter));
+  if (c == ARCHIVE)
     return extract(file, dir, err);
+  if (c == COMPRESSED)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s is %s-compressed but holds no archive (tar, zip or "
+                      "7-Zip); pass a tarball or an executable",
+                      file, filter);
   if ((st.st_mode & S_IXUSR) == 0)
     return mp_err_set(err, MP_EINVAL, "%s is not executable", file);
   char *dst = mp_xasprintf("%s/pulumi-%s-%s", dir, kind, name);
@@ -261,6 +279,8 @@ int mp_plugin_install_file(const char *cache_dir, const char *kind,
                            mp_err *err) {
   if (already)
     *already = 0;
+  if (mp_plugin_check_spec(kind, name, err) < 0)
+    return MP_EINVAL;
   if (mp_plugin_mkdir_p(cache_dir, err) < 0)
     return MP_EIO;
   char *dir = mp_plugin_dir_name(kind, name, version);

@@ -130,6 +130,30 @@ static void test_remove(void) {
   free(dir);
 }
 
+/* Plugin names as Pulumi's PluginNameRegexp has them; kinds as
+ * IsPluginKind. A folder whose name is not one is no plugin. */
+static void test_names(void) {
+  const char *good[] = {"aws", "aws-native", "x", "7", "x1", "-x", "a_b.c"};
+  const char *bad[] = {"",   "-",  ".",   "..",   "x-",   "_x",
+                       ".x", "x.", "a/b", "x y", "a\\b", "x/../y"};
+  for (size_t i = 0; i < MP_ARRAY_LEN(good); i++)
+    CHECK(mp_plugin_name_valid(good[i]));
+  for (size_t i = 0; i < MP_ARRAY_LEN(bad); i++)
+    CHECK(!mp_plugin_name_valid(bad[i]));
+  mp_err e;
+  CHECK(mp_plugin_check_spec("resource", "aws", &e) == 0);
+  CHECK(mp_plugin_check_spec("thing", "aws", &e) == MP_EINVAL &&
+        strcmp(e.msg, "unrecognized plugin kind: thing") == 0);
+  CHECK(mp_plugin_check_spec("resource", "a/../b", &e) == MP_EINVAL &&
+        strstr(e.msg, "invalid plugin name 'a/../b'") != NULL);
+  plugin_at("names", "resource-x_-v1.0.0", "x_");
+  char *dir = mp_xasprintf("%s/names", root);
+  mp_plugin_list l = {0};
+  CHECK(mp_plugin_cache_scan(dir, 0, &l, &e) == 0 && l.len == 0);
+  mp_plugin_list_destroy(&l);
+  free(dir);
+}
+
 static mp_plugin_host *host(const char *path) {
   char *cache = mp_xasprintf("%s/cache", root);
   char *own = mp_xasprintf("%s/own", root);
@@ -249,6 +273,7 @@ int main(void) {
   RUN(test_semver);
   RUN(test_scan_and_select);
   RUN(test_remove);
+  RUN(test_names);
   RUN(test_find_by_version);
   RUN(test_builtin_claims);
   RUN(test_semver_range);

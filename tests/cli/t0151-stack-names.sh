@@ -4,10 +4,13 @@
 # position named), and `.` and `..` are refused too, by every command and
 # in every backend. Issue 49 defect 2: on a file:// folder `stack rm ..`
 # deleted .pulumi/history/ of every project before it failed. On SQLite,
-# on a file:// folder and on one in the legacy layout.
+# on a file:// folder and on one in the legacy layout; with MP_TEST_PG_URL
+# (tests/pg/pgtest.py, test t0151-stack-names-pg) on PostgreSQL only.
 . "$(dirname "$0")/lib.sh" "$@"
 
-for backend in sqlite file legacy; do
+backends="sqlite file legacy"
+[ -n "${MP_TEST_PG_URL:-}" ] && backends=pg
+for backend in $backends; do
   cd "$T" || exit 1
   rm -rf "$T/state" "$T/state.db" "$T/other"
   mkdir -p "$T/state" "$T/other"
@@ -17,6 +20,9 @@ for backend in sqlite file legacy; do
     file) export MINIPULUMI_BACKEND_URL="file://$T/state" ;;
     legacy) export MINIPULUMI_BACKEND_URL="file://$T/state"
             export PULUMI_DIY_BACKEND_LEGACY_LAYOUT=1 ;;
+    pg) "$MP_TEST_PG_BIN/psql" -X -q -d "$MP_TEST_PG_URL" \
+          -c "CREATE DATABASE t0151" || fail "createdb"
+        export MINIPULUMI_BACKEND_URL=${MP_TEST_PG_URL/\/postgres\?//t0151?} ;;
   esac
   # Another project's stack, whose history a `..` would reach.
   printf 'name: other\nruntime: yaml\noutputs:\n  o: theirs\n' > "$T/other/Pulumi.yaml"
@@ -75,7 +81,7 @@ for backend in sqlite file legacy; do
   [ "$OUT" = theirs ] || fail "$backend: other/prod's output: $OUT ($ERR)"
   run_in "$T/other" stack history -s prod --json
   check "$backend: other/prod's history" 'assert len(doc()) == 1, doc()'
-  if [ $backend != sqlite ]; then
+  if [ $backend = file ] || [ $backend = legacy ]; then
     [ -d "$T/state/.pulumi/history" ] || fail "$backend: .pulumi/history is gone"
     [ -d "$T/state/.pulumi/stacks" ] || fail "$backend: .pulumi/stacks is gone"
   fi

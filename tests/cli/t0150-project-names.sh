@@ -105,6 +105,16 @@ for backend in sqlite file; do
   [ -f "$T/new/Pulumi.yaml" ] && fail "$backend: new --name .. wrote a project"
   run new yaml --dir "$T/new" --yes --generate-only --name 'a::b'
   expect_rc 2 "$backend: new --name a::b"
+  # The folder's name, without what a project name may not hold, or
+  # "project" (Pulumi's getValidProjectName).
+  for d in "my proj!:myproj" "9 lives:project" "..x:..x"; do
+    rm -rf "$T/${d%:*}"
+    run new yaml --dir "$T/${d%:*}" --yes --generate-only
+    expect_rc 0 "$backend: new in '${d%:*}'"
+    grep -qx "name: ${d#*:}" "$T/${d%:*}/Pulumi.yaml" ||
+      fail "$backend: new in '${d%:*}' named the project: $(head -1 "$T/${d%:*}/Pulumi.yaml")"
+    rm -rf "$T/${d%:*}"
+  done
 
   # Every stack is still there.
   run stack ls --json

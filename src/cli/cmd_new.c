@@ -37,9 +37,7 @@ static char *default_project_name(const char *dir) {
   char *name = mp_xstrdup(base);
   char *w = name;
   for (const char *p = name; *p; p++)
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-        (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.')
-      *w++ = *p;
+    if (mp_name_char(*p)) *w++ = *p;
   *w = 0;
   if (mp_project_name_check(name, NULL) != 0) {
     free(name);

@@ -15,8 +15,7 @@ static int is_alpha(char c) {
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* A character a name may hold after its first: [A-Za-z0-9_.-]. */
-static int is_name_char(char c) {
+int mp_name_char(char c) {
   return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || c == '-';
 }
 
@@ -35,7 +34,7 @@ int mp_project_name_check(const char *name, mp_err *err) {
   /* Pulumi's tokens.IsName: the first character [A-Za-z_.], the rest
    * [A-Za-z0-9_.-] */
   int ok = is_alpha(name[0]) || name[0] == '_' || name[0] == '.';
-  for (const char *p = name + 1; ok && *p; p++) ok = is_name_char(*p);
+  for (const char *p = name + 1; ok && *p; p++) ok = mp_name_char(*p);
   if (!ok)
     return mp_err_set(err, MP_EINVAL,
                       "project names may only contain alphanumerics, "
@@ -63,7 +62,7 @@ int mp_stack_name_check(const char *name, mp_err *err) {
     return mp_err_set(err, MP_EINVAL,
                       "a stack name cannot exceed 100 characters");
   for (const char *p = name; *p; p++)
-    if (!is_name_char(*p)) {
+    if (!mp_name_char(*p)) {
       char q[8];
       quote_char(*p, q);
       return mp_err_set(err, MP_EINVAL,

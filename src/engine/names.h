@@ -21,6 +21,9 @@ int mp_project_name_check(const char *name, mp_err *err);
  * Pulumi's words (the first bad character and its position). */
 int mp_stack_name_check(const char *name, mp_err *err);
 
+/* 1 if |c| may be in a project or stack name: [A-Za-z0-9_.-]. */
+int mp_name_char(char c);
+
 /* How a stack reference failed to parse. */
 typedef enum mp_stack_ref_error {
   MP_STACK_REF_OK = 0,

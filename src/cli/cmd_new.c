@@ -37,7 +37,8 @@ static char *default_project_name(const char *dir) {
   char *name = mp_xstrdup(base);
   char *w = name;
   for (const char *p = name; *p; p++)
-    if (mp_name_char(*p)) *w++ = *p;
+    if (mp_name_char(*p))
+      *w++ = *p;
   *w = 0;
   if (mp_project_name_check(name, NULL) != 0) {
     free(name);

@@ -12,8 +12,8 @@
 #include "cli/messages.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
-#include "engine/urn.h"
 #include "engine/names.h"
+#include "engine/urn.h"
 
 static const mp_cmd_help help = {
     "minipulumi stack import [flags]",

@@ -87,7 +87,8 @@ static int stack_outputs(const mp_cli_providers *set, const char *name,
   mp_passphrase *pp = NULL;
   mp_snapshot *snap = NULL;
   char *type = NULL, *state = NULL, *salt = NULL;
-  if (rc == 0) rc = mp_store_open(set->url, &st, err);
+  if (rc == 0)
+    rc = mp_store_open(set->url, &st, err);
   if (rc == 0) {
     rc = mp_store_stack_exists(st, ref, err);
     if (rc == 0)

@@ -134,8 +134,7 @@ int mp_cli_stack_parse(mp_ctx *ctx, const char *ref, char **out) {
   mp_err err;
   mp_err_clear(&err);
   char *project = NULL, *stack = NULL;
-  switch (mp_stack_ref_parse(ref, ctx->project->name, &project, &stack,
-                             &err)) {
+  switch (mp_stack_ref_parse(ref, ctx->project->name, &project, &stack, &err)) {
   case MP_STACK_REF_OK:
     break;
   case MP_STACK_REF_ORGANIZATION:

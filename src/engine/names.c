@@ -34,7 +34,8 @@ int mp_project_name_check(const char *name, mp_err *err) {
   /* Pulumi's tokens.IsName: the first character [A-Za-z_.], the rest
    * [A-Za-z0-9_.-] */
   int ok = is_alpha(name[0]) || name[0] == '_' || name[0] == '.';
-  for (const char *p = name + 1; ok && *p; p++) ok = mp_name_char(*p);
+  for (const char *p = name + 1; ok && *p; p++)
+    ok = mp_name_char(*p);
   if (!ok)
     return mp_err_set(err, MP_EINVAL,
                       "project names may only contain alphanumerics, "
@@ -47,12 +48,18 @@ int mp_project_name_check(const char *name, mp_err *err) {
 /* |c| as Go's %q writes a byte: 'x', '\n', '\x01'. */
 static void quote_char(char c, char out[8]) {
   unsigned char u = (unsigned char)c;
-  if (c == '\n') snprintf(out, 8, "'\\n'");
-  else if (c == '\t') snprintf(out, 8, "'\\t'");
-  else if (c == '\r') snprintf(out, 8, "'\\r'");
-  else if (c == '\'' || c == '\\') snprintf(out, 8, "'\\%c'", c);
-  else if (u < 0x20 || u >= 0x7f) snprintf(out, 8, "'\\x%02x'", u);
-  else snprintf(out, 8, "'%c'", c);
+  if (c == '\n')
+    snprintf(out, 8, "'\\n'");
+  else if (c == '\t')
+    snprintf(out, 8, "'\\t'");
+  else if (c == '\r')
+    snprintf(out, 8, "'\\r'");
+  else if (c == '\'' || c == '\\')
+    snprintf(out, 8, "'\\%c'", c);
+  else if (u < 0x20 || u >= 0x7f)
+    snprintf(out, 8, "'\\x%02x'", u);
+  else
+    snprintf(out, 8, "'%c'", c);
 }
 
 int mp_stack_name_check(const char *name, mp_err *err) {

@@ -17,12 +17,12 @@ static char *repeat(char c, size_t n) {
 
 static void test_names_project(void) {
   mp_err err;
-  static const char *const good[] = {"proj", "_a", ".hidden", "a.b-c_D9",
-                                     "...", "A"};
+  static const char *const good[] = {"proj",     "_a",  ".hidden",
+                                     "a.b-c_D9", "...", "A"};
   for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
     CHECK(mp_project_name_check(good[i], &err) == 0);
-  static const char *const bad[] = {"a b", "a::b", "a\nb", "a/b", "1abc",
-                                    "-abc", "x$y"};
+  static const char *const bad[] = {"a b",  "a::b", "a\nb", "a/b",
+                                    "1abc", "-abc", "x$y"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     CHECK(mp_project_name_check(bad[i], &err) == MP_EINVAL);
     CHECK_STR(err.msg, "project names may only contain alphanumerics, "

@@ -204,10 +204,9 @@ static void test_store_refuses_bad_names(void) {
   mp_stack_ref dev = {P, "dev"};
   CHECK(mp_store_stack_create(s, dev, &err) == 0);
   CHECK(mp_store_selected_set(s, P, "dev", &err) == 0);
-  static const char *const projects[] = {"..", ".", "a/b", "a::b", "a\nb",
-                                         "1x", ""};
-  static const char *const stacks[] = {"..", ".", "a/b", "a::b", "a\nb",
-                                       ""};
+  static const char *const projects[] = {"..",   ".",  "a/b", "a::b",
+                                         "a\nb", "1x", ""};
+  static const char *const stacks[] = {"..", ".", "a/b", "a::b", "a\nb", ""};
   for (size_t i = 0; i < sizeof(projects) / sizeof(projects[0]); i++) {
     mp_stack_ref bad = {projects[i], "stacks"};
     CHECK(mp_store_stack_create(s, bad, &err) == MP_EINVAL);
@@ -230,8 +229,8 @@ static void test_store_refuses_bad_names(void) {
     CHECK(mp_store_load(s, bad, NULL, &snap, &err) == MP_EINVAL);
     CHECK(snap == NULL);
     mp_store_update *u = NULL;
-    CHECK(mp_store_update_begin(s, bad, "update", NULL, NULL, NULL, &u,
-                                &err) == MP_EINVAL);
+    CHECK(mp_store_update_begin(s, bad, "update", NULL, NULL, NULL, &u, &err) ==
+          MP_EINVAL);
     CHECK(u == NULL);
     CHECK(mp_store_lock_break(s, bad, &err) == MP_EINVAL);
   }

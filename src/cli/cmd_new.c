@@ -19,6 +19,7 @@
 #include "cli/workspace.h"
 #include "engine/value.h"
 #include "lang/ynode.h"
+#include "engine/names.h"
 
 static const mp_cmd_help help = {
     "minipulumi new [template] [flags]",
@@ -29,23 +30,22 @@ static const mp_cmd_help help = {
     "for a Node.js template,\nruns `npm install`. --generate-only writes the "
     "files only."};
 
-static int valid_project_name(const char *s) {
-  if (!*s || strlen(s) > 100) return 0;
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-          (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
-      return 0;
-  return 1;
-}
-
-/* The folder's name with what a project name may not hold replaced, as
- * Pulumi derives the default name. */
+/* The folder's name without what a project name may not hold, or
+ * "project" when that is no valid name either, as Pulumi derives the
+ * default name (getValidProjectName). */
 static char *default_project_name(const char *dir) {
   char real[PATH_MAX];
   const char *base = realpath(dir, real) ? strrchr(real, '/') + 1 : dir;
-  char *name = mp_xstrdup(*base ? base : "project");
-  for (char *p = name; *p; p++)
-    if (!valid_project_name((char[]){*p, 0})) *p = '-';
+  char *name = mp_xstrdup(base);
+  char *w = name;
+  for (const char *p = name; *p; p++)
+    if (mp_name_char(*p))
+      *w++ = *p;
+  *w = 0;
+  if (mp_project_name_check(name, NULL) != 0) {
+    free(name);
+    name = mp_xstrdup("project");
+  }
   return name;
 }
 
@@ -241,12 +241,11 @@ int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx) {
     if (!desc_opt) ask(ctx, may_ask, "project description", &desc);
     stack = mp_xstrdup(ctx->stack ? ctx->stack : "dev");
     if (!ctx->stack && !generate_only) ask(ctx, may_ask, "stack name", &stack);
-    if (!valid_project_name(project))
+    mp_err err;
+    if (mp_project_name_check(project, &err) != 0)
       status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                            "'%s' is not a valid project name: project names "
-                            "may only contain alphanumerics, hyphens, "
-                            "underscores, and periods",
-                            project);
+                            "'%s' is not a valid project name: %s", project,
+                            err.msg);
   }
   if (!status) status = write_files(ctx, t, dir, project, desc);
   if (!status) fprintf(ctx->out, "Created project '%s'\n\n", project);

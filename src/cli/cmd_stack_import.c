@@ -12,6 +12,7 @@
 #include "cli/messages.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "engine/names.h"
 #include "engine/urn.h"
 
 static const mp_cmd_help help = {
@@ -51,7 +52,8 @@ static char *deployment_salt(const char *text) {
 /* Refuses resources of another stack, and entries whose URN is no URN,
  * unless |force| (then each is a warning), as Pulumi does: a deployment
  * exported from the wrong stack could seriously harm this one. Another
- * project's URN is let through, as Pulumi lets it. Exit status. */
+ * project's URN is let through, as Pulumi lets it, but not a project name
+ * Pulumi would refuse (`..`, a space, a newline). Exit status. */
 static int check_stacks(mp_ctx *ctx, const mp_snapshot *s, const char *stack,
                         int force) {
   for (size_t i = 0; i < s->nres; i++) {
@@ -67,6 +69,10 @@ static int check_stacks(mp_ctx *ctx, const mp_snapshot *s, const char *stack,
         problem = mp_xasprintf("resource '%s' is from a different stack "
                                "(%s != %s)",
                                urn, u.stack, stack);
+      else if (mp_project_name_check(u.project, &err) != 0)
+        problem = mp_xasprintf("resource '%s' has an invalid project name "
+                               "'%s': %s",
+                               urn, u.project, err.msg);
       mp_urn_destroy(&u);
     }
     if (problem && force) mp_cli_warn(ctx, "%s", problem);

@@ -14,6 +14,7 @@
 #include "cli/providers.h"
 #include "cli/secrets.h"
 #include "engine/crypto.h"
+#include "engine/names.h"
 #include "engine/urn.h"
 
 #define STACK_REFERENCE_TYPE "pulumi:pulumi:StackReference"
@@ -62,20 +63,6 @@ static int sr_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   return 0;
 }
 
-/* "org/project/stack", "org/stack" or "stack" → the store's reference. */
-static void parse_name(const char *name, const char *project, char **proj,
-                       char **stack) {
-  const char *a = strchr(name, '/');
-  const char *b = a ? strchr(a + 1, '/') : NULL;
-  if (b) {
-    *proj = mp_xstrndup(a + 1, (size_t)(b - a - 1));
-    *stack = mp_xstrdup(b + 1);
-  } else {
-    *proj = mp_xstrdup(project);
-    *stack = mp_xstrdup(a ? a + 1 : name);
-  }
-}
-
 static char *salt_of(const char *state) {
   cJSON *j = state ? cJSON_Parse(state) : NULL;
   const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "salt");
@@ -89,13 +76,19 @@ static int stack_outputs(const mp_cli_providers *set, const char *name,
                          mp_value **out, mp_err *err) {
   *out = NULL;
   char *proj = NULL, *stack = NULL;
-  parse_name(name, set->project, &proj, &stack);
+  /* "organization/<project>/<stack>", "organization/<stack>" or
+   * "<stack>", as Pulumi's DIY backends parse it: "p1/dev" names
+   * organization p1, which is refused, not this project's dev */
+  int rc = mp_stack_ref_parse(name, set->project, &proj, &stack, err)
+               ? MP_EINVAL
+               : 0;
   mp_stack_ref ref = {proj, stack};
   mp_store *st = NULL;
   mp_passphrase *pp = NULL;
   mp_snapshot *snap = NULL;
   char *type = NULL, *state = NULL, *salt = NULL;
-  int rc = mp_store_open(set->url, &st, err);
+  if (rc == 0)
+    rc = mp_store_open(set->url, &st, err);
   if (rc == 0) {
     rc = mp_store_stack_exists(st, ref, err);
     if (rc == 0)

@@ -1,5 +1,4 @@
 /* The workspace: the project (Pulumi.yaml), the state store, the stack. */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "cli/messages.h"
 #include "cli/operation.h"
 #include "cli/workspace.h"
+#include "engine/names.h"
 
 /* ==== project ==== */
 
@@ -121,49 +121,42 @@ int mp_cli_store_quiet(mp_ctx *ctx) {
 /* ==== stacks ==== */
 
 int mp_cli_stack_name_valid(const char *name) {
-  if (!*name || strlen(name) > 100) return 0;
-  for (const char *p = name; *p; p++)
-    if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-      return 0;
-  return 1;
+  return mp_stack_name_check(name, NULL) == 0;
 }
 
 /* Pulumi's diy backends accept `<stack>`, `<org>/<stack>` and
- * `<org>/<project>/<stack>`; the organization is always "organization"
- * and a missing project is the current one. */
+ * `<org>/<project>/<stack>` (engine/names.h); the commands work on the
+ * current project's stacks only. */
 int mp_cli_stack_parse(mp_ctx *ctx, const char *ref, char **out) {
   int status;
   *out = NULL;
   if ((status = mp_cli_load_project(ctx))) return status;
-  const char *parts[3] = {NULL, NULL, NULL}; /* org, project, name */
-  size_t lens[3] = {0, 0, 0};
-  const char *s1 = strchr(ref, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-  if (s2 && strchr(s2 + 1, '/'))
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "invalid stack name '%s': write <stack>, "
-                        "organization/<stack> or "
-                        "organization/<project>/<stack>",
-                        ref);
-  if (s1) parts[0] = ref, lens[0] = (size_t)(s1 - ref);
-  if (s2) parts[1] = s1 + 1, lens[1] = (size_t)(s2 - s1 - 1);
-  parts[2] = s2 ? s2 + 1 : s1 ? s1 + 1 : ref;
-  lens[2] = strlen(parts[2]);
-  if (lens[0] && (lens[0] != 12 || strncmp(parts[0], "organization", 12)))
-    return mp_cli_error(ctx, MP_EXIT_ERROR,
-                        "organization name must be 'organization'");
-  if (lens[1] && (lens[1] != strlen(ctx->project->name) ||
-                  strncmp(parts[1], ctx->project->name, lens[1])))
-    return mp_cli_error(ctx, MP_EXIT_ERROR,
-                        "provided project name \"%.*s\" doesn't match "
-                        "Pulumi.yaml",
-                        (int)lens[1], parts[1]);
-  if (!mp_cli_stack_name_valid(parts[2]))
-    return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "invalid stack name '%s': stack names may only "
-                        "contain alphanumerics, hyphens, underscores or "
-                        "periods",
-                        parts[2]);
-  *out = mp_xstrdup(parts[2]);
+  mp_err err;
+  mp_err_clear(&err);
+  char *project = NULL, *stack = NULL;
+  switch (mp_stack_ref_parse(ref, ctx->project->name, &project, &stack, &err)) {
+  case MP_STACK_REF_OK:
+    break;
+  case MP_STACK_REF_ORGANIZATION:
+    return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+  case MP_STACK_REF_FORM:
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  case MP_STACK_REF_PROJECT:
+  case MP_STACK_REF_STACK:
+    mp_err_prefix(&err, "invalid stack name '%s'", ref);
+    return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
+  }
+  if (strcmp(project, ctx->project->name) != 0) {
+    status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "provided project name \"%s\" doesn't match "
+                          "Pulumi.yaml",
+                          project);
+    free(project);
+    free(stack);
+    return status;
+  }
+  free(project);
+  *out = stack;
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "engine/mem.h"
+#include "engine/names.h"
 #include "lang/lang_int.h"
 
 static int file_exists(const char *path) {
@@ -356,6 +357,14 @@ static int load_fields(mp_project *p, const mp_value *doc, mp_err *err) {
                       "mapping with a `name` string; it is %s %s",
                       file, article(rt), mp_value_kind_name(rt->kind));
   p->name = text_of(name);
+  /* The name becomes a folder of a file:// store and a part of every URN:
+   * checked here, where every command and the language hosts read it. */
+  mp_err why;
+  if (mp_project_name_check(p->name, &why) != 0)
+    return mp_err_set(err, MP_EINVAL,
+                      "'%s': invalid project name '%s': %s; change its "
+                      "`name`",
+                      file, p->name, why.msg);
   p->runtime = text_of(rt && rt->kind == MP_VALUE_OBJECT ? rtn : rt);
   p->description = text_of(mp_value_object_get(doc, "description"));
   const mp_value *ro =

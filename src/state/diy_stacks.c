@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/names.h"
 #include "engine/urn.h"
 
 int mp__diy_stack_exists(mp_store *base, mp_stack_ref st, mp_err *err) {
@@ -104,8 +105,11 @@ static int list_dir(mp_diy *s, const char *dir, const char *project,
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < names.len; i++) {
     char *name = stack_of_file(names.items[i]);
-    if (name == NULL || (last && strcmp(last, name) == 0)) {
-      free(name); /* dev.json and dev.json.gz are one stack */
+    /* dev.json and dev.json.gz are one stack; a file whose name is no
+     * stack name is no stack, as Pulumi's ListReferences skips it */
+    if (name == NULL || (last && strcmp(last, name) == 0) ||
+        mp_stack_name_check(name, NULL) != 0) {
+      free(name);
       continue;
     }
     rc = add_info(s, project, name, out, n, err);
@@ -134,6 +138,8 @@ int mp__diy_stack_list(mp_store *base, const char *project, mp_stack_info **out,
     mp_strv_init(&projects);
     mp__diy_list(stacks, &projects);
     for (size_t i = 0; rc == 0 && i < projects.len; i++) {
+      if (mp_project_name_check(projects.items[i], NULL) != 0)
+        continue; /* no project's folder, as Pulumi skips it */
       char *dir = mp_xasprintf("%s/%s", stacks, projects.items[i]);
       rc = list_dir(s, dir, projects.items[i], out, n, err);
       free(dir);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/names.h"
+
 /* 1 if |url| starts with |scheme| followed by "://" (case-insensitive, as
  * URL schemes are). */
 static int has_scheme(const char *url, const char *scheme) {
@@ -40,58 +42,120 @@ void mp_store_close(mp_store *s) {
 
 const char *mp_store_location(const mp_store *s) { return s->location; }
 
+/* ==== names ==== */
+
+/* Every name that reaches a backend is checked here, whoever passes it:
+ * a file:// store makes folders of them, and `..` or a `/` would reach
+ * outside the stack's own. */
+static int check_project(const char *project, mp_err *err) {
+  if (mp_project_name_check(project, err) != 0)
+    return mp_err_prefix(err, "invalid project name '%s'",
+                         project ? project : "");
+  return 0;
+}
+
+static int check_stack(const char *name, mp_err *err) {
+  if (mp_stack_name_check(name, err) != 0)
+    return mp_err_prefix(err, "invalid stack name '%s'", name ? name : "");
+  return 0;
+}
+
+static int check_ref(mp_stack_ref st, mp_err *err) {
+  int rc = check_project(st.project, err);
+  return rc ? rc : check_stack(st.name, err);
+}
+
 /* ==== dispatch ==== */
 
 int mp_store_stack_create(mp_store *s, mp_stack_ref st, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->stack_create(s, st, err);
 }
 
 int mp_store_stack_exists(mp_store *s, mp_stack_ref st, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->stack_exists(s, st, err);
 }
 
 int mp_store_stack_list(mp_store *s, const char *project, mp_stack_info **out,
                         size_t *n, mp_err *err) {
+  if (project) {
+    int rc = check_project(project, err);
+    if (rc)
+      return rc;
+  }
   return s->ops->stack_list(s, project, out, n, err);
 }
 
 int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force,
                           mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->stack_remove(s, st, force, err);
 }
 
 int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
                           mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc == 0)
+    rc = check_stack(new_name, err);
+  if (rc)
+    return rc;
   return s->ops->stack_rename(s, st, new_name, err);
 }
 
 int mp_store_selected_get(mp_store *s, const char *project, char **out,
                           mp_err *err) {
+  int rc = check_project(project, err);
+  if (rc)
+    return rc;
   return s->ops->selected_get(s, project, out, err);
 }
 
 int mp_store_selected_set(mp_store *s, const char *project, const char *name,
                           mp_err *err) {
+  int rc = check_project(project, err);
+  if (rc == 0 && name)
+    rc = check_stack(name, err);
+  if (rc)
+    return rc;
   return s->ops->selected_set(s, project, name, err);
 }
 
 int mp_store_secrets_get(mp_store *s, mp_stack_ref st, char **type,
                          char **state, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->secrets_get(s, st, type, state, err);
 }
 
 int mp_store_secrets_set(mp_store *s, mp_stack_ref st, const char *type,
                          const char *state, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->secrets_set(s, st, type, state, err);
 }
 
 int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
                   mp_snapshot **out, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->load(s, st, c, out, err);
 }
 
 int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
                      const mp_crypter *c, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->replace(s, st, snap, c, err);
 }
 
@@ -101,6 +165,10 @@ int mp_store_update_begin(mp_store *s, mp_stack_ref st, const char *kind,
                           mp_err *err) {
   if (stale)
     memset(stale, 0, sizeof(*stale));
+  *out = NULL;
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->update_begin(s, st, kind, message, c, stale, out, err);
 }
 
@@ -147,15 +215,24 @@ int mp_store_update_end(mp_store_update *u, const char *result,
 
 int mp_store_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
                       mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->lock_get(s, st, info, err);
 }
 
 int mp_store_lock_break(mp_store *s, mp_stack_ref st, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->lock_break(s, st, err);
 }
 
 int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                      size_t *n, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->history(s, st, out, n, err);
 }
 
@@ -165,11 +242,17 @@ int mp_store_writable(const mp_store *s, mp_err *err) {
 
 int mp_store_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,
                       size_t *n, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->tags_get(s, st, out, n, err);
 }
 
 int mp_store_tags_set(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
                       size_t n, mp_err *err) {
+  int rc = check_ref(st, err);
+  if (rc)
+    return rc;
   return s->ops->tags_set(s, st, tags, n, err);
 }
 

@@ -192,6 +192,59 @@ static void test_store_remove_refuses_with_resources(void) {
   mp_store_close(s);
 }
 
+/* Issue 49: every name is checked before a backend sees it (store.c), so
+ * that no project or stack name reaches a path or a URN unchecked: `..`
+ * and `.` (a file:// store's folders above the stack's own), `/`, `::`,
+ * a newline. Nothing is created, and the valid stack stays. */
+static void test_store_refuses_bad_names(void) {
+  mp_store *s = tst_store_open("names.db");
+  if (!s)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  CHECK(mp_store_selected_set(s, P, "dev", &err) == 0);
+  static const char *const projects[] = {"..",   ".",  "a/b", "a::b",
+                                         "a\nb", "1x", ""};
+  static const char *const stacks[] = {"..", ".", "a/b", "a::b", "a\nb", ""};
+  for (size_t i = 0; i < sizeof(projects) / sizeof(projects[0]); i++) {
+    mp_stack_ref bad = {projects[i], "stacks"};
+    CHECK(mp_store_stack_create(s, bad, &err) == MP_EINVAL);
+    CHECK_CONTAINS(err.msg, "invalid project name");
+    CHECK(mp_store_stack_remove(s, bad, 1, &err) == MP_EINVAL);
+    CHECK(mp_store_stack_exists(s, bad, &err) == MP_EINVAL);
+    CHECK(mp_store_selected_set(s, projects[i], NULL, &err) == MP_EINVAL);
+    char *sel = NULL;
+    CHECK(mp_store_selected_get(s, projects[i], &sel, &err) == MP_EINVAL);
+    CHECK(sel == NULL);
+  }
+  for (size_t i = 0; i < sizeof(stacks) / sizeof(stacks[0]); i++) {
+    mp_stack_ref bad = {P, stacks[i]};
+    CHECK(mp_store_stack_create(s, bad, &err) == MP_EINVAL);
+    CHECK_CONTAINS(err.msg, "invalid stack name");
+    CHECK(mp_store_stack_remove(s, bad, 1, &err) == MP_EINVAL);
+    CHECK(mp_store_stack_rename(s, dev, stacks[i], &err) == MP_EINVAL);
+    CHECK(mp_store_selected_set(s, P, stacks[i], &err) == MP_EINVAL);
+    mp_snapshot *snap = NULL;
+    CHECK(mp_store_load(s, bad, NULL, &snap, &err) == MP_EINVAL);
+    CHECK(snap == NULL);
+    mp_store_update *u = NULL;
+    CHECK(mp_store_update_begin(s, bad, "update", NULL, NULL, NULL, &u, &err) ==
+          MP_EINVAL);
+    CHECK(u == NULL);
+    CHECK(mp_store_lock_break(s, bad, &err) == MP_EINVAL);
+  }
+  CHECK(mp_store_stack_exists(s, dev, &err) == 1);
+  mp_stack_info *list = NULL;
+  size_t n = 0;
+  CHECK(mp_store_stack_list(s, NULL, &list, &n, &err) == 0);
+  CHECK(n == 1 && strcmp(list[0].name, "dev") == 0);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&list[i]);
+  free(list);
+  mp_store_close(s);
+}
+
 static void test_store_rename_rewrites_urns(void) {
   mp_store *s = tst_store_open("rename.db");
   if (!s)
@@ -953,6 +1006,7 @@ static void tst_store_case(void (*run)(void (*fn)(void), const char *name),
 static void tst_store_cases(void (*run)(void (*fn)(void), const char *name)) {
   TST_STORE_CASE(run, test_store_stacks_crud);
   TST_STORE_CASE(run, test_store_remove_refuses_with_resources);
+  TST_STORE_CASE(run, test_store_refuses_bad_names);
   TST_STORE_CASE(run, test_store_rename_rewrites_urns);
   TST_STORE_CASE(run, test_store_apply_order_two_deployments);
   TST_STORE_CASE(run, test_store_lazy_moves);

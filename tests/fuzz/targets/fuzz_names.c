@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/workspace.h"
+#include "engine/names.h"
 #include "engine/urn.h"
 #include "fuzz_util.h"
 #include "lang/yaml_host.h"
@@ -81,6 +82,27 @@ static void stack_name(const char *s) {
   free(out);
 }
 
+/* A reference parsed as the DIY backends parse it names one project and
+ * one stack, both valid, and never a folder `.` or `..`. */
+static void stack_ref(const char *s) {
+  char *project = NULL, *stack = NULL;
+  mp_err err;
+  if (mp_stack_ref_parse(s, "proj", &project, &stack, &err) ==
+      MP_STACK_REF_OK) {
+    FUZZ_CHECK(mp_project_name_check(project, NULL) == 0 &&
+                   mp_stack_name_check(stack, NULL) == 0,
+               "a parsed stack reference gives an invalid name");
+    FUZZ_CHECK(strcmp(project, "..") && strcmp(project, ".") &&
+                   strcmp(stack, "..") && strcmp(stack, "."),
+               "a parsed stack reference names '.' or '..'");
+  } else {
+    FUZZ_CHECK(project == NULL && stack == NULL,
+               "a refused stack reference gives names");
+  }
+  free(project);
+  free(stack);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *s = fuzz_cstring(data, size);
   char *nl = strchr(s, '\n');
@@ -89,6 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   provider_ref(s);
   type_token(s);
   stack_name(s);
+  stack_ref(s);
   if (nl) *nl = '\0';
   glob(s, second);
   urn(second);

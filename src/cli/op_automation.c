@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-
 void mp_op_automation_opts_init(mp_opt *rows, mp_op_flags *f) {
   const mp_opt r[] = {
       MP_OPT_STR_(0, "client", &f->client, "address", "run the program through the language runtime served at this address (127.0.0.1:PORT), as the Automation API does for an inline program"),

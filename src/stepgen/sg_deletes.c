@@ -1,6 +1,6 @@
 /* Targets of registrations and the deletions after the program
  * (tests/conformance/scenarios/S35-delete-layers.scn, S60-target.scn to
- * S64-destroy-target.scn, X32 to X36); the rules of --target and --exclude
+ * S64-destroy-target.scn, X32 to X36, X60, X61); the rules of --target and --exclude
  * themselves are in stepgen/targets.c. */
 #include <stdint.h>
 #include <stdlib.h>

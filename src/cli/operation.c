@@ -235,6 +235,7 @@ typedef struct run {
   int event_log_errno; /* the first write to |event_log| that failed */
   mp_event_stream *event_stream; /* --event-log tcp://..., or NULL */
   mp_builtin_opts builtin; /* the built-in providers' host options */
+  size_t protected_n; /* destroy --exclude-protected: the entries it keeps */
 } run;
 
 static const char *kind_noun(mp_deploy_kind k, const mp_op_flags *f) {
@@ -599,9 +600,34 @@ static int remove_stack(run *r) {
   unlink(path);
   free(path);
   if (!r->f->json)
+    fprintf(r->ctx->out, "The resources in the stack have been deleted, and "
+                         "the history and configuration removed.\n");
+  return 0;
+}
+
+/* After a destroy that succeeded (Pulumi's destroy.go): with
+ * --exclude-protected keeping something, that is said and the stack
+ * stays; otherwise, unless --target named what to destroy, the stack is
+ * removed (--remove) or the user told how. */
+static int destroy_done(run *r) {
+  mp_op_flags *f = r->f;
+  if (r->protected_n > 0) {
+    if (!f->json)
+      fprintf(r->ctx->out,
+              "All unprotected resources were destroyed. There are still "
+              "%zu protected resources associated with this stack.\n",
+              r->protected_n);
+    return 0;
+  }
+  if (f->targets.len > 0) return 0;
+  if (f->remove) return remove_stack(r);
+  if (!f->json)
     fprintf(r->ctx->out,
-            "The resources in the stack have been deleted, and the history "
-            "and configuration associated with the stack have been removed.\n");
+            "The resources in the stack have been deleted, but the history "
+            "and configuration associated with the stack are still "
+            "maintained.\nIf you want to remove the stack completely, run "
+            "`minipulumi stack rm %s`.\n",
+            r->stack);
   return 0;
 }
 
@@ -654,15 +680,7 @@ static int perform(run *r, int preview_cmd) {
   if (f->expect_no_changes && res.changes > 0)
     return mp_cli_error(ctx, MP_EXIT_CHANGES,
                         "no changes were expected but changes occurred");
-  if (r->kind == MP_DEPLOY_DESTROY && f->remove) return remove_stack(r);
-  if (r->kind == MP_DEPLOY_DESTROY && !f->json && !f->targets.len)
-    fprintf(ctx->out,
-            "The resources in the stack have been deleted, but the history "
-            "and configuration associated with the stack are still "
-            "maintained.\nIf you want to remove the stack completely, run "
-            "`minipulumi stack rm %s`.\n",
-            r->stack);
-  return 0;
+  return r->kind == MP_DEPLOY_DESTROY ? destroy_done(r) : 0;
 }
 
 int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
@@ -682,14 +700,6 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   char *stack = NULL;
   status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
-  if (kind == MP_DEPLOY_DESTROY && f->exclude_protected) {
-    int nothing_left = 0;
-    status = mp_cli_exclude_protected(ctx, stack, f, &nothing_left);
-    if (status || nothing_left) {
-      free(stack);
-      return status;
-    }
-  }
   if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
@@ -705,11 +715,26 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
     free(stack);
     return mp_cli_need_yes(ctx);
   }
+  size_t protected_n = 0;
+  if (kind == MP_DEPLOY_DESTROY && f->exclude_protected) {
+    int nothing_left = 0;
+    status = f->targets.len > 0
+                 ? mp_cli_error(ctx, MP_EXIT_ERROR,
+                                "you cannot specify --target and "
+                                "--exclude-protected")
+                 : mp_cli_exclude_protected(ctx, stack, f, &protected_n,
+                                            &nothing_left);
+    if (status || nothing_left) {
+      free(stack);
+      return status;
+    }
+  }
   f->parallel = resolve_parallel(f->parallel);
   size_thread_pool(f->parallel);
   const char *serial = getenv("MINIPULUMI_SERIAL_STEPGEN");
   if (serial && serial[0] && strcmp(serial, "0") != 0) f->serial_stepgen = 1;
-  run r = {.ctx = ctx, .kind = kind, .stack = stack, .f = f};
+  run r = {.ctx = ctx, .kind = kind, .stack = stack, .f = f,
+           .protected_n = protected_n};
   mp_strv_init(&r.targets);
   mp_strv_init(&r.replaces);
   status = prepare(&r);

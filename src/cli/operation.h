@@ -73,12 +73,14 @@ void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
  * writing into |f|; |rows| has room for 5. */
 void mp_op_automation_opts_init(mp_opt *rows, mp_op_flags *f);
 
-/* destroy --exclude-protected (op_automation.c): targets every resource
- * of |stack| but the protected ones and what they need. Sets
- * |*nothing_left| (and says so) when nothing is left to destroy. Returns
- * an exit status. */
+/* destroy --exclude-protected (exclude_protected.c): adds to f->excludes
+ * every protected resource of |stack| and what it depends on,
+ * transitively (provider, parent, dependencies, property dependencies,
+ * deletedWith, a component dependency's earlier descendants), and sets
+ * |*protected_n| to how many entries that is. Sets |*nothing_left| (and
+ * says so) when they are all the stack has. Returns an exit status. */
 int mp_cli_exclude_protected(mp_ctx *ctx, const char *stack, mp_op_flags *f,
-                             int *nothing_left);
+                             size_t *protected_n, int *nothing_left);
 
 int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                      mp_op_flags *f);

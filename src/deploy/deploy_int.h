@@ -89,7 +89,7 @@ typedef struct gen_job {
   int rc;
   mp_err err;
   mp_diags diags;
-  mp_chain *chain;   /* REGISTER: the chain; DELETES: the leftover sames */
+  mp_chain *chain;   /* REGISTER: the chain */
   mp_chain **layers; /* DELETES */
   size_t nlayers;
   int late_fail; /* DELETES: run them, then fail (an unknown --target) */

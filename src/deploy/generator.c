@@ -44,8 +44,7 @@ static void run_job(deploy *d, gen_job *j) {
   if (mp_stepgen_preview_failed(d->sg))
     j->rc = mp_err_set(&j->err, MP_EINVAL, "%s", "");
   if (j->rc == 0)
-    j->rc = mp_stepgen_deletes(d->sg, d->o->kind == MP_DEPLOY_DESTROY,
-                               &j->chain, &j->layers, &j->nlayers, &j->diags,
+    j->rc = mp_stepgen_deletes(d->sg, &j->layers, &j->nlayers, &j->diags,
                                &j->err);
   /* A preview shows the deletes it reported as errors, then fails. */
   if (j->rc == 0 && mp_stepgen_preview_failed(d->sg)) j->late_fail = 1;

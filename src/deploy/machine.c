@@ -235,8 +235,7 @@ static void registered(deploy *d, gen_job *j) {
   mp__deploy_submit(d, c);
 }
 
-/* The planned deletions: the leftover sames run now, the layers one by
- * one (DS_DELETING). */
+/* The planned deletions: the layers one by one (DS_DELETING). */
 static void deletes_planned(deploy *d, gen_job *j) {
   if (j->rc < 0) {
     if (j->err.msg[0]) mp__deploy_diag(d, "error", NULL, j->err.msg);
@@ -252,10 +251,6 @@ static void deletes_planned(deploy *d, gen_job *j) {
   j->nlayers = 0;
   d->next_layer = 0;
   d->state = DS_DELETING;
-  if (j->chain->len > 0) {
-    mp_stepexec_submit(d->ex, j->chain);
-    j->chain = NULL;
-  }
 }
 
 void mp__deploy_on_answer(deploy *d, gen_job *j) {

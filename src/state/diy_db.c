@@ -496,6 +496,8 @@ static int apply_locked(mp_diy_update *u, const mp_store_change *changes,
   mp_store_update *base = &u->base;
   int rc = mp__store_apply(&mp__diy_db, base, u->c, &u->next_ord, changes, n,
                            err);
+  for (size_t i = 0; rc == 0 && i < n && !u->wrote; i++)
+    u->wrote = changes[i].kind != MP_STORE_MOVE_LAZY;
   if (rc == 0 && n > 0 && base->s->verify_writes)
     rc = mp__store_verify_stored(&mp__diy_db, base->s, u->m->id, u->label, err);
   return rc;
@@ -549,9 +551,19 @@ int mp__diy_drop_old_pending(mp_store_update *base, mp_err *err) {
       dropped = 1;
     }
   }
+  u->wrote |= dropped;
   if (u->writer == NULL)
     return dropped ? mp__diy_flush(u->s, m, err) : 0;
   int64_t ticket = dropped ? mp__diy_writer_changed(u->writer) : 0;
   mp__diy_writer_unlock(u->writer);
   return mp__diy_wait(base, ticket, err);
+}
+
+int mp__diy_final_write(mp_diy_update *u, mp_err *err) {
+  if ((u->wrote && u->base.nlazy == 0) || u->m->broken) return 0;
+  if (u->writer == NULL) return mp__diy_flush(u->s, u->m, err);
+  mp__diy_writer_lock(u->writer);
+  int64_t ticket = mp__diy_writer_changed(u->writer);
+  mp__diy_writer_unlock(u->writer);
+  return mp__diy_writer_wait(u->writer, ticket, err);
 }

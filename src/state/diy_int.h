@@ -107,6 +107,7 @@ struct mp_diy_update {
   int64_t next_ord;
   int64_t pending_high; /* highest pending row at begin */
   diy_writer *writer;   /* started by the first mp__diy_apply_begin */
+  int wrote; /* a change of this session went to the file (not deferred) */
   mp_diy_update *next;
 };
 
@@ -277,6 +278,15 @@ int mp__diy_writer_stop(diy_writer *w, mp_err *err);
 
 /* Writes the history entry of a finished update and the copy of the
  * checkpoint beside it. */
+/* At the end of write session |u|: the checkpoint is written once more
+ * unless the session's last change already went to the file, as Pulumi's
+ * snapshot journaler (pkg/backend/snapshot.go defaultServiceLoop) flushes
+ * its elided writes on close, even when there were no changes at all. The
+ * model is written as it stands: deferred moves of `same` entries are not
+ * made, so the order stays what SQLite and PostgreSQL keep. So a no-op
+ * update rewrites the file (its manifest time, its .bak, and the form
+ * PULUMI_DIY_BACKEND_GZIP asks for). */
+int mp__diy_final_write(mp_diy_update *u, mp_err *err);
 int mp__diy_history_add(mp_diy *s, mp_diy_update *u, const char *result,
                         const mp_update_counts *counts, mp_err *err);
 /* The newest history entry's end time (RFC 3339, owned) or NULL. */

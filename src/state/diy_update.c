@@ -98,8 +98,14 @@ int mp__diy_update_end(mp_store_update *base, const char *result,
   mp_diy_update *u = (mp_diy_update *)base;
   mp_diy *s = u->s;
   mp_stack_ref st = {u->m->project, u->m->name};
-  /* everything the writer has not written yet goes out first */
-  int rc = mp__diy_writer_stop(u->writer, err);
+  /* the final write, then everything the writer has not written yet */
+  int rc = mp__diy_final_write(u, err);
+  mp_err serr;
+  mp_err_clear(&serr);
+  if (mp__diy_writer_stop(u->writer, &serr) < 0 && rc == 0) {
+    *err = serr;
+    rc = serr.code;
+  }
   u->writer = NULL;
   mp_err herr;
   mp_err_clear(&herr);

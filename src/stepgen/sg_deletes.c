@@ -1,6 +1,6 @@
 /* Targets of registrations and the deletions after the program
  * (tests/conformance/scenarios/S35-delete-layers.scn, S60-target.scn to
- * S64-destroy-target.scn, X32 to X36); the rules of --target and --exclude
+ * S64-destroy-target.scn, X32 to X36, X60, X61); the rules of --target and --exclude
  * themselves are in stepgen/targets.c. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -231,33 +231,74 @@ static int condemn_op(mp_stepgen *sg, size_t i, mp_step_op *op) {
   return 1;
 }
 
-/* Adds the URNs that the kept entry |r| refers to to the set |used|. */
-static void add_kept(mp_map *used, const mp_resource *r) {
-  mp_strv refs;
-  mp_strv_init(&refs);
-  mp_resource_refs(r, MP_REF_ALL, &refs);
-  for (size_t k = 0; k < refs.len; k++) mp_map_put(used, refs.items[k], used);
-  mp_strv_destroy(&refs);
+/* Marks in |keep| (a set of URNs) the excluded entry |urn| and what
+ * Pulumi keeps with it (step_generator.go
+ * determineForbiddenResourcesToDeleteFromExcludes): each ancestor up its
+ * parent chain, and the provider of each of them. |last| maps a URN to
+ * its last prior index + 1. */
+static void keep_with_ancestors(const mp_snapshot *olds, const mp_map *last,
+                                const char *urn, mp_map *keep) {
+  for (size_t depth = 0; urn && depth <= olds->nres; depth++) {
+    void *v = mp_map_get(last, urn);
+    if (v == NULL) return;
+    const mp_resource *r = olds->res[(size_t)(uintptr_t)v - 1];
+    mp_strv prov;
+    mp_strv_init(&prov);
+    mp_resource_refs(r, MP_REF_PROVIDER, &prov);
+    for (size_t k = 0; k < prov.len; k++) mp_map_put(keep, prov.items[k], keep);
+    mp_strv_destroy(&prov);
+    mp_map_put(keep, urn, keep);
+    urn = r->parent;
+  }
+}
+
+/* With excludes: the entries Pulumi may not delete. With
+ * --exclude-dependents, the excluded ones' dependents (getTargetDependents,
+ * as for targets); then each excluded entry with its ancestors and their
+ * providers. Nothing else: what a kept entry depends on is deleted unless
+ * it is kept this way too (and then dangling_refs refuses the run). Pulumi
+ * walks only the literal URNs; a glob's matches are walked here too, so
+ * that a glob never lets an entry it names be deleted. Clears allowed[i]
+ * for each kept entry. */
+static void forbid_excluded(const mp_targets *t, const mp_snapshot *olds,
+                            unsigned char *allowed) {
+  size_t n = olds->nres;
+  unsigned char *named = mp_xcalloc(n + 1, 1);
+  mp_targets_closure(olds, &t->excludes, t->exclude_dependents, MP_REF_ALL,
+                     named);
+  mp_map last, keep;
+  mp_map_init(&last);
+  mp_map_init(&keep);
+  for (size_t i = 0; i < n; i++)
+    mp_map_put(&last, olds->res[i]->urn, (void *)(uintptr_t)(i + 1));
+  for (size_t i = 0; i < n; i++) {
+    if (!named[i]) continue;
+    if (mp_targets_any(&t->excludes, olds->res[i]->urn))
+      keep_with_ancestors(olds, &last, olds->res[i]->urn, &keep);
+    else
+      mp_map_put(&keep, olds->res[i]->urn, &keep); /* a dependent */
+  }
+  for (size_t i = 0; i < n; i++)
+    allowed[i] = !mp_map_has(&keep, olds->res[i]->urn);
+  mp_map_destroy(&keep);
+  mp_map_destroy(&last);
+  free(named);
 }
 
 /* Which condemned entries the targets and excludes allow to delete
  * (step_generator.go GenerateDeletes): with targets, the closure of the
  * targets' dependents (getTargetDependents: children, dependencies,
  * property dependencies, deletedWith and provider references,
- * transitively); with excludes, all but the excluded ones (and, with
- * exclude_dependents, their dependents). Sets allowed[i] per prior entry. */
+ * transitively); with excludes, all but those forbid_excluded keeps. Sets
+ * allowed[i] per prior entry. */
 static void allowed_deletes(const mp_targets *t, const mp_snapshot *olds,
                             unsigned char *allowed) {
-  size_t n = olds->nres;
-  if (t->targets.len > 0) {
+  if (t->targets.len > 0)
     mp_targets_closure(olds, &t->targets, 1, MP_REF_ALL, allowed);
-  } else if (t->excludes.len > 0) {
-    mp_targets_closure(olds, &t->excludes, t->exclude_dependents, MP_REF_ALL,
-                       allowed);
-    for (size_t i = 0; i < n; i++) allowed[i] = !allowed[i];
-  } else {
-    memset(allowed, 1, n);
-  }
+  else if (t->excludes.len > 0)
+    forbid_excluded(t, olds, allowed);
+  else
+    memset(allowed, 1, olds->nres);
 }
 
 /* A delete the targets allow but do not name is an error without
@@ -292,8 +333,7 @@ static size_t select_deletes(mp_stepgen *sg, condemned *c, unsigned char *skip,
     if (!condemn_op(sg, i, &op)) continue;
     const mp_resource *r = olds->res[i];
     /* Copies left by a replacement in this deployment finish it, whatever
-     * the targets. A provider still used by a kept resource is kept
-     * later. */
+     * the targets. */
     int copy = sg->status[i] == OLD_REPLACED_CBD ||
                sg->status[i] == OLD_DBR_DELETED;
     int targeted = copy || allowed[i];
@@ -312,39 +352,77 @@ static size_t select_deletes(mp_stepgen *sg, condemned *c, unsigned char *skip,
   return n;
 }
 
-/* Keeps a condemned entry that a kept one still uses (with excludes, or
- * a provider outside the targets). With targets nothing else is kept this
- * way: the allowed deletes are closed under dependents. Returns the new
- * count of |c|. */
-static size_t keep_used(mp_stepgen *sg, condemned *c, size_t n,
-                        unsigned char *skip) {
-  const mp_snapshot *olds = sg->olds;
-  mp_map used; /* URNs the kept entries refer to */
-  mp_map_init(&used);
-  for (size_t j = 0; j < olds->nres; j++)
-    if (skip[j]) add_kept(&used, olds->res[j]);
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    const mp_resource *r = olds->res[c[i].idx];
-    if (!mp_map_has(&used, r->urn)) {
-      c[m++] = c[i];
-      continue;
-    }
-    skip[c[i].idx] = 1;
-    add_kept(&used, r);
-  }
-  mp_map_destroy(&used);
-  return m;
+/* Reports |kept| referring to |gone|, which is deleted. */
+static void dangling_ref(mp_stepgen *sg, const char *kept, const char *gone,
+                         mp_diags *diags, mp_err *err) {
+  if (sg->t.excludes.len > 0)
+    mp_diags_add(diags, "error", gone,
+                 "Resource '%s' will be destroyed but '%s', which --exclude "
+                 "keeps, refers to it.\nEither exclude resource too or stop "
+                 "excluding '%s'.",
+                 gone, kept, kept);
+  else
+    mp_diags_add(diags, "error", gone,
+                 "Resource '%s' will be destroyed but '%s', which stays, "
+                 "refers to it.\nEither include '%s' in --target list or "
+                 "leave resource out of it.",
+                 gone, kept, kept);
+  if (sg->preview) sg->preview_failed = 1;
+  else if (err->code == 0)
+    mp_err_set(err, MP_EINVAL, "delete a resource a kept one refers to");
 }
 
-/* An update plan is told of each step before any runs; a refused one
+/* Each URN of |r|'s references that |gone| holds is reported. */
+static void check_kept(mp_stepgen *sg, const mp_resource *r, const mp_map *gone,
+                       mp_diags *diags, mp_err *err) {
+  mp_strv refs;
+  mp_strv_init(&refs);
+  mp_resource_refs(r, MP_REF_ALL, &refs);
+  for (size_t k = 0; k < refs.len; k++)
+    if (mp_map_has(gone, refs.items[k]))
+      dangling_ref(sg, r->urn, refs.items[k], diags, err);
+  mp_strv_destroy(&refs);
+}
+
+/* What stays must not refer to what is deleted. Pulumi deletes it anyway
+ * and then fails the snapshot's integrity check (snapshot.go
+ * VerifyIntegrity: "refers to missing resource") with the broken state
+ * already written; here the run is refused before any delete, as an
+ * untargeted delete is. The entries kept are the leftovers in |skip| and
+ * the untargeted registrations, which keep their prior state. */
+static void dangling_refs(mp_stepgen *sg, const condemned *c, size_t n,
+                          const unsigned char *skip, mp_diags *diags,
+                          mp_err *err) {
+  const mp_snapshot *olds = sg->olds;
+  unsigned char *dies = mp_xcalloc(olds->nres + 1, 1);
+  for (size_t i = 0; i < n; i++) dies[c[i].idx] = 1;
+  mp_map stays, gone;
+  mp_map_init(&stays);
+  mp_map_init(&gone);
+  for (size_t i = 0; i < olds->nres; i++)
+    if (!dies[i]) mp_map_put(&stays, olds->res[i]->urn, &stays);
+  for (size_t i = 0; i < n; i++) {
+    const char *urn = olds->res[c[i].idx]->urn;
+    if (!mp_map_has(&stays, urn) && !mp_map_has(&sg->news, urn))
+      mp_map_put(&gone, urn, &gone);
+  }
+  for (size_t i = 0; i < olds->nres; i++)
+    if (skip[i]) check_kept(sg, olds->res[i], &gone, diags, err);
+  for (size_t i = 0; i < sg->news.cap; i++) {
+    const sg_new *nw = sg->news.slots[i].value;
+    if (sg->news.slots[i].key && nw->targeted == 0 && nw->state)
+      check_kept(sg, nw->state, &gone, diags, err);
+  }
+  mp_map_destroy(&gone);
+  mp_map_destroy(&stays);
+  free(dies);
+}
+
+/* An update plan is told of each delete before any runs; a refused one
  * fails them all (step_generator.go GenerateDeletes). */
-static int plan_deletes(mp_stepgen *sg, mp_chain *sames, mp_chain **layers,
-                        size_t nlayers, mp_err *err) {
+static int plan_deletes(mp_stepgen *sg, mp_chain **layers, size_t nlayers,
+                        mp_err *err) {
   if (sg->plan == NULL) return 0;
-  for (size_t i = 0; i < sames->len; i++)
-    if (sg->plan->step(sg->plan->ctx, sames->steps[i], err) != 0)
-      return err->code;
   for (size_t l = 0; l < nlayers; l++)
     for (size_t i = 0; i < layers[l]->len; i++)
       if (sg->plan->step(sg->plan->ctx, layers[l]->steps[i], err) != 0)
@@ -352,36 +430,21 @@ static int plan_deletes(mp_stepgen *sg, mp_chain *sames, mp_chain **layers,
   return 0;
 }
 
-int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
-                       mp_chain ***layers_out, size_t *nlayers, mp_diags *diags,
-                       mp_err *err) {
+int mp_stepgen_deletes(mp_stepgen *sg, mp_chain ***layers_out,
+                       size_t *nlayers, mp_diags *diags, mp_err *err) {
   const mp_snapshot *olds = sg->olds;
-  (void)destroy; /* everything unclaimed is condemned either way */
-  *sames = mp_chain_new(NULL);
   *layers_out = NULL;
   *nlayers = 0;
   condemned *c = mp_xcalloc(olds->nres + 1, sizeof(*c));
   unsigned char *skip = mp_xcalloc(olds->nres + 1, 1);
+  /* What is not deleted gets no step (Pulumi's GenerateDeletes): the
+   * state keeps it where it was. */
   size_t n = select_deletes(sg, c, skip, diags, err);
-  if (err->code == 0) n = keep_used(sg, c, n, skip);
-  for (size_t i = 0; i < olds->nres; i++) {
-    if (!skip[i]) continue;
-    const mp_resource *r = mp__sg_old_at(sg, i);
-    /* Untargeted leftovers are carried forward. */
-    mp_step *s = mp_step_new(MP_OP_SAME, r->urn);
-    s->old = mp_resource_dup(r);
-    s->new_ = mp_resource_dup(r);
-    s->flags = MP_STEP_NO_CALL | MP_STEP_VERBATIM;
-    mp_chain_push(*sames, s);
-  }
+  if (err->code == 0) dangling_refs(sg, c, n, skip, diags, err);
   free(skip);
-  if (err->code) {
+  if (err->code || n == 0) {
     free(c);
     return err->code;
-  }
-  if (n == 0) {
-    free(c);
-    return 0;
   }
   int maxl = assign_layers(c, n, olds);
   mp_map urns;
@@ -396,5 +459,5 @@ int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
   free(c);
   *layers_out = layers;
   *nlayers = (size_t)maxl + 1;
-  return plan_deletes(sg, *sames, layers, *nlayers, err);
+  return plan_deletes(sg, layers, *nlayers, err);
 }

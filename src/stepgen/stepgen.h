@@ -150,14 +150,13 @@ int mp_stepgen_preview_failed(const mp_stepgen *sg);
 size_t mp_stepgen_check_targets(const mp_stepgen *sg, int replaces,
                                 mp_diags *diags);
 
-/* After the program: the untargeted leftovers as one chain of `same` steps
- * (*sames, may be empty) and the deletions as antichains, dependents
- * first (*layers, *nlayers). With |destroy| every prior resource is
- * condemned (subject to targets). Returns 0 or MP_EINVAL (an untargeted
- * delete is needed: all such errors are listed; a preview lists them,
- * plans the deletes and marks itself failed). */
-int mp_stepgen_deletes(mp_stepgen *sg, int destroy, mp_chain **sames,
-                       mp_chain ***layers, size_t *nlayers, mp_diags *diags,
-                       mp_err *err);
+/* After the program: the deletions as antichains, dependents first
+ * (*layers, *nlayers); what the targets or excludes leave gets no step.
+ * Returns 0 or MP_EINVAL (an untargeted delete is needed, or a delete
+ * would leave a kept resource referring to a deleted one: all such errors
+ * are listed; a preview lists them, plans the deletes and marks itself
+ * failed). */
+int mp_stepgen_deletes(mp_stepgen *sg, mp_chain ***layers, size_t *nlayers,
+                       mp_diags *diags, mp_err *err);
 
 #endif

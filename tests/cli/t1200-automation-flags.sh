@@ -78,7 +78,9 @@ assert a["currentStack"]["name"] == "dev", a["currentStack"]
 assert a["backend"]["user"], a["backend"]
 ' || fail "about --json: $OUT"
 
-# destroy --exclude-protected: what is protected and what it needs stay.
+# destroy --exclude-protected: what is protected and what it needs stay
+# (gone is listed after kept: the stack's children listed before kept
+# count as what kept needs, tests/cli/t0560-destroy-exclude-protected.sh).
 use_test_world
 run stack init prot
 cat > Pulumi.yaml <<'YAML'
@@ -99,6 +101,8 @@ resources:
     type: test:Resource
     properties:
       v: ${base.v}
+    options:
+      dependsOn: ["${kept}"]
 YAML
 run up --yes -s prot
 expect_rc 0 "up of the protected stack"
@@ -110,5 +114,5 @@ echo "$OUT" | grep -q 'test:index:Resource::kept' || fail "kept was destroyed"
 echo "$OUT" | grep -q 'test:index:Resource::base' || fail "base, which kept needs, was destroyed"
 run destroy --yes -s prot --exclude-protected
 expect_rc 0 "destroy --exclude-protected with only protected left"
-expect_out "There were no unprotected resources to destroy. There are still 1 protected resources" "nothing left"
+expect_out "There were no unprotected resources to destroy. There are still 4 protected resources" "nothing left"
 finish

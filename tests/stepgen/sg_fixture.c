@@ -102,13 +102,13 @@ const char *fx_reg(fx *f, mp_goal *g) {
 }
 
 const char *fx_deletes(fx *f) {
-  mp_chain *sames = NULL, **layers = NULL;
+  mp_chain **layers = NULL;
   size_t n = 0;
   mp_err err;
   mp_err_clear(&err);
   mp_buf b;
   mp_buf_init(&b);
-  if (mp_stepgen_deletes(f->sg, 0, &sames, &layers, &n, &f->diags, &err) < 0)
+  if (mp_stepgen_deletes(f->sg, &layers, &n, &f->diags, &err) < 0)
     mp_buf_printf(&b, "error: %s", err.msg);
   for (size_t i = 0; i < n; i++) {
     if (i)
@@ -117,7 +117,6 @@ const char *fx_deletes(fx *f) {
     mp_chain_free(layers[i]);
   }
   free(layers);
-  mp_chain_free(sames);
   return keep(f, &b);
 }
 

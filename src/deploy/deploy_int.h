@@ -150,6 +150,7 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
                            or were withheld refer to */
   mp_strv withheld_old; /* ... that `delete: true` copies refer to */
   mp_strv injected; /* URNs given an injected default provider (S76) */
+  mp_strv from_program; /* providers whose inputs --run-program changed */
   mp_value *stack_outputs;
   mp_chain **layers; /* the planned delete layers, deepest first */
   size_t nlayers, next_layer;

@@ -415,6 +415,7 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->withheld);
   mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
+  mp_strv_destroy(&d->from_program);
   mp_value_free(d->stack_outputs);
 }
 

@@ -127,7 +127,8 @@ void mp__deploy_refresh_write(deploy *d) {
       ch[n].res = st;
       n++;
     } else if (!mp_resource_equal(st, old) ||
-               mp_strv_contains(&d->injected, old->urn)) {
+               mp_strv_contains(&d->injected, old->urn) ||
+               mp_strv_contains(&d->from_program, old->urn)) {
       ch[n].kind = MP_STORE_UPDATE;
       ch[n].res = st;
       n++;

@@ -54,6 +54,12 @@ void mp__deploy_use_program_providers(deploy *d) {
     mp_resource *r = d->snap->res[i];
     const mp_value *in = mp_value_object_get(pp, r->urn);
     if (!mp_type_is_provider(r->type) || in == NULL) continue;
+    if (r->inputs && mp_value_equal(r->inputs, in, 0)) continue;
+    /* Pulumi gives a registered provider its ordinary same/update step
+     * (step_generator.go continueStepsFromRefresh): the refresh records
+     * the program's inputs for it. What the preview could not know is
+     * never written. */
+    if (!mp_value_contains_unknowns(in)) mp_strv_push(&d->from_program, r->urn);
     mp_value_free(r->inputs);
     r->inputs = mp_value_dup(in);
   }

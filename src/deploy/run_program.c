@@ -4,7 +4,8 @@
  * are not shown; the provider resources it registers then stand in for the
  * recorded ones, so that the refresh or destroy configures each provider as
  * the program (and today's stack config) says, not as the state
- * remembers. */
+ * remembers. A refresh then records them, and the program's stack
+ * outputs, as Pulumi's refresh with a program does (X75). */
 #include <string.h>
 
 #include "deploy/deploy_int.h"

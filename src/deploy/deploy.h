@@ -68,6 +68,9 @@ typedef struct mp_deploy_opts {
    * provider resources (OBJECT URN -> inputs), and those for the run. */
   mp_value **program_providers_out;
   const mp_value *program_providers;
+  /* Likewise the program's stack outputs (NULL: none, or not all known). */
+  mp_value **program_outputs_out;
+  const mp_value *program_outputs;
   int clear_pending_creates; /* refresh */
   int skip_pending_creates;  /* refresh */
   const char *message;   /* -m */

@@ -150,6 +150,7 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
                            or were withheld refer to */
   mp_strv withheld_old; /* ... that `delete: true` copies refer to */
   mp_strv injected; /* URNs given an injected default provider (S76) */
+  mp_strv from_program; /* providers whose inputs --run-program changed */
   mp_value *stack_outputs;
   mp_chain **layers; /* the planned delete layers, deepest first */
   size_t nlayers, next_layer;
@@ -290,9 +291,10 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
                        mp_err *err);
 int mp__deploy_program_providers(const mp_deploy_opts *o,
                                  mp_deploy_result *res, mp_value **out,
-                                 mp_err *err);
+                                 mp_value **outputs, mp_err *err);
 void mp__deploy_collect_providers(deploy *d);
 void mp__deploy_use_program_providers(deploy *d);
+void mp__deploy_use_program_outputs(deploy *d, mp_resource *st);
 /* Records a finished refresh step (takes s->new_). */
 void mp__deploy_refresh_done(deploy *d, mp_step *s);
 /* Writes the refreshed snapshot in one transaction (at the end, when the

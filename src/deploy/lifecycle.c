@@ -415,6 +415,7 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->withheld);
   mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
+  mp_strv_destroy(&d->from_program);
   mp_value_free(d->stack_outputs);
 }
 
@@ -440,16 +441,18 @@ static void summary(deploy *d) {
 /* refresh and destroy --run-program: the program's providers first. */
 static int run_with_program(const mp_deploy_opts *o, mp_deploy_result *res,
                             mp_err *err) {
-  mp_value *provs = NULL;
-  int rc = mp__deploy_program_providers(o, res, &provs, err);
+  mp_value *provs = NULL, *outs = NULL;
+  int rc = mp__deploy_program_providers(o, res, &provs, &outs, err);
   if (rc == 0 && !res->failed) {
     mp_deploy_opts wo = *o;
     wo.run_program = 0;
     wo.source = NULL;
     wo.program_providers = provs;
+    wo.program_outputs = outs;
     rc = mp_deploy_run(&wo, res, err);
   }
   mp_value_free(provs);
+  mp_value_free(outs);
   return rc;
 }
 

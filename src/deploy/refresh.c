@@ -120,6 +120,7 @@ void mp__deploy_refresh_write(deploy *d) {
     mp_resource *st = d->refresh_done[i] ? d->refreshed[i] : mp_resource_dup(old);
     if (!d->refresh_done[i]) keep[i] = st;
     st->row = old->row;
+    mp__deploy_use_program_outputs(d, st);
     prune(st, &present, &gone_parent);
     if (old->row == 0) {
       /* A default provider injected into legacy state (S76). */
@@ -127,7 +128,8 @@ void mp__deploy_refresh_write(deploy *d) {
       ch[n].res = st;
       n++;
     } else if (!mp_resource_equal(st, old) ||
-               mp_strv_contains(&d->injected, old->urn)) {
+               mp_strv_contains(&d->injected, old->urn) ||
+               mp_strv_contains(&d->from_program, old->urn)) {
       ch[n].kind = MP_STORE_UPDATE;
       ch[n].res = st;
       n++;

@@ -4,7 +4,8 @@
  * are not shown; the provider resources it registers then stand in for the
  * recorded ones, so that the refresh or destroy configures each provider as
  * the program (and today's stack config) says, not as the state
- * remembers. */
+ * remembers. A refresh then records them, and the program's stack
+ * outputs, as Pulumi's refresh with a program does (X75). */
 #include <string.h>
 
 #include "deploy/deploy_int.h"
@@ -21,7 +22,7 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
 
 int mp__deploy_program_providers(const mp_deploy_opts *o,
                                  mp_deploy_result *res, mp_value **out,
-                                 mp_err *err) {
+                                 mp_value **outputs, mp_err *err) {
   mp_deploy_opts po = *o;
   po.kind = MP_DEPLOY_UPDATE;
   po.dry_run = 1;
@@ -35,6 +36,7 @@ int mp__deploy_program_providers(const mp_deploy_opts *o,
   po.sink = o->sink ? diagnostics_only : NULL;
   po.sink_ud = (void *)o;
   po.program_providers_out = out;
+  po.program_outputs_out = outputs;
   return mp__deploy_run_one(&po, res, err);
 }
 
@@ -46,6 +48,24 @@ void mp__deploy_collect_providers(deploy *d) {
       mp_value_object_set(all, st->urn, mp_value_dup(st->inputs));
   }
   *d->o->program_providers_out = all;
+  /* Outputs a preview could not know (from what the refresh skips
+   * creating, say) are never written: the recorded ones stay. */
+  const mp_value *so = d->stack_outputs;
+  if (so && d->o->program_outputs_out && !d->res->failed && !mp_value_contains_unknowns(so))
+    *d->o->program_outputs_out = mp_value_dup(so);
+}
+
+/* Pulumi registers the root stack as an ordinary component during a
+ * refresh with a program (step_generator.go continueStepsFromRefresh) and
+ * finalizes its outputs at the end (deployment_executor.go Execute): the
+ * stack keeps the outputs the program gave it. */
+void mp__deploy_use_program_outputs(deploy *d, mp_resource *st) {
+  const mp_value *po = d->o->program_outputs;
+  if (po == NULL || d->o->kind != MP_DEPLOY_REFRESH ||
+      strcmp(st->type, MP_ROOT_STACK_TYPE) != 0)
+    return;
+  mp_value_free(st->outputs);
+  st->outputs = mp_value_dup(po);
 }
 
 void mp__deploy_use_program_providers(deploy *d) {
@@ -54,6 +74,12 @@ void mp__deploy_use_program_providers(deploy *d) {
     mp_resource *r = d->snap->res[i];
     const mp_value *in = mp_value_object_get(pp, r->urn);
     if (!mp_type_is_provider(r->type) || in == NULL) continue;
+    if (r->inputs && mp_value_equal(r->inputs, in, 0)) continue;
+    /* Pulumi gives a registered provider its ordinary same/update step
+     * (step_generator.go continueStepsFromRefresh): the refresh records
+     * the program's inputs for it. What the preview could not know is
+     * never written. */
+    if (!mp_value_contains_unknowns(in)) mp_strv_push(&d->from_program, r->urn);
     mp_value_free(r->inputs);
     r->inputs = mp_value_dup(in);
   }

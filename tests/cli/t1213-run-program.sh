@@ -3,7 +3,8 @@
 # runs first, so the provider is configured as the program and today's
 # stack config say, not as the state recorded it. The built-in `test`
 # provider's world is its config `test:world`: moving it after `up` shows
-# which configuration each call used.
+# which configuration each call used. After refresh --run-program the
+# state records the provider's new configuration.
 . "$(dirname "$0")/lib.sh" "$@"
 mkdir -p "$T/w1" "$T/w2"
 cat >> Pulumi.yaml <<'YAML'
@@ -36,6 +37,15 @@ expect_rc 0 "refresh --run-program"
 [ "$(reads "$T/w2")" = 1 ] || fail "--run-program did not read from the program's world: $(reads "$T/w2")"
 [ "$(resources_in_state)" = 0 ] || fail "not in the program's world: the refresh drops it"
 expect_not_out "+ test:index:Resource" "the program's resources are not created"
+# Pulumi gives the provider the program registers its ordinary step: the
+# state now records the program's configuration for it (X75).
+export_state
+dp_world() {
+  python3 -c 'import json, sys
+rs = json.load(open(sys.argv[1]))["deployment"]["resources"]
+print([r["inputs"].get("world") for r in rs if r["type"] == "pulumi:providers:test"][0])' "$T/export.json"
+}
+[ "$(dp_world)" = "$T/w2" ] || fail "the provider keeps the recorded world: $(dp_world)"
 
 # destroy
 for flag in --run-program ""; do

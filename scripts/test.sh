@@ -92,6 +92,11 @@ count() {
 run_tests() {
   local dir=$1
   shift
+  # One multiplier for meson's timeouts and the runners' own
+  # (docs/reliability.md, "Test timeouts").
+  if [ -n "${MINIPULUMI_TEST_TIMEOUT_MULTIPLIER:-}" ]; then
+    set -- --timeout-multiplier "$MINIPULUMI_TEST_TIMEOUT_MULTIPLIER" "$@"
+  fi
   echo "== meson test -C $dir $*"
   meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}

@@ -35,6 +35,12 @@ static int hex4(const char *p, size_t left, unsigned *cp) {
 static size_t walk(const char *t, size_t len, mp_buf *out, size_t limit) {
   size_t n = 0, from = 0;
   for (size_t i = 0; i < len && i + n < limit;) {
+    /* Most bytes start neither an escape nor a marker: skip them cheaply,
+     * a 100 MiB string goes through here. */
+    if (t[i] != '\\' && t[i] != MARK[0]) {
+      i++;
+      continue;
+    }
     unsigned cp = 1;
     size_t w;
     if (t[i] == '\\' && i + 1 < len && t[i + 1] == 'u' &&
@@ -87,8 +93,10 @@ cJSON *mp__cjson_parse(const char *text, size_t len, const char **end) {
 
 /* 1 if the |len| bytes at |s| hold the marker. */
 static int has_mark(const char *s, size_t len) {
-  for (size_t i = 0; i + MARK_LEN <= len; i++)
-    if (memcmp(s + i, MARK, MARK_LEN) == 0)
+  const char *end = s + len;
+  for (const char *p = s; (p = memchr(p, MARK[0], (size_t)(end - p)));
+       p++)
+    if ((size_t)(end - p) >= MARK_LEN && memcmp(p, MARK, MARK_LEN) == 0)
       return 1;
   return 0;
 }

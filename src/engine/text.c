@@ -43,6 +43,10 @@ size_t mp_utf8_invalid_at(const char *s, size_t len) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0;
   while (i < len) {
+    if (p[i] < 0x80) { /* ASCII without a call: long strings are common */
+      i++;
+      continue;
+    }
     size_t n = utf8_seq(p + i, len - i);
     if (n == 0)
       return i;

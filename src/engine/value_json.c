@@ -32,10 +32,17 @@ static void format_number(double d, char *buf, size_t n) {
   }
 }
 
+/* Writes |s| as a JSON string. Runs of bytes that need no escape go out
+ * in one append: a byte at a time made a 100 MiB value cost seconds. */
 static void put_escaped(mp_buf *out, const char *s, size_t len) {
   mp_buf_putc(out, '"');
+  size_t run = 0; /* start of the pending run of plain bytes */
   for (size_t i = 0; i < len; i++) {
     unsigned char ch = (unsigned char)s[i];
+    if (ch >= 0x20 && ch != '"' && ch != '\\')
+      continue;
+    mp_buf_append(out, s + run, i - run);
+    run = i + 1;
     switch (ch) {
     case '"':
       mp_buf_puts(out, "\\\"");
@@ -59,12 +66,10 @@ static void put_escaped(mp_buf *out, const char *s, size_t len) {
       mp_buf_puts(out, "\\f");
       break;
     default:
-      if (ch < 0x20)
-        mp_buf_printf(out, "\\u%04x", ch);
-      else
-        mp_buf_putc(out, (char)ch);
+      mp_buf_printf(out, "\\u%04x", ch);
     }
   }
+  mp_buf_append(out, s + run, len - run);
   mp_buf_putc(out, '"');
 }
 

@@ -36,7 +36,26 @@ DEPLOY_CMDS = ("up", "update", "preview", "refresh", "destroy")
 DEFAULT_CALL_OPS = ("create", "update", "delete", "read")
 URN_FIELDS = ("parent", "deletedWith")
 URN_LIST_FIELDS = ("dependencies", "replaceWith")
-CMD_TIMEOUT = 90
+
+
+def timeout_multiplier():
+    """MINIPULUMI_TEST_TIMEOUT_MULTIPLIER (docs/reliability.md, "Test
+    timeouts"): scales every time limit of this runner, as meson test's
+    --timeout-multiplier scales the suite's, for a slow or busy machine."""
+    text = os.environ.get("MINIPULUMI_TEST_TIMEOUT_MULTIPLIER", "1")
+    try:
+        m = float(text)
+    except ValueError:
+        m = 0
+    if not m > 0:
+        sys.exit("MINIPULUMI_TEST_TIMEOUT_MULTIPLIER must be a number above 0, not %r" % text)
+    return m
+
+
+# One command's time limit: a bound for a hang, far above any command's
+# normal length even on a busy machine (a test failing for time must be a
+# hang, not load).
+CMD_TIMEOUT = 300 * timeout_multiplier()
 
 
 class ScenarioError(Exception):

@@ -313,6 +313,36 @@ static void test_value_json_embedded_nul(void) {
   mp_value_free(o);
 }
 
+/* Strings are written in runs of plain bytes between escapes: escapes
+ * first, last and side by side, and bytes that start like the NUL marker
+ * (0xEF) without being it, read back as themselves. */
+static void test_value_json_escape_runs(void) {
+  round_trip(mp_value_new_cstring("\"abc\""), NULL, 0, "\"\\\"abc\\\"\"");
+  round_trip(mp_value_new_cstring("\n\n\x1f"), NULL, 0,
+             "\"\\n\\n\\u001f\"");
+  round_trip(mp_value_new_cstring("x\\"), NULL, 0, "\"x\\\\\"");
+  round_trip(mp_value_new_cstring(""), NULL, 0, "\"\"");
+  round_trip(mp_value_new_cstring("\xEF\xBB\xBF \xEF\xB7\x90" "0 \xEF\xB7\x91"),
+             NULL, 0, "\"\xEF\xBB\xBF \xEF\xB7\x90" "0 \xEF\xB7\x91\"");
+  round_trip(mp_value_new_cstring("end \xEF\xB7\x90"), NULL, 0,
+             "\"end \xEF\xB7\x90\"");
+  /* A long string with an escape every 1000 bytes. */
+  size_t n = 1 << 20;
+  char *big = malloc(n + 1);
+  for (size_t i = 0; i < n; i++)
+    big[i] = i % 1000 == 999 ? '"' : (char)('a' + i % 26);
+  big[n] = '\0';
+  mp_value *v = mp_value_new_cstring(big);
+  char *t = to_json(v, NULL, 0);
+  CHECK(t && strlen(t) == n + 2 + n / 1000);
+  mp_value *back = from_json(t, NULL);
+  CHECK(back && mp_value_equal(v, back, 0));
+  mp_value_free(back);
+  mp_value_free(v);
+  free(t);
+  free(big);
+}
+
 /* Every finite IEEE double survives the checkpoint: subnormals, the
  * extremes, -0 and a sweep of bit patterns (a fixed LCG, so the test is
  * the same every run). */
@@ -407,6 +437,7 @@ int main(void) {
   RUN(test_value_json_pretty);
   RUN(test_value_json_cjson_tree);
   RUN(test_value_json_embedded_nul);
+  RUN(test_value_json_escape_runs);
   RUN(test_value_json_every_double);
   RUN(test_value_json_keep_ciphertext);
   return mp_test_summary();

@@ -41,7 +41,26 @@ import policy  # noqa: E402
 import provider  # noqa: E402
 
 STACK = "organization/%s/test"
-CMD_TIMEOUT = 120
+
+
+def timeout_multiplier():
+    """MINIPULUMI_TEST_TIMEOUT_MULTIPLIER (docs/reliability.md, "Test
+    timeouts"): scales every time limit of this runner, as meson test's
+    --timeout-multiplier scales the suite's, for a slow or busy machine."""
+    text = os.environ.get("MINIPULUMI_TEST_TIMEOUT_MULTIPLIER", "1")
+    try:
+        m = float(text)
+    except ValueError:
+        m = 0
+    if not m > 0:
+        sys.exit("MINIPULUMI_TEST_TIMEOUT_MULTIPLIER must be a number above 0, not %r" % text)
+    return m
+
+
+# One command's time limit: a bound for a hang, far above any command's
+# normal length even on a busy machine (a test failing for time must be a
+# hang, not load).
+CMD_TIMEOUT = 600 * timeout_multiplier()
 PIN_VERSIONS = False
 
 # Tests that fail for a reason outside this port, each with the reason.
@@ -83,9 +102,9 @@ class Env:
             p = subprocess.run([self.binary] + argv, cwd=cwd or self.project, env=self.env,
                                input=stdin, capture_output=True, text=True, timeout=CMD_TIMEOUT)
         except subprocess.TimeoutExpired as e:
-            self.log.append("timed out after %ds" % CMD_TIMEOUT)
+            self.log.append("timed out after %gs" % CMD_TIMEOUT)
             text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
-            return -1, text(e.stdout), text(e.stderr) + "\ntimed out after %ds" % CMD_TIMEOUT
+            return -1, text(e.stdout), text(e.stderr) + "\ntimed out after %gs" % CMD_TIMEOUT
         self.log.append("exit %d\n%s%s" % (p.returncode, tail(p.stdout), tail(p.stderr)))
         return p.returncode, p.stdout, p.stderr
 

@@ -103,6 +103,9 @@ static cJSON *manifest_json(void) {
 
 int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
                       const mp_crypter *c, mp_err *err) {
+  /* |err| gathers the failures of the values below: whatever it held
+   * before (a caller's earlier error) must not fail this write */
+  mp_err_clear(err);
   /* URNs in order, as Go writes a map. */
   mp_strv urns;
   mp_strv_init(&urns);

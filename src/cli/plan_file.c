@@ -103,6 +103,9 @@ static cJSON *manifest_json(void) {
 
 int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
                       const mp_crypter *c, mp_err *err) {
+  /* |err| gathers the failures of the values below: whatever it held
+   * before (a caller's earlier error) must not fail this write */
+  mp_err_clear(err);
   /* URNs in order, as Go writes a map. */
   mp_strv urns;
   mp_strv_init(&urns);
@@ -318,6 +321,16 @@ static int read_resource(reader *r, mp_plan *p, const cJSON *j) {
   return rc;
 }
 
+/* 1 if the key of |j| comes again later in its object: Go's decoder
+ * then keeps only the last one (a map entry decoded afresh replaces the
+ * one before), so the earlier ones are not read at all. */
+static int repeated_later(const cJSON *j) {
+  for (const cJSON *k = j->next; k; k = k->next)
+    if (strcmp(k->string, j->string) == 0)
+      return 1;
+  return 0;
+}
+
 int mp_cli_plan_read(const char *path, const mp_crypter *c, mp_plan **out,
                      mp_err *err) {
   *out = NULL;
@@ -342,6 +355,8 @@ int mp_cli_plan_read(const char *path, const mp_crypter *c, mp_plan **out,
   const cJSON *j;
   if (rc == 0 && plans)
     cJSON_ArrayForEach(j, plans) {
+      if (repeated_later(j))
+        continue;
       if ((rc = read_resource(&r, p, j)) != 0)
         break;
     }

@@ -437,8 +437,15 @@ static int emit_scalar(yaml_emitter_t *em, const char *s, size_t len,
   yaml_event_t ev;
   yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
   if (!plain_null && needs_quotes(s)) style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)len, 1,
-                               1, style);
+  /* Text that is not UTF-8 is refused before libyaml sees it: libyaml
+   * lets a surrogate through (then writes an escape its own parser
+   * refuses), and for other bad bytes it leaves |ev| unset, which the
+   * emitter would free. */
+  if (mp_utf8_invalid_at(s, len) != len ||
+      !yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
+                                    (int)len, 1, 1, style))
+    return mp_err_set(err, MP_EINVAL, "cannot write YAML: %.*s is not UTF-8",
+                      (int)(len > 40 ? 40 : len), s);
   return emit(em, &ev, err);
 }
 

@@ -16,6 +16,7 @@
 
 #include "engine/mem.h"
 #include "engine/value.h"
+#include "plugin/release_json.h"
 
 /* ---- the platform ---- */
 
@@ -398,10 +399,8 @@ static int get_json(const char *url, const char *auth,
   sink s = {NULL, &body, o};
   *doc = NULL;
   int rc = get(url, "application/json", auth, &s, err);
-  if (rc == 0 && mp_value_from_json(body.data ? body.data : "", body.len, NULL,
-                                    doc, err) < 0)
-    rc = mp_err_prefix(err, "cannot decode %s response len(%zu)", what,
-                       body.len);
+  if (rc == 0)
+    rc = mp_release_json_decode(body.data, body.len, what, doc, err);
   mp_buf_destroy(&body);
   return rc;
 }
@@ -414,20 +413,9 @@ static int github_asset(const release_src *r, const char *asset, const char *v,
                            r->owner, r->repo, v);
   mp_value *doc = NULL;
   int rc = get_json(rel, r->auth, o, "github", &doc, err);
-  const mp_value *assets = doc ? mp_value_object_get(doc, "assets") : NULL;
   *url = NULL;
-  for (size_t i = 0; assets && assets->kind == MP_VALUE_ARRAY &&
-                     i < assets->u.arr.len && !*url;
-       i++) {
-    const mp_value *a = assets->u.arr.items[i];
-    const mp_value *n = mp_value_object_get(a, "name");
-    const mp_value *u = mp_value_object_get(a, "url");
-    if (n && u && n->kind == MP_VALUE_STRING && u->kind == MP_VALUE_STRING &&
-        strcmp(n->u.str.ptr, asset) == 0)
-      *url = mp_xstrdup(u->u.str.ptr);
-  }
-  if (rc == 0 && *url == NULL)
-    rc = mp_err_set(err, MP_EIO, "plugin asset '%s' not found", asset);
+  if (rc == 0)
+    rc = mp_release_json_asset(doc, asset, url, err);
   mp_value_free(doc);
   free(rel);
   return rc;
@@ -471,10 +459,8 @@ static int release_latest(const char *src, const char *name,
                          r.owner, r.repo);
   mp_value *doc = NULL;
   int rc = get_json(url, r.auth, o, r.gitlab ? "gitlab" : "github", &doc, err);
-  const mp_value *tag = doc ? mp_value_object_get(doc, "tag_name") : NULL;
-  const char *t = tag && tag->kind == MP_VALUE_STRING ? tag->u.str.ptr : "";
-  if (rc == 0 && mp_semver_parse(t, out, err) < 0)
-    rc = mp_err_prefix(err, "invalid plugin version %s", t);
+  if (rc == 0)
+    rc = mp_release_json_tag(doc, out, err);
   mp_value_free(doc);
   free(url);
   release_src_free(&r);

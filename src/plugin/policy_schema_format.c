@@ -48,7 +48,10 @@ static int parse_date(const char **p) {
  * seconds is accepted, as Go's parse accepts it), then with |zone| Go's
  * "Z07:00" (Z or ±hh:mm). */
 static int parse_time(const char **p, int zone) {
-  int h = isdigit((unsigned char)(*p)[1]) ? digits(p, 2) : digits(p, 1);
+  /* the second character is looked at only after a first digit: the
+   * string may end at the first */
+  int two = isdigit((unsigned char)(*p)[0]) && isdigit((unsigned char)(*p)[1]);
+  int h = digits(p, two ? 2 : 1);
   if (h < 0 || h > 23 || **p != ':') return 0;
   (*p)++;
   int mi = digits(p, 2);

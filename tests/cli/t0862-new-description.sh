@@ -31,4 +31,16 @@ run new typescript --generate-only --yes --dir "$T/p2" --name p2 --description "
 expect_rc 0 "new with a numeric description"
 expect_file "$T/p2/Pulumi.yaml" 'description: "123"' "quoted numeric description"
 expect_file "$T/p2/Pulumi.yaml" 'typescript: true' "the runtime options"
+# a description that is not UTF-8 is refused, naming the file, and
+# nothing half-written stays: a bad byte, and a surrogate (which the
+# emitter once wrote as an escape no YAML reader takes, and a bad byte
+# made it free memory twice; tests/fuzz/corpus/fuzz_template/regress-*)
+for bad in $'caf\x9b' $'x \xed\xaa\xa4 y'; do
+  rm -rf "$T/p3"; mkdir "$T/p3"
+  run new yaml --generate-only --yes --dir "$T/p3" --name p3 --description "$bad"
+  expect_rc 2 "new with a description that is not UTF-8"
+  expect_err "cannot write the project's description into Pulumi.yaml" \
+    "the refusal names the file"
+  [ -e "$T/p3/Pulumi.yaml" ] && fail "a Pulumi.yaml was written"
+done
 finish

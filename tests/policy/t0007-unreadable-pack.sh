@@ -40,9 +40,14 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] && id nobody >/dev/null 2
   # nobody needs its own home and state: a copy of the user's
   mkdir "$T/nb"
   chown nobody "$T/nb"
+  # a copy of the binary nobody may run: the build tree may sit in a
+  # folder only root can enter (a clone under a mode-700 home)
+  mkdir -m 755 "$T/bin"
+  cp "$M" "$T/bin/minipulumi"
+  chmod 755 "$T/bin/minipulumi"
   setpriv --reuid=nobody --regid=nogroup --clear-groups \
     env HOME="$T/nb" MINIPULUMI_BACKEND_URL="file://$T/nb" \
-    "$M" preview --policy-pack "$T/locked" </dev/null >"$T/out" 2>"$T/err"
+    "$T/bin/minipulumi" preview --policy-pack "$T/locked" </dev/null >"$T/out" 2>"$T/err"
   RC=$?
   OUT=$(cat "$T/out")
   ERR=$(cat "$T/err")

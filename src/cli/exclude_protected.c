@@ -33,7 +33,7 @@ typedef struct closure {
   mp_map by_urn, children; /* URN -> indexes of its copies / its children */
   unsigned char *in;       /* the union over every protected entry */
   size_t *seen;            /* root + 1 once reached from that root */
-  size_t *todo, ntodo, root;
+  size_t *pending, npending, root;
 } closure;
 
 /* The last copy of |urn| listed before |before|, or -1. */
@@ -65,16 +65,16 @@ static void reach(closure *c, size_t j) {
   c->seen[j] = c->root + 1;
   c->in[j] = 1;
   if (!c->s->res[j]->custom) add_children(c, c->s->res[j]->urn, 0);
-  c->todo[c->ntodo++] = j;
+  c->pending[c->npending++] = j;
 }
 
 static void walk_from(closure *c, size_t root) {
   c->root = root;
   c->in[root] = 1;
   c->seen[root] = root + 1;
-  c->todo[c->ntodo++] = root;
-  while (c->ntodo > 0) {
-    size_t i = c->todo[--c->ntodo];
+  c->pending[c->npending++] = root;
+  while (c->npending > 0) {
+    size_t i = c->pending[--c->npending];
     mp_strv refs;
     mp_strv_init(&refs);
     mp_resource_refs(c->s->res[i], MP_REF_ALL, &refs);
@@ -99,7 +99,7 @@ int mp_cli_exclude_protected(mp_ctx *ctx, const char *stack, mp_op_flags *f,
   size_t n = snap->nres;
   c.in = mp_xcalloc(n + 1, 1);
   c.seen = mp_xcalloc(n + 1, sizeof(*c.seen));
-  c.todo = mp_xcalloc(n + 1, sizeof(*c.todo));
+  c.pending = mp_xcalloc(n + 1, sizeof(*c.pending));
   mp_map_init(&c.by_urn);
   mp_map_init(&c.children);
   for (size_t i = 0; i < n; i++) {
@@ -132,7 +132,7 @@ int mp_cli_exclude_protected(mp_ctx *ctx, const char *stack, mp_op_flags *f,
   }
   list_map_destroy(&c.children);
   list_map_destroy(&c.by_urn);
-  free(c.todo);
+  free(c.pending);
   free(c.seen);
   free(c.in);
   mp_snapshot_free(snap);

@@ -80,16 +80,16 @@ static int resolve(const mp_archive_guard *g, const char *dir, const char *rel,
   if (rel[0] == '/')
     return OUTSIDE;
   char *cur = mp_xstrdup(dir);
-  char *todo = mp_xstrdup(rel);
+  char *remaining = mp_xstrdup(rel);
   size_t pos = 0;
   int hops = 0, rc = INSIDE;
   for (;;) {
-    while (todo[pos] == '/')
+    while (remaining[pos] == '/')
       pos++;
-    if (todo[pos] == '\0')
+    if (remaining[pos] == '\0')
       break;
-    size_t n = strcspn(todo + pos, "/");
-    const char *part = todo + pos;
+    size_t n = strcspn(remaining + pos, "/");
+    const char *part = remaining + pos;
     pos += n;
     if (n == 1 && part[0] == '.')
       continue;
@@ -105,8 +105,8 @@ static int resolve(const mp_archive_guard *g, const char *dir, const char *rel,
     char *next = *cur ? mp_xasprintf("%s/%.*s", cur, (int)n, part)
                        : mp_xstrndup(part, n);
     const char *target = link_at(g, next);
-    size_t rest = pos + strspn(todo + pos, "/");
-    int last = todo[rest] == '\0';
+    size_t rest = pos + strspn(remaining + pos, "/");
+    int last = remaining[rest] == '\0';
     if (target && (follow_last || !last)) {
       free(next);
       if (++hops > MAX_HOPS || *target == '\0') {
@@ -118,16 +118,16 @@ static int resolve(const mp_archive_guard *g, const char *dir, const char *rel,
         break;
       }
       /* The link's target, then what was left, from the link's folder. */
-      char *again = mp_xasprintf("%s/%s", target, todo + pos);
-      free(todo);
-      todo = again;
+      char *again = mp_xasprintf("%s/%s", target, remaining + pos);
+      free(remaining);
+      remaining = again;
       pos = 0;
       continue;
     }
     free(cur);
     cur = next;
   }
-  free(todo);
+  free(remaining);
   if (rc == INSIDE && out)
     *out = cur;
   else

@@ -64,10 +64,10 @@ typedef struct mp_deploy_opts {
    * as a preview, and the providers it registers (their inputs) stand in
    * for the recorded ones during the refresh or destroy. */
   int run_program;
-  /* Internal to run_program.c: where the preview leaves the program's
-   * provider resources (OBJECT URN -> inputs), and those for the run. */
-  mp_value **program_providers_out;
-  const mp_value *program_providers;
+  /* Internal to run_program.c: where the preview leaves the states the
+   * program registered, in registration order, and those for the run. */
+  mp_snapshot **program_news_out;
+  const mp_snapshot *program_news;
   /* Likewise the program's stack outputs (NULL: none, or not all known). */
   mp_value **program_outputs_out;
   const mp_value *program_outputs;

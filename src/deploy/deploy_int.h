@@ -151,6 +151,11 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   mp_strv withheld_old; /* ... that `delete: true` copies refer to */
   mp_strv injected; /* URNs given an injected default provider (S76) */
   mp_strv from_program; /* providers whose inputs --run-program changed */
+  /* --run-program: the program's preview records the URNs it produced, in
+   * order (its own run); the run after it looks them up by URN (values
+   * point into o->program_news). */
+  mp_strv news_order;
+  mp_map program_by_urn;
   mp_value *stack_outputs;
   mp_chain **layers; /* the planned delete layers, deepest first */
   size_t nlayers, next_layer;
@@ -284,16 +289,31 @@ void mp__deploy_ahead_destroy(deploy *d);
 void mp__deploy_refresh_start(deploy *d);
 
 /* --run-program (run_program.c): one deployment run (lifecycle.c); the
- * program's preview, leaving its provider resources in *out (OBJECT
- * URN -> inputs; owned); at the end of a run, those it registered; and at
- * the start, the program's inputs put on the snapshot's providers. */
+ * program's preview, leaving the states it registered in *news (in
+ * registration order; owned) and its stack outputs in *outputs; at the
+ * end of that preview, their collection; at the start of the run after
+ * it, the program's inputs put on the snapshot's providers. */
 int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
                        mp_err *err);
-int mp__deploy_program_providers(const mp_deploy_opts *o,
-                                 mp_deploy_result *res, mp_value **out,
-                                 mp_value **outputs, mp_err *err);
-void mp__deploy_collect_providers(deploy *d);
+int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
+                               mp_snapshot **news, mp_value **outputs,
+                               mp_err *err);
+void mp__deploy_collect_program(deploy *d);
 void mp__deploy_use_program_providers(deploy *d);
+/* The state the program registered under |urn|, or NULL. */
+const mp_resource *mp__deploy_program_state(deploy *d, const char *urn);
+/* A refresh with a program: the state of |old| (a live entry the program
+ * registered as |prog|) that the refresh starts from, with the program's
+ * options and Read's results to come; a new copy. */
+mp_resource *mp__deploy_program_goal(const mp_resource *old,
+                                     const mp_resource *prog);
+/* A refresh with a program: submits the create and update steps of the
+ * components and providers the program registered (refresh.c calls it
+ * beside the refresh steps). */
+void mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index);
+/* 1 if snapshot entry |r| (|live|: not a `delete` copy) gets one of those
+ * steps rather than a refresh step. */
+int mp__deploy_program_steps_own(deploy *d, const mp_resource *r, int live);
 void mp__deploy_use_program_outputs(deploy *d, mp_resource *st);
 /* Records a finished refresh step (takes s->new_). */
 void mp__deploy_refresh_done(deploy *d, mp_step *s);

@@ -120,6 +120,7 @@ static void on_reply(void *ud, mp_chain *c, mp_step *s) {
     mp_map_put(&d->goal_dbrs, st->urn,
                (void *)&mp__deploy_dbr_values[c->dbr + 1]);
   /* Known before the host hears of it: its answer may register outputs. */
+  if (!skipped && d->o->program_news_out) mp_strv_push(&d->news_order, st->urn);
   if (!skipped) mp_resource_free(mp_map_put(&d->news, st->urn, st));
   mp_monitor_reg *reg = c->reg;
   c->reg = NULL;

@@ -416,6 +416,8 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
   mp_strv_destroy(&d->from_program);
+  mp_strv_destroy(&d->news_order);
+  mp_map_destroy(&d->program_by_urn);
   mp_value_free(d->stack_outputs);
 }
 
@@ -441,17 +443,18 @@ static void summary(deploy *d) {
 /* refresh and destroy --run-program: the program's providers first. */
 static int run_with_program(const mp_deploy_opts *o, mp_deploy_result *res,
                             mp_err *err) {
-  mp_value *provs = NULL, *outs = NULL;
-  int rc = mp__deploy_program_providers(o, res, &provs, &outs, err);
+  mp_snapshot *news = NULL;
+  mp_value *outs = NULL;
+  int rc = mp__deploy_program_preview(o, res, &news, &outs, err);
   if (rc == 0 && !res->failed) {
     mp_deploy_opts wo = *o;
     wo.run_program = 0;
     wo.source = NULL;
-    wo.program_providers = provs;
+    wo.program_news = news;
     wo.program_outputs = outs;
     rc = mp_deploy_run(&wo, res, err);
   }
-  mp_value_free(provs);
+  if (news) mp_snapshot_free(news);
   mp_value_free(outs);
   return rc;
 }
@@ -505,6 +508,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   mp_map_init(&d->news);
   mp_map_init(&d->done_urns);
   mp_map_init(&d->goal_dbrs);
+  mp_map_init(&d->program_by_urn);
   mp__deploy_ahead_init(d);
   uv_mutex_init(&d->relay_mu);
   int rc = uv_loop_init(&d->loop);
@@ -522,7 +526,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   if (rc == 0) rc = start(d, err);
   if (rc < 0) mp__deploy_finish(d);
   uv_run(&d->loop, UV_RUN_DEFAULT);
-  if (o->program_providers_out) mp__deploy_collect_providers(d);
+  if (o->program_news_out) mp__deploy_collect_program(d);
   if (rc == 0) summary(d);
   if (d->upd) {
     mp_update_counts c = {0};

@@ -3,6 +3,7 @@
  * reach): one refresh step per resource,
  * all in one parallel batch; the rebuilt snapshot is written once, at the
  * end (DS_REFRESHING). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,28 +23,37 @@ void mp__deploy_refresh_start(deploy *d) {
   unsigned char *sel = mp_xcalloc(n + 1, 1);
   mp_targets_select_refresh(&t, d->snap, sel);
   mp_targets_destroy(&t);
+  unsigned char *live = mp_xcalloc(n + 1, 1);
+  for (size_t i = 0; i < n; i++) live[i] = !d->snap->res[i]->delete_;
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
-    if (!sel[i]) continue;
+    if (!sel[i] || mp__deploy_program_steps_own(d, r, live[i])) continue;
     mp_step *s = mp_step_new(MP_OP_REFRESH, r->urn);
     s->old = mp_resource_dup(r);
-    s->new_ = mp_resource_dup(r);
+    const mp_resource *p =
+        live[i] && r->custom && !mp_type_is_provider(r->type) && !r->pending_replacement
+            ? mp__deploy_program_state(d, r->urn) : NULL;
+    s->new_ = p ? mp__deploy_program_goal(r, p) : mp_resource_dup(r);
+    if (live[i]) mp__deploy_use_program_outputs(d, s->new_); /* shown too */
     s->snap_index = (long)i;
     s->flags = MP_STEP_REPLY;
     if (!r->custom || mp_type_is_provider(r->type) || r->pending_replacement)
       s->flags |= MP_STEP_NO_CALL;
-    else if (r->provider)
-      s->provider = mp_xstrdup(r->provider);
+    else if (s->new_->provider)
+      s->provider = mp_xstrdup(s->new_->provider);
     mp_chain *c = mp_chain_new(NULL);
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
   }
+  mp__deploy_program_steps(d, live);
+  free(live);
   free(sel);
   mp__deploy_advance(d);
 }
 
 void mp__deploy_refresh_done(deploy *d, mp_step *s) {
   long i = s->snap_index;
+  if (i < 0) return; /* a program's component or provider (hooks.c) */
   d->refresh_done[i] = 1;
   d->refreshed[i] = s->new_;
   s->new_ = NULL;
@@ -99,52 +109,114 @@ static int prune(mp_resource *r, const mp_strv *present, const mp_map *gone_pare
   return changed;
 }
 
-void mp__deploy_refresh_write(deploy *d) {
-  mp_snapshot *s = d->snap;
+/* The rebuilt snapshot's changes, in the order they are made. */
+typedef struct rewrite {
+  mp_store_change *ch;
+  size_t n;
+  mp_resource **keep; /* states made here (freed after the write) */
+  size_t nkeep;
   mp_strv present;
-  mp_strv_init(&present);
   mp_map gone_parent; /* gone URN -> its parent ("" for none) */
-  mp_map_init(&gone_parent);
-  mp_store_change *ch = mp_xcalloc(s->nres + 1, sizeof(*ch));
-  mp_resource **keep = mp_xcalloc(s->nres + 1, sizeof(*keep));
-  size_t n = 0;
-  for (size_t i = 0; i < s->nres; i++) {
-    const mp_resource *old = s->res[i];
-    if (d->refresh_done[i] && d->refreshed[i] == NULL) {
-      mp_map_put(&gone_parent, old->urn, old->parent ? old->parent : "");
-      ch[n].kind = MP_STORE_DELETE;
-      ch[n].row = old->row;
-      n++;
+} rewrite;
+
+static void change(rewrite *w, mp_store_change_kind k, mp_resource *res,
+                   int64_t row) {
+  w->ch[w->n].kind = k;
+  w->ch[w->n].res = res;
+  w->ch[w->n].row = row;
+  w->n++;
+}
+
+static mp_resource *made(rewrite *w, mp_resource *r) {
+  w->keep[w->nkeep++] = r;
+  return r;
+}
+
+/* The state that replaces snapshot entry |i|; |placed|: it goes where the
+ * program registered it (after what is placed so far), else it stays. */
+static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
+  const mp_resource *old = d->snap->res[i];
+  if (d->refresh_done[i] && d->refreshed[i] == NULL) {
+    mp_map_put(&w->gone_parent, old->urn, old->parent ? old->parent : "");
+    change(w, MP_STORE_DELETE, NULL, old->row);
+    return;
+  }
+  mp_resource *st = NULL;
+  const mp_resource *p = placed ? mp__deploy_program_state(d, old->urn) : NULL;
+  if (d->refresh_done[i])
+    st = d->refreshed[i];
+  else if (p && (st = mp_map_get(&d->news, old->urn)) != NULL)
+    ; /* a component's update step (run_program.c) */
+  else if (p && !old->custom)
+    st = made(w, mp__deploy_program_goal(old, p));
+  else
+    st = made(w, mp_resource_dup(old));
+  st->row = old->row;
+  mp__deploy_use_program_outputs(d, st);
+  prune(st, &w->present, &w->gone_parent);
+  int changed = !mp_resource_equal(st, old) ||
+                mp_strv_contains(&d->injected, old->urn) ||
+                mp_strv_contains(&d->from_program, old->urn);
+  if (old->row == 0) /* a default provider injected into legacy state (S76) */
+    change(w, MP_STORE_INSERT_NEW, st, 0);
+  else if (placed)
+    change(w, changed ? MP_STORE_UPDATE_NEW : MP_STORE_MOVE_NEW,
+           changed ? st : NULL, old->row);
+  else if (changed)
+    change(w, MP_STORE_UPDATE, st, 0);
+  mp_strv_push(&w->present, st->urn);
+}
+
+/* With a program, Pulumi's snapshot holds what the program registered in
+ * the order its steps finished, then what GenerateRefreshes refreshed
+ * (step_generator.go): the registered entries, and the components and
+ * providers the program created, go first, in registration order. */
+static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
+  const mp_snapshot *pn = d->o->program_news;
+  mp_map live; /* URN -> 1 + snapshot index */
+  mp_map_init(&live);
+  for (size_t i = 0; i < d->snap->nres; i++)
+    if (!d->snap->res[i]->delete_)
+      mp_map_put(&live, d->snap->res[i]->urn, (void *)(uintptr_t)(i + 1));
+  for (size_t k = 0; k < pn->nres; k++) {
+    const char *urn = pn->res[k]->urn;
+    uintptr_t at = (uintptr_t)mp_map_get(&live, urn);
+    if (at) {
+      placed[at - 1] = 1;
+      rewrite_entry(d, w, at - 1, 1);
       continue;
     }
-    mp_resource *st = d->refresh_done[i] ? d->refreshed[i] : mp_resource_dup(old);
-    if (!d->refresh_done[i]) keep[i] = st;
-    st->row = old->row;
-    mp__deploy_use_program_outputs(d, st);
-    prune(st, &present, &gone_parent);
-    if (old->row == 0) {
-      /* A default provider injected into legacy state (S76). */
-      ch[n].kind = MP_STORE_INSERT_NEW;
-      ch[n].res = st;
-      n++;
-    } else if (!mp_resource_equal(st, old) ||
-               mp_strv_contains(&d->injected, old->urn) ||
-               mp_strv_contains(&d->from_program, old->urn)) {
-      ch[n].kind = MP_STORE_UPDATE;
-      ch[n].res = st;
-      n++;
-    }
-    mp_strv_push(&present, st->urn);
+    mp_resource *created = mp_map_get(&d->news, urn);
+    if (created == NULL) continue; /* a custom resource: never created */
+    prune(created, &w->present, &w->gone_parent);
+    change(w, MP_STORE_INSERT_NEW, created, 0);
+    mp_strv_push(&w->present, urn);
   }
+  mp_map_destroy(&live);
+}
+
+void mp__deploy_refresh_write(deploy *d) {
+  mp_snapshot *s = d->snap;
+  size_t cap = s->nres + (d->o->program_news ? d->o->program_news->nres : 0) + 1;
+  rewrite w = {0};
+  w.ch = mp_xcalloc(cap, sizeof(*w.ch));
+  w.keep = mp_xcalloc(cap, sizeof(*w.keep));
+  mp_strv_init(&w.present);
+  mp_map_init(&w.gone_parent);
+  unsigned char *placed = mp_xcalloc(s->nres + 1, 1);
+  if (d->o->program_news) rewrite_registered(d, &w, placed);
+  for (size_t i = 0; i < s->nres; i++)
+    if (!placed[i]) rewrite_entry(d, &w, i, 0);
   mp_err e;
   mp_err_clear(&e);
-  if (n > 0 && d->upd && mp_store_apply(d->upd, ch, n, &e) < 0) {
+  if (w.n > 0 && d->upd && mp_store_apply(d->upd, w.ch, w.n, &e) < 0) {
     mp__deploy_fail(d, 0);
     mp__deploy_diag(d, "error", NULL, e.msg);
   }
-  for (size_t i = 0; i < s->nres; i++) mp_resource_free(keep[i]);
-  free(keep);
-  free(ch);
-  mp_map_destroy(&gone_parent);
-  mp_strv_destroy(&present);
+  for (size_t i = 0; i < w.nkeep; i++) mp_resource_free(w.keep[i]);
+  free(w.keep);
+  free(w.ch);
+  free(placed);
+  mp_map_destroy(&w.gone_parent);
+  mp_strv_destroy(&w.present);
 }

@@ -1,11 +1,14 @@
 /* refresh and destroy --run-program (pkg/cmd/pulumi/operations/refresh.go,
  * destroy.go: "Run the program to determine up-to-date state for providers
  * to refresh resources"). The program runs first, as a preview whose steps
- * are not shown; the provider resources it registers then stand in for the
- * recorded ones, so that the refresh or destroy configures each provider as
- * the program (and today's stack config) says, not as the state
- * remembers. A refresh then records them, and the program's stack
- * outputs, as Pulumi's refresh with a program does (X75). */
+ * are not shown, and leaves what it registered. The provider resources
+ * among them then stand in for the recorded ones, so that the refresh or
+ * destroy configures each provider as the program (and today's stack
+ * config) says. A refresh also records the program's options for what it
+ * reads, creates or updates the components and providers the program
+ * registers, and keeps the program's stack outputs, as Pulumi's refresh
+ * with a program does (docs/behaviour.md, X75, X76). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "deploy/deploy_int.h"
@@ -20,9 +23,9 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
     o->sink(o->sink_ud, ev);
 }
 
-int mp__deploy_program_providers(const mp_deploy_opts *o,
-                                 mp_deploy_result *res, mp_value **out,
-                                 mp_value **outputs, mp_err *err) {
+int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
+                               mp_snapshot **news, mp_value **outputs,
+                               mp_err *err) {
   mp_deploy_opts po = *o;
   po.kind = MP_DEPLOY_UPDATE;
   po.dry_run = 1;
@@ -35,24 +38,171 @@ int mp__deploy_program_providers(const mp_deploy_opts *o,
   po.steps.analyze = NULL;
   po.sink = o->sink ? diagnostics_only : NULL;
   po.sink_ud = (void *)o;
-  po.program_providers_out = out;
+  po.program_news_out = news;
   po.program_outputs_out = outputs;
   return mp__deploy_run_one(&po, res, err);
 }
 
-void mp__deploy_collect_providers(deploy *d) {
-  mp_value *all = mp_value_new_object();
-  for (size_t i = 0; i < d->news.cap; i++) {
-    const mp_resource *st = d->news.slots[i].key ? d->news.slots[i].value : NULL;
-    if (st && mp_type_is_provider(st->type) && st->inputs)
-      mp_value_object_set(all, st->urn, mp_value_dup(st->inputs));
+void mp__deploy_collect_program(deploy *d) {
+  mp_snapshot *all = mp_snapshot_new();
+  mp_map seen;
+  mp_map_init(&seen);
+  for (size_t i = 0; i < d->news_order.len; i++) {
+    const char *urn = d->news_order.items[i];
+    const mp_resource *st = mp_map_get(&d->news, urn);
+    if (st == NULL || mp_map_get(&seen, urn)) continue;
+    mp_map_put(&seen, urn, (void *)st);
+    mp_snapshot_append(all, mp_resource_dup(st));
   }
-  *d->o->program_providers_out = all;
+  mp_map_destroy(&seen);
+  *d->o->program_news_out = all;
   /* Outputs a preview could not know (from what the refresh skips
    * creating, say) are never written: the recorded ones stay. */
   const mp_value *so = d->stack_outputs;
   if (so && d->o->program_outputs_out && !d->res->failed && !mp_value_contains_unknowns(so))
     *d->o->program_outputs_out = mp_value_dup(so);
+}
+
+const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
+  const mp_snapshot *pn = d->o->program_news;
+  if (pn == NULL) return NULL;
+  if (d->program_by_urn.len == 0)
+    for (size_t i = 0; i < pn->nres; i++)
+      mp_map_put(&d->program_by_urn, pn->res[i]->urn, pn->res[i]);
+  return mp_map_get(&d->program_by_urn, urn);
+}
+
+/* Drops what the preview could not know from a component's outputs: the
+ * refresh records the rest. */
+static mp_value *known_part(const mp_value *v) {
+  if (v == NULL) return NULL;
+  mp_value *k = mp_value_dup(v);
+  if (k->kind != MP_VALUE_OBJECT) {
+    if (!mp_value_contains_unknowns(k)) return k;
+    mp_value_free(k);
+    return NULL;
+  }
+  for (size_t i = 0; i < k->u.obj.len;) {
+    if (mp_value_contains_unknowns(k->u.obj.items[i].value))
+      mp_value_object_del(k, k->u.obj.items[i].key);
+    else
+      i++;
+  }
+  return k;
+}
+
+/* Pulumi builds the refresh's new state from the registration's goal
+ * (step_generator.go generateSteps: resource.NewState from the goal, then
+ * NewRefreshStep with it), and RefreshStep.Apply copies it with what Read
+ * returned: the options are the program's, the id, inputs and outputs the
+ * provider's. What the preview could not know stays as recorded. */
+mp_resource *mp__deploy_program_goal(const mp_resource *old,
+                                     const mp_resource *prog) {
+  mp_resource *g = mp_resource_dup(prog);
+  free(g->id);
+  g->id = old->id ? mp_xstrdup(old->id) : NULL;
+  mp_value_free(g->inputs);
+  g->inputs = old->inputs ? mp_value_dup(old->inputs) : NULL;
+  mp_value_free(g->outputs);
+  g->outputs = old->outputs ? mp_value_dup(old->outputs) : NULL;
+  if (!old->custom) {
+    /* A component's inputs and outputs are the program's own (its
+     * ordinary same or update step, then RegisterResourceOutputs). */
+    if (prog->inputs && !mp_value_contains_unknowns(prog->inputs)) {
+      mp_value_free(g->inputs);
+      g->inputs = mp_value_dup(prog->inputs);
+    }
+    if (prog->outputs) {
+      mp_value_free(g->outputs);
+      g->outputs = known_part(prog->outputs);
+    }
+  }
+  if (g->provider == NULL || strstr(g->provider, MP_UNKNOWN_SENTINEL)) {
+    free(g->provider);
+    g->provider = old->provider ? mp_xstrdup(old->provider) : NULL;
+  }
+  if (g->replacement_trigger &&
+      mp_value_contains_unknowns(g->replacement_trigger)) {
+    mp_value_free(g->replacement_trigger);
+    g->replacement_trigger =
+        old->replacement_trigger ? mp_value_dup(old->replacement_trigger) : NULL;
+  }
+  free(g->created);
+  g->created = old->created ? mp_xstrdup(old->created) : NULL;
+  free(g->modified);
+  g->modified = old->modified ? mp_xstrdup(old->modified) : NULL;
+  mp_strv_destroy(&g->init_errors);
+  mp_strv_copy(&g->init_errors, &old->init_errors);
+  g->refresh_before_update = old->refresh_before_update;
+  /* Not an option of the program: kept as recorded (`state taint`, an
+   * adopted resource, the provider's extension). */
+  g->taint = old->taint;
+  g->external = old->external;
+  free(g->extension_ref);
+  g->extension_ref = old->extension_ref ? mp_xstrdup(old->extension_ref) : NULL;
+  g->pending_replacement = old->pending_replacement;
+  g->delete_ = 0;
+  g->row = old->row;
+  return g;
+}
+
+int mp__deploy_program_steps_own(deploy *d, const mp_resource *r, int live) {
+  return d->o->program_news && d->o->kind == MP_DEPLOY_REFRESH && live &&
+         !r->custom && strcmp(r->type, MP_ROOT_STACK_TYPE) != 0 &&
+         mp__deploy_program_state(d, r->urn) != NULL;
+}
+
+/* What the refresh writes for a component or provider that the program
+ * registers: its ordinary step (step_generator.go continueStepsFromRefresh
+ * hands them to the normal step generation). */
+static mp_step *program_step(mp_step_op op, const mp_resource *old,
+                             mp_resource *new_) {
+  mp_step *s = mp_step_new(op, new_->urn);
+  s->old = old ? mp_resource_dup(old) : NULL;
+  s->new_ = new_;
+  s->snap_index = -1;
+  s->flags = MP_STEP_REPLY | MP_STEP_NO_WRITE;
+  if (mp_type_is_provider(new_->type)) s->flags |= MP_STEP_PROVIDER_RES;
+  else s->flags |= MP_STEP_NO_CALL;
+  return s;
+}
+
+void mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
+  const mp_snapshot *pn = d->o->program_news;
+  if (pn == NULL || d->o->kind != MP_DEPLOY_REFRESH) return;
+  mp_map live; /* URN -> live snapshot entry */
+  mp_map_init(&live);
+  for (size_t i = 0; i < d->snap->nres; i++)
+    if (live_by_index[i]) mp_map_put(&live, d->snap->res[i]->urn, d->snap->res[i]);
+  for (size_t i = 0; i < pn->nres; i++) {
+    const mp_resource *p = pn->res[i];
+    int provider = mp_type_is_provider(p->type);
+    if ((p->custom && !provider) || strcmp(p->type, MP_ROOT_STACK_TYPE) == 0)
+      continue; /* custom: refreshed or never created; the stack: below */
+    const mp_resource *old = mp_map_get(&live, p->urn);
+    mp_step *s = NULL;
+    if (old == NULL) {
+      if (p->inputs && mp_value_contains_unknowns(p->inputs)) continue;
+      mp_resource *n = mp_resource_dup(p);
+      free(n->id);
+      n->id = NULL;
+      mp_value *known = known_part(n->outputs);
+      mp_value_free(n->outputs);
+      n->outputs = known;
+      s = program_step(MP_OP_CREATE, NULL, n);
+    } else if (!provider) {
+      mp_resource *n = mp__deploy_program_goal(old, p);
+      int changed = !mp_value_equal(n->inputs, old->inputs, 0) ||
+                    !mp_value_equal(n->outputs, old->outputs, 0);
+      s = program_step(changed ? MP_OP_UPDATE : MP_OP_SAME, old, n);
+      if (!changed) s->flags |= MP_STEP_VERBATIM; /* keeps n as it is */
+    }
+    if (s == NULL) continue;
+    mp_chain *c = mp_chain_new(NULL);
+    mp_chain_push(c, s);
+    mp_stepexec_submit(d->ex, c);
+  }
+  mp_map_destroy(&live);
 }
 
 /* Pulumi registers the root stack as an ordinary component during a
@@ -69,11 +219,12 @@ void mp__deploy_use_program_outputs(deploy *d, mp_resource *st) {
 }
 
 void mp__deploy_use_program_providers(deploy *d) {
-  const mp_value *pp = d->o->program_providers;
-  for (size_t i = 0; pp && i < d->snap->nres; i++) {
+  for (size_t i = 0; d->o->program_news && i < d->snap->nres; i++) {
     mp_resource *r = d->snap->res[i];
-    const mp_value *in = mp_value_object_get(pp, r->urn);
-    if (!mp_type_is_provider(r->type) || in == NULL) continue;
+    if (!mp_type_is_provider(r->type) || r->delete_) continue;
+    const mp_resource *p = mp__deploy_program_state(d, r->urn);
+    const mp_value *in = p ? p->inputs : NULL;
+    if (in == NULL) continue;
     if (r->inputs && mp_value_equal(r->inputs, in, 0)) continue;
     /* Pulumi gives a registered provider its ordinary same/update step
      * (step_generator.go continueStepsFromRefresh): the refresh records

@@ -1,0 +1,23 @@
+// Two shapes of one program, chosen by REFRESHPROG_VERSION, for
+// `refresh --run-program`: the second adds a component (with a child
+// that the refresh must not create) and changes what the first
+// component registers as its outputs.
+const pulumi = require("@pulumi/pulumi");
+const random = require("@pulumi/random");
+
+const version = process.env.REFRESHPROG_VERSION || "1";
+
+class Box extends pulumi.ComponentResource {
+  constructor(name, args, opts) {
+    super("test:index:Box", name, args, opts);
+    this.word = new random.RandomPet(`${name}-word`, { length: 1 }, { parent: this });
+    this.registerOutputs({ label: args.label, word: this.word.id });
+  }
+}
+
+const first = new Box("first", { label: `v${version}` });
+exports.word = first.word.id;
+if (version === "2") {
+  const second = new Box("second", { label: "new" });
+  exports.secondLabel = "new";
+}

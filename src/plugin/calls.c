@@ -779,6 +779,7 @@ static void cancel_done(int rc, mp_rpc_reply *reply, const mp_err *err,
 
 static void send_cancel(void *arg) {
   mp__plugin *p = arg;
+  mp__plugin_relays_cancel(p);
   static const uint8_t nothing[1];
   if (p->client)
     mp_rpc_call_start(p->client, SVC "Cancel", nothing, 0, NULL, cancel_done,

@@ -81,6 +81,8 @@ struct mp__plugin {
   pthread_mutex_t mu;
   mp__inflight *inflight; /* oldest first */
   mp_strv pending;        /* lines no call was in flight for */
+  /* Constructs and Calls in flight (relay.c); host loop thread only. */
+  struct mp__relay *relays;
   mp__plugin *next;       /* in h->plugins */
 };
 
@@ -138,6 +140,11 @@ void mp__plugin_release(mp__plugin *p);
  * remove; remove hands its lines to |r| (NULL: to the display). Any
  * thread. calls.c. */
 void mp__plugin_inflight_add(mp__plugin *p, mp__inflight *in);
+/* Ends the plugin's Constructs and Calls in flight with MP_ECANCELED, as
+ * Pulumi's engine ends them when the deployment stops (the contexts of the
+ * monitor's calls are cancelled): a component provider that never answers
+ * must not hold the deployment. Host loop thread. */
+void mp__plugin_relays_cancel(mp__plugin *p);
 void mp__plugin_inflight_remove(mp__plugin *p, mp__inflight *in,
                                 mp_prov_resp *r);
 /* The error of a failed call: the plugin's own message when it answered

@@ -15,8 +15,10 @@
 
 #define SVC "/pulumirpc.ResourceProvider/"
 
-typedef struct relay_call {
+typedef struct mp__relay {
   mp__plugin *p;
+  mp_rpc_call *call;       /* while the RPC is in flight */
+  struct mp__relay *next;  /* in p->relays */
   char path[96];
   mp_buf req; /* borrowed by the call until it ends */
   mp__inflight in;
@@ -25,8 +27,24 @@ typedef struct relay_call {
   uint64_t t0, span;
 } relay_call;
 
+static void unlink_relay(relay_call *c) {
+  for (relay_call **at = &c->p->relays; *at; at = &(*at)->next)
+    if (*at == c) {
+      *at = c->next;
+      break;
+    }
+  c->call = NULL;
+}
+
+void mp__plugin_relays_cancel(mp__plugin *p) {
+  /* Each cancelled call's callback runs later and unlinks it. */
+  for (relay_call *c = p->relays; c; c = c->next)
+    if (c->call) mp_rpc_call_cancel(c->call);
+}
+
 /* Gives the answer and frees |c|. Host loop thread. */
 static void finish(relay_call *c, const mp_buf *resp, const mp_err *err) {
+  unlink_relay(c);
   mp__plugin_inflight_remove(c->p, &c->in, NULL);
   c->done(c->ud, resp, err);
   mp_buf_destroy(&c->req);
@@ -69,9 +87,14 @@ static void start(void *arg) {
                ? mp_err_set(&err, MP_EIO, "plugin [%s] is not running",
                             c->p->name)
                : mp_rpc_call_start(c->p->client, c->path, c->req.data,
-                                   c->req.len, &opts, answered, c, NULL,
+                                   c->req.len, &opts, answered, c, &c->call,
                                    &err);
-  if (rc < 0) finish(c, NULL, &err);
+  if (rc < 0) {
+    finish(c, NULL, &err);
+    return;
+  }
+  c->next = c->p->relays;
+  c->p->relays = c;
 }
 
 static int relay(mp_provider *prov, const char *method, const mp_buf *req,

@@ -22,9 +22,11 @@ class Pet extends pulumi.ComponentResource {
 }
 
 const count = config.requireNumber("count");
+// sameChildNames: every Pet names its child alike (duplicate URNs).
+const same = config.getBoolean("sameChildNames");
 const messages = [];
 for (let i = 0; i < count; i++) {
-  const pet = new Pet(`pet${i}`, { prefix: `p${i}`, note: "n", childPrefix: `pet${i}-` });
+  const pet = new Pet(`pet${i}`, { prefix: `p${i}`, note: "n", childPrefix: same ? undefined : `pet${i}-` });
   messages.push(pet.greet({ word: "hi" }).message);
 }
 exports.messages = pulumi.all(messages);

@@ -54,6 +54,9 @@ struct mp_ctx {
   /* Set by the commands that need no program (stack rm, export, output,
    * history): a fully qualified stack name works outside a project. */
   int project_optional;
+  /* Set by up and preview: with no stack selected, the terminal's menu
+   * offers "<create a new stack>" too (mp_cli_stack_choose). */
+  int offer_new_stack;
   const char *backend; /* --backend, else NULL (see mp_cli_backend_url) */
   const char *color;   /* --color as given */
   int non_interactive; /* --non-interactive */

@@ -708,6 +708,9 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   if (status) return status;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
+  /* up and preview offer a new stack when none is selected, as Pulumi's
+   * (stackOfferNew); refresh and destroy choose among the existing */
+  ctx->offer_new_stack = kind == MP_DEPLOY_UPDATE;
   status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
   if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);

@@ -9,6 +9,7 @@
 #include "cli/backend.h"
 #include "cli/messages.h"
 #include "cli/operation.h"
+#include "cli/stack_create.h"
 #include "cli/workspace.h"
 #include "engine/names.h"
 
@@ -207,6 +208,9 @@ int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out) {
   } else {
     if (mp_store_selected_get(ctx->store, ctx->project->name, &stack, &err))
       return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    if (!stack && mp_cli_interactive(ctx))
+      return mp_cli_stack_choose(ctx, !must_exist || ctx->offer_new_stack,
+                                 out);
     if (!stack)
       return mp_cli_error(ctx, MP_EXIT_ERROR,
                           "no stack selected; please use `minipulumi stack "

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli/ctx.h"
 #include "state/store.h"
 
@@ -18,10 +20,11 @@ int mp_cli_write_text_file(const char *path, const char *text,
                            const char *what, mp_err *err);
 /* The state backend's URL (owned): --backend, else MINIPULUMI_BACKEND_URL
  * or PULUMI_BACKEND_URL, else the login remembered in
- * ~/.minipulumi/credentials.json, else ~/.minipulumi/state.db. *source
- * (if not NULL) names where it came from: "--backend", the variable's
- * name, "credentials" or "default". Returns an exit status. */
-int mp_cli_backend_url(mp_ctx *ctx, char **url, const char **source);
+ * ~/.minipulumi/credentials.json, else the Pulumi CLI's current login,
+ * else ~/.minipulumi/state.db. *source (owned, if not NULL) says where it
+ * came from ("the --backend flag", "the Pulumi login in <file>", ...).
+ * Returns an exit status. */
+int mp_cli_backend_url(mp_ctx *ctx, char **url, char **source);
 /* The first of MINIPULUMI_BACKEND_URL and PULUMI_BACKEND_URL that is set:
  * 1 with *name and *url (borrowed from the environment), else 0. */
 int mp_cli_env_backend(const char **name, const char **url);
@@ -57,12 +60,37 @@ int mp_cli_login_url(mp_ctx *ctx, const mp_strv *pos, const char *cloud_url,
  * Returns an exit status. */
 int mp_cli_credentials_current(mp_ctx *ctx, char **url);
 enum mp_cli_creds_op {
-  MP_CREDS_LOGIN,     /* remember |url| and make it current */
-  MP_CREDS_LOGOUT,    /* forget |url| (and current, if it is) */
-  MP_CREDS_LOGOUT_ALL /* forget every login */
+  MP_CREDS_LOGIN,        /* remember |url| and make it current */
+  MP_CREDS_LOGOUT,       /* forget |url| (and current, if it is) */
+  MP_CREDS_LOGOUT_ALL,   /* forget every login */
+  MP_CREDS_CLEAR_CURRENT /* keep the logins, none current */
 };
 /* Rewrites credentials.json (mode 0600) with |op| applied. Exit status. */
 int mp_cli_credentials_update(mp_ctx *ctx, enum mp_cli_creds_op op,
                               const char *url);
+
+/* A credentials file parsed (an empty object when there is none), or an
+ * error that names |path| and ends with |fix|. Exit status. */
+int mp_cli_creds_read(mp_ctx *ctx, const char *path, const char *fix,
+                      cJSON **out);
+/* Writes |j| to |path| (mode 0600) atomically. Exit status. */
+int mp_cli_creds_write(mp_ctx *ctx, const char *path, const cJSON *j);
+
+/* ---- the Pulumi CLI's login (pulumi_login.c) ---- */
+
+/* $PULUMI_CREDENTIALS_PATH/credentials.json, else
+ * $PULUMI_HOME/credentials.json, else ~/.pulumi/credentials.json. Owned. */
+char *mp_cli_pulumi_creds_path(void);
+/* Whether the Pulumi CLI uses |url| as minipulumi does (a file:// folder
+ * in Pulumi's DIY layout), so that a login to it is shared. */
+int mp_cli_url_pulumi_shared(const char *url);
+/* The Pulumi CLI's current backend (owned; NULL if none). A Pulumi Cloud
+ * URL is an error saying how to choose a backend. Exit status. */
+int mp_cli_pulumi_creds_current(mp_ctx *ctx, char **url);
+/* Applies |op| to the Pulumi CLI's credentials file as Pulumi's workspace
+ * does (LOGIN: StoreAccount; LOGOUT: DeleteAccount; LOGOUT_ALL: forgets
+ * the shared logins only, never a Pulumi Cloud token). Exit status. */
+int mp_cli_pulumi_creds_update(mp_ctx *ctx, enum mp_cli_creds_op op,
+                               const char *url);
 
 #endif

@@ -2,8 +2,9 @@
  *
  * Precedence (as Pulumi's): --backend, then MINIPULUMI_BACKEND_URL (or
  * Pulumi's PULUMI_BACKEND_URL), then the backend `minipulumi login`
- * remembered in ~/.minipulumi/credentials.json, then the default SQLite
- * file ~/.minipulumi/state.db.
+ * remembered in ~/.minipulumi/credentials.json (a backend only minipulumi
+ * can use), then the Pulumi CLI's current login (pulumi_login.c), then the
+ * default SQLite file ~/.minipulumi/state.db.
  *
  * credentials.json follows Pulumi's file: {"current": URL, "accounts":
  * {URL: {"lastValidatedAt": TIME}}}. It holds each URL as given, password
@@ -92,10 +93,11 @@ const char *mp_cli_user_name(void) {
 
 /* ==== credentials.json ==== */
 
-/* The parsed credentials file, or an empty object when there is none. */
-static int creds_read(mp_ctx *ctx, const char *path, cJSON **out) {
+int mp_cli_creds_read(mp_ctx *ctx, const char *path, const char *fix,
+                      cJSON **out) {
   *out = NULL;
   size_t len = 0;
+  errno = 0;
   char *text = mp_cli_read_file(path, &len);
   if (!text && errno != ENOENT)
     return mp_cli_error(ctx, MP_EXIT_ERROR, "cannot read '%s': %s", path,
@@ -106,16 +108,16 @@ static int creds_read(mp_ctx *ctx, const char *path, cJSON **out) {
     cJSON_Delete(j);
     return mp_cli_error(ctx, MP_EXIT_ERROR,
                         "'%s' is not a credentials file (not a JSON object); "
-                        "fix it or remove it with `minipulumi logout --all`",
-                        path);
+                        "%s",
+                        path, fix);
   }
   *out = j;
   return 0;
 }
 
-/* Writes |j| to |path| through a temporary file (mode 0600) and rename, so
- * that a crash never leaves half a file. */
-static int creds_write(mp_ctx *ctx, const char *path, const cJSON *j) {
+/* Through a temporary file (mode 0600) and rename, so that a crash never
+ * leaves half a file. */
+int mp_cli_creds_write(mp_ctx *ctx, const char *path, const cJSON *j) {
   mp_buf b;
   mp_buf_init(&b);
   mp_cli_cjson_print(j, 4, &b);
@@ -141,6 +143,9 @@ static int creds_write(mp_ctx *ctx, const char *path, const cJSON *j) {
   return 0;
 }
 
+static const char own_fix[] = "fix it or remove it with `minipulumi logout "
+                              "--all`";
+
 int mp_cli_credentials_current(mp_ctx *ctx, char **url) {
   *url = NULL;
   char *path;
@@ -148,7 +153,7 @@ int mp_cli_credentials_current(mp_ctx *ctx, char **url) {
   int status = mp_cli_home_file(ctx, CREDENTIALS, &path);
   if (status)
     return status;
-  status = creds_read(ctx, path, &j);
+  status = mp_cli_creds_read(ctx, path, own_fix, &j);
   free(path);
   if (status)
     return status;
@@ -161,9 +166,10 @@ int mp_cli_credentials_current(mp_ctx *ctx, char **url) {
 
 /* Applies |op| on |url| to the parsed file |j|. */
 static void creds_apply(cJSON *j, enum mp_cli_creds_op op, const char *url) {
-  if (op == MP_CREDS_LOGOUT_ALL) {
-    cJSON_DeleteItemFromObjectCaseSensitive(j, "current");
+  if (op == MP_CREDS_LOGOUT_ALL)
     cJSON_DeleteItemFromObjectCaseSensitive(j, "accounts");
+  if (op == MP_CREDS_LOGOUT_ALL || op == MP_CREDS_CLEAR_CURRENT) {
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "current");
     return;
   }
   cJSON *accounts = cJSON_GetObjectItemCaseSensitive(j, "accounts");
@@ -195,10 +201,10 @@ int mp_cli_credentials_update(mp_ctx *ctx, enum mp_cli_creds_op op,
   if (!status && op == MP_CREDS_LOGOUT_ALL)
     j = cJSON_CreateObject(); /* even an unreadable file goes */
   else if (!status)
-    status = creds_read(ctx, path, &j);
+    status = mp_cli_creds_read(ctx, path, own_fix, &j);
   if (!status) {
     creds_apply(j, op, url);
-    status = creds_write(ctx, path, j);
+    status = mp_cli_creds_write(ctx, path, j);
   }
   cJSON_Delete(j);
   free(path);
@@ -226,23 +232,33 @@ int mp_cli_env_backend(const char **name, const char **url) {
   return 0;
 }
 
-int mp_cli_backend_url(mp_ctx *ctx, char **url, const char **source) {
+int mp_cli_backend_url(mp_ctx *ctx, char **url, char **source) {
   *url = NULL;
-  const char *env_name = NULL, *env = NULL, *src = "--backend";
+  const char *env_name = NULL, *env = NULL;
+  char *src = NULL, *path = NULL;
   int status = 0;
   if (ctx->backend && *ctx->backend) {
     *url = mp_xstrdup(ctx->backend);
+    src = mp_xstrdup("the --backend flag");
   } else if (mp_cli_env_backend(&env_name, &env)) {
     *url = mp_xstrdup(env);
-    src = env_name;
+    src = mp_xasprintf("the %s environment variable", env_name);
   } else if ((status = mp_cli_credentials_current(ctx, url)) == 0 && *url) {
-    src = "credentials";
+    mp_cli_home_file(ctx, CREDENTIALS, &path);
+    src = mp_xasprintf("the minipulumi login in %s", path ? path : "?");
+  } else if (!status &&
+             (status = mp_cli_pulumi_creds_current(ctx, url)) == 0 && *url) {
+    path = mp_cli_pulumi_creds_path();
+    src = mp_xasprintf("the Pulumi login in %s", path);
   } else if (status == 0) {
     status = mp_cli_default_backend(ctx, url);
-    src = "default";
+    src = mp_xstrdup("minipulumi's default (no login)");
   }
+  free(path);
   if (source)
     *source = src;
+  else
+    free(src);
   return status;
 }
 

@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
+#include "cli/about.h"
 #include "cli/args.h"
 #include "cli/backend.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/secrets.h"
 #include "cli/workspace.h"
 
 static const mp_cmd_help help = {
@@ -28,18 +31,54 @@ static cJSON *host_json(void) {
   return h;
 }
 
-/* The current stack's name and resources; NULL (and an error) if none. */
+/* A stack's resources or pending operations, {type, urn}. */
+static void add_state(cJSON *arr, const char *type, const char *urn) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddStringToObject(r, "type", type);
+  cJSON_AddStringToObject(r, "urn", urn);
+  cJSON_AddItemToArray(arr, r);
+}
+
+static void add_error(cJSON *errors, const char *what, const char *why) {
+  char *m = mp_xasprintf("%s: %s", what, why);
+  cJSON_AddItemToArray(errors, cJSON_CreateString(m));
+  free(m);
+}
+
+/* The current stack's name and resources, its secrets decrypted with the
+ * passphrase as any command's are; NULL (and an error) if none. */
 static cJSON *stack_json(mp_ctx *ctx, cJSON *errors) {
+  static const char what[] = "Failed to get information about the current "
+                             "stack";
   char *stack = NULL;
   mp_err err;
   mp_err_clear(&err);
-  if (mp_store_selected_get(ctx->store, ctx->project->name, &stack, &err) ||
-      stack == NULL) {
-    cJSON_AddItemToArray(errors, cJSON_CreateString(
-        "Failed to get information about the current stack: No current stack"));
+  if (ctx->stack) {
+    if (mp_cli_stack_parse(ctx, ctx->stack, &stack) != 0) {
+      add_error(errors, what, "invalid stack name");
+      return NULL;
+    }
+  } else if (mp_store_selected_get(ctx->store, ctx->project->name, &stack,
+                                   &err) ||
+             stack == NULL) {
+    add_error(errors, what, err.msg[0] ? err.msg : "No current stack");
     return NULL;
   }
   mp_snapshot *snap = NULL;
+  mp_passphrase *pp = NULL;
+  mp_crypter c;
+  int rc = mp_cli_secrets(ctx, stack, NULL,
+                          MP_SECRETS_EXISTING | MP_SECRETS_FOR_STATE, &pp, &err);
+  if (rc == 0 && pp)
+    c = mp_passphrase_crypter(pp);
+  if (rc == 0)
+    rc = mp_store_load(ctx->store, mp_cli_ref(ctx, stack), pp ? &c : NULL,
+                       &snap, &err);
+  if (rc) {
+    add_error(errors, what, err.msg);
+    free(stack);
+    return NULL;
+  }
   cJSON *s = cJSON_CreateObject();
   cJSON_AddStringToObject(s, "name", stack);
   char *fq = mp_xasprintf("organization/%s/%s", ctx->project->name, stack);
@@ -47,24 +86,11 @@ static cJSON *stack_json(mp_ctx *ctx, cJSON *errors) {
   free(fq);
   cJSON *res = cJSON_AddArrayToObject(s, "resources");
   cJSON *pend = cJSON_AddArrayToObject(s, "pendingOps");
-  if (mp_store_load(ctx->store, mp_cli_ref(ctx, stack), NULL, &snap, &err)) {
-    char *m = mp_xasprintf("Failed to get information about the current "
-                           "stack: %s", err.msg);
-    cJSON_AddItemToArray(errors, cJSON_CreateString(m));
-    free(m);
-  }
-  for (size_t i = 0; snap && i < snap->nres; i++) {
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "type", snap->res[i]->type);
-    cJSON_AddStringToObject(r, "urn", snap->res[i]->urn);
-    cJSON_AddItemToArray(res, r);
-  }
-  for (size_t i = 0; snap && i < snap->npending; i++) {
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "type", mp_pending_type_name(snap->pending[i].type));
-    cJSON_AddStringToObject(r, "urn", snap->pending[i].res->urn);
-    cJSON_AddItemToArray(pend, r);
-  }
+  for (size_t i = 0; snap && i < snap->nres; i++)
+    add_state(res, snap->res[i]->type, snap->res[i]->urn);
+  for (size_t i = 0; snap && i < snap->npending; i++)
+    add_state(pend, mp_pending_type_name(snap->pending[i].type),
+              snap->pending[i].res->urn);
   mp_snapshot_free(snap);
   free(stack);
   return s;
@@ -73,15 +99,18 @@ static cJSON *stack_json(mp_ctx *ctx, cJSON *errors) {
 static cJSON *about_json(mp_ctx *ctx) {
   cJSON *j = cJSON_CreateObject();
   cJSON *errors = cJSON_CreateArray();
-  cJSON_AddArrayToObject(j, "plugins");
-  cJSON_AddItemToObject(j, "host", host_json());
   int have_project = mp_cli_load_project(ctx) == 0;
+  cJSON_AddItemToObject(j, "plugins", have_project ? mp_cli_about_plugins(ctx)
+                                                   : cJSON_CreateNull());
+  cJSON_AddItemToObject(j, "host", host_json());
   char *url = NULL;
   if (have_project && mp_cli_store(ctx) == 0 &&
       mp_cli_backend_url(ctx, &url, NULL) == 0) {
     char *shown = mp_store_url_redact(url);
     cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "name", "minipulumi");
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1); /* Pulumi's diy backend's Name() */
+    cJSON_AddStringToObject(b, "name", *host ? host : "diy");
     cJSON_AddStringToObject(b, "url", shown);
     cJSON_AddStringToObject(b, "user", mp_cli_user_name());
     cJSON_AddArrayToObject(b, "organizations");
@@ -109,9 +138,107 @@ static cJSON *about_json(mp_ctx *ctx) {
   } else {
     cJSON_AddNullToObject(j, "runtime");
   }
-  cJSON_AddArrayToObject(j, "dependencies");
+  cJSON_AddItemToObject(j, "dependencies",
+                        have_project ? mp_cli_about_dependencies(ctx, errors)
+                                     : cJSON_CreateNull());
   cJSON_AddItemToObject(j, "errors", errors);
   return j;
+}
+
+/* Pulumi's cmdutil.Table: each column but the last padded to its widest
+ * cell and two spaces; |cells| row by row, the headers first. */
+static void table(FILE *out, const char **cells, size_t ncols, size_t nrows) {
+  size_t w[4] = {0};
+  for (size_t r = 0; r < nrows; r++)
+    for (size_t c = 0; c < ncols; c++)
+      if (strlen(cells[r * ncols + c]) > w[c]) w[c] = strlen(cells[r * ncols + c]);
+  for (size_t r = 0; r < nrows; r++) {
+    for (size_t c = 0; c + 1 < ncols; c++)
+      fprintf(out, "%-*s  ", (int)w[c], cells[r * ncols + c]);
+    fprintf(out, "%s\n", cells[r * ncols + ncols - 1]);
+  }
+}
+
+static const char *str(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "unknown";
+}
+
+/* Rows of |arr|'s objects, |keys| their columns, under |headers|. */
+static void object_table(FILE *out, const cJSON *arr, const char **headers,
+                         const char **keys, size_t ncols) {
+  size_t n = (size_t)cJSON_GetArraySize(arr) + 1, i = ncols;
+  const char **cells = mp_xcalloc(n * ncols, sizeof(*cells));
+  memcpy(cells, headers, ncols * sizeof(*cells));
+  const cJSON *e;
+  cJSON_ArrayForEach(e, arr)
+    for (size_t c = 0; c < ncols; c++) cells[i++] = str(e, keys[c]);
+  table(out, cells, ncols, n);
+  free(cells);
+}
+
+/* The sections of Pulumi's about (summaryAbout.Print), in its order. */
+static void print_text(FILE *out, const cJSON *j) {
+  const cJSON *cli = cJSON_GetObjectItem(j, "cliAbout");
+  const cJSON *plugins = cJSON_GetObjectItem(j, "plugins");
+  const cJSON *host = cJSON_GetObjectItem(j, "host");
+  const cJSON *rt = cJSON_GetObjectItem(j, "runtime");
+  const cJSON *stack = cJSON_GetObjectItem(j, "currentStack");
+  const cJSON *backend = cJSON_GetObjectItem(j, "backend");
+  const cJSON *deps = cJSON_GetObjectItem(j, "dependencies");
+  const char *c[] = {"CLI", "", "Version", str(cli, "version")};
+  table(out, c, 2, 2);
+  fputc('\n', out);
+  if (cJSON_IsArray(plugins)) {
+    const char *h[] = {"KIND", "NAME", "VERSION"}, *k[] = {"kind", "name", "version"};
+    fprintf(out, "Plugins\n");
+    object_table(out, plugins, h, k, 3);
+    fputc('\n', out);
+  }
+  if (cJSON_IsObject(host)) {
+    const char *h[] = {"Host", "", "OS", str(host, "os"), "Version",
+                       str(host, "version"), "Arch", str(host, "arch")};
+    table(out, h, 2, 4);
+    fputc('\n', out);
+  }
+  if (cJSON_IsObject(rt)) {
+    const char *h[] = {"Language", "", "Name", str(rt, "language")};
+    table(out, h, 2, 2);
+    fputc('\n', out);
+  }
+  if (cJSON_IsObject(stack)) {
+    const char *name = str(stack, "name");
+    const cJSON *res = cJSON_GetObjectItem(stack, "resources");
+    const cJSON *pend = cJSON_GetObjectItem(stack, "pendingOps");
+    fprintf(out, "Current Stack: %s\n\n", str(stack, "fullyQualifiedName"));
+    const char *k[] = {"type", "urn"}, *h[] = {"TYPE", "URN"},
+               *hp[] = {"OPP TYPE", "URN"};
+    if (cJSON_GetArraySize(res) == 0)
+      fprintf(out, "Found no resources associated with %s\n", name);
+    else
+      object_table(out, res, h, k, 2);
+    fputc('\n', out);
+    if (cJSON_GetArraySize(pend) == 0)
+      fprintf(out, "Found no pending operations associated with %s\n", name);
+    else
+      object_table(out, pend, hp, k, 2);
+    fputc('\n', out);
+  }
+  if (cJSON_IsObject(backend)) {
+    const char *b[] = {"Backend", "", "Name", str(backend, "name"), "URL",
+                       str(backend, "url"), "User", str(backend, "user"),
+                       "Organizations", "", "Token type", "personal"};
+    table(out, b, 2, 6);
+    fputc('\n', out);
+  }
+  if (cJSON_IsArray(deps) && cJSON_GetArraySize(deps) == 0) {
+    fprintf(out, "No dependencies found\n\n");
+  } else if (cJSON_IsArray(deps)) {
+    const char *h[] = {"NAME", "VERSION"}, *k[] = {"name", "version"};
+    fprintf(out, "Dependencies:\n");
+    object_table(out, deps, h, k, 2);
+    fputc('\n', out);
+  }
 }
 
 int mp_cmd_about(int argc, const char **argv, mp_ctx *ctx) {
@@ -130,24 +257,7 @@ int mp_cmd_about(int argc, const char **argv, mp_ctx *ctx) {
     mp_cli_cjson_emit(ctx->out, j, 4);
     return 0;
   }
-  cJSON *cli = cJSON_GetObjectItem(j, "cliAbout");
-  cJSON *host = cJSON_GetObjectItem(j, "host");
-  cJSON *backend = cJSON_GetObjectItem(j, "backend");
-  cJSON *stack = cJSON_GetObjectItem(j, "currentStack");
-  fprintf(ctx->out, "CLI\nVersion      %s\n\n",
-          cJSON_GetObjectItem(cli, "version")->valuestring);
-  if (cJSON_IsObject(host))
-    fprintf(ctx->out, "Host\nOS       %s\nVersion  %s\nArch     %s\n\n",
-            cJSON_GetObjectItem(host, "os")->valuestring,
-            cJSON_GetObjectItem(host, "version")->valuestring,
-            cJSON_GetObjectItem(host, "arch")->valuestring);
-  if (cJSON_IsObject(stack))
-    fprintf(ctx->out, "Current Stack: %s\n\n",
-            cJSON_GetObjectItem(stack, "fullyQualifiedName")->valuestring);
-  if (cJSON_IsObject(backend))
-    fprintf(ctx->out, "Backend\nURL   %s\nUser  %s\n",
-            cJSON_GetObjectItem(backend, "url")->valuestring,
-            cJSON_GetObjectItem(backend, "user")->valuestring);
+  print_text(ctx->out, j);
   cJSON *e;
   cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "errors"))
     fprintf(ctx->err, "warning: %s\n", e->valuestring);

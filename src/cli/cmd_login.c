@@ -1,7 +1,11 @@
 /* minipulumi login [URL]: choose the state backend, as `pulumi login`
  * does. The URL is checked by opening the store (connecting and bringing
- * its schema up to date), then remembered in ~/.minipulumi/credentials.json
- * for the commands that run without --backend or MINIPULUMI_BACKEND_URL.
+ * its schema up to date), then remembered for the commands that run
+ * without --backend or MINIPULUMI_BACKEND_URL: a file:// folder, which the
+ * Pulumi CLI reads the same way, in Pulumi's own credentials file (so
+ * `pulumi` and the Automation API see the same backend); a SQLite file or
+ * PostgreSQL database, which only minipulumi can use, in
+ * ~/.minipulumi/credentials.json (docs/state-backends.md says why).
  * `--local` chooses the folder ~ in Pulumi's DIY layout (file://~), as
  * Pulumi's `login --local` does. */
 #include <stdlib.h>
@@ -17,9 +21,9 @@ static const mp_cmd_help help = {
     "minipulumi login [<url>] [flags]",
     "Log in to a minipulumi state backend.\n\n"
     "With no arguments, this command logs in to the backend chosen by\n"
-    "--backend, MINIPULUMI_BACKEND_URL or an earlier login, else to the\n"
-    "local SQLite file ~/.minipulumi/state.db. To choose another, pass its\n"
-    "URL:\n\n"
+    "--backend, MINIPULUMI_BACKEND_URL or an earlier login (minipulumi's\n"
+    "or the Pulumi CLI's), else to the local SQLite file\n"
+    "~/.minipulumi/state.db. To choose another, pass its URL:\n\n"
     "    $ minipulumi login /var/lib/minipulumi/state.db           # SQLite\n"
     "    $ minipulumi login sqlite:///var/lib/minipulumi/state.db\n"
     "    $ minipulumi login postgres://user@host:5432/database     # "
@@ -28,7 +32,11 @@ static const mp_cmd_help help = {
     "layout\n\n"
     "A PostgreSQL password may be in the URL (user:password@host), in\n"
     "PGPASSWORD or in ~/.pgpass; it is never shown. `--local` is a shortcut\n"
-    "for file://~, as with Pulumi."};
+    "for file://~, as with Pulumi.\n\n"
+    "A file:// login is shared with the Pulumi CLI: it is written to\n"
+    "Pulumi's credentials file ($PULUMI_HOME/credentials.json, by default\n"
+    "~/.pulumi/credentials.json). Other backends, which only minipulumi can\n"
+    "use, are remembered in ~/.minipulumi/credentials.json."};
 
 static void warn_env_conflict(mp_ctx *ctx, const char *url) {
   const char *name, *env;
@@ -58,7 +66,13 @@ static int login(mp_ctx *ctx, const char *url) {
                           shown, err.msg);
   } else {
     mp_store_close(s);
-    status = mp_cli_credentials_update(ctx, MP_CREDS_LOGIN, url);
+    if (mp_cli_url_pulumi_shared(url)) {
+      status = mp_cli_pulumi_creds_update(ctx, MP_CREDS_LOGIN, url);
+      if (!status) /* minipulumi's own login would hide it */
+        status = mp_cli_credentials_update(ctx, MP_CREDS_CLEAR_CURRENT, url);
+    } else {
+      status = mp_cli_credentials_update(ctx, MP_CREDS_LOGIN, url);
+    }
   }
   if (!status) {
     char host[256] = "localhost";

@@ -1,6 +1,7 @@
 /* minipulumi logout [URL]: forget a login remembered by `minipulumi login`
  * (the current one by default, or every one with --all), as `pulumi
- * logout` does. The state itself is left alone. */
+ * logout` does, in minipulumi's credentials file and, for the file://
+ * logins it shares, in the Pulumi CLI's. The state itself is left alone. */
 #include <stdlib.h>
 
 #include "cli/args.h"
@@ -17,7 +18,10 @@ static const mp_cmd_help help = {
     "To choose one, pass its URL, written the same way you wrote it when\n"
     "logging in. To log out of every backend at once, pass `--all`.\n"
     "`--local` is a shortcut for file://~, matching\n"
-    "`minipulumi login --local`."};
+    "`minipulumi login --local`.\n\n"
+    "A file:// login is also forgotten in the Pulumi CLI's credentials\n"
+    "file, as `pulumi logout` does; `--all` forgets every file:// login\n"
+    "there but leaves Pulumi Cloud logins alone."};
 
 int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx) {
   const char *cloud_url = NULL;
@@ -43,9 +47,11 @@ int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx) {
                           "be specified, not both");
   if (!status && !all)
     status = mp_cli_login_url(ctx, &pos, cloud_url, local, &url);
+  enum mp_cli_creds_op op = all ? MP_CREDS_LOGOUT_ALL : MP_CREDS_LOGOUT;
   if (!status)
-    status = mp_cli_credentials_update(
-        ctx, all ? MP_CREDS_LOGOUT_ALL : MP_CREDS_LOGOUT, url);
+    status = mp_cli_credentials_update(ctx, op, url);
+  if (!status && (all || mp_cli_url_pulumi_shared(url)))
+    status = mp_cli_pulumi_creds_update(ctx, op, url);
   if (!status && all) {
     fprintf(ctx->out, "Logged out of everything\n");
   } else if (!status) {

@@ -57,6 +57,7 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
   mp_snapshot *snap = NULL;
   mp_crypter c;
   int has_c = 0;
+  ctx->project_optional = 1;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (!status && show)
     status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);

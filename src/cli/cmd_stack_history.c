@@ -141,6 +141,7 @@ int mp_cmd_stack_history(int argc, const char **argv, mp_ctx *ctx) {
   if (rc) return mp_args_exit_status(rc);
   mp_strv_destroy(&pos);
   char *stack = NULL;
+  ctx->project_optional = 1;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
   mp_history_entry *h = NULL;

@@ -27,6 +27,7 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 1, &pos);
   if (rc) return mp_args_exit_status(rc);
   char *stack = NULL;
+  ctx->project_optional = 1;
   int status = mp_cli_stack(ctx, pos.len ? pos.items[0] : NULL, 1, &stack);
   if (!status)
     status = mp_cli_confirm_by_name(
@@ -52,7 +53,7 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
   }
   if (!status) {
     char *path = mp_cli_stack_config_path(ctx, stack);
-    if (!preserve) unlink(path);
+    if (!preserve && path) unlink(path);
     free(path);
     fprintf(ctx->out, "Stack '%s' has been removed!\n", stack);
   }

@@ -14,8 +14,9 @@ static const mp_cmd_help help = {
     "Display the current logged-in user.\n\n"
     "Displays the name of the current user; with --verbose also the state\n"
     "backend the other commands use (--backend, MINIPULUMI_BACKEND_URL, the\n"
-    "last `minipulumi login`, or ~/.minipulumi/state.db), never with its\n"
-    "password."};
+    "last `minipulumi login`, the Pulumi CLI's login, or\n"
+    "~/.minipulumi/state.db), never with its password, and which of these\n"
+    "chose it."};
 
 static void print_json(mp_ctx *ctx, const char *user, const char *url) {
   cJSON *j = cJSON_CreateObject();
@@ -38,20 +39,25 @@ int mp_cmd_whoami(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_destroy(&pos);
   if (rc)
     return mp_args_exit_status(rc);
-  char *url = NULL;
-  int status = mp_cli_backend_url(ctx, &url, NULL);
-  if (status)
+  char *url = NULL, *source = NULL;
+  int status = mp_cli_backend_url(ctx, &url, &source);
+  if (status) {
+    free(source);
     return status;
+  }
   char *shown = mp_store_url_redact(url);
   const char *user = mp_cli_user_name();
   if (json)
     print_json(ctx, user, shown);
   else if (verbose)
-    fprintf(ctx->out, "User: %s\nOrganizations: \nBackend URL: %s\n", user,
-            shown);
+    fprintf(ctx->out,
+            "User: %s\nOrganizations: \nBackend URL: %s\nBackend chosen "
+            "by: %s\n",
+            user, shown, source);
   else
     fprintf(ctx->out, "%s\n", user);
   free(shown);
   free(url);
+  free(source);
   return 0;
 }

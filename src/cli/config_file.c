@@ -35,8 +35,8 @@ static void type_nested_config(const mp_ynode *root, mp_value *doc) {
 static int read_doc(const char *path, mp_value **out, mp_err *err) {
   mp_ynode *n = NULL;
   *out = NULL;
-  int rc = mp_ynode_load(path, path, &n, err);
-  if (rc == MP_ENOENT) {
+  int rc = path ? mp_ynode_load(path, path, &n, err) : MP_ENOENT;
+  if (rc == MP_ENOENT) { /* NULL: no project folder, so no file */
     *out = mp_value_new_object();
     return 0;
   }
@@ -71,7 +71,7 @@ int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err) {
                       "values",
                       path);
   }
-  c->path = mp_xstrdup(path);
+  c->path = path ? mp_xstrdup(path) : NULL;
   c->doc = doc;
   return 0;
 }
@@ -116,6 +116,8 @@ int mp_stack_config_open(const char *path, mp_stack_config *c, mp_err *err) {
   int fd = -1, created = 0;
   memset(c, 0, sizeof(*c));
   c->lock_fd = -1;
+  if (!path) /* no project folder: nothing to lock or write */
+    return mp_stack_config_load(NULL, c, err);
   int rc = lock_path(path, &fd, &created, err);
   if (rc) return rc;
   if ((rc = mp_stack_config_load(path, c, err))) {
@@ -130,6 +132,8 @@ int mp_stack_config_open(const char *path, mp_stack_config *c, mp_err *err) {
 }
 
 int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
+  if (!c->path)
+    return 0; /* no project folder (mp_cli_stack_config_path) */
   mp_buf out;
   mp_buf_init(&out);
   /* Known keys first, as Pulumi writes them; the rest sorted. */
@@ -186,7 +190,7 @@ int mp_stack_config_save(mp_stack_config *c, mp_err *err) {
 int mp_stack_config_save_salt(mp_stack_config *c, const char *salt,
                               mp_err *err) {
   mp_stack_config_set_salt(c, salt);
-  if (c->locked) return mp_stack_config_save(c, err);
+  if (c->locked || !c->path) return mp_stack_config_save(c, err);
   mp_stack_config fresh;
   int rc = mp_stack_config_open(c->path, &fresh, err);
   if (rc) return rc;

@@ -29,7 +29,8 @@ typedef struct mp_stack_config {
 } mp_stack_config;
 
 /* Loads |path| into |c| (caller storage) for reading. A missing file gives
- * an empty document. Returns 0, MP_EIO (unreadable) or MP_EINVAL (not
+ * an empty document; so does a NULL |path| (no project folder: then open
+ * locks nothing and save writes nothing). Returns 0, MP_EIO (unreadable) or MP_EINVAL (not
  * YAML, or not a mapping; the message names the file, line and column). */
 int mp_stack_config_load(const char *path, mp_stack_config *c, mp_err *err);
 /* Loads |path| for a read-modify-write: takes an exclusive lock on the

@@ -31,6 +31,7 @@ void mp_ctx_init(mp_ctx *ctx) {
 static void project_free(mp_cli_project *p) {
   if (!p) return;
   mp_project_free(p->lang);
+  free(p->bare_name);
   free(p);
 }
 

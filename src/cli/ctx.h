@@ -31,6 +31,10 @@ typedef struct mp_cli_project {
   const char *runtime;     /* "yaml", "nodejs", ... (may be NULL) */
   const mp_value *defaults; /* OBJECT "<ns>:<key>" → default value */
   mp_project *lang;        /* the loaded project (owned) */
+  /* A project named only by a fully qualified stack name given outside a
+   * project folder (dir, program_dir, runtime, lang are NULL): the name,
+   * owned. */
+  char *bare_name;
 } mp_cli_project;
 
 /* A row of main.c's command table: argv[0] is the command's name; returns
@@ -47,6 +51,12 @@ struct mp_ctx {
   /* Global flags; the strings point into argv or the environment. */
   const char *cwd;     /* --cwd/-C, NULL: the process's folder */
   const char *stack;   /* --stack/-s, NULL: the selected stack */
+  /* Set by the commands that need no program (stack rm, export, output,
+   * history): a fully qualified stack name works outside a project. */
+  int project_optional;
+  /* Set by up and preview: with no stack selected, the terminal's menu
+   * offers "<create a new stack>" too (mp_cli_stack_choose). */
+  int offer_new_stack;
   const char *backend; /* --backend, else NULL (see mp_cli_backend_url) */
   const char *color;   /* --color as given */
   int non_interactive; /* --non-interactive */

@@ -39,6 +39,13 @@ void mp_cli_warn(mp_ctx *ctx, const char *fmt, ...)
 /* 1 if prompts may be shown: stdin and stdout are terminals, CI is unset
  * and --non-interactive was not given. */
 int mp_cli_interactive(const mp_ctx *ctx);
+/* On a terminal (the caller checks mp_cli_interactive), asks |message|
+ * as Pulumi's survey Select menus do: |options| under it, the focus on
+ * |def|, arrow keys to move, typing to filter, Enter to choose (select.c).
+ * *choice: the index chosen. Returns 0, or -1 on Ctrl-C, Ctrl-D or end of
+ * input. */
+int mp_cli_select(mp_ctx *ctx, const char *message, const char *const *options,
+                  size_t n, size_t def, size_t *choice);
 /* Asks |question| and reads one line from stdin into |answer|. Returns 0,
  * or -1 on end of input or interrupt. */
 int mp_cli_prompt(mp_ctx *ctx, const char *question, char *answer,

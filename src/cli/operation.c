@@ -455,19 +455,29 @@ static int result_status(const mp_deploy_result *res) {
   return 0;
 }
 
-/* yes / no / details. Returns 1 to go on, 0 when declined. */
+/* yes / no / details: on a terminal Pulumi's arrow-key menu, its focus on
+ * "no" (confirmBeforeUpdating in pkg/backend/apply.go), else a typed
+ * answer. Returns 1 to go on, 0 when declined. */
 static int confirm(run *r, mp_display *preview) {
   char q[96], answer[64];
-  snprintf(q, sizeof(q), "Do you want to perform this %s? [yes/no/details]",
+  static const char *const choices[] = {"yes", "no", "details"};
+  int menu = r->ctx->stdin_tty && r->ctx->stdout_tty;
+  snprintf(q, sizeof(q), menu ? "Do you want to perform this %s?"
+                              : "Do you want to perform this %s? [yes/no/details]",
            kind_noun(r->kind, r->f));
   for (;;) {
-    if (mp_cli_prompt(r->ctx, q, answer, sizeof(answer)) != 0) return 0;
-    if (!strcmp(answer, "yes") || !strcmp(answer, "y")) return 1;
-    if (!strcmp(answer, "details") || !strcmp(answer, "d")) {
-      if (preview) mp_display_details(preview);
-      continue;
-    }
-    if (!strcmp(answer, "no") || !strcmp(answer, "n") || !*answer) return 0;
+    size_t pick = 1;
+    if (menu && mp_cli_select(r->ctx, q, choices, 3, 1, &pick) != 0) return 0;
+    if (!menu && mp_cli_prompt(r->ctx, q, answer, sizeof(answer)) != 0)
+      return 0;
+    if (!menu)
+      pick = !strcmp(answer, "yes") || !strcmp(answer, "y")       ? 0
+             : !strcmp(answer, "details") || !strcmp(answer, "d") ? 2
+             : !strcmp(answer, "no") || !strcmp(answer, "n") || !*answer ? 1
+                                                                         : 3;
+    if (pick == 0) return 1;
+    if (pick == 1) return 0;
+    if (pick == 2 && preview) mp_display_details(preview);
   }
 }
 
@@ -698,6 +708,9 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   if (status) return status;
   mp_cli_secrets_head_start(ctx);
   char *stack = NULL;
+  /* up and preview offer a new stack when none is selected, as Pulumi's
+   * (stackOfferNew); refresh and destroy choose among the existing */
+  ctx->offer_new_stack = kind == MP_DEPLOY_UPDATE;
   status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
   if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);

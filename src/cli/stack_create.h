@@ -12,4 +12,10 @@
 int mp_cli_stack_create(mp_ctx *ctx, const char *name, const char *copy_from,
                         int no_select);
 
+/* No stack selected, on a terminal: asks which of the project's stacks to
+ * use (with |offer_new|, or a new one, whose name is then asked) as
+ * Pulumi's chooseStack does, and selects it (stack_choose.c). *out: the
+ * name, owned. Returns an exit status. */
+int mp_cli_stack_choose(mp_ctx *ctx, int offer_new, char **out);
+
 #endif

@@ -9,6 +9,7 @@
 #include "cli/backend.h"
 #include "cli/messages.h"
 #include "cli/operation.h"
+#include "cli/stack_create.h"
 #include "cli/workspace.h"
 #include "engine/names.h"
 
@@ -167,23 +168,49 @@ mp_stack_ref mp_cli_ref(const mp_ctx *ctx, const char *stack) {
 
 char *mp_cli_stack_config_path(const mp_ctx *ctx, const char *stack) {
   if (ctx->config_file) return mp_xstrdup(ctx->config_file);
+  if (!ctx->project->dir) return NULL; /* no project folder */
   return mp_xasprintf("%s/Pulumi.%s.yaml", ctx->project->dir, stack);
+}
+
+/* Outside a project folder, a fully qualified `<org>/<project>/<stack>`
+ * names its project, as Pulumi's diy backend parses it without one (the
+ * Automation API's inline programs run commands so). */
+static int bare_project(mp_ctx *ctx, const char *name) {
+  const char *a = name ? strchr(name, '/') : NULL;
+  const char *b = a ? strchr(a + 1, '/') : NULL;
+  char *dir = mp_cli_project_dir_find(ctx);
+  int qualified = b && b > a + 1 && !strchr(b + 1, '/');
+  if (dir || !qualified) {
+    free(dir);
+    return mp_cli_load_project(ctx);
+  }
+  mp_cli_project *p = mp_xcalloc(1, sizeof(*p));
+  p->bare_name = mp_xstrndup(a + 1, (size_t)(b - a - 1));
+  p->name = p->bare_name;
+  ctx->project = p;
+  return 0;
 }
 
 int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out) {
   int status;
   *out = NULL;
+  if (!name) name = ctx->stack;
+  if (!ctx->project && ctx->project_optional &&
+      (status = bare_project(ctx, name)))
+    return status;
   if ((status = mp_cli_load_project(ctx)) || (status = mp_cli_store(ctx)))
     return status;
   mp_err err;
   mp_err_clear(&err);
   char *stack = NULL;
-  if (!name) name = ctx->stack;
   if (name) {
     if ((status = mp_cli_stack_parse(ctx, name, &stack))) return status;
   } else {
     if (mp_store_selected_get(ctx->store, ctx->project->name, &stack, &err))
       return mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
+    if (!stack && mp_cli_interactive(ctx))
+      return mp_cli_stack_choose(ctx, !must_exist || ctx->offer_new_stack,
+                                 out);
     if (!stack)
       return mp_cli_error(ctx, MP_EXIT_ERROR,
                           "no stack selected; please use `minipulumi stack "

@@ -27,7 +27,9 @@ int mp_cli_store_quiet(mp_ctx *ctx);
 /* Resolves the stack to work on: |name| if given (any form
  * mp_cli_stack_parse accepts), else --stack, else the project's selected
  * stack. With |must_exist| a missing stack is `no stack named '<x>' found` (exit 6).
- * Needs the project and the store (opened here). *out: owned name. */
+ * Needs the project and the store (opened here); with
+ * ctx->project_optional, a fully qualified name outside a project folder
+ * names its project (its config path is then NULL). *out: owned name. */
 int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out);
 /* Parses the stack reference |ref| — `<stack>`, `organization/<stack>` or
  * `organization/<project>/<stack>`, as Pulumi's diy backends do — into

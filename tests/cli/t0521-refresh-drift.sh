@@ -51,7 +51,7 @@ assert st["r"]["op"] == "update", st["r"]
 assert st["r"]["detailedDiff"] == {"content": {"kind": "update", "inputDiff": True}}, st["r"]
 assert st["calm"]["op"] == "refresh", st["calm"]
 '
-run_tty 30 "details,no" "[yes/no/details]" refresh
+run_tty 30 "details,no" "Do you want to perform this refresh?" refresh
 check "details on the prompt prints the change" '
 import re
 text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out)

@@ -39,10 +39,12 @@ assert re.search(r"\+ +├─ test:index:Resource +a +create", plain), plain
 assert "+ 3 to create" in plain, plain
 '
 
-# up, answer no: nothing happens
+# up, answer no: nothing happens (typed: the menu filters to it)
 run_tty 20 no "$P" up
 expect_rc 1 "up declined"
-expect_out "$P [yes/no/details]" "the prompt"
+expect_out "$P  [Use arrows to move, type to filter]" "the arrow-key menu, as Pulumi's survey Select"
+expect_out "> no" "the focus starts on no, Pulumi's default"
+expect_out "$P no" "the question left with its answer"
 expect_out "confirmation declined, not proceeding with the update" "declined"
 expect_not_out "Updating (dev)" "no update after no"
 [ "$(nfiles)" = 0 ] || fail "no resource made after no"
@@ -55,8 +57,8 @@ expect_rc 0 "up confirmed"
 check "details, the prompt again, then the in-place progress" '
 import re
 plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out)
-assert plain.count("'"$P"'") == 2, plain
-after = plain.split("'"$P"'")[1]
+assert plain.count("[Use arrows to move, type to filter]") == 2, plain
+after = plain.split("[Use arrows to move, type to filter]")[1]
 assert "+ test:index:Resource: (create)" in after and "[urn=urn:pulumi:dev::proj::test:index:Resource::a]" in after, after
 assert "+ v: 1" in after, after
 assert "Updating (dev)" in plain
@@ -97,7 +99,7 @@ check "no colors" 'assert "\x1b[32m" not in out and "\x1b[0m" not in out, repr(o
 # refresh: its own prompt
 run_tty 20 yes "Do you want to perform this refresh?" refresh
 expect_rc 0 "refresh confirmed"
-expect_out "Do you want to perform this refresh? [yes/no/details]" "refresh prompt"
+expect_out "Do you want to perform this refresh?  [Use arrows to move, type to filter]" "refresh prompt"
 expect_out "Refreshing (dev)" "refresh ran"
 
 # destroy: no keeps everything, yes deletes

@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/backend.h"
+#include "engine/prog_name.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
 
@@ -106,8 +107,8 @@ static int creds_read(mp_ctx *ctx, const char *path, cJSON **out) {
     cJSON_Delete(j);
     return mp_cli_error(ctx, MP_EXIT_ERROR,
                         "'%s' is not a credentials file (not a JSON object); "
-                        "fix it or remove it with `minipulumi logout --all`",
-                        path);
+                        "fix it or remove it with `%s logout --all`",
+                        path, mp_prog_name());
   }
   *out = j;
   return 0;

@@ -242,11 +242,30 @@ static void print_table(mp_ctx *ctx, const mp_opt *top, const mp_opt *o) {
     if (g->type == MP_OPT_GROUP) print_table(ctx, top, g->dest);
 }
 
+/* Prints |text| with each command it quotes (`minipulumi ...`, or an
+ * example line's "$ minipulumi ...") named as the user typed it. */
+static void print_naming_prog(FILE *out, const char *text) {
+  static const char word[] = "minipulumi ";
+  const size_t n = sizeof(word) - 1;
+  const char *p = text;
+  for (const char *hit; (hit = strstr(p, word)) != NULL; p = hit + n) {
+    int quoted = hit > text && (hit[-1] == '`' ||
+                                (hit - text >= 2 && !strncmp(hit - 2, "$ ", 2)));
+    fwrite(p, 1, (size_t)(hit - p), out);
+    fputs(quoted ? mp_prog_name() : "minipulumi", out);
+    fputc(' ', out);
+  }
+  fputs(p, out);
+}
+
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts) {
   mp_opt g[MP_GLOBAL_OPTS];
   global_opts(ctx, g);
-  if (help->summary) fprintf(ctx->out, "%s\n\n", help->summary);
+  if (help->summary) {
+    print_naming_prog(ctx->out, help->summary);
+    fputs("\n\n", ctx->out);
+  }
   /* the usage line names the command as the user typed it */
   const char *usage = help->usage;
   if (!strncmp(usage, "minipulumi ", 11))

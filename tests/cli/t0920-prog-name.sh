@@ -24,6 +24,11 @@ runp up --help
 expect_out "Usage:
   pulumi up [flags]" "the usage line"
 no_minipulumi_cmd "up --help"
+runp state rename --help
+expect_out "use \`pulumi stack --show-urns\`" "a command quoted in a help page"
+runp login --help
+expect_out "    \$ pulumi login file://~/state" "an example line of a help page"
+no_minipulumi_cmd "login --help"
 
 runp stack
 expect_rc 1 "no stack selected"

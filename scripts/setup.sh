@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Installs minipulumi's build and test dependencies on a Debian machine with
-# apt-get (nodejs and npm run the gRPC test peer in tests/rpc; postgresql
-# gives the server the PostgreSQL backend's tests start; clang-14 builds
-# the libFuzzer targets).
+# Installs minipulumi's dependencies on a Debian machine with apt-get.
+#   scripts/setup.sh          what building and testing need (scripts/test.sh)
+#   scripts/setup.sh --main   only what building minipulumi and running its
+#                             main job need (scripts/run-example.sh): no
+#                             PostgreSQL server, clang or Node.js
 # Idempotent: prints nothing and changes nothing when all are installed;
-# runs `apt-get update` only when something has to be installed.
+# runs `apt-get update` only when something has to be installed, and lets
+# apt-get show its progress.
 set -euo pipefail
 
+main_only=0
+case "${1:-}" in
+  --main) main_only=1 ;;
+  "") ;;
+  *) echo "setup: unknown option '$1' (expected --main or nothing)" >&2; exit 2 ;;
+esac
+
+# What building minipulumi needs.
 packages=(
   build-essential meson ninja-build pkg-config
   protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev
@@ -18,18 +28,22 @@ packages=(
   libarchive-dev libcurl4-openssl-dev
   # fn::length counts grapheme clusters with ICU's break iterator
   libicu-dev
-  # `stack graph --format svg|png` renders with Graphviz's dot command
-  graphviz
   # `config set` weighs a value's entropy as Pulumi does, with zxcvbn
   libzxcvbn-dev
   # policy config schemas' `pattern`s: Go's (RE2) syntax, \d, (?i), ...
   libpcre2-dev
+)
+# What only the tests need (and `stack graph --format svg|png`).
+test_packages=(
+  # `stack graph --format svg|png` renders with Graphviz's dot command
+  graphviz
   # the PostgreSQL backend's tests run a private server (tests/pg/pgtest.py)
   postgresql
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer
   # runtimes (tests/fuzz/, docs/reliability.md)
   clang-14 libclang-rt-14-dev
 )
+[ "$main_only" = 1 ] || packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -39,11 +53,13 @@ for p in "${packages[@]}"; do
   fi
 done
 
-# Node.js runs the gRPC test peer (tests/rpc). Any node and npm on PATH do
-# (a node build that bundles npm conflicts with Debian's npm package);
-# Debian's packages are installed only for what is missing.
-command -v node >/dev/null 2>&1 || missing+=(nodejs)
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+# Node.js runs the tests' Node.js programs, plugins and gRPC peer. Any node
+# and npm on PATH do (a node build that bundles npm conflicts with Debian's
+# npm package); Debian's packages are installed only for what is missing.
+if [ "$main_only" = 0 ]; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
@@ -66,8 +82,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+echo "setup: apt-get update"
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+echo "setup: apt-get install (${#missing[@]} packages and what they need)"
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "setup: done"

@@ -2,6 +2,8 @@
 #include "cli/cloud_only.h"
 #include "cli/logging.h"
 #include "cli/messages.h"
+#include "engine/prog_name.h"
+#include "state/store.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,14 +13,16 @@
 /* The flags every command accepts; their destinations live in the ctx, so
  * the table is built per call. */
 #define MP_GLOBAL_OPTS 13
+/* the width of a help page's flag column; the help texts start after it */
+#define HELP_COLUMN 34
 static void global_opts(mp_ctx *ctx, mp_opt out[MP_GLOBAL_OPTS]) {
   const mp_opt g[MP_GLOBAL_OPTS] = {
       MP_OPT_STR_('C', "cwd", &ctx->cwd, "path",
-                  "run as if minipulumi was started in this folder"),
+                  "run as if the command was started in this folder"),
       MP_OPT_STR_('s', "stack", &ctx->stack, "name",
                   "the stack to operate on (default: the selected stack)"),
       MP_OPT_STR_(0, "backend", &ctx->backend, "url",
-                  "the state store: sqlite:///path.db or a path (also "
+                  "the state store: " MP_BACKEND_SCHEMES " (also "
                   "MINIPULUMI_BACKEND_URL; default ~/.minipulumi/state.db)"),
       MP_OPT_BOOL_(0, "non-interactive", &ctx->non_interactive,
                    "never prompt; fail where an answer would be needed"),
@@ -90,7 +94,7 @@ int mp_args_bad(mp_ctx *ctx, const char *cmd, const char *fmt,
   fprintf(ctx->err, "error: ");
   fprintf(ctx->err, fmt, a);
   /* a global flag before any command has no command to name */
-  fprintf(ctx->err, "\nRun 'minipulumi %s%s--help' for usage.\n",
+  fprintf(ctx->err, "\nRun '%s %s%s--help' for usage.\n", mp_prog_name(),
           cmd ? cmd : "", cmd && *cmd ? " " : "");
   return MP_ARGS_ERROR;
 }
@@ -227,25 +231,53 @@ static void print_table(mp_ctx *ctx, const mp_opt *top, const mp_opt *o) {
     if (g->short_name) snprintf(sh, sizeof(sh), "-%c, ", g->short_name);
     snprintf(left, sizeof(left), "  %s--%s%s%s", sh, g->long_name,
              g->arg_name ? " " : "", g->arg_name ? g->arg_name : "");
-    fprintf(ctx->out, "%-34s %s%s\n", left, g->help ? g->help : "",
-            g->type == MP_OPT_LIST ? " (repeatable)" : "");
+    /* a list flag says it is repeatable once, whether or not its own
+     * help text already does */
+    const char *text = g->help ? g->help : "";
+    int said = strstr(text, "(repeatable)") != NULL;
+    fprintf(ctx->out, "%-*s %s%s\n", HELP_COLUMN, left, text,
+            g->type == MP_OPT_LIST && !said ? " (repeatable)" : "");
   }
   for (const mp_opt *g = o; g->type != MP_OPT_END; g++)
     if (g->type == MP_OPT_GROUP) print_table(ctx, top, g->dest);
+}
+
+/* Prints |text| with each command it quotes (`minipulumi ...`, or an
+ * example line's "$ minipulumi ...") named as the user typed it. */
+static void print_naming_prog(FILE *out, const char *text) {
+  static const char word[] = "minipulumi ";
+  const size_t n = sizeof(word) - 1;
+  const char *p = text;
+  for (const char *hit; (hit = strstr(p, word)) != NULL; p = hit + n) {
+    int quoted = hit > text && (hit[-1] == '`' ||
+                                (hit - text >= 2 && !strncmp(hit - 2, "$ ", 2)));
+    fwrite(p, 1, (size_t)(hit - p), out);
+    fputs(quoted ? mp_prog_name() : "minipulumi", out);
+    fputc(' ', out);
+  }
+  fputs(p, out);
 }
 
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts) {
   mp_opt g[MP_GLOBAL_OPTS];
   global_opts(ctx, g);
-  if (help->summary) fprintf(ctx->out, "%s\n\n", help->summary);
-  fprintf(ctx->out, "Usage:\n  %s\n", help->usage);
+  if (help->summary) {
+    print_naming_prog(ctx->out, help->summary);
+    fputs("\n\n", ctx->out);
+  }
+  /* the usage line names the command as the user typed it */
+  const char *usage = help->usage;
+  if (!strncmp(usage, "minipulumi ", 11))
+    fprintf(ctx->out, "Usage:\n  %s %s\n", mp_prog_name(), usage + 11);
+  else
+    fprintf(ctx->out, "Usage:\n  %s\n", usage);
   if (opts && opts->type != MP_OPT_END) {
     fprintf(ctx->out, "\nFlags:\n");
     print_table(ctx, opts, opts);
   }
-  fprintf(ctx->out, "  -h, --help                        help for this "
-                    "command\n\nGlobal Flags:\n");
+  fprintf(ctx->out, "%-*s %s\n\nGlobal Flags:\n", HELP_COLUMN, "  -h, --help",
+          "help for this command");
   print_table(ctx, g, g);
 }
 
@@ -323,8 +355,8 @@ int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
   int n = (int)pos->len;
   if (n >= min && (max < 0 || n <= max)) return MP_ARGS_OK;
   if (max == 0)
-    fprintf(ctx->err, "error: unknown command \"%s\" for \"minipulumi %s\"\n",
-            pos->items[0], cmd);
+    fprintf(ctx->err, "error: unknown command \"%s\" for \"%s %s\"\n",
+            pos->items[0], mp_prog_name(), cmd);
   else if (min == max)
     fprintf(ctx->err, "error: accepts %d arg(s), received %d\n", min, n);
   else if (n < min)
@@ -333,7 +365,7 @@ int mp_args_check_count(mp_ctx *ctx, const char *cmd, const mp_strv *pos,
   else
     fprintf(ctx->err, "error: accepts at most %d arg(s), received %d\n", max,
             n);
-  fprintf(ctx->err, "Run 'minipulumi %s --help' for usage.\n", cmd);
+  fprintf(ctx->err, "Run '%s %s --help' for usage.\n", mp_prog_name(), cmd);
   return MP_ARGS_ERROR;
 }
 
@@ -372,8 +404,8 @@ int mp_args_dispatch(mp_ctx *ctx, const char *group, const mp_cmd_help *help,
     free(name);
     return status;
   }
-  fprintf(ctx->err, "error: unknown command \"%s\" for \"minipulumi %s\"\n",
-          argv[1], group);
-  fprintf(ctx->err, "Run 'minipulumi %s --help' for usage.\n", group);
+  fprintf(ctx->err, "error: unknown command \"%s\" for \"%s %s\"\n",
+          argv[1], mp_prog_name(), group);
+  fprintf(ctx->err, "Run '%s %s --help' for usage.\n", mp_prog_name(), group);
   return MP_ARGS_ERROR;
 }

@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/backend.h"
+#include "engine/prog_name.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
 
@@ -106,10 +107,12 @@ int mp_cli_creds_read(mp_ctx *ctx, const char *path, const char *fix,
   free(text);
   if (!cJSON_IsObject(j)) {
     cJSON_Delete(j);
+    char what_to_do[256];
+    snprintf(what_to_do, sizeof(what_to_do), fix, mp_prog_name());
     return mp_cli_error(ctx, MP_EXIT_ERROR,
                         "'%s' is not a credentials file (not a JSON object); "
                         "%s",
-                        path, fix);
+                        path, what_to_do);
   }
   *out = j;
   return 0;
@@ -143,8 +146,8 @@ int mp_cli_creds_write(mp_ctx *ctx, const char *path, const cJSON *j) {
   return 0;
 }
 
-static const char own_fix[] = "fix it or remove it with `minipulumi logout "
-                              "--all`";
+/* What to do, with %s for the command's name as typed. */
+static const char own_fix[] = "fix it or remove it with `%s logout --all`";
 
 int mp_cli_credentials_current(mp_ctx *ctx, char **url) {
   *url = NULL;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/config_cmd.h"
 #include "cli/config_values.h"
@@ -420,11 +421,12 @@ int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
     int status = 0;
     if (!run_sub(argc, args, ctx, &status)) {
       status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                            "unknown command \"%s\" for \"minipulumi config\"; "
+                            "unknown command \"%s\" for \"%s config\"; "
                             "expected one of set, get, rm, set-all, rm-all, "
                             "cp or refresh",
-                            argv[at]);
-      fprintf(ctx->err, "Run 'minipulumi config --help' for usage.\n");
+                            argv[at], mp_prog_name());
+      fprintf(ctx->err, "Run '%s config --help' for usage.\n",
+              mp_prog_name());
     }
     free(args);
     return status;

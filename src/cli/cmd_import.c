@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/import_refs.h"
 #include "cli/import_source.h"
@@ -317,8 +318,9 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
         fprintf(ctx->out,
                 "Please note that the imported resources are marked as "
                 "protected. To destroy them\nyou will need to remove the "
-                "`protect` option and run `minipulumi up` *before*\nthe "
-                "destroy will take effect.\n\n");
+                "`protect` option and run `%s up` *before*\nthe "
+                "destroy will take effect.\n\n",
+                mp_prog_name());
       fputs(code.data ? code.data : "", ctx->out);
     }
     mp_buf_destroy(&code);

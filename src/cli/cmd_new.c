@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/stack_create.h"
@@ -160,7 +161,8 @@ static int npm_install(mp_ctx *ctx, const char *dir) {
   fprintf(ctx->out, "Installing dependencies...\n\n");
   int status = mp_cli_npm_install(ctx, dir);
   if (status)
-    fprintf(ctx->err, "Run `npm install` in %s, then `minipulumi up`.\n", dir);
+    fprintf(ctx->err, "Run `npm install` in %s, then `%s up`.\n", dir,
+            mp_prog_name());
   else
     fprintf(ctx->out, "Finished installing dependencies\n\n");
   return status;
@@ -215,7 +217,8 @@ int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx) {
   char *project = NULL, *desc = NULL, *stack = NULL;
   if (!pos.len) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "no template given; run `minipulumi new <template>`");
+                          "no template given; run `%s new <template>`",
+                          mp_prog_name());
     list_templates(ctx);
   } else if (!t) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
@@ -268,17 +271,18 @@ int mp_cmd_new(int argc, const char **argv, mp_ctx *ctx) {
     fprintf(ctx->out, "Your new project is ready to go!%s\n\n",
             ctx->emoji ? " \xe2\x9c\xa8" : "");
     if (generate_only)
-      fprintf(ctx->out, "To create a stack, run `%s%s%sminipulumi stack init "
+      fprintf(ctx->out, "To create a stack, run `%s%s%s%s stack init "
                         "<name>`\n",
               dir_opt ? "cd " : "", dir_opt ? dir_opt : "",
-              dir_opt ? "`, then `" : "");
+              dir_opt ? "`, then `" : "", mp_prog_name());
     else if (dir_opt)
       fprintf(ctx->out, "To perform an initial deployment, run `cd %s`, then, "
-                        "run `minipulumi up`\n",
-              dir_opt);
+                        "run `%s up`\n",
+              dir_opt, mp_prog_name());
     else
       fprintf(ctx->out,
-              "To perform an initial deployment, run `minipulumi up`\n");
+              "To perform an initial deployment, run `%s up`\n",
+              mp_prog_name());
   }
   free(project);
   free(desc);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/render.h"
@@ -71,8 +72,8 @@ int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx) {
           mp_strv_destroy(&pos);
           return mp_cli_error(ctx, MP_EXIT_CONFIG,
                               "put flags after the subcommand: "
-                              "`minipulumi stack %s [flags]`",
-                              subs[i].name);
+                              "`%s stack %s [flags]`",
+                              mp_prog_name(), subs[i].name);
         }
       rc = mp_args_check_count(ctx, "stack", &pos, 0, 0);
     }
@@ -94,8 +95,8 @@ int mp_cmd_stack(int argc, const char **argv, mp_ctx *ctx) {
     free(name);
     return status;
   }
-  mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"minipulumi stack\"",
-               argv[first]);
-  fprintf(ctx->err, "Run 'minipulumi stack --help' for usage.\n");
+  mp_cli_error(ctx, MP_EXIT_CONFIG, "unknown command \"%s\" for \"%s stack\"",
+               argv[first], mp_prog_name());
+  fprintf(ctx->err, "Run '%s stack --help' for usage.\n", mp_prog_name());
   return MP_EXIT_CONFIG;
 }

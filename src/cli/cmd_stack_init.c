@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/stack_create.h"
@@ -36,8 +37,9 @@ int mp_cmd_stack_init(int argc, const char **argv, mp_ctx *ctx) {
                           provider);
   } else if (!name) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "no stack name given; use `minipulumi stack init "
-                          "<name>`");
+                          "no stack name given; use `%s stack init "
+                          "<name>`",
+                          mp_prog_name());
   } else {
     status = mp_cli_stack_create(ctx, name, copy_from, no_select);
   }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/workspace.h"
@@ -42,11 +43,12 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
                               "Possible actions:\n"
                               "- Make sure that '%s' is the stack that you "
                               "want to destroy\n"
-                              "- Run `minipulumi destroy` to delete the "
-                              "resources, then run `minipulumi stack rm`\n"
-                              "- Run `minipulumi stack rm --force` to override "
+                              "- Run `%s destroy` to delete the "
+                              "resources, then run `%s stack rm`\n"
+                              "- Run `%s stack rm --force` to override "
                               "this error",
-                              stack, stack);
+                              stack, stack, mp_prog_name(), mp_prog_name(),
+                              mp_prog_name());
       else
         status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
     }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/stack_create.h"
@@ -30,8 +31,9 @@ int mp_cmd_stack_select(int argc, const char **argv, mp_ctx *ctx) {
     status = mp_args_exit_status(rc);
   } else if (!name) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "no stack name given; use `minipulumi stack select "
-                          "<name>`");
+                          "no stack name given; use `%s stack select "
+                          "<name>`",
+                          mp_prog_name());
   } else if (create && (status = mp_cli_load_project(ctx)) == 0 &&
              (status = mp_cli_store(ctx)) == 0) {
     mp_err err;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/secrets.h"
@@ -165,9 +166,9 @@ static int select_moving(mover *m, const mp_strv *urns, int parents) {
     char *name = fq(m, m->src.stack);
     mp_cli_error(m->ctx, MP_EXIT_ERROR, "no resources found to move");
     fprintf(m->ctx->err,
-            "To list the resource URNs in the stack, run `minipulumi stack "
+            "To list the resource URNs in the stack, run `%s stack "
             "--show-urns --stack %s`.\n",
-            name);
+            mp_prog_name(), name);
     free(name);
     return MP_EXIT_ERROR;
   }
@@ -378,8 +379,8 @@ static int write_both(mover *m, mp_snapshot *dst_before, const mp_strv *moved) {
                "following commands:",
                err.msg);
   for (size_t i = moved->len; i-- > 0;)
-    fprintf(m->ctx->err, "    minipulumi state delete --stack %s '%s'\n",
-            m->src.stack, moved->items[i]);
+    fprintf(m->ctx->err, "    %s state delete --stack %s '%s'\n",
+            mp_prog_name(), m->src.stack, moved->items[i]);
   return MP_EXIT_ERROR;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "engine/prog_name.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
 #include "cli/state_edit.h"
@@ -203,14 +204,14 @@ static int manual_repair(mp_ctx *ctx, const char *why) {
           "unparseable data. You may be able to\nmanually repair your stack "
           "as follows:\n\n"
           "1. Manually export your stack's state to a file named "
-          "state.json:\n\n   minipulumi stack%s%s export > state.json\n\n"
+          "state.json:\n\n   %s stack%s%s export > state.json\n\n"
           "2. Make a copy of the exported state.json file so that you have a "
           "backup:\n\n   cp state.json state.json.backup\n\n"
           "3. Edit the exported state.json file to fix any issues, such as "
           "cyclic\n   dependencies or corrupted data.\n\n"
           "4. Import the repaired state.json file back into your stack:\n\n"
-          "   minipulumi stack%s%s import --file state.json\n",
-          why, f, s ? s : "", f, s ? s : "");
+          "   %s stack%s%s import --file state.json\n",
+          why, mp_prog_name(), f, s ? s : "", mp_prog_name(), f, s ? s : "");
   return MP_EXIT_ERROR;
 }
 

@@ -47,6 +47,7 @@ struct mp_display {
   mp_value *old_outputs; /* its outputs before this operation, or NULL */
   int had_stack;         /* the root stack existed before */
   int have_summary;
+  int header_printed; /* the header goes out with the first event */
   int64_t counts[MP_OP__COUNT];
   double duration;
   size_t drawn;     /* lines drawn by the last tree redraw */
@@ -832,8 +833,20 @@ static void stop_ticker(mp_display *d) {
 
 static void event_locked(mp_display *d, const mp_event *ev);
 
+/* Prints the header once. It waits for the engine's first event, so that
+ * an error that stops the run before it starts (a wrong passphrase, an
+ * unsupported runtime) is not shown under an "Updating (dev)" that never
+ * happened. */
+static void show_header(mp_display *d) {
+  if (d->header_printed) return;
+  d->header_printed = 1;
+  if (d->o.header) fprintf(d->o.out, "%s\n\n", d->o.header);
+  fflush(d->o.out);
+}
+
 void mp_display_event(mp_display *d, const mp_event *ev) {
   pthread_mutex_lock(&d->mu);
+  if (ev->kind != MP_EVENT_PRELUDE) show_header(d);
   event_locked(d, ev);
   pthread_mutex_unlock(&d->mu);
 }
@@ -1076,6 +1089,7 @@ static void print_summary(mp_display *d) {
 
 void mp_display_finish(mp_display *d) {
   stop_ticker(d);
+  show_header(d);
   double now = clock_now();
   for (size_t i = 0; i < d->nrows; i++) {
     row *r = &d->rows[i];
@@ -1104,8 +1118,6 @@ mp_display *mp_display_new(const mp_display_opts *o) {
   mp_display *d = mp_xcalloc(1, sizeof(*d));
   d->o = *o;
   if (d->o.show_diff) d->o.tty = 0; /* the detail goes under each line */
-  if (o->header) fprintf(o->out, "%s\n\n", o->header);
-  fflush(o->out);
   pthread_mutex_init(&d->mu, NULL);
   pthread_cond_init(&d->wake, NULL);
   if (d->o.tty)

@@ -43,7 +43,9 @@ typedef struct mp_display_opts {
 
 typedef struct mp_display mp_display;
 
-/* Starts a display and prints the header. |o| is copied. On a terminal
+/* Starts a display; its header is printed with the engine's first event
+ * (or at the finish), never over an error that stops the run before it
+ * starts. |o| is copied. On a terminal
  * (|o->tty|) a ticker thread redraws the table every 100 ms, so that
  * elapsed times and spinners move between events; the display's state is
  * guarded by a mutex, so events may come from another thread. */

@@ -14,6 +14,7 @@
 #include "cli/display.h"
 #include "cli/logging.h"
 #include "cli/messages.h"
+#include "engine/prog_name.h"
 
 /* Adding a command: write src/cli/cmd_<name>.c with
  * `int mp_cmd_<name>(int argc, const char **argv, mp_ctx *ctx)` (argv[0] is
@@ -106,20 +107,12 @@ static void install_signals(mp_ctx *ctx) {
   signal(SIGPIPE, SIG_IGN);
 }
 
-/* The name the binary was started as: "pulumi" through a link or copy of
- * that name (docs/automation.md), else "minipulumi". */
-static const char *invoked_as(const char *argv0) {
-  const char *base = strrchr(argv0, '/');
-  base = base ? base + 1 : argv0;
-  return strcmp(base, "pulumi") == 0 ? "pulumi" : "minipulumi";
-}
-
 static void usage(mp_ctx *ctx, const char *prog) {
   fprintf(ctx->out,
           "%s - a deployment engine with the semantics of Pulumi%s\n\n"
           "Usage:\n  %s [global flags] <command> [flags]\n\n"
           "Commands:\n",
-          prog, strcmp(prog, "pulumi") ? "" : " (minipulumi)", prog);
+          prog, strcmp(prog, "minipulumi") ? " (minipulumi)" : "", prog);
   for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
     fprintf(ctx->out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(ctx->out,
@@ -146,8 +139,8 @@ static int run_help(mp_ctx *ctx, const char *prog, int argc,
   const mp_command *c = find_command(argv[1]);
   if (!c)
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
-                        "unknown help topic \"%s\"; run 'minipulumi --help'",
-                        argv[1]);
+                        "unknown help topic \"%s\"; run '%s --help'",
+                        argv[1], prog);
   const char *args[] = {argv[1], "--help", NULL};
   return c->fn(2, args, ctx);
 }
@@ -159,7 +152,7 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
     return 0;
   }
   int rc = mp_args_parse_global(ctx, argc, argv, &first);
-  const char *prog = invoked_as(argv[0]);
+  const char *prog = mp_prog_name();
   if (rc == MP_ARGS_HELP || (rc == MP_ARGS_OK && first >= argc)) {
     usage(ctx, prog);
     return 0;
@@ -178,6 +171,7 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
 }
 
 int main(int argc, char **argv) {
+  mp_prog_name_set(argv[0]);
   mp_ctx ctx;
   mp_ctx_init(&ctx);
   install_signals(&ctx);

@@ -1,4 +1,5 @@
 #include "cli/update_info.h"
+#include "engine/prog_name.h"
 #include "cli/operation.h"
 #include "cli/policy_run.h"
 #include "cli/plugins.h"
@@ -636,8 +637,8 @@ static int destroy_done(run *r) {
             "The resources in the stack have been deleted, but the history "
             "and configuration associated with the stack are still "
             "maintained.\nIf you want to remove the stack completely, run "
-            "`minipulumi stack rm %s`.\n",
-            r->stack);
+            "`%s stack rm %s`.\n",
+            mp_prog_name(), r->stack);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "engine/prog_name.h"
 #include "cli/backend.h"
 #include "cli/messages.h"
 #include "plugin/cache.h"
@@ -33,8 +34,8 @@ int mp_cli_url_pulumi_shared(const char *url) {
   return strncmp(url, "file://", 7) == 0;
 }
 
-static const char hint[] = "re-run `pulumi login` or `minipulumi login` to "
-                           "reset it";
+/* What to do, with %s for the command's name as typed. */
+static const char hint[] = "re-run `pulumi login` or `%s login` to reset it";
 
 int mp_cli_pulumi_creds_current(mp_ctx *ctx, char **url) {
   *url = NULL;
@@ -50,9 +51,9 @@ int mp_cli_pulumi_creds_current(mp_ctx *ctx, char **url) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "the Pulumi CLI is logged in to '%s' (in '%s'), a "
                           "Pulumi Cloud backend, which minipulumi cannot "
-                          "use; choose a backend with `minipulumi login "
+                          "use; choose a backend with `%s login "
                           "<url>`, --backend or MINIPULUMI_BACKEND_URL",
-                          *url, path);
+                          *url, path, mp_prog_name());
     free(*url);
     *url = NULL;
   }

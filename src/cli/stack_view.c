@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/messages.h"
+#include "engine/prog_name.h"
 #include "cli/render.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
@@ -147,7 +148,7 @@ int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
       if (!strcmp(infos[i].name, stack)) last = infos[i].last_update;
     if (last) fprintf(ctx->out, "    Last updated: %s\n", last);
     else if (listed)
-      fprintf(ctx->out, "    No updates yet; run `minipulumi up`\n");
+      fprintf(ctx->out, "    No updates yet; run `%s up`\n", mp_prog_name());
     fprintf(ctx->out, "Current stack resources (%zu):\n", snap->nres);
     if (!snap->nres) {
       fprintf(ctx->out, "    No resources currently in this stack\n");
@@ -157,8 +158,9 @@ int mp_cli_stack_view(mp_ctx *ctx, int show_urns, int show_ids,
       mp_cli_print_outputs(ctx, mp_cli_stack_outputs(snap),
                            show_secrets ? MP_RENDER_SHOW_SECRETS : 0, 1);
     }
-    fprintf(ctx->out, "\nUse `minipulumi stack select` to change stack; "
-                      "`minipulumi stack ls` lists known ones\n");
+    fprintf(ctx->out, "\nUse `%s stack select` to change stack; "
+                      "`%s stack ls` lists known ones\n",
+            mp_prog_name(), mp_prog_name());
   }
   for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&infos[i]);
   free(infos);

@@ -1,6 +1,7 @@
 /* Loading, checking and writing back a stack's snapshot for the `state`
  * subcommands (state_edit.h). */
 #include "cli/state_edit.h"
+#include "engine/prog_name.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +51,11 @@ int mp_state_edit_confirm(mp_state_edit *e, int yes) {
 void mp_state_edit_hint(mp_state_edit *e) {
   const char *s = e->ctx->stack;
   fprintf(e->ctx->err,
-          "To list the resource URNs in the stack, run `minipulumi stack "
-          "--show-urns%s%s`; to inspect the full state, run `minipulumi stack "
+          "To list the resource URNs in the stack, run `%s stack "
+          "--show-urns%s%s`; to inspect the full state, run `%s stack "
           "export%s%s`.\n",
-          s ? " --stack " : "", s ? s : "", s ? " --stack " : "", s ? s : "");
+          mp_prog_name(), s ? " --stack " : "", s ? s : "", mp_prog_name(),
+          s ? " --stack " : "", s ? s : "");
 }
 
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/backend.h"
+#include "engine/prog_name.h"
 #include "cli/messages.h"
 #include "cli/operation.h"
 #include "cli/stack_create.h"
@@ -213,9 +214,10 @@ int mp_cli_stack(mp_ctx *ctx, const char *name, int must_exist, char **out) {
                                  out);
     if (!stack)
       return mp_cli_error(ctx, MP_EXIT_ERROR,
-                          "no stack selected; please use `minipulumi stack "
-                          "select` or `minipulumi stack init`, or pass "
-                          "--stack");
+                          "no stack selected; please use `%s stack "
+                          "select` or `%s stack init`, or pass "
+                          "--stack",
+                          mp_prog_name(), mp_prog_name());
   }
   if (must_exist) {
     int e = mp_store_stack_exists(ctx->store, mp_cli_ref(ctx, stack), &err);

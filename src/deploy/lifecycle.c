@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "deploy/deploy_int.h"
+#include "engine/prog_name.h"
 #include "deploy/plan.h"
 #include "engine/urn.h"
 #include "stepgen/targets.h"
@@ -96,12 +97,13 @@ static void warn_pending(deploy *d) {
     mp_buf_printf(&b, "  * %s, interrupted while %s\n",
                   d->snap->pending[i].res->urn,
                   mp_pending_type_name(d->snap->pending[i].type));
-  mp_buf_puts(&b,
+  const char *prog = mp_prog_name();
+  mp_buf_printf(&b,
               "These resources are in an unknown state because the "
               "deployment was interrupted while changing them. Confirm "
               "whether the operations completed, then repair the stack with "
-              "`minipulumi refresh`, which reads the state from the providers "
-              "and clears the pending operations.");
+              "`%s refresh`, which reads the state from the providers "
+              "and clears the pending operations.", prog);
   /* A plain refresh keeps pending creates (it cannot read what may not
    * exist), so saying only "refresh" would send the user round in a
    * circle: name the flag that clears them. */
@@ -109,14 +111,14 @@ static void warn_pending(deploy *d) {
   for (size_t i = 0; i < d->snap->npending; i++)
     creates |= d->snap->pending[i].type == MP_PENDING_CREATING;
   if (creates && !d->o->clear_pending_creates)
-    mp_buf_puts(&b,
+    mp_buf_printf(&b,
                 "\n\nA refresh cannot read a pending CREATE: on a terminal "
-                "`minipulumi refresh` asks what became of each one; else, "
+                "`%s refresh` asks what became of each one; else, "
                 "once you have confirmed that those resources were not "
-                "created, clear them with `minipulumi refresh "
+                "created, clear them with `%s refresh "
                 "--clear-pending-creates`, or record one that was with "
-                "`minipulumi refresh --import-pending-creates <urn> "
-                "--import-pending-creates <id>`.");
+                "`%s refresh --import-pending-creates <urn> "
+                "--import-pending-creates <id>`.", prog, prog, prog);
   mp__deploy_diag(d, "warning", NULL, b.data);
   mp_buf_destroy(&b);
 }

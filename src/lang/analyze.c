@@ -1,6 +1,7 @@
 /* Static analysis of a Pulumi YAML program: declarations, references,
  * options, config and the dependency graph (no monitor calls here). */
 #include "engine/text.h"
+#include "engine/prog_name.h"
 #include "lang/prog.h"
 
 #include <errno.h>
@@ -171,9 +172,9 @@ static int load_declared(mp__prog *p, const mp_project_config *c,
   if (set == NULL && c->def == NULL) {
     int rc = mp_err_set(err, MP_EINVAL,
                         "Pulumi.yaml:%d:%d: missing required configuration "
-                        "variable '%s'; set it with `minipulumi config set "
+                        "variable '%s'; set it with `%s config set "
                         "%s <value>`",
-                        c->line, c->col, full, read);
+                        c->line, c->col, full, mp_prog_name(), read);
     free(full);
     return rc;
   }

@@ -8,6 +8,7 @@
  * exists is stale, and removed with a warning (a killed run must not
  * block the next one; docs/state-backends.md). */
 #include "state/diy_int.h"
+#include "engine/prog_name.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -158,8 +159,8 @@ static int busy(const mp_diy *s, const lock_file *l, size_t n, mp_err *err) {
   mp_buf_printf(&b,
                 "the stack is currently locked by %zu lock(s). Either wait "
                 "for the other process(es) to end or delete the lock file "
-                "with `minipulumi cancel`.",
-                n);
+                "with `%s cancel`.",
+                n, mp_prog_name());
   const char *loc = s->base.location;
   size_t ll = strlen(loc);
   while (ll > 7 && loc[ll - 1] == '/')

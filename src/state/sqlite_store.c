@@ -24,9 +24,7 @@ static int url_to_path(const char *url, char **path, mp_err *err) {
   } else if (strstr(url, "://") != NULL) {
     char *shown = mp_store_url_redact(url);
     mp_err_set(err, MP_EINVAL,
-               "unsupported state store URL '%s'; use "
-               "sqlite:///absolute/path.db, a file path or "
-               "postgres://user@host:port/database",
+               "unsupported state store URL '%s'; use " MP_BACKEND_SCHEMES,
                shown);
     free(shown);
     return MP_EINVAL;

@@ -90,6 +90,12 @@ typedef struct mp_store_opts {
  * folder this process cannot write is opened read-only
  * (mp_store_writable). Messages never contain the password. |o| may be
  * NULL. Sets *out on success. */
+/* Every kind of state store URL, for help texts and errors. */
+#define MP_BACKEND_SCHEMES                                                  \
+  "sqlite:///absolute/path.db or a plain file path (SQLite), "              \
+  "file://PATH or file://~ (a folder in Pulumi's DIY layout), "            \
+  "postgres://user@host[:port]/database or postgresql://... (PostgreSQL)"
+
 int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
                        mp_err *err);
 /* mp_store_open_with with the default options. */

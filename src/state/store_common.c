@@ -1,6 +1,7 @@
 /* What both state store backends share (store_int.h): the embedded SQL
  * files, the messages, and encoding and decoding stored entries. */
 #include "state/store_int.h"
+#include "engine/prog_name.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,8 @@ char *mp__store_label(mp_stack_ref st) {
 int mp__store_no_stack(mp_stack_ref st, mp_err *err) {
   return mp_err_set(err, MP_ENOENT,
                     "no stack named '%s' in project '%s'; create it with "
-                    "`minipulumi stack init %s`",
-                    st.name, st.project, st.name);
+                    "`%s stack init %s`",
+                    st.name, st.project, mp_prog_name(), st.name);
 }
 
 int mp__store_check_new_stack(mp_stack_ref st, mp_err *err) {
@@ -77,17 +78,17 @@ int mp__store_busy(const char *label, const mp_lock_info *info, mp_err *err) {
                     "the stack is currently locked by 1 lock(s): "
                     "'%s' is locked by process %lld on %s since %s "
                     "(operation %s); if that process is gone, run "
-                    "`minipulumi cancel` to break the lock",
+                    "`%s cancel` to break the lock",
                     label, (long long)info->pid, info->host, info->time,
-                    info->operation);
+                    info->operation, mp_prog_name());
 }
 
 int mp__store_lock_lost(const char *label, mp_err *err) {
   return mp_err_set(err, MP_EBUSY,
                     "the lock of stack '%s' was broken while this update "
-                    "ran (by `minipulumi cancel`?); stopping to avoid "
+                    "ran (by `%s cancel`?); stopping to avoid "
                     "conflicting writes",
-                    label);
+                    label, mp_prog_name());
 }
 
 int mp__store_no_row(const char *what, const char *label, int64_t row,

@@ -53,6 +53,7 @@ int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_run(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_install(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);

@@ -333,12 +333,7 @@ static int config_get(int argc, const char **argv, mp_ctx *ctx) {
       "Get a single configuration value.\n\nWith --path, the key is a property "
       "path: `names[0]`, `parent.nested`."};
   sub_args s = {0};
-  const char *shown_only = NULL; /* taken out by take_config_file */
   const mp_opt opts[] = {
-      MP_OPT_STR_(0, "config-file", &shown_only, "file",
-                  "Use the configuration values in the specified file "
-                  "rather than detecting the file name (every config "
-                  "subcommand)"),
       MP_OPT_BOOL_('j', "json", &s.json, "Emit output as JSON"),
       MP_OPT_BOOL_(0, "path", &s.path,
                    "The key contains a path to a property in a map or list to get"),

@@ -28,7 +28,7 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_('m', "message", &f.message, "text", "a message (kept for symmetry with up)"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the preview"),
       MP_OPT_BOOL_(0, "config-path", &f.config_path, "Config keys contain a path to a property in a map or list to set"),
-      MP_OPT_LIST_(0, "attach-debugger", &f.attach_debugger, "program|plugins|plugin:NAME|all", "refused: minipulumi cannot start the program or its plugins under a debugger (use the runtime's own debugger flags, e.g. NODE_OPTIONS=--inspect)"),
+      MP_OPT_LIST_(0, "attach-debugger", &f.attach_debugger, "kind", "refused: minipulumi cannot start the program or its plugins under a debugger (use the runtime's own debugger flags, e.g. NODE_OPTIONS=--inspect)"),
       MP_OPT_BOOL_(0, "run-program", &f.run_program, "Run the program to determine up-to-date state for providers to refresh resources, this only applies if --refresh is set"),
       MP_OPT_GROUP_(shared.rows),
       MP_OPT_BOOL_(0, "show-policy-remediations", &f.show_policy_remediations, "Show per-resource policy remediation details instead of a summary"),

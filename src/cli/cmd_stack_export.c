@@ -51,8 +51,8 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "file", &file, "path", "write to this file instead of standard output"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "write secrets as plaintext"),
       MP_OPT_STR_(0, "version", &version, "version",
-                  "Previous stack version to export; refused here, as by "
-                  "Pulumi's DIY backend: only Pulumi Cloud keeps the "
+                  "refused: the previous stack version to export; as with "
+                  "Pulumi's DIY backend, only Pulumi Cloud keeps the "
                   "deployment of each update"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);

@@ -32,7 +32,7 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the update changed anything"),
       MP_OPT_LIST_('c', "config", &f.config, "key=value", "set a config value before the update"),
       MP_OPT_BOOL_(0, "config-path", &f.config_path, "Config keys contain a path to a property in a map or list to set"),
-      MP_OPT_LIST_(0, "attach-debugger", &f.attach_debugger, "program|plugins|plugin:NAME|all", "refused: minipulumi cannot start the program or its plugins under a debugger (use the runtime's own debugger flags, e.g. NODE_OPTIONS=--inspect)"),
+      MP_OPT_LIST_(0, "attach-debugger", &f.attach_debugger, "kind", "refused: minipulumi cannot start the program or its plugins under a debugger (use the runtime's own debugger flags, e.g. NODE_OPTIONS=--inspect)"),
       MP_OPT_BOOL_(0, "strict", &f.strict, "Enable strict plan behavior: generate a plan during preview and constrain the update to that plan. Cannot be used with --skip-preview."),
       MP_OPT_BOOL_(0, "run-program", &f.run_program, "Run the program to determine up-to-date state for providers to refresh resources, this only applies if --refresh is set"),
       MP_OPT_STR_(0, "plan", &f.plan, "file", "Path to a plan file to use for the update. The update will not perform operations that exceed its plan (e.g. replacements instead of updates, or updates instead of sames)."),

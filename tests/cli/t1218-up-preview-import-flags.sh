@@ -70,17 +70,20 @@ expect_rc 0 "up --refresh --run-program"
 grep -q '"read"' "$T/w2/calls.jsonl" || fail "--run-program: the refresh read from the program's world"
 grep -q '"read"' "$T/w1/calls.jsonl" && fail "--run-program: no read from the recorded world"
 
-# import: the operation flags
+# import: the operation flags. The stack's file names w1, the state's
+# provider and other.yaml name w2: the import reads in w2 only through
+# --config-file.
+run config set test:world "$T/w1"
 cat > other.yaml <<'YAML'
 config:
   test:world: OTHER
 YAML
-sed -i "s|OTHER|$T/w1|" other.yaml
-# a resource to import, in w1 (the stack's own config names w2)
+sed -i "s|OTHER|$T/w2|" other.yaml
 f=$(ls "$T"/w2/*.json | grep -v calls.jsonl | head -1)
-cp "$f" "$T/w1/someid.json"
-: > "$T/w1/calls.jsonl"
+cp "$f" "$T/w2/someid.json"
+: > "$T/w1/calls.jsonl"; : > "$T/w2/calls.jsonl"
 run import test:index:Resource imp someid -y --config-file other.yaml -d --suppress-permalink --suppress-progress --generate-code=false
 expect_rc 0 "import with the operation flags"
-grep -q '"read"' "$T/w1/calls.jsonl" || fail "import --config-file: read from the named file's world"
+grep -q '"read"' "$T/w2/calls.jsonl" || fail "import --config-file: read in the named file's world"
+grep -q '"read"' "$T/w1/calls.jsonl" && fail "import --config-file: no read in the stack file's world"
 finish

@@ -12,7 +12,7 @@
 
 /* The flags every command accepts; their destinations live in the ctx, so
  * the table is built per call. */
-#define MP_GLOBAL_OPTS 13
+#define MP_GLOBAL_OPTS 16
 /* the width of a help page's flag column; the help texts start after it */
 #define HELP_COLUMN 34
 static void global_opts(mp_ctx *ctx, mp_opt out[MP_GLOBAL_OPTS]) {
@@ -45,6 +45,16 @@ static void global_opts(mp_ctx *ctx, mp_opt out[MP_GLOBAL_OPTS]) {
                    "enable emojis in the output"),
       MP_OPT_BOOL_(0, "disable-integrity-checking", &ctx->no_integrity,
                    "skip the snapshot integrity check on load and save"),
+      MP_OPT_STR_(0, "profiling", &ctx->profiling, "file",
+                  "no effect: Pulumi writes its Go runtime's CPU and memory "
+                  "profiles; minipulumi is a C program (profile it with "
+                  "perf)"),
+      MP_OPT_INT_(0, "memprofilerate", &ctx->memprofilerate, "rate",
+                  "no effect: sets Pulumi's Go runtime.MemProfileRate; "
+                  "minipulumi is a C program"),
+      MP_OPT_STR_(0, "otel-traces", &ctx->otel_traces, "endpoint",
+                  "refused: minipulumi writes no OpenTelemetry traces; use "
+                  "--tracing file:PATH"),
       MP_OPT_END_};
   memcpy(out, g, sizeof(g));
 }

@@ -53,6 +53,7 @@ int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_ls(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_rm(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_plugin_run(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_plugin_install(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_delete(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_unprotect(int argc, const char **argv, mp_ctx *ctx);
@@ -63,6 +64,8 @@ int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx);
 
 /* issue 37: the rest of the command line (one file each) */
 int mp_cmd_state_protect(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_taint(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_state_untaint(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_upgrade(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_gen_completion(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_package(int argc, const char **argv, mp_ctx *ctx);

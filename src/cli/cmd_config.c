@@ -409,7 +409,36 @@ static int run_sub(int argc, const char **argv, mp_ctx *ctx, int *status) {
   return 0;
 }
 
+/* Pulumi's --config-file is a persistent flag of `config`: it reaches
+ * every subcommand. Takes it out of argv (|argc| updated) into
+ * ctx->config_file, which every config path goes through
+ * (mp_cli_stack_config_path). 0, or an exit status. */
+static int take_config_file(mp_ctx *ctx, int *argc, const char **argv) {
+  int w = 1;
+  for (int a = 1; a < *argc; a++) {
+    const char *v = argv[a];
+    if (!strcmp(v, "--")) {
+      while (a < *argc) argv[w++] = argv[a++];
+      break;
+    }
+    if (!strncmp(v, "--config-file=", 14)) {
+      ctx->config_file = v + 14;
+    } else if (!strcmp(v, "--config-file")) {
+      if (a + 1 >= *argc)
+        return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                            "flag needs an argument: --config-file");
+      ctx->config_file = argv[++a];
+    } else {
+      argv[w++] = v;
+    }
+  }
+  *argc = w;
+  return 0;
+}
+
 int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
+  int bad = take_config_file(ctx, &argc, argv);
+  if (bad) return bad;
   int at = mp_args_first_positional(ctx, argc, argv);
   if (at < argc) {
     /* the subcommand first, then the flags given around it */
@@ -432,7 +461,12 @@ int mp_cmd_config(int argc, const char **argv, mp_ctx *ctx) {
     return status;
   }
   sub_args s = {0};
+  const char *shown_only = NULL; /* taken out by take_config_file */
   const mp_opt opts[] = {
+      MP_OPT_STR_(0, "config-file", &shown_only, "file",
+                  "Use the configuration values in the specified file "
+                  "rather than detecting the file name (every config "
+                  "subcommand)"),
       MP_OPT_BOOL_('j', "json", &s.json, "Emit output as JSON"),
       MP_OPT_BOOL_(0, "show-secrets", &s.show,
                    "Show secret values when listing config instead of "

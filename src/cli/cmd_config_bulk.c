@@ -62,16 +62,21 @@ static int set_pair(mp_cfg_cmd *c, const char *pair, int path,
 static int set_all(int argc, const char **argv, mp_ctx *ctx) {
   static const mp_cmd_help help = {
       "minipulumi config set-all [--plaintext KEY=VALUE]... [--secret "
-      "KEY=VALUE]... [--path]",
+      "KEY=VALUE]... [--path] | --json JSON",
       "Set multiple configuration values: each --plaintext value as text, "
       "each --secret value\nencrypted. With --path, keys are property paths "
-      "(a.b, names[0])."};
+      "(a.b, names[0]). With --json, the values\nare read from one JSON "
+      "object in the format `minipulumi config --json` prints."};
   mp_strv plain, secret, pos;
   mp_strv_init(&plain);
   mp_strv_init(&secret);
   mp_strv_init(&pos);
   int path = 0;
+  const char *json = NULL;
   const mp_opt opts[] = {
+      MP_OPT_STR_(0, "json", &json, "JSON",
+                  "Read the values from this JSON object, in the format "
+                  "`config --json` prints"),
       MP_OPT_LIST_(0, "plaintext", &plain, "KEY=VALUE",
                    "a value to store as text (repeatable)"),
       MP_OPT_LIST_(0, "secret", &secret, "KEY=VALUE",
@@ -86,11 +91,17 @@ static int set_all(int argc, const char **argv, mp_ctx *ctx) {
     status = mp_cli_error(ctx, MP_EXIT_CONFIG,
                           "config set-all takes no arguments; give the values "
                           "as --plaintext KEY=VALUE or --secret KEY=VALUE");
+  } else if (json && (path || plain.len || secret.len)) {
+    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
+                          "--json cannot be combined with --path, "
+                          "--plaintext or --secret");
   } else {
     mp_cfg_cmd c;
     mp_err err;
     mp_err_clear(&err);
     status = mp_cfg_open(ctx, NULL, &c, 1);
+    if (!status && json && mp_cfg_set_json(&c, json, &err))
+      status = mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
     mp_passphrase *pp = NULL;
     if (!status && secret.len &&
         mp_cli_secrets(ctx, c.stack, &c.file, MP_SECRETS_CREATE, &pp, &err))

@@ -242,6 +242,21 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_LIST_(0, "properties", &props, "name1,name2",
                    "the properties of what is read to use as the imported "
                    "resource's inputs (default: all)"),
+      /* the operation's flags Pulumi's import shares with up */
+      MP_OPT_STR_(0, "config-file", &f.config_file, "file",
+                  "use this file for the stack's configuration instead of "
+                  "Pulumi.<stack>.yaml"),
+      MP_OPT_BOOL_('d', "debug", &f.more.debug,
+                   "Print detailed debugging output during resource "
+                   "operations"),
+      MP_OPT_BOOL_(0, "suppress-permalink", &f.more.suppress_permalink,
+                   "Suppress display of the state permalink (there is none)"),
+      MP_OPT_BOOL_(0, "suppress-progress", &f.suppress_progress,
+                   "don't redraw the table in place; print one line per "
+                   "step"),
+      MP_OPT_STR_(0, "exec-kind", &f.exec_kind, "kind",
+                  "how the command was started (auto.local, auto.inline, "
+                  "cli)"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   mp_import_list l = {0};

@@ -86,7 +86,7 @@ static int login(mp_ctx *ctx, const char *url) {
 
 int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx) {
   const char *cloud_url = NULL;
-  int local = 0;
+  int local = 0, insecure = 0, interactive = 0;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
@@ -94,6 +94,14 @@ int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx) {
                   "the URL of the state backend to log in to"),
       MP_OPT_BOOL_('l', "local", &local,
                    "use the home folder in Pulumi's DIY layout (file://~)"),
+      MP_OPT_BOOL_(0, "insecure", &insecure,
+                   "no effect: Pulumi's is for an HTTPS Pulumi Cloud API; "
+                   "minipulumi's stores are files and PostgreSQL (give "
+                   "sslmode= in a postgres:// URL)"),
+      MP_OPT_BOOL_(0, "interactive", &interactive,
+                   "no effect: Pulumi's chooses among the Pulumi Cloud "
+                   "accounts it has logged in to; minipulumi keeps no "
+                   "accounts"),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK)

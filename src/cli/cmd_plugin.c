@@ -9,6 +9,7 @@ static const mp_subcmd subs[] = {
      "Install one or more plugins"},
     {"rm", NULL, NULL, mp_cmd_plugin_rm,
      "Remove one or more plugins from the download cache"},
+    {"run", NULL, NULL, mp_cmd_plugin_run, "Run a command on a plugin binary"},
 };
 
 static const mp_cmd_help help = {

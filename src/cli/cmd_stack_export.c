@@ -43,13 +43,17 @@ static int load_as_stored(mp_ctx *ctx, const char *stack, mp_snapshot **snap,
 }
 
 int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
-  const char *file = NULL;
+  const char *file = NULL, *version = NULL;
   int show = 0;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
       MP_OPT_STR_(0, "file", &file, "path", "write to this file instead of standard output"),
       MP_OPT_BOOL_(0, "show-secrets", &show, "write secrets as plaintext"),
+      MP_OPT_STR_(0, "version", &version, "version",
+                  "refused: the previous stack version to export; as with "
+                  "Pulumi's DIY backend, only Pulumi Cloud keeps the "
+                  "deployment of each update"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
   if (rc) return mp_args_exit_status(rc);
@@ -59,6 +63,18 @@ int mp_cmd_stack_export(int argc, const char **argv, mp_ctx *ctx) {
   int has_c = 0;
   ctx->project_optional = 1;
   int status = mp_cli_stack(ctx, NULL, 1, &stack);
+  /* Pulumi asks the backend for backend.SpecificDeploymentExporter, which
+   * only its Cloud backend has (cmd/pulumi/stack/stack_export.go). */
+  if (!status && version)
+    status = mp_cli_error(ctx, MP_EXIT_ERROR,
+                          "the current backend (%s) does not provide the "
+                          "ability to export previous deployments",
+                          mp_store_location(ctx->store));
+  if (status) {
+    free(stack);
+    mp_strv_destroy(&pos);
+    return status;
+  }
   if (!status && show)
     status = mp_cli_load_snapshot(ctx, stack, &snap, &c, &has_c);
   else if (!status)

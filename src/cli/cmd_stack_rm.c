@@ -17,13 +17,18 @@ static const mp_cmd_help help = {
     "(the resources\nare then forgotten, not deleted)."};
 
 int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
-  int force = 0, yes = 0, preserve = 0;
+  int force = 0, yes = 0, preserve = 0, backups = 0;
   mp_strv pos;
   mp_strv_init(&pos);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('f', "force", &force, "remove the stack even if it still has resources"),
       MP_OPT_BOOL_('y', "yes", &yes, "skip the confirmation"),
       MP_OPT_BOOL_(0, "preserve-config", &preserve, "keep Pulumi.<stack>.yaml"),
+      MP_OPT_BOOL_(0, "remove-backups", &backups,
+                   "Additionally remove backups of the stack, if using the "
+                   "DIY backend (file://; without it the checkpoint is kept "
+                   "as <stack>.json.bak; the SQLite and PostgreSQL stores "
+                   "keep no backups)"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 1, &pos);
   if (rc) return mp_args_exit_status(rc);
@@ -36,7 +41,10 @@ int mp_cmd_stack_rm(int argc, const char **argv, mp_ctx *ctx) {
   if (!status) {
     mp_err err;
     mp_err_clear(&err);
-    if (mp_store_stack_remove(ctx->store, mp_cli_ref(ctx, stack), force, &err)) {
+    if (mp_store_stack_remove(ctx->store, mp_cli_ref(ctx, stack),
+                              (force ? MP_STORE_RM_FORCE : 0) |
+                                  (backups ? MP_STORE_RM_BACKUPS : 0),
+                              &err)) {
       if (err.code == MP_ESTATE && !force) /* Pulumi's text, said once */
         status = mp_cli_error(ctx, MP_EXIT_ERROR,
                               "'%s' still has resources; removal rejected. "

@@ -18,6 +18,10 @@ static const mp_subcmd subs[] = {
     /* issue 37 */
     {"protect", NULL, NULL, mp_cmd_state_protect,
      "Protect resource in a stack's state"},
+    {"taint", NULL, NULL, mp_cmd_state_taint,
+     "Taint one or more resources in the stack's state"},
+    {"untaint", NULL, NULL, mp_cmd_state_untaint,
+     "Untaint one or more resources in the stack's state"},
     {"upgrade", NULL, NULL, mp_cmd_state_upgrade,
      "Migrates the current backend to the latest supported version"},
 };
@@ -25,7 +29,8 @@ static const mp_subcmd subs[] = {
 static const mp_cmd_help help = {
     "minipulumi state <subcommand> [flags]",
     "Edit the current stack's state.\n\nSubcommands: delete, unprotect, "
-    "rename, repair, move, edit, protect, upgrade. To see the URNs of a stack's resources, run\n`minipulumi stack "
+    "rename, repair, move, edit, protect, taint, untaint,\n"
+    "upgrade. To see the URNs of a stack's resources, run\n`minipulumi stack "
     "--show-urns`."};
 
 int mp_cmd_state(int argc, const char **argv, mp_ctx *ctx) {

@@ -32,6 +32,9 @@ int mp_cfg_remove(mp_cfg_cmd *c, const char *key, int path, mp_err *err);
  * rule): `true`/`false` a bool, an integer without a leading zero a
  * number, anything else a string. Owned. */
 mp_value *mp_cfg_path_value(const char *text);
+/* `config set-all --json TEXT` (config_set_json.c): sets every entry of
+ * |text|, the JSON `config --json` prints, in |c|. Returns 0 or MP_E. */
+int mp_cfg_set_json(mp_cfg_cmd *c, const char *text, mp_err *err);
 /* Runs `config set-all`, `rm-all` (`remove-all`, `delete-all`) or `cp`
  * (`copy`) when argv[1] names one: returns 1 with the exit status in
  * *status; else 0. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/config_values.h"
+#include "cli/config_cmd.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
 
@@ -126,14 +127,15 @@ int mp_cli_config_build(mp_ctx *ctx, const char *stack, mp_value **out,
 }
 
 int mp_cli_config_apply_pairs(mp_ctx *ctx, const char *stack,
-                              const mp_strv *pairs, mp_err *err) {
+                              const mp_strv *pairs, int path, mp_err *err) {
   if (!pairs || !pairs->len) return 0;
-  mp_stack_config cfg;
-  char *path = mp_cli_stack_config_path(ctx, stack);
-  int rc = mp_stack_config_open(path, &cfg, err);
-  free(path);
+  mp_cfg_cmd c;
+  memset(&c, 0, sizeof(c));
+  c.ctx = ctx;
+  char *file = mp_cli_stack_config_path(ctx, stack);
+  int rc = mp_stack_config_open(file, &c.file, err);
+  free(file);
   if (rc) return rc;
-  mp_value *vals = mp_stack_config_values(&cfg);
   for (size_t i = 0; rc == 0 && i < pairs->len; i++) {
     const char *kv = pairs->items[i];
     const char *eq = strchr(kv, '=');
@@ -143,14 +145,19 @@ int mp_cli_config_apply_pairs(mp_ctx *ctx, const char *stack,
       break;
     }
     char *key = mp_xstrndup(kv, (size_t)(eq - kv)), *full = NULL, *rest = NULL;
-    rc = mp_cli_config_key(ctx, key, 0, &full, &rest, err);
-    if (rc == 0) mp_value_object_set(vals, full, mp_value_new_cstring(eq + 1));
+    /* --config-path: the key is a property path, as `config set --path` */
+    rc = mp_cli_config_key(ctx, key, path, &full, &rest, err);
+    if (rc == 0)
+      rc = mp_cfg_put(&c, full, rest,
+                      rest ? mp_cfg_path_value(eq + 1)
+                           : mp_value_new_cstring(eq + 1),
+                      err);
     free(key);
     free(full);
     free(rest);
   }
-  if (rc == 0) rc = mp_stack_config_save(&cfg, err);
-  mp_stack_config_destroy(&cfg);
+  if (rc == 0) rc = mp_stack_config_save(&c.file, err);
+  mp_stack_config_destroy(&c.file);
   return rc;
 }
 

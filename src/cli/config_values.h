@@ -31,9 +31,10 @@ int mp_cli_config_encrypt(mp_passphrase *pp, const char *plain, size_t len,
  * (stack init --copy-config-from). */
 int mp_cli_config_reencrypt(mp_value *v, mp_passphrase *from,
                             mp_passphrase *to, mp_err *err);
-/* Applies `key=value` pairs (`-c`) to the stack's file as plain values.
- * Returns 0 or MP_EINVAL / MP_EIO. */
+/* Applies `key=value` pairs (`-c`) to the stack's file as plain values;
+ * with |path| (--config-path) each key is a property path. Returns 0 or
+ * MP_EINVAL / MP_EIO. */
 int mp_cli_config_apply_pairs(mp_ctx *ctx, const char *stack,
-                              const mp_strv *pairs, mp_err *err);
+                              const mp_strv *pairs, int path, mp_err *err);
 
 #endif

@@ -68,6 +68,10 @@ struct mp_ctx {
    * makes |log| of them), -e/--emoji, --disable-integrity-checking */
   int verbose, logtostderr, logflow, emoji, no_integrity;
   const char *tracing;
+  /* Pulumi's Go-runtime profiling flags, accepted without effect (their
+   * help says why), and --otel-traces, refused (logging.c). */
+  const char *profiling, *otel_traces;
+  int memprofilerate;
   mp_color_mode color_mode;
 
   FILE *out; /* stdout */

@@ -48,6 +48,12 @@ int mp_cli_log_setup(mp_ctx *ctx, const char *cmd) {
           ctx->tracing);
     l->tracing = 1;
   }
+  if (ctx->otel_traces)
+    return mp_args_bad(ctx, cmd,
+                       "unsupported --otel-traces '%s': minipulumi writes no "
+                       "OpenTelemetry traces; use --tracing file:PATH (a "
+                       "trace of the operation's spans, Zipkin v2 JSON)",
+                       ctx->otel_traces);
   l->verbose = ctx->verbose;
   l->flow = ctx->logflow;
   l->to_stderr = ctx->logtostderr;

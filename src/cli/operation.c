@@ -37,6 +37,7 @@ void mp_op_flags_init(mp_op_flags *f) {
   mp_strv_init(&f->replaces);
   mp_strv_init(&f->target_replaces);
   mp_strv_init(&f->config);
+  mp_strv_init(&f->attach_debugger);
   mp_op_policy_init(&f->policy);
 }
 
@@ -46,6 +47,7 @@ void mp_op_flags_destroy(mp_op_flags *f) {
   mp_strv_destroy(&f->replaces);
   mp_strv_destroy(&f->target_replaces);
   mp_strv_destroy(&f->config);
+  mp_strv_destroy(&f->attach_debugger);
   mp_op_policy_destroy(&f->policy);
 }
 
@@ -328,6 +330,11 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     src = mp_import_source_new(r->f->import);
   else if (r->kind == MP_DEPLOY_UPDATE || r->f->run_program)
     rc = mp_cli_source_new(ctx, r->stack, r->f->client, &src, err);
+  /* up --refresh --run-program: the refresh's own run of the program */
+  mp_source *refresh_src = NULL;
+  if (rc == 0 && r->kind == MP_DEPLOY_UPDATE && !r->f->import &&
+      r->f->run_program && r->f->refresh)
+    rc = mp_cli_source_new(ctx, r->stack, r->f->client, &refresh_src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
   int memory_only = last && mp_yaml_source_last_use(src);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
@@ -360,6 +367,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.stack = mp_cli_ref(ctx, r->stack);
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
+    o.refresh_program = refresh_src;
     o.providers = mp_cli_providers_factory(&provs);
     o.config = r->config;
     o.root_dir = ctx->project->dir;
@@ -420,6 +428,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_cli_providers_destroy(&provs);
   /* A Node.js host has a server to stop. */
   if (src && !(leave && memory_only)) src->vt->free(src);
+  if (refresh_src) refresh_src->vt->free(refresh_src);
   mp_policy_run_stop(&policy);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {
@@ -523,7 +532,8 @@ static int prepare(run *r) {
   if (mp_cli_secrets(ctx, r->stack, NULL, mode, &r->pp, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (r->pp) mp_passphrase_derive_ahead(r->pp);
-  if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config, &err) ||
+  if (mp_cli_config_apply_pairs(ctx, r->stack, &r->f->config,
+                                r->f->config_path, &err) ||
       mp_cli_config_build(ctx, r->stack, &r->config, &err))
     return mp_cli_fail(ctx, MP_EXIT_CONFIG, &err);
   if (r->pp) r->crypter = mp_passphrase_crypter(r->pp);
@@ -642,7 +652,38 @@ static int destroy_done(run *r) {
   return 0;
 }
 
+/* up --strict (Pulumi's UpdateOptions.Strict with GeneratePlan): the
+ * preview records a plan into a temporary file, and the update runs with
+ * it as with --plan. An explicit --plan is already such a constraint. */
+static int perform_plain(run *r, int preview_cmd);
 static int perform(run *r, int preview_cmd) {
+  mp_op_flags *f = r->f;
+  if (!f->strict || f->plan || preview_cmd) return perform_plain(r, preview_cmd);
+  const char *tmp = getenv("TMPDIR");
+  char *path = mp_xasprintf("%s/minipulumi-strict-plan-XXXXXX",
+                            tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(path);
+  if (fd < 0) {
+    int status = mp_cli_error(r->ctx, MP_EXIT_ERROR,
+                              "--strict: cannot make a temporary plan file "
+                              "'%s': %s",
+                              path, strerror(errno));
+    free(path);
+    return status;
+  }
+  close(fd);
+  f->save_plan = path;
+  f->strict_plan = path;
+  int status = perform_plain(r, preview_cmd);
+  f->save_plan = NULL;
+  f->plan = NULL;
+  f->strict_plan = NULL;
+  unlink(path);
+  free(path);
+  return status;
+}
+
+static int perform_plain(run *r, int preview_cmd) {
   mp_ctx *ctx = r->ctx;
   mp_op_flags *f = r->f;
   mp_deploy_result res;
@@ -684,6 +725,10 @@ static int perform(run *r, int preview_cmd) {
     }
     mp_display_free(preview);
   }
+  if (f->strict_plan) { /* the update keeps to the preview's plan */
+    f->save_plan = NULL;
+    f->plan = f->strict_plan;
+  }
   memset(&res, 0, sizeof(res));
   if ((rc = deploy_once(r, 0, 0, 1, NULL, &res, &err)))
     return run_error_status(ctx, rc, &err);
@@ -703,6 +748,19 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "if any flags in the group [target exclude] are set "
                         "none of the others can be; [exclude target] were "
                         "all set");
+  if (f->strict && f->skip_preview)
+    return mp_cli_error(ctx, MP_EXIT_ERROR,
+                        "--strict cannot be used with --skip-preview; "
+                        "strict requires a preview");
+  /* Pulumi starts the program (and source plugins) for an IDE's debug
+   * adapter to attach to; minipulumi has no debug adapter protocol. */
+  if (f->attach_debugger.len)
+    return mp_cli_error(ctx, MP_EXIT_CONFIG,
+                        "--attach-debugger is not supported: minipulumi "
+                        "cannot start the program or its plugins under a "
+                        "debugger; run the program's runtime with its own "
+                        "debugger flags (e.g. NODE_OPTIONS=--inspect) "
+                        "instead");
   ctx->config_file = f->config_file;
   int status = mp_op_more_check(ctx, &f->more);
   if (status == 0) status = mp_op_policy_check(ctx, &f->policy);

@@ -18,6 +18,12 @@ typedef struct mp_op_flags {
   int yes, skip_preview, refresh, diff, json, parallel;
   int target_dependents, exclude_dependents, continue_on_error;
   int ignore_protect; /* destroy/up --ignore-protect */
+  /* up/preview --config-path: the --config keys are property paths */
+  int config_path;
+  /* up --strict: the preview records a plan and the update keeps to it */
+  int strict;
+  /* up/preview --attach-debugger: refused (operation.c) */
+  mp_strv attach_debugger;
   int exclude_protected; /* destroy --exclude-protected */
   int run_program; /* refresh/destroy --run-program (deploy/run_program.c) */
   int expect_no_changes, show_secrets, preview_only, remove;
@@ -29,6 +35,7 @@ typedef struct mp_op_flags {
   const char *event_log, *message;
   /* Update plans (cli/plan_file.h): preview --save-plan, up --plan. */
   const char *save_plan, *plan;
+  const char *strict_plan; /* up --strict: the preview's plan file */
   /* What the Automation API passes (cli/op_automation.c): --client (the
    * caller's LanguageRuntime serving an inline program), --exec-kind,
    * --exec-agent, --config-file (the stack's config file instead of

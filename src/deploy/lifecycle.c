@@ -474,14 +474,31 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.kind = MP_DEPLOY_REFRESH;
   ro.source = NULL;
   ro.refresh_first = 0;
+  ro.run_program = 0;
   ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
   ro.plan = NULL; /* a plan is about the update's steps */
-  int rc = mp__deploy_run_one(&ro, res, err);
+  /* up --refresh --run-program (Pulumi's UpdateOptions.RefreshProgram):
+   * the refresh configures the providers as the program does. */
+  mp_snapshot *news = NULL;
+  mp_value *outs = NULL;
+  int rc = 0;
+  if (o->kind == MP_DEPLOY_UPDATE && o->run_program && o->refresh_program) {
+    mp_deploy_opts po = *o;
+    po.source = o->refresh_program;
+    rc = mp__deploy_program_preview(&po, res, &news, &outs, err);
+    ro.program_news = news;
+    ro.program_outputs = outs;
+  }
+  if (rc == 0 && !res->failed) rc = mp__deploy_run_one(&ro, res, err);
+  if (news) mp_snapshot_free(news);
+  mp_value_free(outs);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;
   mp_deploy_opts uo = *o;
   uo.refresh_first = 0;
+  uo.run_program = 0;
+  uo.refresh_program = NULL;
   rc = mp__deploy_run_one(&uo, res, err);
   res->counts[MP_OP_REFRESH] += rres.counts[MP_OP_REFRESH];
   return rc;

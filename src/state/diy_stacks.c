@@ -1,7 +1,8 @@
 /* Stacks of the DIY store: a stack exists while its checkpoint file does
  * (.pulumi/stacks/<project>/<stack>.json or .json.gz); listing reads the
  * folders of every project; rename rewrites every URN and moves the
- * history; remove deletes the checkpoint, its backups and its history, as
+ * history; remove deletes the history, and either keeps the checkpoint as
+ * its .bak and the backups or (--remove-backups) deletes them, as
  * Pulumi's removeStack does. The stack a project has selected is kept in
  * .pulumi/minipulumi/selected/<project> (Pulumi keeps it outside the
  * folder, in ~/.pulumi/workspaces). */
@@ -256,16 +257,24 @@ int mp__diy_secrets_set(mp_store *base, mp_stack_ref st, const char *type,
 
 /* ==== remove / rename ==== */
 
-/* Removes the checkpoint files of |st| (both forms) and their .bak. */
-static int remove_checkpoints(mp_diy *s, mp_stack_ref st, mp_err *err) {
+/* Removes the checkpoint files of |st| (both forms) and their .bak; with
+ * |keep| (Pulumi's removeStack without --remove-backups), each checkpoint
+ * is renamed to its .bak instead, and the .bak files stay. */
+static int remove_checkpoints(mp_diy *s, mp_stack_ref st, int keep,
+                              mp_err *err) {
   char *plain = mp__diy_stack_path(s, st);
-  static const char *const suffixes[] = {"", ".bak", ".gz", ".gz.bak"};
+  static const char *const suffixes[] = {"", ".gz", ".bak", ".gz.bak"};
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < MP_ARRAY_LEN(suffixes); i++) {
+    int is_bak = strstr(suffixes[i], ".bak") != NULL;
+    if (keep && is_bak) continue;
     char *p = mp_xasprintf("%s%s", plain, suffixes[i]);
-    if (unlink(p) != 0 && errno != ENOENT)
+    char *bak = mp_xasprintf("%s.bak", p);
+    int bad = keep ? rename(p, bak) != 0 : unlink(p) != 0;
+    if (bad && errno != ENOENT)
       rc = mp_err_set(err, MP_EIO, "cannot remove '%s': %s", p,
                       strerror(errno));
+    free(bak);
     free(p);
   }
   free(plain);
@@ -280,13 +289,15 @@ int mp__diy_stack_remove(mp_store *base, mp_stack_ref st, int force,
     return err->code;
   int64_t n = (int64_t)m->nres;
   mp__diy_release(s, m);
-  if (n > 0 && !force)
+  if (n > 0 && !(force & MP_STORE_RM_FORCE))
     return mp__store_not_empty(st, n, err);
   if (mp__diy_lock_check_free(s, st, err) < 0)
     return err->code;
-  int rc = remove_checkpoints(s, st, err);
+  int backups = (force & MP_STORE_RM_BACKUPS) != 0;
+  int rc = remove_checkpoints(s, st, !backups, err);
+  /* the history always goes; the backups only when asked */
   static const char *const dirs[] = {"history", "backups"};
-  for (size_t i = 0; rc == 0 && i < MP_ARRAY_LEN(dirs); i++) {
+  for (size_t i = 0; rc == 0 && i < (backups ? 2u : 1u); i++) {
     char *dir = mp__diy_stack_dir(s, dirs[i], st);
     rc = mp__diy_remove_tree(dir, err);
     free(dir);
@@ -343,7 +354,7 @@ int mp__diy_stack_rename(mp_store *base, mp_stack_ref st, const char *new_name,
   /* the model now names the new stack, or is half renamed: drop it */
   mp__diy_release(s, m);
   if (rc == 0)
-    rc = remove_checkpoints(s, st, err);
+    rc = remove_checkpoints(s, st, 0, err);
   if (rc == 0)
     rc = mp__diy_history_rename(s, st, new_name, err);
   if (rc == 0)

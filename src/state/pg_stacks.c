@@ -103,7 +103,7 @@ int mp__pg_stack_remove(mp_store *base, mp_stack_ref st, int force,
   mp_pg *s = mp__pg(base);
   if (mp__pg_tx_begin(s, err) < 0)
     return err->code;
-  int rc = remove_tx(s, st, force, err);
+  int rc = remove_tx(s, st, force & MP_STORE_RM_FORCE, err);
   if (rc == 0)
     return mp__pg_tx_commit(s, err);
   mp__pg_tx_rollback(s);

@@ -106,7 +106,7 @@ int mp__sqlite_stack_remove(mp_store *base, mp_stack_ref st, int force,
   mp_sqlite *s = mp__sqlite(base);
   if (mp__tx_begin(s, err) < 0)
     return err->code;
-  int rc = remove_tx(s, st, force, err);
+  int rc = remove_tx(s, st, force & MP_STORE_RM_FORCE, err);
   if (rc == 0)
     return mp__tx_commit(s, err);
   mp__tx_rollback(s);

@@ -126,6 +126,11 @@ void mp_stack_info_destroy(mp_stack_info *i);
 /* Removes a stack and everything stored for it. Refuses (MP_ESTATE) when
  * it still has resources unless |force|. */
 int mp_store_stack_remove(mp_store *s, mp_stack_ref st, int force, mp_err *err);
+/* How mp_store_stack_remove removes: |force| may also carry
+ * MP_STORE_RM_BACKUPS. On file:// (Pulumi's diy removeStack), without it
+ * the checkpoint is kept as <stack>.json.bak and the per-update backups
+ * stay; with it both go. The other stores keep no backups. */
+enum { MP_STORE_RM_FORCE = 1, MP_STORE_RM_BACKUPS = 2 };
 int mp_store_stack_rename(mp_store *s, mp_stack_ref st, const char *new_name,
                           mp_err *err);
 /* The selected stack of |project| (owned), or NULL in *out if none. */

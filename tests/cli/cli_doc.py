@@ -25,13 +25,14 @@ OPERATION = ["config-file", "debug", "diff", "json", "message", "parallel",
 PULUMI = {
     "": ["color", "cwd", "disable-integrity-checking", "emoji", "logflow",
          "logtostderr", "memprofilerate", "non-interactive", "profiling",
-         "tracing", "verbose", "fully-qualify-stack-names"],
+         "tracing", "verbose", "fully-qualify-stack-names", "otel-traces"],
     "up": OPERATION + [
         "config", "config-path", "continue-on-error", "expect-no-changes",
         "plan", "policy-pack", "policy-pack-config", "refresh", "replace",
         "secrets-provider", "show-config", "show-full-output",
         "show-policy-remediations", "show-reads", "show-secrets",
-        "skip-preview", "target-replace", "yes", "attach-debugger"],
+        "skip-preview", "target-replace", "yes", "attach-debugger", "strict",
+        "exec-agent"],
     "preview": OPERATION + [
         "config", "config-path", "expect-no-changes", "import-file",
         "policy-pack", "policy-pack-config", "refresh", "replace",
@@ -48,7 +49,7 @@ PULUMI = {
                "generate-code", "json", "message", "out", "parallel",
                "parent", "preview-only", "properties", "protect", "provider",
                "skip-preview", "stack", "suppress-outputs",
-               "suppress-permalink", "yes", "exec-kind"],
+               "suppress-permalink", "yes", "exec-kind", "suppress-progress"],
     "cancel": ["stack", "yes"],
     "config": ["config-file", "json", "show-secrets", "stack", "open"],
     "config get": ["json", "path", "open"],
@@ -71,7 +72,11 @@ PULUMI = {
     "stack import": ["file", "force", "stack"],
     "stack history": ["full-dates", "json", "page", "page-size",
                       "show-secrets", "stack"],
-    "stack tag": [], "stack graph": [], "stack unselect": [],
+    "stack tag": [], "stack unselect": [],
+    # stack/stack_graph.go
+    "stack graph": ["stack", "ignore-parent-edges", "ignore-dependency-edges",
+                    "dependency-edge-color", "parent-edge-color",
+                    "short-node-name", "dot-fragment"],
     "stack tag get": ["stack"], "stack tag ls": ["json", "stack"],
     "stack tag rm": ["stack"], "stack tag set": ["stack"],
     "stack change-secrets-provider": [],
@@ -84,17 +89,34 @@ PULUMI = {
     "state repair": ["stack", "yes"],
     "state edit": ["stack"],
     "state upgrade": ["yes"],
-    "login": ["cloud-url", "default-org", "insecure", "local"],
+    "state taint": ["stack", "yes"],
+    "state untaint": ["all", "stack", "yes"],
+    "login": ["cloud-url", "default-org", "insecure", "local", "interactive"],
     "logout": ["all", "cloud-url", "local"],
     "whoami": ["json", "verbose"],
     "version": [],
     "plugin": [],
     "plugin ls": ["json", "project"],
-    "plugin install": ["exact", "file", "reinstall", "server"],
+    "plugin install": ["exact", "file", "reinstall", "server", "checksum"],
     "plugin rm": ["all", "yes"],
-    "plugin run": [],
+    "plugin run": ["kind"],
     "gen-completion": [],
-    "about": [], "new": [], "install": [], "convert": [], "watch": [],
+    # about.go
+    "about": ["json", "stack", "transitive"],
+    # newcmd/new.go
+    "new": ["config", "config-path", "description", "dir", "force",
+            "generate-only", "name", "offline", "stack", "yes",
+            "secrets-provider", "list-templates"],
+    # install.go
+    "install": ["use-language-version-tools", "no-plugins",
+                "no-dependencies", "reinstall"],
+    "convert": [],
+    # operations/watch.go
+    "watch": ["path", "debug", "stack", "config-file", "config",
+              "config-path", "secrets-provider", "message", "policy-pack",
+              "policy-pack-config", "parallel", "refresh", "show-config",
+              "show-replacement-steps", "show-sames", "urns",
+              "skip-plugin-pre-install", "exec-kind"],
     "package": [], "package get-schema": [], "package gen-sdk": [],
     "schema": [], "schema check": [],
     "policy new": [], "policy validate-config": [],
@@ -104,10 +126,24 @@ PULUMI = {
 WHY = {
     "": {"memprofilerate": "missing: Go runtime setting",
          "profiling": "missing: Go runtime profiles"},
-    "up": {"attach-debugger": "missing"},
-    "preview": {"attach-debugger": "missing"},
-    "login": {"default-org": "missing: organizations are Pulumi Cloud's",
-              "insecure": "missing: no HTTPS backend"},
+    "login": {"default-org": "missing: organizations are Pulumi Cloud's"},
+}
+
+# The flags minipulumi has and Pulumi's command sources (PULUMI above) do
+# not: the only ones that may be labelled `minipulumi only`. A flag of the
+# binary's help missing from both fails the check, so a label is never a
+# guess.
+MINIPULUMI_ONLY = {
+    "": {"stack", "backend"},
+    "up": {"ignore-protect", "serial-stepgen"},
+    "preview": {"secrets-provider", "serial-stepgen", "exec-agent",
+                "show-full-output"},
+    "refresh": {"show-reads", "serial-stepgen", "exec-agent", "policy-pack",
+                "policy-pack-config", "show-config", "show-full-output"},
+    "destroy": {"ignore-protect", "show-secrets", "show-reads",
+                "serial-stepgen", "exec-agent", "policy-pack",
+                "policy-pack-config", "show-full-output"},
+    "stack graph": {"format"},
 }
 CLOUD = ("--remote*, --neo and --teams on every command, and the commands "
          "org, console, deployment, env and logs, exit 2 with one error "
@@ -116,7 +152,11 @@ CLOUD = ("--remote*, --neo and --teams on every command, and the commands "
 
 def status(path, flag, have):
     if flag in have:
-        return "yes: " + (have[flag] or "accepted")
+        text = have[flag] or "accepted"
+        # a flag that cannot mean anything here says so in its help
+        if text.startswith(("no effect:", "refused:")):
+            return text
+        return "yes: " + text
     why = WHY.get(path, {}).get(flag)
     return why or "missing"
 
@@ -156,6 +196,10 @@ def render(pages):
             out.append(f"| `--{f}` | {status(path, f, known)} |")
         for f in have:
             if f not in pflags:
+                if f not in MINIPULUMI_ONLY.get(path, ()):
+                    raise SystemExit(
+                        f"cli_doc.py: `minipulumi {path}` --{f} is neither "
+                        "among Pulumi's flags (PULUMI) nor in MINIPULUMI_ONLY")
                 out.append(f"| `--{f}` | minipulumi only: {have[f]} |")
         out.append("")
     extra = [p for p in pages if p not in PULUMI]

@@ -157,11 +157,11 @@ build_tree() {
 # The debug tree first: its tests are the first lane.
 if build_tree build --buildtype=debug -Dwerror=true; then
   # Lane 1, in the background: the debug tree's share (see the header),
-  # its output kept in a file and shown at the end. Most of it waits for
-  # node (the SDK, the provider plugins), PostgreSQL servers and slow
-  # resources, and its runners that are not is_parallel (conformance,
-  # conformance-pg, -diy, crash-pg, fuzz-pg, ...) run one at a time: the
-  # second lane fills the cores meanwhile.
+  # its output kept in a file and shown at the end. Its runners that are
+  # not is_parallel (conformance, conformance-pg, -diy, crash-pg,
+  # fuzz-pg, ...) run one at a time, and its tests wait for PostgreSQL
+  # servers, slow resources and node processes starting: the second lane
+  # fills the cores meanwhile.
   run_tests build --suite nodejs --suite automation --suite plugins \
     --suite components --suite language-l2 --suite policy \
     --suite conformance --suite postgres --suite diy \
@@ -180,12 +180,13 @@ if NICE=10 build_tree build-asan --buildtype=debug -Dwerror=true \
   # kind (a component with outputs and secrets; the engine events stream;
   # plugins that exit, crash, hang and answer garbage; Construct and Call;
   # a policy pack that rejects and remediates a Node.js program's
-  # resources).
+  # resources), and the unit test of the policy suite, which
+  # --no-suite policy left out above.
   # (their log: meson-logs/testlog-node.*, beside the first run's)
   run_tests build-asan --logbase testlog-node \
     nodejs-t0001-components-outputs automation-events \
     plugins-t0300-failures components-t0100-construct-call \
-    policy-t0003-nodejs
+    policy-t0003-nodejs test_policy_schema
 fi
 
 # ThreadSanitizer for every test that starts threads (tests/meson.build

@@ -1,33 +1,46 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs the whole test suite:
-#   build       debug, -Dwerror=true                  all tests
+# Sets up, builds and runs the whole test suite, each test once in the
+# tree where it checks most:
 #   build-asan  AddressSanitizer + UBSan, -Dwerror    the tests that run
 #               mostly our C code: every unit test, the CLI scripts, the
-#               conformance, crash, fuzz and soak runners, language L1;
-#               of the suites driven by Node.js programs and plugins
-#               (nodejs, automation, plugins, components) one test each
+#               conformance (--parallel 8), crash, fuzz and soak runners,
+#               language L1; of the suites driven by Node.js programs and
+#               plugins (nodejs, automation, plugins, components, policy)
+#               one test each
+#   build       debug, -Dwerror=true                  what the ASan tree
+#               leaves out: the Node.js-driven suites in full, language
+#               L2, the conformance at --parallel 1 and 8 (the two final
+#               states compared), the PostgreSQL and file:// (diy) runs
 #   build-tsan  ThreadSanitizer, -Dwerror             suite "tsan": every test
 #                                                     that starts threads
 #   build-fuzz  clang, -Dfuzz=true, -Dwerror          suite "fuzz": each
 #               libFuzzer target on its corpus, then a few seconds of new
 #               inputs (tests/fuzz/meson.build)
+# The debug tree's tests run in the background beside the other trees'
+# builds and tests (two lanes): see "Suite time" in docs/reliability.md.
+# `meson test -C build` by hand still runs every test of that tree (the
+# longer crash, fuzz and soak counts of the debug tree among them).
 # The PostgreSQL backend's tests start private servers of their own
 # (tests/pg/pgtest.py); the end-to-end ones (suite "postgres") run in the
 # debug tree only.
 # Why the sanitizer tree runs one test of each Node.js-driven suite: their
-# time goes to node (starting the SDK, the provider plugins), not to our C
-# code, and the C paths they reach (the resource monitor, the gRPC
-# transport, the plugin host, the engine events) are the same in every
-# test of a suite; the unit tests of those layers (monitor, rpc with
-# test_rpc_node's real gRPC peer, plugin) run there in full. Running them
-# all took most of the suite's wall time for little more to check; the
-# debug tree runs every one of them. Language L2 (Node.js plugins only)
-# is left out for the same reason.
+# time goes to node (starting the SDK, the provider plugins, the policy
+# packs), not to our C code, and the C paths they reach (the resource
+# monitor, the gRPC transport, the plugin host, the engine events) are the
+# same in every test of a suite; the unit tests of those layers (monitor,
+# rpc with test_rpc_node's real gRPC peer, plugin) run there in full.
+# Running them all took most of the suite's wall time for little more to
+# check; the debug tree runs every one of them. Language L2 (Node.js
+# plugins only) is left out for the same reason.
+# Why the debug tree does not run the CLI scripts, the unit tests and the
+# crash, fuzz, soak and L1 runners: the ASan tree runs the same scripts
+# on the same code (also unoptimised) and sees more (memory errors, UB);
+# running them twice cost a third of the suite's time.
 # Exits non-zero on any failure; the last line is "N passed, N failed",
 # summed over all trees (a test that times out counts as failed).
 set -uo pipefail
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 # The Node.js packages of the gRPC tests' peer (tests/rpc), the Node.js
@@ -53,20 +66,27 @@ if [ -n "$py" ] && [ "$(command -v python3)" != "$py" ]; then
   export PATH="$pybin:$PATH"
 fi
 
-# Two tests a core: many spend their time waiting (slow resources that
-# are killed, Ctrl-C, the live display's refresh, servers and Node.js
-# plugins starting), and at one a core the cores were idle a third of
-# the time (the cli suite: 137 s at one a core, 79 s at two, on 2 cores).
-export MESON_TESTTHREADS=${MESON_TESTTHREADS:-$(($(nproc) * 2))}
+# Three tests a core in all, half of them in each of the two lanes below
+# (unless MESON_TESTTHREADS is set, then that many in each): many tests
+# spend their time waiting (slow resources that are killed, Ctrl-C, the
+# live display's refresh, servers and Node.js plugins starting), and at
+# one a core the cores were idle a third of the time (the cli suite:
+# 137 s at one a core, 79 s at two, on 2 cores). Not more: the tests are
+# CPU-bound for the rest, and each more shares the cores further (their
+# time limits are generous, not endless).
+cores=$(nproc)
+export MESON_TESTTHREADS=${MESON_TESTTHREADS:-$(((cores * 3 + 1) / 2))}
 
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-passed=0
-failed=0
-status=0
-log=$(mktemp)
-trap 'rm -f "$log"; rm -rf "$pybin"' EXIT
+# Each step appends "PASSED FAILED" to $results (the two lanes below run
+# in separate processes, so no shell variable holds the totals); each
+# meson test and build writes its own log under $logs.
+logs=$(mktemp -d)
+results=$logs/results
+: >"$results"
+trap 'rm -rf "$logs" "$pybin"' EXIT
 
 # configure DIR OPTION... : meson setup, or --reconfigure if DIR already
 # holds a configured tree (so that re-running is idempotent).
@@ -80,15 +100,15 @@ configure() {
   fi
 }
 
-# count FIELD: the number on meson's "FIELD:   N" summary line in $log.
+# count LOG FIELD: the number on meson's "FIELD:   N" summary line in LOG.
 count() {
   local n
-  n=$(sed -n "s/^$1:[[:space:]]*\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1)
+  n=$(sed -n "s/^$2:[[:space:]]*\([0-9][0-9]*\).*/\1/p" "$1" | tail -n 1)
   echo "${n:-0}"
 }
 
 # run_tests DIR [MESON TEST ARGS...]: runs meson test, adds its Ok/Fail
-# (and Timeout) counts to the totals.
+# (and Timeout) counts to $results.
 run_tests() {
   local dir=$1
   shift
@@ -97,55 +117,76 @@ run_tests() {
   if [ -n "${MINIPULUMI_TEST_TIMEOUT_MULTIPLIER:-}" ]; then
     set -- --timeout-multiplier "$MINIPULUMI_TEST_TIMEOUT_MULTIPLIER" "$@"
   fi
+  local log
+  log=$(mktemp "$logs/test.XXXXXX")
   echo "== meson test -C $dir $*"
   meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   local ok fail timeout
-  ok=$(count Ok)
-  fail=$(count Fail)
-  timeout=$(count Timeout)
-  passed=$((passed + ok))
-  failed=$((failed + fail + timeout))
-  if [ "$rc" -ne 0 ]; then
-    status=1
-    # Nothing counted (e.g. the build failed): still report a failure.
-    if [ $((fail + timeout)) -eq 0 ]; then
-      failed=$((failed + 1))
-    fi
+  ok=$(count "$log" Ok)
+  fail=$(count "$log" Fail)
+  timeout=$(count "$log" Timeout)
+  fail=$((fail + timeout))
+  # Nothing counted (e.g. the build failed): still report a failure.
+  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+    fail=1
   fi
+  echo "$ok $fail" >>"$results"
+  echo "== meson test -C $dir: $ok passed, $fail failed"
 }
 
 # build_tree DIR OPTION...: configure and build; on failure count one
-# failure and return non-zero.
+# failure and return non-zero. NICE (environment) runs the build at that
+# niceness, below the tests of the other lane.
 build_tree() {
   local dir=$1
   shift
+  local log
+  log=$(mktemp "$logs/build.XXXXXX")
   echo "== building $dir"
-  if configure "$dir" "$@" >"$log" 2>&1 && ninja -C "$dir" >"$log" 2>&1; then
+  if configure "$dir" "$@" >"$log" 2>&1 &&
+      nice -n "${NICE:-0}" ninja -C "$dir" >"$log" 2>&1; then
     return 0
   fi
   grep -v '^\[[0-9]*/[0-9]*\] ' "$log"
   echo "test: building $dir failed" >&2
-  status=1
-  failed=$((failed + 1))
+  echo "0 1" >>"$results"
   return 1
 }
 
+# The debug tree first: its tests are the first lane.
 if build_tree build --buildtype=debug -Dwerror=true; then
-  run_tests build
+  # Lane 1, in the background: the debug tree's share (see the header),
+  # its output kept in a file and shown at the end. Its runners that are
+  # not is_parallel (conformance, conformance-pg, -diy, crash-pg,
+  # fuzz-pg, ...) run one at a time, and its tests wait for PostgreSQL
+  # servers, slow resources and node processes starting: the second lane
+  # fills the cores meanwhile.
+  run_tests build --suite nodejs --suite automation --suite plugins \
+    --suite components --suite language-l2 --suite policy \
+    --suite conformance --suite postgres --suite diy \
+    >"$logs/debug-lane" 2>&1 &
+  debug_lane=$!
 fi
 
-if build_tree build-asan --buildtype=debug -Dwerror=true \
+# Lane 2: the other trees one after another, their builds niced below the
+# first lane's tests.
+if NICE=10 build_tree build-asan --buildtype=debug -Dwerror=true \
     -Db_sanitize=address,undefined -Db_lundef=false; then
   run_tests build-asan --no-suite language-l2 --no-suite nodejs \
-    --no-suite automation --no-suite plugins --no-suite components
+    --no-suite automation --no-suite plugins --no-suite components \
+    --no-suite policy
   # One of each Node.js-driven suite (see the header): the richest of its
   # kind (a component with outputs and secrets; the engine events stream;
-  # plugins that exit, crash, hang and answer garbage; Construct and Call).
+  # plugins that exit, crash, hang and answer garbage; Construct and Call;
+  # a policy pack that rejects and remediates a Node.js program's
+  # resources), and the unit test of the policy suite, which
+  # --no-suite policy left out above.
   # (their log: meson-logs/testlog-node.*, beside the first run's)
   run_tests build-asan --logbase testlog-node \
     nodejs-t0001-components-outputs automation-events \
-    plugins-t0300-failures components-t0100-construct-call
+    plugins-t0300-failures components-t0100-construct-call \
+    policy-t0003-nodejs test_policy_schema
 fi
 
 # ThreadSanitizer for every test that starts threads (tests/meson.build
@@ -156,25 +197,37 @@ fi
 # binary itself on the project's own conformance scenarios (X..) at
 # --parallel 8.
 echo "== configuring build-tsan"
+tsan_log=$logs/configure-tsan
 if configure build-tsan --buildtype=debug -Dwerror=true \
-    -Db_sanitize=thread >"$log" 2>&1; then
-  if build_tree build-tsan; then
+    -Db_sanitize=thread >"$tsan_log" 2>&1; then
+  if NICE=10 build_tree build-tsan; then
     run_tests build-tsan --suite tsan
   fi
 else
-  cat "$log"
+  cat "$tsan_log"
   echo "test: configuring build-tsan failed" >&2
-  status=1
-  failed=$((failed + 1))
+  echo "0 1" >>"$results"
 fi
 
 # The libFuzzer targets (tests/fuzz/targets/), built by clang 14 with
 # coverage, AddressSanitizer and UBSan; scripts/fuzz.sh runs longer
 # campaigns on the same tree.
-if CC=clang-14 build_tree build-fuzz --buildtype=debugoptimized -Dwerror=true \
-    -Dfuzz=true -Db_lundef=false; then
+if CC=clang-14 NICE=10 build_tree build-fuzz --buildtype=debugoptimized \
+    -Dwerror=true -Dfuzz=true -Db_lundef=false; then
   run_tests build-fuzz --suite fuzz
 fi
 
+if [ -n "${debug_lane:-}" ]; then
+  echo "== waiting for the debug tree's tests"
+  wait "$debug_lane"
+  cat "$logs/debug-lane"
+fi
+
+passed=0
+failed=0
+while read -r ok fail; do
+  passed=$((passed + ok))
+  failed=$((failed + fail))
+done <"$results"
 echo "$passed passed, $failed failed"
-exit "$status"
+[ "$failed" -eq 0 ]

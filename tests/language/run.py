@@ -388,6 +388,9 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("-v", dest="verbose", action="store_true")
+    ap.add_argument("--shard", default=None, metavar="I/N",
+                    help="only every N-th of the selected tests, from the I-th (1..N): "
+                         "meson runs the shards of a long suite side by side")
     ap.add_argument("--pin-versions", action="store_true",
                     help="development aid: see pin_versions")
     args = ap.parse_intermixed_args()
@@ -401,6 +404,15 @@ def main():
             print("unknown test %s" % n)
             return 2
     names = [n for n in names if args.filter in n]
+    if args.shard:
+        try:
+            i, n = (int(x) for x in args.shard.split("/"))
+            if not 1 <= i <= n:
+                raise ValueError
+        except ValueError:
+            print("--shard takes I/N with 1 <= I <= N, not %r" % args.shard)
+            return 2
+        names = names[i - 1::n]
     if any(n.startswith(("l2-", "provider-")) for n in names) and not os.path.isdir(
             os.path.join(HERE, "node_modules", "@pulumi", "pulumi")):
         print("FAIL: the test providers need tests/language/node_modules: "

@@ -5,6 +5,7 @@
  * find them: the environment, then the profile's entries in the shared
  * credentials and config files. */
 #include "state/s3_int.h"
+#include "state/store.h"
 
 #include <ctype.h>
 #include <pwd.h>
@@ -172,13 +173,17 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
                       "the state store URL '%s' names no bucket; use "
                       "s3://BUCKET[/PREFIX][?region=...]",
                       url);
-  if (memchr(p, '@', hl))
-    return mp_err_set(err, MP_EINVAL,
+  if (memchr(p, '@', hl)) {
+    char *shown = mp_store_url_redact(url); /* never the password */
+    mp_err_set(err, MP_EINVAL,
                       "the state store URL '%s' has a user name or password; "
                       "S3 credentials come from AWS_ACCESS_KEY_ID and "
                       "AWS_SECRET_ACCESS_KEY or a profile (docs/"
                       "state-backends.md)",
-                      url);
+                      shown);
+    free(shown);
+    return MP_EINVAL;
+  }
   c->bucket = mp_xstrndup(p, hl);
   p += hl;
   size_t pl = strcspn(p, "?#");

@@ -10,7 +10,8 @@ CMD gets MP_TEST_S3_URL (s3://state?endpoint=...&s3ForcePathStyle=true&
 region=us-east-1), MP_TEST_S3_ENDPOINT (http://127.0.0.1:PORT),
 MP_TEST_S3_DATA (the server's data folder: objects are files under
 DATA/state/) and the server's credentials in AWS_ACCESS_KEY_ID and
-AWS_SECRET_ACCESS_KEY. Exits 77 (skipped) only when the server's package
+AWS_SECRET_ACCESS_KEY; "@S3_URL@" in CMD's arguments becomes that URL.
+Exits 77 (skipped) only when the server's package
 is not installed (./scripts/npm-deps.sh tests/s3)."""
 import os
 import shutil
@@ -96,6 +97,7 @@ def main():
             for k in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION",
                       "AWS_DEFAULT_REGION"):
                 env.pop(k, None)
+            cmd = [a.replace("@S3_URL@", env["MP_TEST_S3_URL"]) for a in cmd]
             rc = subprocess.call(cmd, env=env)
         finally:
             stop(proc)

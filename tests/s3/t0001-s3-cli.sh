@@ -59,7 +59,7 @@ if [ $rcb -ne 0 ] &&
 else
   fail "second up (rc $rcb): $(cat "$T/b.out")"
 fi
-"$MP" --backend "$URL" stack export -s dev >"$T/before.json" 2>&1 || fail "export"
+"$MP" --backend "$URL" stack export -s dev >"$T/before.json" 2>"$T/before.err" || fail "export"
 
 # a server that answers 500 (retried, then reported) or 403
 cat >"$T/fake.py" <<'P'
@@ -112,7 +112,7 @@ rc=$?
   ok "a server that is down: a clear error" || fail "server down (rc $rc): $(cat "$T/d.out")"
 
 # the bucket's state is what the runs left
-"$MP" --backend "$URL" stack export -s dev >"$T/after.json" 2>&1
+"$MP" --backend "$URL" stack export -s dev >"$T/after.json" 2>"$T/after.err"
 # (the export's manifest time is the time of the export)
 cmp -s <(grep -v '"time":' "$T/before.json") <(grep -v '"time":' "$T/after.json") && ok "the state is intact" ||
   fail "state changed: $(diff "$T/before.json" "$T/after.json" | head -20)"

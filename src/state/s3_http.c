@@ -136,7 +136,8 @@ int mp__s3_request(const s3_conf *c, const char *method, const char *key,
       hs = curl_slist_append(hs, h_token);
     if (header)
       hs = curl_slist_append(hs, header);
-    hs = curl_slist_append(hs, "Expect:");
+    /* no "Expect:" to switch 100-continue off: libcurl's signer would
+     * sign that header, which is then not sent (S3 refuses it) */
     cerr[0] = '\0';
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);

@@ -6,6 +6,9 @@ happens.
 
     s3test.py run [--dir DIR] -- CMD...
 
+Every request passes through sigv4_proxy.py, which checks its signature as
+S3 does (s3rver does not); a badly signed one fails the run.
+
 CMD gets MP_TEST_S3_URL (s3://state?endpoint=...&s3ForcePathStyle=true&
 region=us-east-1), MP_TEST_S3_ENDPOINT (http://127.0.0.1:PORT),
 MP_TEST_S3_DATA (the server's data folder: objects are files under
@@ -21,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sigv4_proxy  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 S3RVER = os.path.join(HERE, "node_modules", "s3rver", "bin", "s3rver.js")
@@ -83,8 +89,10 @@ def main():
     rc = 1
     with open(logpath, "w") as log:
         proc, port = start(data, log)
+        proxy = sigv4_proxy.Proxy(port, "S3RVER", log)
         try:
-            endpoint = "http://127.0.0.1:%d" % port
+            # every request goes through the proxy that checks its SigV4
+            endpoint = "http://127.0.0.1:%d" % proxy.port
             env = dict(os.environ)
             env.update({
                 "MP_TEST_S3_ENDPOINT": endpoint,
@@ -99,7 +107,12 @@ def main():
                 env.pop(k, None)
             cmd = [a.replace("@S3_URL@", env["MP_TEST_S3_URL"]) for a in cmd]
             rc = subprocess.call(cmd, env=env)
+            print("s3test: %d requests signed right, %d not" % (proxy.good, proxy.bad))
+            if proxy.bad and rc == 0:
+                print("s3test: badly signed requests (see the server log)")
+                rc = 1
         finally:
+            proxy.stop()
             stop(proc)
     if rc != 0 and keep:
         os.makedirs(keep, exist_ok=True)

@@ -15,12 +15,17 @@
 #include <time.h>
 
 #include <curl/curl.h>
+#include <libxml/parser.h>
 #include <openssl/sha.h>
 
 #define S3_ATTEMPTS 3
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+/* Both libraries' global set-up, once, before any thread uses them. */
+static void curl_init(void) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  xmlInitParser();
+}
 
 char *mp__s3_encode(const char *s, int keep_slash) {
   mp_buf b;

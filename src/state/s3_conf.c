@@ -6,6 +6,7 @@
  * credentials and config files. */
 #include "state/s3_int.h"
 #include "state/store.h"
+#include "state/store_int.h"
 
 #include <ctype.h>
 #include <pwd.h>
@@ -54,7 +55,7 @@ static int parse_bool(const char *v, int *out) {
 static char *home_of(const char *home) {
   if (home && *home)
     return mp_xstrdup(home);
-  const char *h = getenv("HOME");
+  const char *h = mp__store_env("HOME");
   if (h && *h)
     return mp_xstrdup(h);
   struct passwd *pw = getpwuid(getuid());
@@ -103,7 +104,7 @@ static char *ini_get(const char *path, const char *section, const char *key) {
 }
 
 static const char *env_nonempty(const char *name) {
-  const char *v = getenv(name);
+  const char *v = mp__store_env(name);
   return v && *v ? v : NULL;
 }
 
@@ -178,8 +179,8 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
     mp_err_set(err, MP_EINVAL,
                       "the state store URL '%s' has a user name or password; "
                       "S3 credentials come from AWS_ACCESS_KEY_ID and "
-                      "AWS_SECRET_ACCESS_KEY or a profile (docs/"
-                      "state-backends.md)",
+                      "AWS_SECRET_ACCESS_KEY or a profile; see "
+                      "docs/state-backends.md",
                       shown);
     free(shown);
     return MP_EINVAL;
@@ -275,9 +276,9 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
     if (region && *region)
       c->region = mp_xstrdup(region);
     else if (env_nonempty("AWS_REGION"))
-      c->region = mp_xstrdup(getenv("AWS_REGION"));
+      c->region = mp_xstrdup(env_nonempty("AWS_REGION"));
     else if (env_nonempty("AWS_DEFAULT_REGION"))
-      c->region = mp_xstrdup(getenv("AWS_DEFAULT_REGION"));
+      c->region = mp_xstrdup(env_nonempty("AWS_DEFAULT_REGION"));
     else
       c->region = profile_get(home, prof, "region", 0);
     if (c->region == NULL)

@@ -208,7 +208,10 @@ static void test_s3_url_and_credentials(void) {
   free(home);
 }
 
+static const char *env_of(const char *name) { return getenv(name); }
+
 int main(void) {
+  mp_store_set_env(env_of);
   g_endpoint = getenv("MP_TEST_S3_ENDPOINT");
   g_data = getenv("MP_TEST_S3_DATA");
   if (g_endpoint == NULL || g_data == NULL) {

@@ -26,6 +26,8 @@ packages=(
   zlib1g-dev
   # plugin tarballs (libarchive) and their downloads (libcurl)
   libarchive-dev libcurl4-openssl-dev
+  # s3:// state: ListObjectsV2 answers are XML (libxml2)
+  libxml2-dev
   # fn::length counts grapheme clusters with ICU's break iterator
   libicu-dev
   # `config set` weighs a value's entropy as Pulumi does, with zxcvbn

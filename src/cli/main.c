@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "state/store.h"
 #include "cli/args.h"
 #include "cli/children.h"
 #include "cli/cloud_only.h"
@@ -170,8 +171,12 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
   return c->fn(argc - first, argv + first, ctx);
 }
 
+/* The stores' view of the environment (AWS_* of s3:// stores). */
+static const char *env_of(const char *name) { return getenv(name); }
+
 int main(int argc, char **argv) {
   mp_prog_name_set(argv[0]);
+  mp_store_set_env(env_of);
   mp_ctx ctx;
   mp_ctx_init(&ctx);
   install_signals(&ctx);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ==== models in use ==== */
 
@@ -26,22 +25,9 @@ static diy_stack *by_id(mp_diy *s, int64_t id) {
   MP_BUG("no DIY stack model %lld", (long long)id);
 }
 
-/* What identifies the content of checkpoint |path| (or its absence). */
-static void ident_of(const char *path, char out[96]) {
-  struct stat st;
-  if (path == NULL || stat(path, &st) != 0) {
-    snprintf(out, 96, "none");
-    return;
-  }
-  snprintf(out, 96, "%s:%llu:%llu:%lld.%09ld:%lld", path + strlen(path) - 3,
-           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
-           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-           (long long)st.st_size);
-}
-
 static char *current_path(mp_diy *s, mp_stack_ref st) {
   char *plain = mp__diy_stack_path(s, st);
-  char *path = mp__diy_find_checkpoint(plain);
+  char *path = mp__diy_find_checkpoint(s, plain);
   free(plain);
   return path;
 }
@@ -51,7 +37,7 @@ int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
   char *path = current_path(s, st);
   if (*out) {
     char now[96];
-    ident_of(path, now);
+    mp__diy_ident(s, path, now);
     if ((*out)->sessions > 0 || s->tx == *out ||
         strcmp(now, (*out)->ident) == 0) {
       free(path);
@@ -64,13 +50,13 @@ int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
     return mp__store_no_stack(st, err);
   char *text;
   size_t len;
-  int rc = mp__diy_read(path, &text, &len, err);
+  int rc = mp__diy_read(s, path, &text, &len, err);
   if (rc == MP_ENOENT) /* removed since we looked */
     rc = mp__store_no_stack(st, err);
   if (rc == 0)
     rc = mp__diy_model_parse(s, st, text, len, path, out, err);
   if (rc == 0)
-    ident_of(path, (*out)->ident);
+    mp__diy_ident(s, path, (*out)->ident);
   free(text);
   free(path);
   if (rc < 0)
@@ -107,18 +93,19 @@ int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
   int gz = s->gzip;
   char *path = gz ? mp_xasprintf("%s.gz", plain) : mp_xstrdup(plain);
   char *other = gz ? mp_xstrdup(plain) : mp_xasprintf("%s.gz", plain);
-  int rc = mp__diy_mkdirs_for(path, err);
+  int rc = mp__diy_mkdirs_for(s, path, err);
   if (rc == 0)
-    rc = mp__diy_write(path, text->data, text->len, gz, 1, err);
-  if (rc == 0 && mp__diy_exists(other)) {
+    rc = mp__diy_write(s, path, text->data, text->len, gz, 1, err);
+  if (rc == 0 && mp__diy_exists(s, other)) {
     /* the environment variable alone decides the form; the other one is
      * kept as its .bak (Pulumi's saveCheckpoint) */
     char *bak = mp_xasprintf("%s.bak", other);
-    if (rename(other, bak) != 0)
-      rc = mp_err_set(err, MP_EIO, "cannot move '%s' aside", other);
+    rc = mp__diy_rename(s, other, bak, err);
+    if (rc < 0)
+      mp_err_prefix(err, "cannot move '%s' aside", other);
     free(bak);
   }
-  ident_of(rc == 0 ? path : NULL, ident);
+  mp__diy_ident(s, rc == 0 ? path : NULL, ident);
   free(other);
   free(path);
   free(plain);

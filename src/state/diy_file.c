@@ -3,13 +3,10 @@
  * the previous version kept as .bak, and folders. */
 #include "state/diy_int.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,10 +34,6 @@ int mp__diy_json_int64(const cJSON *v, int64_t *out) {
   return 1;
 }
 
-int mp__diy_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
 
 /* ==== gzip ==== */
 
@@ -88,29 +81,15 @@ static void gzip_into(const char *in, size_t n, mp_buf *out) {
   deflateEnd(&z);
 }
 
-/* ==== read ==== */
+/* ==== objects ==== */
 
-/* The bytes of |path| as they are into |b|. */
-static int read_raw(const char *path, mp_buf *b, mp_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
-    return mp_err_set(err, errno == ENOENT ? MP_ENOENT : MP_EIO,
-                      "cannot read '%s': %s", path, strerror(errno));
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-    mp_buf_append(b, chunk, n);
-  int bad = ferror(f);
-  fclose(f);
-  return bad ? mp_err_set(err, MP_EIO, "cannot read '%s'", path) : 0;
-}
-
-int mp__diy_read(const char *path, char **out, size_t *len, mp_err *err) {
+int mp__diy_read(mp_diy *s, const char *path, char **out, size_t *len,
+                 mp_err *err) {
   *out = NULL;
   *len = 0;
   mp_buf b;
   mp_buf_init(&b);
-  int rc0 = read_raw(path, &b, err);
+  int rc0 = s->objs->ops->get(s->objs, path, &b, err);
   if (rc0 < 0) {
     mp_buf_destroy(&b);
     return rc0;
@@ -131,58 +110,8 @@ int mp__diy_read(const char *path, char **out, size_t *len, mp_err *err) {
   return 0;
 }
 
-/* ==== write ==== */
-
-static int fsync_dir(const char *path) {
-  char *dir = mp_xstrdup(path);
-  char *slash = strrchr(dir, '/');
-  if (slash)
-    *(slash == dir ? slash + 1 : slash) = '\0';
-  int fd = open(dir, O_RDONLY | O_DIRECTORY);
-  free(dir);
-  if (fd < 0)
-    return -1;
-  int rc = fsync(fd);
-  close(fd);
-  return rc;
-}
-
-static int write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
-/* |path|.bak becomes what |path| holds now: a hard link made beside it and
- * renamed over the old backup (a copy where links are not supported). */
-static void keep_backup(const char *path) {
-  char *bak = mp_xasprintf("%s.bak", path);
-  char *tmp = mp_xasprintf("%s.bak.%lld.tmp", path, (long long)getpid());
-  unlink(tmp);
-  if (link(path, tmp) == 0) {
-    if (rename(tmp, bak) != 0)
-      unlink(tmp);
-  } else if (errno != ENOENT) {
-    mp_buf b;
-    mp_buf_init(&b);
-    mp_err ignored;
-    if (read_raw(path, &b, &ignored) == 0)
-      (void)mp__diy_write(bak, b.data, b.len, 0, 0, &ignored);
-    mp_buf_destroy(&b);
-  }
-  free(tmp);
-  free(bak);
-}
-
-int mp__diy_write(const char *path, const char *data, size_t len, int gz,
-                  int bak, mp_err *err) {
+int mp__diy_write(mp_diy *s, const char *path, const char *data, size_t len,
+                  int gz, int bak, mp_err *err) {
   mp_buf zipped;
   mp_buf_init(&zipped);
   if (gz) {
@@ -190,61 +119,48 @@ int mp__diy_write(const char *path, const char *data, size_t len, int gz,
     data = zipped.data;
     len = zipped.len;
   }
-  char *tmp = mp_xasprintf("%s.%lld.tmp", path, (long long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int ok = fd >= 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
-  int e = errno;
-  if (fd >= 0 && close(fd) != 0 && ok) {
-    ok = 0;
-    e = errno;
-  }
-  if (ok && bak)
-    keep_backup(path);
-  if (ok && rename(tmp, path) != 0) {
-    ok = 0;
-    e = errno;
-  }
-  if (ok)
-    (void)fsync_dir(path);
-  else
-    unlink(tmp);
-  free(tmp);
-  mp_buf_destroy(&zipped);
-  if (!ok)
-    return mp_err_set(err, MP_EIO, "cannot write '%s': %s", path, strerror(e));
-  return 0;
-}
-
-/* ==== folders ==== */
-
-int mp__diy_mkdirs(const char *dir, mp_err *err) {
-  char *p = mp_xstrdup(dir);
   int rc = 0;
-  for (char *q = p + 1;; q++) {
-    if (*q != '/' && *q != '\0')
-      continue;
-    char c = *q;
-    *q = '\0';
-    if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-      rc = mp_err_set(err, MP_EIO, "cannot create folder '%s': %s", p,
-                      strerror(errno));
-      break;
-    }
-    *q = c;
-    if (c == '\0')
-      break;
+  if (bak) {
+    /* the previous version first, so that a failed write leaves both */
+    char *to = mp_xasprintf("%s.bak", path);
+    rc = s->objs->ops->copy(s->objs, path, to, err);
+    if (rc == MP_ENOENT)
+      rc = 0;
+    free(to);
   }
-  free(p);
+  if (rc == 0)
+    rc = s->objs->ops->put(s->objs, path, data ? data : "", len, err);
+  mp_buf_destroy(&zipped);
   return rc;
 }
 
-int mp__diy_mkdirs_for(const char *path, mp_err *err) {
+int mp__diy_unlink(mp_diy *s, const char *path, mp_err *err) {
+  return s->objs->ops->del(s->objs, path, err);
+}
+
+int mp__diy_rename(mp_diy *s, const char *from, const char *to, mp_err *err) {
+  if (s->objs->ops->move)
+    return s->objs->ops->move(s->objs, from, to, err);
+  int rc = s->objs->ops->copy(s->objs, from, to, err);
+  return rc == 0 ? s->objs->ops->del(s->objs, from, err) : rc;
+}
+
+void mp__diy_rmdir(mp_diy *s, const char *dir) {
+  if (s->objs == mp__diy_objs_dir())
+    (void)rmdir(dir); /* only if nothing else is left in it */
+}
+
+int mp__diy_mkdirs(mp_diy *s, const char *dir, mp_err *err) {
+  return s->objs->ops->mkdirs ? s->objs->ops->mkdirs(s->objs, dir, err) : 0;
+}
+
+int mp__diy_mkdirs_for(mp_diy *s, const char *path, mp_err *err) {
   char *dir = mp_xstrdup(path);
   char *slash = strrchr(dir, '/');
   int rc = 0;
   if (slash && slash != dir) {
     *slash = '\0';
-    rc = mp__diy_mkdirs(dir, err);
+    rc = mp__diy_mkdirs(s, dir, err);
   }
   free(dir);
   return rc;
@@ -254,55 +170,44 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void mp__diy_list(const char *dir, mp_strv *out) {
-  DIR *d = opendir(dir);
-  if (d == NULL)
-    return;
+int mp__diy_list(mp_diy *s, const char *dir, mp_strv *out, mp_err *err) {
   size_t first = out->len;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-      mp_strv_push(out, e->d_name);
-  closedir(d);
+  int rc = s->objs->ops->list(s->objs, dir, out, err);
   if (out->len > first) /* an empty list may have no array at all */
     qsort(out->items + first, out->len - first, sizeof(char *), by_name);
+  return rc;
 }
 
-int mp__diy_remove_tree(const char *path, mp_err *err) {
-  struct stat st;
-  if (lstat(path, &st) != 0)
-    return 0;
-  if (S_ISDIR(st.st_mode)) {
-    mp_strv names;
-    mp_strv_init(&names);
-    mp__diy_list(path, &names);
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < names.len; i++) {
-      char *child = mp_xasprintf("%s/%s", path, names.items[i]);
-      rc = mp__diy_remove_tree(child, err);
-      free(child);
-    }
-    mp_strv_destroy(&names);
-    if (rc == 0 && rmdir(path) != 0)
-      rc = mp_err_set(err, MP_EIO, "cannot remove '%s': %s", path,
-                      strerror(errno));
-    return rc;
+int mp__diy_remove_tree(mp_diy *s, const char *path, mp_err *err) {
+  return s->objs->ops->del_tree(s->objs, path, err);
+}
+
+int mp__diy_exists(mp_diy *s, const char *path) {
+  mp_diy_obj_info info;
+  mp_err ignored;
+  return s->objs->ops->head(s->objs, path, &info, &ignored) == 0;
+}
+
+int mp__diy_ident(mp_diy *s, const char *path, char out[96]) {
+  mp_diy_obj_info info;
+  mp_err ignored;
+  if (path == NULL || s->objs->ops->head(s->objs, path, &info, &ignored) != 0) {
+    snprintf(out, 96, "none");
+    return -1;
   }
-  if (unlink(path) != 0 && errno != ENOENT)
-    return mp_err_set(err, MP_EIO, "cannot remove '%s': %s", path,
-                      strerror(errno));
+  snprintf(out, 96, "%.3s:%.90s", path + strlen(path) - 3, info.ident);
   return 0;
 }
 
-char *mp__diy_find_checkpoint(const char *plain) {
+char *mp__diy_find_checkpoint(mp_diy *s, const char *plain) {
   char *gz = mp_xasprintf("%s.gz", plain);
-  struct stat a, b;
-  int has_plain = stat(plain, &a) == 0, has_gz = stat(gz, &b) == 0;
+  mp_diy_obj_info a, b;
+  mp_err ignored;
+  int has_plain = s->objs->ops->head(s->objs, plain, &a, &ignored) == 0;
+  int has_gz = s->objs->ops->head(s->objs, gz, &b, &ignored) == 0;
   if (has_plain && has_gz) {
     /* the most recently written, as Pulumi's stackPath picks */
-    int gz_newer = b.st_mtim.tv_sec > a.st_mtim.tv_sec ||
-                   (b.st_mtim.tv_sec == a.st_mtim.tv_sec &&
-                    b.st_mtim.tv_nsec >= a.st_mtim.tv_nsec);
+    int gz_newer = b.mtime_ns >= a.mtime_ns;
     has_plain = !gz_newer;
     has_gz = gz_newer;
   }

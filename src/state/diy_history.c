@@ -48,9 +48,9 @@ static char *object_text(const cJSON *j, const char *key) {
   return out;
 }
 
-static int write_json(const char *path, const cJSON *j, int gz, mp_err *err) {
+static int write_json(mp_diy *s, const char *path, const cJSON *j, int gz, mp_err *err) {
   char *text = cJSON_PrintUnformatted(j);
-  int rc = mp__diy_write(path, text, strlen(text), gz, 0, err);
+  int rc = mp__diy_write(s, path, text, strlen(text), gz, 0, err);
   cJSON_free(text);
   return rc;
 }
@@ -74,16 +74,16 @@ int mp__diy_history_add(mp_diy *s, mp_diy_update *u, const char *result,
   put_changes(j, counts);
   char *hist = mp_xasprintf("%s.history.%s", prefix, ext);
   char *chk = mp_xasprintf("%s.checkpoint.%s", prefix, ext);
-  int rc = mp__diy_mkdirs(dir, err);
+  int rc = mp__diy_mkdirs(s, dir, err);
   if (rc == 0)
-    rc = write_json(hist, j, gz, err);
+    rc = write_json(s, hist, j, gz, err);
   if (rc == 0) {
     mp_buf b;
     mp_buf_init(&b);
     char *qualified = mp__diy_qualified(s, st);
     mp__diy_model_sort(u->m);
     mp__diy_model_print(u->m, qualified, &b);
-    rc = mp__diy_write(chk, b.data, b.len, gz, 0, err);
+    rc = mp__diy_write(s, chk, b.data, b.len, gz, 0, err);
     free(qualified);
     mp_buf_destroy(&b);
   }
@@ -122,10 +122,11 @@ static int by_stamp(const void *a, const void *b) {
 }
 
 /* The history files of |dir|, oldest first. */
-static hist_file *list_history(const char *dir, size_t *n) {
+static hist_file *list_history(mp_diy *s, const char *dir, size_t *n) {
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(dir, &names);
+  mp_err ignored;
+  (void)mp__diy_list(s, dir, &names, &ignored);
   hist_file *out = mp_xcalloc(names.len + 1, sizeof(*out));
   *n = 0;
   for (size_t i = 0; i < names.len; i++) {
@@ -187,11 +188,11 @@ static int time_field(const cJSON *j, const char *key, const char *path,
   return rc;
 }
 
-static int read_entry(const char *path, int64_t id, mp_history_entry *h,
+static int read_entry(mp_diy *s, const char *path, int64_t id, mp_history_entry *h,
                       mp_err *err) {
   char *text;
   size_t len;
-  if (mp__diy_read(path, &text, &len, err) < 0)
+  if (mp__diy_read(s, path, &text, &len, err) < 0)
     return err->code;
   cJSON *j = cJSON_ParseWithLength(text, len);
   free(text);
@@ -230,12 +231,12 @@ int mp__diy_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,
     return mp__store_no_stack(st, err);
   char *dir = mp__diy_stack_dir(s, "history", st);
   size_t nh;
-  hist_file *h = list_history(dir, &nh);
+  hist_file *h = list_history(s, dir, &nh);
   int rc = 0;
   for (size_t i = nh; rc == 0 && i-- > 0;) { /* newest first */
     char *path = mp_xasprintf("%s/%s", dir, h[i].name);
     *out = mp_xreallocarray(*out, *n + 1, sizeof(**out));
-    rc = read_entry(path, (int64_t)i + 1, &(*out)[*n], err);
+    rc = read_entry(s, path, (int64_t)i + 1, &(*out)[*n], err);
     if (rc == 0)
       (*n)++;
     free(path);
@@ -248,13 +249,13 @@ int mp__diy_history(mp_store *base, mp_stack_ref st, mp_history_entry **out,
 char *mp__diy_history_last(mp_diy *s, mp_stack_ref st) {
   char *dir = mp__diy_stack_dir(s, "history", st);
   size_t nh;
-  hist_file *h = list_history(dir, &nh);
+  hist_file *h = list_history(s, dir, &nh);
   char *out = NULL;
   if (nh > 0) {
     char *path = mp_xasprintf("%s/%s", dir, h[nh - 1].name);
     mp_history_entry e;
     mp_err ignored;
-    if (read_entry(path, 1, &e, &ignored) == 0) {
+    if (read_entry(s, path, 1, &e, &ignored) == 0) {
       out = mp_xstrdup(e.end);
       mp_history_entry_destroy(&e);
     }
@@ -272,9 +273,10 @@ int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
   char *to_dir = mp__diy_stack_dir(s, "history", to);
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(from_dir, &names);
+  int rc = mp__diy_list(s, from_dir, &names, err);
   size_t plen = strlen(st.name);
-  int rc = names.len ? mp__diy_mkdirs(to_dir, err) : 0;
+  if (rc == 0 && names.len)
+    rc = mp__diy_mkdirs(s, to_dir, err);
   for (size_t i = 0; rc == 0 && i < names.len; i++) {
     const char *name = names.items[i];
     /* <stack>-<ns>.(history|checkpoint).json[.gz]; others stay */
@@ -282,13 +284,14 @@ int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
       continue;
     char *src = mp_xasprintf("%s/%s", from_dir, name);
     char *dst = mp_xasprintf("%s/%s%s", to_dir, new_name, name + plen);
-    if (rename(src, dst) != 0)
-      rc = mp_err_set(err, MP_EIO, "cannot move history file '%s'", src);
+    rc = mp__diy_rename(s, src, dst, err);
+    if (rc < 0)
+      mp_err_prefix(err, "cannot move history file '%s'", src);
     free(src);
     free(dst);
   }
   if (rc == 0)
-    (void)rmdir(from_dir); /* only if nothing else is left in it */
+    mp__diy_rmdir(s, from_dir);
   mp_strv_destroy(&names);
   free(from_dir);
   free(to_dir);

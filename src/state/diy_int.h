@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "state/diy_obj.h"
 #include "state/store_int.h"
 
 /* One resource or pending operation of a stack. */
@@ -76,7 +77,8 @@ typedef struct diy_writer diy_writer;
 
 typedef struct mp_diy {
   mp_store base;
-  char *root;       /* the folder the URL names, absolute */
+  char *root;       /* the folder the URL names, absolute, or s3://B[/P] */
+  mp_diy_objs *objs; /* where the objects live */
   int legacy;       /* no meta.yaml version 1: stacks are not per project */
   int legacy_wanted; /* a new folder gets the legacy layout */
   int gzip;          /* checkpoints are written as .json.gz */
@@ -127,28 +129,39 @@ char *mp__diy_qualified(const mp_diy *s, mp_stack_ref st);
 
 /* ==== files (diy_file.c) ==== */
 
+/* The objects go through s->objs (diy_obj.h): a folder or a bucket. */
+
 /* The bytes of |path|, gunzipped when they are gzip (*len their length;
  * owned). MP_ENOENT if it does not exist. */
-int mp__diy_read(const char *path, char **out, size_t *len, mp_err *err);
-/* Writes |len| bytes to |path| (gzipped if |gz|) atomically: a temporary
- * file beside it, fsync, rename, fsync of the folder. With |bak| the file
- * it replaces becomes |path|.bak (a hard link, no copy). */
-int mp__diy_write(const char *path, const char *data, size_t len, int gz,
-                  int bak, mp_err *err);
-/* mkdir -p of |dir|. */
-int mp__diy_mkdirs(const char *dir, mp_err *err);
+int mp__diy_read(mp_diy *s, const char *path, char **out, size_t *len,
+                 mp_err *err);
+/* Writes |len| bytes to |path| (gzipped if |gz|) whole. With |bak| the
+ * object it replaces is first copied to |path|.bak. */
+int mp__diy_write(mp_diy *s, const char *path, const char *data, size_t len,
+                  int gz, int bak, mp_err *err);
+/* Removes |path|; a missing one is fine. */
+int mp__diy_unlink(mp_diy *s, const char *path, mp_err *err);
+/* |from| becomes |to| (a rename, or a copy and a delete). */
+int mp__diy_rename(mp_diy *s, const char *from, const char *to, mp_err *err);
+/* Removes folder |dir| if it is empty (a bucket has no folders). */
+void mp__diy_rmdir(mp_diy *s, const char *dir);
+/* mkdir -p of |dir| (nothing in a bucket). */
+int mp__diy_mkdirs(mp_diy *s, const char *dir, mp_err *err);
 /* mkdir -p of the folder holding |path|. */
-int mp__diy_mkdirs_for(const char *path, mp_err *err);
+int mp__diy_mkdirs_for(mp_diy *s, const char *path, mp_err *err);
 /* rm -rf |path|; a missing path is fine. */
-int mp__diy_remove_tree(const char *path, mp_err *err);
-/* The names in folder |dir| (sorted, without . and ..; none if missing). */
-void mp__diy_list(const char *dir, mp_strv *out);
+int mp__diy_remove_tree(mp_diy *s, const char *path, mp_err *err);
+/* Appends the names in folder |dir| (sorted; none if missing). */
+int mp__diy_list(mp_diy *s, const char *dir, mp_strv *out, mp_err *err);
 /* 1 if |path| exists. */
-int mp__diy_exists(const char *path);
+int mp__diy_exists(mp_diy *s, const char *path);
+/* What identifies the content of checkpoint |path| ("none" if NULL or
+ * missing: then -1). */
+int mp__diy_ident(mp_diy *s, const char *path, char out[96]);
 /* Which checkpoint file of stack base path |plain| (.../<stack>.json)
  * exists: the plain or the .gz one, the newer if both (Pulumi's
  * stackPath). Owned, or NULL if neither. */
-char *mp__diy_find_checkpoint(const char *plain);
+char *mp__diy_find_checkpoint(mp_diy *s, const char *plain);
 /* Nanoseconds since the epoch. */
 int64_t mp__diy_now_ns(void);
 /* |v| as a whole number in int64's range: 1 and *out set; 0 if |v| is

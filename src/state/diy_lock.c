@@ -61,7 +61,7 @@ static void without_fraction(const char *t, char *out, size_t n) {
   snprintf(out, n, "%.*s%s", (int)(dot - t), t, zone);
 }
 
-static int read_lock(const mp_diy *s, const char *dir, const char *name,
+static int read_lock(mp_diy *s, const char *dir, const char *name,
                      lock_file *out) {
   memset(out, 0, sizeof(*out));
   char *path = mp_xasprintf("%s/%s", dir, name);
@@ -69,7 +69,7 @@ static int read_lock(const mp_diy *s, const char *dir, const char *name,
   char *text = NULL;
   size_t len;
   mp_err ignored;
-  int rc = mp__diy_read(path, &text, &len, &ignored);
+  int rc = mp__diy_read(s, path, &text, &len, &ignored);
   free(path);
   if (rc < 0)
     return rc;
@@ -107,14 +107,15 @@ static void to_info(const lock_file *l, mp_lock_info *info) {
 /* The other lock files of |st| (not this store's own), after removing the
  * stale ones when |stale| is not NULL (the first one removed goes there).
  * Appends to *out / *n. */
-static void others(mp_diy *s, mp_stack_ref st, int with_own,
-                   mp_lock_info *stale, lock_file **out, size_t *n) {
+static int others(mp_diy *s, mp_stack_ref st, int with_own,
+                  mp_lock_info *stale, lock_file **out, size_t *n,
+                  mp_err *err) {
   char *dir = mp__diy_lock_dir(s, st);
   char *own = mp_xasprintf("%s.json", s->lock_id);
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(dir, &names);
-  for (size_t i = 0; i < names.len; i++) {
+  int rc = mp__diy_list(s, dir, &names, err);
+  for (size_t i = 0; rc == 0 && i < names.len; i++) {
     const char *name = names.items[i];
     size_t len = strlen(name);
     if ((!with_own && strcmp(name, own) == 0) || len < 5 ||
@@ -128,7 +129,8 @@ static void others(mp_diy *s, mp_stack_ref st, int with_own,
     if (stale && strcmp(l.host, s->host) == 0 && l.pid != s->pid &&
         !alive(l.pid)) {
       char *path = mp_xasprintf("%s/%s", dir, name);
-      unlink(path);
+      mp_err ignored;
+      (void)mp__diy_unlink(s, path, &ignored);
       free(path);
       if (stale->pid == 0) {
         to_info(&l, stale);
@@ -144,6 +146,7 @@ static void others(mp_diy *s, mp_stack_ref st, int with_own,
   mp_strv_destroy(&names);
   free(own);
   free(dir);
+  return rc;
 }
 
 static void free_locks(lock_file *l, size_t n) {
@@ -161,7 +164,9 @@ static int busy(const mp_diy *s, const lock_file *l, size_t n, mp_err *err) {
                 "for the other process(es) to end or delete the lock file "
                 "with `%s cancel`.",
                 n, mp_prog_name());
-  const char *loc = s->base.location;
+  /* a bucket's URL may have parameters: its root has none */
+  const char *loc =
+      s->objs == mp__diy_objs_dir() ? s->base.location : s->root;
   size_t ll = strlen(loc);
   while (ll > 7 && loc[ll - 1] == '/')
     ll--;
@@ -180,7 +185,11 @@ int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
   (void)kind; /* Pulumi's lock file has no field for it */
   lock_file *l = NULL;
   size_t n = 0;
-  others(s, st, 1, stale, &l, &n); /* our own: a session of this store */
+  /* our own: a session of this store */
+  if (others(s, st, 1, stale, &l, &n, err) < 0) {
+    free_locks(l, n);
+    return err->code;
+  }
   if (n > 0) {
     busy(s, l, n, err);
     free_locks(l, n);
@@ -196,14 +205,18 @@ int mp__diy_lock_take(mp_diy *s, mp_stack_ref st, const char *kind,
   char *text = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
   char *path = own_path(s, st);
-  int rc = mp__diy_mkdirs_for(path, err);
+  int rc = mp__diy_mkdirs_for(s, path, err);
   if (rc == 0)
-    rc = mp__diy_write(path, text, strlen(text), 0, 0, err);
+    rc = mp__diy_write(s, path, text, strlen(text), 0, 0, err);
   cJSON_free(text);
   if (rc == 0) {
-    others(s, st, 0, NULL, &l, &n); /* a racer may have written at once */
-    if (n > 0) {
-      unlink(path);
+    /* a racer may have written at once */
+    rc = others(s, st, 0, NULL, &l, &n, err);
+    if (rc < 0 || n > 0) {
+      mp_err ignored;
+      (void)mp__diy_unlink(s, path, &ignored);
+    }
+    if (rc == 0 && n > 0) {
       rc = busy(s, l, n, err);
       free_locks(l, n);
     }
@@ -216,8 +229,9 @@ int mp__diy_lock_check_free(mp_diy *s, mp_stack_ref st, mp_err *err) {
   lock_file *l = NULL;
   size_t n = 0;
   mp_lock_info stale = {0}; /* a dead holder's lock does not count */
-  others(s, st, 0, &stale, &l, &n);
-  int rc = n > 0 ? busy(s, l, n, err) : 0;
+  int rc = others(s, st, 0, &stale, &l, &n, err);
+  if (rc == 0 && n > 0)
+    rc = busy(s, l, n, err);
   free_locks(l, n);
   return rc;
 }
@@ -225,14 +239,15 @@ int mp__diy_lock_check_free(mp_diy *s, mp_stack_ref st, mp_err *err) {
 int mp__diy_lock_held(mp_diy *s, mp_stack_ref st, const char *label,
                       mp_err *err) {
   char *path = own_path(s, st);
-  int held = mp__diy_exists(path);
+  int held = mp__diy_exists(s, path);
   free(path);
   return held ? 0 : mp__store_lock_lost(label, err);
 }
 
 void mp__diy_lock_release(mp_diy *s, mp_stack_ref st) {
   char *path = own_path(s, st);
-  unlink(path);
+  mp_err ignored;
+  (void)mp__diy_unlink(s, path, &ignored);
   free(path);
 }
 
@@ -243,7 +258,8 @@ int mp__diy_lock_get(mp_store *base, mp_stack_ref st, mp_lock_info *info,
   char *dir = mp__diy_lock_dir(s, st);
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(dir, &names);
+  mp_err ignored;
+  (void)mp__diy_list(s, dir, &names, &ignored);
   int found = 0;
   for (size_t i = 0; i < names.len && !found; i++) {
     lock_file l;
@@ -263,13 +279,12 @@ int mp__diy_lock_break(mp_store *base, mp_stack_ref st, mp_err *err) {
   char *dir = mp__diy_lock_dir(s, st);
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(dir, &names);
-  int rc = 0;
+  int rc = mp__diy_list(s, dir, &names, err);
   for (size_t i = 0; rc == 0 && i < names.len; i++) {
     char *path = mp_xasprintf("%s/%s", dir, names.items[i]);
-    if (unlink(path) != 0 && errno != ENOENT)
-      rc = mp_err_set(err, MP_EIO, "cannot remove the lock file '%s': %s",
-                      path, strerror(errno));
+    rc = mp__diy_unlink(s, path, err);
+    if (rc < 0)
+      mp_err_prefix(err, "cannot remove the lock file '%s'", path);
     free(path);
   }
   mp_strv_destroy(&names);

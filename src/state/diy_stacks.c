@@ -21,7 +21,7 @@ int mp__diy_stack_exists(mp_store *base, mp_stack_ref st, mp_err *err) {
   (void)err;
   mp_diy *s = mp__diy(base);
   char *plain = mp__diy_stack_path(s, st);
-  char *path = mp__diy_find_checkpoint(plain);
+  char *path = mp__diy_find_checkpoint(s, plain);
   free(plain);
   free(path);
   return path != NULL;
@@ -101,9 +101,8 @@ static int list_dir(mp_diy *s, const char *dir, const char *project,
                     mp_stack_info **out, size_t *n, mp_err *err) {
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(dir, &names);
   char *last = NULL;
-  int rc = 0;
+  int rc = mp__diy_list(s, dir, &names, err);
   for (size_t i = 0; rc == 0 && i < names.len; i++) {
     char *name = stack_of_file(names.items[i]);
     /* dev.json and dev.json.gz are one stack; a file whose name is no
@@ -137,7 +136,7 @@ int mp__diy_stack_list(mp_store *base, const char *project, mp_stack_info **out,
   } else {
     mp_strv projects;
     mp_strv_init(&projects);
-    mp__diy_list(stacks, &projects);
+    rc = mp__diy_list(s, stacks, &projects, err);
     for (size_t i = 0; rc == 0 && i < projects.len; i++) {
       if (mp_project_name_check(projects.items[i], NULL) != 0)
         continue; /* no project's folder, as Pulumi skips it */
@@ -164,11 +163,12 @@ static char *selected_path(const mp_diy *s, const char *project) {
 
 /* The name in the selection file of |project| (owned), or NULL. */
 static char *selected_raw(mp_store *base, const char *project) {
-  char *path = selected_path(mp__diy(base), project);
+  mp_diy *s = mp__diy(base);
+  char *path = selected_path(s, project);
   char *text;
   size_t len;
   mp_err ignored;
-  int rc = mp__diy_read(path, &text, &len, &ignored);
+  int rc = mp__diy_read(s, path, &text, &len, &ignored);
   free(path);
   if (rc < 0)
     return NULL;
@@ -193,15 +193,16 @@ int mp__diy_selected_set(mp_store *base, const char *project, const char *name,
   mp_stack_ref st = {project, name};
   if (name && mp__diy_stack_exists(base, st, err) == 0)
     return mp__store_no_stack(st, err);
-  char *path = selected_path(mp__diy(base), project);
+  mp_diy *s = mp__diy(base);
+  char *path = selected_path(s, project);
   int rc = 0;
   if (name == NULL) {
-    unlink(path);
+    rc = mp__diy_unlink(s, path, err);
   } else {
     char *body = mp_xasprintf("%s\n", name);
-    rc = mp__diy_mkdirs_for(path, err);
+    rc = mp__diy_mkdirs_for(s, path, err);
     if (rc == 0)
-      rc = mp__diy_write(path, body, strlen(body), 0, 0, err);
+      rc = mp__diy_write(s, path, body, strlen(body), 0, 0, err);
     free(body);
   }
   free(path);
@@ -269,12 +270,14 @@ static int remove_checkpoints(mp_diy *s, mp_stack_ref st, int keep,
     int is_bak = strstr(suffixes[i], ".bak") != NULL;
     if (keep && is_bak) continue;
     char *p = mp_xasprintf("%s%s", plain, suffixes[i]);
-    char *bak = mp_xasprintf("%s.bak", p);
-    int bad = keep ? rename(p, bak) != 0 : unlink(p) != 0;
-    if (bad && errno != ENOENT)
-      rc = mp_err_set(err, MP_EIO, "cannot remove '%s': %s", p,
-                      strerror(errno));
-    free(bak);
+    if (keep) {
+      /* a missing checkpoint form is no error */
+      char *bak = mp_xasprintf("%s.bak", p);
+      rc = mp__diy_exists(s, p) ? mp__diy_rename(s, p, bak, err) : 0;
+      free(bak);
+    } else {
+      rc = mp__diy_unlink(s, p, err);
+    }
     free(p);
   }
   free(plain);
@@ -299,7 +302,7 @@ int mp__diy_stack_remove(mp_store *base, mp_stack_ref st, int force,
   static const char *const dirs[] = {"history", "backups"};
   for (size_t i = 0; rc == 0 && i < (backups ? 2u : 1u); i++) {
     char *dir = mp__diy_stack_dir(s, dirs[i], st);
-    rc = mp__diy_remove_tree(dir, err);
+    rc = mp__diy_remove_tree(s, dir, err);
     free(dir);
   }
   if (rc == 0)

@@ -94,11 +94,12 @@ static int url_to_root(const char *url, const char *home_opt, char **root,
 /* ==== meta.yaml ==== */
 
 /* 1 if .pulumi/stacks holds checkpoints of the legacy layout. */
-static int has_legacy_stacks(const mp_diy *s) {
+static int has_legacy_stacks(mp_diy *s) {
   char *dir = mp_xasprintf("%s/.pulumi/stacks", s->root);
   mp_strv names;
   mp_strv_init(&names);
-  mp__diy_list(dir, &names);
+  mp_err ignored;
+  (void)mp__diy_list(s, dir, &names, &ignored);
   int found = 0;
   for (size_t i = 0; i < names.len && !found; i++) {
     const char *n = names.items[i];
@@ -130,7 +131,7 @@ static int ensure_meta(mp_diy *s, mp_err *err) {
   char *text = NULL;
   size_t len;
   mp_err e2;
-  int rc = mp__diy_read(path, &text, &len, &e2);
+  int rc = mp__diy_read(s, path, &text, &len, &e2);
   if (rc == 0) {
     int v = meta_version(text);
     if (v < 0)
@@ -148,11 +149,12 @@ static int ensure_meta(mp_diy *s, mp_err *err) {
     s->legacy = has_legacy_stacks(s) ||
                 s->legacy_wanted;
     /* Pulumi writes no meta.yaml for the legacy layout */
-    if (!s->legacy && access(s->root, W_OK) == 0) {
+    if (!s->legacy &&
+        (s->objs != mp__diy_objs_dir() || access(s->root, W_OK) == 0)) {
       static const char body[] = "version: 1\n";
-      rc = mp__diy_mkdirs_for(path, err);
+      rc = mp__diy_mkdirs_for(s, path, err);
       if (rc == 0)
-        rc = mp__diy_write(path, body, sizeof(body) - 1, 0, 0, err);
+        rc = mp__diy_write(s, path, body, sizeof(body) - 1, 0, 0, err);
     }
   } else {
     *err = e2;
@@ -177,11 +179,15 @@ static void diy_close(mp_store *base) {
   }
   free(s->base.location);
   free(s->root);
+  if (s->objs)
+    s->objs->ops->free(s->objs);
   free(s);
 }
 
 static int diy_writable(const mp_store *base, mp_err *err) {
   const mp_diy *s = (const mp_diy *)base;
+  if (s->objs != mp__diy_objs_dir())
+    return s->objs->ops->writable(s->objs, err);
   if (access(s->root, W_OK) != 0)
     return mp_err_set(err, MP_EIO,
                       "the state folder '%s' is read-only; nothing can be "
@@ -242,9 +248,15 @@ int mp__diy_open(const char *url, const mp_store_opts *o, mp_store **out,
                  mp_err *err) {
   *out = NULL;
   char *root;
-  if (url_to_root(url, o->home, &root, err) < 0)
+  mp_diy_objs *objs = mp__diy_objs_dir();
+  if (strncasecmp(url, "s3://", 5) == 0) {
+    if (mp__diy_objs_s3(url, o->home, &objs, &root, err) < 0)
+      return err->code;
+  } else if (url_to_root(url, o->home, &root, err) < 0) {
     return err->code;
+  }
   mp_diy *s = mp_xcalloc(1, sizeof(*s));
+  s->objs = objs;
   s->base.ops = &diy_ops;
   s->base.location = mp_xstrdup(url);
   s->base.verify_writes = o->verify_writes;
@@ -259,11 +271,13 @@ int mp__diy_open(const char *url, const mp_store_opts *o, mp_store **out,
   snprintf(s->user, sizeof(s->user), "%s",
            pw && pw->pw_name ? pw->pw_name : "unknown");
   new_uuid(s->lock_id);
-  int rc = mp__diy_mkdirs(root, err);
+  int rc = mp__diy_mkdirs(s, root, err);
   if (rc == 0)
     rc = ensure_meta(s, err);
   if (rc < 0) {
-    mp_err_prefix(err, "cannot open the state folder '%s'", url);
+    mp_err_prefix(err, "cannot open the state %s '%s'",
+                  objs == mp__diy_objs_dir() ? "folder" : "bucket",
+                  url);
     diy_close(&s->base);
     return rc;
   }

@@ -67,12 +67,14 @@ int mp__diy_tags_get(mp_store *base, mp_stack_ref st, mp_stack_tag **out,
                      size_t *n, mp_err *err) {
   if (need_stack(base, st, err) < 0)
     return err->code;
-  char *path = tags_path(mp__diy(base), st);
+  mp_diy *s = mp__diy(base);
+  char *path = tags_path(s, st);
   char *text = NULL;
   size_t len = 0;
-  int rc = 0;
-  if (mp__diy_exists(path)) {
-    rc = mp__diy_read(path, &text, &len, err);
+  int rc = mp__diy_read(s, path, &text, &len, err);
+  if (rc == MP_ENOENT) { /* no tags */
+    rc = 0;
+  } else {
     if (rc == 0)
       rc = parse(path, text, len, out, n, err);
   }
@@ -91,10 +93,11 @@ int mp__diy_tags_set(mp_store *base, mp_stack_ref st, const mp_stack_tag *tags,
   for (size_t i = 0; i < n; i++)
     cJSON_AddStringToObject(o, tags[i].name, tags[i].value);
   char *text = cJSON_PrintUnformatted(j);
-  char *path = tags_path(mp__diy(base), st);
-  int rc = mp__diy_mkdirs_for(path, err);
+  mp_diy *s = mp__diy(base);
+  char *path = tags_path(s, st);
+  int rc = mp__diy_mkdirs_for(s, path, err);
   if (rc == 0)
-    rc = mp__diy_write(path, text, strlen(text), 0, 0, err);
+    rc = mp__diy_write(s, path, text, strlen(text), 0, 0, err);
   free(path);
   cJSON_free(text);
   cJSON_Delete(j);
@@ -103,7 +106,7 @@ int mp__diy_tags_set(mp_store *base, mp_stack_ref st, const mp_stack_tag *tags,
 
 int mp__diy_tags_remove(mp_diy *s, mp_stack_ref st, mp_err *err) {
   char *path = tags_path(s, st);
-  int rc = mp__diy_remove_tree(path, err);
+  int rc = mp__diy_remove_tree(s, path, err);
   free(path);
   return rc;
 }
@@ -113,8 +116,8 @@ int mp__diy_tags_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
   mp_stack_ref to = {st.project, new_name};
   char *from = tags_path(s, st), *dst = tags_path(s, to);
   int rc = 0;
-  if (mp__diy_exists(from) && rename(from, dst) != 0)
-    rc = mp_err_set(err, MP_EIO, "cannot move stack tags file '%s'", from);
+  if (mp__diy_exists(s, from) && mp__diy_rename(s, from, dst, err) < 0)
+    rc = mp_err_prefix(err, "cannot move stack tags file '%s'", from);
   free(from);
   free(dst);
   return rc;

@@ -18,21 +18,21 @@ static int backup_stack(mp_diy *s, mp_stack_ref st, mp_err *err) {
   if (s->no_backups)
     return 0;
   char *plain = mp__diy_stack_path(s, st);
-  char *path = mp__diy_find_checkpoint(plain);
+  char *path = mp__diy_find_checkpoint(s, plain);
   free(plain);
   if (path == NULL)
     return 0;
   char *text;
   size_t len;
-  int rc = mp__diy_read(path, &text, &len, err);
+  int rc = mp__diy_read(s, path, &text, &len, err);
   if (rc == 0) {
     int gz = strcmp(path + strlen(path) - 3, ".gz") == 0;
     char *dir = mp__diy_stack_dir(s, "backups", st);
     char *dst = mp_xasprintf("%s/%s.%lld.json%s", dir, st.name,
                              (long long)mp__diy_now_ns(), gz ? ".gz" : "");
-    rc = mp__diy_mkdirs(dir, err);
+    rc = mp__diy_mkdirs(s, dir, err);
     if (rc == 0)
-      rc = mp__diy_write(dst, text, len, gz, 0, err);
+      rc = mp__diy_write(s, dst, text, len, gz, 0, err);
     free(dst);
     free(dir);
     free(text);

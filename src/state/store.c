@@ -26,9 +26,19 @@ int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
     o = &defaults;
   if (has_scheme(url, "postgres") || has_scheme(url, "postgresql"))
     return mp__pg_open(url, o, out, err);
-  if (has_scheme(url, "file"))
+  if (has_scheme(url, "file") || has_scheme(url, "s3"))
     return mp__diy_open(url, o, out, err);
   return mp__sqlite_open(url, o, out, err);
+}
+
+static const char *(*env_lookup)(const char *name);
+
+void mp_store_set_env(const char *(*lookup)(const char *name)) {
+  env_lookup = lookup;
+}
+
+const char *mp__store_env(const char *name) {
+  return env_lookup ? env_lookup(name) : NULL;
 }
 
 int mp_store_open(const char *url, mp_store **out, mp_err *err) {

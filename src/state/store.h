@@ -108,6 +108,11 @@ const char *mp_store_location(const mp_store *s);
 /* `url` with any password removed (userinfo and `password=` parameters):
  * what may be shown or logged. Owned. */
 char *mp_store_url_redact(const char *url);
+
+/* Where stores read the environment (the AWS_* variables and HOME of an
+ * s3:// store): the CLI passes getenv once at start, before any store is
+ * opened; unset, no variable is read. */
+void mp_store_set_env(const char *(*lookup)(const char *name));
 /* 0 if |s| can be written, else MP_EIO saying it is read-only (a SQLite
  * store whose file or folder is not writable opens read-only: reading
  * works, every write is refused with this error). */

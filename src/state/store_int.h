@@ -180,4 +180,8 @@ int mp__store_rename_entry(const char *json, int64_t row, const char *project,
                            const char *new_name, char **out_json,
                            char **out_urn, mp_err *err);
 
+/* The value of environment variable |name| through the lookup the CLI set
+ * (mp_store_set_env), or NULL. */
+const char *mp__store_env(const char *name);
+
 #endif

@@ -11,7 +11,8 @@ Usage: run.py [-j JOBS] [-k FILTER] [--pg-url URL] [--modes 1,8] BINARY [SCENARI
 With --pg-url (a PostgreSQL server's URL, e.g. the MP_TEST_PG_URL that
 tests/pg/pgtest.py provides), each scenario run gets a database of its own
 on that server as its state backend instead of a SQLite file.
-With --diy, the state lives in a file:// folder in Pulumi's DIY layout.
+With --diy, the state lives in a file:// folder in Pulumi's DIY layout;
+with --s3-url s3://BUCKET?params, in that bucket (a key prefix per run).
 Standard library only (and psql for --pg-url).
 """
 
@@ -495,6 +496,7 @@ def fmt_res(names, r):
 
 
 DIY = False  # --diy: every run's state in a file:// folder
+S3_URL = None  # --s3-url: every run's state under a key prefix of its own
 
 
 def pg_database(pg_url, sc, parallel):
@@ -532,6 +534,11 @@ class Env:
         self.pg_url, self.pg_db = pg_url, None
         if pg_url:
             self.pg_db, self.env["MINIPULUMI_BACKEND_URL"] = pg_database(pg_url, sc, parallel)
+        elif S3_URL:
+            base, _, query = S3_URL.partition("?")
+            run = os.path.basename(self.tmp)
+            self.env["MINIPULUMI_BACKEND_URL"] = "%s/%s%s" % (
+                base.rstrip("/"), run, "?" + query if query else "")
         elif DIY:
             os.makedirs(os.path.join(self.tmp, "state"))
             self.env["MINIPULUMI_BACKEND_URL"] = "file://" + os.path.join(self.tmp, "state")
@@ -1178,11 +1185,15 @@ def main():
                     help="run on this PostgreSQL server, a database per scenario run")
     ap.add_argument("--diy", action="store_true",
                     help="state in a file:// folder (Pulumi's DIY layout)")
+    ap.add_argument("--s3-url", default=None,
+                    help="state in this S3 bucket (s3://BUCKET?params, e.g. "
+                         "MP_TEST_S3_URL), a key prefix per scenario run")
     ap.add_argument("--modes", default=None,
                     help="only these --parallel modes of each scenario, e.g. 8 (default: all)")
     a = ap.parse_args()
-    global DIY
+    global DIY, S3_URL
     DIY = a.diy
+    S3_URL = a.s3_url
     binary = os.path.abspath(a.binary)
     here = os.path.dirname(os.path.abspath(__file__))
     paths = a.paths or [os.path.join(here, "scenarios")]

@@ -1,0 +1,194 @@
+/* One request to S3 through libcurl, signed by libcurl's own SigV4
+ * (CURLOPT_AWS_SIGV4) with the x-amz-content-sha256 header S3 wants
+ * (SHA-256 from OpenSSL), retried as the AWS SDKs' standard mode does:
+ * three attempts in all for throttling, 5xx and lost connections, with
+ * exponential backoff and jitter. */
+#include "state/s3_int.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+#include <openssl/sha.h>
+
+#define S3_ATTEMPTS 3
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+/* Both libraries' global set-up, once, before any thread uses them. */
+static void curl_init(void) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  xmlInitParser();
+}
+
+char *mp__s3_encode(const char *s, int keep_slash) {
+  mp_buf b;
+  mp_buf_init(&b);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (isalnum(*p) || *p == '-' || *p == '_' || *p == '.' || *p == '~' ||
+        (keep_slash && *p == '/'))
+      mp_buf_putc(&b, (char)*p);
+    else
+      mp_buf_printf(&b, "%%%02X", *p);
+  }
+  return mp_buf_detach(&b, NULL);
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud) {
+  mp_buf_append((mp_buf *)ud, p, size * n);
+  return size * n;
+}
+
+static void copy_header(const char *line, size_t n, const char *name,
+                        char *out, size_t cap) {
+  size_t nl = strlen(name);
+  if (n <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
+    return;
+  const char *v = line + nl + 1;
+  const char *end = line + n;
+  while (v < end && (*v == ' ' || *v == '\t'))
+    v++;
+  while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+    end--;
+  snprintf(out, cap, "%.*s", (int)(end - v), v);
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud) {
+  s3_reply *r = ud;
+  copy_header(p, size * n, "ETag", r->etag, sizeof(r->etag));
+  copy_header(p, size * n, "Last-Modified", r->last_modified,
+              sizeof(r->last_modified));
+  return size * n;
+}
+
+static void sha256_hex(const char *data, size_t len, char out[65]) {
+  unsigned char d[SHA256_DIGEST_LENGTH];
+  SHA256((const unsigned char *)data, len, d);
+  for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
+    snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* The URL of |key| (NULL: the bucket) with |query|. */
+static char *url_of(const s3_conf *c, const char *key, const char *query) {
+  char *ek = mp__s3_encode(key ? key : "", 1);
+  char *u;
+  if (c->path_style)
+    u = mp_xasprintf("%s://%s%s/%s%s%s%s%s", c->scheme, c->host, c->base_path,
+                     c->bucket, key ? "/" : "", ek, query ? "?" : "",
+                     query ? query : "");
+  else
+    u = mp_xasprintf("%s://%s.%s%s/%s%s%s", c->scheme, c->bucket, c->host,
+                     c->base_path, ek, query ? "?" : "", query ? query : "");
+  free(ek);
+  return u;
+}
+
+static int retryable(CURLcode cc, long status) {
+  if (cc != CURLE_OK)
+    return cc == CURLE_COULDNT_CONNECT || cc == CURLE_RECV_ERROR ||
+           cc == CURLE_SEND_ERROR || cc == CURLE_OPERATION_TIMEDOUT ||
+           cc == CURLE_GOT_NOTHING || cc == CURLE_PARTIAL_FILE;
+  return status == 429 || status == 500 || status == 502 || status == 503 ||
+         status == 504;
+}
+
+/* Backoff before attempt |i| (1-based retries): random up to
+ * 2^i * 50 ms, as the SDKs' full jitter, capped at 20 s. */
+static void backoff(int i) {
+  unsigned seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)&i;
+  long max_ms = 50L << i;
+  if (max_ms > 20000)
+    max_ms = 20000;
+  long ms = 10 + (long)(rand_r(&seed) % (unsigned)max_ms);
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+int mp__s3_request(const s3_conf *c, const char *method, const char *key,
+                   const char *query, const char *data, size_t len,
+                   const char *header, s3_reply *r, mp_err *err) {
+  pthread_once(&curl_once, curl_init);
+  memset(r, 0, sizeof(*r));
+  mp_buf_init(&r->body);
+  char *url = url_of(c, key, query);
+  char hash[65];
+  sha256_hex(data ? data : "", data ? len : 0, hash);
+  char *sigv4 = mp_xasprintf("aws:amz:%s:s3", c->region);
+  char *userpwd = mp_xasprintf("%s:%s", c->key_id, c->secret);
+  char *h_hash = mp_xasprintf("x-amz-content-sha256: %s", hash);
+  char *h_token =
+      c->token ? mp_xasprintf("x-amz-security-token: %s", c->token) : NULL;
+  CURLcode cc = CURLE_OK;
+  char cerr[CURL_ERROR_SIZE];
+  for (int attempt = 0; attempt < S3_ATTEMPTS; attempt++) {
+    if (attempt > 0)
+      backoff(attempt);
+    mp_buf_reset(&r->body);
+    r->etag[0] = r->last_modified[0] = '\0';
+    r->status = 0;
+    CURL *h = curl_easy_init();
+    if (h == NULL)
+      MP_BUG("curl_easy_init failed");
+    struct curl_slist *hs = NULL;
+    hs = curl_slist_append(hs, h_hash);
+    if (h_token)
+      hs = curl_slist_append(hs, h_token);
+    if (header)
+      hs = curl_slist_append(hs, header);
+    /* no "Expect:" to switch 100-continue off: libcurl's signer would
+     * sign that header, which is then not sent (S3 refuses it) */
+    cerr[0] = '\0';
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+    curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
+    curl_easy_setopt(h, CURLOPT_USERPWD, userpwd);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
+    if (strcmp(method, "HEAD") == 0) {
+      curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    } else if (strcmp(method, "PUT") == 0) {
+      /* the body as POST fields, so that the signer hashes it too */
+      hs = curl_slist_append(hs, "Content-Type: application/octet-stream");
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, data ? data : "");
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+    } else if (strcmp(method, "GET") != 0) {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hs);
+    cc = curl_easy_perform(h);
+    if (cc == CURLE_OK)
+      curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_easy_cleanup(h);
+    curl_slist_free_all(hs);
+    if (!retryable(cc, r->status))
+      break;
+  }
+  int rc = 0;
+  if (cc != CURLE_OK) {
+    rc = mp_err_set(err, MP_EIO,
+                    "no answer from S3 for 's3://%s/%s' at %s://%s after %d "
+                    "attempts: %s; check the endpoint and that the server "
+                    "is up",
+                    c->bucket, key ? key : "", c->scheme, c->host,
+                    S3_ATTEMPTS, cerr[0] ? cerr : curl_easy_strerror(cc));
+    mp_buf_destroy(&r->body);
+  }
+  free(h_token);
+  free(h_hash);
+  free(userpwd);
+  free(sigv4);
+  free(url);
+  return rc;
+}

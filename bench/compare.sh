@@ -67,7 +67,9 @@ ninja -C "$build" -j2 src/cli/minipulumi >/dev/null
 
 echo "== building $(git rev-parse --short "$commit") in $old/build-rel"
 git worktree add --detach "$old" "$commit" >/dev/null 2>&1
-meson setup "$old/build-rel" --buildtype=release >/dev/null
+# The source folder is named: meson would take this checkout (the
+# current folder) for it.
+meson setup "$old/build-rel" "$old" --buildtype=release >/dev/null
 ninja -C "$old/build-rel" -j2 src/cli/minipulumi >/dev/null
 
 bench() {

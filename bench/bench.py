@@ -21,9 +21,10 @@ no-op `preview`, an `up` updating 10 % of the resources, `refresh` and
 user+sys CPU, peak RSS, the store's size after it, the ideal bound and
 wall ÷ bound. The bound is the larger of total provider time ÷ parallelism
 and the provider time along the longest dependency chain (the engine's own
-work counts as zero). With --compare, the same cases run on a second build
-and the table gains its wall times and the ratio. Run on demand, never as
-a test.
+work counts as zero). With --compare, the same cases run on a second
+build, the repetitions alternating between the two (this one first), and
+the table gains the other's wall time and the new/old ratios of wall
+time, CPU and peak RSS. Run on demand, never as a test.
 """
 import argparse
 import json
@@ -133,25 +134,37 @@ def one_rep(binary, work, a, shape, n, extra):
     return res
 
 
-def measure(binary, a, work, extra):
-    rows = []
+def measure(binaries, a, work, extra):
+    """One list of rows per binary. With several binaries the repetitions
+    alternate (A B A B ...), so a change in the machine's load falls on
+    both builds alike."""
+    out = [[] for _ in binaries]
     for shape in a.shape:
         for n in a.n:
-            reps = [one_rep(binary, work, a, shape, n, extra)
-                    for _ in range(a.runs)]
-            for op in a.ops:
-                vals = [r[op] for r in reps]
-                med = lambda k: statistics.median(v[k] for v in vals)
-                b = bound(op, shape, n, a.latency, a.parallel, a.chain_len,
-                          a.fanout)
-                rows.append({"shape": shape, "n": n, "op": op,
-                             "latency_ms": a.latency,
-                             "parallel": a.parallel, "runs": a.runs,
-                             "wall_s": med(0), "cpu_s": med(1),
-                             "rss_mb": med(2), "store_bytes": med(3),
-                             "walls": [v[0] for v in vals],
-                             "bound_s": b,
-                             "ratio": med(0) / b if b else None})
+            reps = [[] for _ in binaries]
+            for _ in range(a.runs):
+                for i, binary in enumerate(binaries):
+                    reps[i].append(one_rep(binary, work, a, shape, n, extra))
+            for i in range(len(binaries)):
+                out[i] += rows_of(reps[i], a, shape, n)
+    return out
+
+
+def rows_of(reps, a, shape, n):
+    rows = []
+    for op in a.ops:
+        vals = [r[op] for r in reps]
+        med = lambda k: statistics.median(v[k] for v in vals)
+        b = bound(op, shape, n, a.latency, a.parallel, a.chain_len,
+                  a.fanout)
+        rows.append({"shape": shape, "n": n, "op": op,
+                     "latency_ms": a.latency,
+                     "parallel": a.parallel, "runs": a.runs,
+                     "wall_s": med(0), "cpu_s": med(1),
+                     "rss_mb": med(2), "store_bytes": med(3),
+                     "walls": [v[0] for v in vals],
+                     "bound_s": b,
+                     "ratio": med(0) / b if b else None})
     return rows
 
 
@@ -165,7 +178,8 @@ def print_table(rows, other=None, out=sys.stdout):
         "shape", "N", "op", "wall s", "cpu s", "rss MB", "store KB",
         "bound s", "ratio")
     if other:
-        head += " %9s %7s" % ("other s", "new/old")
+        head += " %9s %7s %7s %7s" % ("other s", "new/old", "cpu n/o",
+                                      "rss n/o")
     print(head, file=out)
     for r in rows:
         line = "%-11s %7d %-8s %8.3f %8.3f %8.1f %9.0f %8s %7s" % (
@@ -175,7 +189,10 @@ def print_table(rows, other=None, out=sys.stdout):
             "%.2f" % r["ratio"] if r["ratio"] else "-")
         o = other.get(key(r))
         if o:
-            line += " %9.3f %7.2f" % (o["wall_s"], r["wall_s"] / o["wall_s"])
+            line += " %9.3f %7.2f %7.2f %7.2f" % (
+                o["wall_s"], r["wall_s"] / o["wall_s"],
+                r["cpu_s"] / o["cpu_s"] if o["cpu_s"] else 0,
+                r["rss_mb"] / o["rss_mb"] if o["rss_mb"] else 0)
         print(line, file=out)
 
 
@@ -226,9 +243,10 @@ def main():
     extra = ["--serial-stepgen"] if a.serial_stepgen else []
     work = tempfile.mkdtemp(prefix="mp-bench-")
     try:
-        rows = measure(benchlib.binary_of(a.build), a, work, extra)
-        other = (measure(benchlib.binary_of(a.compare), a, work, extra)
-                 if a.compare else None)
+        builds = [a.build] + ([a.compare] if a.compare else [])
+        got = measure([benchlib.binary_of(b) for b in builds], a, work,
+                      extra)
+        rows, other = got[0], (got[1] if a.compare else None)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print_table(rows, other)

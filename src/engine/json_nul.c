@@ -1,6 +1,7 @@
 /* NUL characters through cJSON (json_nul.h). */
 #include "engine/json_nul.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,18 +28,36 @@ static int hex4(const char *p, size_t left, unsigned *cp) {
   return 1;
 }
 
+/* The first '\\' or marker lead byte at or after |i| in |t| (|len| if
+ * none). *bs and *mk keep where each was last found (SIZE_MAX: not
+ * looked for yet), so that memchr, which scans a word or a vector at a
+ * time, goes over each byte at most once per character. */
+static size_t next_special(const char *t, size_t i, size_t len, size_t *bs,
+                           size_t *mk) {
+  if (*bs == SIZE_MAX || *bs < i) {
+    const char *q = memchr(t + i, '\\', len - i);
+    *bs = q ? (size_t)(q - t) : len;
+  }
+  if (*mk == SIZE_MAX || *mk < i) {
+    const char *q = memchr(t + i, MARK[0], len - i);
+    *mk = q ? (size_t)(q - t) : len;
+  }
+  return *bs < *mk ? *bs : *mk;
+}
+
 /* Finds in JSON text |t| each "\u0000" and "\ufdd0" escape and each raw
  * marker (other escapes, a "\\" before "u0000" included, are skipped
  * whole) and, when |out| is not NULL, writes the marked text there: each
  * one followed by '0' (a NUL) or '1' (a marker), one byte more. Returns how
  * many it found whose marked position is before |limit|. */
 static size_t walk(const char *t, size_t len, mp_buf *out, size_t limit) {
-  size_t n = 0, from = 0;
+  size_t n = 0, from = 0, bs = SIZE_MAX, mk = SIZE_MAX;
   for (size_t i = 0; i < len && i + n < limit;) {
     /* Most bytes start neither an escape nor a marker: skip them cheaply,
-     * a 100 MiB string goes through here. */
-    if (t[i] != '\\' && t[i] != MARK[0]) {
-      i++;
+     * a 100 MiB string goes through here, and so does every state row. */
+    size_t next = next_special(t, i, len, &bs, &mk);
+    if (next != i) {
+      i = next;
       continue;
     }
     unsigned cp = 1;

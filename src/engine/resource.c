@@ -149,7 +149,9 @@ void mp_resource_free(mp_resource *r) {
   mp_strv_destroy(&r->replace_on_changes);
   mp_strv_destroy(&r->hide_diffs);
   mp_value_free(r->replacement_trigger);
-  for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_destroy(&r->hooks[k]);
+  for (int k = 0; r->hooks && k < MP_HOOK_KINDS; k++)
+    mp_strv_destroy(&r->hooks[k]);
+  free(r->hooks);
   free(r->extension_ref);
   free(r);
 }
@@ -188,11 +190,24 @@ mp_resource *mp_resource_dup(const mp_resource *r) {
   mp_strv_copy(&d->hide_diffs, &r->hide_diffs);
   d->replacement_trigger = mp_value_dup(r->replacement_trigger);
   d->extension_ref = mp_xstrdup(r->extension_ref);
-  for (int k = 0; k < MP_HOOK_KINDS; k++) {
-    mp_strv_init(&d->hooks[k]);
-    mp_strv_copy(&d->hooks[k], &r->hooks[k]);
-  }
+  d->hooks = NULL;
+  for (int k = 0; r->hooks && k < MP_HOOK_KINDS; k++)
+    if (r->hooks[k].len)
+      mp_strv_copy(mp_resource_hooks_mut(d, k), &r->hooks[k]);
   return d;
+}
+
+const mp_strv *mp_resource_hooks(const mp_resource *r, int kind) {
+  static const mp_strv none = {0};
+  return r->hooks ? &r->hooks[kind] : &none;
+}
+
+mp_strv *mp_resource_hooks_mut(mp_resource *r, int kind) {
+  if (r->hooks == NULL) {
+    r->hooks = mp_xcalloc(MP_HOOK_KINDS, sizeof(*r->hooks));
+    for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_init(&r->hooks[k]);
+  }
+  return &r->hooks[kind];
 }
 
 /* NULL and "" are the same in the checkpoint (omitted either way). */
@@ -250,7 +265,7 @@ const char *const mp_hook_state_keys[MP_HOOK_KINDS] = {
 
 static int hooks_eq(const mp_resource *a, const mp_resource *b) {
   for (int k = 0; k < MP_HOOK_KINDS; k++)
-    if (!strv_eq(&a->hooks[k], &b->hooks[k])) return 0;
+    if (!strv_eq(mp_resource_hooks(a, k), mp_resource_hooks(b, k))) return 0;
   return 1;
 }
 

@@ -86,9 +86,12 @@ typedef struct mp_resource {
   /* replacementTrigger: any value, NULL when none; a change replaces. */
   mp_value *replacement_trigger;
   int refresh_before_update;
-  /* Hook names by kind; kept so that the delete hooks run when the program
-   * no longer declares the resource. */
-  mp_strv hooks[MP_HOOK_KINDS];
+  /* Hook names by kind (MP_HOOK_KINDS lists), or NULL when it has none:
+   * kept so that the delete hooks run when the program no longer declares
+   * the resource. A pointer, as few resources have hooks and every
+   * resource of a large stack is held two or three times
+   * (mp_resource_hooks). */
+  mp_strv *hooks;
   /* extensionRef: the extension (a key of the snapshot's `extensions`)
    * its provider must be parameterized with to serve it, or NULL. */
   char *extension_ref;
@@ -129,6 +132,10 @@ mp_resource *mp_resource_new(const char *urn, const char *type, int custom);
 void mp_resource_free(mp_resource *r); /* NULL is fine */
 /* Deep copy (row included). */
 mp_resource *mp_resource_dup(const mp_resource *r);
+/* |r|'s hook names of |kind|: an empty list when it has none. */
+const mp_strv *mp_resource_hooks(const mp_resource *r, int kind);
+/* |r|'s hook names of |kind| to fill, its lists made when it had none. */
+mp_strv *mp_resource_hooks_mut(mp_resource *r, int kind);
 /* 1 if the two are equal in every checkpoint field (row ignored). */
 int mp_resource_equal(const mp_resource *a, const mp_resource *b);
 

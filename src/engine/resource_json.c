@@ -38,9 +38,10 @@ static void put_strv(cJSON *o, const char *key, const mp_strv *v) {
 static void put_hooks(cJSON *o, const mp_resource *r) {
   cJSON *h = NULL;
   for (int k = 0; k < MP_HOOK_KINDS; k++) {
-    if (r->hooks[k].len == 0) continue;
+    const mp_strv *names = mp_resource_hooks(r, k);
+    if (names->len == 0) continue;
     if (h == NULL) h = cJSON_AddObjectToObject(o, "resourceHooks");
-    put_strv(h, mp_hook_state_keys[k], &r->hooks[k]);
+    put_strv(h, mp_hook_state_keys[k], names);
   }
 }
 
@@ -256,7 +257,8 @@ static int get_hooks(reader *rd, mp_resource *r) {
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, mp_hook_state_keys[k]);
     /* states written before we used Pulumi's keys */
     if (l == NULL) l = cJSON_GetObjectItemCaseSensitive(j, mp_hook_kind_names[k]);
-    if (l && !cJSON_IsNull(l) && strv_from(rd, key, l, &r->hooks[k]) < 0)
+    if (l && !cJSON_IsNull(l) &&
+        strv_from(rd, key, l, mp_resource_hooks_mut(r, k)) < 0)
       return rd->err->code;
   }
   return 0;

@@ -104,7 +104,8 @@ const mp_strv *mp_step_hook_names(const mp_step *s, int kind) {
             (kind == MP_HOOK_ON_ERROR && (s->op == MP_OP_DELETE ||
                                           s->op == MP_OP_DELETE_REPLACED));
   const mp_resource *r = del ? s->old : s->new_;
-  return r && r->hooks[kind].len ? &r->hooks[kind] : NULL;
+  return r && mp_resource_hooks(r, kind)->len ? mp_resource_hooks(r, kind)
+                                               : NULL;
 }
 
 int mp_step_has_hooks(const mp_step *s) {

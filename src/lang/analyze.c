@@ -549,6 +549,8 @@ static int check_ref(void *ud, mp__yexpr *x) {
  * resources (check_resource_property). */
 static int check_expr(mp__prog *p, mp__yexpr *x, const char *kind,
                       const char *name, mp_err *err) {
+  if (x == NULL) /* an option left out (most of a resource's 17) */
+    return 0;
   char what[256];
   snprintf(what, sizeof(what), "%s '%s'", kind, name);
   ref_walk w = {p, what, err};
@@ -575,6 +577,8 @@ static int check_properties(mp__prog *p, mp_err *err) {
 
 static int resolve_expr(mp__prog *p, mp__yexpr *x, const char *kind,
                         const char *name, mp_err *err) {
+  if (x == NULL) /* an option left out (most of a resource's 17) */
+    return 0;
   char what[256];
   snprintf(what, sizeof(what), "%s '%s'", kind, name);
   ref_walk w = {p, what, err};

@@ -83,18 +83,14 @@ static int load_param(const mp_ynode *m, const char *path, const char *what,
   return rc;
 }
 
-/* One file: skipped unless it is a package declaration, as Pulumi YAML
- * skips files that are not YAML or declare another version. */
-static int load_decl(mp_project *p, const char *path, mp_err *err) {
-  mp_ynode *doc = NULL;
-  mp_err ignored = {0};
-  if (mp_ynode_load(path, path, &doc, &ignored) < 0) return 0;
+/* One document: skipped unless it is a package declaration, as Pulumi
+ * YAML skips files that are not YAML or declare another version. */
+static int load_decl_doc(mp_project *p, const char *path, const mp_ynode *doc,
+                         mp_err *err) {
   const mp_ynode *ver = mp_ynode_get(doc, "packageDeclarationVersion");
   if (doc->kind != MP_YNODE_MAP || ver == NULL ||
-      ver->kind != MP_YNODE_SCALAR || strcmp(ver->text, "1") != 0) {
-    mp_ynode_free(doc);
+      ver->kind != MP_YNODE_SCALAR || strcmp(ver->text, "1") != 0)
     return 0;
-  }
   mp_project_package k = {0};
   k.name = scalar_dup(doc, "name");
   k.version = scalar_dup(doc, "version");
@@ -114,7 +110,6 @@ static int load_decl(mp_project *p, const char *path, mp_err *err) {
     rc = load_param(ext, path, "extension", &k, err);
   }
   if (rc == 0) rc = check_version(path, k.version, k.name, err);
-  mp_ynode_free(doc);
   if (rc < 0) {
     package_clear(&k);
     return rc;
@@ -127,8 +122,35 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int load_decl(mp_project *p, const char *path, mp_err *err) {
+  mp_ynode *doc = NULL;
+  mp_err ignored = {0};
+  if (mp_ynode_load(path, path, &doc, &ignored) < 0) return 0;
+  int rc = load_decl_doc(p, path, doc, err);
+  mp_ynode_free(doc);
+  return rc;
+}
+
+/* The project file as the walk meets it (same device and inode), whose
+ * document the project already holds: parsing it again doubled the
+ * parse of a Pulumi.yaml program and its peak memory. */
+typedef struct walk_ctx {
+  mp_project *p;
+  int have_project_file;
+  struct stat project_file;
+} walk_ctx;
+
+static int load_file(walk_ctx *w, const char *path, const struct stat *st,
+                     mp_err *err) {
+  if (w->have_project_file && w->p->doc &&
+      st->st_dev == w->project_file.st_dev &&
+      st->st_ino == w->project_file.st_ino)
+    return load_decl_doc(w->p, path, w->p->doc, err);
+  return load_decl(w->p, path, err);
+}
+
 /* Walks |dir| in name order (Go's WalkDir order), not following links. */
-static int walk(mp_project *p, const char *dir, int depth, mp_err *err) {
+static int walk(walk_ctx *w, const char *dir, int depth, mp_err *err) {
   if (depth > MAX_WALK_DEPTH) return 0;
   DIR *d = opendir(dir);
   if (d == NULL) return 0;
@@ -145,10 +167,11 @@ static int walk(mp_project *p, const char *dir, int depth, mp_err *err) {
     char *path = mp_xasprintf("%s/%s", dir, names.items[i]);
     struct stat st;
     size_t n = strlen(names.items[i]);
-    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-      rc = walk(p, path, depth + 1, err);
+    int have_st = lstat(path, &st) == 0;
+    if (have_st && S_ISDIR(st.st_mode))
+      rc = walk(w, path, depth + 1, err);
     else if (n > 5 && strcmp(names.items[i] + n - 5, ".yaml") == 0)
-      rc = load_decl(p, path, err);
+      rc = have_st ? load_file(w, path, &st, err) : load_decl(w->p, path, err);
     free(path);
   }
   mp_strv_destroy(&names);
@@ -190,7 +213,11 @@ static void load_project_packages(mp_project *p, const mp_ynode *doc) {
 
 int mp__pkgdecls_load(mp_project *p, mp_err *err) {
   load_project_packages(p, p->doc);
-  return walk(p, p->program_dir, 0, err);
+  walk_ctx w = {.p = p};
+  char *file = mp_xasprintf("%s/%s", p->dir, p->file_name);
+  w.have_project_file = stat(file, &w.project_file) == 0;
+  free(file);
+  return walk(&w, p->program_dir, 0, err);
 }
 
 void mp__pkgdecls_free(mp_project *p) {

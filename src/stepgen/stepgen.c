@@ -226,7 +226,8 @@ static mp_resource *state_from_goal(mp_goal *g, const char *urn,
   mp_strv_copy(&r->replace_on_changes, &g->replace_on_changes);
   mp_strv_copy(&r->hide_diffs, &g->hide_diffs);
   r->replacement_trigger = mp_value_dup(g->replacement_trigger);
-  for (int k = 0; k < MP_HOOK_KINDS; k++) mp_strv_copy(&r->hooks[k], &g->hooks[k]);
+  for (int k = 0; k < MP_HOOK_KINDS; k++)
+    if (g->hooks[k].len) mp_strv_copy(mp_resource_hooks_mut(r, k), &g->hooks[k]);
   mp_strv_copy(&r->replace_with, &g->replace_with);
   r->source_position = mp_xstrdup(g->source_position);
   r->extension_ref = mp_xstrdup(g->extension_ref);

@@ -1275,6 +1275,42 @@ static void test_yaml_project_read_once(void) {
   run_free(&r);
 }
 
+/* The walk for package declarations meets the project file too and reads
+ * the document already loaded instead of parsing the file again (which
+ * doubled the parse of a large Pulumi.yaml program): the file rewritten
+ * in place after the load declares no package, and a project file that
+ * is itself a declaration still counts. */
+static void test_yaml_package_walk_reuses_project(void) {
+  run r;
+  run_init(&r);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\n"
+             "resources:\n  a:\n    type: test:Resource\n");
+  mp_err err;
+  CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);
+  write_file(r.dir, "Pulumi.yaml",
+             "packageDeclarationVersion: 1\nname: sneaky\nversion: 1.0.0\n");
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &err) == 0);
+  uv_loop_init(&r.loop); /* for run_free */
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  CHECK(mp_project_package_count(r.proj) == 0);
+  run_free(&r);
+
+  run_init(&r);
+  write_file(r.dir, "Pulumi.yaml",
+             "name: proj\nruntime: yaml\npackageDeclarationVersion: 1\n"
+             "version: 2.0.0\nresources:\n  a:\n    type: test:Resource\n");
+  CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);
+  CHECK(mp_yaml_source_new(r.proj, &r.src, &err) == 0);
+  uv_loop_init(&r.loop); /* for run_free */
+  fake_monitor_init(&r.m, &r.loop, "proj", "dev");
+  CHECK(mp_project_package_count(r.proj) == 1);
+  const mp_project_package *k = mp_project_package_at(r.proj, 0);
+  CHECK(k && strcmp(k->name, "proj") == 0 && k->version &&
+        strcmp(k->version, "2.0.0") == 0);
+  run_free(&r);
+}
+
 /* The CLI's glance at Pulumi.yaml: `name:` among the first keys, and
  * nothing when it is further than the glance goes or absent. */
 static void test_yaml_peek_name(void) {
@@ -1367,6 +1403,7 @@ static void test_yaml_ynode_values_and_emit(void) {
 
 int main(void) {
   RUN(test_yaml_project_read_once);
+  RUN(test_yaml_package_walk_reuses_project);
   RUN(test_yaml_ynode_values_and_emit);
   RUN(test_yaml_peek_name);
   RUN(test_yaml_last_use);

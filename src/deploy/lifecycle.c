@@ -237,6 +237,36 @@ static void create_parts(deploy *d) {
   d->mon = mp_monitor_new(&mo);
 }
 
+/* Takes the stack's lock (the write session) and reads the snapshot again
+ * under it: the one read before the lock may be stale, since another
+ * process may have taken the lock, written and released it in between (a
+ * runner starved of CPU between its read and its lock would otherwise
+ * plan against, and overwrite, the other's writes). */
+static int lock_and_reload(deploy *d, mp_err *err) {
+  const mp_deploy_opts *o = d->o;
+  mp_lock_info stale;
+  int rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
+                                 o->crypter, &stale, &d->upd, err);
+  if (rc < 0) return rc;
+  mp_store_update_info(d->upd, o->update_environment, o->update_config);
+  if (stale.pid > 0) {
+    char *msg = mp_lock_info_stale_message(&stale);
+    mp__deploy_diag(d, "warning", NULL, msg);
+    free(msg);
+  }
+  mp_snapshot *locked = NULL;
+  rc = mp_store_load(o->store, o->stack, o->crypter, &locked, err);
+  if (rc == 0 && o->verify_snapshot && mp_snapshot_verify(locked, err) < 0)
+    rc = mp_err_prefix(err, "snapshot integrity failure; refusing to use it");
+  if (rc < 0) {
+    mp_snapshot_free(locked);
+    return rc;
+  }
+  mp_snapshot_free(d->snap);
+  d->snap = locked;
+  return 0;
+}
+
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
@@ -254,20 +284,9 @@ static int setup(deploy *d, mp_err *err) {
   if (o->crypter && o->crypter->ready &&
       (rc = o->crypter->ready(o->crypter->ctx, err)) < 0)
     return rc;
+  if (!o->dry_run && (rc = lock_and_reload(d, err)) < 0) return rc;
   inject_default_providers(d);
   mp__deploy_use_program_providers(d); /* --run-program */
-  if (!o->dry_run) {
-    mp_lock_info stale;
-    rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
-                               o->crypter, &stale, &d->upd, err);
-    if (rc < 0) return rc;
-    mp_store_update_info(d->upd, o->update_environment, o->update_config);
-    if (stale.pid > 0) {
-      char *msg = mp_lock_info_stale_message(&stale);
-      mp__deploy_diag(d, "warning", NULL, msg);
-      free(msg);
-    }
-  }
   d->registry = mp_registry_new(o->dry_run, o->providers);
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)

@@ -52,6 +52,7 @@ typedef struct tprov {
 
 typedef struct script {
   int64_t latency_ms;
+  const char *wait_file; /* create/update (not preview) waits for it */
   const mp_value *fail_on;      /* ARRAY or NULL */
   const mp_value *replace_keys; /* ARRAY or NULL */
   int dbr;
@@ -62,6 +63,7 @@ static void read_script(const mp_value *in, script *s) {
   const mp_value *v;
   memset(s, 0, sizeof(*s));
   (void)mp__prov_int(in, "__latencyMs", &s->latency_ms, NULL);
+  s->wait_file = mp__prov_get_str(in, "__waitFile");
   v = mp__prov_get(in, "__failOn");
   s->fail_on = v && v->kind == MP_VALUE_ARRAY ? v : NULL;
   v = mp__prov_get(in, "__replaceKeys");
@@ -281,8 +283,24 @@ done:
 
 /* ---- calls ---- */
 
-/* The prologue of every resource call: log it, sleep __latencyMs, and
- * fail when __failOn lists |op| (create/update: not in preview). */
+/* Waits until |path| exists (a test opens the gate when it is ready, so
+ * that a call lasts as long as the test needs however slow the machine),
+ * at most WAIT_FILE_MAX_S. */
+#define WAIT_FILE_MAX_S 300
+static int wait_for(const char *path, const char *op, mp_err *err) {
+  for (int i = 0; i < WAIT_FILE_MAX_S * 50; i++) {
+    if (access(path, F_OK) == 0)
+      return 0;
+    struct timespec ts = {0, 20 * 1000000};
+    nanosleep(&ts, NULL);
+  }
+  return mp_err_set(err, MP_EPLUGIN, "%s: '%s' did not appear within %d s",
+                    op, path, WAIT_FILE_MAX_S);
+}
+
+/* The prologue of every resource call: log it, sleep __latencyMs, wait
+ * for __waitFile (create and update only), and fail when __failOn lists
+ * |op| (the last two not in preview). */
 static int begin(tprov *tp, const char *op, const mp_prov_req *q,
                  const mp_value *inputs, int preview, const char **world,
                  mp_err *err) {
@@ -304,6 +322,10 @@ static int begin(tprov *tp, const char *op, const mp_prov_req *q,
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
     }
   }
+  int writes = strcmp(op, "create") == 0 || strcmp(op, "update") == 0;
+  if (s.wait_file && writes && !preview &&
+      (rc = wait_for(s.wait_file, op, err)) < 0)
+    return rc;
   if (listed(s.fail_on, op) && !preview)
     return mp_err_set(err, MP_EPLUGIN, "%s failed intentionally", op);
   return 0;

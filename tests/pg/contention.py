@@ -227,6 +227,9 @@ def main():
             if msgs:
                 failed += 1
                 print("FAIL round %d:\n  %s" % (rnd, "\n  ".join(msgs)))
+                for w, pid, st, err, end in results:
+                    print("  worker %d pid %d exit %d ended %s: %s" % (
+                        w, pid, st, end, err.strip()[-600:]))
             else:
                 passed += 1
                 print("ok   round %d: worker %d won" % (

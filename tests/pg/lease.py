@@ -4,8 +4,10 @@
     lease.py --minipulumi BIN --verify mp_verify_state
              (needs MP_TEST_PG_URL: tests/pg/pgtest.py)
 
-Runs with MINIPULUMI_LOCK_LEASE_SECONDS=1.5. A program's `slow` resource
-spends 4.5 s in its provider call (three leases, no state write).
+Runs with MINIPULUMI_LOCK_LEASE_SECONDS=1.5 (10 in `frozen`). A program's
+`slow` resource stays in its provider call (no state write) until the test
+opens its gate (the test provider's __waitFile): a fixed length would let
+the call end before a starved test got its checks in.
 
   killed   `up` is SIGKILLed inside the slow call. While it ran, its lease
            stayed ahead of the server's clock (renewed without writes);
@@ -39,7 +41,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pgtest  # noqa: E402
 
 LEASE = 1.5
-SLOW_MS = 4500
+# frozen: a second runner must reach its lock check within one lease of
+# the freeze, which takes seconds on a starved machine
+FROZEN_LEASE = 10
 PROGRAM = """name: lease
 runtime: yaml
 resources:
@@ -50,8 +54,7 @@ resources:
   slow:
     type: test:Resource
     properties:
-      v: %(v)s
-      __latencyMs: %(slow)d
+      v: %(v)s%(gate)s
     options:
       dependsOn: ["${fast}"]
 """
@@ -67,7 +70,7 @@ class Failure(Exception):
 
 
 class Case:
-    def __init__(self, args, admin, name):
+    def __init__(self, args, admin, name, lease=LEASE):
         self.args = args
         self.root = tempfile.mkdtemp(prefix="mp-lease-%s-" % name)
         self.url = pgtest.createdb(admin, "lease_" + name)
@@ -82,11 +85,17 @@ class Case:
                          "HOME": self.root,
                          "MINIPULUMI_TEST_WORLD": self.world,
                          "MINIPULUMI_BACKEND_URL": self.url,
-                         "MINIPULUMI_LOCK_LEASE_SECONDS": str(LEASE)})
+                         "MINIPULUMI_LOCK_LEASE_SECONDS": str(lease)})
+        self.gate = os.path.join(self.root, "gate")
 
-    def program(self, v, slow=SLOW_MS):
+    def program(self, v, slow=True):
+        """|slow|: the slow resource waits for the gate (open_gate)."""
+        gate = "\n      __waitFile: %s" % json.dumps(self.gate) if slow else ""
         with open(os.path.join(self.proj, "Pulumi.yaml"), "w") as f:
-            f.write(PROGRAM % {"v": json.dumps(v), "slow": slow})
+            f.write(PROGRAM % {"v": json.dumps(v), "gate": gate})
+
+    def open_gate(self):
+        open(self.gate, "w").close()
 
     def argv(self, *cmd):
         return [self.args.minipulumi, "--non-interactive", "--color", "never",
@@ -174,7 +183,7 @@ def case_killed(c):
            "a second up while the first runs: exit %d, %s" % (rc, err[-300:]))
     p.send_signal(signal.SIGKILL)
     c.finish(p)
-    c.program("one", slow=0)
+    c.program("one", slow=False)
     rc, out, err = c.up()
     expect(rc == 0, "up after the kill: exit %d: %s" % (rc, err[-500:]))
     want = ("broke a stale lock left by process %d on " % p.pid)
@@ -186,7 +195,7 @@ def case_killed(c):
 
 
 def case_frozen(c):
-    c.program("one", slow=0)
+    c.program("one", slow=False)
     expect(c.run("stack", "init", "dev")[0] == 0, "stack init")
     expect(c.up()[0] == 0, "first up")
     c.program("two")
@@ -204,13 +213,14 @@ def case_frozen(c):
                     "minipulumi.locks") != "t":
             expect(time.monotonic() < deadline, "the lease never expired")
             time.sleep(0.1)
-        c.program("two", slow=0)
+        c.program("two", slow=False)
         rc, out, err = c.up()
         expect(rc == 0, "up after the lease expired: %s" % err[-500:])
         want = "broke a stale lock left by process %d on " % p.pid
         expect(want in out and "its lease expired at " in out,
                "no expiry warning naming process %d: %s" % (p.pid, out[-600:]))
     finally:
+        c.open_gate()
         p.send_signal(signal.SIGCONT)
     out = c.finish(p)
     expect(p.returncode != 0 and "was broken while this update ran" in out,
@@ -229,11 +239,12 @@ def case_cancel(c):
     rc, out, err = c.run("cancel", "--yes")
     expect(rc == 0 and "has been canceled" in out,
            "cancel: exit %d %s %s" % (rc, out, err))
+    c.open_gate()
     out = c.finish(p)
     expect(p.returncode != 0 and "was broken while this update ran" in out,
            "the canceled holder went on: exit %d, %s" % (p.returncode,
                                                          out[-500:]))
-    c.program("one", slow=0)
+    c.program("one", slow=False)
     rc, out, err = c.up()
     expect(rc == 0, "up after cancel: %s" % err[-500:])
     c.verify()
@@ -253,7 +264,8 @@ def main():
     passed = failed = 0
     for name, fn in (("killed", case_killed), ("frozen", case_frozen),
                      ("cancel", case_cancel)):
-        c = Case(args, admin, name)
+        c = Case(args, admin, name,
+                 FROZEN_LEASE if name == "frozen" else LEASE)
         try:
             fn(c)
             passed += 1

@@ -434,14 +434,14 @@ static int read_rows_of(diy_stack *m, const mp_crypter *c, unsigned flags,
   mp__diy_model_sort(m);
   for (size_t i = 0; i < m->nres; i++) {
     const diy_entry *e = m->res[i];
-    if (mp__store_read_resource(e->row, e->json, e->len, c, flags, snap,
-                                err) < 0)
+    if (mp__store_read_resource(e->row, e->json, e->len, c, flags, snap, err) <
+        0)
       return err->code;
   }
   for (size_t i = 0; i < m->npend; i++) {
     const diy_entry *e = m->pend[i];
-    if (mp__store_read_pending(e->row, e->type, e->json, e->len, c, flags,
-                               snap, err) < 0)
+    if (mp__store_read_pending(e->row, e->type, e->json, e->len, c, flags, snap,
+                               err) < 0)
       return err->code;
   }
   const cJSON *it;

@@ -39,8 +39,7 @@ static int load_pending(mp_pg *s, int64_t id, const mp_crypter *c,
     mp_pending_type t;
     rc = mp__store_pending_type(PQgetvalue(r, i, 1), &t, err);
     if (rc == 0)
-      rc = mp__store_read_pending(mp__pg_int64(r, i, 0), t,
-                                  PQgetvalue(r, i, 2),
+      rc = mp__store_read_pending(mp__pg_int64(r, i, 0), t, PQgetvalue(r, i, 2),
                                   (size_t)PQgetlength(r, i, 2), c, flags, snap,
                                   err);
   }
@@ -69,7 +68,8 @@ static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
                      unsigned flags, mp_snapshot *snap, mp_err *err) {
   mp_pg *s = mp__pg(base);
   int rc = load_resources(s, id, c, flags, snap, err);
-  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
+  if (rc == 0)
+    rc = load_pending(s, id, c, flags, snap, err);
   return rc < 0 ? rc : load_extensions(s, id, snap, err);
 }
 

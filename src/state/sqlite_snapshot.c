@@ -10,7 +10,8 @@
 
 static const char *text_of(sqlite3_stmt *q, int col, size_t *len) {
   const char *text = (const char *)sqlite3_column_text(q, col);
-  *len = (size_t)sqlite3_column_bytes(q, col); /* after the text, as SQLite asks */
+  /* the length after the text, as SQLite asks */
+  *len = (size_t)sqlite3_column_bytes(q, col);
   return text;
 }
 
@@ -79,7 +80,8 @@ static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
                      unsigned flags, mp_snapshot *snap, mp_err *err) {
   mp_sqlite *s = mp__sqlite(base);
   int rc = load_resources(s, id, c, flags, snap, err);
-  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
+  if (rc == 0)
+    rc = load_pending(s, id, c, flags, snap, err);
   return rc < 0 ? rc : load_extensions(s, id, snap, err);
 }
 

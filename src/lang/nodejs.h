@@ -9,7 +9,7 @@
 #include "engine/err.h"
 #include "engine/mem.h"
 #include "engine/value.h"
-#include "lang/yaml_host.h"
+#include "lang/project.h"
 #include "monitor/api.h"
 
 /* Creates the host for |p| (runtime nodejs; |p| must outlive the source).

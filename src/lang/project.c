@@ -1,6 +1,6 @@
 /* Loading Pulumi.yaml, once: the project's fields for every command, then
  * (for runtime yaml) the declared config and the program. */
-#include "lang/yaml_host.h"
+#include "lang/project.h"
 
 #include <math.h>
 #include <stdio.h>

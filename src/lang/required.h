@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "engine/err.h"
-#include "lang/yaml_host.h"
+#include "lang/project.h"
 
 /* One plugin. Strings owned by the list. */
 typedef struct mp_required_plugin {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pb_deps.h"
 #include "engine/value_pb.h"
 #include "lang/prog.h"
 #include "pulumi/provider.pb-c.h"
@@ -323,29 +324,9 @@ component_request(const Pulumirpc__ConstructRequest *q, const mp_value *inputs,
   }
   m.n_providers = np;
   m.providers = pp;
-  size_t nd = q->n_inputdependencies;
-  Pulumirpc__RegisterResourceRequest__PropertyDependenciesEntry *de =
-      mp_xcalloc(nd + 1, sizeof(*de));
-  Pulumirpc__RegisterResourceRequest__PropertyDependenciesEntry **dp =
-      mp_xcalloc(nd + 1, sizeof(*dp));
-  Pulumirpc__RegisterResourceRequest__PropertyDependencies *pd =
-      mp_xcalloc(nd + 1, sizeof(*pd));
-  for (size_t i = 0; i < nd; i++) {
-    const Pulumirpc__ConstructRequest__InputDependenciesEntry *e =
-        q->inputdependencies[i];
-    pulumirpc__register_resource_request__property_dependencies_entry__init(
-        &de[i]);
-    pulumirpc__register_resource_request__property_dependencies__init(&pd[i]);
-    de[i].key = e->key;
-    if (e->value) {
-      pd[i].n_urns = e->value->n_urns;
-      pd[i].urns = e->value->urns;
-    }
-    de[i].value = &pd[i];
-    dp[i] = &de[i];
-  }
-  m.n_propertydependencies = nd;
-  m.propertydependencies = dp;
+  mp_pb_deps deps;
+  mp_pb_deps_copy(&m.base, "propertyDependencies", &q->base,
+                  "inputDependencies", &deps);
   /* Packed and unpacked: a message of its own, freed as the host frees
    * its requests (mp__request_free); the inputs are set after, as the
    * host sets its requests' objects. */
@@ -354,9 +335,7 @@ component_request(const Pulumirpc__ConstructRequest *q, const mp_value *inputs,
   mp_pb_pack(&m.base, &packed);
   free(pe);
   free(pp);
-  free(de);
-  free(dp);
-  free(pd);
+  mp_pb_deps_free(&deps);
   Pulumirpc__RegisterResourceRequest *r =
       pulumirpc__register_resource_request__unpack(NULL, packed.len,
                                                    (const uint8_t *)packed.data);

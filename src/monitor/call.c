@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pb_deps.h"
 #include "engine/value_pb.h"
 #include "monitor/monitor_int.h"
 
@@ -42,34 +43,13 @@ int mp__monitor_call_request(const mp_monitor_opts *o,
   m.config = cp;
   m.n_configsecretkeys = info.secret_keys.len;
   m.configsecretkeys = info.secret_keys.items;
-  size_t nd = q->n_argdependencies;
-  Pulumirpc__CallRequest__ArgDependenciesEntry *de =
-      mp_xcalloc(nd ? nd : 1, sizeof(*de));
-  Pulumirpc__CallRequest__ArgDependenciesEntry **dp =
-      mp_xcalloc(nd ? nd : 1, sizeof(*dp));
-  Pulumirpc__CallRequest__ArgumentDependencies *ad =
-      mp_xcalloc(nd ? nd : 1, sizeof(*ad));
-  for (size_t i = 0; i < nd; i++) {
-    const Pulumirpc__ResourceCallRequest__ArgDependenciesEntry *e =
-        q->argdependencies[i];
-    pulumirpc__call_request__arg_dependencies_entry__init(&de[i]);
-    pulumirpc__call_request__argument_dependencies__init(&ad[i]);
-    de[i].key = e->key;
-    if (e->value) {
-      ad[i].n_urns = e->value->n_urns;
-      ad[i].urns = e->value->urns;
-    }
-    de[i].value = &ad[i];
-    dp[i] = &de[i];
-  }
-  m.n_argdependencies = nd;
-  m.argdependencies = dp;
+  mp_pb_deps deps;
+  mp_pb_deps_copy(&m.base, "argDependencies", &q->base, "argDependencies",
+                  &deps);
   mp_pb_pack(&m.base, out);
+  mp_pb_deps_free(&deps);
   free(ce);
   free(cp);
-  free(de);
-  free(dp);
-  free(ad);
   mp__monitor_info_destroy(&info);
   return 0;
 }

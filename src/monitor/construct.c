@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pb_deps.h"
 #include "engine/value_pb.h"
 #include "monitor/monitor_int.h"
 
@@ -93,28 +94,9 @@ int mp__monitor_construct_request(const mp_monitor_opts *o,
   m.inputs = q->object;
   /* The dependencies per input, as the program sent them (the SDK sends
    * them for every remote registration). */
-  size_t nd = q->n_propertydependencies;
-  Pulumirpc__ConstructRequest__InputDependenciesEntry *de =
-      mp_xcalloc(nd ? nd : 1, sizeof(*de));
-  Pulumirpc__ConstructRequest__InputDependenciesEntry **dp =
-      mp_xcalloc(nd ? nd : 1, sizeof(*dp));
-  Pulumirpc__ConstructRequest__PropertyDependencies *pd =
-      mp_xcalloc(nd ? nd : 1, sizeof(*pd));
-  for (size_t i = 0; i < nd; i++) {
-    const Pulumirpc__RegisterResourceRequest__PropertyDependenciesEntry *e =
-        q->propertydependencies[i];
-    pulumirpc__construct_request__input_dependencies_entry__init(&de[i]);
-    pulumirpc__construct_request__property_dependencies__init(&pd[i]);
-    de[i].key = e->key;
-    if (e->value) {
-      pd[i].n_urns = e->value->n_urns;
-      pd[i].urns = e->value->urns;
-    }
-    de[i].value = &pd[i];
-    dp[i] = &de[i];
-  }
-  m.n_inputdependencies = nd;
-  m.inputdependencies = dp;
+  mp_pb_deps deps;
+  mp_pb_deps_copy(&m.base, "inputDependencies", &q->base,
+                  "propertyDependencies", &deps);
   if (q->protect_opt_case ==
       PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROTECT_OPT_PROTECT) {
     m.protect_opt_case = PULUMIRPC__CONSTRUCT_REQUEST__PROTECT_OPT_PROTECT;
@@ -169,9 +151,7 @@ int mp__monitor_construct_request(const mp_monitor_opts *o,
   mp_pb_pack(&m.base, out);
   free(ce);
   free(cp);
-  free(de);
-  free(dp);
-  free(pd);
+  mp_pb_deps_free(&deps);
   free(pe);
   free(pp);
   mp__monitor_info_destroy(&info);

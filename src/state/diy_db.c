@@ -329,8 +329,9 @@ static int write_changes(mp_store_update *base, const mp_store_change *ch, size_
   return 0;
 }
 
-static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
-                         mp_err *err) {
+static int replace_start(mp_store *base, mp_stack_ref st, const char *label,
+                         int64_t *id, mp_err *err) {
+  (void)label; /* the lock check names the stack itself */
   mp_diy *s = mp__diy(base);
   diy_stack *m;
   if (mp__diy_get(s, st, &m, err) < 0)
@@ -419,20 +420,16 @@ static int read_rows_of(diy_stack *m, const mp_crypter *c, unsigned flags,
                         mp_snapshot *snap, mp_err *err) {
   mp__diy_model_sort(m);
   for (size_t i = 0; i < m->nres; i++) {
-    mp_resource *r;
     const diy_entry *e = m->res[i];
-    if (mp__store_parse_entry(e->json, e->len, e->row, c, flags, &r, err) < 0)
+    if (mp__store_read_resource(e->row, e->json, e->len, c, flags, snap, err) <
+        0)
       return err->code;
-    r->row = e->row;
-    mp_snapshot_append(snap, r);
   }
   for (size_t i = 0; i < m->npend; i++) {
-    mp_resource *r;
     const diy_entry *e = m->pend[i];
-    if (mp__store_parse_entry(e->json, e->len, e->row, c, flags, &r, err) < 0)
+    if (mp__store_read_pending(e->row, e->type, e->json, e->len, c, flags, snap,
+                               err) < 0)
       return err->code;
-    mp_snapshot_append_pending(snap, r, e->type);
-    snap->pending[snap->npending - 1].row = e->row;
   }
   const cJSON *it;
   cJSON_ArrayForEach(it, m->extensions) {

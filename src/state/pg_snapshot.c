@@ -18,17 +18,10 @@ static int load_resources(mp_pg *s, int64_t id, const mp_crypter *c,
   if (r == NULL)
     return err->code;
   int rc = 0;
-  for (int i = 0; rc == 0 && i < PQntuples(r); i++) {
-    mp_resource *res;
-    int64_t row = mp__pg_int64(r, i, 0);
-    rc =
-        mp__store_parse_entry(PQgetvalue(r, i, 1), (size_t)PQgetlength(r, i, 1),
-                              row, c, flags, &res, err);
-    if (rc == 0) {
-      res->row = row;
-      mp_snapshot_append(snap, res);
-    }
-  }
+  for (int i = 0; rc == 0 && i < PQntuples(r); i++)
+    rc = mp__store_read_resource(mp__pg_int64(r, i, 0), PQgetvalue(r, i, 1),
+                                 (size_t)PQgetlength(r, i, 1), c, flags, snap,
+                                 err);
   PQclear(r);
   return rc;
 }
@@ -43,22 +36,12 @@ static int load_pending(mp_pg *s, int64_t id, const mp_crypter *c,
     return err->code;
   int rc = 0;
   for (int i = 0; rc == 0 && i < PQntuples(r); i++) {
-    mp_resource *res;
     mp_pending_type t;
-    const char *type = PQgetvalue(r, i, 1);
-    int64_t row = mp__pg_int64(r, i, 0);
-    if (mp_pending_type_parse(type, &t) < 0)
-      rc =
-          mp_err_set(err, MP_ESTATE,
-                     "stored pending operation has an unknown type '%s'", type);
-    else
-      rc = mp__store_parse_entry(PQgetvalue(r, i, 2),
-                                 (size_t)PQgetlength(r, i, 2), row, c, flags,
-                                 &res, err);
-    if (rc == 0) {
-      mp_snapshot_append_pending(snap, res, t);
-      snap->pending[snap->npending - 1].row = row;
-    }
+    rc = mp__store_pending_type(PQgetvalue(r, i, 1), &t, err);
+    if (rc == 0)
+      rc = mp__store_read_pending(mp__pg_int64(r, i, 0), t, PQgetvalue(r, i, 2),
+                                  (size_t)PQgetlength(r, i, 2), c, flags, snap,
+                                  err);
   }
   PQclear(r);
   return rc;
@@ -78,6 +61,16 @@ static int load_extensions(mp_pg *s, int64_t id, mp_snapshot *snap,
                                    (size_t)PQgetlength(r, i, 1), snap, err);
   PQclear(r);
   return rc;
+}
+
+/* The whole stack in the order the flow wants it (read_rows). */
+static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
+                     unsigned flags, mp_snapshot *snap, mp_err *err) {
+  mp_pg *s = mp__pg(base);
+  int rc = load_resources(s, id, c, flags, snap, err);
+  if (rc == 0)
+    rc = load_pending(s, id, c, flags, snap, err);
+  return rc < 0 ? rc : load_extensions(s, id, snap, err);
 }
 
 /* ==== rows ==== */
@@ -123,14 +116,6 @@ static int begin_read(mp_store *s, mp_err *err) {
   return mp__pg_tx_begin_read(mp__pg(s), err);
 }
 
-static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
-                     unsigned flags, mp_snapshot *snap, mp_err *err) {
-  mp_pg *s = mp__pg(base);
-  int rc = load_resources(s, id, c, flags, snap, err);
-  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
-  return rc < 0 ? rc : load_extensions(s, id, snap, err);
-}
-
 static int pg_begin(mp_store *s, mp_err *err) {
   return mp__pg_tx_begin(mp__pg(s), err);
 }
@@ -141,15 +126,11 @@ static int pg_commit(mp_store *s, mp_err *err) {
 
 static void pg_rollback(mp_store *s) { mp__pg_tx_rollback(mp__pg(s)); }
 
-static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
-                         mp_err *err) {
+static int replace_start(mp_store *base, mp_stack_ref st, const char *label,
+                         int64_t *id, mp_err *err) {
   mp_pg *s = mp__pg(base);
-  char *label = mp__store_label(st);
   int rc = mp__pg_stack_id(s, st, MP__PG_SHARE, id, err);
-  if (rc == 0)
-    rc = mp__pg_lock_check_free(s, *id, label, err);
-  free(label);
-  return rc;
+  return rc < 0 ? rc : mp__pg_lock_check_free(s, *id, label, err);
 }
 
 static int clear_stack(mp_store *s, int64_t id, mp_err *err) {

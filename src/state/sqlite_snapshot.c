@@ -8,12 +8,11 @@
 
 #include "engine/snapshot_json_int.h"
 
-static int parse_entry(sqlite3_stmt *q, int col, const mp_crypter *c,
-                       unsigned flags, mp_resource **out, mp_err *err) {
+static const char *text_of(sqlite3_stmt *q, int col, size_t *len) {
   const char *text = (const char *)sqlite3_column_text(q, col);
-  int len = sqlite3_column_bytes(q, col);
-  return mp__store_parse_entry(text, (size_t)len, sqlite3_column_int64(q, 0), c,
-                               flags, out, err);
+  /* the length after the text, as SQLite asks */
+  *len = (size_t)sqlite3_column_bytes(q, col);
+  return text;
 }
 
 static int load_resources(mp_sqlite *s, int64_t id, const mp_crypter *c,
@@ -24,12 +23,10 @@ static int load_resources(mp_sqlite *s, int64_t id, const mp_crypter *c,
   sqlite3_bind_int64(q, 1, id);
   int rc, ret = 0;
   while (ret == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-    mp_resource *r;
-    ret = parse_entry(q, 1, c, flags, &r, err);
-    if (ret < 0)
-      break;
-    r->row = sqlite3_column_int64(q, 0);
-    mp_snapshot_append(snap, r);
+    size_t len;
+    const char *json = text_of(q, 1, &len);
+    ret = mp__store_read_resource(sqlite3_column_int64(q, 0), json, len, c,
+                                  flags, snap, err);
   }
   if (ret == 0 && rc != SQLITE_DONE)
     ret = mp__sql_err(s, "cannot read the resources", err);
@@ -45,20 +42,14 @@ static int load_pending(mp_sqlite *s, int64_t id, const mp_crypter *c,
   sqlite3_bind_int64(q, 1, id);
   int rc, ret = 0;
   while (ret == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-    mp_resource *r;
     mp_pending_type t;
-    const char *type = (const char *)sqlite3_column_text(q, 1);
-    if (mp_pending_type_parse(type, &t) < 0) {
-      ret = mp_err_set(err, MP_ESTATE,
-                       "stored pending operation has an "
-                       "unknown type '%s'",
-                       type ? type : "");
-      break;
-    }
-    if ((ret = parse_entry(q, 2, c, flags, &r, err)) < 0)
-      break;
-    mp_snapshot_append_pending(snap, r, t);
-    snap->pending[snap->npending - 1].row = sqlite3_column_int64(q, 0);
+    size_t len;
+    const char *json = text_of(q, 2, &len);
+    ret = mp__store_pending_type((const char *)sqlite3_column_text(q, 1), &t,
+                                 err);
+    if (ret == 0)
+      ret = mp__store_read_pending(sqlite3_column_int64(q, 0), t, json, len, c,
+                                   flags, snap, err);
   }
   if (ret == 0 && rc != SQLITE_DONE)
     ret = mp__sql_err(s, "cannot read the pending operations", err);
@@ -82,6 +73,16 @@ static int load_extensions(mp_sqlite *s, int64_t id, mp_snapshot *snap,
     ret = mp__sql_err(s, "cannot read the extensions", err);
   mp__stmt_done(q);
   return ret;
+}
+
+/* The whole stack in the order the flow wants it (read_rows). */
+static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
+                     unsigned flags, mp_snapshot *snap, mp_err *err) {
+  mp_sqlite *s = mp__sqlite(base);
+  int rc = load_resources(s, id, c, flags, snap, err);
+  if (rc == 0)
+    rc = load_pending(s, id, c, flags, snap, err);
+  return rc < 0 ? rc : load_extensions(s, id, snap, err);
 }
 
 int mp__row_insert_extension(mp_sqlite *s, int64_t stack_id, const char *ref,
@@ -152,14 +153,6 @@ static int begin_read(mp_store *s, mp_err *err) {
   return mp__tx_begin_read(mp__sqlite(s), err);
 }
 
-static int read_rows(mp_store *base, int64_t id, const mp_crypter *c,
-                     unsigned flags, mp_snapshot *snap, mp_err *err) {
-  mp_sqlite *s = mp__sqlite(base);
-  int rc = load_resources(s, id, c, flags, snap, err);
-  if (rc == 0) rc = load_pending(s, id, c, flags, snap, err);
-  return rc < 0 ? rc : load_extensions(s, id, snap, err);
-}
-
 static int sq_begin(mp_store *s, mp_err *err) {
   return mp__tx_begin(mp__sqlite(s), err);
 }
@@ -170,15 +163,11 @@ static int sq_commit(mp_store *s, mp_err *err) {
 
 static void sq_rollback(mp_store *s) { mp__tx_rollback(mp__sqlite(s)); }
 
-static int replace_start(mp_store *base, mp_stack_ref st, int64_t *id,
-                         mp_err *err) {
+static int replace_start(mp_store *base, mp_stack_ref st, const char *label,
+                         int64_t *id, mp_err *err) {
   mp_sqlite *s = mp__sqlite(base);
-  char *label = mp__store_label(st);
   int rc = mp__stack_id(s, st, id, err);
-  if (rc == 0)
-    rc = mp__lock_check_free(s, *id, label, err);
-  free(label);
-  return rc;
+  return rc < 0 ? rc : mp__lock_check_free(s, *id, label, err);
 }
 
 static int clear_stack(mp_store *base, int64_t id, mp_err *err) {

@@ -163,9 +163,9 @@ int mp__store_parse_extension(const char *ref, const char *text, size_t len,
   return 0;
 }
 
-int mp__store_parse_entry(const char *text, size_t len, int64_t row,
-                          const mp_crypter *c, unsigned flags,
-                          mp_resource **out, mp_err *err) {
+static int parse_entry(const char *text, size_t len, int64_t row,
+                       const mp_crypter *c, unsigned flags, mp_resource **out,
+                       mp_err *err) {
   cJSON *j = text ? mp__cjson_parse(text, len, NULL) : NULL;
   if (j == NULL)
     return mp_err_set(err, MP_ESTATE, "stored resource row %lld is not JSON",
@@ -173,4 +173,34 @@ int mp__store_parse_entry(const char *text, size_t len, int64_t row,
   int rc = mp__resource_from_cjson(j, c, flags, out, err);
   cJSON_Delete(j);
   return rc;
+}
+
+int mp__store_read_resource(int64_t row, const char *text, size_t len,
+                            const mp_crypter *c, unsigned flags,
+                            mp_snapshot *snap, mp_err *err) {
+  mp_resource *r;
+  if (parse_entry(text, len, row, c, flags, &r, err) < 0)
+    return err->code;
+  r->row = row;
+  mp_snapshot_append(snap, r);
+  return 0;
+}
+
+int mp__store_read_pending(int64_t row, mp_pending_type t, const char *text,
+                           size_t len, const mp_crypter *c, unsigned flags,
+                           mp_snapshot *snap, mp_err *err) {
+  mp_resource *r;
+  if (parse_entry(text, len, row, c, flags, &r, err) < 0)
+    return err->code;
+  mp_snapshot_append_pending(snap, r, t);
+  snap->pending[snap->npending - 1].row = row;
+  return 0;
+}
+
+int mp__store_pending_type(const char *name, mp_pending_type *t, mp_err *err) {
+  if (mp_pending_type_parse(name, t) < 0)
+    return mp_err_set(err, MP_ESTATE,
+                      "stored pending operation has an unknown type '%s'",
+                      name ? name : "");
+  return 0;
 }

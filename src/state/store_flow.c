@@ -158,7 +158,9 @@ static int replace_tx(const mp__store_db *w, mp_store *s, mp_stack_ref st,
                       const mp_snapshot *snap, const mp_crypter *c,
                       int64_t *rows, mp_err *err) {
   int64_t id;
-  int rc = w->replace_start(s, st, &id, err);
+  char *label = mp__store_label(st);
+  int rc = w->replace_start(s, st, label, &id, err);
+  free(label);
   if (rc == 0)
     rc = w->clear(s, id, err);
   for (size_t i = 0; rc == 0 && i < snap->nres; i++)

@@ -116,8 +116,10 @@ typedef struct mp__store_db {
   int (*write)(mp_store_update *u, const mp_store_change *ch, size_t n,
                const mp_buf *json, int64_t *ord, int64_t *rows, mp_err *err);
   /* Replace, inside its transaction: the id of stack |st|, its row held
-   * against lock takers, and MP_EBUSY if a live holder has its lock. */
-  int (*replace_start)(mp_store *s, mp_stack_ref st, int64_t *id, mp_err *err);
+   * against lock takers, and MP_EBUSY (naming |label|, mp__store_label)
+   * if a live holder has its lock. */
+  int (*replace_start)(mp_store *s, mp_stack_ref st, const char *label,
+                       int64_t *id, mp_err *err);
   /* Deletes every resource, pending operation and extension of stack
    * |id|. */
   int (*clear)(mp_store *s, int64_t id, mp_err *err);
@@ -158,11 +160,20 @@ int mp__store_apply(const mp__store_db *db, mp_store_update *u,
 int mp__store_replace(const mp__store_db *db, mp_store *s, mp_stack_ref st,
                       mp_snapshot *snap, const mp_crypter *c, mp_err *err);
 
-/* Parses a stored entry (checkpoint JSON |text| of |len| bytes, row |row|
- * for messages) into a resource. MP_ESTATE if it is not JSON. */
-int mp__store_parse_entry(const char *text, size_t len, int64_t row,
-                          const mp_crypter *c, unsigned flags,
-                          mp_resource **out, mp_err *err);
+/* The rows every backend reads back (read_rows), one at a time: the
+ * stored entry |text| (checkpoint JSON of |len| bytes, parsed with |c|
+ * and |flags|) of row |row| appended to |snap| as a resource, or as a
+ * pending operation of type |t|. MP_ESTATE (naming the row) if it is not
+ * JSON. */
+int mp__store_read_resource(int64_t row, const char *text, size_t len,
+                            const mp_crypter *c, unsigned flags,
+                            mp_snapshot *snap, mp_err *err);
+int mp__store_read_pending(int64_t row, mp_pending_type t, const char *text,
+                           size_t len, const mp_crypter *c, unsigned flags,
+                           mp_snapshot *snap, mp_err *err);
+/* The stored name of a pending operation's type (NULL reads as "") into
+ * *t; MP_ESTATE if it names none. */
+int mp__store_pending_type(const char *name, mp_pending_type *t, mp_err *err);
 
 /* Adds the stored extension |ref| (JSON |text| of |len| bytes) to |snap|
  * when one of its resources refers to it (read after them); MP_ESTATE if

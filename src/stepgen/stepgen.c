@@ -468,6 +468,24 @@ static int check_program_inputs(mp_stepgen *sg, const mp_goal *g,
   return mp__sg_check(sg, st, NULL, err);
 }
 
+/* The steps of replacing prior entry |oi| (a targeted, non-import old
+ * whose diff |d| says replace, or |forced|: a --replace target or a
+ * tainted one) by the new state |st| of goal |g| (st->id already cleared).
+ * Pushes onto |c|, in order:
+ *  - create-before-delete (the default): create-replacement (which marks
+ *    the old copy `delete` once it succeeds) then replace (no provider
+ *    call); the old copy is deleted at the end of the deployment;
+ *  - delete-before-replace (the goal's deleteBeforeReplace, else the
+ *    provider's answer in |d|): each dependent the replacement condemns
+ *    (mp__sg_dbr_dependents) deleted for replacement, then |oi| itself,
+ *    then replace and create-replacement.
+ * Sets sg->status for |oi| and every condemned dependent. A protected old
+ * or dependent is refused: an error, or in a preview an error diagnostic
+ * in |diags| that fails the preview (a protected dependent then pushes no
+ * step). An import id the program still names is an error (a warning in
+ * a preview). Unless |forced| already did, Check runs again from the
+ * program's own inputs (seed step 11). Returns 0, or an MP_E code with
+ * |err| and nothing pushed. */
 static int gen_replace(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
                        const sg_diff *d, int forced, mp_chain *c,
                        mp_diags *diags, mp_err *err) {
@@ -744,6 +762,22 @@ static int gen_carried(mp_stepgen *sg, sg_new *n, void *reg, mp_chain **out) {
   return 0;
 }
 
+/* The step generator's one decision for a registration: goal |g|, whose
+ * new state is |st| (taken over by the chain's steps), matched to prior
+ * entry |oi| (-1: none). Pushes onto |c| the steps that bring the prior
+ * state to |st|, exactly one of:
+ *  - read (a ReadResource goal), import (an import id the old entry does
+ *    not already have), re-create (the old was deleted by a
+ *    delete-before-replace chain or is pendingReplacement);
+ *  - carried forward verbatim (*targeted set to 0: --target leaves it out;
+ *    an untargeted new resource gets a skipped create);
+ *  - create (no old), take-over of a read resource, update, same, or a
+ *    replacement (gen_replace) as Check and Diff, ignoreChanges, a
+ *    --replace target or a taint say.
+ * Targeted goals are checked (and analyzed by the policy packs) before
+ * the diff. Marks sg->status[oi] for the old entry it claims. Returns 0,
+ * or an MP_E code with |err| (a preview turns some refusals into
+ * diagnostics in |diags| instead). */
 static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
                   mp_chain *c, mp_diags *diags, int *targeted, mp_err *err) {
   /* The prior state as this deployment left it so far: an alias matched

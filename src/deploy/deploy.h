@@ -72,6 +72,15 @@ typedef struct mp_deploy_opts {
    * program registered, in registration order, and those for the run. */
   mp_snapshot **program_news_out;
   const mp_snapshot *program_news;
+  /* refresh --run-program: a fresh run of the same program (a source runs
+   * once) for the program's second preview, made once the reads are done,
+   * so that what the program computes sees the refreshed outputs; NULL:
+   * the first preview's results stand. */
+  mp_source *(*program_again)(void *ud);
+  void *program_again_ud;
+  /* Internal to run_program.c: the snapshot a preview starts from instead
+   * of the stored one (the refreshed states). */
+  const mp_snapshot *base_snapshot;
   /* Likewise the program's stack outputs (NULL: none, or not all known). */
   mp_value **program_outputs_out;
   const mp_value *program_outputs;

@@ -156,6 +156,12 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
    * point into o->program_news). */
   mp_strv news_order;
   mp_map program_by_urn;
+  /* refresh --run-program: what the program's second preview registered
+   * and its stack outputs (owned; NULL until it ran), and whether the
+   * program's own steps were submitted. */
+  mp_snapshot *news_again;
+  mp_value *outputs_again;
+  int program_steps_sent;
   mp_value *stack_outputs;
   mp_chain **layers; /* the planned delete layers, deepest first */
   size_t nlayers, next_layer;
@@ -300,6 +306,11 @@ int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
                                mp_err *err);
 void mp__deploy_collect_program(deploy *d);
 void mp__deploy_use_program_providers(deploy *d);
+/* A copy of |s|'s resources (and secrets provider), for a preview that
+ * starts from states in memory. */
+mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s);
+/* What the program registered: its second preview's, once that ran. */
+const mp_snapshot *mp__deploy_program_news(deploy *d);
 /* The state the program registered under |urn|, or NULL. */
 const mp_resource *mp__deploy_program_state(deploy *d, const char *urn);
 /* A refresh with a program: the state of |old| (a live entry the program
@@ -310,7 +321,12 @@ mp_resource *mp__deploy_program_goal(const mp_resource *old,
 /* A refresh with a program: submits the create and update steps of the
  * components and providers the program registered (refresh.c calls it
  * beside the refresh steps). */
-void mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index);
+int mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index);
+/* Once the reads are done (machine.c): runs the program's second preview
+ * over the refreshed states, then submits the program's own steps;
+ * returns 1 when steps were submitted (wait for them), 0 when the refresh
+ * may end. */
+int mp__deploy_program_after_reads(deploy *d);
 /* 1 if snapshot entry |r| (|live|: not a `delete` copy) gets one of those
  * steps rather than a refresh step. */
 int mp__deploy_program_steps_own(deploy *d, const mp_resource *r, int live);

@@ -270,7 +270,8 @@ static int lock_and_reload(deploy *d, mp_err *err) {
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
-  int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
+  int rc = o->base_snapshot ? (d->snap = mp__deploy_snapshot_copy(o->base_snapshot), 0)
+                            : mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
   if (o->verify_snapshot && mp_snapshot_verify(d->snap, err) < 0)
     return mp_err_prefix(err, "snapshot integrity failure; refusing to use it");
@@ -439,6 +440,8 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->from_program);
   mp_strv_destroy(&d->news_order);
   mp_map_destroy(&d->program_by_urn);
+  if (d->news_again) mp_snapshot_free(d->news_again);
+  mp_value_free(d->outputs_again);
   mp_value_free(d->stack_outputs);
 }
 

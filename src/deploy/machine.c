@@ -314,6 +314,9 @@ static int move(deploy *d) {
     mp__deploy_finish(d);
     return 0;
   case DS_REFRESHING:
+    if (mp__deploy_program_after_reads(d)) return 1;
+    mp__deploy_finish(d);
+    return 0;
   case DS_STOPPING:
   case DS_ENDING:
     mp__deploy_finish(d);

@@ -45,7 +45,6 @@ void mp__deploy_refresh_start(deploy *d) {
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
   }
-  mp__deploy_program_steps(d, live);
   free(live);
   free(sel);
   mp__deploy_advance(d);
@@ -172,7 +171,7 @@ static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
  * (step_generator.go): the registered entries, and the components and
  * providers the program created, go first, in registration order. */
 static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
-  const mp_snapshot *pn = d->o->program_news;
+  const mp_snapshot *pn = mp__deploy_program_news(d);
   mp_map live; /* URN -> 1 + snapshot index */
   mp_map_init(&live);
   for (size_t i = 0; i < d->snap->nres; i++)
@@ -197,14 +196,15 @@ static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
 
 void mp__deploy_refresh_write(deploy *d) {
   mp_snapshot *s = d->snap;
-  size_t cap = s->nres + (d->o->program_news ? d->o->program_news->nres : 0) + 1;
+  const mp_snapshot *pn = mp__deploy_program_news(d);
+  size_t cap = s->nres + (pn ? pn->nres : 0) + 1;
   rewrite w = {0};
   w.ch = mp_xcalloc(cap, sizeof(*w.ch));
   w.keep = mp_xcalloc(cap, sizeof(*w.keep));
   mp_strv_init(&w.present);
   mp_map_init(&w.gone_parent);
   unsigned char *placed = mp_xcalloc(s->nres + 1, 1);
-  if (d->o->program_news) rewrite_registered(d, &w, placed);
+  if (pn) rewrite_registered(d, &w, placed);
   for (size_t i = 0; i < s->nres; i++)
     if (!placed[i]) rewrite_entry(d, &w, i, 0);
   mp_err e;

@@ -23,9 +23,10 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
     o->sink(o->sink_ud, ev);
 }
 
-int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
-                               mp_snapshot **news, mp_value **outputs,
-                               mp_err *err) {
+/* The options of a preview of the program that leaves what it registered
+ * in *news and its stack outputs in *outputs. */
+static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
+                         mp_snapshot **news, mp_value **outputs) {
   mp_deploy_opts po = *o;
   po.kind = MP_DEPLOY_UPDATE;
   po.dry_run = 1;
@@ -40,7 +41,91 @@ int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
   po.sink_ud = (void *)o;
   po.program_news_out = news;
   po.program_outputs_out = outputs;
+  po.program_news = NULL;
+  po.program_outputs = NULL;
+  po.program_again = NULL;
+  *out = po;
+}
+
+int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
+                               mp_snapshot **news, mp_value **outputs,
+                               mp_err *err) {
+  mp_deploy_opts po;
+  preview_opts(o, &po, news, outputs);
   return mp__deploy_run_one(&po, res, err);
+}
+
+mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s) {
+  mp_snapshot *c = mp_snapshot_new();
+  for (size_t i = 0; i < s->nres; i++)
+    mp_snapshot_append(c, mp_resource_dup(s->res[i]));
+  c->secrets_type = s->secrets_type ? mp_xstrdup(s->secrets_type) : NULL;
+  c->secrets_state = s->secrets_state ? mp_xstrdup(s->secrets_state) : NULL;
+  mp_extensions_merge(&c->extensions, &s->extensions);
+  return c;
+}
+
+/* What the program registered: its second preview's, once that ran. */
+const mp_snapshot *mp__deploy_program_news(deploy *d) {
+  return d->news_again ? d->news_again : d->o->program_news;
+}
+
+/* The refreshed states (what the reads removed left out), for the
+ * program's second preview. */
+static mp_snapshot *refreshed_snapshot(deploy *d) {
+  mp_snapshot *c = mp_snapshot_new();
+  for (size_t i = 0; i < d->snap->nres; i++) {
+    const mp_resource *r = d->refresh_done && d->refresh_done[i]
+                               ? d->refreshed[i] : d->snap->res[i];
+    if (r) mp_snapshot_append(c, mp_resource_dup(r));
+  }
+  const mp_snapshot *s = d->snap;
+  c->secrets_type = s->secrets_type ? mp_xstrdup(s->secrets_type) : NULL;
+  c->secrets_state = s->secrets_state ? mp_xstrdup(s->secrets_state) : NULL;
+  mp_extensions_merge(&c->extensions, &s->extensions);
+  return c;
+}
+
+/* Pulumi's program runs while the refresh reads, and sees each resource's
+ * refreshed outputs (step_generator.go continueStepsFromRefresh answers the
+ * registration with the refreshed state): the second preview runs the
+ * program over the refreshed states for the same effect. */
+static void second_preview(deploy *d) {
+  mp_snapshot *base = refreshed_snapshot(d);
+  mp_deploy_opts po;
+  preview_opts(d->o, &po, &d->news_again, &d->outputs_again);
+  po.source = d->o->program_again(d->o->program_again_ud);
+  po.base_snapshot = base;
+  po.verify_snapshot = 0;
+  mp_deploy_result r;
+  mp_err e;
+  mp_err_clear(&e);
+  int rc = po.source ? mp__deploy_run_one(&po, &r, &e)
+                     : mp_err_set(&e, MP_EIO, "cannot run the program again");
+  if (rc < 0 || r.failed) {
+    mp__deploy_fail(d, 0);
+    if (rc < 0) mp__deploy_diag(d, "error", NULL, e.msg);
+  }
+  mp_snapshot_free(base);
+  mp_map_destroy(&d->program_by_urn);
+  mp_map_init(&d->program_by_urn);
+}
+
+int mp__deploy_program_after_reads(deploy *d) {
+  if (d->o->program_news == NULL || d->o->kind != MP_DEPLOY_REFRESH ||
+      d->program_steps_sent || d->res->failed)
+    return 0;
+  d->program_steps_sent = 1;
+  if (d->o->program_again && !d->o->dry_run) {
+    second_preview(d);
+    if (d->res->failed || d->news_again == NULL) return 0;
+  }
+  size_t n = d->snap->nres;
+  unsigned char *live = mp_xcalloc(n + 1, 1);
+  for (size_t i = 0; i < n; i++) live[i] = !d->snap->res[i]->delete_;
+  int sent = mp__deploy_program_steps(d, live);
+  free(live);
+  return sent > 0;
 }
 
 void mp__deploy_collect_program(deploy *d) {
@@ -64,7 +149,7 @@ void mp__deploy_collect_program(deploy *d) {
 }
 
 const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
-  const mp_snapshot *pn = d->o->program_news;
+  const mp_snapshot *pn = mp__deploy_program_news(d);
   if (pn == NULL) return NULL;
   if (d->program_by_urn.len == 0)
     for (size_t i = 0; i < pn->nres; i++)
@@ -167,9 +252,10 @@ static mp_step *program_step(mp_step_op op, const mp_resource *old,
   return s;
 }
 
-void mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
-  const mp_snapshot *pn = d->o->program_news;
-  if (pn == NULL || d->o->kind != MP_DEPLOY_REFRESH) return;
+int mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
+  const mp_snapshot *pn = mp__deploy_program_news(d);
+  int sent = 0;
+  if (pn == NULL || d->o->kind != MP_DEPLOY_REFRESH) return 0;
   mp_map live; /* URN -> live snapshot entry */
   mp_map_init(&live);
   for (size_t i = 0; i < d->snap->nres; i++)
@@ -201,8 +287,10 @@ void mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
     mp_chain *c = mp_chain_new(NULL);
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
+    sent++;
   }
   mp_map_destroy(&live);
+  return sent;
 }
 
 /* Pulumi registers the root stack as an ordinary component during a
@@ -210,7 +298,7 @@ void mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
  * finalizes its outputs at the end (deployment_executor.go Execute): the
  * stack keeps the outputs the program gave it. */
 void mp__deploy_use_program_outputs(deploy *d, mp_resource *st) {
-  const mp_value *po = d->o->program_outputs;
+  const mp_value *po = d->outputs_again ? d->outputs_again : d->o->program_outputs;
   if (po == NULL || d->o->kind != MP_DEPLOY_REFRESH ||
       strcmp(st->type, MP_ROOT_STACK_TYPE) != 0)
     return;

@@ -4,10 +4,12 @@
  * are not shown, and leaves what it registered. The provider resources
  * among them then stand in for the recorded ones, so that the refresh or
  * destroy configures each provider as the program (and today's stack
- * config) says. A refresh also records the program's options for what it
- * reads, creates or updates the components and providers the program
- * registers, and keeps the program's stack outputs, as Pulumi's refresh
- * with a program does (docs/behaviour.md, X75, X76). */
+ * config) says. A refresh then reads, runs the program again over the
+ * refreshed states (so that what it computes sees them), records the
+ * program's options for what it read, creates or updates the components
+ * and providers the program registers, and keeps the program's stack
+ * outputs, as Pulumi's refresh with a program does (docs/behaviour.md,
+ * X75, X76, X77). */
 #include <stdlib.h>
 #include <string.h>
 

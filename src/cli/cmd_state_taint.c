@@ -25,6 +25,8 @@ static const mp_cmd_help untaint_help = {
     "next `minipulumi up`.\n\nTo see the list of URNs in a stack, use "
     "`minipulumi stack --show-urns`."};
 
+static void set_taint_bit(mp_resource *r, int on) { r->taint = on; }
+
 static int set_taint(mp_ctx *ctx, int argc, const char **argv, int taint) {
   int all = 0, yes = 0;
   mp_strv pos;
@@ -38,32 +40,13 @@ static int set_taint(mp_ctx *ctx, int argc, const char **argv, int taint) {
   int rc = mp_args_parse_n(ctx, taint ? &taint_help : &untaint_help, opts,
                            argc, argv, 0, -1, &pos);
   if (rc) return mp_args_exit_status(rc);
-  int status = 0;
-  if (!all && pos.len == 0)
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "Must supply <resource URN> unless minipulumi is "
-                          "run interactively");
-  mp_state_edit e;
-  memset(&e, 0, sizeof(e));
-  if (!status) status = mp_state_edit_open(ctx, &e);
-  if (!status && all && pos.len)
-    status = mp_cli_error(ctx, MP_EXIT_CONFIG,
-                          "cannot give resource URNs together with --all");
-  if (!status) status = mp_state_edit_confirm(&e, yes);
-  for (size_t i = 0; !status && all && i < e.snap->nres; i++)
-    if (!e.snap->res[i]->delete_) e.snap->res[i]->taint = 0;
-  for (size_t i = 0; !status && i < pos.len; i++) {
-    size_t at;
-    if ((status = mp_state_edit_find(&e, pos.items[i], &at))) break;
-    e.snap->res[at]->taint = taint;
-  }
-  if (!status) status = mp_state_edit_save(&e);
+  int status = mp_state_edit_flag(ctx, &pos, all, yes, set_taint_bit, taint,
+                                  NULL);
   if (!status && all)
     fprintf(ctx->out, "All resources untainted\n");
   else if (!status)
     fprintf(ctx->out, "%zu resources %s\n", pos.len,
             taint ? "tainted" : "untainted");
-  mp_state_edit_close(&e);
   mp_strv_destroy(&pos);
   return status;
 }

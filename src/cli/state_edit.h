@@ -42,6 +42,14 @@ struct mp_cmd_help;
 int mp_state_set_protect(mp_ctx *ctx, int argc, const char **argv,
                          const struct mp_cmd_help *help, int protect);
 
+/* One bit of the live entries that |urns| name, or of all of them with
+ * |all|, set to |on| by |set| (`state protect`, `unprotect`, `taint`,
+ * `untaint`): the URNs and --all checked, the snapshot opened, the edit
+ * confirmed (|yes|), made and saved. |nothing_for_all|: the error when
+ * --all finds no resource (NULL: none). Returns the exit status. */
+int mp_state_edit_flag(mp_ctx *ctx, const mp_strv *urns, int all, int yes,
+                       void (*set)(mp_resource *r, int on), int on,
+                       const char *nothing_for_all);
 /* `To list the resource URNs in the stack, run ...` for |stack|. */
 void mp_state_edit_hint(mp_state_edit *e);
 

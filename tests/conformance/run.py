@@ -39,18 +39,8 @@ URN_FIELDS = ("parent", "deletedWith")
 URN_LIST_FIELDS = ("dependencies", "replaceWith")
 
 
-def timeout_multiplier():
-    """MINIPULUMI_TEST_TIMEOUT_MULTIPLIER (docs/reliability.md, "Test
-    timeouts"): scales every time limit of this runner, as meson test's
-    --timeout-multiplier scales the suite's, for a slow or busy machine."""
-    text = os.environ.get("MINIPULUMI_TEST_TIMEOUT_MULTIPLIER", "1")
-    try:
-        m = float(text)
-    except ValueError:
-        m = 0
-    if not m > 0:
-        sys.exit("MINIPULUMI_TEST_TIMEOUT_MULTIPLIER must be a number above 0, not %r" % text)
-    return m
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 
 # One command's time limit: a bound for a hang, far above any command's

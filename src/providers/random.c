@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/crypto.h"
 
@@ -276,12 +277,37 @@ static int gen_uuid(const mp_value *in, const char *type, mp_value *outputs,
   return 0;
 }
 
+/* RandomUuid7: a version 7 UUID (RFC 9562): the Unix time in
+ * milliseconds in its first 48 bits, then random bits. */
+static int gen_uuid7(const mp_value *in, const char *type, mp_value *outputs,
+                     char **id, mp_err *err) {
+  unsigned char u[16];
+  char hex[33];
+  int rc = mp__prov_random_bytes(u, sizeof(u), err);
+  (void)in;
+  (void)type;
+  if (rc < 0)
+    return rc;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+  for (int i = 0; i < 6; i++) u[i] = (unsigned char)(ms >> (8 * (5 - i)));
+  u[6] = (unsigned char)((u[6] & 0x0f) | 0x70); /* version 7 */
+  u[8] = (unsigned char)((u[8] & 0x3f) | 0x80); /* RFC 9562 variant */
+  mp__prov_hex(u, sizeof(u), hex);
+  *id = mp_xasprintf("%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+                     hex + 16, hex + 20);
+  mp_value_object_set(outputs, "result", mp_value_new_cstring(*id));
+  return 0;
+}
+
 /* ---- the type table ---- */
 
 static const char *const res_result[] = {"result", NULL};
 static const char *const res_none[] = {NULL};
 static const char *const res_id[] = {"b64Std", "b64Url", "dec", "hex", NULL};
 static const char *const res_bytes[] = {"base64", "hex", NULL};
+static const char *const res_results[] = {"results", NULL};
 
 static const rtype types[] = {
     {"random:index/randomString:RandomString", mp__random_check_string,
@@ -297,6 +323,12 @@ static const rtype types[] = {
      0},
     {"random:index/randomBytes:RandomBytes", check_bytes, gen_bytes, res_bytes,
      1, 0},
+    {"random:index/randomUuid4:RandomUuid4", check_none, gen_uuid, res_result,
+     0, 0},
+    {"random:index/randomUuid7:RandomUuid7", check_none, gen_uuid7, res_result,
+     0, 0},
+    {"random:index/randomShuffle:RandomShuffle", mp__random_check_shuffle,
+     mp__random_gen_shuffle, res_results, 0, 0},
 };
 
 /* 1 if an input the results are computed from is secret. `keepers` only

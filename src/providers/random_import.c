@@ -5,7 +5,7 @@
  *   RandomString, RandomPassword  the value itself
  *   RandomInteger                 "result,min,max" or "result,min,max,seed"
  *   RandomId                      "b64url" or "prefix,b64url"
- *   RandomUuid                    the UUID
+ *   RandomUuid, RandomUuid4, 7    the UUID
  *   RandomBytes                   the bytes in standard base64 */
 #include <ctype.h>
 #include <errno.h>
@@ -190,14 +190,16 @@ int mp__random_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   if (!strcmp(t, "random:index/randomInteger:RandomInteger"))
     return import_integer(id, r, err);
   if (!strcmp(t, "random:index/randomId:RandomId")) return import_id(id, r, err);
-  if (!strcmp(t, "random:index/randomUuid:RandomUuid"))
+  if (!strcmp(t, "random:index/randomUuid:RandomUuid") ||
+      !strcmp(t, "random:index/randomUuid4:RandomUuid4") ||
+      !strcmp(t, "random:index/randomUuid7:RandomUuid7"))
     return import_uuid(id, r, err);
   if (!strcmp(t, "random:index/randomBytes:RandomBytes"))
     return import_bytes(id, r, err);
   return mp_err_set(err, MP_EINVAL,
                     "resource type '%s' of the random provider cannot be "
                     "imported; pulumi-random imports RandomString, "
-                    "RandomPassword, RandomInteger, RandomId, RandomUuid and "
-                    "RandomBytes",
+                    "RandomPassword, RandomInteger, RandomId, RandomUuid, "
+                    "RandomUuid4, RandomUuid7 and RandomBytes",
                     t);
 }

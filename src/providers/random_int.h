@@ -22,6 +22,12 @@ int mp__random_gen_password(const mp_value *in, const char *type,
 int mp__random_gen_pet(const mp_value *in, const char *type, mp_value *outputs,
                        char **id, mp_err *err);
 
+/* RandomShuffle (random_shuffle.c). */
+int mp__random_check_shuffle(const mp_value *news, mp_value *out,
+                             mp_prov_resp *r);
+int mp__random_gen_shuffle(const mp_value *in, const char *type,
+                           mp_value *outputs, char **id, mp_err *err);
+
 /* RandomId's results (b64Url, b64Std, hex, dec, each after |prefix|) for
  * |bytes|; *id (owned) is the unprefixed URL-safe base64. */
 void mp__random_id_outputs(const unsigned char *bytes, size_t n,

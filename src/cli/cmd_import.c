@@ -13,6 +13,7 @@
 #include "cli/args.h"
 #include "engine/prog_name.h"
 #include "cli/cli.h"
+#include "cli/import_code_ts.h"
 #include "cli/import_refs.h"
 #include "cli/import_source.h"
 #include "cli/json_out.h"
@@ -147,10 +148,9 @@ static mp_value *escape_interpolations(const mp_value *v) {
   return mp_value_dup(v);
 }
 
-/* The YAML block of the imported resources (type, properties, options,
- * as Pulumi writes them), with the inputs the import read: the state's.
- * The YAML library writes it, quoting whatever needs it, so that the
- * block pasted into the program reads back as the same resources. */
+/* The code of the imported resources in the program's language, with the
+ * inputs the import read (the state's): TypeScript for a Node.js project,
+ * as Pulumi prints it there (import_code_ts.c), else YAML. */
 static int generated_code(mp_ctx *ctx, const char *stack,
                           const mp_import_list *l, const mp_strv *urns,
                           mp_buf *out) {
@@ -159,6 +159,32 @@ static int generated_code(mp_ctx *ctx, const char *stack,
   int has = 0;
   int status = mp_cli_load_snapshot(ctx, stack, &snap, &crypter, &has);
   if (status) return status;
+  const char *rt = ctx->project && ctx->project->runtime ? ctx->project->runtime : "";
+  if (strcmp(rt, "nodejs") == 0) {
+    mp_import_code_res *res = mp_xcalloc(l->len + 1, sizeof(*res));
+    mp_value **props = mp_xcalloc(l->len + 1, sizeof(*props));
+    size_t n = 0;
+    for (size_t i = 0; i < l->len; i++) {
+      const mp_resource *r = NULL;
+      for (size_t k = 0; k < snap->nres && !r; k++)
+        if (!snap->res[k]->delete_ && !strcmp(snap->res[k]->urn, urns->items[i]))
+          r = snap->res[k];
+      if (r == NULL) continue;
+      props[n] = r->inputs ? mp_value_strip_secrets(r->inputs) : NULL;
+      res[n] = (mp_import_code_res){l->items[i].name, l->items[i].type, props[n]};
+      n++;
+    }
+    mp_import_code_ts(res, n, l->protect, out);
+    for (size_t i = 0; i < n; i++) mp_value_free(props[i]);
+    free(props);
+    free(res);
+    mp_snapshot_free(snap);
+    return 0;
+  }
+  /* YAML: the block of the imported resources (type, properties, options,
+   * as Pulumi writes them). The YAML library writes it, quoting whatever
+   * needs it, so that the block pasted into the program reads back as the
+   * same resources. */
   mp_value *resources = mp_value_new_object();
   for (size_t i = 0; i < l->len; i++) {
     const mp_resource *r = NULL;
@@ -218,7 +244,7 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
   const mp_opt opts[] = {
       MP_OPT_STR_('f', "file", &file, "FILE", "import the resources this JSON file lists"),
       MP_OPT_STR_('o', "out", &out_path, "FILE", "write the generated code to this file"),
-      MP_OPT_BOOL_(0, "generate-code", &generate, "print the YAML block to copy into the program"),
+      MP_OPT_BOOL_(0, "generate-code", &generate, "print the code to copy into the program (TypeScript for a Node.js project, else YAML)"),
       MP_OPT_BOOL_(0, "protect", &protect, "mark the imported resources protected (default true)"),
       MP_OPT_BOOL_('y', "yes", &f.yes, "import without asking after the preview"),
       MP_OPT_BOOL_(0, "skip-preview", &f.skip_preview, "do not preview before importing"),

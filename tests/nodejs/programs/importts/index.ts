@@ -1,0 +1,2 @@
+// Empty at first: the import test appends the code `import` prints.
+export {};

@@ -94,6 +94,8 @@ typedef struct mp_store_opts {
 #define MP_BACKEND_SCHEMES                                                  \
   "sqlite:///absolute/path.db or a plain file path (SQLite), "              \
   "file://PATH or file://~ (a folder in Pulumi's DIY layout), "            \
+  "s3://BUCKET[/PREFIX][?region=...] (an S3 bucket in Pulumi's DIY "        \
+  "layout), "                                                               \
   "postgres://user@host[:port]/database or postgresql://... (PostgreSQL)"
 
 int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,

@@ -26,7 +26,7 @@ static const mp_template_file yaml_files[] = {
   "  \"name\": \"${PROJECT}\",\n"                                            \
   "  \"main\": \"" main_file "\",\n" dev                                     \
   "  \"dependencies\": {\n"                                                  \
-  "    \"@pulumi/pulumi\": \"^3.270.0\",\n"                                  \
+  "    \"@pulumi/pulumi\": \"3.270.0\",\n"                                   \
   "    \"@pulumi/random\": \"4.21.2\"\n"                                     \
   "  }\n"                                                                    \
   "}\n"

@@ -36,6 +36,15 @@ for lang in typescript javascript; do
   expect_rc 0 "new $lang --generate-only"
   expect_out "Created project '$lang'" "the default name is the folder's"
   expect_not_out "Created stack" "--generate-only makes no stack"
+  # The SDK pinned to the version this suite runs on the Node.js the
+  # set-up installs (a caret range pulled one that warns EBADENGINE).
+  python3 - "$lang/package.json" "$NODE_TESTS/node_modules/@pulumi/pulumi/package.json" <<'PY' ||
+import json, sys
+want = json.load(open(sys.argv[2]))["version"]
+got = json.load(open(sys.argv[1]))["dependencies"]["@pulumi/pulumi"]
+assert got == want, (got, want)
+PY
+    fail "$lang: @pulumi/pulumi is not pinned to the tested version"
   ln -s "$NODE_TESTS/node_modules" $lang/node_modules
   run_in $lang stack init dev
   run_in $lang up --yes

@@ -148,6 +148,14 @@ static mp_value *escape_interpolations(const mp_value *v) {
   return mp_value_dup(v);
 }
 
+/* The live (not `delete`) entry of |urn| in |snap|, or NULL. */
+static const mp_resource *live_entry(const mp_snapshot *snap, const char *urn) {
+  for (size_t k = 0; k < snap->nres; k++)
+    if (!snap->res[k]->delete_ && !strcmp(snap->res[k]->urn, urn))
+      return snap->res[k];
+  return NULL;
+}
+
 /* The code of the imported resources in the program's language, with the
  * inputs the import read (the state's): TypeScript for a Node.js project,
  * as Pulumi prints it there (import_code_ts.c), else YAML. */
@@ -165,10 +173,7 @@ static int generated_code(mp_ctx *ctx, const char *stack,
     mp_value **props = mp_xcalloc(l->len + 1, sizeof(*props));
     size_t n = 0;
     for (size_t i = 0; i < l->len; i++) {
-      const mp_resource *r = NULL;
-      for (size_t k = 0; k < snap->nres && !r; k++)
-        if (!snap->res[k]->delete_ && !strcmp(snap->res[k]->urn, urns->items[i]))
-          r = snap->res[k];
+      const mp_resource *r = live_entry(snap, urns->items[i]);
       if (r == NULL) continue;
       props[n] = r->inputs ? mp_value_strip_secrets(r->inputs) : NULL;
       res[n] = (mp_import_code_res){l->items[i].name, l->items[i].type, props[n]};
@@ -187,10 +192,7 @@ static int generated_code(mp_ctx *ctx, const char *stack,
    * same resources. */
   mp_value *resources = mp_value_new_object();
   for (size_t i = 0; i < l->len; i++) {
-    const mp_resource *r = NULL;
-    for (size_t k = 0; k < snap->nres && !r; k++)
-      if (!snap->res[k]->delete_ && !strcmp(snap->res[k]->urn, urns->items[i]))
-        r = snap->res[k];
+    const mp_resource *r = live_entry(snap, urns->items[i]);
     if (r == NULL) continue;
     mp_value *block = mp_value_new_object();
     const char *type = l->items[i].type;

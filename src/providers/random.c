@@ -259,21 +259,26 @@ static int check_none(const mp_value *news, mp_value *out, mp_prov_resp *r) {
   return 0;
 }
 
+/* |u| with the RFC 4122/9562 variant set, as the id and the `result`. */
+static void uuid_result(unsigned char u[16], mp_value *outputs, char **id) {
+  char hex[33];
+  u[8] = (unsigned char)((u[8] & 0x3f) | 0x80);
+  mp__prov_hex(u, 16, hex);
+  *id = mp_xasprintf("%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+                     hex + 16, hex + 20);
+  mp_value_object_set(outputs, "result", mp_value_new_cstring(*id));
+}
+
 static int gen_uuid(const mp_value *in, const char *type, mp_value *outputs,
                     char **id, mp_err *err) {
   unsigned char u[16];
-  char hex[33];
   int rc = mp__prov_random_bytes(u, sizeof(u), err);
   (void)in;
   (void)type;
   if (rc < 0)
     return rc;
   u[6] = (unsigned char)((u[6] & 0x0f) | 0x40); /* version 4 */
-  u[8] = (unsigned char)((u[8] & 0x3f) | 0x80); /* RFC 4122 variant */
-  mp__prov_hex(u, sizeof(u), hex);
-  *id = mp_xasprintf("%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
-                     hex + 16, hex + 20);
-  mp_value_object_set(outputs, "result", mp_value_new_cstring(*id));
+  uuid_result(u, outputs, id);
   return 0;
 }
 
@@ -282,7 +287,6 @@ static int gen_uuid(const mp_value *in, const char *type, mp_value *outputs,
 static int gen_uuid7(const mp_value *in, const char *type, mp_value *outputs,
                      char **id, mp_err *err) {
   unsigned char u[16];
-  char hex[33];
   int rc = mp__prov_random_bytes(u, sizeof(u), err);
   (void)in;
   (void)type;
@@ -293,11 +297,7 @@ static int gen_uuid7(const mp_value *in, const char *type, mp_value *outputs,
   uint64_t ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
   for (int i = 0; i < 6; i++) u[i] = (unsigned char)(ms >> (8 * (5 - i)));
   u[6] = (unsigned char)((u[6] & 0x0f) | 0x70); /* version 7 */
-  u[8] = (unsigned char)((u[8] & 0x3f) | 0x80); /* RFC 9562 variant */
-  mp__prov_hex(u, sizeof(u), hex);
-  *id = mp_xasprintf("%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
-                     hex + 16, hex + 20);
-  mp_value_object_set(outputs, "result", mp_value_new_cstring(*id));
+  uuid_result(u, outputs, id);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/crypto.h"
 #include "providers/prov_test.h"
@@ -429,6 +430,64 @@ static void test_random_uuid_format(void) {
   mp_provider_free(p);
 }
 
+/* RandomShuffle: a permutation of the inputs, resultCount long; the same
+ * every time for a seed; more than the inputs repeats each no more than
+ * the others by one round. RandomUuid7: version 7, time first. */
+static void test_random_shuffle_and_uuid7(void) {
+  mp_provider *p = prov_make("random");
+  mp_prov_resp r;
+  mp_err e;
+  mp_buf first;
+  mp_buf_init(&first);
+  for (int k = 0; k < 2; k++) {
+    mp_prov_resp_init(&r);
+    CHECK(check_create(p, "random:index/randomShuffle:RandomShuffle",
+                       "{\"inputs\":[\"a\",\"b\",\"c\",\"d\"],\"seed\":\"s\"}", 0,
+                       &r, &e) == 0);
+    const mp_value *res = get(r.outputs, "results");
+    CHECK(res && res->kind == MP_VALUE_ARRAY && res->u.arr.len == 4);
+    int seen[4] = {0};
+    for (size_t i = 0; res && i < res->u.arr.len; i++)
+      seen[res->u.arr.items[i]->u.str.ptr[0] - 'a']++;
+    CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1);
+    CHECK_STR(r.id, "-");
+    mp_buf b;
+    mp_buf_init(&b);
+    CHECK(mp_value_to_json(res, NULL, 0, &b, NULL) == 0);
+    if (k == 0) mp_buf_append(&first, b.data, b.len);
+    else CHECK(b.len == first.len && memcmp(b.data, first.data, b.len) == 0);
+    mp_buf_destroy(&b);
+    mp_prov_resp_destroy(&r);
+  }
+  mp_buf_destroy(&first);
+  mp_prov_resp_init(&r);
+  CHECK(check_create(p, "random:index/randomShuffle:RandomShuffle",
+                     "{\"inputs\":[\"a\",\"b\"],\"resultCount\":5}", 0, &r, &e) == 0);
+  const mp_value *res = get(r.outputs, "results");
+  CHECK(res && res->u.arr.len == 5);
+  int as = 0;
+  for (size_t i = 0; res && i < res->u.arr.len; i++)
+    as += res->u.arr.items[i]->u.str.ptr[0] == 'a';
+  CHECK(as == 2 || as == 3);
+  mp_prov_resp_destroy(&r);
+  mp_prov_resp_init(&r);
+  CHECK(check_create(p, "random:index/randomUuid7:RandomUuid7", "{}", 0, &r, &e) == 0);
+  const char *u = get_str(r.outputs, "result");
+  CHECK(u && strlen(u) == 36 && u[14] == '7' && strchr("89ab", u[19]) != NULL);
+  /* the first 48 bits: this millisecond's Unix time, give or take a minute */
+  char ms_hex[13];
+  if (u) {
+    memcpy(ms_hex, u, 8);
+    memcpy(ms_hex + 8, u + 9, 4);
+    ms_hex[12] = '\0';
+    long long ms = strtoll(ms_hex, NULL, 16);
+    long long now = (long long)time(NULL) * 1000;
+    CHECK(ms > now - 60000 && ms < now + 60000);
+  }
+  mp_prov_resp_destroy(&r);
+  mp_provider_free(p);
+}
+
 static void test_random_diff_replaces(void) {
   mp_provider *p = prov_make("random");
   mp_prov_resp c, r, d;
@@ -526,6 +585,7 @@ int main(void) {
   RUN(test_random_pet_shape);
   RUN(test_random_id_forms);
   RUN(test_random_uuid_format);
+  RUN(test_random_shuffle_and_uuid7);
   RUN(test_random_diff_replaces);
   RUN(test_random_plugin_info);
   return mp_test_summary();

@@ -1,5 +1,10 @@
 /* The `import` command's program (import_source.h): the stack first, then
- * every resource at once, then the end. The stack's outputs are not
+ * the prior state's resources one after another, in its order, then every
+ * resource to import at once, then the end. Pulumi's importer, too, emits
+ * the prior state's steps before the imports (pkg/resource/deploy/
+ * import.go): a parent or provider the import names is recorded before
+ * the imported child, and a prior child after its parent, whatever the
+ * timing of the steps. The stack's outputs are not
  * registered: the deployment keeps the stack's own (import_only). */
 #include "cli/import_source.h"
 
@@ -18,6 +23,7 @@ typedef struct import_source {
   mp_monitor *m;
   char *stack_urn;
   size_t outstanding; /* registrations in flight */
+  size_t next_old;    /* the prior state's next entry to register */
   int started, ended, stopped;
   char *fail_msg; /* the first failure, or NULL */
 } import_source;
@@ -101,6 +107,23 @@ static int register_one(import_source *s, const mp_import_item *it,
   return rc;
 }
 
+/* After the stack or a prior resource: the prior state's next resource,
+ * or, once they are all in, the resources to import. */
+static void register_next(import_source *s) {
+  mp_err e;
+  mp_err_clear(&e);
+  const mp_snapshot *ex = s->l->existing;
+  while (ex && s->next_old < ex->nres) {
+    const mp_resource *r = ex->res[s->next_old++];
+    if (r->delete_ || !strcmp(r->type, "pulumi:pulumi:Stack")) continue;
+    if (register_one(s, NULL, r, &e) < 0) stop(s, "import", &e);
+    return;
+  }
+  for (size_t i = 0; i < s->l->len && !s->stopped; i++)
+    if (register_one(s, &s->l->items[i], NULL, &e) < 0)
+      stop(s, "import", &e);
+}
+
 static void on_registered(void *ud,
                           const Pulumirpc__RegisterResourceResponse *resp,
                           const mp_err *err) {
@@ -116,21 +139,11 @@ static void on_registered(void *ud,
                        : mp_xstrdup("cannot register the stack");
     stop(s, what, err);
     free(what);
-  } else if (it == NULL && old == NULL && !s->stopped) {
+  } else if (it == NULL && !s->stopped) {
     /* The stack is not a target: its answer is a skip, with its URN. A
      * resource's failure (continue-on-error) the engine reported. */
-    s->stack_urn = mp_xstrdup(resp->urn);
-    mp_err e;
-    mp_err_clear(&e);
-    const mp_snapshot *ex = s->l->existing;
-    for (size_t i = 0; ex && i < ex->nres && !s->stopped; i++) {
-      const mp_resource *r = ex->res[i];
-      if (r->delete_ || !strcmp(r->type, "pulumi:pulumi:Stack")) continue;
-      if (register_one(s, NULL, r, &e) < 0) stop(s, "import", &e);
-    }
-    for (size_t i = 0; i < s->l->len && !s->stopped; i++)
-      if (register_one(s, &s->l->items[i], NULL, &e) < 0)
-        stop(s, "import", &e);
+    if (old == NULL) s->stack_urn = mp_xstrdup(resp->urn);
+    register_next(s);
   }
   maybe_end(s);
 }

@@ -106,7 +106,15 @@ ctrl_c() { # description CMD...
 ctrl_c "plugin install, Ctrl-C" plugin install resource stally 1.0.0 --server "http://127.0.0.1:$STALL_PORT"
 expect_err "was cancelled" "plugin install says the download was cancelled"
 ctrl_c "preview, Ctrl-C" preview
-expect_out "was cancelled" "preview says the download was cancelled"
+# The preview stops on either of two answers to the Ctrl-C, whichever
+# reaches the display first: the download's own error, or the engine's
+# stop while the provider was still loading (a busy machine makes the
+# second one likely). Both say the run was cancelled; what matters here is
+# that it ends, fails, installs nothing and leaves nothing behind.
+case "$OUT" in
+  *"was cancelled"* | *"update canceled"*) ;;
+  *) fail "preview says neither that the download nor that the update was cancelled: $OUT" ;;
+esac
 [ -e "$CACHE/resource-stally-v1.0.0" ] && fail "nothing is installed"
 
 serve redirect

@@ -37,10 +37,16 @@ STACK = "dev"
 LATENCY_MS = 400  # the winner holds the lock at least this long
 
 
-def program(rnd, worker):
+def program(rnd, worker, gate=None):
+    """|gate|: the update waits for that file (the test provider's
+    __waitFile), so the winner holds the lock until every loser has tried:
+    a fixed latency alone lets a worker that starts late on a loaded machine
+    take the lock after the winner released it."""
+    wait = "      __waitFile: %s\n" % json.dumps(gate) if gate else ""
     return ("name: %s\nruntime: yaml\nresources:\n  r:\n    type: test:Resource\n"
             "    properties:\n      round: %d\n      worker: %d\n"
-            "      __latencyMs: %d\n" % (PROJECT, rnd, worker, LATENCY_MS))
+            "      __latencyMs: %d\n%s" % (PROJECT, rnd, worker, LATENCY_MS,
+                                          wait))
 
 
 class Lab:
@@ -101,9 +107,10 @@ def race(lab, rnd, workers):
     """Starts every worker (and the other stack's update) at once; returns
     [(worker, pid, status, stderr, finished_before_winner)], other's
     status."""
+    gate = os.path.join(lab.root, "gate-%d" % rnd)
     for w in range(workers):
         with open(os.path.join(lab.proj("w%d" % w), "Pulumi.yaml"), "w") as f:
-            f.write(program(rnd, w))
+            f.write(program(rnd, w, gate))
     with open(os.path.join(lab.proj("other"), "Pulumi.yaml"), "w") as f:
         f.write(program(rnd, 99))
     procs = [lab.start(lab.proj("w%d" % w), STACK, "round %d worker %d" %
@@ -115,6 +122,12 @@ def race(lab, rnd, workers):
         for w, p in enumerate(procs):
             if w not in order and p.poll() is not None:
                 order.append(w)
+        # every loser has ended (or the wait is long past): let the winner
+        # finish; two winners would both wait here until the deadline
+        if not os.path.exists(gate) and (
+                len(order) >= workers - 1 or
+                time.monotonic() > deadline - 60):
+            open(gate, "w").close()
         time.sleep(0.005)
     out = []
     for w, p in enumerate(procs):
@@ -157,6 +170,8 @@ def check_round(args, lab, rnd, results, other, ref, history):
     msgs = []
     winners = [r for r in results if r[2] == 0]
     if len(winners) != 1:
+        # later rounds compare the history from here on
+        history.extend("round %d worker %d" % (rnd, r[0]) for r in winners)
         return ["%d winners: statuses %s" % (len(winners),
                                                [r[2] for r in results])]
     w, wpid, _, _, wend = winners[0]

@@ -44,6 +44,8 @@ test_packages=(
   # the fuzz tree (build-fuzz): clang 14 and its libFuzzer and sanitizer
   # runtimes (tests/fuzz/, docs/reliability.md)
   clang-14 libclang-rt-14-dev
+  # tests/cli/t1240: which writes of a file:// checkpoint are synced
+  strace
 )
 [ "$main_only" = 1 ] || packages+=("${test_packages[@]}")
 

@@ -86,16 +86,27 @@ void mp__diy_flush_print(mp_diy *s, diy_stack *m, mp_buf *out) {
   free(qualified);
 }
 
+static char *checkpoint_path(mp_diy *s, const diy_stack *m) {
+  mp_stack_ref st = {m->project, m->name};
+  char *plain = mp__diy_stack_path(s, st);
+  if (!s->gzip)
+    return plain;
+  char *path = mp_xasprintf("%s.gz", plain);
+  free(plain);
+  return path;
+}
+
 int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
-                        char ident[96], mp_err *err) {
+                        int synced, char ident[96], mp_err *err) {
   mp_stack_ref st = {m->project, m->name};
   char *plain = mp__diy_stack_path(s, st);
   int gz = s->gzip;
-  char *path = gz ? mp_xasprintf("%s.gz", plain) : mp_xstrdup(plain);
+  char *path = checkpoint_path(s, m);
   char *other = gz ? mp_xstrdup(plain) : mp_xasprintf("%s.gz", plain);
   int rc = mp__diy_mkdirs_for(s, path, err);
   if (rc == 0)
-    rc = mp__diy_write(s, path, text->data, text->len, gz, 1, err);
+    rc = (synced ? mp__diy_write : mp__diy_write_unsynced)(
+        s, path, text->data, text->len, gz, 1, err);
   if (rc == 0 && mp__diy_exists(s, other)) {
     /* the environment variable alone decides the form; the other one is
      * kept as its .bak (Pulumi's saveCheckpoint) */
@@ -112,11 +123,18 @@ int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
   return rc;
 }
 
+int mp__diy_flush_sync(mp_diy *s, const diy_stack *m, mp_err *err) {
+  char *path = checkpoint_path(s, m);
+  int rc = mp__diy_sync(s, path, err);
+  free(path);
+  return rc;
+}
+
 int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
   mp_buf b;
   mp_buf_init(&b);
   mp__diy_flush_print(s, m, &b);
-  int rc = mp__diy_flush_write(s, m, &b, m->ident, err);
+  int rc = mp__diy_flush_write(s, m, &b, 1, m->ident, err);
   mp_buf_destroy(&b);
   return rc;
 }

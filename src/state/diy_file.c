@@ -110,8 +110,8 @@ int mp__diy_read(mp_diy *s, const char *path, char **out, size_t *len,
   return 0;
 }
 
-int mp__diy_write(mp_diy *s, const char *path, const char *data, size_t len,
-                  int gz, int bak, mp_err *err) {
+static int write_obj(mp_diy *s, const char *path, const char *data,
+                     size_t len, int gz, int bak, int synced, mp_err *err) {
   mp_buf zipped;
   mp_buf_init(&zipped);
   if (gz) {
@@ -128,10 +128,27 @@ int mp__diy_write(mp_diy *s, const char *path, const char *data, size_t len,
       rc = 0;
     free(to);
   }
+  int (*put)(mp_diy_objs *, const char *, const char *, size_t, mp_err *) =
+      !synced && s->objs->ops->put_unsynced ? s->objs->ops->put_unsynced
+                                            : s->objs->ops->put;
   if (rc == 0)
-    rc = s->objs->ops->put(s->objs, path, data ? data : "", len, err);
+    rc = put(s->objs, path, data ? data : "", len, err);
   mp_buf_destroy(&zipped);
   return rc;
+}
+
+int mp__diy_write(mp_diy *s, const char *path, const char *data, size_t len,
+                  int gz, int bak, mp_err *err) {
+  return write_obj(s, path, data, len, gz, bak, 1, err);
+}
+
+int mp__diy_write_unsynced(mp_diy *s, const char *path, const char *data,
+                           size_t len, int gz, int bak, mp_err *err) {
+  return write_obj(s, path, data, len, gz, bak, 0, err);
+}
+
+int mp__diy_sync(mp_diy *s, const char *path, mp_err *err) {
+  return s->objs->ops->sync ? s->objs->ops->sync(s->objs, path, err) : 0;
 }
 
 int mp__diy_unlink(mp_diy *s, const char *path, mp_err *err) {

@@ -139,6 +139,12 @@ int mp__diy_read(mp_diy *s, const char *path, char **out, size_t *len,
  * object it replaces is first copied to |path|.bak. */
 int mp__diy_write(mp_diy *s, const char *path, const char *data, size_t len,
                   int gz, int bak, mp_err *err);
+/* mp__diy_write, but the object may stay in the system's cache until
+ * mp__diy_sync (objects' put_unsynced). */
+int mp__diy_write_unsynced(mp_diy *s, const char *path, const char *data,
+                           size_t len, int gz, int bak, mp_err *err);
+/* What mp__diy_write_unsynced wrote to |path| is on disk. */
+int mp__diy_sync(mp_diy *s, const char *path, mp_err *err);
 /* Removes |path|; a missing one is fine. */
 int mp__diy_unlink(mp_diy *s, const char *path, mp_err *err);
 /* |from| becomes |to| (a rename, or a copy and a delete). */
@@ -213,9 +219,13 @@ int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err);
 void mp__diy_flush_print(mp_diy *s, diy_stack *m, mp_buf *out);
 /* Writes checkpoint |text| of |m| to its file (the form PULUMI_DIY_BACKEND_GZIP
  * asks for, the other form moved to .bak); |ident| receives what identifies
- * the file written. Reads only what never changes during a session. */
+ * the file written. Unless |synced|, the file may stay in the system's
+ * cache until mp__diy_flush_sync. Reads only what never changes during a
+ * session. */
 int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
-                        char ident[96], mp_err *err);
+                        int synced, char ident[96], mp_err *err);
+/* The checkpoint file of |m| is on disk. */
+int mp__diy_flush_sync(mp_diy *s, const diy_stack *m, mp_err *err);
 extern const mp__store_db mp__diy_db;
 
 /* ==== operations (store.h contracts) ==== */

@@ -38,6 +38,14 @@ typedef struct mp_diy_objs_ops {
   int (*del_tree)(mp_diy_objs *o, const char *dir, mp_err *err);
   /* Optional (NULL: copy, then delete): |from| becomes |to|. */
   int (*move)(mp_diy_objs *o, const char *from, const char *to, mp_err *err);
+  /* Optional (NULL: put): writes |path| whole, as put, but may leave it
+   * in the system's cache until sync; a killed process loses nothing of
+   * it, a power loss may lose it (never tear it). */
+  int (*put_unsynced)(mp_diy_objs *o, const char *path, const char *data,
+                      size_t len, mp_err *err);
+  /* Optional (NULL: nothing to do): what put_unsynced wrote to |path| is
+   * on disk, with its name. */
+  int (*sync)(mp_diy_objs *o, const char *path, mp_err *err);
   /* Optional (NULL: nothing to do): makes folder |dir|. */
   int (*mkdirs)(mp_diy_objs *o, const char *dir, mp_err *err);
   /* 0 if objects can be written; else why not. */

@@ -1,6 +1,8 @@
 /* The objects of a DIY store in a folder: a file per object, written
  * atomically (a temporary file beside it, fsync, rename, fsync of the
- * folder), a copy being a hard link. */
+ * folder), a copy being a hard link. put_unsynced leaves out both fsyncs
+ * (the rename alone keeps a reader from a torn file) and sync does them
+ * later, as SQLite's WAL with synchronous=NORMAL does its commits. */
 #include "state/diy_obj.h"
 
 #include <dirent.h>
@@ -54,12 +56,12 @@ static int write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
-static int dir_put(mp_diy_objs *o, const char *path, const char *data,
-                   size_t len, mp_err *err) {
-  (void)o;
+static int put_file(const char *path, const char *data, size_t len,
+                    int synced, mp_err *err) {
   char *tmp = mp_xasprintf("%s.%lld.tmp", path, (long long)getpid());
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int ok = fd >= 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
+  int ok = fd >= 0 && write_all(fd, data, len) == 0 &&
+           (!synced || fsync(fd) == 0);
   int e = errno;
   if (fd >= 0 && close(fd) != 0 && ok) {
     ok = 0;
@@ -69,13 +71,42 @@ static int dir_put(mp_diy_objs *o, const char *path, const char *data,
     ok = 0;
     e = errno;
   }
-  if (ok)
+  if (ok && synced)
     (void)fsync_dir(path);
-  else
+  else if (!ok)
     unlink(tmp);
   free(tmp);
   if (!ok)
     return mp_err_set(err, MP_EIO, "cannot write '%s': %s", path, strerror(e));
+  return 0;
+}
+
+static int dir_put(mp_diy_objs *o, const char *path, const char *data,
+                   size_t len, mp_err *err) {
+  (void)o;
+  return put_file(path, data, len, 1, err);
+}
+
+static int dir_put_unsynced(mp_diy_objs *o, const char *path,
+                            const char *data, size_t len, mp_err *err) {
+  (void)o;
+  return put_file(path, data, len, 0, err);
+}
+
+static int dir_sync(mp_diy_objs *o, const char *path, mp_err *err) {
+  (void)o;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int ok = fd >= 0 && fsync(fd) == 0;
+  int e = errno;
+  if (fd >= 0)
+    close(fd);
+  if (ok && fsync_dir(path) != 0) {
+    ok = 0;
+    e = errno;
+  }
+  if (!ok)
+    return mp_err_set(err, MP_EIO, "cannot write '%s' to disk: %s", path,
+                      strerror(e));
   return 0;
 }
 
@@ -216,6 +247,8 @@ static const mp_diy_objs_ops dir_ops = {
     .head = dir_head,
     .del_tree = dir_del_tree,
     .move = dir_move,
+    .put_unsynced = dir_put_unsynced,
+    .sync = dir_sync,
     .mkdirs = dir_mkdirs,
     .writable = dir_writable,
     .free = dir_free,

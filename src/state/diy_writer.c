@@ -8,7 +8,11 @@
  * a lone change is written at once.
  *
  * Each change gets a ticket; mp__diy_writer_wait(ticket) returns once a
- * write that includes it is on disk. The caller decides what waits: the
+ * write that includes it is in the file. These writes skip fsync (a
+ * killed process loses nothing, the rename keeps the file whole) and the
+ * session's end makes the last one durable: the guarantee of the SQLite
+ * store's WAL with synchronous=NORMAL, where an fsync per step would
+ * cost most of a create's time. The caller decides what waits: the
  * step executor holds a provider call until its pending operation is
  * durable, and a step's completion (its events, the answer to the
  * program, the next step of its chain) until its result is, so the file
@@ -30,6 +34,7 @@ struct diy_writer {
   int64_t changed;        /* the newest ticket handed out */
   int64_t written;        /* every ticket up to this one is on disk */
   int stop;
+  int unsynced; /* written since the last sync */
   int failed;
   mp_err err; /* the failed write's error */
   mp_diy *s;
@@ -38,6 +43,10 @@ struct diy_writer {
 
 static void *writer_main(void *arg) {
   diy_writer *w = arg;
+  /* kept from one write to the next: the checkpoint is about as long as
+   * the last one, and growing a buffer of megabytes again costs copies */
+  mp_buf text;
+  mp_buf_init(&text);
   pthread_mutex_lock(&w->mu);
   for (;;) {
     while (!w->stop && !w->failed && w->written == w->changed)
@@ -45,16 +54,14 @@ static void *writer_main(void *arg) {
     if (w->failed || w->written == w->changed)
       break; /* stopping with nothing left, or broken */
     int64_t target = w->changed;
-    mp_buf text;
-    mp_buf_init(&text);
+    mp_buf_reset(&text);
     mp__diy_flush_print(w->s, w->m, &text);
     pthread_mutex_unlock(&w->mu);
 
     char ident[96];
     mp_err e;
     mp_err_clear(&e);
-    int rc = mp__diy_flush_write(w->s, w->m, &text, ident, &e);
-    mp_buf_destroy(&text);
+    int rc = mp__diy_flush_write(w->s, w->m, &text, 0, ident, &e);
 
     pthread_mutex_lock(&w->mu);
     if (rc < 0) {
@@ -62,13 +69,28 @@ static void *writer_main(void *arg) {
       w->err = e;
       w->m->broken = 1; /* the model is ahead of the file */
     } else {
+      w->unsynced = 1;
       w->written = target;
       memcpy(w->m->ident, ident, sizeof(ident));
     }
     pthread_cond_broadcast(&w->durable);
   }
+  if (!w->failed && w->unsynced) {
+    /* the session ends: its last write goes to disk with its name */
+    mp_err e;
+    mp_err_clear(&e);
+    pthread_mutex_unlock(&w->mu);
+    int rc = mp__diy_flush_sync(w->s, w->m, &e);
+    pthread_mutex_lock(&w->mu);
+    if (rc < 0) {
+      w->failed = 1;
+      w->err = e;
+    }
+    w->unsynced = 0;
+  }
   pthread_cond_broadcast(&w->durable);
   pthread_mutex_unlock(&w->mu);
+  mp_buf_destroy(&text);
   return NULL;
 }
 

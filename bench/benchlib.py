@@ -18,7 +18,8 @@ class Stack:
     unless |backend| is given, a SQLite store; the stack `dev` is created
     for the program |text|."""
 
-    def __init__(self, binary, work, text, backend=None, world_dir=None):
+    def __init__(self, binary, work, text, backend=None, world_dir=None,
+                 extra_env=None):
         self.binary = binary
         self.root = tempfile.mkdtemp(dir=work)
         self.proj = os.path.join(self.root, "proj")
@@ -35,6 +36,7 @@ class Stack:
         for k in ("MINIPULUMI_BACKEND_URL", "MINIPULUMI_VERIFY_WRITES",
                   "MINIPULUMI_SERIAL_STEPGEN"):
             self.env.pop(k, None)
+        self.env.update(extra_env or {})
         self.write_program(text)
         self.run(["stack", "init", "dev"], stack=False)
 

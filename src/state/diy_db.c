@@ -34,12 +34,15 @@ static char *current_path(mp_diy *s, mp_stack_ref st) {
 
 int mp__diy_get(mp_diy *s, mp_stack_ref st, diy_stack **out, mp_err *err) {
   *out = find(s, st);
+  /* a write session's model is the file: nobody else writes it while the
+   * lock is held (and asking costs a request on a bucket) */
+  if (*out && ((*out)->sessions > 0 || s->tx == *out))
+    return 0;
   char *path = current_path(s, st);
   if (*out) {
     char now[96];
     mp__diy_ident(s, path, now);
-    if ((*out)->sessions > 0 || s->tx == *out ||
-        strcmp(now, (*out)->ident) == 0) {
+    if (strcmp(now, (*out)->ident) == 0) {
       free(path);
       return 0;
     }
@@ -97,7 +100,7 @@ static char *checkpoint_path(mp_diy *s, const diy_stack *m) {
 }
 
 int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
-                        int synced, char ident[96], mp_err *err) {
+                        int synced, int bak, char ident[96], mp_err *err) {
   mp_stack_ref st = {m->project, m->name};
   char *plain = mp__diy_stack_path(s, st);
   int gz = s->gzip;
@@ -106,8 +109,10 @@ int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
   int rc = mp__diy_mkdirs_for(s, path, err);
   if (rc == 0)
     rc = (synced ? mp__diy_write : mp__diy_write_unsynced)(
-        s, path, text->data, text->len, gz, 1, err);
-  if (rc == 0 && mp__diy_exists(s, other)) {
+        s, path, text->data, text->len, gz, bak, err);
+  /* only a session's first write can find the other form: the lock keeps
+   * every other writer out until the session ends */
+  if (rc == 0 && bak && mp__diy_exists(s, other)) {
     /* the environment variable alone decides the form; the other one is
      * kept as its .bak (Pulumi's saveCheckpoint) */
     char *bak = mp_xasprintf("%s.bak", other);
@@ -116,16 +121,19 @@ int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
       mp_err_prefix(err, "cannot move '%s' aside", other);
     free(bak);
   }
-  mp__diy_ident(s, rc == 0 ? path : NULL, ident);
+  if (ident)
+    mp__diy_ident(s, rc == 0 ? path : NULL, ident);
   free(other);
   free(path);
   free(plain);
   return rc;
 }
 
-int mp__diy_flush_sync(mp_diy *s, const diy_stack *m, mp_err *err) {
+int mp__diy_flush_sync(mp_diy *s, const diy_stack *m, char ident[96],
+                       mp_err *err) {
   char *path = checkpoint_path(s, m);
   int rc = mp__diy_sync(s, path, err);
+  mp__diy_ident(s, rc == 0 ? path : NULL, ident);
   free(path);
   return rc;
 }
@@ -134,7 +142,7 @@ int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err) {
   mp_buf b;
   mp_buf_init(&b);
   mp__diy_flush_print(s, m, &b);
-  int rc = mp__diy_flush_write(s, m, &b, 1, m->ident, err);
+  int rc = mp__diy_flush_write(s, m, &b, 1, 1, m->ident, err);
   mp_buf_destroy(&b);
   return rc;
 }
@@ -338,7 +346,10 @@ static int write_changes(mp_store_update *base, const mp_store_change *ch, size_
                       "checkpoint keeps what the last completed write stored",
                       u->label);
   mp_stack_ref st = {u->m->project, u->m->name};
-  if (mp__diy_lock_held(s, st, u->label, err) < 0 ||
+  /* a session's writer looks for its lock before each write it makes, off
+   * this thread: once per write, not once per change (a request each on
+   * a bucket) */
+  if ((s->deferred == NULL && mp__diy_lock_held(s, st, u->label, err) < 0) ||
       check_rows(u, ch, n, err) < 0)
     return err->code;
   s->tx = u->m;
@@ -511,7 +522,7 @@ int mp__diy_apply_begin(mp_store_update *base, const mp_store_change *changes,
   mp_diy *s = u->s;
   *ticket = 0;
   if (u->writer == NULL &&
-      (u->writer = mp__diy_writer_start(s, u->m, err)) == NULL)
+      (u->writer = mp__diy_writer_start(s, u->m, u->label, err)) == NULL)
     return err->code;
   mp__diy_writer_lock(u->writer);
   s->deferred = u->writer;

@@ -217,15 +217,19 @@ void mp__diy_release(mp_diy *s, diy_stack *m);
 int mp__diy_flush(mp_diy *s, diy_stack *m, mp_err *err);
 /* The checkpoint text of |m| (sorting it first). */
 void mp__diy_flush_print(mp_diy *s, diy_stack *m, mp_buf *out);
-/* Writes checkpoint |text| of |m| to its file (the form PULUMI_DIY_BACKEND_GZIP
- * asks for, the other form moved to .bak); |ident| receives what identifies
- * the file written. Unless |synced|, the file may stay in the system's
- * cache until mp__diy_flush_sync. Reads only what never changes during a
- * session. */
+/* Writes checkpoint |text| of |m| to its file in the form
+ * PULUMI_DIY_BACKEND_GZIP asks for; |ident| (if not NULL) receives what
+ * identifies the file written. Unless |synced|, the file may stay in the
+ * system's cache until mp__diy_flush_sync. With |bak| (the first write of
+ * a session, or a write outside one) the file it replaces becomes its
+ * .bak first and the other form is moved to its .bak. Reads only what
+ * never changes during a session. */
 int mp__diy_flush_write(mp_diy *s, const diy_stack *m, const mp_buf *text,
-                        int synced, char ident[96], mp_err *err);
-/* The checkpoint file of |m| is on disk. */
-int mp__diy_flush_sync(mp_diy *s, const diy_stack *m, mp_err *err);
+                        int synced, int bak, char ident[96], mp_err *err);
+/* The checkpoint file of |m| is on disk; |ident| receives what identifies
+ * it. */
+int mp__diy_flush_sync(mp_diy *s, const diy_stack *m, char ident[96],
+                       mp_err *err);
 extern const mp__store_db mp__diy_db;
 
 /* ==== operations (store.h contracts) ==== */
@@ -282,7 +286,8 @@ void mp__diy_lock_release(mp_diy *s, mp_stack_ref st);
 /* ==== the background writer (diy_writer.c) ==== */
 
 /* Starts the writer of session model |m|; NULL (and |err|) if no thread. */
-diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, mp_err *err);
+diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, const char *label,
+                                 mp_err *err);
 /* Held while the model changes, so that the writer never prints it half
  * changed. */
 void mp__diy_writer_lock(diy_writer *w);

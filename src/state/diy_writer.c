@@ -39,6 +39,7 @@ struct diy_writer {
   mp_err err; /* the failed write's error */
   mp_diy *s;
   diy_stack *m;
+  char *label; /* the stack, as a lost lock's error names it */
 };
 
 static void *writer_main(void *arg) {
@@ -58,10 +59,17 @@ static void *writer_main(void *arg) {
     mp__diy_flush_print(w->s, w->m, &text);
     pthread_mutex_unlock(&w->mu);
 
-    char ident[96];
     mp_err e;
     mp_err_clear(&e);
-    int rc = mp__diy_flush_write(w->s, w->m, &text, 0, ident, &e);
+    mp_stack_ref st = {w->m->project, w->m->name};
+    /* nothing is written once the lock is gone (`cancel` elsewhere). The
+     * checkpoint as the operation found it is the .bak of the operation's
+     * writes: a copy per write costs a request per step on a bucket
+     * (Pulumi's saveCheckpoint copies each time). The file's identity is
+     * taken at the end, when others may write it again. */
+    int rc = mp__diy_lock_held(w->s, st, w->label, &e);
+    if (rc == 0)
+      rc = mp__diy_flush_write(w->s, w->m, &text, 0, !w->unsynced, NULL, &e);
 
     pthread_mutex_lock(&w->mu);
     if (rc < 0) {
@@ -71,7 +79,6 @@ static void *writer_main(void *arg) {
     } else {
       w->unsynced = 1;
       w->written = target;
-      memcpy(w->m->ident, ident, sizeof(ident));
     }
     pthread_cond_broadcast(&w->durable);
   }
@@ -79,9 +86,11 @@ static void *writer_main(void *arg) {
     /* the session ends: its last write goes to disk with its name */
     mp_err e;
     mp_err_clear(&e);
+    char ident[96];
     pthread_mutex_unlock(&w->mu);
-    int rc = mp__diy_flush_sync(w->s, w->m, &e);
+    int rc = mp__diy_flush_sync(w->s, w->m, ident, &e);
     pthread_mutex_lock(&w->mu);
+    memcpy(w->m->ident, ident, sizeof(ident));
     if (rc < 0) {
       w->failed = 1;
       w->err = e;
@@ -94,10 +103,12 @@ static void *writer_main(void *arg) {
   return NULL;
 }
 
-diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, mp_err *err) {
+diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, const char *label,
+                                 mp_err *err) {
   diy_writer *w = mp_xcalloc(1, sizeof(*w));
   w->s = s;
   w->m = m;
+  w->label = mp_xstrdup(label);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->wake, NULL);
   pthread_cond_init(&w->durable, NULL);
@@ -106,6 +117,7 @@ diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, mp_err *err) {
     pthread_cond_destroy(&w->durable);
     pthread_cond_destroy(&w->wake);
     pthread_mutex_destroy(&w->mu);
+    free(w->label);
     free(w);
     mp_err_set(err, MP_EIO,
                "cannot start the writer thread of stack '%s' (error %d)",
@@ -154,6 +166,7 @@ int mp__diy_writer_stop(diy_writer *w, mp_err *err) {
   pthread_cond_destroy(&w->durable);
   pthread_cond_destroy(&w->wake);
   pthread_mutex_destroy(&w->mu);
+  free(w->label);
   free(w);
   return rc;
 }

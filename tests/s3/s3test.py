@@ -12,7 +12,8 @@ S3 does (s3rver does not); a badly signed one fails the run.
 CMD gets MP_TEST_S3_URL (s3://state?endpoint=...&s3ForcePathStyle=true&
 region=us-east-1), MP_TEST_S3_ENDPOINT (http://127.0.0.1:PORT),
 MP_TEST_S3_DATA (the server's data folder: objects are files under
-DATA/state/) and the server's credentials in AWS_ACCESS_KEY_ID and
+DATA/state/), MP_TEST_S3_REQUESTS (a file with a line "METHOD PATH" per
+request answered) and the server's credentials in AWS_ACCESS_KEY_ID and
 AWS_SECRET_ACCESS_KEY; "@S3_URL@" in CMD's arguments becomes that URL.
 Exits 77 (skipped) only when the server's package
 is not installed (./scripts/npm-deps.sh tests/s3)."""
@@ -89,7 +90,8 @@ def main():
     rc = 1
     with open(logpath, "w") as log:
         proc, port = start(data, log)
-        proxy = sigv4_proxy.Proxy(port, "S3RVER", log)
+        requests = os.path.join(top, "requests.log")
+        proxy = sigv4_proxy.Proxy(port, "S3RVER", log, requests)
         try:
             # every request goes through the proxy that checks its SigV4
             endpoint = "http://127.0.0.1:%d" % proxy.port
@@ -97,6 +99,7 @@ def main():
             env.update({
                 "MP_TEST_S3_ENDPOINT": endpoint,
                 "MP_TEST_S3_DATA": data,
+                "MP_TEST_S3_REQUESTS": requests,
                 "MP_TEST_S3_URL": "s3://state?endpoint=%s&s3ForcePathStyle="
                                   "true&region=us-east-1" % endpoint,
                 "AWS_ACCESS_KEY_ID": "S3RVER",

@@ -67,9 +67,12 @@ def check(method, target, headers, body, secret):
 
 
 class Proxy:
-    def __init__(self, upstream_port, secret, log):
+    def __init__(self, upstream_port, secret, log, requests=None):
+        """|requests|: a file name; each request appends "METHOD PATH"."""
         self.bad = 0
         self.good = 0
+        self.requests = requests
+        self.requests_mu = threading.Lock()
         proxy = self
 
         class H(http.server.BaseHTTPRequestHandler):
@@ -93,6 +96,9 @@ class Proxy:
                         self.wfile.write(out)
                     return
                 proxy.good += 1
+                if proxy.requests:
+                    with proxy.requests_mu, open(proxy.requests, "a") as f:
+                        f.write("%s %s\n" % (self.command, self.path))
                 c = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=120)
                 hdrs = {k: v for k, v in self.headers.items()
                         if k.lower() not in ("connection", "content-length")}

@@ -3,7 +3,8 @@
 # server and sets MP_TEST_S3_URL): an update, a second `up` started while
 # the first holds the stack's lock (stopped with Pulumi's text, naming the
 # lock object), a server that answers 500 or 403 to everything and one that
-# is down (clear errors, the state before the run intact).
+# is down (clear errors, the state before the run intact), and the requests
+# an update's writes cost.
 # Usage: t0001-s3-cli.sh MINIPULUMI
 set -u
 MP=$(readlink -f "$1")
@@ -110,6 +111,31 @@ done
 rc=$?
 [ $rc -ne 0 ] && grep -qF "no answer from S3 for 's3://bkt/x/.pulumi/meta.yaml' at http://127.0.0.1:1 after 3 attempts" "$T/d.out" &&
   ok "a server that is down: a clear error" || fail "server down (rc $rc): $(cat "$T/d.out")"
+
+# what the writes cost: at --parallel 1 no step's write is grouped with
+# another's, and each of its two writes (the pending operation, the result)
+# is one PUT and one look at the lock object; everything else is a small
+# constant (the lock, the backup, the history, the first write's .bak)
+mkdir -p "$T/many" && cd "$T/many"
+{
+  printf 'name: s3many\nruntime: yaml\nresources:\n'
+  for i in $(seq 1 20); do
+    printf '  r%d:\n    type: random:RandomString\n    properties:\n      length: %d\n' "$i" "$i"
+  done
+} >Pulumi.yaml
+"$MP" --backend "$URL" stack init dev >"$T/m.out" 2>&1 || fail "stack init: $(cat "$T/m.out")"
+before=$(wc -l <"$MP_TEST_S3_REQUESTS")
+"$MP" --backend "$URL" up --yes --skip-preview --parallel 1 -s dev >"$T/m.out" 2>&1 || fail "up of 20: $(cat "$T/m.out")"
+n=$(($(wc -l <"$MP_TEST_S3_REQUESTS") - before))
+puts=$(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | grep -c "^PUT /state/cli/.pulumi/stacks/s3many/dev.json$")
+# 21 steps (the stack and 20 strings), two writes each
+[ "$puts" -ge 40 ] && [ "$puts" -le 44 ] && ok "a checkpoint PUT per write ($puts)" ||
+  fail "checkpoint PUTs: $puts, expected about 42: $(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | sort | uniq -c | sort -rn | head)"
+# (before: a copy to .bak, two looks for the file's forms and identity per
+# write, and a look at the lock per change: about 350)
+[ "$n" -le $((2 * puts + 40)) ] && ok "$n requests for 21 steps" ||
+  fail "$n requests for 21 steps: $(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | sort | uniq -c | sort -rn | head)"
+cd "$T/p"
 
 # the bucket's state is what the runs left
 "$MP" --backend "$URL" stack export -s dev >"$T/after.json" 2>"$T/after.err"

@@ -2,7 +2,8 @@
 # The azblob:// backend end to end (run by tests/azblob/aztest.py, which
 # starts Azurite and sets MP_TEST_AZ_URL): `login`, an update, a no-op
 # preview, `stack ls`, a second `up` started while the first holds the
-# stack's lock (stopped with Pulumi's text, naming the lock blob), a wrong
+# stack's lock (stopped with Pulumi's text, naming the lock blob), a
+# migration to a file:// folder and back by export and import, a wrong
 # account key (Azurite checks the signature), a server that answers 500,
 # 503 with a long Retry-After, or 403, and one that is down (clear errors,
 # the state before the run intact).
@@ -70,6 +71,24 @@ else
   fail "second up (rc $rcb): $(cat "$T/b.out")"
 fi
 "$MP" stack export -s dev >"$T/before.json" 2>"$T/before.err" || fail "export"
+
+# migration by export and import: the container -> a file:// folder ->
+# another prefix of the container, the same deployment at each step
+F="file://$T/fstate"
+mkdir -p "$T/fstate"
+URL2="$base/cli2?$query"
+"$MP" --backend "$F" stack init dev >"$T/m1.out" 2>&1 &&
+  "$MP" --backend "$F" stack import --file "$T/before.json" -s dev >>"$T/m1.out" 2>&1 &&
+  "$MP" --backend "$F" stack export -s dev >"$T/f.json" 2>>"$T/m1.out" &&
+  "$MP" --backend "$URL2" stack init dev >>"$T/m1.out" 2>&1 &&
+  "$MP" --backend "$URL2" stack import --file "$T/f.json" -s dev >>"$T/m1.out" 2>&1 &&
+  "$MP" --backend "$URL2" stack export -s dev >"$T/a2.json" 2>>"$T/m1.out" ||
+  fail "migration: $(cat "$T/m1.out")"
+cmp -s <(grep -v '"time":' "$T/before.json") <(grep -v '"time":' "$T/a2.json") &&
+  ok "migrated to file:// and back to azblob:// unchanged" ||
+  fail "migration changed the state: $(diff "$T/before.json" "$T/a2.json" | head -20)"
+"$MP" --backend "$URL2" stack output out -s dev 2>&1 | grep -q made &&
+  ok "the migrated stack's output" || fail "migrated stack output"
 
 # a wrong key: refused by the emulator's signature check, nothing written
 "$MP" config set pause 0 -s dev >/dev/null 2>&1

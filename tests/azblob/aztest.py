@@ -5,6 +5,7 @@ free port, its data in a fresh folder, a container `state`, and stopped
 and removed at the end whatever happens.
 
     aztest.py run [--dir DIR] -- CMD...
+    aztest.py upload FOLDER PREFIX    (within run: FOLDER's files as blobs)
 
 Azurite checks every request's Shared Key signature as Azure does.
 
@@ -47,18 +48,42 @@ def free_port():
     return port
 
 
-def signed(method, url, path, query):
-    """A request with Azure's Shared Key authorization (no body)."""
+def signed(method, url, path, query, body=None, xms=None):
+    """A request with Azure's Shared Key authorization: |path| as sent,
+    |query| decoded, |xms| more x-ms-* headers."""
     date = email.utils.formatdate(usegmt=True)
     headers = {"x-ms-date": date, "x-ms-version": "2021-08-06"}
+    headers.update(xms or {})
     canon_headers = "".join("%s:%s\n" % (k, headers[k]) for k in sorted(headers))
     canon_res = "/%s%s" % (ACCOUNT, path) + "".join(
         "\n%s:%s" % (k, v) for k, v in sorted(query.items()))
-    to_sign = "%s\n\n\n\n\n\n\n\n\n\n\n\n%s%s" % (method, canon_headers, canon_res)
+    length, ctype = "", ""
+    if body:
+        length, ctype = str(len(body)), "application/octet-stream"
+        headers["Content-Type"] = ctype
+    to_sign = "%s\n\n\n%s\n\n%s\n\n\n\n\n\n\n%s%s" % (
+        method, length, ctype, canon_headers, canon_res)
     sig = base64.b64encode(hmac.new(base64.b64decode(KEY), to_sign.encode(),
                                     hashlib.sha256).digest()).decode()
     headers["Authorization"] = "SharedKey %s:%s" % (ACCOUNT, sig)
-    return urllib.request.Request(url, method=method, headers=headers)
+    return urllib.request.Request(url, data=body, method=method, headers=headers)
+
+
+def upload(domain, folder, prefix):
+    """Every file under |folder| as a block blob PREFIX/<its path> of the
+    container `state` (a DIY folder written by hand, put in a container as
+    Pulumi's CLI would have written it)."""
+    for top, _, files in os.walk(folder):
+        for name in files:
+            rel = os.path.relpath(os.path.join(top, name), folder)
+            path = "/%s/state/%s/%s" % (ACCOUNT, prefix, urllib.parse.quote(rel))
+            with open(os.path.join(top, name), "rb") as f:
+                body = f.read()
+            req = signed("PUT", "http://%s%s" % (domain, path), path, {}, body,
+                         {"x-ms-blob-type": "BlockBlob"})
+            with urllib.request.urlopen(req, timeout=60) as r:
+                if r.status != 201:
+                    raise SystemExit("aztest: uploading %s: %d" % (rel, r.status))
 
 
 def account_sas():
@@ -118,6 +143,9 @@ def stop(proc):
 
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["upload"] and len(args) == 3:
+        upload(os.environ["MP_TEST_AZ_DOMAIN"], args[1], args[2])
+        return
     if not args or args[0] != "run" or "--" not in args:
         sys.exit(__doc__)
     cmd = args[args.index("--") + 1:]

@@ -3,7 +3,8 @@
 # starts Azurite and sets MP_TEST_AZ_URL): `login`, an update, a no-op
 # preview, `stack ls`, a second `up` started while the first holds the
 # stack's lock (stopped with Pulumi's text, naming the lock blob), a
-# migration to a file:// folder and back by export and import, a wrong
+# migration to a file:// folder and back by export and import, stacks
+# written by hand in Pulumi's layout (listed, a no-op preview), a wrong
 # account key (Azurite checks the signature), a server that answers 500,
 # 503 with a long Retry-After, or 403, and one that is down (clear errors,
 # the state before the run intact).
@@ -89,6 +90,23 @@ cmp -s <(grep -v '"time":' "$T/before.json") <(grep -v '"time":' "$T/a2.json") &
   fail "migration changed the state: $(diff "$T/before.json" "$T/a2.json" | head -20)"
 "$MP" --backend "$URL2" stack output out -s dev 2>&1 | grep -q made &&
   ok "the migrated stack's output" || fail "migrated stack output"
+
+# a stack written by hand in Pulumi's layout (tests/diy/fixture, dev plain
+# and prod gzipped), put in the container as blobs: found and previewed
+# as a no-op
+FX=$(dirname "$(readlink -f "$0")")/../diy/fixture
+cp -r "$FX" "$T/fx"
+gzip -c "$T/fx/prod-checkpoint.json" >"$T/fx/state/.pulumi/stacks/diyproj/prod.json.gz"
+python3 "$(dirname "$(readlink -f "$0")")/aztest.py" upload "$T/fx/state" handmade ||
+  fail "uploading the fixture"
+HURL="$base/handmade?$query"
+( cd "$T/fx" && export PULUMI_CONFIG_PASSPHRASE=fixture-passphrase &&
+  "$MP" --backend "$HURL" stack ls >"$T/h.out" 2>&1 &&
+  grep -q "^dev" "$T/h.out" && grep -q "^prod" "$T/h.out" &&
+  "$MP" --backend "$HURL" preview -s dev --expect-no-changes >>"$T/h.out" 2>&1 &&
+  "$MP" --backend "$HURL" preview -s prod --expect-no-changes >>"$T/h.out" 2>&1 ) &&
+  ok "a stack written by hand in Pulumi's layout: listed, a no-op preview" ||
+  fail "hand-written stacks: $(cat "$T/h.out")"
 
 # a wrong key: refused by the emulator's signature check, nothing written
 "$MP" config set pause 0 -s dev >/dev/null 2>&1

@@ -1,5 +1,5 @@
-/* The objects under the DIY layout (diy_*.c): a folder (diy_obj_dir.c) or
- * an S3 bucket (diy_obj_s3.c). Each object is named by its full path as
+/* The objects under the DIY layout (diy_*.c): a folder (diy_obj_dir.c),
+ * an S3 bucket (diy_obj_s3.c) or an Azure Blob container (diy_obj_az.c). Each object is named by its full path as
  * the layout code builds it: the store's root ("/abs/folder" or
  * "s3://bucket/prefix") then "/.pulumi/...". A "folder" of a bucket is a
  * key prefix ending in '/', as gocloud's blob.List with a delimiter shows
@@ -64,5 +64,10 @@ mp_diy_objs *mp__diy_objs_dir(void);
  * "s3://BUCKET[/PREFIX]" (owned), the root of every path given to it. */
 int mp__diy_objs_s3(const char *url, const char *home, mp_diy_objs **out,
                     char **root, mp_err *err);
+
+/* The Azure Blob implementation for `azblob://CONTAINER[/PREFIX][?params]`;
+ * *root gets "azblob://CONTAINER[/PREFIX]" (owned). */
+int mp__diy_objs_az(const char *url, mp_diy_objs **out, char **root,
+                    mp_err *err);
 
 #endif

@@ -4,6 +4,7 @@
  * ending in '/', listed with ListObjectsV2 and the delimiter '/'. A put is
  * one PutObject (S3 shows readers the old object or the new one, never a
  * torn one); a copy is CopyObject. */
+#include "state/blob_util.h"
 #include "state/s3_int.h"
 
 #include <stdio.h>
@@ -12,7 +13,6 @@
 #include <time.h>
 
 #include <curl/curl.h>
-#include <libxml/parser.h>
 #include <libxml/tree.h>
 
 typedef struct s3_objs {
@@ -33,40 +33,14 @@ static char *key_of(const s3_conf *c, const char *path) {
   return mp_xasprintf("%s/%s", c->prefix, rest);
 }
 
-/* The text of the first element named |name| under |node|, or NULL. */
-static xmlNode *child(xmlNode *node, const char *name) {
-  for (xmlNode *n = node ? node->children : NULL; n; n = n->next)
-    if (n->type == XML_ELEMENT_NODE &&
-        strcmp((const char *)n->name, name) == 0)
-      return n;
-  return NULL;
-}
-
-static char *text_of(xmlNode *n) {
-  if (n == NULL)
-    return NULL;
-  xmlChar *t = xmlNodeGetContent(n);
-  char *out = mp_xstrdup(t ? (const char *)t : "");
-  xmlFree(t);
-  return out;
-}
-
-static xmlDoc *parse_xml(const mp_buf *b) {
-  if (b->len == 0)
-    return NULL;
-  return xmlReadMemory(b->data, (int)b->len, "s3.xml", NULL,
-                       XML_PARSE_NONET | XML_PARSE_NOERROR |
-                           XML_PARSE_NOWARNING);
-}
-
 int mp__s3_fail(const s3_conf *c, const char *what, const char *key,
                 const s3_reply *r, mp_err *err) {
   char *code = NULL, *msg = NULL;
-  xmlDoc *doc = parse_xml(&r->body);
+  xmlDoc *doc = mp__xml_parse(&r->body);
   xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
   if (root && strcmp((const char *)root->name, "Error") == 0) {
-    code = text_of(child(root, "Code"));
-    msg = text_of(child(root, "Message"));
+    code = mp__xml_text(mp__xml_child(root, "Code"));
+    msg = mp__xml_text(mp__xml_child(root, "Message"));
   }
   if (doc)
     xmlFreeDoc(doc);
@@ -160,13 +134,13 @@ static int s3_del(mp_diy_objs *o, const char *path, mp_err *err) {
  * names) into |out|. With |deep| the whole keys, else the names. */
 static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
                      mp_err *err) {
-  char *eprefix = mp__s3_encode(prefix, 0);
+  char *eprefix = mp__url_encode(prefix, 0);
   char *token = NULL;
   int rc = 0;
   size_t pl = strlen(prefix);
   do {
     /* the parameters in the order SigV4's canonical query wants */
-    char *etoken = token ? mp__s3_encode(token, 0) : NULL;
+    char *etoken = token ? mp__url_encode(token, 0) : NULL;
     char *q = mp_xasprintf("%s%s%s%slist-type=2&prefix=%s",
                            etoken ? "continuation-token=" : "",
                            etoken ? etoken : "", etoken ? "&" : "",
@@ -186,7 +160,7 @@ static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
       mp_buf_destroy(&r.body);
       break;
     }
-    xmlDoc *doc = parse_xml(&r.body);
+    xmlDoc *doc = mp__xml_parse(&r.body);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (root == NULL ||
         strcmp((const char *)root->name, "ListBucketResult") != 0) {
@@ -202,7 +176,7 @@ static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
         int is_dir = strcmp((const char *)n->name, "CommonPrefixes") == 0;
         if (!is_obj && !is_dir)
           continue;
-        char *k = text_of(child(n, is_obj ? "Key" : "Prefix"));
+        char *k = mp__xml_text(mp__xml_child(n, is_obj ? "Key" : "Prefix"));
         if (k && strlen(k) > pl && strncmp(k, prefix, pl) == 0) {
           if (deep) {
             mp_strv_push(out, k);
@@ -217,9 +191,9 @@ static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
         }
         free(k);
       }
-      char *trunc = text_of(child(root, "IsTruncated"));
+      char *trunc = mp__xml_text(mp__xml_child(root, "IsTruncated"));
       if (trunc && strcmp(trunc, "true") == 0)
-        token = text_of(child(root, "NextContinuationToken"));
+        token = mp__xml_text(mp__xml_child(root, "NextContinuationToken"));
       free(trunc);
     }
     if (doc)
@@ -247,7 +221,7 @@ static int s3_copy(mp_diy_objs *o, const char *from, const char *to,
   s3_conf *c = &S(o)->c;
   char *fk = key_of(c, from), *tk = key_of(c, to);
   char *src = mp_xasprintf("%s/%s", c->bucket, fk);
-  char *esrc = mp__s3_encode(src, 1);
+  char *esrc = mp__url_encode(src, 1);
   char *h = mp_xasprintf("x-amz-copy-source: /%s", esrc);
   s3_reply r;
   int rc = mp__s3_request(c, "PUT", tk, NULL, NULL, 0, h, &r, err);

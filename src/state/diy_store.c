@@ -252,6 +252,9 @@ int mp__diy_open(const char *url, const mp_store_opts *o, mp_store **out,
   if (strncasecmp(url, "s3://", 5) == 0) {
     if (mp__diy_objs_s3(url, o->home, &objs, &root, err) < 0)
       return err->code;
+  } else if (strncasecmp(url, "azblob://", 9) == 0) {
+    if (mp__diy_objs_az(url, &objs, &root, err) < 0)
+      return err->code;
   } else if (url_to_root(url, o->home, &root, err) < 0) {
     return err->code;
   }

@@ -4,6 +4,7 @@
  * newDIYBackend), and the credentials and region as the AWS CLI and SDKs
  * find them: the environment, then the profile's entries in the shared
  * credentials and config files. */
+#include "state/blob_util.h"
 #include "state/s3_int.h"
 #include "state/store.h"
 #include "state/store_int.h"
@@ -15,42 +16,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-
-static int hexval(int c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  c = tolower(c);
-  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* A URL query value decoded (%XX and '+'). Owned. */
-static char *unescape(const char *s, size_t n) {
-  char *out = mp_xcalloc(1, n + 1);
-  size_t j = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 &&
-        hexval(s[i + 2]) >= 0) {
-      out[j++] = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
-      i += 2;
-    } else {
-      out[j++] = s[i] == '+' ? ' ' : s[i];
-    }
-  }
-  return out;
-}
-
-/* Go's strconv.ParseBool, as gocloud reads its boolean parameters. */
-static int parse_bool(const char *v, int *out) {
-  static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
-  static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False"};
-  for (size_t i = 0; i < 6; i++) {
-    if (strcmp(v, yes[i]) == 0)
-      return *out = 1, 0;
-    if (strcmp(v, no[i]) == 0)
-      return *out = 0, 0;
-  }
-  return -1;
-}
 
 static char *home_of(const char *home) {
   if (home && *home)
@@ -188,7 +153,7 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
   c->bucket = mp_xstrndup(p, hl);
   p += hl;
   size_t pl = strcspn(p, "?#");
-  char *path = unescape(p, pl);
+  char *path = mp__url_unescape(p, pl);
   p += pl;
   char *q = *p == '?' ? mp_xstrndup(p + 1, strcspn(p + 1, "#")) : NULL;
   char *region = NULL, *endpoint = NULL, *profile = NULL, *qprefix = NULL;
@@ -198,8 +163,8 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
     if (next)
       *next++ = '\0';
     char *eq = strchr(tok, '=');
-    char *k = unescape(tok, eq ? (size_t)(eq - tok) : strlen(tok));
-    char *v = eq ? unescape(eq + 1, strlen(eq + 1)) : mp_xstrdup("");
+    char *k = mp__url_unescape(tok, eq ? (size_t)(eq - tok) : strlen(tok));
+    char *v = eq ? mp__url_unescape(eq + 1, strlen(eq + 1)) : mp_xstrdup("");
     int b;
     if (strcmp(k, "region") == 0) {
       free(region);
@@ -215,14 +180,14 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
       qprefix = mp_xstrdup(v);
     } else if (strcmp(k, "s3ForcePathStyle") == 0 ||
                strcmp(k, "use_path_style") == 0) {
-      if (parse_bool(v, &b) < 0)
+      if (mp__go_parse_bool(v, &b) < 0)
         rc = mp_err_set(err, MP_EINVAL,
                         "invalid value '%s' of %s in '%s': true or false", v,
                         k, url);
       path_style = b;
     } else if (strcmp(k, "disableSSL") == 0 ||
                strcmp(k, "disable_https") == 0) {
-      if (parse_bool(v, &b) < 0)
+      if (mp__go_parse_bool(v, &b) < 0)
         rc = mp_err_set(err, MP_EINVAL,
                         "invalid value '%s' of %s in '%s': true or false", v,
                         k, url);

@@ -3,10 +3,10 @@
  * (SHA-256 from OpenSSL), retried as the AWS SDKs' standard mode does:
  * three attempts in all for throttling, 5xx and lost connections, with
  * exponential backoff and jitter. */
+#include "state/blob_util.h"
 #include "state/s3_int.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,54 +15,14 @@
 #include <time.h>
 
 #include <curl/curl.h>
-#include <libxml/parser.h>
 #include <openssl/sha.h>
 
 #define S3_ATTEMPTS 3
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-/* Both libraries' global set-up, once, before any thread uses them. */
-static void curl_init(void) {
-  curl_global_init(CURL_GLOBAL_DEFAULT);
-  xmlInitParser();
-}
-
-char *mp__s3_encode(const char *s, int keep_slash) {
-  mp_buf b;
-  mp_buf_init(&b);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (isalnum(*p) || *p == '-' || *p == '_' || *p == '.' || *p == '~' ||
-        (keep_slash && *p == '/'))
-      mp_buf_putc(&b, (char)*p);
-    else
-      mp_buf_printf(&b, "%%%02X", *p);
-  }
-  return mp_buf_detach(&b, NULL);
-}
-
-static size_t on_body(char *p, size_t size, size_t n, void *ud) {
-  mp_buf_append((mp_buf *)ud, p, size * n);
-  return size * n;
-}
-
-static void copy_header(const char *line, size_t n, const char *name,
-                        char *out, size_t cap) {
-  size_t nl = strlen(name);
-  if (n <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
-    return;
-  const char *v = line + nl + 1;
-  const char *end = line + n;
-  while (v < end && (*v == ' ' || *v == '\t'))
-    v++;
-  while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
-    end--;
-  snprintf(out, cap, "%.*s", (int)(end - v), v);
-}
-
 static size_t on_header(char *p, size_t size, size_t n, void *ud) {
   s3_reply *r = ud;
-  copy_header(p, size * n, "ETag", r->etag, sizeof(r->etag));
-  copy_header(p, size * n, "Last-Modified", r->last_modified,
+  mp__http_header(p, size * n, "ETag", r->etag, sizeof(r->etag));
+  mp__http_header(p, size * n, "Last-Modified", r->last_modified,
               sizeof(r->last_modified));
   return size * n;
 }
@@ -76,7 +36,7 @@ static void sha256_hex(const char *data, size_t len, char out[65]) {
 
 /* The URL of |key| (NULL: the bucket) with |query|. */
 static char *url_of(const s3_conf *c, const char *key, const char *query) {
-  char *ek = mp__s3_encode(key ? key : "", 1);
+  char *ek = mp__url_encode(key ? key : "", 1);
   char *u;
   if (c->path_style)
     u = mp_xasprintf("%s://%s%s/%s%s%s%s%s", c->scheme, c->host, c->base_path,
@@ -113,7 +73,7 @@ static void backoff(int i) {
 int mp__s3_request(const s3_conf *c, const char *method, const char *key,
                    const char *query, const char *data, size_t len,
                    const char *header, s3_reply *r, mp_err *err) {
-  pthread_once(&curl_once, curl_init);
+  mp__http_init();
   memset(r, 0, sizeof(*r));
   mp_buf_init(&r->body);
   char *url = url_of(c, key, query);
@@ -151,7 +111,7 @@ int mp__s3_request(const s3_conf *c, const char *method, const char *key,
     curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
     curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
     curl_easy_setopt(h, CURLOPT_USERPWD, userpwd);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, r);

@@ -47,8 +47,4 @@ int mp__s3_request(const s3_conf *c, const char *method, const char *key,
 int mp__s3_fail(const s3_conf *c, const char *what, const char *key,
                 const s3_reply *r, mp_err *err);
 
-/* |s| percent-encoded as SigV4 wants it (RFC 3986 unreserved kept; '/'
- * kept if |keep_slash|). Owned. */
-char *mp__s3_encode(const char *s, int keep_slash);
-
 #endif

@@ -26,7 +26,8 @@ int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,
     o = &defaults;
   if (has_scheme(url, "postgres") || has_scheme(url, "postgresql"))
     return mp__pg_open(url, o, out, err);
-  if (has_scheme(url, "file") || has_scheme(url, "s3"))
+  if (has_scheme(url, "file") || has_scheme(url, "s3") ||
+      has_scheme(url, "azblob"))
     return mp__diy_open(url, o, out, err);
   return mp__sqlite_open(url, o, out, err);
 }

@@ -96,6 +96,8 @@ typedef struct mp_store_opts {
   "file://PATH or file://~ (a folder in Pulumi's DIY layout), "            \
   "s3://BUCKET[/PREFIX][?region=...] (an S3 bucket in Pulumi's DIY "        \
   "layout), "                                                               \
+  "azblob://CONTAINER[/PREFIX] (an Azure Blob container in Pulumi's DIY "   \
+  "layout), "                                                               \
   "postgres://user@host[:port]/database or postgresql://... (PostgreSQL)"
 
 int mp_store_open_with(const char *url, const mp_store_opts *o, mp_store **out,

@@ -12,7 +12,8 @@ With --pg-url (a PostgreSQL server's URL, e.g. the MP_TEST_PG_URL that
 tests/pg/pgtest.py provides), each scenario run gets a database of its own
 on that server as its state backend instead of a SQLite file.
 With --diy, the state lives in a file:// folder in Pulumi's DIY layout;
-with --s3-url s3://BUCKET?params, in that bucket (a key prefix per run).
+with --bucket-url s3://BUCKET?params or azblob://CONTAINER?params (--s3-url
+is the same option), in that bucket or container (a key prefix per run).
 Standard library only (and psql for --pg-url).
 """
 
@@ -486,7 +487,7 @@ def fmt_res(names, r):
 
 
 DIY = False  # --diy: every run's state in a file:// folder
-S3_URL = None  # --s3-url: every run's state under a key prefix of its own
+BUCKET_URL = None  # --bucket-url (--s3-url): every run's state under a key prefix of its own
 
 
 def pg_database(pg_url, sc, parallel):
@@ -524,8 +525,8 @@ class Env:
         self.pg_url, self.pg_db = pg_url, None
         if pg_url:
             self.pg_db, self.env["MINIPULUMI_BACKEND_URL"] = pg_database(pg_url, sc, parallel)
-        elif S3_URL:
-            base, _, query = S3_URL.partition("?")
+        elif BUCKET_URL:
+            base, _, query = BUCKET_URL.partition("?")
             run = os.path.basename(self.tmp)
             self.env["MINIPULUMI_BACKEND_URL"] = "%s/%s%s" % (
                 base.rstrip("/"), run, "?" + query if query else "")
@@ -1175,15 +1176,16 @@ def main():
                     help="run on this PostgreSQL server, a database per scenario run")
     ap.add_argument("--diy", action="store_true",
                     help="state in a file:// folder (Pulumi's DIY layout)")
-    ap.add_argument("--s3-url", default=None,
-                    help="state in this S3 bucket (s3://BUCKET?params, e.g. "
-                         "MP_TEST_S3_URL), a key prefix per scenario run")
+    ap.add_argument("--bucket-url", "--s3-url", dest="bucket_url", default=None,
+                    help="state in this bucket (s3://BUCKET?params, e.g. "
+                         "MP_TEST_S3_URL, or azblob://CONTAINER?params, e.g. "
+                         "MP_TEST_AZ_URL), a key prefix per scenario run")
     ap.add_argument("--modes", default=None,
                     help="only these --parallel modes of each scenario, e.g. 8 (default: all)")
     a = ap.parse_args()
-    global DIY, S3_URL
+    global DIY, BUCKET_URL
     DIY = a.diy
-    S3_URL = a.s3_url
+    BUCKET_URL = a.bucket_url
     binary = os.path.abspath(a.binary)
     here = os.path.dirname(os.path.abspath(__file__))
     paths = a.paths or [os.path.join(here, "scenarios")]

@@ -1,0 +1,281 @@
+/* One request to Azure Blob Storage through libcurl, authorized with
+ * Shared Key (HMAC-SHA256 of the canonical string that Azure's
+ * "Authorize with Shared Key" defines, OpenSSL's HMAC) or carrying a SAS
+ * token, and retried as the Azure SDK for Go's retry policy does
+ * (azcore/runtime/policy_retry.go): 4 tries in all on 408, 429, 500, 502,
+ * 503, 504 and transport failures; the server's Retry-After if it gives
+ * one (not retried past 60 s), else (2^try - 1) x 0.8 s with jitter. */
+#include "state/az_int.h"
+#include "state/blob_util.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "engine/crypto.h"
+
+#define AZ_TRIES 4
+#define AZ_VERSION "2021-08-06"
+
+char *mp__az_url(const az_conf *c, const char *blob, const char *query) {
+  char *eb = blob ? mp__url_encode(blob, 1) : NULL;
+  const char *sep = "?";
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_printf(&b, "%s/%s", c->service, c->container);
+  if (eb)
+    mp_buf_printf(&b, "/%s", eb);
+  if (query && *query) {
+    mp_buf_printf(&b, "?%s", query);
+    sep = "&";
+  }
+  if (c->sas && *c->sas)
+    mp_buf_printf(&b, "%s%s", sep, c->sas);
+  free(eb);
+  return mp_buf_detach(&b, NULL);
+}
+
+/* An HTTP date (RFC 1123) of now, in English whatever the locale. */
+static void http_date(char out[40]) {
+  static const char *const days[] = {"Sun", "Mon", "Tue", "Wed",
+                                     "Thu", "Fri", "Sat"};
+  static const char *const months[] = {"Jan", "Feb", "Mar", "Apr",
+                                       "May", "Jun", "Jul", "Aug",
+                                       "Sep", "Oct", "Nov", "Dec"};
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  snprintf(out, 40, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday],
+           tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
+           tm.tm_min, tm.tm_sec);
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The canonicalized resource: /ACCOUNT, the URL's path as sent, then each
+ * query parameter, lower-cased and sorted, as "\nname:value" (decoded). */
+static void canonical_resource(const az_conf *c, const char *url,
+                               mp_buf *out) {
+  const char *path = strstr(url, "://");
+  path = path ? strchr(path + 3, '/') : NULL;
+  if (path == NULL)
+    path = "/";
+  size_t pl = strcspn(path, "?");
+  mp_buf_printf(out, "/%s%.*s", c->key_account, (int)pl, path);
+  if (path[pl] != '?')
+    return;
+  mp_strv params;
+  mp_strv_init(&params);
+  char *q = mp_xstrdup(path + pl + 1);
+  for (char *tok = q, *next; tok && *tok; tok = next) {
+    next = strchr(tok, '&');
+    if (next)
+      *next++ = '\0';
+    char *eq = strchr(tok, '=');
+    char *k = mp__url_unescape(tok, eq ? (size_t)(eq - tok) : strlen(tok));
+    char *v = eq ? mp__url_unescape(eq + 1, strlen(eq + 1)) : mp_xstrdup("");
+    for (char *p = k; *p; p++)
+      *p = (char)tolower((unsigned char)*p);
+    mp_strv_push_take(&params, mp_xasprintf("%s:%s", k, v));
+    free(k);
+    free(v);
+  }
+  free(q);
+  /* sorted by name ("name:"), each name once (our queries repeat none) */
+  qsort(params.items, params.len, sizeof(char *), cmp_str);
+  for (size_t i = 0; i < params.len; i++)
+    mp_buf_printf(out, "\n%s", params.items[i]);
+  mp_strv_destroy(&params);
+}
+
+/* "SharedKey ACCOUNT:SIGNATURE" for the request. |xms| holds the x-ms-*
+ * headers, "name:value", lower-case and sorted. */
+static char *shared_key(const az_conf *c, const char *method,
+                        const char *url, size_t len, const char *ctype,
+                        const mp_strv *xms) {
+  mp_buf s;
+  mp_buf_init(&s);
+  mp_buf_printf(&s, "%s\n\n\n", method); /* Content-Encoding, -Language */
+  if (len > 0)
+    mp_buf_printf(&s, "%zu", len);       /* Content-Length ("" for 0) */
+  mp_buf_printf(&s, "\n\n%s\n", ctype ? ctype : ""); /* MD5, Type */
+  /* Date (x-ms-date is sent), If-Modified-Since, If-Match,
+   * If-None-Match, If-Unmodified-Since, Range */
+  mp_buf_puts(&s, "\n\n\n\n\n\n");
+  for (size_t i = 0; i < xms->len; i++)
+    mp_buf_printf(&s, "%s\n", xms->items[i]);
+  canonical_resource(c, url, &s);
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int maclen = 0;
+  HMAC(EVP_sha256(), c->key, (int)c->key_len, (const unsigned char *)s.data,
+       s.len, mac, &maclen);
+  mp_buf_destroy(&s);
+  mp_buf sig;
+  mp_buf_init(&sig);
+  mp_buf_printf(&sig, "Authorization: SharedKey %s:", c->key_account);
+  mp_base64_encode(mac, maclen, &sig);
+  return mp_buf_detach(&sig, NULL);
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud) {
+  az_reply *r = ud;
+  size_t len = size * n;
+  mp__http_header(p, len, "ETag", r->etag, sizeof(r->etag));
+  mp__http_header(p, len, "Last-Modified", r->last_modified,
+                  sizeof(r->last_modified));
+  mp__http_header(p, len, "x-ms-error-code", r->error_code,
+                  sizeof(r->error_code));
+  mp__http_header(p, len, "x-ms-copy-status", r->copy_status,
+                  sizeof(r->copy_status));
+  return len;
+}
+
+/* The Retry-After header's seconds, or -1. */
+typedef struct az_attempt {
+  az_reply *r;
+  long retry_after;
+} az_attempt;
+
+static size_t on_header_attempt(char *p, size_t size, size_t n, void *ud) {
+  az_attempt *a = ud;
+  char v[32] = "";
+  mp__http_header(p, size * n, "Retry-After", v, sizeof(v));
+  if (*v && isdigit((unsigned char)*v))
+    a->retry_after = strtol(v, NULL, 10);
+  return on_header(p, size, n, a->r);
+}
+
+static int retryable(CURLcode cc, long status) {
+  if (cc != CURLE_OK)
+    return cc != CURLE_URL_MALFORMAT && cc != CURLE_UNSUPPORTED_PROTOCOL;
+  return status == 408 || status == 429 || status == 500 || status == 502 ||
+         status == 503 || status == 504;
+}
+
+/* The wait before try |try| + 1 (|try| >= 1), in ms: the server's
+ * Retry-After, else (2^try - 1) x 800 ms x [0.8, 1.3). -1: do not retry
+ * (a Retry-After past 60 s). */
+static long delay_ms(int try, long retry_after) {
+  if (retry_after > 60)
+    return -1;
+  if (retry_after > 0)
+    return retry_after * 1000;
+  unsigned seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)&try ^
+                  (unsigned)clock();
+  double jitter = 0.8 + (double)(rand_r(&seed) % 500) / 1000.0;
+  return (long)((double)((1L << try) - 1) * 800.0 * jitter);
+}
+
+int mp__az_request(const az_conf *c, const char *method, const char *blob,
+                   const char *query, const char *data, size_t len,
+                   const char *const *headers, az_reply *r, mp_err *err) {
+  mp__http_init();
+  memset(r, 0, sizeof(*r));
+  mp_buf_init(&r->body);
+  char *url = mp__az_url(c, blob, query);
+  int put = strcmp(method, "PUT") == 0;
+  const char *ctype = put ? "application/octet-stream" : NULL;
+  CURLcode cc = CURLE_OK;
+  char cerr[CURL_ERROR_SIZE];
+  int tries = 0;
+  for (int try = 1;; try++) {
+    tries = try;
+    mp_buf_reset(&r->body);
+    r->etag[0] = r->last_modified[0] = r->error_code[0] = '\0';
+    r->copy_status[0] = '\0';
+    r->status = 0;
+    az_attempt at = {r, -1};
+    char date[40];
+    http_date(date);
+    mp_strv xms; /* signed: every x-ms-* header, sorted */
+    mp_strv_init(&xms);
+    mp_strv_push_take(&xms, mp_xasprintf("x-ms-date:%s", date));
+    mp_strv_push(&xms, "x-ms-version:" AZ_VERSION);
+    for (size_t i = 0; headers && headers[i]; i++) {
+      const char *colon = strchr(headers[i], ':');
+      const char *v = colon + 1;
+      while (*v == ' ')
+        v++;
+      mp_strv_push_take(&xms, mp_xasprintf("%.*s:%s",
+                                           (int)(colon - headers[i]),
+                                           headers[i], v));
+    }
+    qsort(xms.items, xms.len, sizeof(char *), cmp_str);
+    struct curl_slist *hs = NULL;
+    for (size_t i = 0; i < xms.len; i++) {
+      char *h = mp_xstrdup(xms.items[i]);
+      char *colon = strchr(h, ':');
+      *colon = '\0';
+      char *line = mp_xasprintf("%s: %s", h, colon + 1);
+      hs = curl_slist_append(hs, line);
+      free(line);
+      free(h);
+    }
+    if (c->key) {
+      char *auth = shared_key(c, method, url, put ? len : 0, ctype, &xms);
+      hs = curl_slist_append(hs, auth);
+      free(auth);
+    }
+    mp_strv_destroy(&xms);
+    hs = curl_slist_append(hs, "Expect:"); /* not signed: no 100-continue */
+    CURL *h = curl_easy_init();
+    if (h == NULL)
+      MP_BUG("curl_easy_init failed");
+    cerr[0] = '\0';
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header_attempt);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &at);
+    if (strcmp(method, "HEAD") == 0) {
+      curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    } else if (put) {
+      hs = curl_slist_append(hs, "Content-Type: application/octet-stream");
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, data ? data : "");
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+    } else if (strcmp(method, "GET") != 0) {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hs);
+    cc = curl_easy_perform(h);
+    if (cc == CURLE_OK)
+      curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_easy_cleanup(h);
+    curl_slist_free_all(hs);
+    if (try == AZ_TRIES || !retryable(cc, r->status))
+      break;
+    long ms = delay_ms(try, at.retry_after);
+    if (ms < 0)
+      break;
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  int rc = 0;
+  if (cc != CURLE_OK) {
+    rc = mp_err_set(err, MP_EIO,
+                    "no answer from Azure for 'azblob://%s/%s' at %s after %d "
+                    "attempt%s: %s; check the storage account, the domain "
+                    "and that the server is up",
+                    c->container, blob ? blob : "", c->service, tries,
+                    tries == 1 ? "" : "s",
+                    cerr[0] ? cerr : curl_easy_strerror(cc));
+    mp_buf_destroy(&r->body);
+  }
+  free(url);
+  return rc;
+}

@@ -1,0 +1,57 @@
+/* Internal to the Azure Blob objects of a DIY store (az_*.c,
+ * diy_obj_az.c): where the container is, the credentials, and one
+ * request signed with Shared Key (or carrying a SAS token). */
+#ifndef MP_AZ_INT_H
+#define MP_AZ_INT_H
+
+#include "state/diy_obj.h"
+
+typedef struct az_conf {
+  char *container;
+  char *prefix;    /* "" or "some/prefix" (no slash at either end) */
+  char *account;   /* the storage account in the service URL */
+  char *service;   /* the service URL: https://ACCOUNT.DOMAIN, or
+                    * http://127.0.0.1:10000/ACCOUNT for an emulator */
+  char *key_account; /* the account that signs (AZURE_STORAGE_ACCOUNT) */
+  unsigned char *key; /* the decoded account key, or NULL (SAS) */
+  size_t key_len;
+  char *sas;       /* the SAS token (no leading '?'), or NULL */
+  char *root;      /* the `root` paths start with: azblob://C[/prefix] */
+} az_conf;
+
+/* Parses `azblob://CONTAINER[/PREFIX][?params]` (gocloud's azureblob
+ * parameters, the environment's AZURE_STORAGE_* defaults) and finds the
+ * credentials as gocloud does. */
+int mp__az_conf_parse(const char *url, az_conf *c, mp_err *err);
+void mp__az_conf_free(az_conf *c);
+
+typedef struct az_reply {
+  long status;
+  mp_buf body;
+  char etag[80];
+  char last_modified[64];
+  char error_code[64];  /* x-ms-error-code (a HEAD's only word) */
+  char copy_status[32]; /* x-ms-copy-status */
+} az_reply;
+
+/* Sends |method| for blob |blob| (already the container's blob name, not
+ * a path; NULL: the container itself) with the query |query| (encoded,
+ * or NULL), the body |data|, and up to 4 extra headers |headers| (each
+ * "x-ms-name: value", NULL-terminated; x-ms-* only, lower case, sorted).
+ * Retries as the Azure SDKs do (408, 429, 500, 502, 503, 504 and lost
+ * connections; 4 tries). 0 with the reply for any HTTP status; MP_EIO
+ * (naming |blob|) when no answer came. The caller frees r->body. */
+int mp__az_request(const az_conf *c, const char *method, const char *blob,
+                   const char *query, const char *data, size_t len,
+                   const char *const *headers, az_reply *r, mp_err *err);
+
+/* |err| from an error reply: the container, the blob, Azure's error code
+ * and message; MP_ENOENT for BlobNotFound (or a HEAD's 404). */
+int mp__az_fail(const az_conf *c, const char *what, const char *blob,
+                const az_reply *r, mp_err *err);
+
+/* The URL of |blob| (NULL: the container) with |query| and the SAS token.
+ * Owned. */
+char *mp__az_url(const az_conf *c, const char *blob, const char *query);
+
+#endif

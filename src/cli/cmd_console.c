@@ -41,12 +41,15 @@ static int crypter_for(void *arg, mp_stack_ref st, mp_crypter *out,
   if (rc == 0 && state) {
     cJSON *j = cJSON_Parse(state);
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "salt");
-    if (cJSON_IsString(s)) salt = mp_xstrdup(s->valuestring);
+    if (cJSON_IsString(s))
+      salt = mp_xstrdup(s->valuestring);
     cJSON_Delete(j);
   }
   mp_passphrase *pp = NULL;
-  if (rc == 0 && salt) rc = mp_cli_passphrase_for_salt(ctx, salt, &pp, err);
-  if (rc == 0 && pp) *out = mp_passphrase_crypter(pp);
+  if (rc == 0 && salt)
+    rc = mp_cli_passphrase_for_salt(ctx, salt, &pp, err);
+  if (rc == 0 && pp)
+    *out = mp_passphrase_crypter(pp);
   free(type);
   free(state);
   free(salt);
@@ -78,12 +81,14 @@ int mp_cmd_console(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "open", &open, "open the console in the browser"),
       MP_OPT_END_};
   int rc = mp_args_parse_n(ctx, &help, opts, argc, argv, 0, 0, &pos);
-  if (rc) return mp_args_exit_status(rc);
+  if (rc)
+    return mp_args_exit_status(rc);
   mp_strv_destroy(&pos);
   if (port < 0 || port > 65535)
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
                         "--port %d is not a port: give 1 to 65535, or 0 "
-                        "for a free one", port);
+                        "for a free one",
+                        port);
   char *stack = NULL;
   int status;
   if (ctx->stack) {
@@ -92,7 +97,8 @@ int mp_cmd_console(int argc, const char **argv, mp_ctx *ctx) {
   } else {
     status = mp_cli_store(ctx);
   }
-  if (status) return status;
+  if (status)
+    return status;
   mp_console_opts o;
   memset(&o, 0, sizeof(o));
   o.src.store = ctx->store;
@@ -103,10 +109,11 @@ int mp_cmd_console(int argc, const char **argv, mp_ctx *ctx) {
   o.port = (unsigned)port;
   o.interrupt = &ctx->interrupt;
   if (host && !mp_console_is_loopback(host))
-    mp_cli_warn(ctx, "the console listens on '%s', which is not a loopback "
-                     "address: anyone who can reach it and has its URL can "
-                     "read every stack of %s", host,
-                mp_store_location(ctx->store));
+    mp_cli_warn(ctx,
+                "the console listens on '%s', which is not a loopback "
+                "address: anyone who can reach it and has its URL can "
+                "read every stack of %s",
+                host, mp_store_location(ctx->store));
   mp_console *c = NULL;
   mp_err err;
   mp_err_clear(&err);
@@ -120,16 +127,19 @@ int mp_cmd_console(int argc, const char **argv, mp_ctx *ctx) {
     path = mp_console_stack_path(st.project, st.name);
   }
   char *url = mp_console_url(c, path ? path : "/");
-  fprintf(ctx->out, "Serving the console of %s at\n  %s\nPress Ctrl-C to stop.\n",
+  fprintf(ctx->out,
+          "Serving the console of %s at\n  %s\nPress Ctrl-C to stop.\n",
           mp_store_location(ctx->store), url);
   fflush(ctx->out);
   pid_t browser = 0;
-  if (open) open_browser(ctx, url, &browser);
+  if (open)
+    open_browser(ctx, url, &browser);
   /* Ctrl-C ends the console; the handler's cancelling line is not ours. */
   ctx->cancel_told = 1;
   mp_console_run(c);
   mp_console_free(c);
-  if (browser > 0) waitpid(browser, NULL, WNOHANG);
+  if (browser > 0)
+    waitpid(browser, NULL, WNOHANG);
   fprintf(ctx->err, "The console stopped.\n");
   free(url);
   free(path);

@@ -22,8 +22,7 @@ typedef struct mp_console_src {
   int show_secrets;
   /* With show_secrets: the crypter of the stack's secrets manager (the
    * CLI's passphrase), or an error. */
-  int (*crypter_for)(void *arg, mp_stack_ref st, mp_crypter *out,
-                     mp_err *err);
+  int (*crypter_for)(void *arg, mp_stack_ref st, mp_crypter *out, mp_err *err);
   void *crypter_arg;
 } mp_console_src;
 

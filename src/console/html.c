@@ -8,17 +8,20 @@
 
 void mp_html_begin(mp_buf *b, const char *title, const mp_crumb *crumbs,
                    size_t n) {
-  mp_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                 "<meta name=\"viewport\" content=\"width=device-width\">"
-                 "<title>");
+  mp_buf_puts(
+      b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta name=\"viewport\" content=\"width=device-width\">"
+         "<title>");
   mp_html_put(b, title);
   mp_buf_puts(b, " · minipulumi console</title>"
                  "<link rel=\"stylesheet\" href=\"/static/console.css\">"
                  "</head><body><header><a class=\"brand\" href=\"/\">"
                  "minipulumi console</a></header><nav class=\"crumbs\">");
   for (size_t i = 0; i < n; i++) {
-    if (i) mp_buf_puts(b, " <span class=\"sep\">/</span> ");
-    if (crumbs[i].href) mp_html_link(b, crumbs[i].href, crumbs[i].text);
+    if (i)
+      mp_buf_puts(b, " <span class=\"sep\">/</span> ");
+    if (crumbs[i].href)
+      mp_html_link(b, crumbs[i].href, crumbs[i].text);
     else {
       mp_buf_puts(b, "<span class=\"here\">");
       mp_html_put(b, crumbs[i].text);
@@ -79,7 +82,8 @@ void mp_html_link(mp_buf *b, const char *href, const char *text) {
 /* The name of a URN: what follows its last "::". */
 static const char *urn_name(const char *urn) {
   const char *name = urn, *p = urn;
-  while ((p = strstr(p, "::")) != NULL) name = p += 2;
+  while ((p = strstr(p, "::")) != NULL)
+    name = p += 2;
   return name;
 }
 
@@ -126,8 +130,10 @@ void mp_html_value(mp_buf *b, const cJSON *v) {
   int i = 0;
   cJSON_ArrayForEach(e, v) {
     mp_buf_puts(b, "<li><span class=\"key\">");
-    if (cJSON_IsArray(v)) mp_buf_printf(b, "[%d]", i);
-    else mp_html_put(b, e->string);
+    if (cJSON_IsArray(v))
+      mp_buf_printf(b, "[%d]", i);
+    else
+      mp_html_put(b, e->string);
     mp_buf_puts(b, "</span>: ");
     mp_html_value(b, e);
     mp_buf_puts(b, "</li>");
@@ -139,19 +145,23 @@ void mp_html_value(mp_buf *b, const cJSON *v) {
 void mp_html_age(mp_buf *b, const char *iso) {
   struct tm tm;
   memset(&tm, 0, sizeof(tm));
-  if (iso == NULL || sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon,
-                            &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                            &tm.tm_sec) != 6)
+  if (iso == NULL ||
+      sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+             &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
     return;
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
   long long s = (long long)(time(NULL) - timegm(&tm));
-  if (s < 0) s = 0;
+  if (s < 0)
+    s = 0;
   const char *unit = "second";
   long long n = s;
-  if (s >= 86400) n = s / 86400, unit = "day";
-  else if (s >= 3600) n = s / 3600, unit = "hour";
-  else if (s >= 60) n = s / 60, unit = "minute";
+  if (s >= 86400)
+    n = s / 86400, unit = "day";
+  else if (s >= 3600)
+    n = s / 3600, unit = "hour";
+  else if (s >= 60)
+    n = s / 60, unit = "minute";
   mp_buf_puts(b, "<time datetime=\"");
   mp_html_put(b, iso);
   mp_buf_printf(b, "\" title=\"");
@@ -168,7 +178,8 @@ void mp_html_urn_list(mp_buf *b, const char *project, const char *stack,
   mp_buf_puts(b, "<ul class=\"urns\">");
   const cJSON *u;
   cJSON_ArrayForEach(u, urns) {
-    if (!cJSON_IsString(u)) continue;
+    if (!cJSON_IsString(u))
+      continue;
     mp_buf_puts(b, "<li>");
     mp_html_resource_link(b, project, stack, u->valuestring);
     mp_buf_puts(b, " <code>");

@@ -21,8 +21,7 @@ void mp_html_end(mp_buf *b);
 /* URLs of the pages (owned); each part is percent-encoded. */
 char *mp_href_stack(const char *project, const char *stack);
 char *mp_href_history(const char *project, const char *stack);
-char *mp_href_resource(const char *project, const char *stack,
-                       const char *urn);
+char *mp_href_resource(const char *project, const char *stack, const char *urn);
 
 /* <a href="|href|">|text|</a>, both escaped. */
 void mp_html_link(mp_buf *b, const char *href, const char *text);

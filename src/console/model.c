@@ -15,7 +15,8 @@
 static int stack_must_exist(const mp_console_src *src, mp_stack_ref st,
                             mp_err *err) {
   int rc = mp_store_stack_exists(src->store, st, err);
-  if (rc < 0) return rc;
+  if (rc < 0)
+    return rc;
   if (rc == 0)
     return mp_err_set(err, MP_ENOENT, "no stack named '%s/%s' found",
                       st.project, st.name);
@@ -40,7 +41,8 @@ static int load(const mp_console_src *src, mp_stack_ref st, mp_snapshot **out,
                 mp_err *err) {
   mp_crypter c;
   int rc = stack_must_exist(src, st, err);
-  if (rc == 0) rc = crypter(src, st, &c, err);
+  if (rc == 0)
+    rc = crypter(src, st, &c, err);
   /* A stack with no secrets manager has no secrets: no crypter. */
   if (rc == 0)
     rc = mp_store_load(src->store, st, c.decrypt ? &c : NULL, out, err);
@@ -51,7 +53,8 @@ static cJSON *tags_json(const mp_console_src *src, mp_stack_ref st,
                         mp_err *err) {
   mp_stack_tag *tags = NULL;
   size_t n = 0;
-  if (mp_store_tags_get(src->store, st, &tags, &n, err)) return NULL;
+  if (mp_store_tags_get(src->store, st, &tags, &n, err))
+    return NULL;
   cJSON *o = cJSON_CreateObject();
   for (size_t i = 0; i < n; i++)
     cJSON_AddStringToObject(o, tags[i].name, tags[i].value);
@@ -67,8 +70,10 @@ static cJSON *strv_json(const mp_strv *v) {
 }
 
 static void add_str(cJSON *o, const char *key, const char *s) {
-  if (s) cJSON_AddStringToObject(o, key, s);
-  else cJSON_AddNullToObject(o, key);
+  if (s)
+    cJSON_AddStringToObject(o, key, s);
+  else
+    cJSON_AddNullToObject(o, key);
 }
 
 /* ---- history ---- */
@@ -76,9 +81,9 @@ static void add_str(cJSON *o, const char *key, const char *s) {
 static time_t parse_utc(const char *iso) {
   struct tm tm;
   memset(&tm, 0, sizeof(tm));
-  if (iso == NULL || sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon,
-                            &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                            &tm.tm_sec) != 6)
+  if (iso == NULL ||
+      sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+             &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
     return -1;
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
@@ -87,12 +92,16 @@ static time_t parse_utc(const char *iso) {
 
 static cJSON *changes_json(const mp_update_counts *c) {
   cJSON *o = cJSON_CreateObject();
-  const struct { const char *name; int64_t n; } kv[] = {
-      {"create", c->create}, {"delete", c->del},       {"discard", c->discard},
-      {"import", c->import}, {"read", c->read},        {"refresh", c->refresh},
-      {"replace", c->replace}, {"same", c->same},      {"update", c->update}};
+  const struct {
+    const char *name;
+    int64_t n;
+  } kv[] = {
+      {"create", c->create},   {"delete", c->del}, {"discard", c->discard},
+      {"import", c->import},   {"read", c->read},  {"refresh", c->refresh},
+      {"replace", c->replace}, {"same", c->same},  {"update", c->update}};
   for (size_t i = 0; i < MP_ARRAY_LEN(kv); i++)
-    if (kv[i].n) cJSON_AddNumberToObject(o, kv[i].name, (double)kv[i].n);
+    if (kv[i].n)
+      cJSON_AddNumberToObject(o, kv[i].name, (double)kv[i].n);
   return o;
 }
 
@@ -113,7 +122,8 @@ static cJSON *config_json(const char *text, const mp_crypter *c) {
       mp_buf_init(&plain);
       mp_err_clear(&err);
       const char *cipher = secure->valuestring;
-      if (c && c->decrypt && c->decrypt(c->ctx, cipher, strlen(cipher), &plain, &err) == 0)
+      if (c && c->decrypt &&
+          c->decrypt(c->ctx, cipher, strlen(cipher), &plain, &err) == 0)
         cJSON_AddStringToObject(e, "value", plain.data ? plain.data : "");
       else
         cJSON_AddStringToObject(e, "value", SECRET_TEXT);
@@ -157,7 +167,8 @@ static cJSON *update_json(const mp_history_entry *h, const mp_crypter *c,
 }
 
 static void history_free(mp_history_entry *h, size_t n) {
-  for (size_t i = 0; i < n; i++) mp_history_entry_destroy(&h[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_history_entry_destroy(&h[i]);
   free(h);
 }
 
@@ -166,12 +177,16 @@ cJSON *mp_console_history(const mp_console_src *src, mp_stack_ref st,
   mp_history_entry *h = NULL;
   size_t n = 0;
   mp_crypter c;
-  if (stack_must_exist(src, st, err)) return NULL;
-  if (src->show_secrets && crypter(src, st, &c, err)) return NULL;
-  if (mp_store_history(src->store, st, &h, &n, err)) return NULL;
+  if (stack_must_exist(src, st, err))
+    return NULL;
+  if (src->show_secrets && crypter(src, st, &c, err))
+    return NULL;
+  if (mp_store_history(src->store, st, &h, &n, err))
+    return NULL;
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; i < n; i++)
-    cJSON_AddItemToArray(a, update_json(&h[i], src->show_secrets ? &c : NULL, 1));
+    cJSON_AddItemToArray(a,
+                         update_json(&h[i], src->show_secrets ? &c : NULL, 1));
   history_free(h, n);
   return a;
 }
@@ -179,7 +194,8 @@ cJSON *mp_console_history(const mp_console_src *src, mp_stack_ref st,
 /* ---- stacks ---- */
 
 static int tag_match(const cJSON *tags, const char *tag) {
-  if (tag == NULL || !*tag) return 1;
+  if (tag == NULL || !*tag)
+    return 1;
   const char *eq = strchr(tag, '=');
   const cJSON *t;
   cJSON_ArrayForEach(t, tags) {
@@ -195,7 +211,8 @@ cJSON *mp_console_stacks(const mp_console_src *src, const char *q,
                          const char *tag, mp_err *err) {
   mp_stack_info *infos = NULL;
   size_t n = 0;
-  if (mp_store_stack_list(src->store, NULL, &infos, &n, err)) return NULL;
+  if (mp_store_stack_list(src->store, NULL, &infos, &n, err))
+    return NULL;
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; a && i < n; i++) {
     mp_stack_ref st = {infos[i].project, infos[i].name};
@@ -218,14 +235,18 @@ cJSON *mp_console_stacks(const mp_console_src *src, const char *q,
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "project", infos[i].project);
     cJSON_AddStringToObject(o, "stack", infos[i].name);
-    cJSON_AddNumberToObject(o, "resourceCount", (double)infos[i].resource_count);
-    if (nh) cJSON_AddItemToObject(o, "lastUpdate", update_json(&h[0], NULL, 0));
-    else cJSON_AddNullToObject(o, "lastUpdate");
+    cJSON_AddNumberToObject(o, "resourceCount",
+                            (double)infos[i].resource_count);
+    if (nh)
+      cJSON_AddItemToObject(o, "lastUpdate", update_json(&h[0], NULL, 0));
+    else
+      cJSON_AddNullToObject(o, "lastUpdate");
     cJSON_AddItemToObject(o, "tags", tags);
     cJSON_AddItemToArray(a, o);
     history_free(h, nh);
   }
-  for (size_t i = 0; i < n; i++) mp_stack_info_destroy(&infos[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_stack_info_destroy(&infos[i]);
   free(infos);
   return a;
 }
@@ -242,7 +263,8 @@ static const char *pending_of(const mp_snapshot *s, const char *urn) {
 static cJSON *name_json(const char *urn) {
   size_t len;
   const char *name = mp_urn_name(urn, &len);
-  if (name == NULL) return cJSON_CreateString("");
+  if (name == NULL)
+    return cJSON_CreateString("");
   char *copy = mp_xstrndup(name, len);
   cJSON *j = cJSON_CreateString(copy);
   free(copy);
@@ -277,7 +299,8 @@ static const mp_resource *root_stack(const mp_snapshot *s) {
 cJSON *mp_console_stack(const mp_console_src *src, mp_stack_ref st,
                         mp_err *err) {
   mp_snapshot *s = NULL;
-  if (load(src, st, &s, err)) return NULL;
+  if (load(src, st, &s, err))
+    return NULL;
   cJSON *tags = tags_json(src, st, err);
   cJSON *hist = tags ? mp_console_history(src, st, err) : NULL;
   if (hist == NULL) {
@@ -290,20 +313,23 @@ cJSON *mp_console_stack(const mp_console_src *src, mp_stack_ref st,
   cJSON_AddStringToObject(o, "stack", st.name);
   cJSON_AddItemToObject(o, "tags", tags);
   const mp_resource *root = root_stack(s);
-  cJSON_AddItemToObject(o, "outputs",
-                        root && root->outputs
-                            ? mp_console_value_json(root->outputs, src->show_secrets)
-                            : cJSON_CreateObject());
+  cJSON_AddItemToObject(
+      o, "outputs",
+      root && root->outputs
+          ? mp_console_value_json(root->outputs, src->show_secrets)
+          : cJSON_CreateObject());
   /* The config of the newest update that recorded one (the store keeps
    * the stack's config with each update, as Pulumi's history does). */
   cJSON *config = NULL, *last = NULL, *u;
   cJSON_ArrayForEach(u, hist) {
-    if (last == NULL) last = u;
+    if (last == NULL)
+      last = u;
     cJSON *c = cJSON_GetObjectItemCaseSensitive(u, "config");
-    if (config == NULL && cJSON_GetArraySize(c) > 0) config = c;
+    if (config == NULL && cJSON_GetArraySize(c) > 0)
+      config = c;
   }
-  cJSON_AddItemToObject(o, "config", config ? cJSON_Duplicate(config, 1)
-                                            : cJSON_CreateObject());
+  cJSON_AddItemToObject(
+      o, "config", config ? cJSON_Duplicate(config, 1) : cJSON_CreateObject());
   if (last) {
     cJSON *l = cJSON_Duplicate(last, 1);
     cJSON_DeleteItemFromObjectCaseSensitive(l, "config");
@@ -342,7 +368,8 @@ static cJSON *options_json(const mp_resource *r) {
   add_str(o, "deletedWith", r->deleted_with);
   add_str(o, "importId", r->import_id);
   cJSON_AddItemToObject(o, "ignoreChanges", strv_json(&r->ignore_changes));
-  cJSON_AddItemToObject(o, "replaceOnChanges", strv_json(&r->replace_on_changes));
+  cJSON_AddItemToObject(o, "replaceOnChanges",
+                        strv_json(&r->replace_on_changes));
   cJSON_AddItemToObject(o, "replaceWith", strv_json(&r->replace_with));
   cJSON_AddItemToObject(o, "hideDiffs", strv_json(&r->hide_diffs));
   cJSON_AddItemToObject(o, "additionalSecretOutputs",
@@ -350,11 +377,16 @@ static cJSON *options_json(const mp_resource *r) {
   cJSON_AddItemToObject(o, "aliases", strv_json(&r->aliases));
   if (r->has_custom_timeouts) {
     cJSON *t = cJSON_AddObjectToObject(o, "customTimeouts");
-    const struct { const char *k; double v; } kv[] = {
-        {"create", r->custom_timeouts.create}, {"update", r->custom_timeouts.update},
-        {"delete", r->custom_timeouts.del}, {"read", r->custom_timeouts.read}};
+    const struct {
+      const char *k;
+      double v;
+    } kv[] = {{"create", r->custom_timeouts.create},
+              {"update", r->custom_timeouts.update},
+              {"delete", r->custom_timeouts.del},
+              {"read", r->custom_timeouts.read}};
     for (size_t i = 0; i < MP_ARRAY_LEN(kv); i++)
-      if (kv[i].v >= 0) cJSON_AddNumberToObject(t, kv[i].k, kv[i].v);
+      if (kv[i].v >= 0)
+        cJSON_AddNumberToObject(t, kv[i].k, kv[i].v);
   } else {
     cJSON_AddNullToObject(o, "customTimeouts");
   }
@@ -387,12 +419,13 @@ static const mp_resource *find(const mp_snapshot *s, const char *urn) {
 cJSON *mp_console_resource(const mp_console_src *src, mp_stack_ref st,
                            const char *urn, mp_err *err) {
   mp_snapshot *s = NULL;
-  if (load(src, st, &s, err)) return NULL;
+  if (load(src, st, &s, err))
+    return NULL;
   const mp_resource *r = urn ? find(s, urn) : NULL;
   if (r == NULL) {
     mp_snapshot_free(s);
-    mp_err_set(err, MP_ENOENT, "stack '%s/%s' has no resource '%s'",
-               st.project, st.name, urn ? urn : "");
+    mp_err_set(err, MP_ENOENT, "stack '%s/%s' has no resource '%s'", st.project,
+               st.name, urn ? urn : "");
     return NULL;
   }
   int show = src->show_secrets;
@@ -402,7 +435,8 @@ cJSON *mp_console_resource(const mp_console_src *src, mp_stack_ref st,
   cJSON *dependents = cJSON_AddArrayToObject(o, "dependents");
   for (size_t i = 0; i < s->nres; i++) {
     const mp_resource *x = s->res[i];
-    if (x == r) continue;
+    if (x == r)
+      continue;
     if (x->parent && !strcmp(x->parent, r->urn))
       cJSON_AddItemToArray(children, cJSON_CreateString(x->urn));
     mp_strv refs;
@@ -420,10 +454,12 @@ cJSON *mp_console_resource(const mp_console_src *src, mp_stack_ref st,
     cJSON_AddItemToObject(pd, r->property_dependencies.items[i].key,
                           strv_json(&r->property_dependencies.items[i].urns));
   cJSON_AddItemToObject(o, "options", options_json(r));
-  cJSON_AddItemToObject(o, "inputs", r->inputs ? mp_console_value_json(r->inputs, show)
-                                               : cJSON_CreateObject());
-  cJSON_AddItemToObject(o, "outputs", r->outputs ? mp_console_value_json(r->outputs, show)
-                                                 : cJSON_CreateObject());
+  cJSON_AddItemToObject(o, "inputs",
+                        r->inputs ? mp_console_value_json(r->inputs, show)
+                                  : cJSON_CreateObject());
+  cJSON_AddItemToObject(o, "outputs",
+                        r->outputs ? mp_console_value_json(r->outputs, show)
+                                   : cJSON_CreateObject());
   cJSON_AddItemToObject(o, "initErrors", strv_json(&r->init_errors));
   add_str(o, "created", r->created);
   add_str(o, "modified", r->modified);

@@ -20,7 +20,8 @@ static void changes(mp_buf *b, const cJSON *c) {
 }
 
 static void duration(mp_buf *b, const cJSON *d) {
-  if (!cJSON_IsNumber(d)) return;
+  if (!cJSON_IsNumber(d))
+    return;
   long long s = (long long)d->valuedouble;
   if (s >= 3600)
     mp_buf_printf(b, "%lldh%lldm%llds", s / 3600, s % 3600 / 60, s % 60);

@@ -76,9 +76,11 @@ void mp_page_resource(mp_buf *b, const char *project, const char *stack,
   text_row(b, "Pending operation", mp_json_str(r, "pendingOperation"));
   text_row(b, "Created", mp_json_str(r, "created"));
   text_row(b, "Modified", mp_json_str(r, "modified"));
-  static const struct { const char *key, *label; } lists[] = {
-      {"children", "Children"}, {"dependencies", "Dependencies"},
-      {"dependents", "Depended on by"}};
+  static const struct {
+    const char *key, *label;
+  } lists[] = {{"children", "Children"},
+               {"dependencies", "Dependencies"},
+               {"dependents", "Depended on by"}};
   for (size_t i = 0; i < MP_ARRAY_LEN(lists); i++) {
     row_start(b, lists[i].label);
     mp_html_urn_list(b, project, stack,

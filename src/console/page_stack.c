@@ -26,10 +26,14 @@ static int flag(const cJSON *r, const char *key) {
 }
 
 static void flags(mp_buf *b, const cJSON *r) {
-  static const struct { const char *key, *label; } fl[] = {
-      {"protect", "protected"}, {"pendingReplacement", "pending replacement"},
-      {"retainOnDelete", "retainOnDelete"}, {"external", "external"},
-      {"delete", "pending delete"}, {"taint", "tainted"}};
+  static const struct {
+    const char *key, *label;
+  } fl[] = {{"protect", "protected"},
+            {"pendingReplacement", "pending replacement"},
+            {"retainOnDelete", "retainOnDelete"},
+            {"external", "external"},
+            {"delete", "pending delete"},
+            {"taint", "tainted"}};
   for (size_t i = 0; i < MP_ARRAY_LEN(fl); i++)
     if (flag(r, fl[i].key)) {
       mp_buf_puts(b, " <span class=\"flag\">");
@@ -53,8 +57,10 @@ typedef struct tree {
 static void draw(mp_buf *b, const tree *t, size_t parent, int depth) {
   int open = 0;
   for (size_t i = 0; i < t->n; i++) {
-    if (t->nodes[i].parent != parent) continue;
-    if (!open) mp_buf_puts(b, "<ul class=\"restree\">"), open = 1;
+    if (t->nodes[i].parent != parent)
+      continue;
+    if (!open)
+      mp_buf_puts(b, "<ul class=\"restree\">"), open = 1;
     const cJSON *r = t->nodes[i].res;
     mp_buf_puts(b, "<li><span class=\"type\">");
     mp_html_put(b, mp_json_str(r, "type"));
@@ -62,10 +68,12 @@ static void draw(mp_buf *b, const tree *t, size_t parent, int depth) {
     mp_html_resource_link(b, t->project, t->stack, t->nodes[i].urn);
     flags(b, r);
     /* A parent chain deeper than the stack is long is a cycle: stop. */
-    if (depth < (int)t->n) draw(b, t, i, depth + 1);
+    if (depth < (int)t->n)
+      draw(b, t, i, depth + 1);
     mp_buf_puts(b, "</li>");
   }
-  if (open) mp_buf_puts(b, "</ul>");
+  if (open)
+    mp_buf_puts(b, "</ul>");
 }
 
 static void resources(mp_buf *b, const char *project, const char *stack,
@@ -86,7 +94,8 @@ static void resources(mp_buf *b, const char *project, const char *stack,
   for (i = 0; i < n; i++) {
     const char *parent = mp_json_str(t.nodes[i].res, "parent");
     by_urn key = {parent, 0}, *hit = NULL;
-    if (parent) hit = bsearch(&key, idx, n, sizeof(by_urn), cmp_urn);
+    if (parent)
+      hit = bsearch(&key, idx, n, sizeof(by_urn), cmp_urn);
     t.nodes[i].parent = hit && hit->at != i ? hit->at : (size_t)-1;
   }
   /* A parent missing from the snapshot leaves its child at the top. */
@@ -131,7 +140,8 @@ static void last_update(mp_buf *b, const cJSON *u, const char *history) {
 }
 
 void mp_page_stack(mp_buf *b, const cJSON *st) {
-  const char *project = mp_json_str(st, "project"), *name = mp_json_str(st, "stack");
+  const char *project = mp_json_str(st, "project"),
+             *name = mp_json_str(st, "stack");
   char *title = mp_xasprintf("%s/%s", project, name);
   char *history = mp_href_history(project, name);
   const mp_crumb crumbs[] = {{"Stacks", "/"}, {title, NULL}};

@@ -49,9 +49,10 @@ void mp_page_stacks(mp_buf *b, const cJSON *stacks, const char *q,
     mp_html_end(b);
     return;
   }
-  mp_buf_puts(b, "<table class=\"stacks\"><thead><tr><th>Project</th>"
-                 "<th>Stack</th><th>Resources</th><th>Last update</th>"
-                 "<th>Result</th><th>When</th><th>Tags</th></tr></thead><tbody>");
+  mp_buf_puts(b,
+              "<table class=\"stacks\"><thead><tr><th>Project</th>"
+              "<th>Stack</th><th>Resources</th><th>Last update</th>"
+              "<th>Result</th><th>When</th><th>Tags</th></tr></thead><tbody>");
   const cJSON *s;
   cJSON_ArrayForEach(s, stacks) {
     const char *p = mp_json_str(s, "project"), *n = mp_json_str(s, "stack");
@@ -60,8 +61,9 @@ void mp_page_stacks(mp_buf *b, const cJSON *stacks, const char *q,
     mp_html_put(b, p);
     mp_buf_puts(b, "</td><td>");
     mp_html_link(b, href, n);
-    mp_buf_printf(b, "</td><td class=\"num\">%d</td>",
-                  cJSON_GetObjectItemCaseSensitive(s, "resourceCount")->valueint);
+    mp_buf_printf(
+        b, "</td><td class=\"num\">%d</td>",
+        cJSON_GetObjectItemCaseSensitive(s, "resourceCount")->valueint);
     last_update(b, cJSON_GetObjectItemCaseSensitive(s, "lastUpdate"));
     mp_buf_puts(b, "<td>");
     tags(b, cJSON_GetObjectItemCaseSensitive(s, "tags"));

@@ -51,7 +51,8 @@ static void asset(mp_reply *out, const char *type, const char *text) {
 /* Splits "PROJECT/STACK[/REST]" in |path| (a copy it cuts up). */
 static int split_stack(char *path, mp_stack_ref *st, const char **rest) {
   char *slash = strchr(path, '/');
-  if (slash == NULL || slash == path) return -1;
+  if (slash == NULL || slash == path)
+    return -1;
   *slash = '\0';
   st->project = path;
   st->name = slash + 1;
@@ -73,8 +74,10 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
   cJSON *j = NULL;
   const char *urn = NULL;
   int which;
-  if (!*rest) which = 0, j = mp_console_stack(src, st, &err);
-  else if (!strcmp(rest, "history")) which = 1, j = mp_console_history(src, st, &err);
+  if (!*rest)
+    which = 0, j = mp_console_stack(src, st, &err);
+  else if (!strcmp(rest, "history"))
+    which = 1, j = mp_console_history(src, st, &err);
   else if (!strcmp(rest, "resource"))
     which = 2, urn = arg(arg_ctx, "urn"),
     j = mp_console_resource(src, st, urn, &err);
@@ -93,9 +96,12 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
   } else {
     mp_buf b;
     mp_buf_init(&b);
-    if (which == 0) mp_page_stack(&b, j);
-    else if (which == 1) mp_page_history(&b, st.project, st.name, j);
-    else mp_page_resource(&b, st.project, st.name, j);
+    if (which == 0)
+      mp_page_stack(&b, j);
+    else if (which == 1)
+      mp_page_history(&b, st.project, st.name, j);
+    else
+      mp_page_resource(&b, st.project, st.name, j);
     reply_buf(out, 200, HTML, &b);
   }
   cJSON_Delete(j);

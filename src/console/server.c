@@ -47,7 +47,8 @@ static enum MHD_Result send_text(struct MHD_Connection *conn, int status,
   struct MHD_Response *r = MHD_create_response_from_buffer(
       strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
   common_headers(r, "text/plain; charset=utf-8");
-  if (status == 405) MHD_add_response_header(r, "Allow", "GET, HEAD");
+  if (status == 405)
+    MHD_add_response_header(r, "Allow", "GET, HEAD");
   enum MHD_Result ok = MHD_queue_response(conn, (unsigned)status, r);
   MHD_destroy_response(r);
   return ok;
@@ -60,10 +61,12 @@ static const char *query_arg(void *conn, const char *name) {
 /* 1: the token came in the URL (a cookie is then set); 2: in the cookie or
  * an `Authorization: token|Bearer T` header; 0: missing or wrong. */
 static int token_state(const mp_console *c, struct MHD_Connection *conn) {
-  if (mp_console_token_equal(c->token, query_arg(conn, "token"))) return 1;
+  if (mp_console_token_equal(c->token, query_arg(conn, "token")))
+    return 1;
   const char *cookie =
       MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, c->cookie);
-  if (mp_console_token_equal(c->token, cookie)) return 2;
+  if (mp_console_token_equal(c->token, cookie))
+    return 2;
   const char *auth =
       MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
   if (auth && !strncasecmp(auth, "token ", 6) &&
@@ -83,7 +86,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
   (void)upload;
   (void)con_cls;
   mp_console *c = cls;
-  if (upload_size) *upload_size = 0; /* a body is never read */
+  if (upload_size)
+    *upload_size = 0; /* a body is never read */
   const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
   if (!mp_console_host_ok(host, c->host, c->port))
     return send_text(conn, 403,
@@ -99,8 +103,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                      "printed (it carries the console's token)\n");
   mp_reply rep;
   mp_console_route(&c->o->src, url, query_arg, conn, &rep);
-  struct MHD_Response *r = MHD_create_response_from_buffer(
-      rep.len, rep.body, MHD_RESPMEM_MUST_FREE);
+  struct MHD_Response *r =
+      MHD_create_response_from_buffer(rep.len, rep.body, MHD_RESPMEM_MUST_FREE);
   common_headers(r, rep.type);
   if (tok == 1) {
     char *set = mp_xasprintf("%s=%s; Path=/; HttpOnly; SameSite=Strict",
@@ -113,8 +117,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
   return ok;
 }
 
-int mp_console_start(const mp_console_opts *o, mp_console **out,
-                     mp_err *err) {
+int mp_console_start(const mp_console_opts *o, mp_console **out, mp_err *err) {
   mp_console *c = mp_xcalloc(1, sizeof(*c));
   c->o = o;
   c->host = o->host ? o->host : "127.0.0.1";
@@ -129,7 +132,8 @@ int mp_console_start(const mp_console_opts *o, mp_console **out,
   hints.ai_flags = AI_PASSIVE;
   int gai = getaddrinfo(c->host, NULL, &hints, &ai);
   if (gai != 0) {
-    mp_err_set(err, MP_EINVAL, "cannot listen on '%s': %s (give --host an "
+    mp_err_set(err, MP_EINVAL,
+               "cannot listen on '%s': %s (give --host an "
                "address of this machine, such as 127.0.0.1)",
                c->host, gai_strerror(gai));
     free(c);
@@ -152,8 +156,8 @@ int mp_console_start(const mp_console_opts *o, mp_console **out,
                           MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
                           MHD_OPTION_END);
   if (c->d == NULL) {
-    mp_err_set(err, MP_EIO, "cannot listen on %s port %u: %s", c->host,
-               o->port, errno ? strerror(errno) : "the HTTP server did not start");
+    mp_err_set(err, MP_EIO, "cannot listen on %s port %u: %s", c->host, o->port,
+               errno ? strerror(errno) : "the HTTP server did not start");
     free(c);
     return err->code;
   }
@@ -173,11 +177,13 @@ char *mp_console_url(const mp_console *c, const char *path) {
 }
 
 void mp_console_run(mp_console *c) {
-  while (!*c->o->interrupt) MHD_run_wait(c->d, 250);
+  while (!*c->o->interrupt)
+    MHD_run_wait(c->d, 250);
 }
 
 void mp_console_free(mp_console *c) {
-  if (c == NULL) return;
+  if (c == NULL)
+    return;
   MHD_stop_daemon(c->d);
   free(c);
 }

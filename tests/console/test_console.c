@@ -73,8 +73,9 @@ static void test_escape(void) {
   CHECK_STR(t, "{\"\\u003c/script\\u003e\\u003cb\\u003e\\u0026\":"
                "\"\\u003cx\\u003e\"}\n");
   cJSON *back = cJSON_Parse(t);
-  CHECK_STR(cJSON_GetObjectItemCaseSensitive(back, "</script><b>&")->valuestring,
-            "<x>");
+  CHECK_STR(
+      cJSON_GetObjectItemCaseSensitive(back, "</script><b>&")->valuestring,
+      "<x>");
   cJSON_Delete(back);
   free(t);
   cJSON_Delete(j);
@@ -82,14 +83,18 @@ static void test_escape(void) {
 
 static void test_secrets_masked(void) {
   mp_value *o = mp_value_new_object();
-  mp_value_object_set(o, "pw", mp_value_new_secret(mp_value_new_cstring("hunter2")));
+  mp_value_object_set(o, "pw",
+                      mp_value_new_secret(mp_value_new_cstring("hunter2")));
   mp_value *arr = mp_value_new_array();
-  mp_value_array_push(arr, mp_value_new_output(mp_value_new_cstring("deep2"), 1, NULL));
+  mp_value_array_push(
+      arr, mp_value_new_output(mp_value_new_cstring("deep2"), 1, NULL));
   mp_value_object_set(o, "list", arr);
   mp_value_object_set(o, "plain", mp_value_new_cstring("ok"));
-  cJSON *masked = mp_console_value_json(o, 0), *shown = mp_console_value_json(o, 1);
+  cJSON *masked = mp_console_value_json(o, 0),
+        *shown = mp_console_value_json(o, 1);
   char *m = cJSON_PrintUnformatted(masked), *s = cJSON_PrintUnformatted(shown);
-  CHECK_STR(m, "{\"list\":[\"[secret]\"],\"plain\":\"ok\",\"pw\":\"[secret]\"}");
+  CHECK_STR(m,
+            "{\"list\":[\"[secret]\"],\"plain\":\"ok\",\"pw\":\"[secret]\"}");
   CHECK_STR(s, "{\"list\":[\"deep2\"],\"plain\":\"ok\",\"pw\":\"hunter2\"}");
   cJSON_free(m);
   cJSON_free(s);

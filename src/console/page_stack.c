@@ -6,10 +6,13 @@
 #include "console/html.h"
 #include "console/pages.h"
 
+#define NONE ((size_t)-1)
+
 typedef struct node {
   const cJSON *res;
   const char *urn;
-  size_t parent; /* index, or (size_t)-1 for a top-level row */
+  size_t parent;      /* index, or NONE for a top-level row */
+  size_t first, next; /* first child and next sibling, in checkpoint order */
 } node;
 
 typedef struct by_urn {
@@ -50,42 +53,60 @@ static void flags(mp_buf *b, const cJSON *r) {
 
 typedef struct tree {
   node *nodes;
-  size_t n;
+  size_t n, top; /* top: the first top-level row */
   const char *project, *stack;
 } tree;
 
-static void draw(mp_buf *b, const tree *t, size_t parent, int depth) {
-  int open = 0;
-  for (size_t i = 0; i < t->n; i++) {
-    if (t->nodes[i].parent != parent)
-      continue;
-    if (!open)
-      mp_buf_puts(b, "<ul class=\"restree\">"), open = 1;
-    const cJSON *r = t->nodes[i].res;
+/* The rows from |at| on, with their siblings and children. */
+static void draw(mp_buf *b, const tree *t, size_t at) {
+  mp_buf_puts(b, "<ul class=\"restree\">");
+  for (; at != NONE; at = t->nodes[at].next) {
+    const cJSON *r = t->nodes[at].res;
     mp_buf_puts(b, "<li><span class=\"type\">");
     mp_html_put(b, mp_json_str(r, "type"));
     mp_buf_puts(b, "</span> ");
-    mp_html_resource_link(b, t->project, t->stack, t->nodes[i].urn);
+    mp_html_resource_link(b, t->project, t->stack, t->nodes[at].urn);
     flags(b, r);
-    /* A parent chain deeper than the stack is long is a cycle: stop. */
-    if (depth < (int)t->n)
-      draw(b, t, i, depth + 1);
+    if (t->nodes[at].first != NONE)
+      draw(b, t, t->nodes[at].first);
     mp_buf_puts(b, "</li>");
   }
-  if (open)
-    mp_buf_puts(b, "</ul>");
+  mp_buf_puts(b, "</ul>");
+}
+
+/* Links each row to its parent's list of children, in checkpoint order:
+ * one pass, so a stack of any size is drawn in linear time. A parent
+ * missing from the snapshot leaves its child at the top; rows in a
+ * parent cycle (a corrupt snapshot) are not reached. */
+static void link(tree *t) {
+  size_t *last = mp_xcalloc(t->n + 1, sizeof(size_t));
+  for (size_t i = 0; i <= t->n; i++)
+    last[i] = NONE;
+  t->top = NONE;
+  for (size_t i = 0; i < t->n; i++) {
+    size_t p = t->nodes[i].parent;
+    size_t *head = p == NONE ? &t->top : &t->nodes[p].first;
+    size_t *tail = &last[p == NONE ? t->n : p];
+    if (*tail == NONE)
+      *head = i;
+    else
+      t->nodes[*tail].next = i;
+    *tail = i;
+  }
+  free(last);
 }
 
 static void resources(mp_buf *b, const char *project, const char *stack,
                       const cJSON *list) {
   size_t n = (size_t)cJSON_GetArraySize(list);
-  tree t = {mp_xcalloc(n ? n : 1, sizeof(node)), n, project, stack};
+  tree t = {mp_xcalloc(n ? n : 1, sizeof(node)), n, NONE, project, stack};
   by_urn *idx = mp_xcalloc(n ? n : 1, sizeof(by_urn));
   size_t i = 0;
   const cJSON *r;
   cJSON_ArrayForEach(r, list) {
     t.nodes[i].res = r;
     t.nodes[i].urn = mp_json_str(r, "urn");
+    t.nodes[i].first = t.nodes[i].next = NONE;
     idx[i].urn = t.nodes[i].urn;
     idx[i].at = i;
     i++;
@@ -96,10 +117,11 @@ static void resources(mp_buf *b, const char *project, const char *stack,
     by_urn key = {parent, 0}, *hit = NULL;
     if (parent)
       hit = bsearch(&key, idx, n, sizeof(by_urn), cmp_urn);
-    t.nodes[i].parent = hit && hit->at != i ? hit->at : (size_t)-1;
+    t.nodes[i].parent = hit && hit->at != i ? hit->at : NONE;
   }
-  /* A parent missing from the snapshot leaves its child at the top. */
-  draw(b, &t, (size_t)-1, 0);
+  link(&t);
+  if (t.top != NONE)
+    draw(b, &t, t.top);
   free(idx);
   free(t.nodes);
 }

@@ -178,6 +178,11 @@ for want in ["proj-dev", "pulumi:providers:test", "child", "protected",
              "&lt;img src=x onerror=alert(1)&gt;", "&lt;b&gt;bold&lt;/b&gt;",
              "[secret]", long]:
     assert want in stack, want
+# the tree: the child under its parent, the parent under the stack
+assert 'proj-dev</a><ul class="restree"><li>' in stack, stack
+assert re.search(r'<a [^>]*>&lt;script&gt;[^<]*</a><ul class="restree"><li>'
+                 r'<span class="type">test:index:Resource</span> '
+                 r'<a [^>]*>child</a>', stack), stack
 api = json.loads(pages["/api/stack/proj/dev"])
 names = sorted(r["name"] for r in api["resources"])
 assert names == sorted(["proj-dev", "default", "<script>alert('x')</script>\"q</svg>",

@@ -34,6 +34,8 @@ packages=(
   libzxcvbn-dev
   # policy config schemas' `pattern`s: Go's (RE2) syntax, \d, (?i), ...
   libpcre2-dev
+  # `minipulumi console`'s HTTP server
+  libmicrohttpd-dev
 )
 # What only the tests need (and `stack graph --format svg|png`).
 test_packages=(

@@ -30,6 +30,7 @@ int mp_cmd_cancel(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_login(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_logout(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_whoami(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_console(int argc, const char **argv, mp_ctx *ctx);
 
 /* stack subcommands (cmd_stack_*.c), dispatched by cmd_stack.c */
 int mp_cmd_stack_init(int argc, const char **argv, mp_ctx *ctx);

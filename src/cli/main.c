@@ -48,7 +48,7 @@ static const mp_command commands[] = {
     {"package", mp_cmd_package, "Work with Pulumi packages"},
     {"schema", mp_cmd_schema, "Analyze package schemas"},
     {"org", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
-    {"console", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+    {"console", mp_cmd_console, "Serve a web console of the stacks on this machine"},
     {"deployment", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
     {"env", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
     {"logs", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},

@@ -94,6 +94,9 @@ PULUMI = {
     "login": ["cloud-url", "default-org", "insecure", "local", "interactive"],
     "logout": ["all", "cloud-url", "local"],
     "whoami": ["json", "verbose"],
+    # console/console.go: Pulumi Cloud's console in a browser there; a
+    # console of its own here (docs/console.md)
+    "console": ["stack"],
     "version": [],
     "plugin": [],
     "plugin ls": ["json", "project"],
@@ -144,9 +147,10 @@ MINIPULUMI_ONLY = {
                 "serial-stepgen", "exec-agent", "policy-pack",
                 "policy-pack-config", "show-full-output"},
     "stack graph": {"format"},
+    "console": {"port", "host", "show-secrets", "open"},
 }
 CLOUD = ("--remote*, --neo and --teams on every command, and the commands "
-         "org, console, deployment, env and logs, exit 2 with one error "
+         "org, deployment, env and logs, exit 2 with one error "
          "naming Pulumi Cloud")
 
 

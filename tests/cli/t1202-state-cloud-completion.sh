@@ -54,7 +54,7 @@ export_state
 check "state upgrade changed nothing" 'import json; b = json.load(open(T + "/before.json")); assert b["deployment"]["resources"] == doc(T + "/export.json")["deployment"]["resources"]' 
 
 # Pulumi Cloud's commands and flags
-for c in org console deployment env logs; do
+for c in org deployment env logs; do
   run $c ls
   expect_rc 2 "$c"
   expect_err "\`minipulumi $c\` needs Pulumi Cloud" "$c names Pulumi Cloud"

@@ -38,7 +38,7 @@ LAYERS = [
     ["engine"],
     ["providers", "state", "rpc"],
     ["monitor", "stepgen", "stepexec", "lang", "plugin"],
-    ["deploy"],
+    ["deploy", "console"],
     ["cli"],
 ]
 

@@ -1,0 +1,48 @@
+#include "console/assets.h"
+
+const char mp_console_css[] =
+    "body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2330;"
+    "background:#f6f7f9}\n"
+    "header{background:#24292f;padding:.6em 1.2em}\n"
+    "header .brand{color:#fff;font-weight:600;text-decoration:none}\n"
+    ".crumbs{padding:.6em 1.2em;background:#e9ecf1}\n"
+    ".crumbs .sep{color:#889}\n"
+    "main{padding:0 1.2em 2em}\n"
+    "a{color:#0b5cad}\n"
+    "table{border-collapse:collapse;background:#fff;margin:.5em 0}\n"
+    "th,td{border:1px solid #d6dbe3;padding:.3em .6em;text-align:left;"
+    "vertical-align:top}\n"
+    "table.kv th{background:#f0f2f5;white-space:nowrap}\n"
+    "td.num{text-align:right}\n"
+    "code,.str,.lit,.secret{font-family:ui-monospace,monospace;"
+    "overflow-wrap:anywhere}\n"
+    ".secret{color:#8a5a00;background:#fff3d6;padding:0 .2em}\n"
+    ".none{color:#889}\n"
+    ".type{color:#556;font-family:ui-monospace,monospace}\n"
+    ".flag,.tag,.change{display:inline-block;border-radius:3px;"
+    "padding:0 .4em;margin:0 .1em;background:#e4e8ee;font-size:12px}\n"
+    ".flag.pending{background:#ffe0e0}\n"
+    ".result.succeeded{color:#17702e}.result.failed{color:#b3261e}"
+    ".result.in-progress{color:#8a5a00}\n"
+    "ul.tree,ul.restree{list-style:none;padding-left:1.2em;margin:.2em 0}\n"
+    "ul.restree li{margin:.15em 0}\n"
+    ".key{color:#5a3d8a}\n"
+    "td.msg{white-space:pre-wrap;max-width:30em}\n"
+    "form.filter{margin:.5em 0}\n"
+    ".error{color:#b3261e}\n";
+
+/* Filters the stacks table as the user types, before the form is sent
+ * (the form alone works without it). */
+const char mp_console_js[] =
+    "(function(){\n"
+    "  var q=document.querySelector('form.filter input[name=q]');\n"
+    "  var rows=document.querySelectorAll('table.stacks tbody tr');\n"
+    "  if(!q||!rows.length)return;\n"
+    "  q.addEventListener('input',function(){\n"
+    "    var t=q.value;\n"
+    "    rows.forEach(function(r){\n"
+    "      var name=r.cells[0].textContent+'/'+r.cells[1].textContent;\n"
+    "      r.hidden=t!==''&&name.indexOf(t)<0;\n"
+    "    });\n"
+    "  });\n"
+    "})();\n";

@@ -90,6 +90,13 @@ run_in asked config get token -s prod
 expect_out "topsecret" "the typed secret"
 grep -q '^name: asked-proj$' asked/Pulumi.yaml || fail "the typed name"
 
+# no template on a terminal: Pulumi's menu of every template, filtered
+# by typing
+run_tty 60 "yaml" "total):" new --dir chosen --name chosen -d mine -s dev
+expect_rc 0 "new with the menu"
+expect_out "Please choose a template (3 total):" "the menu"
+expect_file chosen/Pulumi.yaml "runtime: yaml" "the template typed"
+
 # from a git repository: a branch and a folder (tree/<branch>/<path>), a
 # folder of the default branch (master, else main, as Pulumi tries)
 git init -q -b main work

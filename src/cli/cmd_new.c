@@ -265,7 +265,7 @@ static int list_templates(mp_ctx *ctx) {
   mp_tpl *all = NULL;
   size_t n = 0;
   char *clone = NULL;
-  int status = mp_new_templates(ctx, NULL, 1, &all, &n, &clone);
+  int status = mp_new_templates(ctx, NULL, NULL, 1, &all, &n, &clone);
   mp_strv lines;
   mp_strv_init(&lines);
   mp_new_template_lines(all, n, &lines);
@@ -398,7 +398,7 @@ static int run_new(mp_ctx *ctx, new_args *a) {
   char *clone = NULL, *project = NULL, *desc = NULL, *stack = NULL;
   const mp_tpl *t = NULL;
   if (!status)
-    status = mp_new_templates(ctx, a->pos.len ? a->pos.items[0] : NULL,
+    status = mp_new_templates(ctx, a->pos.len ? a->pos.items[0] : NULL, dir,
                               a->offline, &all, &n, &clone);
   if (!status) status = choose(ctx, all, n, &t);
   if (!status && may_ask && (!a->name_opt || !a->desc_opt || !ctx->stack ||

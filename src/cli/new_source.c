@@ -89,8 +89,8 @@ static int not_found(mp_ctx *ctx, const char *name) {
   return status;
 }
 
-int mp_new_templates(mp_ctx *ctx, const char *arg, int offline, mp_tpl **out,
-                     size_t *n, char **clone) {
+int mp_new_templates(mp_ctx *ctx, const char *arg, const char *base,
+                     int offline, mp_tpl **out, size_t *n, char **clone) {
   *clone = NULL;
   if (arg == NULL) return all_templates(ctx, out, n);
   if (mp_tpl_git_is_url(arg)) {
@@ -101,10 +101,8 @@ int mp_new_templates(mp_ctx *ctx, const char *arg, int offline, mp_tpl **out,
   mp_err err;
   mp_err_clear(&err);
   struct stat st;
-  /* a path is read where it is, from the folder new runs in (--cwd) */
-  char *path = arg[0] == '/' || !ctx->cwd ? mp_xstrdup(arg)
-                                          : mp_xasprintf("%s/%s", ctx->cwd,
-                                                         arg);
+  char *path = arg[0] == '/' || !base ? mp_xstrdup(arg)
+                                      : mp_xasprintf("%s/%s", base, arg);
   int is_path = stat(path, &st) == 0;
   int rc = is_path ? mp_tpl_scan(path, out, n, &err) : 0;
   free(path);

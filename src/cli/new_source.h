@@ -13,10 +13,12 @@
  * a git URL (cloned into a temporary folder, *clone: owned, to remove
  * after; refused with |offline|), an existing path, or a name: the
  * folder of that name in ~/.pulumi/templates (mp_tpl_home_dir), else the
- * built-in template. |arg| NULL: every installed and built-in template.
+ * built-in template. A relative path is read from |base|, the folder the
+ * project goes to (Pulumi's new changes into --dir before it looks).
+ * |arg| NULL: every installed and built-in template.
  * Appends to |*out|/|*n|. Returns an exit status (after the error). */
-int mp_new_templates(mp_ctx *ctx, const char *arg, int offline, mp_tpl **out,
-                     size_t *n, char **clone);
+int mp_new_templates(mp_ctx *ctx, const char *arg, const char *base,
+                     int offline, mp_tpl **out, size_t *n, char **clone);
 /* Pulumi's list of templates: each name padded to the longest, four
  * spaces, its description; sorted. |lines| gets owned strings. */
 void mp_new_template_lines(const mp_tpl *t, size_t n, mp_strv *lines);

@@ -41,8 +41,9 @@ echo 'name: x' > src/mytpl/.pulumi.template.yaml
 printf 'bin\0ary ${PROJECT}' > src/mytpl/blob.bin
 chmod 755 src/mytpl/sub
 
-# from a folder, --yes: the template's defaults, -c on top
-run new ./src/mytpl --dir f1 --yes -c extra=1 -c greeting=hi
+# from a folder, --yes: the template's defaults, -c on top; a relative
+# path is read from --dir, as Pulumi's new changes into it first
+run new ../src/mytpl --dir f1 --yes -c extra=1 -c greeting=hi
 expect_rc 0 "new from a folder"
 expect_out "Created project 'f1'" "the folder's name"
 expect_out "Saved config" "the config saved"
@@ -140,6 +141,9 @@ expect_rc 0 "--list-templates"
 expect_out "Available Templates:" "the heading"
 expect_out "  mine          A template of my own" "the installed one"
 expect_out "  yaml          A minimal Pulumi YAML program" "a built-in one"
+# a name is not a path even when --dir names a folder of that name
+run new yaml --dir yaml --yes --generate-only
+expect_rc 0 "the name yaml with --dir yaml"
 run new MINE --offline --dir n1 --yes --generate-only
 expect_rc 0 "an installed template by name, offline"
 expect_file n1/Pulumi.yaml "description: A template of my own" "the installed template"

@@ -18,6 +18,9 @@ static const char *const builtin_types[][2] = {
     {"random:index:RandomId", "random:index/randomId:RandomId"},
     {"random:index:RandomUuid", "random:index/randomUuid:RandomUuid"},
     {"random:index:RandomBytes", "random:index/randomBytes:RandomBytes"},
+    {"random:index:RandomShuffle", "random:index/randomShuffle:RandomShuffle"},
+    {"random:index:RandomUuid4", "random:index/randomUuid4:RandomUuid4"},
+    {"random:index:RandomUuid7", "random:index/randomUuid7:RandomUuid7"},
     {"command:local:Command", "command:local:Command"},
     {"local:index:File", "local:index:File"},
     {"test:index:Resource", "test:index:Resource"},
@@ -65,12 +68,11 @@ int mp_yaml_resolve_type(const char *token, char **out, mp_err *err) {
       return 0;
     }
   }
-  int rc = mp_err_set(err, MP_EINVAL,
-                      "unknown resource type '%s': package '%.*s' has no "
-                      "such type",
-                      token, (int)(c1 - token), token);
-  free(full);
-  return rc;
+  /* A type the built-in provider lacks (command:remote:Command) stays as
+   * written: the package's plugin serves it (plugin/fallback.c), or the
+   * registration says which plugin to install. */
+  *out = full;
+  return 0;
 }
 
 /* The properties of the built-in resource types, as their packages'

@@ -36,8 +36,10 @@ int mp_yaml_source_last_use(mp_source *s);
  * `random:index/randomPet:RandomPet`). Tokens of other packages come back
  * as `pkg:module:Type` (owned string in |*out|); the host resolves them
  * through their package's schema when the program starts (schemas.c). A
- * type a built-in package's table lacks comes back as written (its plugin
- * serves it). Returns 0 or MP_EINVAL for a malformed token. */
+ * type of a built-in package that its built-in provider lacks
+ * (command:remote:Command) comes back as written: its plugin serves it.
+ * Returns 0 or MP_EINVAL for a malformed token or a type the package
+ * lacks. */
 int mp_yaml_resolve_type(const char *token, char **out, mp_err *err);
 /* The schema's properties of the resolved built-in type |token|
  * (NULL-terminated, static), or NULL when its schema is not known (no

@@ -91,7 +91,9 @@ static int route(mp_provider *self, size_t off, const char *tok, int function,
   if (m) return m(p, q, r, err);
   /* The built-ins lack only Read (command): the engine's refresh echoes
    * the state then, as it does for a provider without Read. */
-  if (off == offsetof(mp_provider_vtable, read) && q->olds) {
+  if (off == offsetof(mp_provider_vtable, read)) {
+    if (q->olds == NULL)
+      return mp_err_set(err, MP_EPLUGIN, "provider has no Read");
     r->id = mp_xstrdup(q->id);
     r->outputs = mp_value_dup(q->olds);
     return 0;

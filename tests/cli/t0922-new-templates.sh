@@ -36,7 +36,7 @@ resources:
 outputs:
   greeting: ${greeting}
 YAML
-echo 'project ${PROJECT}: ${DESCRIPTION}' > 'src/mytpl/sub/README-${PROJECT}.md'
+echo 'project ${PROJECT}: ${DESCRIPTION}' > 'src/mytpl/sub/notes-${PROJECT}.txt'
 echo 'name: x' > src/mytpl/.pulumi.template.yaml
 printf 'bin\0ary ${PROJECT}' > src/mytpl/blob.bin
 chmod 755 src/mytpl/sub
@@ -60,7 +60,8 @@ assert c["f1:greeting"] == "hi", c         # -c wins over the default
 assert c["f1:extra"] == "1", c             # a -c the template does not ask
 assert c["aws:region"] == "us-west-2", c   # a namespaced key's default
 assert "secure" in c["f1:token"], c        # a secret default, encrypted
-assert open(os.path.join(d, "sub", "README-f1.md")).read() == "project f1: A template of my own\n"
+readme = os.path.join(d, "sub", "notes-f1.txt")  # ${PROJECT} replaced
+assert open(readme).read() == "project f1: A template of my own\n"
 assert not os.path.exists(os.path.join(d, ".pulumi.template.yaml"))
 assert open(os.path.join(d, "blob.bin"), "rb").read() == b"bin\0ary ${PROJECT}"
 PY

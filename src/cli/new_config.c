@@ -17,8 +17,9 @@
 
 int mp_new_ask(mp_ctx *ctx, const char *what, int secret, char **value) {
   char answer[1024];
-  char *q = !**value ? mp_xasprintf("%s:", what)
-            : mp_xasprintf("%s: (%s)", what, secret ? "[secret]" : *value);
+  char *q = !**value
+                ? mp_xasprintf("%s:", what)
+                : mp_xasprintf("%s: (%s)", what, secret ? "[secret]" : *value);
   /* a secret is typed without echo, as Pulumi's ReadConsoleNoEcho */
   struct termios old, quiet;
   int hide = secret && tcgetattr(STDIN_FILENO, &old) == 0;
@@ -29,7 +30,8 @@ int mp_new_ask(mp_ctx *ctx, const char *what, int secret, char **value) {
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
   }
   int rc = mp_cli_prompt(ctx, q, answer, sizeof(answer));
-  if (hide) tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+  if (hide)
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
   free(q);
   if (rc == 0 && *answer) {
     free(*value);
@@ -59,11 +61,11 @@ static const char *given_value(const mp_strv *given, const char *key,
   const char *found = NULL;
   for (size_t i = 0; i < given->len; i++) {
     const char *eq = strchr(given->items[i], '=');
-    char *k = mp_xstrndup(given->items[i],
-                          eq ? (size_t)(eq - given->items[i])
-                             : strlen(given->items[i]));
+    char *k = mp_xstrndup(given->items[i], eq ? (size_t)(eq - given->items[i])
+                                              : strlen(given->items[i]));
     char *q = qualify(k, project);
-    if (strcmp(q, key) == 0) found = eq ? eq + 1 : "";
+    if (strcmp(q, key) == 0)
+      found = eq ? eq + 1 : "";
     free(q);
     free(k);
   }
@@ -76,8 +78,10 @@ static int save(mp_ctx *ctx, const char *key, const char *value, int secret,
   int n = 0;
   args[n++] = "config";
   args[n++] = "set";
-  if (secret) args[n++] = "--secret";
-  if (path) args[n++] = "--path";
+  if (secret)
+    args[n++] = "--secret";
+  if (path)
+    args[n++] = "--path";
   args[n++] = key;
   args[n++] = value;
   args[n] = NULL;
@@ -102,16 +106,16 @@ int mp_new_config(mp_ctx *ctx, const mp_tpl *t, const char *project,
     int secret = cli ? 0 : e[i].c->secret; /* -c values are saved as given */
     if (!cli && may_ask) {
       size_t plen = strlen(project);
-      const char *pretty = !strncmp(e[i].key, project, plen) &&
-                                   e[i].key[plen] == ':'
-                               ? e[i].key + plen + 1
-                               : e[i].key;
+      const char *pretty =
+          !strncmp(e[i].key, project, plen) && e[i].key[plen] == ':'
+              ? e[i].key + plen + 1
+              : e[i].key;
       char *what = e[i].c->description
                        ? mp_xasprintf("%s (%s)", e[i].c->description, pretty)
                        : mp_xstrdup(pretty);
       if (mp_new_ask(ctx, what, secret, &value) != 0)
-        status = mp_cli_error(ctx, MP_EXIT_ERROR, "no value given for %s",
-                              e[i].key);
+        status =
+            mp_cli_error(ctx, MP_EXIT_ERROR, "no value given for %s", e[i].key);
       free(what);
     }
     if (!status && *value) {
@@ -136,8 +140,10 @@ int mp_new_config(mp_ctx *ctx, const mp_tpl *t, const char *project,
     free(k);
   }
   mp_strv_destroy(&done);
-  for (size_t i = 0; i < t->nconfig; i++) free(e[i].key);
+  for (size_t i = 0; i < t->nconfig; i++)
+    free(e[i].key);
   free(e);
-  if (!status && saved) fprintf(ctx->out, "Saved config\n\n");
+  if (!status && saved)
+    fprintf(ctx->out, "Saved config\n\n");
   return status;
 }

@@ -41,7 +41,8 @@ static int all_templates(mp_ctx *ctx, mp_tpl **out, size_t *n) {
     int taken = 0;
     for (size_t j = 0; j < installed; j++)
       taken |= strcmp((*out)[j].name, mp_template_at(i)->name) == 0;
-    if (!taken) push_builtin(mp_template_at(i), out, n);
+    if (!taken)
+      push_builtin(mp_template_at(i), out, n);
   }
   return status;
 }
@@ -49,11 +50,10 @@ static int all_templates(mp_ctx *ctx, mp_tpl **out, size_t *n) {
 static int from_url(mp_ctx *ctx, const char *url, mp_tpl **out, size_t *n,
                     char **clone) {
   const char *tmp = getenv("TMPDIR");
-  char *dir = mp_xasprintf("%s/pulumi-template-XXXXXX",
-                           tmp && *tmp ? tmp : "/tmp");
+  char *dir =
+      mp_xasprintf("%s/pulumi-template-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (mkdtemp(dir) == NULL) {
-    int status = mp_cli_error(ctx, MP_EXIT_ERROR, "cannot create %s: %m",
-                              dir);
+    int status = mp_cli_error(ctx, MP_EXIT_ERROR, "cannot create %s: %m", dir);
     free(dir);
     return status;
   }
@@ -62,7 +62,8 @@ static int from_url(mp_ctx *ctx, const char *url, mp_tpl **out, size_t *n,
   mp_err err;
   mp_err_clear(&err);
   int rc = mp_tpl_git_retrieve(url, dir, &folder, &err);
-  if (rc == 0) rc = mp_tpl_scan(folder, out, n, &err);
+  if (rc == 0)
+    rc = mp_tpl_scan(folder, out, n, &err);
   free(folder);
   return rc ? mp_cli_fail(ctx, MP_EXIT_ERROR, &err) : 0;
 }
@@ -84,7 +85,8 @@ static int not_found(mp_ctx *ctx, const char *name) {
                             name, home, names);
   free(home);
   free(names);
-  for (size_t i = 0; i < n; i++) mp_tpl_destroy(&all[i]);
+  for (size_t i = 0; i < n; i++)
+    mp_tpl_destroy(&all[i]);
   free(all);
   return status;
 }
@@ -92,7 +94,8 @@ static int not_found(mp_ctx *ctx, const char *name) {
 int mp_new_templates(mp_ctx *ctx, const char *arg, const char *base,
                      int offline, mp_tpl **out, size_t *n, char **clone) {
   *clone = NULL;
-  if (arg == NULL) return all_templates(ctx, out, n);
+  if (arg == NULL)
+    return all_templates(ctx, out, n);
   if (mp_tpl_git_is_url(arg)) {
     if (offline)
       return mp_cli_error(ctx, MP_EXIT_CONFIG, "cannot use %s offline", arg);
@@ -106,10 +109,12 @@ int mp_new_templates(mp_ctx *ctx, const char *arg, const char *base,
   int is_path = stat(path, &st) == 0;
   int rc = is_path ? mp_tpl_scan(path, out, n, &err) : 0;
   free(path);
-  if (is_path) return rc ? mp_cli_fail(ctx, MP_EXIT_CONFIG, &err) : 0;
+  if (is_path)
+    return rc ? mp_cli_fail(ctx, MP_EXIT_CONFIG, &err) : 0;
   /* a name, lower-cased as Pulumi does */
   char *name = mp_xstrdup(arg);
-  for (char *p = name; *p; p++) *p = (char)tolower((unsigned char)*p);
+  for (char *p = name; *p; p++)
+    *p = (char)tolower((unsigned char)*p);
   int status = 0;
   char *home = mp_tpl_home_dir();
   char *sub = strchr(name, '/') ? NULL : mp_xasprintf("%s/%s", home, name);
@@ -134,9 +139,10 @@ static int by_text(const void *a, const void *b) {
 void mp_new_template_lines(const mp_tpl *t, size_t n, mp_strv *lines) {
   int width = 0;
   for (size_t i = 0; i < n; i++)
-    if ((int)strlen(t[i].name) > width) width = (int)strlen(t[i].name);
+    if ((int)strlen(t[i].name) > width)
+      width = (int)strlen(t[i].name);
   for (size_t i = 0; i < n; i++)
-    mp_strv_push_take(lines, mp_xasprintf("%-*s    %s", width, t[i].name,
-                                          t[i].description));
+    mp_strv_push_take(
+        lines, mp_xasprintf("%-*s    %s", width, t[i].name, t[i].description));
   qsort(lines->items, lines->len, sizeof(char *), by_text);
 }

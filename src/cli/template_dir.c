@@ -44,9 +44,11 @@ void mp_tpl_from_builtin(const mp_template *b, mp_tpl *t) {
 
 char *mp_tpl_home_dir(void) {
   const char *p = getenv("PULUMI_TEMPLATE_PATH");
-  if (p && *p) return mp_xstrdup(p);
+  if (p && *p)
+    return mp_xstrdup(p);
   const char *home = getenv("PULUMI_HOME");
-  if (home && *home) return mp_xasprintf("%s/templates", home);
+  if (home && *home)
+    return mp_xasprintf("%s/templates", home);
   return mp_cli_home_path(".pulumi/templates");
 }
 
@@ -70,7 +72,8 @@ static int cmp_config(const void *a, const void *b) {
 /* template.config: each key's description, default and secret. */
 static int load_config(const char *file, const mp_ynode *cfg, mp_tpl *t,
                        mp_err *err) {
-  if (cfg == NULL || mp_ynode_is_null(cfg)) return 0;
+  if (cfg == NULL || mp_ynode_is_null(cfg))
+    return 0;
   if (cfg->kind != MP_YNODE_MAP)
     return bad(err, file, cfg, "template.config must be a mapping");
   t->config = mp_xcalloc(cfg->n ? cfg->n : 1, sizeof(*t->config));
@@ -78,7 +81,8 @@ static int load_config(const char *file, const mp_ynode *cfg, mp_tpl *t,
     const mp_ynode *v = cfg->vals[i];
     mp_tpl_config *c = &t->config[t->nconfig++];
     c->key = mp_xstrdup(cfg->keys[i]->text);
-    if (mp_ynode_is_null(v)) continue;
+    if (mp_ynode_is_null(v))
+      continue;
     if (v->kind != MP_YNODE_MAP)
       return bad(err, file, v,
                  "each template.config value must be a mapping of "
@@ -87,16 +91,18 @@ static int load_config(const char *file, const mp_ynode *cfg, mp_tpl *t,
     const mp_ynode *d = mp_ynode_get(v, "default");
     if (d && !mp_ynode_is_null(d)) {
       if (d->kind != MP_YNODE_SCALAR)
-        return bad(err, file, d, "a template.config default must be a "
-                                 "scalar");
+        return bad(err, file, d,
+                   "a template.config default must be a "
+                   "scalar");
       c->def = mp_xstrdup(d->text);
     }
     const mp_ynode *s = mp_ynode_get(v, "secret");
     if (s) {
       if (s->kind != MP_YNODE_SCALAR ||
           (strcmp(s->text, "true") && strcmp(s->text, "false")))
-        return bad(err, file, s, "template.config secret must be true or "
-                                 "false");
+        return bad(err, file, s,
+                   "template.config secret must be true or "
+                   "false");
       c->secret = strcmp(s->text, "true") == 0;
     }
   }
@@ -106,7 +112,8 @@ static int load_config(const char *file, const mp_ynode *cfg, mp_tpl *t,
 
 static int load_section(const char *file, const mp_ynode *sec, mp_tpl *t,
                         mp_err *err) {
-  if (sec == NULL || mp_ynode_is_null(sec)) return 0;
+  if (sec == NULL || mp_ynode_is_null(sec))
+    return 0;
   if (sec->kind != MP_YNODE_MAP)
     return bad(err, file, sec, "template must be a mapping");
   char *d = scalar(mp_ynode_get(sec, "description"));
@@ -142,10 +149,12 @@ int mp_tpl_load(const char *dir, mp_tpl *t, mp_err *err) {
       rc = mp_err_set(err, MP_EINVAL, "%s: the project has no name", path);
     t->project_desc = scalar(mp_ynode_get(doc, "description"));
   }
-  if (rc == 0) rc = load_section(path, mp_ynode_get(doc, "template"), t, err);
+  if (rc == 0)
+    rc = load_section(path, mp_ynode_get(doc, "template"), t, err);
   mp_ynode_free(doc);
   free(path);
-  if (rc) mp_tpl_destroy(t);
+  if (rc)
+    mp_tpl_destroy(t);
   return rc;
 }
 
@@ -184,9 +193,9 @@ int mp_tpl_scan(const char *path, mp_tpl **out, size_t *n, mp_err *err) {
   mp_strv_init(&names);
   struct dirent *e;
   while ((e = readdir(d)))
-    if (e->d_name[0] != '.' || (strcmp(e->d_name, ".") &&
-                                strcmp(e->d_name, "..") &&
-                                strcmp(e->d_name, ".git")))
+    if (e->d_name[0] != '.' ||
+        (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+         strcmp(e->d_name, ".git")))
       mp_strv_push(&names, e->d_name);
   closedir(d);
   qsort(names.items, names.len, sizeof(char *), cmp_name);
@@ -264,7 +273,8 @@ static char *yaml_scalar(const char *s) {
 
 static int read_all(const char *path, char **text, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (f == NULL) return -1;
+  if (f == NULL)
+    return -1;
   mp_buf b;
   mp_buf_init(&b);
   char chunk[8192];
@@ -298,8 +308,7 @@ static int copy_file(const copy_args *a, const char *src, const char *dst,
   char *text = NULL;
   size_t len = 0;
   if (read_all(src, &text, &len) != 0)
-    return mp_err_set(err, MP_EIO, "cannot read %s: %s", src,
-                      strerror(errno));
+    return mp_err_set(err, MP_EIO, "cannot read %s: %s", src, strerror(errno));
   size_t probe = len < BINARY_PROBE ? len : BINARY_PROBE;
   if (memchr(text, 0, probe) == NULL) {
     int yaml = ends_with(src, ".yaml");
@@ -329,7 +338,8 @@ static int copy_file(const copy_args *a, const char *src, const char *dst,
     size_t off = 0;
     while (rc == 0 && off < len) {
       ssize_t w = write(fd, text + off, len - off);
-      if (w < 0 && errno == EINTR) continue;
+      if (w < 0 && errno == EINTR)
+        continue;
       if (w <= 0)
         rc = mp_err_set(err, MP_EIO, "cannot write %s: %s", dst,
                         strerror(errno));
@@ -337,8 +347,7 @@ static int copy_file(const copy_args *a, const char *src, const char *dst,
         off += (size_t)w;
     }
     if (close(fd) != 0 && rc == 0)
-      rc = mp_err_set(err, MP_EIO, "cannot write %s: %s", dst,
-                      strerror(errno));
+      rc = mp_err_set(err, MP_EIO, "cannot write %s: %s", dst, strerror(errno));
   }
   free(text);
   return rc;
@@ -348,8 +357,7 @@ static int walk(const copy_args *a, const char *src, const char *dst,
                 mp_err *err) {
   DIR *d = opendir(src);
   if (d == NULL)
-    return mp_err_set(err, MP_EIO, "cannot read %s: %s", src,
-                      strerror(errno));
+    return mp_err_set(err, MP_EIO, "cannot read %s: %s", src, strerror(errno));
   mp_strv names;
   mp_strv_init(&names);
   struct dirent *e;
@@ -364,22 +372,22 @@ static int walk(const copy_args *a, const char *src, const char *dst,
     char *from = mp_xasprintf("%s/%s", src, name);
     struct stat st;
     if (stat(from, &st) != 0) {
-      rc = mp_err_set(err, MP_EIO, "cannot read %s: %s", from,
-                      strerror(errno));
+      rc = mp_err_set(err, MP_EIO, "cannot read %s: %s", from, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
       if (strcmp(name, ".git") != 0) {
         char *to = mp_xasprintf("%s/%s", dst, name);
         if (mkdir(to, 0700) != 0 && !(errno == EEXIST && a->force))
           rc = mp_err_set(err, MP_EIO, "cannot create %s: %s", to,
                           strerror(errno));
-        if (rc == 0) rc = walk(a, from, to, err);
+        if (rc == 0)
+          rc = walk(a, from, to, err);
         free(to);
       }
     } else if (strcmp(name, ".pulumi.template.yaml") != 0) {
       /* a file's name may hold ${PROJECT} too */
       size_t n;
-      char *leaf = replace_all(name, strlen(name), "${PROJECT}", a->project,
-                               &n);
+      char *leaf =
+          replace_all(name, strlen(name), "${PROJECT}", a->project, &n);
       char *to = mp_xasprintf("%s/%s", dst, leaf);
       rc = copy_file(a, from, to, st.st_mode & 0777, err);
       free(to);
@@ -393,8 +401,7 @@ static int walk(const copy_args *a, const char *src, const char *dst,
 
 int mp_tpl_copy(const char *src, const char *dst, int force,
                 const char *project, const char *desc, mp_err *err) {
-  copy_args a = {force, project, desc, yaml_scalar(project),
-                 yaml_scalar(desc)};
+  copy_args a = {force, project, desc, yaml_scalar(project), yaml_scalar(desc)};
   int rc = walk(&a, src, dst, err);
   free(a.yaml_project);
   free(a.yaml_desc);

@@ -22,8 +22,10 @@
 extern char **environ;
 
 int mp_tpl_git_is_url(const char *s) {
-  if (!strncmp(s, "https://", 8) || !strncmp(s, "ssh://", 6)) return 1;
-  if (strstr(s, "://")) return 0;
+  if (!strncmp(s, "https://", 8) || !strncmp(s, "ssh://", 6))
+    return 1;
+  if (strstr(s, "://"))
+    return 0;
   /* scp-like user@host:path, which git reads as ssh */
   const char *at = strchr(s, '@'), *colon = strchr(s, ':');
   const char *slash = strchr(s, '/');
@@ -51,7 +53,8 @@ void mp_tpl_remove_tree(const char *path) {
 static int run_git(const char *const *args, mp_buf *out, char *last,
                    size_t last_size) {
   int po[2], pe[2];
-  if (pipe(po) != 0) return -1;
+  if (pipe(po) != 0)
+    return -1;
   if (pipe(pe) != 0) {
     close(po[0]);
     close(po[1]);
@@ -67,7 +70,8 @@ static int run_git(const char *const *args, mp_buf *out, char *last,
   mp_strv argv;
   mp_strv_init(&argv);
   mp_strv_push(&argv, "git");
-  for (size_t i = 0; args[i]; i++) mp_strv_push(&argv, args[i]);
+  for (size_t i = 0; args[i]; i++)
+    mp_strv_push(&argv, args[i]);
   mp_strv_push_take(&argv, NULL);
   /* no prompt for a password: there may be no terminal to answer it */
   setenv("GIT_TERMINAL_PROMPT", "0", 0);
@@ -80,28 +84,33 @@ static int run_git(const char *const *args, mp_buf *out, char *last,
   char chunk[4096];
   ssize_t got;
   while (rc == 0 && (got = read(po[0], chunk, sizeof(chunk))) != 0) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
-    if (out) mp_buf_append(out, chunk, (size_t)got);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      break;
+    if (out)
+      mp_buf_append(out, chunk, (size_t)got);
   }
   mp_buf err;
   mp_buf_init(&err);
   while (rc == 0 && (got = read(pe[0], chunk, sizeof(chunk))) != 0) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      break;
     mp_buf_append(&err, chunk, (size_t)got);
   }
   close(po[0]);
   close(pe[0]);
   char *text = mp_buf_detach(&err, NULL);
   size_t n = strlen(text);
-  while (n && (text[n - 1] == '\n' || text[n - 1] == '\r')) text[--n] = 0;
+  while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+    text[--n] = 0;
   /* git's own reason is its first "fatal:" line; else its last line */
   const char *fatal = strstr(text, "fatal: ");
   const char *line = strrchr(text, '\n');
   if (fatal)
-    snprintf(last, last_size, "%.*s", (int)strcspn(fatal + 7, "\n"),
-             fatal + 7);
+    snprintf(last, last_size, "%.*s", (int)strcspn(fatal + 7, "\n"), fatal + 7);
   else
     snprintf(last, last_size, "%s", line ? line + 1 : text);
   free(text);
@@ -129,7 +138,8 @@ static int split_url(const char *rawurl, char **repo, char **rest,
     url = mp_xstrdup(rawurl);
   }
   char *q = strpbrk(url, "?#");
-  if (q) *q = 0;
+  if (q)
+    *q = 0;
   char *host = strstr(url, "://") + 3;
   char *path = strchr(host, '/');
   if (path == NULL || path[1] == 0 || strchr(path + 1, '/') == NULL) {
@@ -143,7 +153,8 @@ static int split_url(const char *rawurl, char **repo, char **rest,
   if (dotgit) {
     *repo = mp_xasprintf("%s/%.*s", url, (int)(dotgit + 4 - path), path);
     const char *r = dotgit + 4;
-    while (*r == '/') r++;
+    while (*r == '/')
+      r++;
     *rest = mp_xstrdup(r);
   } else {
     char *slash = strchr(path, '/');
@@ -158,15 +169,18 @@ static int split_url(const char *rawurl, char **repo, char **rest,
     *rest = mp_xstrdup(after ? after + 1 : "");
   }
   size_t n = strlen(*rest);
-  while (n && (*rest)[n - 1] == '/') (*rest)[--n] = 0;
+  while (n && (*rest)[n - 1] == '/')
+    (*rest)[--n] = 0;
   free(url);
   return 0;
 }
 
 static int is_sha(const char *s, size_t n) {
-  if (n != 40) return 0;
+  if (n != 40)
+    return 0;
   for (size_t i = 0; i < n; i++)
-    if (!strchr("0123456789abcdefABCDEF", s[i])) return 0;
+    if (!strchr("0123456789abcdefABCDEF", s[i]))
+      return 0;
   return 1;
 }
 
@@ -190,10 +204,12 @@ static int list_refs(const char *repo, mp_strv *names, mp_err *err) {
   }
   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
     char *ref = strchr(line, '\t');
-    if (!ref) continue;
+    if (!ref)
+      continue;
     ref++;
     size_t n = strlen(ref);
-    if (n > 3 && strcmp(ref + n - 3, "^{}") == 0) continue; /* peeled */
+    if (n > 3 && strcmp(ref + n - 3, "^{}") == 0)
+      continue; /* peeled */
     if (!strncmp(ref, "refs/heads/", 11))
       mp_strv_push(names, ref + 11);
     else if (!strncmp(ref, "refs/tags/", 10))
@@ -237,7 +253,8 @@ static int read_rest(const char *repo, const char *rest, char **ref,
       *ref = mp_xstrdup(names.items[i]);
       char *f = mp_xstrdup(path + n + 1);
       size_t m = strlen(f);
-      if (m && f[m - 1] == '/') f[m - 1] = 0;
+      if (m && f[m - 1] == '/')
+        f[m - 1] = 0;
       *folder = f;
     }
   }
@@ -252,16 +269,19 @@ static int read_rest(const char *repo, const char *rest, char **ref,
 }
 
 static int git_clone(const char *repo, const char *ref, const char *commit,
-                 const char *into, char *last, size_t last_size) {
+                     const char *into, char *last, size_t last_size) {
   if (commit) {
     const char *c[] = {"clone", "--quiet", "--no-checkout", repo, into, NULL};
     int st = run_git(c, NULL, last, last_size);
-    if (st != 0) return st;
+    if (st != 0)
+      return st;
     const char *co[] = {"-C", into, "checkout", "--quiet", commit, NULL};
     return run_git(co, NULL, last, last_size);
   }
-  const char *c[] = {"clone",  "--quiet", "--depth", "1", "--single-branch",
-                     "--no-tags", "--branch", ref, repo, into, NULL};
+  const char *c[] = {
+      "clone",     "--quiet",  "--depth", "1",  "--single-branch",
+      "--no-tags", "--branch", ref,       repo, into,
+      NULL};
   return run_git(c, NULL, last, last_size);
 }
 
@@ -270,7 +290,8 @@ int mp_tpl_git_retrieve(const char *rawurl, const char *into, char **folder,
   *folder = NULL;
   char *repo = NULL, *rest = NULL, *ref = NULL, *commit = NULL, *sub = NULL;
   int rc = split_url(rawurl, &repo, &rest, err);
-  if (rc == 0) rc = read_rest(repo, rest, &ref, &commit, &sub, err);
+  if (rc == 0)
+    rc = read_rest(repo, rest, &ref, &commit, &sub, err);
   if (rc == 0) {
     /* the default branch: master, then main, as Pulumi tries them */
     const char *tries[] = {ref ? ref : "master", ref ? NULL : "main"};
@@ -283,7 +304,8 @@ int mp_tpl_git_retrieve(const char *rawurl, const char *into, char **folder,
         snprintf(errs + used, sizeof(errs) - used, "%sref '%s': %s",
                  used ? "; " : "", commit ? commit : tries[i], last);
       }
-      if (commit) break;
+      if (commit)
+        break;
     }
     if (st != 0)
       rc = mp_err_set(err, MP_EIO,
@@ -294,8 +316,8 @@ int mp_tpl_git_retrieve(const char *rawurl, const char *into, char **folder,
     char *full = *sub ? mp_xasprintf("%s/%s", into, sub) : mp_xstrdup(into);
     struct stat st;
     if (stat(full, &st) != 0)
-      rc = mp_err_set(err, MP_EIO, "failed to retrieve git folder: %s: %s",
-                      sub, strerror(errno));
+      rc = mp_err_set(err, MP_EIO, "failed to retrieve git folder: %s: %s", sub,
+                      strerror(errno));
     else if (!S_ISDIR(st.st_mode))
       rc = mp_err_set(err, MP_EIO,
                       "failed to retrieve git folder: %s is not a directory",

@@ -19,9 +19,9 @@ typedef struct fallback {
   mp_provider_vtable vt;
   mp_provider *builtin;
   mp_plugin_host *h;
-  char *version;    /* NULL: any */
+  char *version; /* NULL: any */
   pthread_mutex_t mu;
-  mp_value *config; /* the last Configure's config, NULL: none yet */
+  mp_value *config;    /* the last Configure's config, NULL: none yet */
   mp_provider *plugin; /* launched and configured, NULL: not yet */
 } fallback;
 
@@ -56,11 +56,13 @@ static int plugin_of(fallback *f, const char *tok, mp_provider **out,
       if (p->vt->check_config) {
         q.olds = f->config;
         rc = p->vt->check_config(p, &q, &checked, err);
-        if (rc == 0 && checked.inputs) q.news = checked.inputs;
+        if (rc == 0 && checked.inputs)
+          q.news = checked.inputs;
       }
       mp_prov_resp r;
       mp_prov_resp_init(&r);
-      if (rc == 0) rc = p->vt->configure(p, &q, &r, err);
+      if (rc == 0)
+        rc = p->vt->configure(p, &q, &r, err);
       mp_prov_resp_destroy(&r);
       mp_prov_resp_destroy(&checked);
     }
@@ -85,10 +87,12 @@ static int route(mp_provider *self, size_t off, const char *tok, int function,
   mp_provider *p = f->builtin;
   if (tok && !mp_builtin_implements(f->base.pkg, tok, function)) {
     int rc = plugin_of(f, tok, &p, err);
-    if (rc) return rc;
+    if (rc)
+      return rc;
   }
   method m = *(const method *)((const char *)p->vt + off);
-  if (m) return m(p, q, r, err);
+  if (m)
+    return m(p, q, r, err);
   /* The built-ins lack only Read (command): the engine's refresh echoes
    * the state then, as it does for a provider without Read. */
   if (off == offsetof(mp_provider_vtable, read)) {
@@ -102,11 +106,11 @@ static int route(mp_provider *self, size_t off, const char *tok, int function,
                     tok ? tok : f->base.pkg);
 }
 
-#define ROUTED(name, function)                                              \
-  static int f_##name(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r, \
-                      mp_err *err) {                                         \
-    return route(p, offsetof(mp_provider_vtable, name),                     \
-                 function ? q->tok : q->type, function, q, r, err);         \
+#define ROUTED(name, function)                                                 \
+  static int f_##name(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,   \
+                      mp_err *err) {                                           \
+    return route(p, offsetof(mp_provider_vtable, name),                        \
+                 function ? q->tok : q->type, function, q, r, err);            \
   }
 ROUTED(check, 0)
 ROUTED(diff, 0)
@@ -131,9 +135,11 @@ static int f_configure(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
 
 static void f_cancel(mp_provider *p) {
   fallback *f = (fallback *)p;
-  if (f->builtin->vt->cancel) f->builtin->vt->cancel(f->builtin);
+  if (f->builtin->vt->cancel)
+    f->builtin->vt->cancel(f->builtin);
   pthread_mutex_lock(&f->mu);
-  if (f->plugin && f->plugin->vt->cancel) f->plugin->vt->cancel(f->plugin);
+  if (f->plugin && f->plugin->vt->cancel)
+    f->plugin->vt->cancel(f->plugin);
   pthread_mutex_unlock(&f->mu);
 }
 

@@ -18,10 +18,19 @@ static const char *const builtin_types[][2] = {
     {"random:index:RandomId", "random:index/randomId:RandomId"},
     {"random:index:RandomUuid", "random:index/randomUuid:RandomUuid"},
     {"random:index:RandomBytes", "random:index/randomBytes:RandomBytes"},
+    {"random:index:RandomShuffle", "random:index/randomShuffle:RandomShuffle"},
+    {"random:index:RandomUuid4", "random:index/randomUuid4:RandomUuid4"},
+    {"random:index:RandomUuid7", "random:index/randomUuid7:RandomUuid7"},
     {"command:local:Command", "command:local:Command"},
     {"local:index:File", "local:index:File"},
     {"test:index:Resource", "test:index:Resource"},
 };
+
+/* The types of the published built-in packages (pulumi-command 1.x's
+ * schema) that the built-in providers do not implement. */
+static const char *const plugin_types[] = {
+    "command:remote:Command", "command:remote:CopyFile",
+    "command:remote:CopyToRemote"};
 
 static const char *const builtin_packages[] = {"random", "command", "local",
                                                "test"};
@@ -65,6 +74,14 @@ int mp_yaml_resolve_type(const char *token, char **out, mp_err *err) {
       return 0;
     }
   }
+  /* A type of the published package that the built-in provider lacks
+   * stays as written: the package's plugin serves it (plugin/fallback.c),
+   * or the registration says which plugin to install. */
+  for (size_t i = 0; i < MP_ARRAY_LEN(plugin_types); i++)
+    if (strcmp(full, plugin_types[i]) == 0) {
+      *out = full;
+      return 0;
+    }
   int rc = mp_err_set(err, MP_EINVAL,
                       "unknown resource type '%s': package '%.*s' has no "
                       "such type",

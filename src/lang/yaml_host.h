@@ -35,8 +35,11 @@ int mp_yaml_source_last_use(mp_source *s);
  * `pkg:index:Type`, then the package's real token (e.g.
  * `random:index/randomPet:RandomPet`). Tokens of other packages come back
  * as `pkg:module:Type` (owned string in |*out|); the host resolves them
- * through their package's schema when the program starts (schemas.c). Returns 0 or MP_EINVAL for a
- * malformed token or a type the built-in package lacks. */
+ * through their package's schema when the program starts (schemas.c). A
+ * type of a built-in package that its built-in provider lacks
+ * (command:remote:Command) comes back as written: its plugin serves it.
+ * Returns 0 or MP_EINVAL for a malformed token or a type the package
+ * lacks. */
 int mp_yaml_resolve_type(const char *token, char **out, mp_err *err);
 /* The schema's properties of the resolved built-in type |token|
  * (NULL-terminated, static), or NULL when its schema is not known (no

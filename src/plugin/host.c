@@ -274,7 +274,8 @@ static int no_process(const mp_strv *env_map, const char *pkg,
 
 /* The factory's make: spec, built-in, then a plugin found on disk, whose
  * process gets the variables of |env_map| (may be NULL) under their new
- * names. */
+ * names. A built-in provider hands the types it lacks to the plugin
+ * (fallback.c). */
 static int make_with(mp_plugin_host *h, const char *pkg, const char *version,
                      const mp_strv *env_map, mp_provider **out, mp_err *err) {
   *out = NULL;
@@ -288,11 +289,19 @@ static int make_with(mp_plugin_host *h, const char *pkg, const char *version,
       *out = NULL;
       return no_process(env_map, pkg, "built-in provider", err);
     }
+    if (rc == 0) *out = mp__plugin_fallback_new(h, *out, pkg, version);
     if (rc != MP_ENOENT) {
       if (rc < 0) mp_err_set(err, rc, "%s", e.msg);
       return rc;
     }
   }
+  return mp__plugin_make_found(h, pkg, version, env_map, out, err);
+}
+
+int mp__plugin_make_found(mp_plugin_host *h, const char *pkg,
+                          const char *version, const mp_strv *env_map,
+                          mp_provider **out, mp_err *err) {
+  *out = NULL;
   char *path = NULL;
   int rc = mp_plugin_find(h, pkg, version, &path, err);
   if (rc < 0) return rc;

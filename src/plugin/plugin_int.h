@@ -102,6 +102,20 @@ int mp__plugin_source_argv(const mp_plugin_host *h, const char *pkg,
                            const char *dir, mp_strv *argv, mp_err *err);
 int mp__plugin_named_by_spec(const mp_plugin_host *h, const char *pkg,
                              const char *version);
+/* The plugin of |pkg| at |version| found on disk (not the built-in)
+ * launched into *out, its process given the variables of |env_map| (may
+ * be NULL). host.c. */
+int mp__plugin_make_found(mp_plugin_host *h, const char *pkg,
+                          const char *version, const mp_strv *env_map,
+                          mp_provider **out, mp_err *err);
+/* |builtin| (taken) behind a provider that sends the resource types and
+ * functions the built-in does not implement (mp_builtin_implements) to
+ * the plugin of |pkg| at |version|, launched and configured with the
+ * built-in's configuration on first use; without such a plugin, the
+ * error names the type and the plugin to install. Returns |builtin|
+ * itself for a package that implements every type. fallback.c. */
+mp_provider *mp__plugin_fallback_new(mp_plugin_host *h, mp_provider *builtin,
+                                     const char *pkg, const char *version);
 
 /* Runs fn(arg) on the host's loop thread and waits for it. Not from the
  * loop thread. */

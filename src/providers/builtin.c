@@ -10,6 +10,7 @@
 
 typedef struct builtin {
   const char *pkg;
+  int (*implements)(const char *tok, int function); /* NULL: every type */
   int (*make)(const char *pkg, const char *version, mp_provider **out,
               mp_err *err);
   /* The major versions it stands in for (those of the published provider
@@ -19,10 +20,12 @@ typedef struct builtin {
 } builtin;
 
 static const builtin builtins[] = {
-    {"random", mp__prov_random_new, 4, 4, "4.x"},
-    {"command", mp__prov_command_new, 0, 1, "0.x and 1.x"},
-    {"local", mp__prov_local_new, -1, -1, "every version"},
-    {"test", NULL, -1, -1, "every version"},
+    {"random", mp__prov_random_implements, mp__prov_random_new, 4, 4, "4.x"},
+    {"command", mp__prov_command_implements, mp__prov_command_new, 0, 1,
+     "0.x and 1.x"},
+    {"local", mp__prov_local_implements, mp__prov_local_new, -1, -1,
+     "every version"},
+    {"test", NULL, NULL, -1, -1, "every version"},
 };
 
 static const builtin *builtin_of(const char *pkg) {
@@ -40,6 +43,11 @@ static int claims(const builtin *b, const char *version) {
   long major = strtol(v, &end, 10);
   if (end == v) return 0;
   return major >= b->major_lo && major <= b->major_hi;
+}
+
+int mp_builtin_implements(const char *pkg, const char *tok, int function) {
+  const builtin *b = builtin_of(pkg);
+  return b && (b->implements == NULL || b->implements(tok, function));
 }
 
 int mp_builtin_serves(const char *pkg, const char *version) {

@@ -26,6 +26,11 @@ mp_provider_factory mp_builtin_providers(const mp_builtin_opts *o);
  * version): the versions it does serve, in words ("4.x"); a plugin must
  * serve that version. Otherwise NULL. */
 const char *mp_builtin_unclaimed(const char *pkg, const char *version);
+/* 1 when the built-in |pkg| implements the resource type (or, with
+ * |function|, the function) |tok|: a built-in stands in for its package's
+ * version, but a type it lacks is served by the package's plugin
+ * (plugin/fallback.c). The test package implements every type. */
+int mp_builtin_implements(const char *pkg, const char *tok, int function);
 /* 1 when |pkg| is built in and stands in for |version| (NULL or "": any
  * version), so that no plugin is needed for it; else 0. */
 int mp_builtin_serves(const char *pkg, const char *version);

@@ -20,6 +20,10 @@ static const char *const str_keys[] = {"create", "update", "delete",
                                        "dir",    "stdin",  NULL};
 static const char *const output_keys[] = {"stdout", "stderr", NULL};
 
+int mp__prov_command_implements(const char *tok, int function) {
+  return tok && !strcmp(tok, function ? "command:local:run" : TOKEN);
+}
+
 static int check_type(const mp_prov_req *q, mp_err *err) {
   if (q->type != NULL && strcmp(q->type, TOKEN) == 0)
     return 0;

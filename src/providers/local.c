@@ -27,6 +27,10 @@
 #define TOKEN "local:index:File"
 #define REGULAR_ONLY "local:index:File manages regular files only"
 
+int mp__prov_local_implements(const char *tok, int function) {
+  return !function && tok && !strcmp(tok, TOKEN);
+}
+
 static int check_type(const mp_prov_req *q, mp_err *err) {
   if (q->type != NULL && strcmp(q->type, TOKEN) == 0)
     return 0;

@@ -18,6 +18,12 @@ typedef struct mp__prov_base {
  * *out to an unconfigured instance. Return 0. The test provider's
  * |default_world| (copied; may be NULL) is its world when neither Configure
  * nor the request's config names one. */
+/* Whether each built-in implements the resource type or function |tok|
+ * (|function|: a function token); what it does not goes to the plugin
+ * (builtin.h mp_builtin_implements). */
+int mp__prov_random_implements(const char *tok, int function);
+int mp__prov_command_implements(const char *tok, int function);
+int mp__prov_local_implements(const char *tok, int function);
 int mp__prov_random_new(const char *pkg, const char *version, mp_provider **out,
                         mp_err *err);
 int mp__prov_command_new(const char *pkg, const char *version,

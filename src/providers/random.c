@@ -364,6 +364,12 @@ static void protect_results(const rtype *t, const mp_value *news, mp_value *out,
   }
 }
 
+int mp__prov_random_implements(const char *tok, int function) {
+  for (size_t i = 0; !function && tok != NULL && i < MP_ARRAY_LEN(types); i++)
+    if (strcmp(types[i].token, tok) == 0) return 1;
+  return 0; /* @pulumi/random has no functions */
+}
+
 static const rtype *find_type(const char *tok, mp_err *err) {
   size_t i;
   for (i = 0; tok != NULL && i < MP_ARRAY_LEN(types); i++)

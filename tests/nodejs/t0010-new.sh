@@ -58,12 +58,12 @@ grep -q '"main": "index.js"' javascript/package.json || fail "javascript main"
 
 # prompts on a terminal: name, description and stack, defaults on Enter
 mkdir asked && cd asked || exit 1
-run_tty 30 "asked-proj,,prod" "):" new yaml
+run_tty 30 "asked-proj,,prod" ") " new yaml
 cd "$T" || exit 1
 expect_rc 0 "new with prompts"
-expect_out "project name (asked):" "asks the name, the folder's by default"
-expect_out "project description (A minimal Pulumi YAML program):" "asks the description"
-expect_out "stack name (dev):" "asks the stack"
+expect_out "Project name: (asked) " "asks the name, the folder's by default"
+expect_out "Project description: (A minimal Pulumi YAML program) " "asks the description"
+expect_out "Stack name: (dev) " "asks the stack"
 grep -q '^name: asked-proj$' asked/Pulumi.yaml || fail "the typed name"
 grep -q '^description: A minimal Pulumi YAML program$' asked/Pulumi.yaml ||
   fail "Enter keeps the default description"

@@ -91,10 +91,6 @@ typedef struct gen_job {
   mp_err err;
   mp_diags diags;
   mp_policy_diags policy; /* REGISTER: what the policy packs found */
-  /* REGISTER: the resource's Analyze calls to make once its steps are
-   * decided (policy.c), or NULL */
-  struct policy_check *check;
-  int policy_failed; /* DELETES: a preview's mandatory violation */
   mp_chain *chain;   /* REGISTER: the chain */
   mp_chain **layers; /* DELETES */
   size_t nlayers;
@@ -143,10 +139,6 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   /* What is in flight; the machine moves when all are zero. */
   int at_generator; /* jobs the generator has not answered */
   int invokes;      /* provider functions on the worker pool */
-  int analyses;     /* resources' Analyze calls on the worker pool */
-  /* A preview found a mandatory violation: it fails at its end, before
-   * the deletes (as the step generator's own preview errors do). */
-  int policy_failed;
   deferred *defer;  /* answers waiting for |answers| (last in, first out) */
   /* Chains waiting for URNs in their |waits| to be written. */
   mp_chain **parked;
@@ -210,17 +202,6 @@ extern const int mp__deploy_dbr_values[3];
  * mandatory violation, an MP_E code when a pack's call failed. */
 int mp__deploy_analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
                        mp_diags *diags, mp_err *err);
-/* A registration's steps are decided (loop thread; takes |c| and |j|'s
- * check): its packs' Analyze calls run on the worker pool, several
- * resources' at once, and its steps go to the executor once they have
- * answered, after their findings' events; a mandatory violation makes
- * it invalid (in an update), a call that failed fails it. */
-void mp__deploy_analyze_then_submit(deploy *d, gen_job *j, mp_chain *c);
-void mp__deploy_policy_check_free(struct policy_check *k);
-/* Fails registration |reg| of |urn| with |err| (an empty message: a
- * bail, told by its policy event) and stops the deployment (machine.c). */
-void mp__deploy_fail_registration(deploy *d, mp_monitor_reg *reg,
-                                  const char *urn, const mp_err *err);
 /* Emits |found| as policy events (loop thread). */
 void mp__deploy_policy_events(deploy *d, const mp_policy_diags *found);
 /* The packs' stack analysis, if any, its findings emitted; on a failure

@@ -22,7 +22,6 @@ void mp__deploy_gen_job_free(gen_job *j) {
   free(j->layers);
   mp_diags_destroy(&j->diags);
   mp_policy_diags_destroy(&j->policy);
-  mp__deploy_policy_check_free(j->check);
   free(j);
 }
 
@@ -45,7 +44,7 @@ static void run_job(deploy *d, gen_job *j) {
    * targeted deletes before it fails. */
   if (d->o->kind == MP_DEPLOY_UPDATE)
     j->late_fail = mp_stepgen_check_targets(d->sg, 0, &j->diags) > 0;
-  if (mp_stepgen_preview_failed(d->sg) || j->policy_failed)
+  if (mp_stepgen_preview_failed(d->sg))
     j->rc = mp_err_set(&j->err, MP_EINVAL, "%s", "");
   if (j->rc == 0)
     j->rc = mp_stepgen_deletes(d->sg, &j->layers, &j->nlayers, &j->diags,

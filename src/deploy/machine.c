@@ -51,7 +51,7 @@ void mp__deploy_written(deploy *d, const char *urn) {
  * cancelled): they are submitted, and the deployment is busy again. */
 static int quiet(deploy *d) {
   if (mp_stepexec_busy(d->ex) > 0 || d->at_generator > 0 || d->defer ||
-      d->invokes > 0 || d->analyses > 0)
+      d->invokes > 0)
     return 0;
   if (d->nparked == 0) return 1;
   release(d, 1);
@@ -205,28 +205,23 @@ void mp__deploy_chain_ended(void *ud, mp_chain *c, int failed) {
   mp__deploy_advance(d);
 }
 
-void mp__deploy_fail_registration(deploy *d, mp_monitor_reg *reg,
-                                  const char *urn, const mp_err *err) {
-  /* No message: a bail (a mandatory policy violation, told by its
-   * policy event): as Pulumi's executor, no diagnostic on the resource
-   * and no "update failed" on the stack. */
-  int bail = err->msg[0] == '\0';
-  if (bail) d->bailed = 1;
-  else mp__deploy_diag(d, "error", urn, err->msg);
-  mp__deploy_fail(d, 0);
-  /* Reported here on the resource; the host only learns the deployment
-   * is stopping (as the Go engine answers UNAVAILABLE). */
-  mp_err stop;
-  if (bail) mp_err_set(&stop, MP_ECANCELED, "resource %s is invalid", urn);
-  else mp_err_set(&stop, MP_ECANCELED, "%s", err->msg);
-  mp_monitor_fail(d->mon, reg, &stop, MP_MONITOR_ERROR);
-  mp__deploy_cancel(d, 0);
-}
-
 /* The steps of one registration, or why there are none. */
 static void registered(deploy *d, gen_job *j) {
   if (j->rc < 0) {
-    mp__deploy_fail_registration(d, j->registration, j->urn, &j->err);
+    /* No message: a bail (a mandatory policy violation, told by its
+     * policy event): as Pulumi's executor, no diagnostic on the resource
+     * and no "update failed" on the stack. */
+    int bail = j->err.msg[0] == '\0';
+    if (bail) d->bailed = 1;
+    else mp__deploy_diag(d, "error", j->urn, j->err.msg);
+    mp__deploy_fail(d, 0);
+    /* Reported here on the resource; the host only learns the deployment
+     * is stopping (as the Go engine answers UNAVAILABLE). */
+    mp_err stop;
+    if (bail) mp_err_set(&stop, MP_ECANCELED, "resource %s is invalid", j->urn);
+    else mp_err_set(&stop, MP_ECANCELED, "%s", j->err.msg);
+    mp_monitor_fail(d->mon, j->registration, &stop, MP_MONITOR_ERROR);
+    mp__deploy_cancel(d, 0);
     return;
   }
   if (d->state == DS_STOPPING) {
@@ -237,8 +232,7 @@ static void registered(deploy *d, gen_job *j) {
   }
   mp_chain *c = j->chain;
   j->chain = NULL;
-  if (j->check) mp__deploy_analyze_then_submit(d, j, c);
-  else mp__deploy_submit(d, c);
+  mp__deploy_submit(d, c);
 }
 
 /* The planned deletions: the layers one by one (DS_DELETING). */
@@ -284,7 +278,6 @@ static void after_program(deploy *d) {
   }
   gen_job *j = mp_xcalloc(1, sizeof(*j));
   j->kind = GEN_DELETES;
-  j->policy_failed = d->policy_failed;
   d->at_generator++;
   d->state = DS_PLANNING_DELETES;
   mp__deploy_gen_push(d, j);

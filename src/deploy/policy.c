@@ -1,8 +1,7 @@
 /* The policy packs' analysis, as Pulumi's step generator runs its
  * analyzers (pkg/resource/deploy/step_generator.go): each custom resource
- * after its Check (Remediate on the generator thread, Analyze on the
- * worker pool before its steps run), then the stack before the deletes,
- * on the loop. Their findings become the deployment's own events
+ * after its Check, on the generator thread, then the stack before the
+ * deletes, on the loop. Their findings become the deployment's own events
  * (OnPolicyViolation, OnPolicyRemediation), numbered with the others. */
 #include <stdlib.h>
 #include <string.h>
@@ -26,128 +25,43 @@ static char *urn_name(const char *urn) {
   return mp_xstrndup(nm ? nm : "", nm ? n : 0);
 }
 
-/* One resource's Analyze calls, made on the worker pool once its steps
- * are decided: Pulumi calls Analyze for several resources at once, and a
- * pack's answer cannot change the steps (only make them invalid), so the
- * generator thread goes on meanwhile. Remediate stays on the generator
- * thread: its result is what the steps are decided on. */
-struct policy_check {
-  uv_work_t work;
-  deploy *d;
-  mp_resource *st;       /* a copy: its inputs as remediated */
-  mp_resource *provider; /* a copy, or NULL */
-  int dbr;
-  /* the answer, filled on the pool */
-  mp_policy_diags found;
-  int rc;
-  mp_err err;
-  /* what waits for it (loop thread) */
-  mp_chain *chain;
-  mp_monitor_reg *registration;
-  char *urn;
-};
-
-void mp__deploy_policy_check_free(struct policy_check *k) {
-  if (k == NULL) return;
-  mp_resource_free(k->st);
-  mp_resource_free(k->provider);
-  mp_policy_diags_destroy(&k->found);
-  mp_chain_free(k->chain);
-  free(k->urn);
-  free(k);
-}
-
 int mp__deploy_analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
                        mp_diags *diags, mp_err *err) {
   (void)diags;
   deploy *d = ud;
-  gen_job *j = d->gen.current;
+  mp_policy_diags *found = &d->gen.current->policy;
   mp_analyzer *const *packs = d->o->policy_packs;
+  size_t npacks = d->o->n_policy_packs;
+  size_t before = found->len;
   char *name = urn_name(st->urn);
   int rc = 0;
   /* every pack's remediations first, each on the previous one's result,
    * so that no analysis sees inputs a remediation changes after it */
-  for (size_t i = 0; i < d->o->n_policy_packs && rc == 0; i++) {
+  for (size_t i = 0; i < npacks && rc == 0; i++) {
     mp_analyzer_resource r = {st->urn,    st->type, name,
                               st->parent, st->inputs, st,
                               x->delete_before_replace, x->provider};
     mp_value *fixed = NULL;
-    rc = mp_analyzer_remediate(packs[i], &r, &fixed, &j->policy, err);
+    rc = mp_analyzer_remediate(packs[i], &r, &fixed, found, err);
     if (fixed) {
       mp_value_free(st->inputs);
       st->inputs = fixed;
     }
   }
+  for (size_t i = 0; i < npacks && rc == 0; i++) {
+    mp_analyzer_resource r = {st->urn,    st->type, name,
+                              st->parent, st->inputs, st,
+                              x->delete_before_replace, x->provider};
+    rc = mp_analyzer_analyze(packs[i], &r, found, err);
+  }
   free(name);
   if (rc < 0) return rc;
-  struct policy_check *k = mp_xcalloc(1, sizeof(*k));
-  k->d = d;
-  k->st = mp_resource_dup(st);
-  k->provider = x->provider ? mp_resource_dup(x->provider) : NULL;
-  k->dbr = x->delete_before_replace;
-  mp__deploy_policy_check_free(j->check); /* one per registration */
-  j->check = k;
-  return 0;
-}
-
-/* Worker pool: every pack's Analyze of the remediated resource. */
-static void analyze_work(uv_work_t *w) {
-  struct policy_check *k = w->data;
-  const mp_deploy_opts *o = k->d->o;
-  char *name = urn_name(k->st->urn);
-  mp_analyzer_resource r = {k->st->urn,    k->st->type,   name,
-                            k->st->parent, k->st->inputs, k->st,
-                            k->dbr,        k->provider};
-  mp_err_clear(&k->err);
-  k->rc = 0;
-  for (size_t i = 0; i < o->n_policy_packs && k->rc == 0; i++)
-    k->rc = mp_analyzer_analyze(o->policy_packs[i], &r, &k->found, &k->err);
-  free(name);
-}
-
-/* Loop thread: the findings, then the steps (or why there are none). */
-static void analyzed(uv_work_t *w, int status) {
-  (void)status;
-  struct policy_check *k = w->data;
-  deploy *d = k->d;
-  d->analyses--;
-  mp__deploy_policy_events(d, &k->found);
-  int mandatory = k->rc == 0 && count_mandatory(&k->found) > 0;
-  if (mandatory && d->o->dry_run) {
-    /* as Pulumi's analyzeResource in a dry run: not invalid, the preview
-     * fails at its end (with no diagnostic of its own) */
-    d->policy_failed = 1;
-    mandatory = 0;
-  }
-  if (k->rc < 0 || mandatory) {
-    /* the resource is invalid: its steps never run (a bail, told by the
-     * policy events, or the pack's error) */
-    if (mandatory) mp_err_set(&k->err, MP_EINVAL, "%s", "");
-    mp__deploy_fail_registration(d, k->registration, k->urn, &k->err);
-  } else if (d->state == DS_STOPPING) {
-    mp_err e;
-    mp_err_set(&e, MP_ECANCELED, "the deployment was canceled");
-    mp_monitor_fail(d->mon, k->registration, &e, MP_MONITOR_ERROR);
-  } else {
-    mp__deploy_submit(d, k->chain);
-    k->chain = NULL;
-  }
-  mp__deploy_policy_check_free(k);
-  mp__deploy_advance(d);
-}
-
-void mp__deploy_analyze_then_submit(deploy *d, gen_job *j, mp_chain *c) {
-  struct policy_check *k = j->check;
-  j->check = NULL;
-  k->chain = c;
-  k->registration = j->registration;
-  k->urn = mp_xstrdup(j->urn);
-  k->work.data = k;
-  d->analyses++;
-  if (uv_queue_work(&d->loop, &k->work, analyze_work, analyzed) < 0) {
-    analyze_work(&k->work); /* the loop is closing: not worth a thread */
-    analyzed(&k->work, 0);
-  }
+  mp_policy_diags mine = {found->items + before, found->len - before, 0};
+  if (count_mandatory(&mine) == 0) return 0;
+  /* the generator decides: bail in an update, go on in a preview; the
+   * policy events tell why */
+  mp_err_set(err, MP_EINVAL, "resource %s is invalid", st->urn);
+  return 1;
 }
 
 void mp__deploy_policy_events(deploy *d, const mp_policy_diags *found) {

@@ -845,6 +845,10 @@ static void show_header(mp_display *d) {
 }
 
 void mp_display_event(mp_display *d, const mp_event *ev) {
+  /* the findings show only in the Policies: section (print_policies) */
+  if (ev->kind == MP_EVENT_POLICY_VIOLATION ||
+      ev->kind == MP_EVENT_POLICY_REMEDIATION)
+    return;
   pthread_mutex_lock(&d->mu);
   if (ev->kind != MP_EVENT_PRELUDE) show_header(d);
   event_locked(d, ev);
@@ -864,6 +868,8 @@ static void event_locked(mp_display *d, const mp_event *ev) {
     d->duration = ev->duration_seconds;
     break;
   case MP_EVENT_CANCEL: break;
+  case MP_EVENT_POLICY_VIOLATION: break;
+  case MP_EVENT_POLICY_REMEDIATION: break;
   }
   double now = clock_now();
   if (d->o.tty) tell_cancel(d);

@@ -184,14 +184,6 @@ void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
   uv_async_send(&s->wake);
 }
 
-void mp_event_stream_send_lines(mp_event_stream *s, const char *lines) {
-  if (lines == NULL || *lines == '\0') return;
-  uv_mutex_lock(&s->mu);
-  mp_buf_puts(&s->pending, lines);
-  uv_mutex_unlock(&s->mu);
-  uv_async_send(&s->wake);
-}
-
 /* Waits for the stream's thread to end its loop: at most |timeout_ms|,
  * and no longer once |interrupt| turns on (a signal that came during the
  * wait; one from before it is the operation's). Returns 0, or why it gave

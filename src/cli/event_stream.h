@@ -30,10 +30,6 @@ int mp_event_stream_open(const char *target, mp_event_stream **out,
 void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
                           unsigned flags);
 
-/* Queues |lines|, events already made as JSON, one a line (each ending
- * in a newline), for the stream, as mp_event_stream_send does. */
-void mp_event_stream_send_lines(mp_event_stream *s, const char *lines);
-
 /* Ends the stream, waits for the server's answer and frees |s|. The
  * wait is bounded: after |timeout_ms|, or as soon as |interrupt| (may be
  * NULL) turns on during it, the connection is dropped with what was not

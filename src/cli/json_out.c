@@ -155,6 +155,43 @@ static void policy_packs_json(cJSON *o, const mp_event *ev) {
   free(keys);
 }
 
+/* A violation's message as Pulumi's engine makes it (the policy's
+ * message, then a newline: eventEmitter.policyViolationEvent). */
+static void add_message(cJSON *o, const char *message) {
+  char *m = mp_xasprintf("%s\n", message ? message : "");
+  cJSON_AddStringToObject(o, "message", m);
+  free(m);
+}
+
+/* A remediation's property map, left out when empty (omitempty). */
+static void add_props(cJSON *o, const char *key, const mp_value *v) {
+  if (v && v->kind == MP_VALUE_OBJECT && v->u.obj.len > 0)
+    cJSON_AddItemToObject(o, key, mp_cli_value_cjson(v, 0));
+}
+
+/* A policyEvent or policyRemediationEvent, as Pulumi's JSON writer
+ * (logJSONEvent) writes them for a run without colors. */
+static void policy_json(cJSON *o, const mp_event *ev) {
+  int fix = ev->kind == MP_EVENT_POLICY_REMEDIATION;
+  const mp_policy_finding *f = ev->policy;
+  cJSON *pe =
+      cJSON_AddObjectToObject(o, fix ? "policyRemediationEvent" : "policyEvent");
+  if (ev->urn && ev->urn[0]) cJSON_AddStringToObject(pe, "resourceUrn", ev->urn);
+  if (!fix) add_message(pe, ev->message);
+  /* Pulumi's engine makes both "raw"; its JSON writer cleans a
+   * violation's message for a colorless run, not a remediation */
+  cJSON_AddStringToObject(pe, "color", fix ? "raw" : "never");
+  cJSON_AddStringToObject(pe, "policyName", f->policy);
+  cJSON_AddStringToObject(pe, "policyPackName", f->pack);
+  cJSON_AddStringToObject(pe, "policyPackVersion", f->pack_version);
+  cJSON_AddStringToObject(pe, "policyPackVersionTag", f->pack_version);
+  if (!fix) cJSON_AddStringToObject(pe, "enforcementLevel", f->level);
+  if (fix) { /* secrets masked: Pulumi's writer never shows them */
+    add_props(pe, "before", f->before);
+    add_props(pe, "after", f->after);
+  }
+}
+
 cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags) {
   cJSON *o = cJSON_CreateObject();
   cJSON *p;
@@ -193,6 +230,10 @@ cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags) {
     break;
   case MP_EVENT_CANCEL:
     cJSON_AddObjectToObject(o, "cancelEvent");
+    break;
+  case MP_EVENT_POLICY_VIOLATION:
+  case MP_EVENT_POLICY_REMEDIATION:
+    policy_json(o, ev);
     break;
   }
   return o;
@@ -337,6 +378,10 @@ void mp_preview_digest_add(mp_preview_digest *d, const mp_event *ev) {
     d->summary = changes_json(ev->counts);
     break;
   case MP_EVENT_CANCEL:
+    break;
+  /* Pulumi's ShowPreviewDigest skips the policy events */
+  case MP_EVENT_POLICY_VIOLATION:
+  case MP_EVENT_POLICY_REMEDIATION:
     break;
   }
 }

@@ -98,8 +98,6 @@ typedef struct sink {
   int saw_cancel;
   mp_import_file_out *import_out; /* preview --import-file, or NULL */
   mp_policy_run *policy; /* the packs, or NULL */
-  size_t policy_sent;    /* findings already written as events */
-  uint64_t seq_shift;    /* policy events written so far */
 } sink;
 
 /* Keeps the first write error of the event log, reported once the
@@ -109,10 +107,6 @@ static void log_written(sink *s, int why) {
     *s->event_log_errno = why;
 }
 
-/* The policy findings not yet written, as policyEvents before the event
- * of |seq| (Pulumi sends each as it happens: what the generator's thread
- * found since the last event goes out before the next one); they take
- * the next sequence numbers, the events after them are shifted. */
 /* The deployment's version_in_range: Pulumi's version ranges, on the
  * plugin cache's semver. */
 static int version_in_range(const char *range, const char *version,
@@ -130,38 +124,10 @@ static int version_in_range(const char *range, const char *version,
   return in;
 }
 
-static void policy_events_before(sink *s, uint64_t seq, double ts) {
-  if (s->policy == NULL || (!s->json && !s->event_log && !s->event_stream))
-    return;
-  size_t to = mp_policy_run_count(s->policy);
-  uint64_t first = seq + s->seq_shift;
-  if (s->json)
-    mp_policy_run_json(s->policy, s->policy_sent, to, s->json, first, ts);
-  if (s->event_log) {
-    mp_policy_run_json(s->policy, s->policy_sent, to, s->event_log, first, ts);
-    if (fflush(s->event_log) != 0 || ferror(s->event_log))
-      log_written(s, errno ? errno : EIO);
-  }
-  if (s->event_stream && to > s->policy_sent) {
-    char *lines = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&lines, &len);
-    if (m) {
-      mp_policy_run_json(s->policy, s->policy_sent, to, m, first, ts);
-      fclose(m);
-      mp_event_stream_send_lines(s->event_stream, lines);
-    }
-    free(lines);
-  }
-  s->seq_shift += to - s->policy_sent;
-  s->policy_sent = to;
-}
-
 static void on_event(void *ud, const mp_event *in) {
   sink *s = ud;
-  policy_events_before(s, in->sequence, in->timestamp);
-  mp_event shifted = *in, *ev = &shifted;
-  ev->sequence += s->seq_shift;
+  mp_event with_packs = *in, *ev = &with_packs;
+  if (s->policy) mp_policy_run_event(s->policy, ev);
   if (ev->kind == MP_EVENT_SUMMARY && s->policy) {
     ev->policy_packs = (const char *const *)s->policy->summary_packs.items;
     ev->n_policy_packs = s->policy->summary_packs.len / 2;
@@ -187,7 +153,7 @@ static void end_event_stream(sink *s) {
   mp_event ev;
   memset(&ev, 0, sizeof(ev));
   ev.kind = MP_EVENT_CANCEL;
-  ev.sequence = s->last_sequence + 1 - s->seq_shift; /* on_event shifts */
+  ev.sequence = s->last_sequence + 1;
   ev.timestamp = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
   on_event(s, &ev);
 }
@@ -211,15 +177,6 @@ static void problem_events(sink *s, const mp_strv *problems) {
     s->last_sequence = ev.sequence;
     s->last_timestamp = ev.timestamp;
   }
-}
-
-/* The policy findings left after the run's last event (none, usually). */
-static void policy_events(sink *s) {
-  if (s->policy == NULL) return;
-  double ts = s->last_timestamp > 0 ? s->last_timestamp : (double)time(NULL);
-  uint64_t before = s->seq_shift;
-  policy_events_before(s, s->last_sequence + 1 - s->seq_shift, ts);
-  s->last_sequence += s->seq_shift - before;
 }
 
 /* ==== one run ==== */
@@ -304,7 +261,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   sink s = {0};
   char *header = NULL;
   mp_source *src = NULL;
-  mp_policy_run policy; /* issue 27: the packs start before any step */
+  mp_policy_run policy; /* the packs start before any step */
   mp_policy_run_init(&policy);
   /* Pulumi: "Refresh and Import do not execute Policy Packs" (none listed) */
   policy.refresh = r->kind == MP_DEPLOY_REFRESH || r->f->import != NULL;
@@ -434,10 +391,10 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.leave_memory = leave;
     o.verify_snapshot = !ctx->no_integrity;
     o.log = &ctx->log;
-    mp_policy_run_hook(&policy, &o);
+    o.policy_packs = policy.packs;
+    o.n_policy_packs = policy.n;
     rc = plan_open(r, dry_run, &o.plan, err);
     if (rc == 0) rc = mp_deploy_run(&o, res, err);
-    policy_events(&s);
     end_event_stream(&s);
     if (rc == 0 && !res->failed && o.plan && !o.plan->applying) {
       /* the plan keeps the stack's config, as Pulumi's Plan.Config */

@@ -13,6 +13,7 @@
 #include "engine/provider.h"
 #include "engine/value.h"
 #include "monitor/api.h"
+#include "plugin/analyzer.h"
 #include "state/store.h"
 #include "stepgen/stepgen.h"
 
@@ -51,7 +52,8 @@ typedef struct mp_deploy_opts {
   /* The step generator's options (--target, --exclude, --replace, their
    * dependents, --ignore-protect, import): its stack, project and preview
    * are left unset here, the deployment takes them from |stack| and
-   * |dry_run|. */
+   * |dry_run|, and its analyze hook is the deployment's own (see
+   * |policy_packs|). */
   mp_stepgen_opts steps;
   /* An update plan (deploy/plan.h) to record into or to apply, or NULL. */
   struct mp_plan *plan;
@@ -108,18 +110,19 @@ typedef struct mp_deploy_opts {
   /* Leveled logs (the step generator's decisions) and trace spans;
    * borrowed, may be NULL. */
   mp_log *log;
-  /* Policy packs (issue 27): the stack's analysis, called on the loop
-   * thread once the program has exited and its steps are done, before the
-   * deletes, with the |n| resources the program registered (by URN, no
-   * provider resources), |providers|[i] the provider resource of rs[i]
-   * (NULL when unknown), |dbrs|[i] its registration's deleteBeforeReplace
-   * (-1 unset, 0, 1). Non-zero fails the run (with |err| shown, unless
-   * it is empty). NULL: none. The per-resource analysis is |steps|'
-   * analyze. */
-  int (*analyze_stack)(void *ud, const mp_resource *const *rs,
-                       const mp_resource *const *providers, const int *dbrs,
-                       size_t n, mp_err *err);
-  void *analyze_stack_ud;
+  /* The policy packs to analyse with (started and stopped by the caller;
+   * borrowed; none when |n_policy_packs| is 0). As Pulumi's step
+   * generator runs its analyzers (policy.c): every custom resource after
+   * its Check, on the generator thread (remediations, then analyses: the
+   * deployment sets |steps|' analyze hook itself), and the stack once the
+   * program has exited and its steps are done, before the deletes. What
+   * they find goes to |sink| as MP_EVENT_POLICY_VIOLATION and
+   * MP_EVENT_POLICY_REMEDIATION events: a resource's before its steps'
+   * events, the stack's before the deletes'. A mandatory violation makes
+   * the resource invalid in an update (no step of it runs, the run
+   * fails) and fails a preview at its end. */
+  mp_analyzer *const *policy_packs;
+  size_t n_policy_packs;
 } mp_deploy_opts;
 
 typedef struct mp_deploy_result {

@@ -10,6 +10,7 @@
  *   generator.c  the step generator's thread and its hand-off: the only
  *                code of the deployment that crosses threads
  *   refresh.c    the refresh steps and the refreshed snapshot's write
+ *   policy.c     the policy packs' analyses and their events
  * Everything runs on the loop thread, except the generator thread's loop
  * in generator.c and the pool works of ahead.c and invoke.c. */
 #ifndef MP_DEPLOY_INT_H
@@ -89,6 +90,7 @@ typedef struct gen_job {
   int rc;
   mp_err err;
   mp_diags diags;
+  mp_policy_diags policy; /* REGISTER: what the policy packs found */
   mp_chain *chain;   /* REGISTER: the chain */
   mp_chain **layers; /* DELETES */
   size_t nlayers;
@@ -106,6 +108,7 @@ typedef struct gen {
   mp_queue in;     /* loop -> generator */
   mp_queue out;    /* generator -> loop */
   uv_async_t wake; /* the loop's side: |out| has answers */
+  gen_job *current; /* generator thread only: the job it runs */
 } gen;
 
 /* A registration answered with a failure on a later loop iteration rather
@@ -192,8 +195,17 @@ static inline void mp__deploy_fail(deploy *d, int step) {
 /* What goal_dbrs' values point at: -1 (unset), 0, 1. */
 extern const int mp__deploy_dbr_values[3];
 
-/* The policy packs' stack analysis (policy.c): runs o->analyze_stack,
- * if any; on a failure records it and returns 1. */
+/* ---- policy packs (policy.c) ---- */
+/* The step generator's analyze hook (|ud| is the deployment; generator
+ * thread): every pack's Remediate, then every pack's Analyze, of |st|;
+ * the findings go to the current job's |policy|. 1 (with |err|) for a
+ * mandatory violation, an MP_E code when a pack's call failed. */
+int mp__deploy_analyze(void *ud, mp_resource *st, const mp_sg_analyzed *x,
+                       mp_diags *diags, mp_err *err);
+/* Emits |found| as policy events (loop thread). */
+void mp__deploy_policy_events(deploy *d, const mp_policy_diags *found);
+/* The packs' stack analysis, if any, its findings emitted; on a failure
+ * (a mandatory violation, a pack's error) records it and returns 1. */
 int mp__deploy_analyze_stack(deploy *d);
 
 /* ---- events and the parts' hooks (hooks.c) ---- */

@@ -21,6 +21,7 @@ void mp__deploy_gen_job_free(gen_job *j) {
   for (size_t i = 0; i < j->nlayers; i++) mp_chain_free(j->layers[i]);
   free(j->layers);
   mp_diags_destroy(&j->diags);
+  mp_policy_diags_destroy(&j->policy);
   free(j);
 }
 
@@ -32,8 +33,10 @@ static void run_job(deploy *d, gen_job *j) {
     j->goal = NULL;
     j->urn = mp_urn_new(d->o->stack.name, d->o->stack.project, g->parent,
                         g->type, g->name, NULL);
+    d->gen.current = j; /* the policy analysis's findings go to it */
     j->rc = mp_stepgen_register_ahead(d->sg, g, j->registration, j->ahead,
                                       &j->chain, &j->diags, &j->err);
+    d->gen.current = NULL;
     return;
   }
   j->rc = 0;

@@ -302,6 +302,8 @@ static int setup(deploy *d, mp_err *err) {
   so.project = o->stack.project;
   so.preview = o->dry_run;
   so.plan = o->plan ? &o->plan->hook : NULL;
+  so.analyze = o->n_policy_packs ? mp__deploy_analyze : NULL;
+  so.analyze_ud = d;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   create_parts(d);
   return 0;

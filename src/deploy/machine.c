@@ -254,6 +254,7 @@ static void deletes_planned(deploy *d, gen_job *j) {
 }
 
 void mp__deploy_on_answer(deploy *d, gen_job *j) {
+  mp__deploy_policy_events(d, &j->policy); /* before what they caused */
   for (size_t i = 0; i < j->diags.len; i++)
     mp__deploy_diag(d, j->diags.items[i].severity, j->diags.items[i].urn,
                     j->diags.items[i].message);

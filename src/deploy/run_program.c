@@ -37,8 +37,7 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
   po.leave_memory = 0; /* the operation runs after it */
   po.plan = NULL;
   po.steps.targets = po.steps.excludes = po.steps.replaces = NULL;
-  po.analyze_stack = NULL;
-  po.steps.analyze = NULL;
+  po.n_policy_packs = 0; /* its steps are not the operation's */
   po.sink = o->sink ? diagnostics_only : NULL;
   po.sink_ud = (void *)o;
   po.program_news_out = news;

@@ -18,7 +18,9 @@ typedef enum mp_event_kind {
   MP_EVENT_RES_OP_FAILED, /* a step failed */
   MP_EVENT_DIAGNOSTIC,
   MP_EVENT_SUMMARY,
-  MP_EVENT_CANCEL
+  MP_EVENT_CANCEL,
+  MP_EVENT_POLICY_VIOLATION,  /* a policy pack's violation */
+  MP_EVENT_POLICY_REMEDIATION /* a policy pack changed a resource's inputs */
 } mp_event_kind;
 
 /* The step metadata of resource events (Pulumi's StepEventMetadata). */
@@ -34,6 +36,19 @@ typedef struct mp_step_meta {
   int logical;  /* 1 for the step that represents the resource's logical op */
   const char *provider; /* provider reference, may be NULL */
 } mp_step_meta;
+
+/* A policy pack's finding (Pulumi's PolicyViolationEventPayload and
+ * PolicyRemediationEventPayload). */
+typedef struct mp_policy_finding {
+  const char *policy, *pack, *pack_version;
+  const char *level;       /* VIOLATION: "advisory", "mandatory" */
+  const char *description; /* VIOLATION: the policy's */
+  /* REMEDIATION: its change of the inputs' top-level keys, as Pulumi's
+   * short diff ("~special", "" for none), and the inputs it was given
+   * and those it made. */
+  const char *diff;
+  const mp_value *before, *after;
+} mp_policy_finding;
 
 typedef struct mp_event {
   mp_event_kind kind;
@@ -56,6 +71,9 @@ typedef struct mp_event {
    * name for events, [2i+1] its version (Pulumi's PolicyPacks). */
   const char *const *policy_packs;
   size_t n_policy_packs;
+  /* POLICY_VIOLATION (|message| the policy's) and POLICY_REMEDIATION;
+   * |urn| the resource's, NULL for the stack's own findings. */
+  const mp_policy_finding *policy;
 } mp_event;
 
 typedef void (*mp_event_sink)(void *ud, const mp_event *ev);

@@ -2,6 +2,7 @@
 #include "plugin/analyzer.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,7 @@ struct mp_analyzer {
   mp__plugin *p;
   char *dir, *name, *version;
   int remediates; /* a policy is configured at the remediate level */
+  atomic_int failed; /* an analysis call failed (any thread sets it) */
 };
 
 const char *mp_policy_level_name(mp_policy_level l) {
@@ -358,6 +360,16 @@ int mp_analyzer_start(mp_plugin_host *h, const char *dir,
 const char *mp_analyzer_name(const mp_analyzer *a) { return a->name; }
 const char *mp_analyzer_version(const mp_analyzer *a) { return a->version; }
 
+int mp_analyzer_failed(const mp_analyzer *a) {
+  return atomic_load(&((mp_analyzer *)a)->failed);
+}
+
+/* Notes that an analysis call of |a| failed (|rc| < 0). */
+static int noted(mp_analyzer *a, int rc) {
+  if (rc < 0) atomic_store(&a->failed, 1);
+  return rc;
+}
+
 void mp_analyzer_stop(mp_analyzer *a) {
   if (a == NULL) return;
   if (a->p) mp__plugin_release(a->p);
@@ -478,7 +490,7 @@ int mp_analyzer_analyze(mp_analyzer *a, const mp_analyzer_resource *r,
   extra_destroy(&x);
   if (rc == 0) add_diags(resp, r->urn, out);
   if (resp) protobuf_c_message_free_unpacked(&resp->base, NULL);
-  return rc;
+  return noted(a, rc);
 }
 
 /* The keys of |v| (an OBJECT or NULL) that |pick| keeps, sorted. */
@@ -562,7 +574,7 @@ int mp_analyzer_remediate(mp_analyzer *a, const mp_analyzer_resource *r,
     mp_value_free(*props);
     *props = NULL;
   }
-  return rc;
+  return noted(a, rc);
 }
 
 /* A resource's property dependencies as AnalyzerResource's map. */
@@ -635,5 +647,5 @@ int mp_analyzer_analyze_stack(mp_analyzer *a, const mp_analyzer_resource *rs,
   free(xs);
   free(res);
   free(ptrs);
-  return rc;
+  return noted(a, rc);
 }

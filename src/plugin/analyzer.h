@@ -64,6 +64,11 @@ int mp_analyzer_start(mp_plugin_host *h, const char *dir,
 const char *mp_analyzer_name(const mp_analyzer *a);
 const char *mp_analyzer_version(const mp_analyzer *a);
 
+/* Whether a call of Analyze, Remediate or AnalyzeStack failed (the pack
+ * crashed, hung or answered an error): the display marks the pack. Any
+ * thread. */
+int mp_analyzer_failed(const mp_analyzer *a);
+
 /* A resource as the analyzer sees it. */
 typedef struct mp_analyzer_resource {
   const char *urn, *type, *name, *parent;

@@ -62,8 +62,9 @@ typedef struct mp_stepgen_opts {
   const mp_strv *(*import_properties)(void *ud, const char *urn);
   void *import_properties_ud;
   const mp_sg_plan *plan; /* NULL: no plan to keep or to record */
-  /* Policy packs (issue 27): called on the generator's thread after a
-   * resource's Check and before its step is decided. It may replace
+  /* Policy packs (the deployment's analysis, deploy/policy.c): called on
+   * the generator's thread after a resource's Check and before its step
+   * is decided. It may replace
    * st->inputs (a remediation), add diagnostics, and fail the
    * registration (an MP_E code, with |err|) so that no step of the
    * resource runs. It returns 1 (with |err|) for a mandatory violation,

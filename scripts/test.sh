@@ -82,13 +82,15 @@ export MESON_TESTTHREADS=${MESON_TESTTHREADS:-$(((cores * 3 + 1) / 2))}
 # timeouts"): unless MINIPULUMI_TEST_TIMEOUT_MULTIPLIER is set, every
 # limit (meson's, through --timeout-multiplier below, and the runners'
 # own, which read the variable) is multiplied by 1 + the load average per
-# core at the start, rounded up: 1 on an idle machine, 12 with 22 other
-# processes running on 2 cores. The limits themselves are set for this
-# suite's own load (three tests a core), so only other work counts here.
+# core at the start, rounded up, at most 4: 1 on an idle machine, 4 with
+# 6 or more other processes running on 2 cores. The limits themselves are
+# set for this suite's own load (three tests a core), so only other work
+# counts here; past 4 a hang would hold the run for hours (tests ran 2 to
+# 3 times slower at a load average of 22 to 33).
 if [ -z "${MINIPULUMI_TEST_TIMEOUT_MULTIPLIER:-}" ]; then
   load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
   MINIPULUMI_TEST_TIMEOUT_MULTIPLIER=$(awk -v l="$load" -v c="$cores" \
-    'BEGIN { m = 1 + l / c; r = int(m); if (r < m) r++; print r }')
+    'BEGIN { m = 1 + l / c; r = int(m); if (r < m) r++; print (r > 4 ? 4 : r) }')
   export MINIPULUMI_TEST_TIMEOUT_MULTIPLIER
 fi
 echo "test: time limits x$MINIPULUMI_TEST_TIMEOUT_MULTIPLIER" \

@@ -3,7 +3,11 @@ page lists the commands, a group's page its subcommands, every page its
 flags. Shared by t1200-help-walk.py and cli_doc.py."""
 import os
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 
 def section(text, title):
@@ -60,7 +64,7 @@ class Binary:
     def run(self, *args):
         p = subprocess.run([self.path, *args], cwd=self.proj, env=self.env,
                            stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=60 * timeout_multiplier())
         return p.returncode, p.stdout, p.stderr
 
     def commands(self):

@@ -29,6 +29,13 @@ runtime: yaml
 YAML
 FAILS=0
 
+# limit SECONDS: a time limit for `timeout`, scaled by
+# MINIPULUMI_TEST_TIMEOUT_MULTIPLIER as the runners' are (tests/timeouts.py).
+limit() {
+  awk -v s="$1" -v m="${MINIPULUMI_TEST_TIMEOUT_MULTIPLIER:-1}" \
+    'BEGIN { print int(s * m + 0.999) }'
+}
+
 fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
 
 # run CMD...: runs minipulumi, keeping stdout in $OUT, stderr in $ERR and

@@ -9,7 +9,7 @@
 node_program dynamic
 export DYN_LOG="$T/calls.log"
 run stack init dev
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "up"
 
 STEP=2 run preview --diff

@@ -25,7 +25,7 @@ expect_rc 0 "first up"
 
 # trun CMD...: `run` under `timeout 10`.
 trun() {
-  timeout 10 "$M" "$@" </dev/null >"$T/out" 2>"$T/err"
+  timeout "$(limit 10)" "$M" "$@" </dev/null >"$T/out" 2>"$T/err"
   RC=$?
   OUT=$(cat "$T/out")
   ERR=$(cat "$T/err")

@@ -32,7 +32,7 @@ mkdir adir
 refused adir "it is not a regular file (a directory)"
 mkfifo afifo
 program afifo
-timeout 10 "$M" preview </dev/null >"$T/out" 2>"$T/err"
+timeout "$(limit 10)" "$M" preview </dev/null >"$T/out" 2>"$T/err"
 RC=$?
 OUT=$(cat "$T/out")
 [ "$RC" != 124 ] || fail "a FIFO does not hang the read"

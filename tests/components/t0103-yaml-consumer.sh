@@ -19,7 +19,7 @@ run preview
 expect_rc 0 "preview"
 expect_out "+ 6 to create" "preview plans the stack, first, the component, its two children and after"
 
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "up"
 expect_out "+ 6 created" "up creates the stack, first, the component, its two children and after"
 expect_out "petcomp:index:Pet pet created" "the component is registered under the schema's token"
@@ -62,7 +62,7 @@ run preview --diff
 expect_rc 0 "preview --diff"
 expect_out "+-random:index/randomPet:RandomPet: (replace)" "a new prefix replaces the pet child"
 expect_out 'prefix: "a" => "b"' "preview --diff shows the child's changed input"
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "up with the new prefix"
 expect_out "random:index:RandomPet petchild replaced" "the pet child is replaced"
 expect_not_out "petcomp:index:Pet pet deleted" "the component stays"

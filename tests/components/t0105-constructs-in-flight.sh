@@ -14,7 +14,7 @@ expect_rc 0 "stack init"
 run config set count 12
 # A bound far above the update's length (seconds), so that a stall fails
 # this test instead of waiting for the suite's timeout.
-timeout 900 "$M" up --yes --parallel 1 </dev/null >"$T/out" 2>"$T/err"
+timeout "$(limit 900)" "$M" up --yes --parallel 1 </dev/null >"$T/out" 2>"$T/err"
 RC=$?
 OUT=$(cat "$T/out")
 ERR=$(cat "$T/err")

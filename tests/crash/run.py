@@ -53,6 +53,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 PROJECT = "crash"
 STACK = "dev"
@@ -207,7 +209,7 @@ class Env:
     def run(self, *cmd, check=True):
         p = subprocess.run(self.argv(*cmd), env=self.env(),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=300)
+                           timeout=300 * timeout_multiplier())
         log_append(self.root, cmd, p.returncode, p.stdout)
         if check and p.returncode != 0:
             raise Failure("`minipulumi %s` exited %d:\n%s" %
@@ -227,7 +229,7 @@ class Env:
         p = subprocess.run([self.args.verify, backend(self.args, self.root),
                             PROJECT, STACK, "--export", path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=120)
+                           timeout=120 * timeout_multiplier())
         log_append(self.root, ["mp_verify_state"], p.returncode, p.stdout)
         if p.returncode != 0:
             raise Failure("state check failed (exit %d):\n%s" %

@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PASS = "fixture-passphrase"
@@ -129,7 +131,7 @@ class World:
         p = subprocess.run([self.args.minipulumi, "--non-interactive",
                             "--color", "never"] + list(cmd), cwd=self.proj,
                            env=e, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=120)
+                           stderr=subprocess.PIPE, timeout=120 * timeout_multiplier())
         out = p.stdout.decode() + p.stderr.decode()
         if p.returncode != rc:
             raise Failure("`minipulumi %s` exited %d, not %d: %s" % (
@@ -238,7 +240,7 @@ def case_pulumi_lock(w):
         expect(lock["pid"] == p.pid, "the lock names the process")
     finally:
         open(go, "w").close()
-        expect(p.wait(timeout=120) == 0, "up with the command resource")
+        expect(p.wait(timeout=120 * timeout_multiplier()) == 0, "up with the command resource")
     expect(not os.listdir(d), "the lock file is gone after up")
 
 

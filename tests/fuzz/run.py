@@ -54,6 +54,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 PROJECT = "fuzz"
 STACK = "dev"
@@ -418,7 +420,7 @@ class Runner:
                             self.backend(root), PROJECT, STACK,
                             "--check-unlocked", "--quiet", "--export",
                             export], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=60)
+                           stderr=subprocess.STDOUT, timeout=60 * timeout_multiplier())
         if p.returncode != 0:
             raise Failure("state check failed (exit %d): %s" % (
                 p.returncode, p.stdout.decode(errors="replace").strip()))
@@ -445,7 +447,7 @@ class Runner:
         p = subprocess.run([self.args.load, self.backend(root),
                             PROJECT, STACK, prior_path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           env=self.env(root), timeout=60)
+                           env=self.env(root), timeout=60 * timeout_multiplier())
         if p.returncode != 0:
             raise Failure("generated prior refused (a generator bug?): %s"
                           % p.stdout.decode(errors="replace").strip())
@@ -546,7 +548,7 @@ def template_secrets(args, work):
     r.new_state(root)
     p = subprocess.run(r.cli(root, ["stack", "init", STACK]),
                        env=r.env(root), stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=120)
+                       stderr=subprocess.STDOUT, timeout=120 * timeout_multiplier())
     if p.returncode != 0:
         raise SystemExit("fuzz: cannot create the template stack: %s" %
                          p.stdout.decode(errors="replace"))

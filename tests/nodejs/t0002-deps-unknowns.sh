@@ -12,7 +12,7 @@ expect_out "secondId   : output<string>" "derived from an unknown"
 expect_out 'known      : "plain"' "a known output"
 expect_out "+ 4 to create" "the plan (the default provider is not counted)"
 
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "up"
 SECOND=$(echo "$OUT" | sed -n 's/.*secondId *: *"\(.*\)"/\1/p')
 [ -n "$SECOND" ] || fail "no secondId output: $OUT"

@@ -6,7 +6,7 @@ node_program components
 run stack init dev
 run config set greeting hello
 run config set --secret token s3cr3t
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "up of the referenced stack"
 
 node_program stackref

@@ -13,7 +13,7 @@ run preview
 expect_rc 0 "preview"
 [ ! -s "$DYN_LOG" ] || fail "preview called create: $(cat "$DYN_LOG")"
 
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "up"
 expect_out 'aGreeting: "hello one!"' "create's outputs, configured from the stack config"
 expect_out 'aId      : "k1-one"' "the provider's id"

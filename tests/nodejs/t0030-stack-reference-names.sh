@@ -28,7 +28,7 @@ for backend in sqlite file; do
   for p in p1 p3; do
     project $p
     run stack init dev
-    run up --yes
+    run up --yes --skip-preview
     expect_rc 0 "$backend: up of $p/dev"
   done
   run stack init consumer

@@ -17,7 +17,7 @@ echo '{"v": "live"}' >"$MINIPULUMI_TEST_WORLD/imp-1.json"
 echo '{"v": "live", "__replaceKeys": ["v"]}' >"$MINIPULUMI_TEST_WORLD/imp-2.json"
 run stack init dev
 
-run up --yes
+run up --yes --skip-preview
 expect_rc 0 "first up"
 
 # ---- refresh: drift in the outputs only ----

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 node_program refreshprog
 run stack init dev
-REFRESHPROG_VERSION=1 run up --yes
+REFRESHPROG_VERSION=1 run up --yes --skip-preview
 expect_rc 0 "up"
 state_json
 BEFORE=$STATE

@@ -31,6 +31,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pgtest  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 PROJECT = "race"
 STACK = "dev"
@@ -68,7 +70,7 @@ class Lab:
     def run(self, proj, stack, *cmd):
         p = subprocess.run(self.argv(proj, stack, *cmd), env=self.env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=120)
+                           timeout=120 * timeout_multiplier())
         if p.returncode != 0:
             raise Failure("`minipulumi %s` exited %d: %s" % (
                 " ".join(cmd), p.returncode, p.stderr.decode()[-800:]))
@@ -131,10 +133,10 @@ def race(lab, rnd, workers):
         time.sleep(0.005)
     out = []
     for w, p in enumerate(procs):
-        _, err = p.communicate(timeout=60)
+        _, err = p.communicate(timeout=60 * timeout_multiplier())
         out.append((w, p.pid, p.returncode, err.decode(errors="replace"),
                     order.index(w) if w in order else None))
-    _, oerr = other.communicate(timeout=60)
+    _, oerr = other.communicate(timeout=60 * timeout_multiplier())
     return out, (other.returncode, oerr.decode(errors="replace"))
 
 

@@ -39,6 +39,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pgtest  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 LEASE = 1.5
 # frozen: a second runner must reach its lock check within one lease of
@@ -102,7 +104,8 @@ class Case:
                 "-C", self.proj, "-s", "dev"] + list(cmd)
 
     def run(self, *cmd):
-        p = subprocess.run(self.argv(*cmd), env=self.env, timeout=120,
+        p = subprocess.run(self.argv(*cmd), env=self.env,
+                           timeout=120 * timeout_multiplier(),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         return p.returncode, p.stdout.decode(), p.stderr.decode()
 
@@ -121,7 +124,7 @@ class Case:
 
     def finish(self, p):
         """Waits for |p|; returns its output."""
-        p.wait(timeout=60)
+        p.wait(timeout=60 * timeout_multiplier())
         self.bg_out.seek(0)
         out = self.bg_out.read()
         self.bg_out.close()

@@ -41,6 +41,8 @@ import sys
 import tempfile
 import time
 import urllib.parse
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 SKIP = 77
 PASSWORD = "mp-test-Pw-7f3a9c"
@@ -193,7 +195,7 @@ def psql(url, sql, check=True):
     p = subprocess.run([os.path.join(bindir, "psql"), "-X", "-q", "-A", "-t",
                         "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=120)
+                       timeout=120 * timeout_multiplier())
     if check and p.returncode != 0:
         raise RuntimeError("psql %r: %s" % (sql, p.stderr.decode(
             errors="replace").strip()))

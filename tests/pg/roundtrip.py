@@ -28,6 +28,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pgtest  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 PROGRAM = """name: trip
 runtime: yaml
@@ -98,7 +100,7 @@ class Cli:
                             "--non-interactive", "--color", "never", "-C",
                             self.proj, "-s", "dev"] + list(cmd),
                            env=self.env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=120)
+                           stderr=subprocess.PIPE, timeout=120 * timeout_multiplier())
         if p.returncode != 0:
             raise Failure("`minipulumi %s` on %s exited %d: %s" % (
                 " ".join(cmd), backend.split(":")[0], p.returncode,

@@ -47,6 +47,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timeouts import timeout_multiplier  # noqa: E402  (tests/timeouts.py)
 
 PROJECT = "soak"
 STACK = "dev"
@@ -414,7 +416,7 @@ class Stack:
         t0 = time.monotonic()
         p = subprocess.run(self.argv(cmd), env=self.env(),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=600)
+                           timeout=600 * timeout_multiplier())
         self.log(cmd, p.returncode, p.stdout, time.monotonic() - t0)
         return p.returncode, p.stdout
 
@@ -472,7 +474,7 @@ class Stack:
         p = subprocess.run([self.args.verify, self.backend, PROJECT, STACK,
                             "--export", path, "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=300)
+                           timeout=300 * timeout_multiplier())
         self.log(["mp_verify_state"], p.returncode, p.stdout,
                  time.monotonic() - t0)
         if p.returncode != 0:

@@ -20,11 +20,11 @@
 #include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
-#include "cli/plan_file.h"
 #include "cli/providers.h"
 #include "cli/render.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "deploy/plan_file.h"
 #include "lang/nodejs.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
@@ -287,7 +287,8 @@ static mp_source *program_again(void *ud) {
 static int plan_open(run *r, int dry_run, mp_plan **out, mp_err *err) {
   *out = NULL;
   if (r->f->plan)
-    return mp_cli_plan_read(r->f->plan, r->pp ? &r->crypter : NULL, out, err);
+    return mp_plan_file_read(r->f->plan, r->pp ? &r->crypter : NULL, out,
+                             err);
   if (dry_run && r->f->save_plan) *out = mp_plan_new(0);
   return 0;
 }
@@ -445,8 +446,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                                     : mp_cli_stack_config_path(ctx, r->stack);
       char *plan_config = mp_cli_update_config(path);
       free(path);
-      rc = mp_cli_plan_write(o.plan, r->f->save_plan, plan_config, o.crypter,
-                             err);
+      rc = mp_plan_file_write(o.plan, r->f->save_plan, plan_config, o.crypter,
+                              err);
       free(plan_config);
     }
     mp_plan_free(o.plan);

@@ -33,7 +33,7 @@ typedef struct mp_op_flags {
   int show_policy_remediations; /* up, preview (issue 27) */
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
-  /* Update plans (cli/plan_file.h): preview --save-plan, up --plan. */
+  /* Update plans (deploy/plan_file.h): preview --save-plan, up --plan. */
   const char *save_plan, *plan;
   const char *strict_plan; /* up --strict: the preview's plan file */
   /* What the Automation API passes (cli/op_automation.c): --client (the

@@ -1,7 +1,7 @@
 /* minipulumi import TYPE NAME ID | --file FILE: adopts existing cloud
  * objects into the stack, as Pulumi's `import` does. The command runs an
  * update whose program registers the resources to import, each with the
- * `import` option (import_source.h), and targets only them, so that
+ * `import` option (deploy/import_source.h), and targets only them, so that
  * nothing else in the stack changes and an import takes the inputs its
  * provider read. With
  * --generate-code (the default) it then prints the YAML resource block to
@@ -15,12 +15,12 @@
 #include "cli/cli.h"
 #include "cli/import_code_ts.h"
 #include "cli/import_refs.h"
-#include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
 #include "cli/operation.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "deploy/import_source.h"
 #include "engine/urn.h"
 #include "lang/ynode.h"
 

@@ -42,7 +42,7 @@ typedef struct mp_op_flags {
    * Pulumi.<stack>.yaml). */
   const char *client, *exec_kind, *exec_agent, *config_file;
   /* `import`: the resources to import (their program runs instead of the
-   * project's; cli/import_source.h), or NULL. They are the targets. */
+   * project's; deploy/import_source.h), or NULL. They are the targets. */
   const struct mp_import_list *import;
   mp_strv targets, excludes, replaces, target_replaces, config;
   mp_op_more more; /* issue 37's flags (op_more.h) */

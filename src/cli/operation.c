@@ -402,7 +402,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
     o.asset_fetch = mp_http_fetch_asset;
-    o.asset_fetch_ud = (void *)mp_cli_http_opts();
+    o.asset_fetch_ud = (void *)&ctx->http.opts;
     char pulumi_version[96];
     mp_cli_version_text(pulumi_version, sizeof(pulumi_version));
     o.pulumi_version = pulumi_version;

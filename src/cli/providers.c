@@ -117,6 +117,7 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
   set->cache = mp_cli_plugin_cache_dir();
   set->err = ctx->err;
   set->interrupt = &ctx->interrupt;
+  set->http = &ctx->http;
   pthread_mutex_init(&set->mu, NULL);
   mp_strv_init(&set->urls);
 }

@@ -30,6 +30,7 @@ typedef struct mp_cli_providers {
   char *cache;
   FILE *err;
   const volatile sig_atomic_t *interrupt; /* the command's; ends a download */
+  const mp_cli_http *http;                /* the command's (mp_ctx.http) */
   pthread_mutex_t mu;
   mp_strv urls; /* pairs: key, URL */
 } mp_cli_providers;

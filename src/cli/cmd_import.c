@@ -255,7 +255,6 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "diff", &f.diff, "show the resources' properties"),
       MP_OPT_BOOL_('j', "json", &f.json, "print JSON events"),
       MP_OPT_INT_('p', "parallel", &f.parallel, "N", "at most N provider calls at once"),
-      /* issue 37 */
       MP_OPT_STR_(0, "from", &from, "CONVERTER",
                   "import from another tool's state (not available: no "
                   "converters)"),
@@ -274,10 +273,10 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "config-file", &f.config_file, "file",
                   "use this file for the stack's configuration instead of "
                   "Pulumi.<stack>.yaml"),
-      MP_OPT_BOOL_('d', "debug", &f.more.debug,
+      MP_OPT_BOOL_('d', "debug", &f.output.debug,
                    "Print detailed debugging output during resource "
                    "operations"),
-      MP_OPT_BOOL_(0, "suppress-permalink", &f.more.suppress_permalink,
+      MP_OPT_BOOL_(0, "suppress-permalink", &f.output.suppress_permalink,
                    "Suppress display of the state permalink (there is none)"),
       MP_OPT_BOOL_(0, "suppress-progress", &f.suppress_progress,
                    "don't redraw the table in place; print one line per "

@@ -73,7 +73,7 @@ struct mp_ctx {
   /* An operation's --config-file: the stack's config file, instead of
    * Pulumi.<stack>.yaml in the project's folder. */
   const char *config_file;
-  int fully_qualify;   /* -Q/--fully-qualify-stack-names (issue 37) */
+  int fully_qualify;   /* -Q/--fully-qualify-stack-names */
   /* -v/--verbose, --logtostderr, --logflow, --tracing (cli/logging.h
    * makes |log| of them), -e/--emoji, --disable-integrity-checking */
   int verbose, logtostderr, logflow, emoji, no_integrity;

@@ -314,7 +314,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   s.event_log = r->event_log;
   s.event_log_errno = &r->event_log_errno;
   s.event_stream = r->event_stream;
-  if (dry_run && r->f->more.import_file)
+  if (dry_run && r->f->output.import_file)
     s.import_out = mp_import_file_out_new();
   ctx->previewing = dry_run;
   if (digest_mode) {
@@ -339,7 +339,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                          .show_reads = r->f->show_reads,
                          .show_replacement_steps = r->f->show_replacement_steps,
                          .suppress_outputs = r->f->suppress_outputs,
-                         .show_debug = r->f->more.debug,
+                         .show_debug = r->f->output.debug,
                          .print_policies = mp_policy_run_print,
                          .print_policies_ud = &policy};
     s.display = mp_display_new(&o);
@@ -415,7 +415,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.steps.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
     o.serial_stepgen = r->f->serial_stepgen;
-    o.debug = r->f->more.debug;
+    o.debug = r->f->output.debug;
     o.steps.ignore_protect = r->f->ignore_protect;
     o.steps.import_only = r->f->import != NULL;
     if (r->f->import) {
@@ -474,7 +474,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     mp_preview_digest_free(s.digest);
   }
   if (s.import_out && rc == 0 && !res->failed)
-    rc = mp_import_file_out_write(s.import_out, r->f->more.import_file, err);
+    rc = mp_import_file_out_write(s.import_out, r->f->output.import_file, err);
   mp_import_file_out_free(s.import_out);
   mp_policy_run_destroy(&policy);
   free(header);
@@ -793,7 +793,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "debugger flags (e.g. NODE_OPTIONS=--inspect) "
                         "instead");
   ctx->config_file = f->config_file;
-  int status = mp_op_more_check(ctx, &f->more);
+  int status = mp_op_output_check(ctx, &f->output);
   if (status == 0) status = mp_op_policy_check(ctx, &f->policy);
   if (status) return status;
   mp_cli_secrets_head_start(ctx);
@@ -803,7 +803,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   ctx->offer_new_stack = kind == MP_DEPLOY_UPDATE;
   status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
-  if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);
+  if (f->output.show_config && !f->json) mp_op_output_show_config(ctx, stack);
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();

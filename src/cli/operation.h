@@ -7,7 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/ctx.h"
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 #include "cli/op_policy.h"
 #include "deploy/deploy.h"
 #include "plugin/plugin.h"
@@ -29,7 +29,7 @@ typedef struct mp_op_flags {
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
-  int show_reads; /* --show-reads (issue 37) */
+  int show_reads; /* --show-reads */
   int show_policy_remediations; /* up, preview (issue 27) */
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
@@ -45,7 +45,7 @@ typedef struct mp_op_flags {
    * project's; deploy/import_source.h), or NULL. They are the targets. */
   const struct mp_import_list *import;
   mp_strv targets, excludes, replaces, target_replaces, config;
-  mp_op_more more; /* issue 37's flags (op_more.h) */
+  mp_op_output output; /* the output flags (op_output.h) */
   mp_op_policy policy; /* --policy-pack, --policy-pack-config (op_policy.h) */
 } mp_op_flags;
 

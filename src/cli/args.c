@@ -30,7 +30,7 @@ static void global_opts(mp_ctx *ctx, mp_opt out[MP_GLOBAL_OPTS]) {
                   "colorize output: always, never, raw or auto"),
       MP_OPT_BOOL_('Q', "fully-qualify-stack-names", &ctx->fully_qualify,
                    "show fully-qualified stack names"),
-      /* issue 37: logs, traces and the display's emoji */
+      /* logs, traces and the display's emoji */
       MP_OPT_INT_('v', "verbose", &ctx->verbose, "level",
                   "enable verbose logging of the engine at this level "
                   "(e.g. 9); see --logtostderr"),

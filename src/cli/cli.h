@@ -63,7 +63,6 @@ int mp_cmd_state_repair(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_move(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_edit(int argc, const char **argv, mp_ctx *ctx);
 
-/* issue 37: the rest of the command line (one file each) */
 int mp_cmd_state_protect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_taint(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_state_untaint(int argc, const char **argv, mp_ctx *ctx);

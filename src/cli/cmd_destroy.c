@@ -1,7 +1,7 @@
 /* minipulumi destroy: delete every resource of the stack. */
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {
@@ -17,8 +17,8 @@ int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "destroy");
-  mp_op_more_opts more; /* issue 37 */
-  mp_op_more_opts_init(&more, &f.more);
+  mp_op_output_opts output;
+  mp_op_output_opts_init(&output, &f.output);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('y', "yes", &f.yes, "approve the destroy after the preview without asking"),
       MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before destroying"),
@@ -32,7 +32,7 @@ int mp_cmd_destroy(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "remove", &f.remove, "remove the stack and its config file afterwards"),
       MP_OPT_GROUP_(shared.rows),
       MP_OPT_BOOL_('r', "refresh", &f.refresh, "refresh the stack's state before the destroy"),
-      MP_OPT_GROUP_(more.rows),
+      MP_OPT_GROUP_(output.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "destroy", &pos, 0, 0);

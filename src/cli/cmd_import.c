@@ -1,7 +1,7 @@
 /* minipulumi import TYPE NAME ID | --file FILE: adopts existing cloud
  * objects into the stack, as Pulumi's `import` does. The command runs an
  * update whose program registers the resources to import, each with the
- * `import` option (import_source.h), and targets only them, so that
+ * `import` option (deploy/import_source.h), and targets only them, so that
  * nothing else in the stack changes and an import takes the inputs its
  * provider read. With
  * --generate-code (the default) it then prints the YAML resource block to
@@ -15,12 +15,12 @@
 #include "cli/cli.h"
 #include "cli/import_code_ts.h"
 #include "cli/import_refs.h"
-#include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
 #include "cli/operation.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "deploy/import_source.h"
 #include "engine/urn.h"
 #include "lang/ynode.h"
 
@@ -255,7 +255,6 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "diff", &f.diff, "show the resources' properties"),
       MP_OPT_BOOL_('j', "json", &f.json, "print JSON events"),
       MP_OPT_INT_('p', "parallel", &f.parallel, "N", "at most N provider calls at once"),
-      /* issue 37 */
       MP_OPT_STR_(0, "from", &from, "CONVERTER",
                   "import from another tool's state (not available: no "
                   "converters)"),
@@ -274,10 +273,10 @@ int mp_cmd_import(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "config-file", &f.config_file, "file",
                   "use this file for the stack's configuration instead of "
                   "Pulumi.<stack>.yaml"),
-      MP_OPT_BOOL_('d', "debug", &f.more.debug,
+      MP_OPT_BOOL_('d', "debug", &f.output.debug,
                    "Print detailed debugging output during resource "
                    "operations"),
-      MP_OPT_BOOL_(0, "suppress-permalink", &f.more.suppress_permalink,
+      MP_OPT_BOOL_(0, "suppress-permalink", &f.output.suppress_permalink,
                    "Suppress display of the state permalink (there is none)"),
       MP_OPT_BOOL_(0, "suppress-progress", &f.suppress_progress,
                    "don't redraw the table in place; print one line per "

@@ -55,7 +55,7 @@ static int install(mp_ctx *ctx, const install_args *a) {
                         .name = a->name, .version = &a->version,
                         .server = a->server, .checksum = a->checksum,
                         .reinstall = a->reinstall,
-                        .cancel = &ctx->interrupt};
+                        .cancel = &ctx->interrupt, .http = &ctx->http};
       if (mp_cli_download_install(&f, &err) < 0)
         status = mp_cli_fail(ctx, MP_EXIT_ERROR, &err);
     }
@@ -71,8 +71,8 @@ static int install(mp_ctx *ctx, const install_args *a) {
 static int latest(mp_ctx *ctx, install_args *a) {
   mp_err err;
   mp_err_clear(&err);
-  if (mp_cli_latest_version(a->kind, a->name, a->server, &a->version, &err) ==
-      0)
+  if (mp_cli_latest_version(a->kind, a->name, a->server, &ctx->http,
+                            &a->version, &err) == 0)
     return 0;
   if (err.code == MP_EINVAL && a->server)
     return mp_cli_error(ctx, MP_EXIT_ERROR,

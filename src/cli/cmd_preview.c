@@ -1,7 +1,7 @@
 /* minipulumi preview: show what `up` would do, changing nothing. */
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {
@@ -17,8 +17,8 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "preview");
-  mp_op_more_opts more; /* issue 37 */
-  mp_op_more_opts_init(&more, &f.more);
+  mp_op_output_opts output;
+  mp_op_output_opts_init(&output, &f.output);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('r', "refresh", &f.refresh, "refresh the stack's state first"),
       MP_OPT_BOOL_('j', "json", &f.json, "print one JSON document describing the preview"),
@@ -32,10 +32,10 @@ int mp_cmd_preview(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "run-program", &f.run_program, "Run the program to determine up-to-date state for providers to refresh resources, this only applies if --refresh is set"),
       MP_OPT_GROUP_(shared.rows),
       MP_OPT_BOOL_(0, "show-policy-remediations", &f.show_policy_remediations, "Show per-resource policy remediation details instead of a summary"),
-      MP_OP_SECRETS_PROVIDER_ROW(&f.more),
-      MP_OP_IMPORT_FILE_ROW(&f.more),
+      MP_OP_SECRETS_PROVIDER_ROW(&f.output),
+      MP_OP_IMPORT_FILE_ROW(&f.output),
       MP_OPT_STR_(0, "save-plan", &f.save_plan, "file", "Save the operations proposed by the preview to a plan file at the given path"),
-      MP_OPT_GROUP_(more.rows),
+      MP_OPT_GROUP_(output.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "preview", &pos, 0, 0);

@@ -3,7 +3,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {
@@ -19,8 +19,8 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "refresh");
-  mp_op_more_opts more; /* issue 37 */
-  mp_op_more_opts_init(&more, &f.more);
+  mp_op_output_opts output;
+  mp_op_output_opts_init(&output, &f.output);
   mp_strv imports;
   mp_strv_init(&imports);
   const mp_opt opts[] = {
@@ -35,7 +35,7 @@ int mp_cmd_refresh(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_BOOL_(0, "run-program", &f.run_program, "run the program to determine up-to-date state for providers to refresh resources"),
       MP_OPT_BOOL_(0, "expect-no-changes", &f.expect_no_changes, "fail (exit 7) if the refresh changed anything"),
       MP_OPT_GROUP_(shared.rows),
-      MP_OPT_GROUP_(more.rows),
+      MP_OPT_GROUP_(output.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "refresh", &pos, 0, 0);

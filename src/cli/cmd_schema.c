@@ -3,7 +3,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/messages.h"
-#include "cli/schema_check.h"
+#include "lang/schema_check.h"
 
 static const mp_cmd_help check_help = {
     "minipulumi schema check <schema_source> [flags]",

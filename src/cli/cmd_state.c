@@ -15,7 +15,6 @@ static const mp_subcmd subs[] = {
      "Move resources from one stack to another"},
     {"edit", NULL, NULL, mp_cmd_state_edit,
      "Edit the current stack's state in your EDITOR"},
-    /* issue 37 */
     {"protect", NULL, NULL, mp_cmd_state_protect,
      "Protect resource in a stack's state"},
     {"taint", NULL, NULL, mp_cmd_state_taint,

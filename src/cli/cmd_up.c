@@ -2,7 +2,7 @@
  * resources. */
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 #include "cli/operation.h"
 
 static const mp_cmd_help help = {
@@ -19,8 +19,8 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
   mp_strv_init(&pos);
   mp_op_shared_opts shared;
   mp_op_shared_opts_init(&shared, &f, "update");
-  mp_op_more_opts more; /* issue 37 */
-  mp_op_more_opts_init(&more, &f.more);
+  mp_op_output_opts output;
+  mp_op_output_opts_init(&output, &f.output);
   const mp_opt opts[] = {
       MP_OPT_BOOL_('y', "yes", &f.yes, "approve the update after the preview without asking"),
       MP_OPT_BOOL_('f', "skip-preview", &f.skip_preview, "do not preview before updating"),
@@ -38,8 +38,8 @@ int mp_cmd_up(int argc, const char **argv, mp_ctx *ctx) {
       MP_OPT_STR_(0, "plan", &f.plan, "file", "Path to a plan file to use for the update. The update will not perform operations that exceed its plan (e.g. replacements instead of updates, or updates instead of sames)."),
       MP_OPT_GROUP_(shared.rows),
       MP_OPT_BOOL_(0, "show-policy-remediations", &f.show_policy_remediations, "Show per-resource policy remediation details instead of a summary"),
-      MP_OP_SECRETS_PROVIDER_ROW(&f.more),
-      MP_OPT_GROUP_(more.rows),
+      MP_OP_SECRETS_PROVIDER_ROW(&f.output),
+      MP_OPT_GROUP_(output.rows),
       MP_OPT_END_};
   int rc = mp_args_parse(ctx, &help, opts, argc, argv, &pos);
   if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, "up", &pos, 0, 0);

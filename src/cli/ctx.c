@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/plugins.h"
 #include "cli/secrets.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -26,6 +27,7 @@ void mp_ctx_init(mp_ctx *ctx) {
   ctx->previewing = 1; /* no update runs yet */
   ctx->leave_memory = !MP_SANITIZED;
   mp_log_init(&ctx->log);
+  mp_cli_http_read(&ctx->http);
 }
 
 static void project_free(mp_cli_project *p) {

@@ -13,6 +13,7 @@
 #include "engine/mem.h"
 #include "engine/value.h"
 #include "lang/yaml_host.h"
+#include "plugin/http_get.h"
 #include "state/store.h"
 
 typedef enum mp_color_mode {
@@ -47,6 +48,15 @@ typedef struct mp_command {
   const char *summary;
 } mp_command;
 
+/* The HTTP settings Pulumi's Go runtime takes from the environment
+ * (cli/plugin_download.c, mp_cli_http_read). */
+typedef struct mp_cli_http {
+  mp_http_opts opts;
+  /* MINIPULUMI_DOWNLOAD_STALL_SECONDS as given, when it is no positive
+   * whole number (downloads then refuse to start); else NULL. */
+  const char *bad_stall;
+} mp_cli_http;
+
 struct mp_ctx {
   /* Global flags; the strings point into argv or the environment. */
   const char *cwd;     /* --cwd/-C, NULL: the process's folder */
@@ -63,7 +73,7 @@ struct mp_ctx {
   /* An operation's --config-file: the stack's config file, instead of
    * Pulumi.<stack>.yaml in the project's folder. */
   const char *config_file;
-  int fully_qualify;   /* -Q/--fully-qualify-stack-names (issue 37) */
+  int fully_qualify;   /* -Q/--fully-qualify-stack-names */
   /* -v/--verbose, --logtostderr, --logflow, --tracing (cli/logging.h
    * makes |log| of them), -e/--emoji, --disable-integrity-checking */
   int verbose, logtostderr, logflow, emoji, no_integrity;
@@ -106,6 +116,11 @@ struct mp_ctx {
    * memory-only structures to the exit (mp_deploy_opts.leave_memory); 0 in
    * sanitizer builds, whose leak check wants every free. */
   int leave_memory;
+
+  /* The certificates, proxies and stall limit of HTTP downloads (plugins,
+   * the assets a program sends), read from the environment once, when the
+   * context is made (mp_cli_http_read). */
+  mp_cli_http http;
 
   /* The engine's logs and trace (cli/logging.h); handed to the
    * deployment and the plugin host. */

@@ -42,7 +42,6 @@ static const mp_command commands[] = {
     {"watch", mp_cmd_watch, "Continuously update the resources in a stack"},
     {"install", mp_cmd_install, "Install the project's dependencies"},
     {"about", mp_cmd_about, "Print information about the CLI, project and stack"},
-    /* issue 37: the rest of the command line */
     {"gen-completion", mp_cmd_gen_completion,
      "Generate a completion script for bash, zsh or fish"},
     {"package", mp_cmd_package, "Work with Pulumi packages"},

@@ -17,14 +17,14 @@
 #include "cli/config_values.h"
 #include "cli/display.h"
 #include "cli/event_stream.h"
-#include "cli/import_source.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
-#include "cli/plan_file.h"
 #include "cli/providers.h"
 #include "cli/render.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"
+#include "deploy/import_source.h"
+#include "deploy/plan_file.h"
 #include "lang/nodejs.h"
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
@@ -244,7 +244,8 @@ static mp_source *program_again(void *ud) {
 static int plan_open(run *r, int dry_run, mp_plan **out, mp_err *err) {
   *out = NULL;
   if (r->f->plan)
-    return mp_cli_plan_read(r->f->plan, r->pp ? &r->crypter : NULL, out, err);
+    return mp_plan_file_read(r->f->plan, r->pp ? &r->crypter : NULL, out,
+                             err);
   if (dry_run && r->f->save_plan) *out = mp_plan_new(0);
   return 0;
 }
@@ -270,7 +271,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   s.event_log = r->event_log;
   s.event_log_errno = &r->event_log_errno;
   s.event_stream = r->event_stream;
-  if (dry_run && r->f->more.import_file)
+  if (dry_run && r->f->output.import_file)
     s.import_out = mp_import_file_out_new();
   ctx->previewing = dry_run;
   if (digest_mode) {
@@ -295,7 +296,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                          .show_reads = r->f->show_reads,
                          .show_replacement_steps = r->f->show_replacement_steps,
                          .suppress_outputs = r->f->suppress_outputs,
-                         .show_debug = r->f->more.debug,
+                         .show_debug = r->f->output.debug,
                          .print_policies = mp_policy_run_print,
                          .print_policies_ud = &policy};
     s.display = mp_display_new(&o);
@@ -358,7 +359,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.root_dir = ctx->project->dir;
     o.organization = "organization";
     o.asset_fetch = mp_http_fetch_asset;
-    o.asset_fetch_ud = (void *)mp_cli_http_opts();
+    o.asset_fetch_ud = (void *)&ctx->http.opts;
     char pulumi_version[96];
     mp_cli_version_text(pulumi_version, sizeof(pulumi_version));
     o.pulumi_version = pulumi_version;
@@ -371,7 +372,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.steps.exclude_dependents = r->f->exclude_dependents;
     o.continue_on_error = r->f->continue_on_error;
     o.serial_stepgen = r->f->serial_stepgen;
-    o.debug = r->f->more.debug;
+    o.debug = r->f->output.debug;
     o.steps.ignore_protect = r->f->ignore_protect;
     o.steps.import_only = r->f->import != NULL;
     if (r->f->import) {
@@ -402,8 +403,8 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
                                     : mp_cli_stack_config_path(ctx, r->stack);
       char *plan_config = mp_cli_update_config(path);
       free(path);
-      rc = mp_cli_plan_write(o.plan, r->f->save_plan, plan_config, o.crypter,
-                             err);
+      rc = mp_plan_file_write(o.plan, r->f->save_plan, plan_config, o.crypter,
+                              err);
       free(plan_config);
     }
     mp_plan_free(o.plan);
@@ -430,7 +431,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     mp_preview_digest_free(s.digest);
   }
   if (s.import_out && rc == 0 && !res->failed)
-    rc = mp_import_file_out_write(s.import_out, r->f->more.import_file, err);
+    rc = mp_import_file_out_write(s.import_out, r->f->output.import_file, err);
   mp_import_file_out_free(s.import_out);
   mp_policy_run_destroy(&policy);
   free(header);
@@ -749,7 +750,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
                         "debugger flags (e.g. NODE_OPTIONS=--inspect) "
                         "instead");
   ctx->config_file = f->config_file;
-  int status = mp_op_more_check(ctx, &f->more);
+  int status = mp_op_output_check(ctx, &f->output);
   if (status == 0) status = mp_op_policy_check(ctx, &f->policy);
   if (status) return status;
   mp_cli_secrets_head_start(ctx);
@@ -759,7 +760,7 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   ctx->offer_new_stack = kind == MP_DEPLOY_UPDATE;
   status = mp_cli_stack(ctx, NULL, 1, &stack);
   if (status) return status;
-  if (f->more.show_config && !f->json) mp_op_more_show_config(ctx, stack);
+  if (f->output.show_config && !f->json) mp_op_output_show_config(ctx, stack);
   int only_preview = preview_cmd || f->preview_only;
   int interactive = mp_cli_interactive(ctx) && !f->json;
   int yes = f->yes || f->skip_preview || skip_confirmations();

@@ -7,7 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/ctx.h"
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 #include "cli/op_policy.h"
 #include "deploy/deploy.h"
 #include "plugin/plugin.h"
@@ -29,11 +29,11 @@ typedef struct mp_op_flags {
   int expect_no_changes, show_secrets, preview_only, remove;
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
-  int show_reads; /* --show-reads (issue 37) */
+  int show_reads; /* --show-reads */
   int show_policy_remediations; /* up, preview (issue 27) */
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
-  /* Update plans (cli/plan_file.h): preview --save-plan, up --plan. */
+  /* Update plans (deploy/plan_file.h): preview --save-plan, up --plan. */
   const char *save_plan, *plan;
   const char *strict_plan; /* up --strict: the preview's plan file */
   /* What the Automation API passes (cli/op_automation.c): --client (the
@@ -42,10 +42,10 @@ typedef struct mp_op_flags {
    * Pulumi.<stack>.yaml). */
   const char *client, *exec_kind, *exec_agent, *config_file;
   /* `import`: the resources to import (their program runs instead of the
-   * project's; cli/import_source.h), or NULL. They are the targets. */
+   * project's; deploy/import_source.h), or NULL. They are the targets. */
   const struct mp_import_list *import;
   mp_strv targets, excludes, replaces, target_replaces, config;
-  mp_op_more more; /* issue 37's flags (op_more.h) */
+  mp_op_output output; /* the output flags (op_output.h) */
   mp_op_policy policy; /* --policy-pack, --policy-pack-config (op_policy.h) */
 } mp_op_flags;
 

@@ -54,7 +54,7 @@ int mp_cli_plugin_acquire(mp_cli_providers *set, const char *pkg,
   fprintf(set->err, "%s installing\n", label);
   mp_cli_fetch f = {.msgs = set->err, .cache = set->cache, .kind = "resource",
                     .name = pkg, .version = &v, .server = url,
-                    .cancel = set->interrupt};
+                    .cancel = set->interrupt, .http = set->http};
   int rc = mp_cli_download_install(&f, &e);
   if (rc < 0) {
     char *server = url ? mp_xasprintf(" --server %s", url) : mp_xstrdup("");

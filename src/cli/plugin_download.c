@@ -2,11 +2,11 @@
  * mp_cli_download_install): the settings Pulumi reads from the
  * environment, a progress line on a terminal, then the install. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/ctx.h"
 #include "cli/plugins.h"
 #include "cli/render.h"
 #include "plugin/cache.h"
@@ -32,13 +32,14 @@ static void on_progress(void *ud, uint64_t got, int64_t total) {
   fflush(p->f);
 }
 
-void mp_cli_download_opts(mp_plugin_download_opts *o, const char *server) {
+void mp_cli_download_opts(mp_plugin_download_opts *o, const char *server,
+                          const mp_cli_http *http) {
   memset(o, 0, sizeof(*o));
   o->server = server && *server ? server : NULL;
   o->overrides = getenv("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
   o->github_token = getenv("GITHUB_TOKEN");
   o->gitlab_token = getenv("GITLAB_TOKEN");
-  o->http = *mp_cli_http_opts();
+  o->http = http->opts;
 }
 
 /* Go's getEnvAny: the first of the names set to something. */
@@ -49,44 +50,36 @@ static const char *env_any(const char *a, const char *b) {
   return v && *v ? v : NULL;
 }
 
-static pthread_once_t http_once = PTHREAD_ONCE_INIT;
-static mp_http_opts http_opts;
-/* MINIPULUMI_DOWNLOAD_STALL_SECONDS as given, when it is no positive
- * whole number (downloads then refuse to start). */
-static const char *bad_stall;
-
-static void read_stall(void) {
+static void read_stall(mp_cli_http *h) {
   const char *v = getenv("MINIPULUMI_DOWNLOAD_STALL_SECONDS");
   if (v == NULL || *v == '\0') return;
   char *end = NULL;
   errno = 0;
   long n = strtol(v, &end, 10);
   if (errno || *end || n <= 0)
-    bad_stall = v;
+    h->bad_stall = v;
   else
-    http_opts.stall_seconds = n;
+    h->opts.stall_seconds = n;
 }
 
-static void read_http_opts(void) {
-  http_opts.ca_file = getenv("SSL_CERT_FILE");
-  http_opts.ca_dir = getenv("SSL_CERT_DIR");
-  http_opts.https_proxy = env_any("HTTPS_PROXY", "https_proxy");
+void mp_cli_http_read(mp_cli_http *h) {
+  memset(h, 0, sizeof(*h));
+  h->opts.ca_file = getenv("SSL_CERT_FILE");
+  h->opts.ca_dir = getenv("SSL_CERT_DIR");
+  h->opts.https_proxy = env_any("HTTPS_PROXY", "https_proxy");
   /* Go refuses HTTP_PROXY in a CGI environment (httpoxy). */
   const char *cgi = getenv("REQUEST_METHOD");
-  http_opts.http_proxy = cgi && *cgi ? NULL : env_any("HTTP_PROXY", "http_proxy");
-  http_opts.no_proxy = env_any("NO_PROXY", "no_proxy");
-  read_stall();
-}
-
-const mp_http_opts *mp_cli_http_opts(void) {
-  pthread_once(&http_once, read_http_opts);
-  return &http_opts;
+  h->opts.http_proxy =
+      cgi && *cgi ? NULL : env_any("HTTP_PROXY", "http_proxy");
+  h->opts.no_proxy = env_any("NO_PROXY", "no_proxy");
+  read_stall(h);
 }
 
 int mp_cli_latest_version(const char *kind, const char *name,
-                          const char *server, mp_semver *out, mp_err *err) {
+                          const char *server, const mp_cli_http *http,
+                          mp_semver *out, mp_err *err) {
   mp_plugin_download_opts o;
-  mp_cli_download_opts(&o, server);
+  mp_cli_download_opts(&o, server, http);
   return mp_plugin_latest_version(kind, name, &o, out, err);
 }
 
@@ -96,12 +89,12 @@ int mp_cli_download_install(const mp_cli_fetch *f, mp_err *err) {
   if (mp_plugin_check_spec(f->kind, f->name, err) < 0)
     return MP_EINVAL;
   mp_plugin_download_opts o;
-  mp_cli_download_opts(&o, f->server);
-  if (bad_stall)
+  mp_cli_download_opts(&o, f->server, f->http);
+  if (f->http->bad_stall)
     return mp_err_set(err, MP_EINVAL,
                       "MINIPULUMI_DOWNLOAD_STALL_SECONDS must be a positive "
                       "whole number of seconds, not '%s'",
-                      bad_stall);
+                      f->http->bad_stall);
   o.checksum = f->checksum;
   o.cancel = f->cancel;
   progress pr = {f->msgs, 0};

@@ -70,7 +70,8 @@ void mp_cli_plugins_preinstall(mp_ctx *ctx, const char *stack, FILE *msgs) {
      * which tries again and reports it in Pulumi's words. */
     mp_cli_fetch f = {.msgs = msgs, .cache = cache, .kind = p->kind,
                       .name = p->name, .version = &v, .server = p->server,
-                      .engine_lines = 1, .cancel = &ctx->interrupt};
+                      .engine_lines = 1, .cancel = &ctx->interrupt,
+                      .http = &ctx->http};
     mp_cli_download_install(&f, &e);
   }
   free(cache);

@@ -35,6 +35,7 @@ typedef struct mp_cli_fetch {
   /* The command's interrupt flag (mp_ctx.interrupt): the first Ctrl-C
    * ends the download. May be NULL. */
   const volatile sig_atomic_t *cancel;
+  const struct mp_cli_http *http; /* the command's (mp_ctx.http) */
 } mp_cli_fetch;
 /* Downloads |f|'s plugin and installs it into |f->cache|. Returns 0 or an
  * MP_E code with Pulumi's words in |err| ("[resource plugin aws-6.1.0]
@@ -43,22 +44,23 @@ int mp_cli_download_install(const mp_cli_fetch *f, mp_err *err);
 /* The newest version of |name| at |server| (NULL: the default place), as
  * `plugin install` without a version looks it up. Returns 0 or an MP_E
  * code. */
+struct mp_cli_http;
 int mp_cli_latest_version(const char *kind, const char *name,
-                          const char *server, struct mp_semver *out,
-                          mp_err *err);
+                          const char *server, const struct mp_cli_http *http,
+                          struct mp_semver *out, mp_err *err);
 /* Download settings from the environment (cli/plugin_download.c):
  * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, GITHUB_TOKEN, GITLAB_TOKEN, and
- * |server| (--server or pluginDownloadURL; NULL or "": the default). */
+ * |server| (--server or pluginDownloadURL; NULL or "": the default), with
+ * |http|'s options. */
 struct mp_plugin_download_opts;
 void mp_cli_download_opts(struct mp_plugin_download_opts *o,
-                          const char *server);
-/* The certificates and proxies Pulumi's Go runtime takes from the
- * environment (SSL_CERT_FILE, SSL_CERT_DIR; HTTPS_PROXY or https_proxy,
- * HTTP_PROXY or http_proxy unless REQUEST_METHOD is set, NO_PROXY or
- * no_proxy), read once; for plugin downloads and the assets a program
- * sends. */
-struct mp_http_opts;
-const struct mp_http_opts *mp_cli_http_opts(void);
+                          const char *server, const struct mp_cli_http *http);
+/* Fills |h| with the certificates and proxies Pulumi's Go runtime takes
+ * from the environment (SSL_CERT_FILE, SSL_CERT_DIR; HTTPS_PROXY or
+ * https_proxy, HTTP_PROXY or http_proxy unless REQUEST_METHOD is set,
+ * NO_PROXY or no_proxy) and MINIPULUMI_DOWNLOAD_STALL_SECONDS; for plugin
+ * downloads and the assets a program sends. mp_ctx_init calls it once. */
+void mp_cli_http_read(struct mp_cli_http *h);
 
 /* ---- the project's plugins (cli/plugin_project.c) ---- */
 

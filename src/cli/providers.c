@@ -8,6 +8,7 @@
 #include "cli/backend.h"
 #include "cli/plugins.h"
 #include "cli/providers.h"
+#include "deploy/builtins.h"
 #include "lang/nodejs.h"
 #include "providers/builtin.h"
 
@@ -78,7 +79,7 @@ static int make_with(mp_cli_providers *set, const char *pkg,
                      mp_provider **out, mp_err *err) {
   *out = NULL;
   if (pkg && strcmp(pkg, "pulumi") == 0 && env_map == NULL)
-    return mp_cli_stackref_new(set, out);
+    return mp_deploy_builtins_new(mp_cli_read_stack_outputs, set, out);
   if (pkg && strcmp(pkg, DYNAMIC_PKG) == 0 && env_map == NULL)
     return make_dynamic(set, out, err);
   mp_provider_factory next = set->host ? mp_plugin_host_factory(set->host)
@@ -116,6 +117,7 @@ void mp_cli_providers_init(mp_cli_providers *set, const mp_ctx *ctx,
   set->cache = mp_cli_plugin_cache_dir();
   set->err = ctx->err;
   set->interrupt = &ctx->interrupt;
+  set->http = &ctx->http;
   pthread_mutex_init(&set->mu, NULL);
   mp_strv_init(&set->urls);
 }

@@ -1,4 +1,5 @@
-/* The providers of a deployment (providers.c, stackref.c, plugin_acquire.c). */
+/* The providers of a deployment (providers.c, stack_outputs.c,
+ * plugin_acquire.c). */
 #ifndef MP_CLI_PROVIDERS_H
 #define MP_CLI_PROVIDERS_H
 
@@ -29,6 +30,7 @@ typedef struct mp_cli_providers {
   char *cache;
   FILE *err;
   const volatile sig_atomic_t *interrupt; /* the command's; ends a download */
+  const mp_cli_http *http;                /* the command's (mp_ctx.http) */
   pthread_mutex_t mu;
   mp_strv urls; /* pairs: key, URL */
 } mp_cli_providers;
@@ -50,15 +52,10 @@ int mp_cli_plugin_acquire(mp_cli_providers *set, const char *pkg,
  * download_url). */
 void mp_cli_plugin_note_url(void *ud, const char *pkg, const char *version,
                             const char *url);
-/* The provider of package `pulumi` (stackref.c). Returns 0. */
-int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out);
-
-/* pulumi:index:Stash's methods (stash.c), for the provider of package
- * `pulumi`. Each returns 0. */
-int mp__stash_check(const mp_prov_req *q, mp_prov_resp *r);
-int mp__stash_diff(const mp_prov_req *q, mp_prov_resp *r);
-int mp__stash_create(const mp_prov_req *q, mp_prov_resp *r);
-int mp__stash_update(const mp_prov_req *q, mp_prov_resp *r);
-int mp__stash_read(const mp_prov_req *q, mp_prov_resp *r);
+/* The outputs of another stack of the store, for the provider of package
+ * `pulumi` (stack_outputs.c): an mp_read_stack_fn (deploy/builtins.h)
+ * whose |ud| is the deployment's mp_cli_providers. */
+int mp_cli_read_stack_outputs(void *ud, const char *name, mp_value **out,
+                              mp_err *err);
 
 #endif

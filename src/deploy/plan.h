@@ -2,7 +2,7 @@
  * records, per resource, its goal, the steps decided for it and the
  * outputs it is expected to have; `up --plan` refuses any step or input the
  * plan did not allow, before that step runs. The file format is
- * cli/plan_file.c's.
+ * plan_file.c's.
  *
  * Threads: the step generator's thread calls the hook (mp_plan_hook); the
  * loop thread records outputs and makes the end check. The mutex guards

@@ -45,6 +45,16 @@ void mp_snapshot_append_pending(mp_snapshot *s, mp_resource *r,
  * missing/unknown X" from "X comes after it". Linear in the size of |s|. */
 int mp_snapshot_verify(const mp_snapshot *s, mp_err *err);
 
+/* The repair of a snapshot that fails mp_snapshot_verify
+ * (snapshot_repair.c). mp_snapshot_toposort sorts |s| (post-order over
+ * references) and appends the moved entries to |report| as Pulumi lists
+ * them; returns 0 or MP_ESTATE (a cycle). mp_snapshot_prune_dangling then
+ * removes references to missing resources from the sorted |s| (a missing
+ * parent also takes its type out of the child's URN, and the children's
+ * URNs follow), reporting each change as Pulumi does. */
+int mp_snapshot_toposort(mp_snapshot *s, mp_buf *report, mp_err *err);
+void mp_snapshot_prune_dangling(mp_snapshot *s, mp_buf *report);
+
 /* 1 if some resource or pending operation of |s| has extensionRef |ref|. */
 int mp_snapshot_uses_extension(const mp_snapshot *s, const char *ref);
 

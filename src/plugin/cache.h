@@ -10,24 +10,10 @@
 #include <stdint.h>
 
 #include "engine/err.h"
+#include "engine/semver.h"
 
-/* ---- semantic versions (plugin/semver.c) ---- */
+/* ---- version ranges (plugin/semver_range.c) ---- */
 
-typedef struct mp_semver {
-  uint64_t major, minor, patch;
-  char pre[64];   /* the pre-release, without its '-'; "" for a release */
-  char build[64]; /* build metadata, without its '+'; ignored in order */
-} mp_semver;
-
-/* Parses |s| tolerantly: spaces around it and a leading 'v' go, missing
- * minor and patch numbers are 0. Returns 0, or MP_EINVAL with |err| saying
- * what is wrong with |s|. */
-int mp_semver_parse(const char *s, mp_semver *out, mp_err *err);
-/* <0, 0, >0 as |a| orders before, with, after |b| (SemVer 2.0 precedence:
- * a pre-release comes before its release; build metadata is ignored). */
-int mp_semver_cmp(const mp_semver *a, const mp_semver *b);
-/* "1.2.3-pre+build" (owned). */
-char *mp_semver_format(const mp_semver *v);
 /* Whether |v| is in |range| (plugin/semver_range.c), read as Pulumi's
  * semver library reads `plugin rm`'s VERSION: ">=1.0.0 <2.0.0" (spaces:
  * all hold), "1.x || >=3.0.0" (`||`: one group holds), operators <, <=,

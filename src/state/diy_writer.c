@@ -1,4 +1,4 @@
-/* The background writer of a DIY write session (issue 39's write cost).
+/* The background writer of a DIY write session, which bounds its write cost.
  * A checkpoint file holds the whole stack, so each write costs the size
  * of the stack; writing one per step makes a create of n resources
  * O(n^2). Steps that run at once change the model one after the other;

@@ -1,5 +1,5 @@
 /* The plan file of `preview --save-plan`, as `up --plan` reads it
- * (cli/plan_file.c), secrets decrypted with the fuzz passphrase. A plan
+ * (deploy/plan_file.c), secrets decrypted with the fuzz passphrase. A plan
  * read must write back (the stack's config left out) to a file that reads
  * again, and that second file must write the same text again (its time
  * aside, and unless secrets are encrypted anew). */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/plan_file.h"
+#include "deploy/plan_file.h"
 #include "fuzz_util.h"
 
 static char *slurp(const char *path) {
@@ -36,7 +36,7 @@ static char *write_plan(mp_plan *p, const char *name, const mp_crypter *c) {
   mp_err err;
   /* the write owes nothing to what the error held before */
   mp_err_set(&err, MP_EIO, "an earlier error");
-  int rc = mp_cli_plan_write(p, path, NULL, c, &err);
+  int rc = mp_plan_file_write(p, path, NULL, c, &err);
   if (rc != 0) fprintf(stderr, "write: %s\n", err.msg);
   FUZZ_CHECK(rc == 0,
              "a plan read does not write");
@@ -51,11 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mp_crypter c = mp_passphrase_crypter(fuzz_passphrase());
   mp_plan *p = NULL;
   mp_err err;
-  if (mp_cli_plan_read(path, &c, &p, &err) == 0) {
+  if (mp_plan_file_read(path, &c, &p, &err) == 0) {
     char *first = write_plan(p, "first.json", &c);
     char *again_path = mp_xasprintf("%s/first.json", fuzz_dir());
     mp_plan *again = NULL;
-    if (mp_cli_plan_read(again_path, &c, &again, &err) != 0)
+    if (mp_plan_file_read(again_path, &c, &again, &err) != 0)
       fprintf(stderr, "plan written:\n%s\nread back: %s\n", first, err.msg);
     FUZZ_CHECK(again != NULL, "a plan written does not read back");
     char *second = write_plan(again, "second.json", &c);

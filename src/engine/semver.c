@@ -1,11 +1,12 @@
-/* Semantic versions of plugins (plugin/cache.h), read as Pulumi's tolerant
+/* Semantic versions (engine/semver.h), read as Pulumi's tolerant
  * parser reads them and ordered by SemVer 2.0 precedence. */
+#include "engine/semver.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/mem.h"
-#include "plugin/cache.h"
 
 static int bad(mp_err *err, const char *s, const char *why) {
   return mp_err_set(err, MP_EINVAL, "invalid semantic version '%s': %s", s,

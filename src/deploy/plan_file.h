@@ -3,8 +3,8 @@
  * its manifest and a ResourcePlanV1 per URN). Values are encoded as in the
  * checkpoint: secrets are encrypted with the stack's secrets provider
  * (|c|), unknowns are the unknown sentinel. */
-#ifndef MP_CLI_PLAN_FILE_H
-#define MP_CLI_PLAN_FILE_H
+#ifndef MP_DEPLOY_PLAN_FILE_H
+#define MP_DEPLOY_PLAN_FILE_H
 
 #include "deploy/plan.h"
 #include "engine/err.h"
@@ -14,12 +14,12 @@
  * text, secrets as their ciphertext; NULL or empty: none) as its `config`.
  * `up --plan` does not compare it, as Pulumi does not (docs/behaviour.md,
  * "Update plans"). Returns 0 or an MP_E code. */
-int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
-                      const mp_crypter *c, mp_err *err);
+int mp_plan_file_write(mp_plan *p, const char *path, const char *config,
+                       const mp_crypter *c, mp_err *err);
 
 /* Reads the plan at |path| into a new plan to apply (*out). Returns 0, or
  * MP_EINVAL naming the file and what is wrong in it. */
-int mp_cli_plan_read(const char *path, const mp_crypter *c, mp_plan **out,
-                     mp_err *err);
+int mp_plan_file_read(const char *path, const mp_crypter *c, mp_plan **out,
+                      mp_err *err);
 
 #endif

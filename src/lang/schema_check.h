@@ -1,8 +1,8 @@
 /* Validation of a Pulumi package schema (`schema check`): what Pulumi's
  * schema binder (pkg/codegen/schema/bind.go) rejects before any code is
  * generated, reported with the file position and the schema path. */
-#ifndef MP_CLI_SCHEMA_CHECK_H
-#define MP_CLI_SCHEMA_CHECK_H
+#ifndef MP_LANG_SCHEMA_CHECK_H
+#define MP_LANG_SCHEMA_CHECK_H
 
 #include <stdio.h>
 

@@ -6,7 +6,7 @@
  * the imported child, and a prior child after its parent, whatever the
  * timing of the steps. The stack's outputs are not
  * registered: the deployment keeps the stack's own (import_only). */
-#include "cli/import_source.h"
+#include "deploy/import_source.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "cli/plan_file.h"
+#include "deploy/plan_file.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -6,10 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backend.h"
 #include "engine/crypto.h"
 #include "engine/op.h"
 #include "engine/resource.h"
+
+/* ---- the file ---- */
+
+/* |text| and a newline at |path|. */
+static int write_text(const char *path, const char *text, mp_err *err) {
+  FILE *f = fopen(path, "wb");
+  int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+  if (f && fclose(f) != 0) ok = 0;
+  return ok ? 0
+            : mp_err_set(err, MP_EIO, "could not write the plan file '%s': %s",
+                         path, strerror(errno));
+}
+
+/* The bytes at |path| (*len of them), or NULL with errno set. */
+static char *read_text(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  mp_buf b;
+  mp_buf_init(&b);
+  char chunk[4096];
+  for (size_t n; (n = fread(chunk, 1, sizeof(chunk), f)) > 0;)
+    mp_buf_append(&b, chunk, n);
+  fclose(f);
+  return mp_buf_detach(&b, len);
+}
 
 /* ---- writing ---- */
 
@@ -101,8 +125,8 @@ static cJSON *manifest_json(void) {
   return m;
 }
 
-int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
-                      const mp_crypter *c, mp_err *err) {
+int mp_plan_file_write(mp_plan *p, const char *path, const char *config,
+                       const mp_crypter *c, mp_err *err) {
   /* |err| gathers the failures of the values below: whatever it held
    * before (a caller's earlier error) must not fail this write */
   mp_err_clear(err);
@@ -141,7 +165,7 @@ int mp_cli_plan_write(mp_plan *p, const char *path, const char *config,
   }
   char *text = cJSON_Print(doc);
   cJSON_Delete(doc);
-  int rc = mp_cli_write_text_file(path, text, "plan file", err);
+  int rc = write_text(path, text, err);
   free(text);
   return rc;
 }
@@ -331,11 +355,11 @@ static int repeated_later(const cJSON *j) {
   return 0;
 }
 
-int mp_cli_plan_read(const char *path, const mp_crypter *c, mp_plan **out,
-                     mp_err *err) {
+int mp_plan_file_read(const char *path, const mp_crypter *c, mp_plan **out,
+                      mp_err *err) {
   *out = NULL;
   size_t len = 0;
-  char *text = mp_cli_read_file(path, &len);
+  char *text = read_text(path, &len);
   if (text == NULL)
     return mp_err_set(err, MP_EINVAL, "could not read the plan file '%s': %s",
                       path, strerror(errno));

@@ -1,21 +1,17 @@
-/* The engine's own package `pulumi` (what Pulumi's builtin provider
- * serves): pulumi:pulumi:StackReference, a read of another stack's outputs
- * from the same state store, secrets staying secret, and
- * pulumi:index:Stash (stash.c). It lives in the CLI because it needs the
- * store's URL and the stacks' passphrases.
- *
- * A read runs on a worker thread while the deployment writes through its
- * own connection, so it opens a connection of its own for each read. */
+/* The engine's own package `pulumi`, as Pulumi's builtin provider serves
+ * it (pkg/resource/deploy/builtins.go): pulumi:pulumi:StackReference, a
+ * read of another stack's outputs, secrets staying secret, and
+ * pulumi:index:Stash (stash.c). Reading the other stack is the backend's
+ * job: the caller supplies it (mp_read_stack_fn), as Pulumi's deployment
+ * is handed a BackendClient. */
+#include "deploy/builtins.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
-#include "cli/providers.h"
-#include "cli/secrets.h"
-#include "engine/crypto.h"
+#include "deploy/stash.h"
 #include "engine/names.h"
-#include "engine/urn.h"
+#include "engine/step.h"
 
 #define STACK_REFERENCE_TYPE "pulumi:pulumi:StackReference"
 #define STASH_TYPE "pulumi:index:Stash"
@@ -31,7 +27,8 @@ static int unrecognized(const mp_prov_req *q, mp_err *err) {
 
 typedef struct stackref_provider {
   mp_provider base;
-  const mp_cli_providers *set; /* borrowed: outlives the deployment */
+  mp_read_stack_fn read_stack;
+  void *read_stack_ud; /* borrowed: outlives the deployment */
 } stackref_provider;
 
 static const char *name_of(const mp_value *inputs) {
@@ -63,68 +60,12 @@ static int sr_check(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   return 0;
 }
 
-static char *salt_of(const char *state) {
-  cJSON *j = state ? cJSON_Parse(state) : NULL;
-  const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "salt");
-  char *out = cJSON_IsString(s) ? mp_xstrdup(s->valuestring) : NULL;
-  cJSON_Delete(j);
-  return out;
-}
-
-/* The outputs of stack |name|, secrets decrypted and still marked. */
-static int stack_outputs(const mp_cli_providers *set, const char *name,
+/* The outputs of stack |name|, through the caller's reader. */
+static int stack_outputs(const stackref_provider *sp, const char *name,
                          mp_value **out, mp_err *err) {
   *out = NULL;
-  char *proj = NULL, *stack = NULL;
-  /* "organization/<project>/<stack>", "organization/<stack>" or
-   * "<stack>", as Pulumi's DIY backends parse it: "p1/dev" names
-   * organization p1, which is refused, not this project's dev */
-  int rc = mp_stack_ref_parse(name, set->project, &proj, &stack, err)
-               ? MP_EINVAL
-               : 0;
-  mp_stack_ref ref = {proj, stack};
-  mp_store *st = NULL;
-  mp_passphrase *pp = NULL;
-  mp_snapshot *snap = NULL;
-  char *type = NULL, *state = NULL, *salt = NULL;
-  if (rc == 0)
-    rc = mp_store_open(set->url, &st, err);
-  if (rc == 0) {
-    rc = mp_store_stack_exists(st, ref, err);
-    if (rc == 0)
-      rc = mp_err_set(err, MP_ENOENT, "unknown stack \"%s\"", name);
-    else if (rc == 1)
-      rc = 0;
-  }
-  if (rc == 0) rc = mp_store_secrets_get(st, ref, &type, &state, err);
-  if (rc == 0 && (salt = salt_of(state)) != NULL) {
-    /* The other stack's secrets open with the passphrase this command was
-     * given, as Pulumi's passphrase provider does. */
-    char *phrase = NULL;
-    if (mp_cli_passphrase_given()) rc = mp_cli_passphrase_env(&phrase, err);
-    if (rc == 0) rc = mp_passphrase_open(salt, phrase, &pp, err);
-    free(phrase);
-  }
-  mp_crypter c;
-  if (pp) c = mp_passphrase_crypter(pp);
-  if (rc == 0) rc = mp_store_load(st, ref, pp ? &c : NULL, &snap, err);
-  if (rc == 0) {
-    const mp_value *outs = NULL;
-    for (size_t i = 0; i < snap->nres; i++)
-      if (!snap->res[i]->delete_ &&
-          strcmp(snap->res[i]->type, MP_ROOT_STACK_TYPE) == 0)
-        outs = snap->res[i]->outputs;
-    *out = outs ? mp_value_dup(outs) : mp_value_new_object();
-  }
+  int rc = sp->read_stack(sp->read_stack_ud, name, out, err);
   if (rc < 0) mp_err_prefix(err, "reading stack reference '%s'", name);
-  mp_snapshot_free(snap);
-  mp_passphrase_free(pp);
-  mp_store_close(st);
-  free(type);
-  free(state);
-  free(salt);
-  free(proj);
-  free(stack);
   return rc;
 }
 
@@ -138,7 +79,7 @@ static int sr_read(mp_provider *p, const mp_prov_req *q, mp_prov_resp *r,
   if (name == NULL)
     return mp_err_set(err, MP_EPLUGIN, "stack reference can not be imported");
   mp_value *outs = NULL;
-  int rc = stack_outputs(sp->set, name, &outs, err);
+  int rc = stack_outputs(sp, name, &outs, err);
   if (rc < 0) return rc == MP_EPLUGIN ? rc : (err->code = MP_EPLUGIN);
   mp_value *secret_names = mp_value_new_array();
   for (size_t i = 0; i < outs->u.obj.len; i++) /* keys come sorted */
@@ -228,11 +169,13 @@ static const mp_provider_vtable sr_vt = {
     .free = sr_free,
 };
 
-int mp_cli_stackref_new(const mp_cli_providers *set, mp_provider **out) {
+int mp_deploy_builtins_new(mp_read_stack_fn read_stack, void *ud,
+                           mp_provider **out) {
   stackref_provider *p = mp_xcalloc(1, sizeof(*p));
   p->base.vt = &sr_vt;
   p->base.pkg = mp_xstrdup("pulumi");
-  p->set = set;
+  p->read_stack = read_stack;
+  p->read_stack_ud = ud;
   *out = &p->base;
   return 0;
 }

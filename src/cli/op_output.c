@@ -1,4 +1,4 @@
-#include "cli/op_more.h"
+#include "cli/op_output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "cli/messages.h"
 #include "cli/render.h"
 
-void mp_op_more_opts_init(mp_op_more_opts *t, mp_op_more *m) {
+void mp_op_output_opts_init(mp_op_output_opts *t, mp_op_output *m) {
   const mp_opt rows[] = {
       MP_OPT_BOOL_('d', "debug", &m->debug,
                    "Print detailed debugging output during resource operations"),
@@ -19,11 +19,12 @@ void mp_op_more_opts_init(mp_op_more_opts *t, mp_op_more *m) {
       MP_OPT_BOOL_(0, "suppress-permalink", &m->suppress_permalink,
                    "Suppress display of the state permalink (there is none)"),
       MP_OPT_END_, MP_OPT_END_};
-  _Static_assert(sizeof(rows) == sizeof(t->rows), "mp_op_more_opts.rows");
+  _Static_assert(sizeof(rows) == sizeof(t->rows),
+                 "mp_op_output_opts.rows");
   memcpy(t->rows, rows, sizeof(rows));
 }
 
-int mp_op_more_check(mp_ctx *ctx, const mp_op_more *m) {
+int mp_op_output_check(mp_ctx *ctx, const mp_op_output *m) {
   const char *p = m->secrets_provider;
   if (p && strcmp(p, "passphrase") && strcmp(p, "default"))
     return mp_cli_error(ctx, MP_EXIT_CONFIG,
@@ -33,7 +34,7 @@ int mp_op_more_check(mp_ctx *ctx, const mp_op_more *m) {
   return 0;
 }
 
-void mp_op_more_show_config(mp_ctx *ctx, const char *stack) {
+void mp_op_output_show_config(mp_ctx *ctx, const char *stack) {
   mp_cfg_cmd c;
   if (mp_cfg_open(ctx, stack, &c, 0) == 0) {
     const mp_value *all = mp_stack_config_values(&c.file);

@@ -3,8 +3,8 @@
  * `import` and `protect` options) straight to the monitor. No program
  * text is written, so nothing in a name or an ID is ever read as YAML or
  * as a ${...} expression. */
-#ifndef MP_CLI_IMPORT_SOURCE_H
-#define MP_CLI_IMPORT_SOURCE_H
+#ifndef MP_DEPLOY_IMPORT_SOURCE_H
+#define MP_DEPLOY_IMPORT_SOURCE_H
 
 #include <stddef.h>
 

@@ -5,10 +5,11 @@
  * `output` (the first input, kept by every update; with passthrough, the
  * current input). Replacing the resource (`--target-replace`, `state
  * taint`, `replacementTrigger`) stores the input afresh. */
+#include "deploy/stash.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/providers.h"
 #include "engine/step.h"
 
 static const mp_value *get(const mp_value *obj, const char *key) {

@@ -1,12 +1,12 @@
 /* A package schema's checks, over the position-keeping YAML tree (JSON is
  * read as YAML, so a JSON file's errors also carry line and column). */
-#include "cli/schema_check.h"
+#include "lang/schema_check.h"
 
 #include <stdarg.h>
 #include <string.h>
 
+#include "engine/semver.h"
 #include "lang/ynode.h"
-#include "plugin/cache.h"
 
 typedef struct checker {
   const char *file;

@@ -241,8 +241,11 @@ static void create_parts(deploy *d) {
  * under it: the one read before the lock may be stale, since another
  * process may have taken the lock, written and released it in between (a
  * runner starved of CPU between its read and its lock would otherwise
- * plan against, and overwrite, the other's writes). */
-static int lock_and_reload(deploy *d, mp_err *err) {
+ * plan against, and overwrite, the other's writes). Unless the store's
+ * change mark, taken before that read (|mark|), says nobody else wrote
+ * since: then the snapshot in hand is the stored one, and reading and
+ * verifying 10,000 resources again would only double the no-op's load. */
+static int lock_and_reload(deploy *d, int64_t mark, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   mp_lock_info stale;
   int rc = mp_store_update_begin(o->store, o->stack, update_kind(o), o->message,
@@ -254,6 +257,7 @@ static int lock_and_reload(deploy *d, mp_err *err) {
     mp__deploy_diag(d, "warning", NULL, msg);
     free(msg);
   }
+  if (mark >= 0 && mp_store_change_mark(o->store) == mark) return 0;
   mp_snapshot *locked = NULL;
   rc = mp_store_load(o->store, o->stack, o->crypter, &locked, err);
   if (rc == 0 && o->verify_snapshot && mp_snapshot_verify(locked, err) < 0)
@@ -270,6 +274,7 @@ static int lock_and_reload(deploy *d, mp_err *err) {
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
+  int64_t mark = o->base_snapshot ? -1 : mp_store_change_mark(o->store);
   int rc = o->base_snapshot ? (d->snap = mp__deploy_snapshot_copy(o->base_snapshot), 0)
                             : mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
@@ -285,7 +290,7 @@ static int setup(deploy *d, mp_err *err) {
   if (o->crypter && o->crypter->ready &&
       (rc = o->crypter->ready(o->crypter->ctx, err)) < 0)
     return rc;
-  if (!o->dry_run && (rc = lock_and_reload(d, err)) < 0) return rc;
+  if (!o->dry_run && (rc = lock_and_reload(d, mark, err)) < 0) return rc;
   inject_default_providers(d);
   mp__deploy_use_program_providers(d); /* --run-program */
   d->registry = mp_registry_new(o->dry_run, o->providers);

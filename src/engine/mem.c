@@ -95,13 +95,22 @@ void mp_buf_puts(mp_buf *b, const char *s) { mp_buf_append(b, s, strlen(s)); }
 void mp_buf_putc(mp_buf *b, char c) { mp_buf_append(b, &c, 1); }
 
 void mp_buf_vprintf(mp_buf *b, const char *fmt, va_list ap) {
+  /* Formatted once into the room there is (made at least 64 bytes); a
+   * second time only when that was too small. */
+  buf_grow(b, 0);
+  size_t room = b->cap - b->len;
   va_list cp;
   va_copy(cp, ap);
-  int n = vsnprintf(NULL, 0, fmt, cp);
+  int n = vsnprintf(b->data + b->len, room, fmt, cp);
   va_end(cp);
-  if (n < 0) return;
-  buf_grow(b, (size_t)n);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  if (n < 0) {
+    b->data[b->len] = '\0';
+    return;
+  }
+  if ((size_t)n >= room) {
+    buf_grow(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  }
   b->len += (size_t)n;
 }
 

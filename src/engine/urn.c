@@ -125,6 +125,10 @@ static int is_root_stack_type(const char *q, size_t qlen) {
          memcmp(q, MP_ROOT_STACK_TYPE, qlen) == 0;
 }
 
+static void urn_part(mp_buf *b, const char *s) {
+  mp_buf_puts(b, s ? s : "(null)");
+}
+
 char *mp_urn_new(const char *stack, const char *project,
                  const char *parent_urn, const char *type, const char *name,
                  mp_err *err) {
@@ -142,13 +146,21 @@ char *mp_urn_new(const char *stack, const char *project,
     }
     if (is_root_stack_type(q, qlen)) q = NULL;
   }
+  /* Appended piece by piece, not printf'd: it is made several times for
+   * each registration. A missing part reads "(null)", as printf put it. */
   mp_buf_init(&b);
-  mp_buf_printf(&b, MP_URN_PREFIX "%s::%s::", stack, project);
+  mp_buf_puts(&b, MP_URN_PREFIX);
+  urn_part(&b, stack);
+  mp_buf_puts(&b, "::");
+  urn_part(&b, project);
+  mp_buf_puts(&b, "::");
   if (q != NULL) {
     mp_buf_append(&b, q, qlen);
     mp_buf_putc(&b, '$');
   }
-  mp_buf_printf(&b, "%s::%s", type, name);
+  urn_part(&b, type);
+  mp_buf_puts(&b, "::");
+  urn_part(&b, name);
   return mp_buf_detach(&b, NULL);
 }
 

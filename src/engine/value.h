@@ -183,6 +183,9 @@ enum mp_value_json_flags {
   MP_JSON_PRETTY = 1 << 1
 };
 
+/* Appends the |len| bytes of |s| as one JSON string (quoted, escaped),
+ * without making a value of it. */
+void mp_json_put_string(mp_buf *out, const char *s, size_t len);
 /* Appends the JSON text of |v| to |out|. Secrets go through |c| (which may
  * be NULL only if |v| holds no secrets or MP_JSON_SHOW_SECRETS is set).
  * Unknowns are written as the sentinel string. Returns 0 or an MP_E code. */

@@ -34,7 +34,7 @@ static void format_number(double d, char *buf, size_t n) {
 
 /* Writes |s| as a JSON string. Runs of bytes that need no escape go out
  * in one append: a byte at a time made a 100 MiB value cost seconds. */
-static void put_escaped(mp_buf *out, const char *s, size_t len) {
+void mp_json_put_string(mp_buf *out, const char *s, size_t len) {
   mp_buf_putc(out, '"');
   size_t run = 0; /* start of the pending run of plain bytes */
   for (size_t i = 0; i < len; i++) {
@@ -99,7 +99,7 @@ static void print_container(const cJSON *j, int pretty, int depth,
       size_t n = (c->type & MP__CJSON_KEY_STUFFED)
                      ? mp__json_unstuff(k, &bytes)
                      : 0;
-      put_escaped(out, bytes ? bytes : k, bytes ? n : strlen(k));
+      mp_json_put_string(out, bytes ? bytes : k, bytes ? n : strlen(k));
       free(bytes);
       mp_buf_puts(out, pretty ? ": " : ":");
     }
@@ -129,7 +129,7 @@ static void print_item(const cJSON *j, int pretty, int depth, mp_buf *out) {
     mp_buf_puts(out, num);
     break;
   case cJSON_String:
-    put_escaped(out, j->valuestring ? j->valuestring : "",
+    mp_json_put_string(out, j->valuestring ? j->valuestring : "",
                 j->valuestring ? strlen(j->valuestring) : 0);
     break;
   case cJSON_Raw:
@@ -209,7 +209,7 @@ static cJSON *encode_string(const mp_value *v) {
    * them, so write the escaped text ourselves. */
   mp_buf b;
   mp_buf_init(&b);
-  put_escaped(&b, v->u.str.ptr, v->u.str.len);
+  mp_json_put_string(&b, v->u.str.ptr, v->u.str.len);
   cJSON *r = cJSON_CreateRaw(b.data);
   mp_buf_destroy(&b);
   return r;
@@ -544,7 +544,7 @@ static int keep_decrypt(void *ctx, const char *cipher, size_t len, mp_buf *out,
                         mp_err *err) {
   (void)ctx;
   (void)err;
-  put_escaped(out, cipher, len);
+  mp_json_put_string(out, cipher, len);
   return 0;
 }
 

@@ -107,14 +107,10 @@ static int need_world(const tprov *tp, const mp_value *config, const char **out,
 }
 
 static void json_str(mp_buf *b, const char *s) {
-  mp_value *v;
-  if (s == NULL) {
+  if (s == NULL)
     mp_buf_puts(b, "null");
-    return;
-  }
-  v = mp_value_new_cstring(s);
-  (void)mp_value_to_json(v, NULL, 0, b, NULL);
-  mp_value_free(v);
+  else
+    mp_json_put_string(b, s, strlen(s));
 }
 
 static int64_t mono_ns(void) {

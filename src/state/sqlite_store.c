@@ -277,6 +277,22 @@ static void sqlite_close(mp_store *base) {
   free(s);
 }
 
+/* SQLite's data_version: it moves when another connection commits, never
+ * for this connection's own commits; the pragma reads it in a read
+ * transaction of its own, so it sees every commit made before it. */
+static int64_t sqlite_change_mark(mp_store *base) {
+  mp_sqlite *s = mp__sqlite(base);
+  if (!sqlite3_get_autocommit(s->db)) return -1;
+  sqlite3_stmt *st = NULL;
+  int64_t mark = -1;
+  if (sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &st, NULL) ==
+          SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    mark = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return mark;
+}
+
 static const mp_store_ops sqlite_ops = {
     .name = "sqlite",
     .close = sqlite_close,
@@ -290,6 +306,7 @@ static const mp_store_ops sqlite_ops = {
     .secrets_get = mp__sqlite_secrets_get,
     .secrets_set = mp__sqlite_secrets_set,
     .load = mp__sqlite_load,
+    .change_mark = sqlite_change_mark,
     .replace = mp__sqlite_replace,
     .update_begin = mp__sqlite_update_begin,
     .apply = mp__sqlite_apply,

@@ -162,6 +162,10 @@ int mp_store_load(mp_store *s, mp_stack_ref st, const mp_crypter *c,
   return s->ops->load(s, st, c, out, err);
 }
 
+int64_t mp_store_change_mark(mp_store *s) {
+  return s->ops->change_mark ? s->ops->change_mark(s) : -1;
+}
+
 int mp_store_replace(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
                      const mp_crypter *c, mp_err *err) {
   int rc = check_ref(st, err);

@@ -177,6 +177,13 @@ void mp_stack_tags_free(mp_stack_tag *tags, size_t n);
 
 /* ---- snapshots ---- */
 
+/* A mark of what the store holds as |s| last saw it, taken outside any
+ * transaction: two equal marks (>= 0) of the same |s| mean that nobody
+ * else wrote to the store in between (its own writes leave the mark as
+ * it was). -1 when the store cannot tell; the caller then reads again.
+ * A snapshot loaded after one mark is still the stored one at a second,
+ * equal mark (the deployment does not read it twice, lifecycle.c). */
+int64_t mp_store_change_mark(mp_store *s);
 /* Loads the stack's snapshot (resources in order, pending operations, the
  * secrets provider, the extensions its resources refer to). Every returned
  * entry carries its store row. */
@@ -346,6 +353,8 @@ typedef struct mp_store_ops {
                      const char *state, mp_err *err);
   int (*load)(mp_store *s, mp_stack_ref st, const mp_crypter *c,
               mp_snapshot **out, mp_err *err);
+  /* NULL: mp_store_change_mark is -1 (unknown) */
+  int64_t (*change_mark)(mp_store *s);
   int (*replace)(mp_store *s, mp_stack_ref st, mp_snapshot *snap,
                  const mp_crypter *c, mp_err *err);
   int (*update_begin)(mp_store *s, mp_stack_ref st, const char *kind,

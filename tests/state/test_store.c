@@ -189,6 +189,38 @@ static void test_store_refuses_foreign_files(void) {
   free(url);
 }
 
+/* The change mark stays as it was through this store's own writes and
+ * moves when another connection writes (the deployment skips its second
+ * read of the snapshot on an unmoved mark, lifecycle.c). */
+static void test_store_change_mark(void) {
+  mp_store *s = tst_store_open("mark.db");
+  mp_store *other = tst_store_open("mark.db");
+  if (!s || !other)
+    return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"}, prod = {P, "prod"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  int64_t mark = mp_store_change_mark(s);
+  CHECK(mark >= 0);
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        0);
+  if (!u)
+    return;
+  mp_resource *st = mp_resource_new(STACK_URN("dev"), "pulumi:pulumi:Stack", 0);
+  step_insert(u, st);
+  mp_update_counts counts = {.create = 1};
+  CHECK(mp_store_update_end(u, "succeeded", &counts, &err) == 0);
+  CHECK(mp_store_change_mark(s) == mark);
+  CHECK(mp_store_stack_create(other, prod, &err) == 0);
+  int64_t moved = mp_store_change_mark(s);
+  CHECK(moved >= 0 && moved != mark);
+  CHECK(mp_store_change_mark(s) == moved);
+  mp_resource_free(st);
+  mp_store_close(other);
+  mp_store_close(s);
+}
+
 static void run_in_dir(void (*fn)(void), const char *name) {
   tst_run_in_dir(&g_dir, fn, name);
 }
@@ -198,5 +230,6 @@ int main(void) {
   TST_STORE_CASE(run_in_dir, test_store_migrates_v1);
   TST_STORE_CASE(run_in_dir, test_store_refuses_newer_schema);
   TST_STORE_CASE(run_in_dir, test_store_refuses_foreign_files);
+  TST_STORE_CASE(run_in_dir, test_store_change_mark);
   return mp_test_summary();
 }

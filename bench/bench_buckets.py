@@ -63,16 +63,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", nargs="?", default="build")
     ap.add_argument("--sizes", default="1000,10000")
+    ap.add_argument("--backends", default="SQLite,file://,s3://",
+                    help="which of SQLite,file://,s3:// (SQLite first)")
     a = ap.parse_args()
+    names = [b for b in ("SQLite", "file://", "s3://")
+             if b in a.backends.split(",")]
     binary = benchlib.binary_of(a.build)
     work = tempfile.mkdtemp(prefix="mp-bench-buckets-")
-    s3 = S3(work)
+    s3 = S3(work) if "s3://" in names else None
     rows = []
     try:
         for n in (int(x) for x in a.sizes.split(",")):
             text = program(n)
             base = None
-            for name in ("SQLite", "file://", "s3://"):
+            for name in names:
                 backend = env = None
                 if name == "file://":
                     backend = "file://" + tempfile.mkdtemp(dir=work)
@@ -91,7 +95,8 @@ def main():
                     n, name, create, noop), flush=True)
                 shutil.rmtree(st.root, ignore_errors=True)
     finally:
-        s3.stop()
+        if s3:
+            s3.stop()
         shutil.rmtree(work, ignore_errors=True)
     print("\n| resources | backend | up (create) | ÷ SQLite | no-op up | "
           "÷ SQLite | requests per step (create, no-op) |")

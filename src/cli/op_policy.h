@@ -1,5 +1,5 @@
 /* --policy-pack and --policy-pack-config of up, preview, refresh and
- * destroy (issue 27), as a group of option rows, and their check: each
+ * destroy, as a group of option rows, and their check: each
  * pack is a folder with a PulumiPolicy.yaml, each config a JSON object,
  * at most one config per pack, in the packs' order (Pulumi's rule). */
 #ifndef MP_CLI_OP_POLICY_H

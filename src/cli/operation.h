@@ -30,7 +30,7 @@ typedef struct mp_op_flags {
   int clear_pending_creates, skip_pending_creates;
   int show_sames, show_replacement_steps, suppress_outputs, suppress_progress;
   int show_reads; /* --show-reads */
-  int show_policy_remediations; /* up, preview (issue 27) */
+  int show_policy_remediations; /* up, preview */
   int serial_stepgen; /* --serial-stepgen or MINIPULUMI_SERIAL_STEPGEN */
   const char *event_log, *message;
   /* Update plans (deploy/plan_file.h): preview --save-plan, up --plan. */

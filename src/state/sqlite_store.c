@@ -21,6 +21,18 @@ static int url_to_path(const char *url, char **path, mp_err *err) {
   const char *p = url;
   if (strncmp(url, "sqlite://", 9) == 0) {
     p = url + 9;
+  } else if (strncmp(url, "gs://", 5) == 0) {
+    /* Pulumi's DIY backend also takes Google Cloud Storage; there is no
+     * server here to build and test it against */
+    char *shown = mp_store_url_redact(url);
+    mp_err_set(err, MP_EINVAL,
+               "'%s' is a Google Cloud Storage bucket, which minipulumi "
+               "does not support; the bucket backends that work are "
+               "s3://BUCKET[/PREFIX] and azblob://CONTAINER[/PREFIX] (or "
+               "move the state with `stack export` and `stack import`)",
+               shown);
+    free(shown);
+    return MP_EINVAL;
   } else if (strstr(url, "://") != NULL) {
     char *shown = mp_store_url_redact(url);
     mp_err_set(err, MP_EINVAL,

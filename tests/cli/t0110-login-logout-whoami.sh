@@ -71,10 +71,14 @@ expect_rc 2 "logout --all with a URL"
 expect_err "only one of --all, --cloud-url or argument URL may be specified, not both" "--all and URL"
 run login a.db b.db
 expect_rc 2 "login with two URLs"
-run login "gs://user:hunter2@bucket/state"
+run login "ftp://user:hunter2@bucket/state"
 expect_rc 1 "login to an unsupported URL"
-expect_err "could not log in to the state backend 'gs://user@bucket/state': unsupported state store URL" "unsupported URL"
+expect_err "could not log in to the state backend 'ftp://user@bucket/state': unsupported state store URL" "unsupported URL"
 case "$OUT$ERR" in *hunter2*) fail "the password of a refused URL was shown" ;; esac
+run login "gs://user:hunter2@bucket/state"
+expect_rc 1 "login to a Google Cloud Storage bucket"
+expect_err "'gs://user@bucket/state' is a Google Cloud Storage bucket, which minipulumi does not support; the bucket backends that work are s3://BUCKET[/PREFIX] and azblob://CONTAINER[/PREFIX]" "gs:// refused"
+case "$OUT$ERR" in *hunter2*) fail "the password of a gs:// URL was shown" ;; esac
 run whoami -v
 expect_out "Backend URL: $HOME/.minipulumi/state.db" "a failed login changes nothing"
 run login "$T/one.db"

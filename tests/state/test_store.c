@@ -174,8 +174,15 @@ static void test_store_refuses_foreign_files(void) {
   CHECK(mp_store_open(missing, &s, &err) == MP_ENOENT);
   CHECK_CONTAINS(err.msg, "does not exist; create it first");
   free(missing);
+  CHECK(mp_store_open("ftp://user:hunter2@bucket/x", &s, &err) == MP_EINVAL);
+  CHECK_CONTAINS(err.msg, "unsupported state store URL 'ftp://user@bucket/x'");
+  CHECK(strstr(err.msg, "hunter2") == NULL);
+  /* Google Cloud Storage: refused, naming the bucket backends that work */
   CHECK(mp_store_open("gs://user:hunter2@bucket/x", &s, &err) == MP_EINVAL);
-  CHECK_CONTAINS(err.msg, "unsupported state store URL 'gs://user@bucket/x'");
+  CHECK_CONTAINS(err.msg, "'gs://user@bucket/x' is a Google Cloud Storage "
+                          "bucket, which minipulumi does not support; the "
+                          "bucket backends that work are s3://");
+  CHECK_CONTAINS(err.msg, "azblob://CONTAINER");
   CHECK(strstr(err.msg, "hunter2") == NULL);
   /* an s3:// URL takes no user or password either (credentials come from
    * the environment or a profile), and never shows it */

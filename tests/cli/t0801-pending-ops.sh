@@ -21,10 +21,16 @@ resources:
     properties:
       v: ${v}
       __latencyMs: 1500
+    options:
+      dependsOn:
+        - ${fast}
 YAML
 W=$MINIPULUMI_TEST_WORLD
 # Each kill follows the slow call's start at once: its 1.5 s leave room
-# for a loaded machine's delays, so the kill always lands inside it.
+# for a loaded machine's delays, so the kill always lands inside it. slow
+# waits for fast, so fast's create is recorded before slow's starts: run
+# side by side, a loaded machine could leave fast pending too (a second
+# prompt that the terminal case does not answer).
 run stack init dev
 start_bg up -f
 wait_call create slow

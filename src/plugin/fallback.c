@@ -26,9 +26,11 @@ typedef struct fallback {
 } fallback;
 
 /* The plugin, started and configured on first use. Returns 0 or an error
- * that names |tok| and says what to do. */
-static int plugin_of(fallback *f, const char *tok, mp_provider **out,
-                     mp_err *err) {
+ * that names |tok| (a function's if |function|: Pulumi's "unknown
+ * function" first, as the built-in answered before it had a plugin behind
+ * it) and says what to do. */
+static int plugin_of(fallback *f, const char *tok, int function,
+                     mp_provider **out, mp_err *err) {
   pthread_mutex_lock(&f->mu);
   int rc = 0;
   if (f->plugin == NULL) {
@@ -39,10 +41,11 @@ static int plugin_of(fallback *f, const char *tok, mp_provider **out,
     if (rc == MP_ENOENT)
       rc = mp_err_set(
           err, MP_ENOENT,
-          "'%s' is not implemented by minipulumi's built-in '%s' provider, "
-          "and no '%s' plugin%s%s is installed to serve it; install it "
-          "with `%s plugin install resource %s%s%s`",
-          tok, f->base.pkg, f->base.pkg, f->version ? " v" : "",
+          "%s%s%s is not implemented by minipulumi's built-in '%s' "
+          "provider, and no '%s' plugin%s%s is installed to serve it; "
+          "install it with `%s plugin install resource %s%s%s`",
+          function ? "unknown function " : "'", tok, function ? ": it" : "'",
+          f->base.pkg, f->base.pkg, f->version ? " v" : "",
           f->version ? f->version : "", mp_prog_name(), f->base.pkg,
           f->version ? " " : "", f->version ? f->version : "");
     else if (rc < 0)
@@ -86,7 +89,7 @@ static int route(mp_provider *self, size_t off, const char *tok, int function,
   fallback *f = (fallback *)self;
   mp_provider *p = f->builtin;
   if (tok && !mp_builtin_implements(f->base.pkg, tok, function)) {
-    int rc = plugin_of(f, tok, &p, err);
+    int rc = plugin_of(f, tok, function, &p, err);
     if (rc)
       return rc;
   }

@@ -50,5 +50,6 @@ YAML
 run up -y
 [ "$RC" -ne 0 ] || fail "an unknown function must fail"
 expect_out 'unknown function command:local:nothing' "Pulumi's text for an unknown function"
+expect_out "no 'command' plugin is installed to serve it; install it with" "what to do when the package's plugin has it"
 expect_out 'Pulumi.yaml:' "the failure names the file"
 finish

@@ -24,19 +24,22 @@ static void reply_buf(mp_reply *out, int status, const char *type, mp_buf *b) {
   out->body = mp_buf_detach(b, &out->len);
 }
 
+static void reply_json(mp_reply *out, int status, const cJSON *j) {
+  out->status = status;
+  out->type = JSON;
+  out->body = mp_json_text(j, &out->len);
+}
+
 static void fail(mp_reply *out, int api, int status, const char *message) {
-  mp_buf b;
-  mp_buf_init(&b);
   if (api) {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "error", message);
-    out->status = status;
-    out->type = JSON;
-    out->body = mp_json_text(j, &out->len);
+    reply_json(out, status, j);
     cJSON_Delete(j);
-    mp_buf_destroy(&b);
     return;
   }
+  mp_buf b;
+  mp_buf_init(&b);
   mp_page_error(&b, status, message);
   reply_buf(out, status, HTML, &b);
 }
@@ -90,9 +93,7 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
     return;
   }
   if (api) {
-    out->status = 200;
-    out->type = JSON;
-    out->body = mp_json_text(j, &out->len);
+    reply_json(out, 200, j);
   } else {
     mp_buf b;
     mp_buf_init(&b);
@@ -130,9 +131,7 @@ void mp_console_route(const mp_console_src *src, const char *path,
       return;
     }
     if (api) {
-      out->status = 200;
-      out->type = JSON;
-      out->body = mp_json_text(j, &out->len);
+      reply_json(out, 200, j);
     } else {
       mp_buf b;
       mp_buf_init(&b);

@@ -108,13 +108,55 @@ static char *fill(const char *text, const char *project, const char *desc) {
   return mp_buf_detach(&b, NULL);
 }
 
+/* Pulumi's sanitizeTemplate: a template URL's credentials and query are
+ * not kept in the project; a name or a path is kept as given. Owned. */
+static char *template_tag(const char *arg, const char *name) {
+  if (!arg) return mp_xstrdup(name);
+  const char *scheme_end = strstr(arg, "://");
+  if (!scheme_end) return mp_xstrdup(arg);
+  const char *host = scheme_end + 3;
+  const char *path = host + strcspn(host, "/?#");
+  const char *at = memchr(host, '@', (size_t)(path - host));
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_buf_append(&b, arg, (size_t)(host - arg));
+  const char *from = at ? at + 1 : host;
+  const char *query = strchr(path, '?');
+  const char *frag = strchr(path, '#');
+  if (query && frag && frag < query) query = NULL;
+  mp_buf_append(&b, from, (size_t)((query ? query : path + strlen(path)) - from));
+  if (query && frag) mp_buf_puts(&b, frag);
+  return mp_buf_detach(&b, NULL);
+}
+
+/* Pulumi's new records where the project came from as the stack tag
+ * pulumi:template, in the project's `pulumi:tags` config
+ * (Project.AddConfigStackTags). A template that already sets
+ * `pulumi:tags` keeps its own: Pulumi's code adds to a map it created
+ * itself, never to one read from the template. */
+static void add_template_tag(mp_value *doc, const char *tag) {
+  mp_value *config = mp_value_object_get(doc, "config");
+  if (config && config->kind != MP_VALUE_OBJECT) return;
+  if (config && mp_value_object_get(config, "pulumi:tags")) return;
+  mp_value *tags = mp_value_new_object();
+  mp_value_object_set(tags, "pulumi:template",
+                      mp_value_new_string(tag, strlen(tag)));
+  mp_value *entry = mp_value_new_object();
+  mp_value_object_set(entry, "value", tags);
+  if (!config) {
+    config = mp_value_new_object();
+    mp_value_object_set(doc, "config", config);
+  }
+  mp_value_object_set(config, "pulumi:tags", entry);
+}
+
 /* The template's Pulumi.yaml with its name and description set, written
  * by the YAML emitter: the description is the user's text, which may
  * hold anything (a colon, a newline, `#`, quotes), so it is quoted and
  * escaped as YAML needs rather than pasted in. Owned, or NULL with |err|
  * (text the emitter refuses, such as invalid UTF-8). */
 static char *project_yaml(const char *text, const char *project,
-                          const char *desc, mp_err *err) {
+                          const char *desc, const char *tag, mp_err *err) {
   mp_ynode *n = NULL;
   if (mp_ynode_parse("Pulumi.yaml", text, strlen(text), &n, err))
     return NULL;
@@ -125,10 +167,11 @@ static char *project_yaml(const char *text, const char *project,
   mp_value_object_set(doc, "description",
                       mp_value_new_string(desc, strlen(desc)));
   mp_value_object_del(doc, "template"); /* as Pulumi's new removes it */
+  add_template_tag(doc, tag);
   /* the templates' own order: a project's keys, then a resource's */
-  static const char *const order[] = {"name",       "description", "runtime",
-                                      "options",    "resources",   "type",
-                                      "properties", "outputs"};
+  static const char *const order[] = {
+      "name",      "description", "runtime",    "options", "config",
+      "resources", "type",        "properties", "outputs"};
   mp_buf out;
   mp_buf_init(&out);
   int rc = mp_ynode_emit(doc, order, MP_ARRAY_LEN(order),
@@ -142,14 +185,15 @@ static char *project_yaml(const char *text, const char *project,
 }
 
 static int write_files(mp_ctx *ctx, const mp_template *t, const char *dir,
-                       const char *project, const char *desc) {
+                       const char *project, const char *desc,
+                       const char *tag) {
   for (const mp_template_file *f = t->files; f->path; f++) {
     char *path = mp_xasprintf("%s/%s", dir, f->path);
     char *text;
     if (!strcmp(f->path, "Pulumi.yaml")) {
       mp_err err;
       mp_err_clear(&err);
-      text = project_yaml(f->text, project, desc, &err);
+      text = project_yaml(f->text, project, desc, tag, &err);
       if (text == NULL) {
         free(path);
         return mp_cli_error(ctx, MP_EXIT_CONFIG,
@@ -192,7 +236,7 @@ static int npm_install(mp_ctx *ctx, const char *dir) {
  * Node.js and has a package.json. */
 static int copy_folder(mp_ctx *ctx, const mp_tpl *t, const char *dir,
                        int force, const char *project, const char *desc,
-                       int *npm) {
+                       const char *tag, int *npm) {
   mp_err err;
   mp_err_clear(&err);
   if (mp_tpl_copy(t->dir, dir, force, project, desc, &err) != 0)
@@ -221,7 +265,7 @@ static int copy_folder(mp_ctx *ctx, const mp_tpl *t, const char *dir,
       mp_buf_append(&b, chunk, got);
     if (f) fclose(f);
     char *orig = mp_buf_detach(&b, NULL);
-    text = project_yaml(orig, project, desc, &err);
+    text = project_yaml(orig, project, desc, tag, &err);
     free(orig);
     if (text == NULL)
       status = mp_cli_error(ctx, MP_EXIT_CONFIG,
@@ -427,12 +471,16 @@ static int run_new(mp_ctx *ctx, new_args *a) {
                             "or less");
   }
   int npm = 0;
+  char *tag = status ? NULL
+                     : template_tag(a->pos.len ? a->pos.items[0] : NULL,
+                                    t->name);
   if (!status && t->builtin) {
-    status = write_files(ctx, t->builtin, dir, project, desc);
+    status = write_files(ctx, t->builtin, dir, project, desc, tag);
     npm = t->builtin->npm;
   } else if (!status) {
-    status = copy_folder(ctx, t, dir, a->force, project, desc, &npm);
+    status = copy_folder(ctx, t, dir, a->force, project, desc, tag, &npm);
   }
+  free(tag);
   if (!status) fprintf(ctx->out, "Created project '%s'\n\n", project);
   if (!status && !a->generate_only) {
     const char *saved_cwd = ctx->cwd;

@@ -83,10 +83,48 @@ static int string_field(const mp_ynode *doc, const char *key,
   return 0;
 }
 
-/* One declared key: `key: {type, default, secret}` or `key: <default>`. */
+/* Pulumi's rules for a key of the project file's `config:`
+ * (Project.Validate): `default` and `value` exclude each other, and a key
+ * of another namespace (`aws:region`) sets a value and declares nothing. */
+static int check_project_key(const mp_project *p, const mp_ynode *k,
+                             const mp_ynode *v, const mp_ynode *def,
+                             const mp_ynode *type, const char *file,
+                             mp_err *err) {
+  const mp_ynode *val = mp_ynode_get(v, "value");
+  if (def && val)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: project config '%s' cannot have both a "
+                      "'default' and 'value' attribute",
+                      file, k->line, k->col, k->text);
+  const char *colon = strchr(k->text, ':');
+  int own = !colon || (p->name && strlen(p->name) == (size_t)(colon - k->text) &&
+                       !strncmp(k->text, p->name, (size_t)(colon - k->text)));
+  if (own) return 0;
+  if (type)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: Configuration key '%s' is not namespaced by "
+                      "the project and should not define a type",
+                      file, k->line, k->col, k->text);
+  if (def)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: Configuration key '%s' is not namespaced by "
+                      "the project and should not define a default value. "
+                      "Did you mean to use the 'value' attribute instead of "
+                      "'default'?",
+                      file, k->line, k->col, k->text);
+  if (!val)
+    return mp_err_set(err, MP_EINVAL,
+                      "%s:%d:%d: Configuration key '%s' is namespaced and "
+                      "must provide an attribute 'value'",
+                      file, k->line, k->col, k->text);
+  return 0;
+}
+
+/* One declared key: `key: {type, default, secret}` or `key: <default>`
+ * (and in the project file's `config:`, `key: {value: v}`). */
 static int load_config_key(mp_project *p, const mp_ynode *k,
                            const mp_ynode *v, const char *file, int legacy,
-                           mp_err *err) {
+                           int project_file, mp_err *err) {
   for (size_t i = 0; i < p->nconfig; i++)
     if (strcmp(p->config[i].key, k->text) == 0)
       return bad_field(err, file, k, "config key declared twice");
@@ -99,6 +137,14 @@ static int load_config_key(mp_project *p, const mp_ynode *k,
     const mp_ynode *t = mp_ynode_get(v, "type");
     if (t == NULL)
       t = mp_ynode_get(v, "Type");
+    if (project_file) {
+      int rc = check_project_key(p, k, v, def, t, file, err);
+      if (rc) return rc;
+      /* a project-wide value: the CLI sets it in the stack's config
+       * (mp_project_defaults), so the program reads it as set there */
+      const mp_ynode *val = mp_ynode_get(v, "value");
+      if (val && !def) def = val;
+    }
     if (t != NULL) {
       if (t->kind != MP_YNODE_SCALAR || !mp__lang_config_type(t->text))
         return mp_err_set(err, MP_EINVAL,
@@ -156,7 +202,10 @@ static int load_config(mp_project *p, const mp_ynode *doc, const char *key,
                       cfg->line, cfg->col, key);
   for (size_t i = 0; i < cfg->n; i++) {
     int rc = load_config_key(p, cfg->keys[i], cfg->vals[i], file,
-                             strcmp(key, "configuration") == 0, err);
+                             strcmp(key, "configuration") == 0,
+                             strcmp(key, "config") == 0 && p->file_name &&
+                                 strcmp(file, p->file_name) == 0,
+                             err);
     if (rc < 0)
       return rc;
   }

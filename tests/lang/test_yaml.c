@@ -1255,7 +1255,7 @@ static void test_yaml_project_read_once(void) {
   run_init(&r);
   write_file(r.dir, "Pulumi.yaml",
              "name: proj\nruntime: yaml\nconfig:\n  size: 0755\n"
-             "  aws:region: {default: x}\n"
+             "  aws:region: {value: x}\n"
              "resources:\n  a:\n    type: test:Resource\n");
   mp_err err;
   CHECK(mp_project_load(r.dir, &r.proj, &err) == 0);

@@ -40,7 +40,11 @@ With --pg-url URL (a PostgreSQL server, e.g. tests/pg/pgtest.py's
 MP_TEST_PG_URL) the state lives in a database per directory on that
 server instead of its state.db; copies are made with CREATE DATABASE ...
 TEMPLATE. With --diy it lives in a file:// folder (Pulumi's DIY layout),
-copied with the directory.
+copied with the directory. With --bucket-url (tests/s3/s3test.py's
+@S3_URL@, tests/azblob/aztest.py's @AZ_URL@) it lives under a key prefix
+per directory in that bucket; a copy of a base (always a finished `up`,
+nothing pending) is `stack export` from one prefix and `stack import`
+into the other.
 """
 import argparse
 import concurrent.futures
@@ -162,6 +166,10 @@ def backend(args, root):
     """The state backend URL of directory |root|."""
     if args.pg_url:
         return pg_module().with_db(args.pg_url, pg_db(root))
+    if args.bucket_url:
+        base, _, query = args.bucket_url.partition("?")
+        return "%s/%s%s" % (base.rstrip("/"), pg_db(root),
+                            "?" + query if query else "")
     if args.diy:
         return "file://" + os.path.join(root, "state")
     return os.path.join(root, "state.db")
@@ -175,6 +183,13 @@ def new_state(args, root, copy_of=None):
                              pg_db(copy_of) if copy_of else None)
     elif args.diy:
         os.makedirs(os.path.join(root, "state"), exist_ok=True)
+    elif args.bucket_url and copy_of:
+        dump = os.path.join(root, "base-export.json")
+        Env(args, copy_of).run("stack", "export", "--file", dump)
+        dst = Env(args, root)
+        dst.run("stack", "init", STACK)
+        dst.run("stack", "import", "--file", dump)
+        os.unlink(dump)
 
 
 def drop_state(args, root):
@@ -502,6 +517,8 @@ def main():
     ap.add_argument("--keep", action="store_true",
                     help="keep passing cases' directories")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--bucket-url", default=None,
+                    help="the state in this s3:// or azblob:// bucket")
     ap.add_argument("--diy", action="store_true",
                     help="state in a file:// folder (Pulumi's DIY layout)")
     ap.add_argument("--pg-url", default=None,

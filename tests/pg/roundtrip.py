@@ -131,6 +131,8 @@ def main():
     ap.add_argument("--minipulumi", required=True)
     ap.add_argument("--diy", action="store_true",
                     help="pass through a file:// folder between the two")
+    ap.add_argument("--via", action="append", default=[],
+                    help="a bucket URL to pass through after the folder")
     args = ap.parse_args()
     args.minipulumi = os.path.abspath(args.minipulumi)
     admin = os.environ.get("MP_TEST_PG_URL")
@@ -152,17 +154,27 @@ def main():
             msgs.append("the SQLite export lacks the stack's resources")
         if "tok-3x4mpl3" in a or "tok-3x4mpl3" not in a_plain:
             msgs.append("the secret is not where it belongs in the exports")
+        hops = []
         if args.diy:
             folder = os.path.join(work, "diy")
             os.makedirs(folder)
-            diy = "file://" + folder
-            cli.run(diy, "stack", "init", "dev")
-            cli.run(diy, "stack", "import", "--file", a_path)
-            cli.run(diy, "up", "--yes", "--skip-preview", "--expect-no-changes")
-            a_path, d = cli.export(diy, "diy.json")
-            _, d_plain = cli.export(diy, "diy-plain.json", "--show-secrets")
-            msgs += compare("the SQLite and file:// exports", mask(a), mask(d))
-            msgs += compare("the file:// exports with --show-secrets",
+            hops.append(("file://", "file://" + folder))
+        for i, url in enumerate(args.via):
+            base, _, query = url.partition("?")
+            scheme = base.split("://")[0] + "://"
+            hops.append((scheme, "%s/trip%d%s" % (base.rstrip("/"), i,
+                                                  "?" + query if query
+                                                  else "")))
+        for i, (name, url) in enumerate(hops):
+            cli.run(url, "stack", "init", "dev")
+            cli.run(url, "stack", "import", "--file", a_path)
+            cli.run(url, "up", "--yes", "--skip-preview", "--expect-no-changes")
+            a_path, d = cli.export(url, "hop%d.json" % i)
+            _, d_plain = cli.export(url, "hop%d-plain.json" % i,
+                                    "--show-secrets")
+            msgs += compare("the SQLite and %s exports" % name, mask(a),
+                            mask(d))
+            msgs += compare("the %s exports with --show-secrets" % name,
                             mask(a_plain), mask(d_plain))
         cli.run(pg, "stack", "init", "dev")
         cli.run(pg, "stack", "import", "--file", a_path)
@@ -183,7 +195,7 @@ def main():
         print("FAIL " + m)
     if not msgs:
         print("ok   export from SQLite, import into %sPostgreSQL and back" %
-              ("a file:// folder, then " if args.diy else ""))
+              "".join("%s, then " % n for n, _ in hops))
         shutil.rmtree(work, ignore_errors=True)
     else:
         print("roundtrip: kept %s" % work)

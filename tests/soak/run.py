@@ -35,7 +35,9 @@ seed; --seed reproduces it).
       --verify build/tests/mp_verify_state --ops 1000 [--pg-url URL]
 
 With --pg-url (e.g. tests/pg/pgtest.py's @PG_URL@) the state lives in a
-database of its own on that server instead of a SQLite file.
+database of its own on that server instead of a SQLite file; with
+--bucket-url (tests/s3/s3test.py's @S3_URL@, tests/azblob/aztest.py's
+@AZ_URL@) under a key prefix of its own in that bucket.
 """
 import argparse
 import json
@@ -383,6 +385,10 @@ class Stack:
         elif args.diy:
             os.makedirs(os.path.join(root, "state"), exist_ok=True)
             self.backend = "file://" + os.path.join(root, "state")
+        elif args.bucket_url:
+            base, _, query = args.bucket_url.partition("?")
+            self.backend = "%s/soak-%d%s" % (base.rstrip("/"), args.seed,
+                                             "?" + query if query else "")
         else:
             self.backend = os.path.join(root, "state.db")
         self.logf = open(os.path.join(root, "log.txt"), "ab")
@@ -739,6 +745,8 @@ def main():
                     help="state in a file:// folder (Pulumi's DIY layout)")
     ap.add_argument("--pg-url", default=None,
                     help="keep the state on this PostgreSQL server")
+    ap.add_argument("--bucket-url", default=None,
+                    help="keep the state in this s3:// or azblob:// bucket")
     ap.add_argument("--max-failures", type=int, default=1,
                     help="stop after this many failing operations")
     ap.add_argument("--workdir", default=None)
@@ -755,7 +763,9 @@ def main():
         shutil.rmtree(root, ignore_errors=True)
     print("soak: seed %d, %d operations, about %d resources, %s, dir %s" % (
         args.seed, args.ops, args.resources,
-        "PostgreSQL" if args.pg_url else "SQLite", root), flush=True)
+        "PostgreSQL" if args.pg_url else
+        args.bucket_url.split(":")[0] if args.bucket_url else
+        "file://" if args.diy else "SQLite", root), flush=True)
     rng = random.Random(args.seed)
     stack = Stack(args, root)
     stats = {"kills": 0, "armed": 0, "integrity": 0, "convergence": 0}

@@ -28,12 +28,16 @@ static int read_all(const char *path, mp_buf *b) {
   return bad ? -1 : 0;
 }
 
+static const char *env_lookup(const char *name) { return getenv(name); }
+
 int main(int argc, char **argv) {
   mp_err err;
   mp_store *st = NULL;
   mp_snapshot *snap = NULL;
   mp_buf text;
   int rc, status = 0;
+  /* bucket stores read their credentials from the environment */
+  mp_store_set_env(env_lookup);
   if (argc != 5) {
     fprintf(stderr, "usage: mp_load_state STORE PROJECT STACK FILE\n");
     return 3;

@@ -136,6 +136,8 @@ static int locked(const opts *o, mp_store *st) {
   return rc != 0;
 }
 
+static const char *env_lookup(const char *name) { return getenv(name); }
+
 int main(int argc, char **argv) {
   opts o;
   mp_err err;
@@ -143,6 +145,8 @@ int main(int argc, char **argv) {
   mp_snapshot *snap = NULL;
   mp_passphrase *pp = NULL;
   mp_crypter cr;
+  /* bucket stores read their credentials from the environment */
+  mp_store_set_env(env_lookup);
   int status = 0;
   if (parse(argc, argv, &o) < 0) {
     fprintf(stderr, "usage: mp_verify_state STORE PROJECT STACK "

@@ -116,6 +116,13 @@ static int decode_all(cfg_cmd *c, int decrypt, mp_value **out) {
     }
     mp_value_object_set(res, vals->u.obj.items[i].key, d);
   }
+  /* as Pulumi's config and config get (workspace.ApplyProjectConfig):
+   * the project's values and defaults for the keys the stack leaves out */
+  const mp_value *defs = c->ctx->project ? c->ctx->project->defaults : NULL;
+  for (size_t i = 0; defs && i < defs->u.obj.len; i++)
+    if (!mp_value_object_get(res, defs->u.obj.items[i].key))
+      mp_value_object_set(res, defs->u.obj.items[i].key,
+                          mp_value_dup(defs->u.obj.items[i].value));
   *out = res;
   return 0;
 }

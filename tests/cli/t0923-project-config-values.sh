@@ -67,7 +67,17 @@ run up --yes --skip-preview
 expect_rc 0 "up with project values"
 run stack output greeting
 [ "$OUT" = hello ] || fail "a project value is not the program's: '$OUT'"
+# config and config get show the project's values, as Pulumi's do
+run config
+expect_out "greeting" "config lists the project's value"
+expect_out "other:ns" "config lists another namespace's project value"
+run config get other:ns
+[ "$OUT" = from-project ] || fail "config get of a project value: '$OUT' ($ERR)"
+run config get size
+[ "$OUT" = 3 ] || fail "config get of a project default: '$OUT' ($ERR)"
 run config set greeting hi
+run config get greeting
+[ "$OUT" = hi ] || fail "config get: the stack's value does not win: '$OUT'"
 run up --yes --skip-preview
 run stack output greeting
 [ "$OUT" = hi ] || fail "the stack's value does not win over the project's: '$OUT'"

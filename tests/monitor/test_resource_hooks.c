@@ -289,8 +289,7 @@ static void test_error_hooks(void) {
   CHECK(retry == 1);
   CHECK(seen.len == 2);
   if (seen.len == 2) {
-    CHECK_STR(seen.items[0],
-              "giveup:a:create:2:second failure:first failure");
+    CHECK_STR(seen.items[0], "giveup:a:create:2:second failure:first failure");
     CHECK_STR(seen.items[1], "retry:a:create:2:second failure:first failure");
   }
   mp_step_free(s);
@@ -322,8 +321,7 @@ static void test_error_hooks(void) {
   s = step(MP_OP_CREATE, MP_HOOK_ON_ERROR, garbage);
   CHECK(mp_hook_table_run_error(t, s, "create", &errors, &retry, &err) ==
         MP_EPROTO);
-  CHECK_STR(err.msg,
-            "error hook \"garbage\" failed: not an ErrorHookResponse");
+  CHECK_STR(err.msg, "error hook \"garbage\" failed: not an ErrorHookResponse");
   mp_step_free(s);
   mp_strv_destroy(&errors);
   mp_hook_table_free(t);

@@ -48,10 +48,8 @@ static Google__Protobuf__Struct *trailed(const Google__Protobuf__Struct *s,
   if (s == NULL || mp_value_from_pb_struct(s, &v, NULL) != 0)
     v = mp_value_new_object();
   const mp_value *t = mp_value_object_get(v, "trail");
-  char *trail = mp_xasprintf("%s%s,", t && t->kind == MP_VALUE_STRING
-                                          ? t->u.str.ptr
-                                          : "",
-                             token);
+  char *trail = mp_xasprintf(
+      "%s%s,", t && t->kind == MP_VALUE_STRING ? t->u.str.ptr : "", token);
   mp_value_object_set(v, "trail", mp_value_new_cstring(trail));
   free(trail);
   Google__Protobuf__Struct *out = NULL;

@@ -59,8 +59,8 @@ static void on_info(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
   reply_msg(call, &info.base);
 }
 
-static void on_configure(mp_rpc_srv_call *call, const uint8_t *req,
-                         size_t len, void *arg) {
+static void on_configure(mp_rpc_srv_call *call, const uint8_t *req, size_t len,
+                         void *arg) {
   (void)arg;
   Pulumirpc__ConfigureAnalyzerRequest *q =
       pulumirpc__configure_analyzer_request__unpack(NULL, len, req);
@@ -166,8 +166,8 @@ static int fake_analyzer(void) {
       mp_rpc_server_add(s, SVC "GetAnalyzerInfo", on_info, NULL, &err) != 0 ||
       mp_rpc_server_add(s, SVC "Configure", on_configure, NULL, &err) != 0 ||
       mp_rpc_server_add(s, SVC "Analyze", on_analyze, NULL, &err) != 0 ||
-      mp_rpc_server_add(s, SVC "AnalyzeStack", on_analyze_stack, NULL,
-                        &err) != 0 ||
+      mp_rpc_server_add(s, SVC "AnalyzeStack", on_analyze_stack, NULL, &err) !=
+          0 ||
       mp_rpc_server_listen(s, &port, &err) != 0) {
     fprintf(stderr, "fake analyzer: %s\n", err.msg);
     return 2;
@@ -204,16 +204,16 @@ static char *pack(const char *name, const char *how) {
   char *rel = mp_xasprintf("%s/mode", name);
   write_file(rel, how, 0644);
   free(rel);
-  rel = mp_xasprintf("%s/node_modules/@pulumi/pulumi/cmd/run-policy-pack",
-                     name);
+  rel =
+      mp_xasprintf("%s/node_modules/@pulumi/pulumi/cmd/run-policy-pack", name);
   write_file(rel, "// never run: the fake node ignores it\n", 0644);
   free(rel);
   return mp_xasprintf("%s/%s", root, name);
 }
 
 static mp_analyzer *start(const char *name, const char *how,
-                          const mp_value *config, mp_strv *problems,
-                          int *rc, mp_err *err) {
+                          const mp_value *config, mp_strv *problems, int *rc,
+                          mp_err *err) {
   char *dir = pack(name, how);
   mp_analyzer *a = NULL;
   *rc = mp_analyzer_start(host, dir, config, problems, &a, err);
@@ -238,15 +238,27 @@ static void test_analyzer_findings(void) {
   CHECK(problems.len == 0);
   mp_value *good = mp_value_new_object();
   mp_value_object_set(good, "fine", mp_value_new_cstring("yes"));
-  mp_analyzer_resource r = {"urn:pulumi:dev::p::test:Thing::a", "test:Thing",
-                            "a", NULL, good, NULL, -1, NULL};
+  mp_analyzer_resource r = {"urn:pulumi:dev::p::test:Thing::a",
+                            "test:Thing",
+                            "a",
+                            NULL,
+                            good,
+                            NULL,
+                            -1,
+                            NULL};
   mp_policy_diags diags = {0};
   CHECK(mp_analyzer_analyze(a, &r, &diags, &err) == 0);
   CHECK(diags.len == 0);
   mp_value *bad = mp_value_new_object();
   mp_value_object_set(bad, "bad", mp_value_new_cstring("yes"));
-  mp_analyzer_resource rb = {"urn:pulumi:dev::p::test:Thing::b", "test:Thing",
-                             "b", NULL, bad, NULL, -1, NULL};
+  mp_analyzer_resource rb = {"urn:pulumi:dev::p::test:Thing::b",
+                             "test:Thing",
+                             "b",
+                             NULL,
+                             bad,
+                             NULL,
+                             -1,
+                             NULL};
   CHECK(mp_analyzer_analyze(a, &rb, &diags, &err) == 0);
   CHECK(diags.len == 1);
   if (diags.len == 1) {
@@ -288,8 +300,14 @@ static void analyze_fails(const char *how, const char *want) {
     mp_strv_destroy(&problems);
     return;
   }
-  mp_analyzer_resource r = {"urn:pulumi:dev::p::test:Thing::a", "test:Thing",
-                            "a", NULL, NULL, NULL, -1, NULL};
+  mp_analyzer_resource r = {"urn:pulumi:dev::p::test:Thing::a",
+                            "test:Thing",
+                            "a",
+                            NULL,
+                            NULL,
+                            NULL,
+                            -1,
+                            NULL};
   mp_policy_diags diags = {0};
   CHECK(mp_analyzer_failed(a) == 0);
   CHECK(mp_analyzer_analyze(a, &r, &diags, &err) < 0);
@@ -303,7 +321,9 @@ static void analyze_fails(const char *how, const char *want) {
 }
 
 static void test_analyzer_answers_garbage(void) {
-  analyze_fails("garbage", "");
+  analyze_fails("garbage",
+                "with bytes that are not a pulumirpc.AnalyzeResponse "
+                "message");
 }
 
 static void test_analyzer_answers_error(void) {
@@ -311,7 +331,7 @@ static void test_analyzer_answers_error(void) {
 }
 
 static void test_analyzer_crashes(void) {
-  analyze_fails("crash", "");
+  analyze_fails("crash", "the plugin exited with status 3");
 }
 
 static void test_analyzer_start_failures(void) {
@@ -366,8 +386,8 @@ int main(int argc, char **argv) {
   CHECK(realpath("/proc/self/exe", self) != NULL);
   snprintf(root, sizeof(root), "/tmp/mp-test-analyzer-XXXXXX");
   CHECK(mkdtemp(root) != NULL);
-  char *script = mp_xasprintf("#!/bin/sh\nexec '%s' --fake-analyzer \"$@\"\n",
-                              self);
+  char *script =
+      mp_xasprintf("#!/bin/sh\nexec '%s' --fake-analyzer \"$@\"\n", self);
   write_file("bin/node", script, 0755);
   free(script);
   char *bin = mp_xasprintf("%s/bin", root);

@@ -37,7 +37,16 @@ typedef struct server {
 
 static server srv;
 
-enum { ROUTE_OK, ROUTE_MISSING, ROUTE_ERROR, ROUTE_TRUNC, ROUTE_REDIR, ROUTE_LOOP, ROUTE_FLAKY, ROUTE_STALL };
+enum {
+  ROUTE_OK,
+  ROUTE_MISSING,
+  ROUTE_ERROR,
+  ROUTE_TRUNC,
+  ROUTE_REDIR,
+  ROUTE_LOOP,
+  ROUTE_FLAKY,
+  ROUTE_STALL
+};
 static const char *const routes[] = {"/ok/",    "/missing/", "/error/",
                                      "/trunc/", "/redir/",   "/loop/",
                                      "/flaky/", "/stall/"};
@@ -277,7 +286,8 @@ static void test_download_404_and_500_not_retried(void) {
   mp_plugin_download_opts o = {0};
   mp_err err;
   CHECK(download("/missing/", &o, &err) == MP_EIO);
-  CHECK_CONTAINS(err.msg, "404 HTTP error fetching plugin from http://127.0.0.1:");
+  CHECK_CONTAINS(err.msg,
+                 "404 HTTP error fetching plugin from http://127.0.0.1:");
   CHECK_CONTAINS(err.msg, "/missing/pulumi-resource-foo-v1.2.3-");
   CHECK(hits(ROUTE_MISSING) == 1);
   CHECK(download("/error/", &o, &err) == MP_EIO);

@@ -238,27 +238,21 @@ static void test_analyzer_findings(void) {
   CHECK(problems.len == 0);
   mp_value *good = mp_value_new_object();
   mp_value_object_set(good, "fine", mp_value_new_cstring("yes"));
-  mp_analyzer_resource r = {"urn:pulumi:dev::p::test:Thing::a",
-                            "test:Thing",
-                            "a",
-                            NULL,
-                            good,
-                            NULL,
-                            -1,
-                            NULL};
+  mp_analyzer_resource r = {.urn = "urn:pulumi:dev::p::test:Thing::a",
+                            .type = "test:Thing",
+                            .name = "a",
+                            .props = good,
+                            .delete_before_replace = -1};
   mp_policy_diags diags = {0};
   CHECK(mp_analyzer_analyze(a, &r, &diags, &err) == 0);
   CHECK(diags.len == 0);
   mp_value *bad = mp_value_new_object();
   mp_value_object_set(bad, "bad", mp_value_new_cstring("yes"));
-  mp_analyzer_resource rb = {"urn:pulumi:dev::p::test:Thing::b",
-                             "test:Thing",
-                             "b",
-                             NULL,
-                             bad,
-                             NULL,
-                             -1,
-                             NULL};
+  mp_analyzer_resource rb = {.urn = "urn:pulumi:dev::p::test:Thing::b",
+                             .type = "test:Thing",
+                             .name = "b",
+                             .props = bad,
+                             .delete_before_replace = -1};
   CHECK(mp_analyzer_analyze(a, &rb, &diags, &err) == 0);
   CHECK(diags.len == 1);
   if (diags.len == 1) {
@@ -300,14 +294,11 @@ static void analyze_fails(const char *how, const char *want) {
     mp_strv_destroy(&problems);
     return;
   }
-  mp_analyzer_resource r = {"urn:pulumi:dev::p::test:Thing::a",
-                            "test:Thing",
-                            "a",
-                            NULL,
-                            NULL,
-                            NULL,
-                            -1,
-                            NULL};
+  mp_analyzer_resource r = {.urn = "urn:pulumi:dev::p::test:Thing::a",
+                            .type = "test:Thing",
+                            .name = "a",
+                            .props = NULL,
+                            .delete_before_replace = -1};
   mp_policy_diags diags = {0};
   CHECK(mp_analyzer_failed(a) == 0);
   CHECK(mp_analyzer_analyze(a, &r, &diags, &err) < 0);

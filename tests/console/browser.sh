@@ -1,5 +1,5 @@
 #!/bin/bash
-# minipulumi console in a real browser (docs/console.md, "Tests"): a stack
+# minipulumi console in a real browser (docs/console.md, "How it is built"): a stack
 # made by two real `up`s of a program whose names and values are hostile
 # (`<script>`, quotes, `</svg>`, a `javascript:` URL, an event handler, a
 # 300-character name), served by a running `minipulumi console`, walked by

@@ -15,7 +15,7 @@
  * graph, and a picture of thousands of boxes shows nothing. A larger
  * stack is drawn in part (its first resources in checkpoint order), and
  * the page says so. */
-#define MP_CONSOLE_GRAPH_LIMIT 300
+#define MP_CONSOLE_GRAPH_LIMIT 200
 /* How long `dot` may take before it is killed, in milliseconds. */
 #define MP_CONSOLE_GRAPH_TIMEOUT_MS 60000
 

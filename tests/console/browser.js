@@ -111,6 +111,7 @@ async function main() {
     check(res.includes('[secret]'), 'resource: the secret input as [secret]');
     check(res.includes('child'), 'resource: its child');
     await shot('console-resource.png');
+    const resourceUrl = page.url();
 
     // 4. Back to the stack, then its graph.
     await Promise.all([page.waitForNavigation(), page.click('nav.crumbs a[href="/stack/proj/dev"]')]);
@@ -148,6 +149,17 @@ async function main() {
           'graph: says it is partial: ' + part);
     check((await page.$$eval('div.graph svg g.node', (g) => g.length)) === 2,
           'graph: two nodes drawn');
+
+    // Escaping alone, without the Content-Security-Policy's help: with the
+    // policy bypassed, an unescaped script or handler would run.
+    await page.setBypassCSP(true);
+    for (const p of ['/', '/stack/proj/dev', resourceUrl, '/stack/proj/dev/graph',
+                     '/stack/proj/dev/history']) {
+      await page.goto(new URL(p, url).href, {waitUntil: 'load'});
+      await page.hover('main').catch(() => {});
+      await safe('without CSP: ' + p);
+    }
+    await page.setBypassCSP(false);
 
     // The JSON API, with the browser's cookie (the pages' CSP lets no
     // script of a page fetch anything).

@@ -48,6 +48,9 @@ test_packages=(
   clang-14 libclang-rt-14-dev
   # tests/cli/t1240: which writes of a file:// checkpoint are synced
   strace
+  # tests/console/browser.sh: the console's pages in a real browser,
+  # headless, driven by puppeteer-core (which downloads no browser)
+  chromium
 )
 [ "$main_only" = 1 ] || packages+=("${test_packages[@]}")
 

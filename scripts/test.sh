@@ -49,11 +49,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 # the language tests' providers (tests/language), the component
 # provider tests (tests/components), the policy packs (tests/policy) and
 # the S3-compatible server of the s3:// state tests (tests/s3) and
-# Microsoft's Azure Storage emulator of the azblob:// ones (tests/azblob):
+# Microsoft's Azure Storage emulator of the azblob:// ones (tests/azblob)
+# and the console's browser tests' puppeteer-core (tests/console):
 # npm ci when a lock changed.
 ./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes \
   tests/automation tests/language tests/components \
-  tests/policy tests/s3 tests/azblob ||
+  tests/policy tests/s3 tests/azblob tests/console ||
   { echo "0 passed, 1 failed"; exit 1; }
 
 # The python3 on PATH may be a version manager's shim (pyenv's runs a

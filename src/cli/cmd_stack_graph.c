@@ -13,7 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cli/graph_dot.h"
+#include "engine/graph_dot.h"
 #include "cli/messages.h"
 #include "cli/secrets.h"
 #include "cli/workspace.h"

@@ -28,6 +28,11 @@ const char mp_console_css[] =
     "ul.restree li{margin:.15em 0}\n"
     ".key{color:#5a3d8a}\n"
     "td.msg{white-space:pre-wrap;max-width:30em}\n"
+    ".graph{overflow:auto;max-height:85vh;background:#fff;"
+    "border:1px solid #d6dbe3;margin:.5em 0}\n"
+    ".graph svg a:hover text{fill:#0b5cad;text-decoration:underline}\n"
+    ".partial{background:#fff3d6;padding:.3em .6em}\n"
+    ".legend .dep{color:#246C60}.legend .par{color:#AA6639}\n"
     "form.filter{margin:.5em 0}\n"
     ".error{color:#b3261e}\n";
 

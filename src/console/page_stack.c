@@ -180,6 +180,11 @@ void mp_page_stack(mp_buf *b, const cJSON *st) {
   config(b, cJSON_GetObjectItemCaseSensitive(st, "config"));
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(st, "resources");
   mp_buf_printf(b, "<h2>Resources (%d)</h2>", cJSON_GetArraySize(list));
+  char *graph = mp_href_graph(project, name);
+  mp_buf_puts(b, "<p>");
+  mp_html_link(b, graph, "Graph of the resources");
+  mp_buf_puts(b, "</p>");
+  free(graph);
   resources(b, project, name, list);
   const cJSON *pend = cJSON_GetObjectItemCaseSensitive(st, "pendingOperations");
   if (cJSON_GetArraySize(pend)) {

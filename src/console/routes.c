@@ -3,6 +3,7 @@
  *   /stack/PROJECT/STACK                  a stack
  *   /stack/PROJECT/STACK/resource?urn=U   a resource
  *   /stack/PROJECT/STACK/history          its updates
+ *   /stack/PROJECT/STACK/graph?limit=N    its graph (graph.h)
  *   /api/stacks, /api/stack/...           the same as JSON
  *   /static/console.css, console.js       the built-in assets */
 #include "console/routes.h"
@@ -12,6 +13,7 @@
 
 #include "console/assets.h"
 #include "console/escape.h"
+#include "console/graph.h"
 #include "console/model.h"
 #include "console/pages.h"
 
@@ -81,7 +83,10 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
     which = 0, j = mp_console_stack(src, st, &err);
   else if (!strcmp(rest, "history"))
     which = 1, j = mp_console_history(src, st, &err);
-  else if (!strcmp(rest, "resource"))
+  else if (!strcmp(rest, "graph")) {
+    mp_console_graph_route(src, st, api, arg(arg_ctx, "limit"), out);
+    return;
+  } else if (!strcmp(rest, "resource"))
     which = 2, urn = arg(arg_ctx, "urn"),
     j = mp_console_resource(src, st, urn, &err);
   else {

@@ -4,7 +4,7 @@
  * the generated node names and the edge attributes match. One deliberate
  * difference: labels are escaped, so a name with a quote still gives a
  * file that Graphviz reads. */
-#include "cli/graph_dot.h"
+#include "engine/graph_dot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,7 @@ typedef struct vertex {
   edge *outs;
   size_t nouts, cap;
   long id; /* -1 until first mentioned */
+  int drawn;
 } vertex;
 
 static int by_urn(const void *a, const void *b) {
@@ -46,21 +47,38 @@ static edge *add_edge(vertex *from, size_t to, const char *color) {
   return e;
 }
 
-static void put_escaped_n(mp_buf *b, const char *s, size_t n) {
+/* A DOT string's text: '"' and '\\' escaped, and with |amp| each '&' as
+ * "&amp;" (keep_ampersands). */
+static void put_escaped_n(mp_buf *b, const char *s, size_t n, int amp) {
   for (size_t i = 0; i < n; i++) {
+    if (amp && s[i] == '&') {
+      mp_buf_puts(b, "&amp;");
+      continue;
+    }
     if (s[i] == '"' || s[i] == '\\') mp_buf_putc(b, '\\');
     mp_buf_putc(b, s[i]);
   }
 }
 
-static void put_escaped(mp_buf *b, const char *s) {
-  put_escaped_n(b, s, strlen(s));
+static void put_escaped(mp_buf *b, const char *s, int amp) {
+  put_escaped_n(b, s, strlen(s), amp);
 }
 
-static void put_quoted(mp_buf *b, const char *s, size_t n) {
+static void put_quoted(mp_buf *b, const char *s, size_t n, int amp) {
   mp_buf_putc(b, '"');
-  put_escaped_n(b, s, n);
+  put_escaped_n(b, s, n, amp);
   mp_buf_putc(b, '"');
+}
+
+/* Marks the vertices to draw: all, or the first max_nodes URNs in the
+ * snapshot's order (the stack, its providers and parents come first). */
+static void choose(const mp_snapshot *s, size_t max, vertex *v, size_t n) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) v[i].drawn = max == 0;
+  for (size_t i = 0; max && i < s->nres && count < max; i++) {
+    vertex *x = find(v, n, s->res[i]->urn);
+    if (!x->drawn) x->drawn = 1, count++;
+  }
 }
 
 static long node_id(vertex *v, long *next) {
@@ -109,9 +127,12 @@ static vertex *build(const mp_snapshot *s, const mp_graph_opts *o,
   return v;
 }
 
-void mp_graph_dot(const mp_snapshot *s, const mp_graph_opts *o, mp_buf *out) {
+size_t mp_graph_dot(const mp_snapshot *s, const mp_graph_opts *o,
+                    mp_buf *out) {
   size_t n;
   vertex *v = build(s, o, &n);
+  choose(s, o->max_nodes, v, n);
+  int amp = o->keep_ampersands;
   long next = 0;
   mp_buf_puts(out, "strict digraph {\n");
   if (o->dot_fragment && *o->dot_fragment) {
@@ -119,31 +140,44 @@ void mp_graph_dot(const mp_snapshot *s, const mp_graph_opts *o, mp_buf *out) {
     mp_buf_putc(out, '\n');
   }
   for (size_t i = 0; i < n; i++) {
+    if (!v[i].drawn) continue;
     long id = node_id(&v[i], &next);
     mp_buf_printf(out, "    Resource%ld", id);
     size_t len = strlen(v[i].urn);
     const char *label = o->short_node_name ? mp_urn_name(v[i].urn, &len)
                                           : v[i].urn;
     if (!label) label = v[i].urn, len = strlen(label);
-    if (len) {
-      mp_buf_puts(out, " [label=");
-      put_quoted(out, label, len);
+    char *url = o->node_url ? o->node_url(o->node_url_ud, v[i].urn) : NULL;
+    if (len || url) {
+      mp_buf_puts(out, " [");
+      if (len) {
+        mp_buf_puts(out, "label=");
+        put_quoted(out, label, len, amp);
+      }
+      if (url) {
+        mp_buf_puts(out, len ? ", URL=" : "URL=");
+        put_quoted(out, url, strlen(url), 0);
+        mp_buf_puts(out, ", target=\"_top\", tooltip=");
+        put_quoted(out, v[i].urn, strlen(v[i].urn), amp);
+      }
       mp_buf_putc(out, ']');
     }
+    free(url);
     mp_buf_puts(out, ";\n");
     for (size_t e = 0; e < v[i].nouts; e++) {
       edge *ed = &v[i].outs[e];
+      if (!v[ed->to].drawn) continue;
       mp_buf_printf(out, "    Resource%ld -> Resource%ld", id,
                     node_id(&v[ed->to], &next));
       int any = 0;
       if (*ed->color) {
         mp_buf_puts(out, " [color = ");
-        put_quoted(out, ed->color, strlen(ed->color));
+        put_quoted(out, ed->color, strlen(ed->color), 0);
         any = 1;
       }
       for (size_t l = 0; l < ed->labels.len; l++) {
         mp_buf_puts(out, l ? ", " : any ? ", label = \"" : " [label = \"");
-        put_escaped(out, ed->labels.items[l]);
+        put_escaped(out, ed->labels.items[l], amp);
         if (l + 1 == ed->labels.len) mp_buf_putc(out, '"');
         any = 1;
       }
@@ -156,4 +190,5 @@ void mp_graph_dot(const mp_snapshot *s, const mp_graph_opts *o, mp_buf *out) {
     free(v[i].outs);
   }
   free(v);
+  return n;
 }

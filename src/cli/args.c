@@ -387,35 +387,3 @@ int mp_args_parse_n(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
   if (rc != MP_ARGS_OK) mp_strv_destroy(pos);
   return rc;
 }
-
-static int sub_named(const mp_subcmd *s, const char *name) {
-  return !strcmp(s->name, name) || (s->alias && !strcmp(s->alias, name)) ||
-         (s->alias2 && !strcmp(s->alias2, name));
-}
-
-int mp_args_dispatch(mp_ctx *ctx, const char *group, const mp_cmd_help *help,
-                     const mp_subcmd *subs, size_t n, int argc,
-                     const char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    mp_args_print_usage(ctx, help, NULL);
-    fprintf(ctx->out, "\nSubcommands:\n");
-    for (size_t i = 0; i < n; i++)
-      fprintf(ctx->out, "  %-10s %s\n", subs[i].name, subs[i].summary);
-    return argc < 2 ? MP_ARGS_ERROR : 0;
-  }
-  for (size_t i = 0; i < n; i++) {
-    if (!sub_named(&subs[i], argv[1])) continue;
-    char *name = mp_xasprintf("%s %s", group, subs[i].name);
-    const char **args = mp_xcalloc((size_t)argc, sizeof(*args));
-    args[0] = name;
-    for (int a = 2; a < argc; a++) args[a - 1] = argv[a];
-    int status = subs[i].fn(argc - 1, args, ctx);
-    free(args);
-    free(name);
-    return status;
-  }
-  fprintf(ctx->err, "error: unknown command \"%s\" for \"%s %s\"\n",
-          argv[1], mp_prog_name(), group);
-  fprintf(ctx->err, "Run '%s %s --help' for usage.\n", mp_prog_name(), group);
-  return MP_ARGS_ERROR;
-}

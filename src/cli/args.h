@@ -93,20 +93,4 @@ int mp_args_parse_n(mp_ctx *ctx, const mp_cmd_help *help, const mp_opt *opts,
 void mp_args_print_usage(mp_ctx *ctx, const mp_cmd_help *help,
                          const mp_opt *opts);
 
-/* One subcommand of a command group (`state delete`, `plugin ls`). */
-typedef struct mp_subcmd {
-  const char *name, *alias, *alias2; /* aliases may be NULL */
-  int (*fn)(int argc, const char **argv, mp_ctx *ctx);
-  const char *summary;
-} mp_subcmd;
-
-/* Runs the subcommand argv[1] of the group |group| ("state") among the
- * |n| |subs|, with argv[0] "state delete" and the rest of argv. No
- * subcommand, or --help/-h: the group's usage and its subcommands (exit 2
- * without one, 0 for --help). An unknown one: cobra's "unknown command"
- * message, exit 2. Returns the exit status. */
-int mp_args_dispatch(mp_ctx *ctx, const char *group, const mp_cmd_help *help,
-                     const mp_subcmd *subs, size_t n, int argc,
-                     const char **argv);
-
 #endif

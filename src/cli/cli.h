@@ -47,6 +47,14 @@ int mp_cmd_stack_unselect(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_stack_change_secrets_provider(int argc, const char **argv,
                                          mp_ctx *ctx);
 int mp_cmd_stack_tag(int argc, const char **argv, mp_ctx *ctx);
+
+/* config subcommands (cmd_config_*.c), dispatched by cmd_config.c */
+int mp_cmd_config_set(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config_get(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config_rm(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config_set_all(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config_rm_all(int argc, const char **argv, mp_ctx *ctx);
+int mp_cmd_config_cp(int argc, const char **argv, mp_ctx *ctx);
 int mp_cmd_config_refresh(int argc, const char **argv, mp_ctx *ctx);
 
 /* `state` and its subcommands (cmd_state*.c) */

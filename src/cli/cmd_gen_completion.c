@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/command_table.h"
 #include "cli/command_walk.h"
 #include "cli/messages.h"
 

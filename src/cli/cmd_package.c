@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "cli/backend.h"
 #include "cli/cli.h"
+#include "cli/command_table.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
 #include "cli/plugins.h"
@@ -175,14 +176,18 @@ static int get_schema(int argc, const char **argv, mp_ctx *ctx) {
   return status;
 }
 
-static const mp_subcmd subs[] = {
-    {"get-schema", NULL, NULL, get_schema, "Get the schema of a package"},
+static const mp_command subs[] = {
+    {"get-schema", get_schema, "Get the schema of a package", {NULL}},
 };
 
-static const mp_cmd_help help = {"minipulumi package <subcommand> [flags]",
-                                 "Work with Pulumi packages."};
+static const mp_cmd_group group = {
+    "package",
+    {"minipulumi package <subcommand> [flags]",
+     "Work with Pulumi packages."},
+    subs,
+    MP_ARRAY_LEN(subs),
+    NULL};
 
 int mp_cmd_package(int argc, const char **argv, mp_ctx *ctx) {
-  return mp_args_dispatch(ctx, "package", &help, subs, MP_ARRAY_LEN(subs),
-                          argc, argv);
+  return mp_cmd_group_run(ctx, &group, argc, argv);
 }

@@ -2,6 +2,7 @@
  * its errors, as Pulumi's `schema check` does. */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/command_table.h"
 #include "cli/messages.h"
 #include "lang/schema_check.h"
 
@@ -24,14 +25,18 @@ static int check(int argc, const char **argv, mp_ctx *ctx) {
   return n ? MP_EXIT_ERROR : 0;
 }
 
-static const mp_subcmd subs[] = {
-    {"check", NULL, NULL, check, "Check a Pulumi package schema for errors"},
+static const mp_command subs[] = {
+    {"check", check, "Check a Pulumi package schema for errors", {NULL}},
 };
 
-static const mp_cmd_help help = {"minipulumi schema <subcommand> [flags]",
-                                 "Analyze package schemas."};
+static const mp_cmd_group group = {
+    "schema",
+    {"minipulumi schema <subcommand> [flags]",
+     "Analyze package schemas."},
+    subs,
+    MP_ARRAY_LEN(subs),
+    NULL};
 
 int mp_cmd_schema(int argc, const char **argv, mp_ctx *ctx) {
-  return mp_args_dispatch(ctx, "schema", &help, subs, MP_ARRAY_LEN(subs),
-                          argc, argv);
+  return mp_cmd_group_run(ctx, &group, argc, argv);
 }

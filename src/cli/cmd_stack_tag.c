@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/command_table.h"
 #include "cli/json_out.h"
 #include "cli/messages.h"
 #include "cli/workspace.h"
@@ -207,20 +208,23 @@ static int cmd_set(int argc, const char **argv, mp_ctx *ctx) {
   return status;
 }
 
-static const mp_subcmd subs[] = {
-    {"get", NULL, NULL, cmd_get, "Get a single stack tag value"},
-    {"ls", NULL, NULL, cmd_ls, "List all stack tags"},
-    {"rm", NULL, NULL, cmd_rm, "Remove a stack tag"},
-    {"set", NULL, NULL, cmd_set, "Set a stack tag"},
+static const mp_command subs[] = {
+    {"get", cmd_get, "Get a single stack tag value", {NULL}},
+    {"ls", cmd_ls, "List all stack tags", {NULL}},
+    {"rm", cmd_rm, "Remove a stack tag", {NULL}},
+    {"set", cmd_set, "Set a stack tag", {NULL}},
 };
 
-static const mp_cmd_help help = {
-    "minipulumi stack tag <subcommand> [flags]",
-    "Manage stack tags\n\nStacks have associated metadata in the form of "
-    "tags. Each tag consists of a name\nand value. The `get`, `ls`, `rm`, "
-    "and `set` commands can be used to manage tags."};
+static const mp_cmd_group group = {
+    "stack tag",
+    {"minipulumi stack tag <subcommand> [flags]",
+     "Manage stack tags\n\nStacks have associated metadata in the form of "
+     "tags. Each tag consists of a name\nand value. The `get`, `ls`, `rm`, "
+     "and `set` commands can be used to manage tags."},
+    subs,
+    MP_ARRAY_LEN(subs),
+    NULL};
 
 int mp_cmd_stack_tag(int argc, const char **argv, mp_ctx *ctx) {
-  return mp_args_dispatch(ctx, "stack tag", &help, subs, MP_ARRAY_LEN(subs),
-                          argc, argv);
+  return mp_cmd_group_run(ctx, &group, argc, argv);
 }

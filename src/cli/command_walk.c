@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/command_table.h"
 #include "cli/messages.h"
 
 /* The --help page of the command |words| (|n| of them), or NULL. */

@@ -1,12 +1,15 @@
 /* What the `config` subcommands share (config_cmd.h): one stack's
- * Pulumi.<stack>.yaml opened, and values set or removed at a key or a
- * path below it. cmd_config.c and cmd_config_bulk.c both call it; it
- * calls neither. */
+ * Pulumi.<stack>.yaml opened, its values decoded, and values set or
+ * removed at a key or a path below it. The cmd_config*.c files call it;
+ * it calls none of them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/config_cmd.h"
 #include "cli/config_values.h"
+#include "cli/json_out.h"
+#include "cli/render.h"
+#include "cli/secrets.h"
 #include "cli/messages.h"
 #include "cli/workspace.h"
 
@@ -164,4 +167,73 @@ int mp_cfg_remove(mp_cfg_cmd *c, const char *key, int path, mp_err *err) {
   free(full);
   free(rest);
   return rc;
+}
+
+static int contains_secure(const mp_value *v) {
+  if (mp_config_is_secure(v)) return 1;
+  if (v->kind == MP_VALUE_OBJECT) {
+    for (size_t i = 0; i < v->u.obj.len; i++)
+      if (contains_secure(v->u.obj.items[i].value)) return 1;
+  } else if (v->kind == MP_VALUE_ARRAY) {
+    for (size_t i = 0; i < v->u.arr.len; i++)
+      if (contains_secure(v->u.arr.items[i])) return 1;
+  }
+  return 0;
+}
+
+cJSON *mp_cfg_entry_json(const mp_value *v, int show, int with_value) {
+  cJSON *e = cJSON_CreateObject();
+  int secret = mp_value_contains_secrets(v);
+  if (!secret || show || with_value) {
+    mp_value *plain = mp_value_strip_secrets(v);
+    if (plain->kind == MP_VALUE_STRING) {
+      cJSON_AddStringToObject(e, "value", plain->u.str.ptr);
+    } else {
+      mp_buf b;
+      mp_buf_init(&b);
+      mp_cli_value_json(plain, MP_RENDER_SHOW_SECRETS, 0, &b);
+      cJSON_AddStringToObject(e, "value", b.data ? b.data : "");
+      mp_buf_destroy(&b);
+      if (plain->kind == MP_VALUE_OBJECT || plain->kind == MP_VALUE_ARRAY)
+        cJSON_AddItemToObject(e, "objectValue",
+                              mp_cli_value_cjson(plain, MP_RENDER_SHOW_SECRETS));
+    }
+    mp_value_free(plain);
+  }
+  cJSON_AddBoolToObject(e, "secret", secret);
+  return e;
+}
+
+int mp_cfg_decode_all(mp_cfg_cmd *c, int decrypt, mp_value **out) {
+  mp_err err;
+  mp_err_clear(&err);
+  const mp_value *vals = mp_value_object_get(c->file.doc, "config");
+  mp_value *res = mp_value_new_object();
+  mp_passphrase *pp = NULL;
+  *out = NULL;
+  if (decrypt && vals && contains_secure(vals) &&
+      mp_cli_secrets(c->ctx, c->stack, &c->file, MP_SECRETS_EXISTING, &pp, &err)) {
+    mp_value_free(res);
+    return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+  }
+  for (size_t i = 0; vals && i < vals->u.obj.len; i++) {
+    const mp_value *v = vals->u.obj.items[i].value;
+    mp_value *d = NULL;
+    if (!decrypt && contains_secure(v)) {
+      d = mp_value_new_secret(mp_value_new_cstring("[secret]"));
+    } else if (mp_cli_config_decode(v, pp, &d, &err)) {
+      mp_value_free(res);
+      return mp_cli_fail(c->ctx, MP_EXIT_CONFIG, &err);
+    }
+    mp_value_object_set(res, vals->u.obj.items[i].key, d);
+  }
+  /* as Pulumi's config and config get (workspace.ApplyProjectConfig):
+   * the project's values and defaults for the keys the stack leaves out */
+  const mp_value *defs = c->ctx->project ? c->ctx->project->defaults : NULL;
+  for (size_t i = 0; defs && i < defs->u.obj.len; i++)
+    if (!mp_value_object_get(res, defs->u.obj.items[i].key))
+      mp_value_object_set(res, defs->u.obj.items[i].key,
+                          mp_value_dup(defs->u.obj.items[i].value));
+  *out = res;
+  return 0;
 }

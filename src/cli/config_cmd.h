@@ -1,8 +1,10 @@
-/* What the `config` subcommands share (config_cmd.c, called by cmd_config.c
- * and cmd_config_bulk.c): one stack's Pulumi.<stack>.yaml, opened for
+/* What the `config` subcommands share (config_cmd.c, called by the
+ * cmd_config*.c files): one stack's Pulumi.<stack>.yaml, opened for
  * reading or writing. */
 #ifndef MP_CLI_CONFIG_CMD_H
 #define MP_CLI_CONFIG_CMD_H
+
+#include <cjson/cJSON.h>
 
 #include "cli/config_file.h"
 #include "cli/ctx.h"
@@ -35,9 +37,13 @@ mp_value *mp_cfg_path_value(const char *text);
 /* `config set-all --json TEXT` (config_set_json.c): sets every entry of
  * |text|, the JSON `config --json` prints, in |c|. Returns 0 or MP_E. */
 int mp_cfg_set_json(mp_cfg_cmd *c, const char *text, mp_err *err);
-/* Runs `config set-all`, `rm-all` (`remove-all`, `delete-all`) or `cp`
- * (`copy`) when argv[1] names one: returns 1 with the exit status in
- * *status; else 0. */
-int mp_cfg_bulk(int argc, const char **argv, mp_ctx *ctx, int *status);
+/* The file's values, an object of full key -> value (owned): decrypted
+ * when |decrypt|, else each secret is a secret "[secret]". Returns an exit
+ * status (reported). */
+int mp_cfg_decode_all(mp_cfg_cmd *c, int decrypt, mp_value **out);
+
+/* Pulumi's entry of `config --json` and `config get --json` for |v|: its
+ * value is left out of a secret unless |show| or |with_value|. */
+cJSON *mp_cfg_entry_json(const mp_value *v, int show, int with_value);
 
 #endif

@@ -38,15 +38,8 @@ typedef struct mp_cli_project {
   char *bare_name;
 } mp_cli_project;
 
-/* A row of main.c's command table: argv[0] is the command's name; returns
- * the exit status. */
 typedef struct mp_ctx mp_ctx;
-typedef int (*mp_cmd_fn)(int argc, const char **argv, mp_ctx *ctx);
-typedef struct mp_command {
-  const char *name;
-  mp_cmd_fn fn;
-  const char *summary;
-} mp_command;
+struct mp_command; /* cli/command_table.h */
 
 /* The HTTP settings Pulumi's Go runtime takes from the environment
  * (cli/plugin_download.c, mp_cli_http_read). */
@@ -129,7 +122,7 @@ struct mp_ctx {
 
   /* main.c's command table, for the commands that walk it
    * (gen-completion, help). */
-  const mp_command *commands;
+  const struct mp_command *commands;
   size_t ncommands;
 };
 

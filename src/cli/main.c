@@ -12,6 +12,7 @@
 #include "cli/children.h"
 #include "cli/cloud_only.h"
 #include "cli/cli.h"
+#include "cli/command_table.h"
 #include "cli/display.h"
 #include "cli/logging.h"
 #include "cli/messages.h"
@@ -20,37 +21,38 @@
 /* Adding a command: write src/cli/cmd_<name>.c with
  * `int mp_cmd_<name>(int argc, const char **argv, mp_ctx *ctx)` (argv[0] is
  * the command's name; return the exit status), declare it in cli.h, add a
- * row here and its file to meson.build, and a tests/cli script. */
+ * row here and its file to meson.build, and a tests/cli script. A
+ * subcommand is a row of its group's table (cli/command_table.h). */
 static const mp_command commands[] = {
-    {"up", mp_cmd_up, "Create or update the resources in a stack"},
-    {"update", mp_cmd_up, "Alias of up"},
-    {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources"},
-    {"refresh", mp_cmd_refresh, "Refresh the resources in a stack"},
-    {"destroy", mp_cmd_destroy, "Destroy all existing resources in the stack"},
-    {"down", mp_cmd_destroy, "Alias of destroy"},
-    {"stack", mp_cmd_stack, "Manage stacks and view stack state"},
-    {"config", mp_cmd_config, "Manage configuration"},
-    {"state", mp_cmd_state, "Edit the current stack's state"},
-    {"plugin", mp_cmd_plugin, "Manage language and resource plugins"},
-    {"import", mp_cmd_import, "Import resources into an existing stack"},
-    {"cancel", mp_cmd_cancel, "Cancel a stack's currently running update, if any"},
-    {"login", mp_cmd_login, "Log in to a minipulumi state backend"},
-    {"logout", mp_cmd_logout, "Log out of a minipulumi state backend"},
-    {"whoami", mp_cmd_whoami, "Display the current logged-in user"},
-    {"version", mp_cmd_version, "Print minipulumi's version number"},
-    {"new", mp_cmd_new, "Create a new Pulumi project"},
-    {"watch", mp_cmd_watch, "Continuously update the resources in a stack"},
-    {"install", mp_cmd_install, "Install the project's dependencies"},
-    {"about", mp_cmd_about, "Print information about the CLI, project and stack"},
+    {"up", mp_cmd_up, "Create or update the resources in a stack", {NULL}},
+    {"update", mp_cmd_up, "Alias of up", {NULL}},
+    {"preview", mp_cmd_preview, "Show a preview of updates to a stack's resources", {NULL}},
+    {"refresh", mp_cmd_refresh, "Refresh the resources in a stack", {NULL}},
+    {"destroy", mp_cmd_destroy, "Destroy all existing resources in the stack", {NULL}},
+    {"down", mp_cmd_destroy, "Alias of destroy", {NULL}},
+    {"stack", mp_cmd_stack, "Manage stacks and view stack state", {NULL}},
+    {"config", mp_cmd_config, "Manage configuration", {NULL}},
+    {"state", mp_cmd_state, "Edit the current stack's state", {NULL}},
+    {"plugin", mp_cmd_plugin, "Manage language and resource plugins", {NULL}},
+    {"import", mp_cmd_import, "Import resources into an existing stack", {NULL}},
+    {"cancel", mp_cmd_cancel, "Cancel a stack's currently running update, if any", {NULL}},
+    {"login", mp_cmd_login, "Log in to a minipulumi state backend", {NULL}},
+    {"logout", mp_cmd_logout, "Log out of a minipulumi state backend", {NULL}},
+    {"whoami", mp_cmd_whoami, "Display the current logged-in user", {NULL}},
+    {"version", mp_cmd_version, "Print minipulumi's version number", {NULL}},
+    {"new", mp_cmd_new, "Create a new Pulumi project", {NULL}},
+    {"watch", mp_cmd_watch, "Continuously update the resources in a stack", {NULL}},
+    {"install", mp_cmd_install, "Install the project's dependencies", {NULL}},
+    {"about", mp_cmd_about, "Print information about the CLI, project and stack", {NULL}},
     {"gen-completion", mp_cmd_gen_completion,
-     "Generate a completion script for bash, zsh or fish"},
-    {"package", mp_cmd_package, "Work with Pulumi packages"},
-    {"schema", mp_cmd_schema, "Analyze package schemas"},
-    {"org", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
-    {"console", mp_cmd_console, "Serve a web console of the stacks on this machine"},
-    {"deployment", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
-    {"env", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
-    {"logs", mp_cmd_cloud_only, "Pulumi Cloud only: not available"},
+     "Generate a completion script for bash, zsh or fish", {NULL}},
+    {"package", mp_cmd_package, "Work with Pulumi packages", {NULL}},
+    {"schema", mp_cmd_schema, "Analyze package schemas", {NULL}},
+    {"org", mp_cmd_cloud_only, "Pulumi Cloud only: not available", {NULL}},
+    {"console", mp_cmd_console, "Serve a web console of the stacks on this machine", {NULL}},
+    {"deployment", mp_cmd_cloud_only, "Pulumi Cloud only: not available", {NULL}},
+    {"env", mp_cmd_cloud_only, "Pulumi Cloud only: not available", {NULL}},
+    {"logs", mp_cmd_cloud_only, "Pulumi Cloud only: not available", {NULL}},
 };
 
 /* The SIGINT handler's only way to reach the process state. This is the
@@ -124,9 +126,7 @@ static void usage(mp_ctx *ctx, const char *prog) {
 }
 
 static const mp_command *find_command(const char *name) {
-  for (size_t i = 0; i < MP_ARRAY_LEN(commands); i++)
-    if (!strcmp(commands[i].name, name)) return &commands[i];
-  return NULL;
+  return mp_command_find(commands, MP_ARRAY_LEN(commands), name);
 }
 
 /* `minipulumi help <cmd>` is `minipulumi <cmd> --help`. */

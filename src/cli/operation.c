@@ -813,3 +813,21 @@ int mp_cli_operation(mp_ctx *ctx, mp_deploy_kind kind, int preview_cmd,
   free(stack);
   return status;
 }
+
+void mp_op_cmd_init(mp_op_cmd *c, const char *verb) {
+  mp_op_flags_init(&c->f);
+  mp_op_shared_opts_init(&c->shared, &c->f, verb);
+  mp_op_output_opts_init(&c->output, &c->f.output);
+}
+
+void mp_op_cmd_destroy(mp_op_cmd *c) { mp_op_flags_destroy(&c->f); }
+
+int mp_op_cmd_parse(mp_ctx *ctx, const char *name, const mp_cmd_help *help,
+                    const mp_opt *opts, int argc, const char **argv) {
+  mp_strv pos;
+  mp_strv_init(&pos);
+  int rc = mp_args_parse(ctx, help, opts, argc, argv, &pos);
+  if (rc == MP_ARGS_OK) rc = mp_args_check_count(ctx, name, &pos, 0, 0);
+  mp_strv_destroy(&pos);
+  return rc ? mp_args_exit_status(rc) : 0;
+}

@@ -72,6 +72,25 @@ typedef struct mp_op_shared_opts {
 void mp_op_shared_opts_init(mp_op_shared_opts *t, mp_op_flags *f,
                             const char *verb);
 
+/* What up, preview, refresh and destroy parse their flags into: the
+ * flags, and the rows they share. A command lists its own rows, then
+ * MP_OPT_GROUP_(c.shared.rows) and MP_OPT_GROUP_(c.output.rows). */
+typedef struct mp_op_cmd {
+  mp_op_flags f;
+  mp_op_shared_opts shared;
+  mp_op_output_opts output;
+} mp_op_cmd;
+
+/* Fills |c| for the command whose operation is |verb|
+ * (mp_op_shared_opts_init). |c| must not move afterwards. */
+void mp_op_cmd_init(mp_op_cmd *c, const char *verb);
+void mp_op_cmd_destroy(mp_op_cmd *c);
+
+/* Parses argv against |opts|; the command |name| ("up") takes no
+ * arguments. Returns 0 to go on, or the exit status to end with. */
+int mp_op_cmd_parse(mp_ctx *ctx, const char *name, const mp_cmd_help *help,
+                    const mp_opt *opts, int argc, const char **argv);
+
 /* Runs |kind| on the current stack: a preview (unless -f), the prompt
  * (unless --yes), then the operation; or only the preview when
  * |preview_cmd| (the `preview` command) or --preview-only. Returns the

@@ -22,6 +22,7 @@ void mp_html_end(mp_buf *b);
 char *mp_href_stack(const char *project, const char *stack);
 char *mp_href_history(const char *project, const char *stack);
 char *mp_href_resource(const char *project, const char *stack, const char *urn);
+char *mp_href_update(const char *project, const char *stack, int version);
 
 /* <a href="|href|">|text|</a>, both escaped. */
 void mp_html_link(mp_buf *b, const char *href, const char *text);

@@ -3,6 +3,7 @@
  * update's page carries data-live, which the console's script follows
  * (server-sent events) to redraw the steps and the timeline. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "console/html.h"
 #include "console/pages.h"
@@ -151,4 +152,20 @@ void mp_page_update(mp_buf *b, const char *project, const char *stack,
   free(hist);
   free(up);
   free(title);
+}
+
+void mp_page_stack_live(mp_buf *b, const char *project, const char *stack,
+                        const cJSON *last) {
+  const char *result = mp_json_str(last, "result");
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(last, "version");
+  if (!result || strcmp(result, "in-progress") || !cJSON_IsNumber(v)) return;
+  char *href = mp_href_update(project, stack, v->valueint);
+  char *text = mp_xasprintf("Update %d is running", v->valueint);
+  mp_buf_puts(b, "<p class=\"running\" data-live=\"/api");
+  mp_html_put(b, href);
+  mp_buf_puts(b, "/events\">");
+  mp_html_link(b, href, text);
+  mp_buf_puts(b, "</p>");
+  free(text);
+  free(href);
 }

@@ -76,9 +76,9 @@ static void poll_store(mp_live *l) {
   }
   size_t len;
   char *text = mp_json_text(u, &len);
+  while (len > 0 && text[len - 1] == '\n') text[--len] = '\0';
   if (l->last == NULL || strcmp(l->last, text) != 0) {
     mp_buf_puts(&l->out, "event: update\ndata: ");
-    while (len > 0 && text[len - 1] == '\n') text[--len] = '\0';
     mp_buf_puts(&l->out, text); /* one line: JSON escapes its newlines */
     mp_buf_puts(&l->out, "\n\n");
     free(l->last);

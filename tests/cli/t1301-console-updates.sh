@@ -205,6 +205,8 @@ assert any(s["status"] == "running" for u in ups for s in u["steps"]), ups
 assert ups[0]["running"] and not ups[-1]["running"], ups
 assert all(s["status"] == "done" for s in ups[-1]["steps"]), ups[-1]
 counts = [len(u["steps"]) for u in ups]
+# an event only when something changed
+assert all(a != b for a, b in zip(ups, ups[1:])), "the same update sent twice"
 assert counts == sorted(counts) and counts[0] < counts[-1], counts
 assert "sekrit-input-value-123" not in text and "<" not in text'
   curl -s -H "Authorization: token $TOKEN" "$BASE/api/stack/proj/dev/update/3" >"$T/u3"

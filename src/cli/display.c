@@ -1156,3 +1156,10 @@ void mp_display_free(mp_display *d) {
   mp_value_free(d->outputs);
   free(d);
 }
+
+char *mp_display_step_diff(const mp_step_meta *m) {
+  mp_display d;
+  memset(&d, 0, sizeof(d));
+  d.o.color = MP_COLOR_NEVER; /* secrets masked: show_secrets is 0 */
+  return render_detail(&d, m);
+}

@@ -60,6 +60,10 @@ void mp_display_finish(mp_display *d);
  * `details` answer). */
 void mp_display_details(mp_display *d);
 void mp_display_free(mp_display *d);
+/* A step's detail as `--diff` prints it (no colors, secrets masked), or
+ * NULL for a step that shows none (same, refresh, a replacement's part).
+ * Owned. For the console's update page (kept with the update's events). */
+char *mp_display_step_diff(const mp_step_meta *m);
 
 /* Pulumi's line for a first cancelling signal |sig| (SIGINT: ^C, SIGTERM
  * or SIGHUP), with its warning about orphaned resources unless |preview|;

@@ -388,6 +388,7 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.update_config = config_json;
     o.sink = on_event;
     o.sink_ud = &s;
+    o.event_text = mp_cli_event_record;
     o.interrupt = &ctx->interrupt;
     o.leave_memory = leave;
     o.verify_snapshot = !ctx->no_integrity;

@@ -50,4 +50,29 @@ const char mp_console_js[] =
     "      r.hidden=t!==''&&name.indexOf(t)<0;\n"
     "    });\n"
     "  });\n"
+    "})();\n"
+    /* A running update (data-live: its server-sent events): at each
+     * change the page is fetched again and its <main> swapped in, so
+     * that what is drawn is always the server's (escaped) HTML; the
+     * parsed page's scripts never run. */
+    "(function(){\n"
+    "  var live=document.querySelector('[data-live]');\n"
+    "  if(!live||!window.EventSource||!window.fetch)return;\n"
+    "  var es=new EventSource(live.getAttribute('data-live'));\n"
+    "  var busy=false,again=false;\n"
+    "  function refresh(){\n"
+    "    if(busy){again=true;return;}\n"
+    "    busy=true;\n"
+    "    fetch(location.href,{credentials:'same-origin'})\n"
+    "      .then(function(r){return r.text();})\n"
+    "      .then(function(t){\n"
+    "        var doc=new DOMParser().parseFromString(t,'text/html');\n"
+    "        var fresh=doc.querySelector('main'),cur=document.querySelector('main');\n"
+    "        if(fresh&&cur)cur.replaceWith(document.importNode(fresh,true));\n"
+    "        busy=false;\n"
+    "        if(again){again=false;refresh();}\n"
+    "      },function(){busy=false;});\n"
+    "  }\n"
+    "  es.addEventListener('update',refresh);\n"
+    "  es.addEventListener('end',function(){es.close();refresh();});\n"
     "})();\n";

@@ -60,6 +60,13 @@ char *mp_href_history(const char *project, const char *stack) {
   return stack_path(project, stack, "/history");
 }
 
+char *mp_href_update(const char *project, const char *stack, int version) {
+  char *tail = mp_xasprintf("/update/%d", version);
+  char *out = stack_path(project, stack, tail);
+  free(tail);
+  return out;
+}
+
 char *mp_href_resource(const char *project, const char *stack,
                        const char *urn) {
   mp_buf b;

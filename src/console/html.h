@@ -24,6 +24,7 @@ char *mp_href_history(const char *project, const char *stack);
 char *mp_href_resource(const char *project, const char *stack, const char *urn);
 /* The stack's graph page (page_graph.c). */
 char *mp_href_graph(const char *project, const char *stack);
+char *mp_href_update(const char *project, const char *stack, int version);
 
 /* <a href="|href|">|text|</a>, both escaped. */
 void mp_html_link(mp_buf *b, const char *href, const char *text);

@@ -28,4 +28,11 @@ cJSON *mp_console_resource(const mp_console_src *src, mp_stack_ref st,
 cJSON *mp_console_history(const mp_console_src *src, mp_stack_ref st,
                           mp_err *err);
 
+/* Update |version| of the stack (update_model.c): its history entry with
+ * its steps (each with its start, end, status, --diff text and whether it
+ * is on the longest chain), diagnostics, policy violations and summary,
+ * from the events the store kept; MP_ENOENT if there is no such update. */
+cJSON *mp_console_update(const mp_console_src *src, mp_stack_ref st,
+                         int64_t version, mp_err *err);
+
 #endif

@@ -50,9 +50,14 @@ void mp_page_history(mp_buf *b, const char *project, const char *stack,
     const cJSON *u;
     cJSON_ArrayForEach(u, updates) {
       const char *result = mp_json_str(u, "result");
-      mp_buf_printf(b, "<tr id=\"update-%d\"><td class=\"num\">%d</td><td>",
-                    cJSON_GetObjectItemCaseSensitive(u, "version")->valueint,
-                    cJSON_GetObjectItemCaseSensitive(u, "version")->valueint);
+      int version = cJSON_GetObjectItemCaseSensitive(u, "version")->valueint;
+      char *href = mp_href_update(project, stack, version);
+      char *num = mp_xasprintf("%d", version);
+      mp_buf_printf(b, "<tr id=\"update-%d\"><td class=\"num\">", version);
+      mp_html_link(b, href, num);
+      mp_buf_puts(b, "</td><td>");
+      free(num);
+      free(href);
       mp_html_put(b, mp_json_str(u, "kind"));
       mp_buf_puts(b, "</td><td><span class=\"result ");
       mp_html_put(b, result);

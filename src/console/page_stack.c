@@ -172,6 +172,8 @@ void mp_page_stack(mp_buf *b, const cJSON *st) {
   mp_html_put(b, title);
   mp_buf_puts(b, "</h1>");
   last_update(b, cJSON_GetObjectItemCaseSensitive(st, "lastUpdate"), history);
+  mp_page_stack_live(b, project, name,
+                     cJSON_GetObjectItemCaseSensitive(st, "lastUpdate"));
   mp_buf_puts(b, "<h2>Tags</h2>");
   mp_html_value(b, cJSON_GetObjectItemCaseSensitive(st, "tags"));
   mp_buf_puts(b, "<h2>Outputs</h2>");

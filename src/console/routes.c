@@ -4,6 +4,7 @@
  *   /stack/PROJECT/STACK/resource?urn=U   a resource
  *   /stack/PROJECT/STACK/history          its updates
  *   /stack/PROJECT/STACK/graph?limit=N    its graph (graph.h)
+ *   /stack/PROJECT/STACK/update/N         one update: steps, timeline
  *   /api/stacks, /api/stack/...           the same as JSON
  *   /static/console.css, console.js       the built-in assets */
 #include "console/routes.h"
@@ -70,6 +71,15 @@ static int split_stack(char *path, mp_stack_ref *st, const char **rest) {
   return *st->name ? 0 : -1;
 }
 
+/* N of "update/N" (1 and up), or 0. */
+static int64_t update_version(const char *rest) {
+  if (strncmp(rest, "update/", 7) != 0) return 0;
+  const char *p = rest + 7;
+  int64_t v = 0;
+  for (; *p >= '0' && *p <= '9' && v < 1000000000; p++) v = v * 10 + (*p - '0');
+  return *p || p == rest + 7 ? 0 : v;
+}
+
 /* One stack's pages and JSON: |rest| is "", "history" or "resource". */
 static void stack_route(const mp_console_src *src, mp_stack_ref st,
                         const char *rest, int api, mp_query_fn arg,
@@ -79,6 +89,7 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
   cJSON *j = NULL;
   const char *urn = NULL;
   int which;
+  int64_t version;
   if (!*rest)
     which = 0, j = mp_console_stack(src, st, &err);
   else if (!strcmp(rest, "history"))
@@ -89,6 +100,8 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
   } else if (!strcmp(rest, "resource"))
     which = 2, urn = arg(arg_ctx, "urn"),
     j = mp_console_resource(src, st, urn, &err);
+  else if ((version = update_version(rest)) > 0)
+    which = 3, j = mp_console_update(src, st, version, &err);
   else {
     fail(out, api, 404, "no such page");
     return;
@@ -106,6 +119,8 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
       mp_page_stack(&b, j);
     else if (which == 1)
       mp_page_history(&b, st.project, st.name, j);
+    else if (which == 3)
+      mp_page_update(&b, st.project, st.name, j);
     else
       mp_page_resource(&b, st.project, st.name, j);
     reply_buf(out, 200, HTML, &b);

@@ -13,12 +13,25 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "console/guard.h"
+#include "console/live.h"
 #include "console/routes.h"
+
+/* A live stream's connection (live.h): suspended while its update has
+ * nothing new, resumed at each turn of the loop to look again. */
+typedef struct stream {
+  mp_console *c;
+  struct MHD_Connection *conn;
+  mp_live *live;
+  int suspended;
+  struct stream *next;
+} stream;
 
 struct mp_console {
   const mp_console_opts *o;
+  stream *streams;
   struct MHD_Daemon *d;
   char token[65];
   char cookie[40]; /* the cookie's name: one per port, as cookies are not */
@@ -38,7 +51,7 @@ static void common_headers(struct MHD_Response *r, const char *type) {
   MHD_add_response_header(
       r, "Content-Security-Policy",
       "default-src 'none'; script-src 'self'; style-src 'self'; "
-      "img-src 'self'; form-action 'self'; base-uri 'none'; "
+      "img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; "
       "frame-ancestors 'none'");
 }
 
@@ -78,6 +91,59 @@ static int token_state(const mp_console *c, struct MHD_Connection *conn) {
   return 0;
 }
 
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
+  (void)pos;
+  stream *s = cls;
+  long n = mp_live_read(s->live, buf, max);
+  if (n < 0) return MHD_CONTENT_READER_END_OF_STREAM;
+  if (n == 0) { /* nothing new: wait for the loop's next turn */
+    MHD_suspend_connection(s->conn);
+    s->suspended = 1;
+  }
+  return (ssize_t)n;
+}
+
+static void stream_free(void *cls) {
+  stream *s = cls;
+  for (stream **p = &s->c->streams; *p; p = &(*p)->next)
+    if (*p == s) {
+      *p = s->next;
+      break;
+    }
+  mp_live_free(s->live);
+  free(s);
+}
+
+/* Starts the stream of |live| on |conn| (owns |live|). */
+static enum MHD_Result send_stream(mp_console *c, struct MHD_Connection *conn,
+                                   mp_live *live) {
+  stream *s = mp_xcalloc(1, sizeof(*s));
+  s->c = c;
+  s->conn = conn;
+  s->live = live;
+  struct MHD_Response *r = MHD_create_response_from_callback(
+      MHD_SIZE_UNKNOWN, 16384, stream_read, s, stream_free);
+  if (r == NULL) {
+    mp_live_free(live);
+    free(s);
+    return MHD_NO;
+  }
+  s->next = c->streams;
+  c->streams = s;
+  common_headers(r, "text/event-stream; charset=utf-8");
+  enum MHD_Result ok = MHD_queue_response(conn, 200, r);
+  MHD_destroy_response(r);
+  return ok;
+}
+
+static void resume_streams(mp_console *c) {
+  for (stream *s = c->streams; s; s = s->next)
+    if (s->suspended) {
+      s->suspended = 0;
+      MHD_resume_connection(s->conn);
+    }
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -101,6 +167,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     return send_text(conn, 403,
                      "403 Forbidden: open the URL that `minipulumi console` "
                      "printed (it carries the console's token)\n");
+  mp_live *live = mp_live_new(&c->o->src, url);
+  if (live) return send_stream(c, conn, live);
   mp_reply rep;
   mp_console_route(&c->o->src, url, query_arg, conn, &rep);
   struct MHD_Response *r =
@@ -142,7 +210,7 @@ int mp_console_start(const mp_console_opts *o, mp_console **out, mp_err *err) {
   struct sockaddr_storage sa;
   memset(&sa, 0, sizeof(sa));
   memcpy(&sa, ai->ai_addr, ai->ai_addrlen);
-  unsigned flags = 0;
+  unsigned flags = MHD_ALLOW_SUSPEND_RESUME;
   if (ai->ai_family == AF_INET6) {
     ((struct sockaddr_in6 *)&sa)->sin6_port = htons((uint16_t)o->port);
     flags |= MHD_USE_IPv6;
@@ -177,13 +245,24 @@ char *mp_console_url(const mp_console *c, const char *path) {
 }
 
 void mp_console_run(mp_console *c) {
-  while (!*c->o->interrupt)
+  /* suspended streams look again every quarter second (no sooner: the
+   * loop turns at once after each request) */
+  struct timespec last = {0, 0}, now;
+  while (!*c->o->interrupt) {
     MHD_run_wait(c->d, 250);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((now.tv_sec - last.tv_sec) * 1000 +
+            (now.tv_nsec - last.tv_nsec) / 1000000 >= 250) {
+      resume_streams(c);
+      last = now;
+    }
+  }
 }
 
 void mp_console_free(mp_console *c) {
   if (c == NULL)
     return;
+  resume_streams(c); /* a suspended connection must not outlive the daemon */
   MHD_stop_daemon(c->d);
   free(c);
 }

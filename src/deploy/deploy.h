@@ -94,6 +94,11 @@ typedef struct mp_deploy_opts {
   const char *update_environment, *update_config;
   mp_event_sink sink;
   void *sink_ud;
+  /* The text of an event as kept with the update (mp_store_update_event:
+   * the console's update page), owned; NULL: no events are kept. Called
+   * on the loop thread for every event of an update that holds the
+   * stack's lock (not a preview). */
+  char *(*event_text)(const mp_event *ev);
   /* Set to 1 by a signal handler to ask for a graceful stop; 2 = now. The
    * deployment polls it from its loop. May be NULL. */
   volatile int *interrupt;

@@ -134,6 +134,7 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   mp_stepgen *sg; /* used only on the generator thread once it runs */
   mp_stepexec *ex;
   mp_store_update *upd;
+  int events_lost; /* recording an event failed once: no more are kept */
   mp_monitor *mon;
   deploy_state state;
   /* What is in flight; the machine moves when all are zero. */
@@ -211,6 +212,9 @@ int mp__deploy_analyze_stack(deploy *d);
 /* ---- events and the parts' hooks (hooks.c) ---- */
 /* Stamps |ev| (sequence, time, preview) and hands it to the sink. */
 void mp__deploy_emit(deploy *d, mp_event *ev);
+/* Keeps |ev| with the update (record.c): the store's events of the
+ * update, emitted at |time_ms|. */
+void mp__deploy_record(deploy *d, const mp_event *ev, int64_t time_ms);
 /* A diagnostic event; |urn| may be NULL. */
 void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
                      const char *msg);

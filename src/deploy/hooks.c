@@ -28,6 +28,8 @@ void mp__deploy_emit(deploy *d, mp_event *ev) {
   ev->timestamp = (double)ts.tv_sec;
   ev->preview = d->o->dry_run;
   d->o->sink(d->o->sink_ud, ev);
+  mp__deploy_record(d, ev,
+                    (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
 void mp__deploy_diag(deploy *d, const char *severity, const char *urn,

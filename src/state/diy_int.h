@@ -110,6 +110,7 @@ struct mp_diy_update {
   int64_t pending_high; /* highest pending row at begin */
   diy_writer *writer;   /* started by the first mp__diy_apply_begin */
   int wrote; /* a change of this session went to the file (not deferred) */
+  int events_fd1; /* the events file's descriptor + 1; 0: not open yet */
   mp_diy_update *next;
 };
 
@@ -322,6 +323,15 @@ char *mp__diy_history_last(mp_diy *s, mp_stack_ref st);
 /* Moves the history of |st| to stack |new_name|. */
 int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
                            mp_err *err);
+
+/* ==== an update's engine events (diy_events.c) ==== */
+
+int mp__diy_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
+                         const char *json, mp_err *err);
+int mp__diy_events(mp_store *s, mp_stack_ref st, int64_t version,
+                   mp_update_event **out, size_t *n, mp_err *err);
+/* Closes the session's events file, if open. */
+void mp__diy_events_close(mp_diy_update *u);
 
 /* ==== stack tags (diy_tags.c) ==== */
 int mp__diy_tags_get(mp_store *s, mp_stack_ref st, mp_stack_tag **out,

@@ -113,6 +113,7 @@ int mp__diy_update_end(mp_store_update *base, const char *result,
     *err = herr;
     rc = herr.code;
   }
+  mp__diy_events_close(u);
   mp__diy_lock_release(s, st);
   unlink_update(u);
   u->m->sessions--;

@@ -136,6 +136,12 @@ static const char *const stmt_sql[PQ__COUNT] = {
     [PQ_TAGS_DELETE] = "DELETE FROM minipulumi.stack_tags WHERE stack_id = $1",
     [PQ_TAGS_INSERT] = "INSERT INTO minipulumi.stack_tags(stack_id, name, value)"
                        " VALUES ($1, $2, $3)",
+    [PQ_EVENT_INSERT] =
+        "INSERT INTO minipulumi.update_events(stack_id, version, seq, time_ms,"
+        " json) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stack_id, version,"
+        " seq) DO UPDATE SET time_ms = EXCLUDED.time_ms, json = EXCLUDED.json",
+    [PQ_EVENT_LIST] = "SELECT seq, time_ms, json FROM minipulumi.update_events"
+                      " WHERE stack_id = $1 AND version = $2 ORDER BY seq",
 };
 
 const char *mp__pg_stmt_sql(mp__pg_stmt_id id) { return stmt_sql[id]; }

@@ -64,6 +64,8 @@ typedef enum mp__pg_stmt_id {
   PQ_TAGS_GET,
   PQ_TAGS_DELETE,
   PQ_TAGS_INSERT,
+  PQ_EVENT_INSERT,
+  PQ_EVENT_LIST,
   PQ__COUNT
 } mp__pg_stmt_id;
 
@@ -205,6 +207,12 @@ int mp__pg_stack_id(mp_pg *s, mp_stack_ref st, mp__pg_row_lock lock,
  * with its id (mp__pg_stack_id without a row lock): 0 or MP_ENOENT. */
 int mp__pg_stack_param(mp_pg *s, mp_stack_ref st, mp_pg_params *p,
                        mp_err *err);
+
+/* ---- pg_events.c: an update's engine events (store.h) ---- */
+int mp__pg_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
+                        const char *json, mp_err *err);
+int mp__pg_events(mp_store *s, mp_stack_ref st, int64_t version,
+                  mp_update_event **out, size_t *n, mp_err *err);
 
 /* ---- pg_schema.c ---- */
 

@@ -91,6 +91,11 @@ static const char *const stmt_sql[ST__COUNT] = {
         " n_create, n_update, n_delete, n_replace, n_read, n_import,"
         " n_refresh, n_discard, environment, config FROM updates"
         " WHERE stack_id = ?1 ORDER BY seq DESC",
+    [ST_EVENT_INSERT] =
+        "INSERT OR REPLACE INTO update_events(stack_id, version, seq, time_ms,"
+        " json) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_EVENT_LIST] = "SELECT seq, time_ms, json FROM update_events"
+                      " WHERE stack_id = ?1 AND version = ?2 ORDER BY seq",
 };
 
 /* The error for any write to a store that cannot be written; |what|

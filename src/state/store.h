@@ -312,6 +312,31 @@ int mp_store_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,
                      size_t *n, mp_err *err);
 void mp_history_entry_destroy(mp_history_entry *h);
 
+/* ---- an update's engine events ----
+ * Each update keeps the engine events it emitted, in order, as they
+ * happen (what the console's update page and its timeline are drawn
+ * from): |json| is the event as --event-log writes it (secrets masked),
+ * |time_ms| when the engine emitted it (milliseconds since the epoch:
+ * the events' own timestamps are whole seconds). */
+typedef struct mp_update_event {
+  int64_t seq;
+  int64_t time_ms;
+  char *json;
+} mp_update_event;
+
+/* Records one event of the update |u|, durable as the history is (a
+ * killed process loses none that this call returned for). A store that
+ * keeps no events (an s3:// or azblob:// bucket) returns 0. */
+int mp_store_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
+                          const char *json, mp_err *err);
+/* The events of update |version| of the stack (its history entry's id,
+ * finished or still running), oldest first, appended to *out and *n
+ * (free with mp_update_events_free). None when none were kept. Reads
+ * only: never takes or waits for the stack's lock. */
+int mp_store_events(mp_store *s, mp_stack_ref st, int64_t version,
+                    mp_update_event **out, size_t *n, mp_err *err);
+void mp_update_events_free(mp_update_event *ev, size_t n);
+
 /* ---- backends ----
  * A backend (src/state/) embeds mp_store as the first member of its store
  * and mp_store_update as the first member of its write session, and fills
@@ -379,6 +404,11 @@ typedef struct mp_store_ops {
                   mp_err *err);
   int (*tags_set)(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
                   size_t n, mp_err *err);
+  /* NULL: the store keeps no events (recording is a no-op, none read) */
+  int (*update_event)(mp_store_update *u, int64_t seq, int64_t time_ms,
+                      const char *json, mp_err *err);
+  int (*events)(mp_store *s, mp_stack_ref st, int64_t version,
+                mp_update_event **out, size_t *n, mp_err *err);
 } mp_store_ops;
 
 #endif

@@ -92,6 +92,20 @@ static void test_store_migrates_v1(void) {
     mp_update_counts counts = {.same = 1, .discard = 2};
     CHECK(mp_store_update_begin(s, old, "update", NULL, NULL, NULL, &u, &err) ==
           0);
+    /* and the update_events table (schema 6): kept as they come, read
+     * while the update runs, by the update's number */
+    CHECK(u && mp_store_update_event(u, 1, 1000, "{\"a\":1}", &err) == 0);
+    CHECK(u && mp_store_update_event(u, 2, 1500, "{\"b\":\"<x>\"}", &err) == 0);
+    mp_update_event *ev = NULL;
+    size_t nev = 0;
+    CHECK(mp_store_events(s, old, 2, &ev, &nev, &err) == 0 && nev == 2);
+    CHECK(nev == 2 && ev[0].seq == 1 && ev[1].time_ms == 1500);
+    if (nev == 2) CHECK_STR(ev[1].json, "{\"b\":\"<x>\"}");
+    mp_update_events_free(ev, nev);
+    ev = NULL;
+    nev = 0;
+    CHECK(mp_store_events(s, old, 1, &ev, &nev, &err) == 0 && nev == 0);
+    mp_update_events_free(ev, nev);
     CHECK(u && mp_store_update_end(u, "succeeded", &counts, &err) == 0);
     h = NULL;
     n = 0;
@@ -110,7 +124,7 @@ static void test_store_migrates_v1(void) {
   sqlite3_stmt *q;
   CHECK(sqlite3_open(path, &db) == SQLITE_OK);
   CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == 0);
-  CHECK(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 5);
+  CHECK(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 6);
   sqlite3_finalize(q);
   CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &q, NULL) == 0);
   CHECK(sqlite3_step(q) == SQLITE_ROW &&
@@ -142,7 +156,7 @@ static void test_store_refuses_newer_schema(void) {
   char *path = db_path("newer.db");
   raw_sql(path, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99;");
   char *want = mp_xasprintf("state store '%s' was written by a newer "
-                            "minipulumi (schema 99, this one knows 5); "
+                            "minipulumi (schema 99, this one knows 6); "
                             "upgrade minipulumi",
                             path);
   check_refused(path, MP_ESTATE, want);

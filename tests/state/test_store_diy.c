@@ -400,6 +400,60 @@ static void run_in_dir(void (*fn)(void), const char *name) {
   tst_run_in_dir(&g_dir, fn, name);
 }
 
+/* ==== an update's events ==== */
+
+/* Kept in <stack>-<ns>.events.jsonl beside the history, numbered by the
+ * update; the history still lists updates only (Pulumi's getHistory
+ * reads only *.history.json); a torn last line is skipped. */
+static void test_diy_events(void) {
+  mp_store *s = open_folder("f");
+  CHECK(s != NULL);
+  if (s == NULL) return;
+  mp_err err;
+  mp_stack_ref dev = {P, "dev"};
+  CHECK(mp_store_stack_create(s, dev, &err) == 0);
+  one_resource(s, "dev");
+  mp_store_update *u = NULL;
+  CHECK(mp_store_update_begin(s, dev, "update", NULL, NULL, NULL, &u, &err) ==
+        0);
+  if (u == NULL) {
+    mp_store_close(s);
+    return;
+  }
+  CHECK(mp_store_update_event(u, 1, 7000, "{\"a\":\"</x>\"}", &err) == 0);
+  CHECK(mp_store_update_event(u, 2, 7250, "{\"b\":2}", &err) == 0);
+  mp_update_event *ev = NULL;
+  size_t n = 0;
+  CHECK(mp_store_events(s, dev, 2, &ev, &n, &err) == 0 && n == 2);
+  CHECK(n == 2 && ev[0].seq == 1 && ev[0].time_ms == 7000 && ev[1].seq == 2);
+  if (n == 2) CHECK_STR(ev[0].json, "{\"a\":\"</x>\"}");
+  mp_update_events_free(ev, n);
+  mp_update_counts counts = {.same = 1};
+  CHECK(mp_store_update_end(u, "succeeded", &counts, &err) == 0);
+  CHECK(tst_store_contains("f/.pulumi/history/proj/dev", "\"version\":2}"));
+  mp_history_entry *h = NULL;
+  size_t nh = 0;
+  CHECK(mp_store_history(s, dev, &h, &nh, &err) == 0 && nh == 2);
+  for (size_t i = 0; i < nh; i++) mp_history_entry_destroy(&h[i]);
+  free(h);
+  /* a torn last line (a power loss mid-write) is left out */
+  char *dir = path_in("f/.pulumi/history/proj/dev");
+  char *cmd = mp_xasprintf("printf '{\"seq\":3,\"ti' >> %s/dev-*.events.jsonl",
+                           dir);
+  CHECK(system(cmd) == 0);
+  ev = NULL;
+  n = 0;
+  CHECK(mp_store_events(s, dev, 2, &ev, &n, &err) == 0 && n == 2);
+  mp_update_events_free(ev, n);
+  ev = NULL;
+  n = 0;
+  CHECK(mp_store_events(s, dev, 1, &ev, &n, &err) == 0 && n == 0);
+  mp_update_events_free(ev, n);
+  free(cmd);
+  free(dir);
+  mp_store_close(s);
+}
+
 int main(void) {
   tst_store_cases(run_in_dir);
   TST_STORE_CASE(run_in_dir, test_diy_layout);
@@ -409,5 +463,6 @@ int main(void) {
   TST_STORE_CASE(run_in_dir, test_diy_urls);
   TST_STORE_CASE(run_in_dir, test_diy_background_writes);
   TST_STORE_CASE(run_in_dir, test_diy_background_write_fails);
+  TST_STORE_CASE(run_in_dir, test_diy_events);
   return mp_test_summary();
 }

@@ -233,7 +233,7 @@ static void test_pg_refuses_newer_schema(void) {
   CHECK(s == NULL);
   char *shown = mp_store_url_redact(url);
   char *want = mp_xasprintf("state store '%s' was written by a newer "
-                            "minipulumi (schema 99, this one knows 4); "
+                            "minipulumi (schema 99, this one knows 5); "
                             "upgrade minipulumi",
                             shown);
   CHECK_STR(err.msg, want);
@@ -338,7 +338,7 @@ static void test_pg_first_use_from_many(void) {
                    "SELECT string_agg(schema_version::text, ',') FROM "
                    "minipulumi.store_meta",
                    NULL);
-  CHECK_STR(v, "4");
+  CHECK_STR(v, "5");
   free(v);
   free(db);
   free(url);

@@ -148,10 +148,11 @@ static long delay_ms(int try, long retry_after) {
   return (long)((double)((1L << try) - 1) * 800.0 * jitter);
 }
 
-int mp__az_request(const az_conf *c, const char *method, const char *blob,
+int mp__az_request(mp_bucket *b, const char *method, const char *blob,
                    const char *query, const char *data, size_t len,
                    const char *const *headers, mp_bucket_reply *r,
                    mp_err *err) {
+  const az_conf *c = az_conf_of(b);
   memset(r, 0, sizeof(*r));
   mp_buf_init(&r->body);
   char *url = mp__az_url(c, blob, query);

@@ -20,6 +20,16 @@ typedef struct az_conf {
   char *where;     /* azblob://CONTAINER */
 } az_conf;
 
+/* The objects of one store: the bucket layer, then the service's own. */
+typedef struct az_objs {
+  mp_bucket b;
+  az_conf c;
+} az_objs;
+
+static inline az_conf *az_conf_of(mp_bucket *b) {
+  return &((az_objs *)b)->c;
+}
+
 /* Parses `azblob://CONTAINER[/PREFIX][?params]` (gocloud's azureblob
  * parameters, the environment's AZURE_STORAGE_* defaults) and finds the
  * credentials as gocloud does. */
@@ -29,7 +39,7 @@ void mp__az_conf_free(az_conf *c);
 /* The client's request (bucket_int.h) for |c|: up to 4 extra headers
  * (x-ms-* only, lower case); retried as the Azure SDKs do (408, 429,
  * 500, 502, 503, 504 and lost connections; 4 tries). */
-int mp__az_request(const az_conf *c, const char *method, const char *blob,
+int mp__az_request(mp_bucket *b, const char *method, const char *blob,
                    const char *query, const char *data, size_t len,
                    const char *const *headers, mp_bucket_reply *r,
                    mp_err *err);

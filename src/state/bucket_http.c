@@ -84,6 +84,19 @@ void mp__bucket_error_xml(const mp_bucket_reply *r, char **code, char **msg) {
     xmlFreeDoc(doc);
 }
 
+int mp__bucket_say_fail(const mp_bucket *b, const char *service,
+                        const char *what, const char *key,
+                        const mp_bucket_reply *r, char *code, char *msg,
+                        int missing, const char *hint, mp_err *err) {
+  int rc = mp_err_set(err, missing ? MP_ENOENT : MP_EIO,
+                      "cannot %s '%s/%s': %s answered %ld %s%s%s%s", what,
+                      b->where, key ? key : "", service, r->status, code,
+                      msg && *msg ? ": " : "", msg ? msg : "", hint);
+  free(code);
+  free(msg);
+  return rc;
+}
+
 /* ==== a bucket URL ==== */
 
 int mp__bucket_url_split(const char *url, const char *head, const char *noun,

@@ -92,6 +92,13 @@ CURLcode mp__bucket_perform(CURL *h, const char *method, const char *url,
 /* Code and message of an <Error> answer (owned; NULL if none). */
 void mp__bucket_error_xml(const mp_bucket_reply *r, char **code,
                           char **msg);
+/* |err| (MP_ENOENT if |missing|, else MP_EIO): "cannot WHAT 'WHERE/KEY':
+ * SERVICE answered STATUS CODE: MSG" then |hint|; frees |code| and
+ * |msg|. */
+int mp__bucket_say_fail(const mp_bucket *b, const char *service,
+                        const char *what, const char *key,
+                        const mp_bucket_reply *r, char *code, char *msg,
+                        int missing, const char *hint, mp_err *err);
 
 /* ==== a bucket URL (bucket_http.c) ==== */
 

@@ -17,16 +17,9 @@
 
 #include <libxml/tree.h>
 
-typedef struct az_objs {
-  mp_bucket b;
-  az_conf c;
-} az_objs;
-
-static az_conf *C(mp_bucket *b) { return &((az_objs *)b)->c; }
-
 static int az_fail(mp_bucket *b, const char *what, const char *blob,
                    const mp_bucket_reply *r, mp_err *err) {
-  const az_conf *c = C(b);
+  const az_conf *c = az_conf_of(b);
   char *code, *msg;
   mp__bucket_error_xml(r, &code, &msg);
   if (msg) /* Azure adds "\nRequestId:...\nTime:..." lines */
@@ -55,21 +48,8 @@ static int az_fail(mp_bucket *b, const char *what, const char *blob,
            strcmp(code, "OutOfRangeInput") == 0)
     hint = "; a container name is 3 to 63 lower-case letters, digits and "
            "'-'";
-  int rc = mp_err_set(err, enoent ? MP_ENOENT : MP_EIO,
-                      "cannot %s 'azblob://%s/%s': Azure answered %ld %s%s%s%s",
-                      what, c->container, blob ? blob : "", r->status, code,
-                      msg && *msg ? ": " : "", msg ? msg : "", hint);
-  free(code);
-  free(msg);
-  return rc;
-}
-
-static int az_request(mp_bucket *b, const char *method, const char *blob,
-                      const char *query, const char *data, size_t len,
-                      const char *const *headers, mp_bucket_reply *r,
-                      mp_err *err) {
-  return mp__az_request(C(b), method, blob, query, data, len, headers, r,
-                        err);
+  return mp__bucket_say_fail(b, "Azure", what, blob, r, code, msg, enoent, hint,
+                             err);
 }
 
 static char *az_list_query(const char *eprefix, int deep,
@@ -90,12 +70,12 @@ static char *az_list_next(xmlNode *root) {
 /* Waits for a pending copy into |blob|: its status every 200 ms, for at
  * most 10 minutes. */
 static int wait_copy(mp_bucket *b, const char *blob, mp_err *err) {
-  const az_conf *c = C(b);
+  const az_conf *c = az_conf_of(b);
   for (int i = 0; i < 3000; i++) {
     struct timespec ts = {0, 200 * 1000000L};
     nanosleep(&ts, NULL);
     mp_bucket_reply r;
-    int rc = mp__az_request(c, "HEAD", blob, NULL, NULL, 0, NULL, &r, err);
+    int rc = mp__az_request(b, "HEAD", blob, NULL, NULL, 0, NULL, &r, err);
     if (rc < 0)
       return rc;
     if (!mp__bucket_ok(&r))
@@ -120,12 +100,12 @@ static int wait_copy(mp_bucket *b, const char *blob, mp_err *err) {
 
 static int az_copy(mp_bucket *b, const char *fb, const char *tb,
                    mp_err *err) {
-  const az_conf *c = C(b);
+  const az_conf *c = az_conf_of(b);
   char *src = mp__az_url(c, fb, NULL);
   char *h = mp_xasprintf("x-ms-copy-source: %s", src);
   const char *hs[] = {h, NULL};
   mp_bucket_reply r;
-  int rc = mp__az_request(c, "PUT", tb, NULL, NULL, 0, hs, &r, err);
+  int rc = mp__az_request(b, "PUT", tb, NULL, NULL, 0, hs, &r, err);
   if (rc == 0) {
     if (!mp__bucket_ok(&r)) {
       /* a missing source: BlobNotFound, or CannotVerifyCopySource 404 */
@@ -147,14 +127,14 @@ static int az_copy(mp_bucket *b, const char *fb, const char *tb,
 }
 
 static void az_free(mp_bucket *b) {
-  mp__az_conf_free(C(b));
+  mp__az_conf_free(az_conf_of(b));
   free(b);
 }
 
 static const char *const put_headers[] = {"x-ms-blob-type: BlockBlob", NULL};
 
 static const mp_bucket_client az_client = {
-    .request = az_request,
+    .request = mp__az_request,
     .fail = az_fail,
     .copy = az_copy,
     .put_headers = put_headers,

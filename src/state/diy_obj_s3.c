@@ -13,16 +13,8 @@
 
 #include <libxml/tree.h>
 
-typedef struct s3_objs {
-  mp_bucket b;
-  s3_conf c;
-} s3_objs;
-
-static s3_conf *C(mp_bucket *b) { return &((s3_objs *)b)->c; }
-
 static int s3_fail(mp_bucket *b, const char *what, const char *key,
                    const mp_bucket_reply *r, mp_err *err) {
-  const s3_conf *c = C(b);
   char *code, *msg;
   mp__bucket_error_xml(r, &code, &msg);
   if (code == NULL) /* a HEAD has no body: S3's codes for its statuses */
@@ -46,21 +38,8 @@ static int s3_fail(mp_bucket *b, const char *what, const char *key,
            strcmp(code, "IllegalLocationConstraintException") == 0)
     hint = "; the bucket is in another region: set ?region= in the URL or "
            "AWS_REGION";
-  int rc = mp_err_set(err, enoent ? MP_ENOENT : MP_EIO,
-                      "cannot %s 's3://%s/%s': S3 answered %ld %s%s%s%s",
-                      what, c->bucket, key ? key : "", r->status, code,
-                      msg && *msg ? ": " : "", msg ? msg : "", hint);
-  free(code);
-  free(msg);
-  return rc;
-}
-
-static int s3_request(mp_bucket *b, const char *method, const char *key,
-                      const char *query, const char *data, size_t len,
-                      const char *const *headers, mp_bucket_reply *r,
-                      mp_err *err) {
-  return mp__s3_request(C(b), method, key, query, data, len, headers, r,
-                        err);
+  return mp__bucket_say_fail(b, "S3", what, key, r, code, msg, enoent, hint,
+                             err);
 }
 
 /* the parameters in the order SigV4's canonical query wants */
@@ -83,13 +62,13 @@ static char *s3_list_next(xmlNode *root) {
 
 static int s3_copy(mp_bucket *b, const char *fk, const char *tk,
                    mp_err *err) {
-  const s3_conf *c = C(b);
+  const s3_conf *c = s3_conf_of(b);
   char *src = mp_xasprintf("%s/%s", c->bucket, fk);
   char *esrc = mp__url_encode(src, 1);
   char *h = mp_xasprintf("x-amz-copy-source: /%s", esrc);
   const char *hs[] = {h, NULL};
   mp_bucket_reply r;
-  int rc = mp__s3_request(c, "PUT", tk, NULL, NULL, 0, hs, &r, err);
+  int rc = mp__s3_request(b, "PUT", tk, NULL, NULL, 0, hs, &r, err);
   if (rc == 0) {
     /* a CopyObject may fail with 200 and an Error body */
     int failed = !mp__bucket_ok(&r) ||
@@ -105,12 +84,12 @@ static int s3_copy(mp_bucket *b, const char *fk, const char *tk,
 }
 
 static void s3_free(mp_bucket *b) {
-  mp__s3_conf_free(C(b));
+  mp__s3_conf_free(s3_conf_of(b));
   free(b);
 }
 
 static const mp_bucket_client s3_client = {
-    .request = s3_request,
+    .request = mp__s3_request,
     .fail = s3_fail,
     .copy = s3_copy,
     .put_headers = NULL,

@@ -62,10 +62,11 @@ static void backoff(int i) {
   nanosleep(&ts, NULL);
 }
 
-int mp__s3_request(const s3_conf *c, const char *method, const char *key,
+int mp__s3_request(mp_bucket *b, const char *method, const char *key,
                    const char *query, const char *data, size_t len,
                    const char *const *headers, mp_bucket_reply *r,
                    mp_err *err) {
+  const s3_conf *c = s3_conf_of(b);
   memset(r, 0, sizeof(*r));
   mp_buf_init(&r->body);
   char *url = url_of(c, key, query);

@@ -19,6 +19,16 @@ typedef struct s3_conf {
   char *where; /* s3://bucket */
 } s3_conf;
 
+/* The objects of one store: the bucket layer, then the service's own. */
+typedef struct s3_objs {
+  mp_bucket b;
+  s3_conf c;
+} s3_objs;
+
+static inline s3_conf *s3_conf_of(mp_bucket *b) {
+  return &((s3_objs *)b)->c;
+}
+
 /* Parses `s3://BUCKET[/PREFIX][?params]` (gocloud's s3blob parameters)
  * and finds the credentials and region as the AWS SDKs do. */
 int mp__s3_conf_parse(const char *url, const char *home, s3_conf *c,
@@ -28,7 +38,7 @@ void mp__s3_conf_free(s3_conf *c);
 /* The client's request (bucket_int.h) for |c|: the query |query| is
  * sorted as SigV4's canonical query wants; throttling, 5xx and lost
  * connections are retried as the AWS SDKs do. */
-int mp__s3_request(const s3_conf *c, const char *method, const char *key,
+int mp__s3_request(mp_bucket *b, const char *method, const char *key,
                    const char *query, const char *data, size_t len,
                    const char *const *headers, mp_bucket_reply *r,
                    mp_err *err);

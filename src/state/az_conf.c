@@ -40,6 +40,7 @@ void mp__az_conf_free(az_conf *c) {
   free(c->key);
   free(c->sas);
   free(c->root);
+  free(c->where);
   memset(c, 0, sizeof(*c));
 }
 
@@ -58,13 +59,8 @@ static int parse_query(const char *url, char *q, az_params *p, mp_err *err) {
   mp_strv seen;
   mp_strv_init(&seen);
   int rc = 0;
-  for (char *tok = q, *next; rc == 0 && tok && *tok; tok = next) {
-    next = strchr(tok, '&');
-    if (next)
-      *next++ = '\0';
-    char *eq = strchr(tok, '=');
-    char *k = mp__url_unescape(tok, eq ? (size_t)(eq - tok) : strlen(tok));
-    char *v = eq ? mp__url_unescape(eq + 1, strlen(eq + 1)) : mp_xstrdup("");
+  char *k, *v;
+  for (char *cur = q; rc == 0 && mp__bucket_query_next(&cur, &k, &v);) {
     int b = 0;
     if (mp_strv_contains(&seen, k)) {
       rc = mp_err_set(err, MP_EINVAL, "multiple values of '%s' in '%s'", k,
@@ -166,30 +162,13 @@ static int credentials(const char *url, az_conf *c, mp_err *err) {
 
 int mp__az_conf_parse(const char *url, az_conf *c, mp_err *err) {
   memset(c, 0, sizeof(*c));
-  const char *p = url + strlen("azblob://");
-  size_t hl = strcspn(p, "/?#");
-  if (hl == 0)
-    return mp_err_set(err, MP_EINVAL,
-                      "the state store URL '%s' names no container; use "
-                      "azblob://CONTAINER[/PREFIX]",
-                      url);
-  if (memchr(p, '@', hl)) {
-    char *shown = mp_store_url_redact(url); /* never the password */
-    mp_err_set(err, MP_EINVAL,
-               "the state store URL '%s' has a user name or password; Azure "
-               "credentials come from AZURE_STORAGE_ACCOUNT and "
-               "AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN; see "
-               "docs/state-backends.md",
-               shown);
-    free(shown);
-    return MP_EINVAL;
-  }
-  c->container = mp_xstrndup(p, hl);
-  p += hl;
-  size_t pl = strcspn(p, "?#");
-  char *path = mp__url_unescape(p, pl);
-  p += pl;
-  char *q = *p == '?' ? mp_xstrndup(p + 1, strcspn(p + 1, "#")) : NULL;
+  char *path, *q;
+  if (mp__bucket_url_split(url, "azblob://", "container",
+                           "azblob://CONTAINER[/PREFIX]",
+                           "Azure credentials come from AZURE_STORAGE_ACCOUNT "
+                           "and AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN",
+                           &c->container, &path, &q, err) < 0)
+    return err->code;
   az_params prm = {0};
   /* gocloud's defaults from the environment (NewDefaultServiceURLOptions) */
   if (env_nonempty("AZURE_STORAGE_ACCOUNT"))
@@ -204,21 +183,11 @@ int mp__az_conf_parse(const char *url, az_conf *c, mp_err *err) {
   free(q);
 
   /* the key prefix: gocloud's ?prefix= then Pulumi's path */
-  mp_buf pre;
-  mp_buf_init(&pre);
-  if (prm.prefix && *prm.prefix)
-    mp_buf_puts(&pre, prm.prefix);
-  const char *sub = path;
-  while (*sub == '/')
-    sub++;
-  if (*sub)
-    mp_buf_printf(&pre, "%s%s", sub, sub[strlen(sub) - 1] == '/' ? "" : "/");
-  c->prefix = mp_buf_detach(&pre, NULL);
-  size_t n = strlen(c->prefix);
-  if (n > 0 && c->prefix[n - 1] == '/')
-    c->prefix[--n] = '\0';
-  c->root = n ? mp_xasprintf("azblob://%s/%s", c->container, c->prefix)
-              : mp_xasprintf("azblob://%s", c->container);
+  c->prefix = mp__bucket_prefix(prm.prefix, path);
+  c->root = *c->prefix
+                ? mp_xasprintf("azblob://%s/%s", c->container, c->prefix)
+                : mp_xasprintf("azblob://%s", c->container);
+  c->where = mp_xasprintf("azblob://%s", c->container);
   free(path);
 
   if (rc == 0 && (prm.account == NULL || *prm.account == '\0'))

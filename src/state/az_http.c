@@ -127,34 +127,6 @@ static char *shared_key(const az_conf *c, const char *method,
   return mp_buf_detach(&sig, NULL);
 }
 
-static size_t on_header(char *p, size_t size, size_t n, void *ud) {
-  az_reply *r = ud;
-  size_t len = size * n;
-  mp__http_header(p, len, "ETag", r->etag, sizeof(r->etag));
-  mp__http_header(p, len, "Last-Modified", r->last_modified,
-                  sizeof(r->last_modified));
-  mp__http_header(p, len, "x-ms-error-code", r->error_code,
-                  sizeof(r->error_code));
-  mp__http_header(p, len, "x-ms-copy-status", r->copy_status,
-                  sizeof(r->copy_status));
-  return len;
-}
-
-/* The Retry-After header's seconds, or -1. */
-typedef struct az_attempt {
-  az_reply *r;
-  long retry_after;
-} az_attempt;
-
-static size_t on_header_attempt(char *p, size_t size, size_t n, void *ud) {
-  az_attempt *a = ud;
-  char v[32] = "";
-  mp__http_header(p, size * n, "Retry-After", v, sizeof(v));
-  if (*v && isdigit((unsigned char)*v))
-    a->retry_after = strtol(v, NULL, 10);
-  return on_header(p, size, n, a->r);
-}
-
 static int retryable(CURLcode cc, long status) {
   if (cc != CURLE_OK)
     return cc != CURLE_URL_MALFORMAT && cc != CURLE_UNSUPPORTED_PROTOCOL;
@@ -176,10 +148,11 @@ static long delay_ms(int try, long retry_after) {
   return (long)((double)((1L << try) - 1) * 800.0 * jitter);
 }
 
-int mp__az_request(const az_conf *c, const char *method, const char *blob,
+int mp__az_request(mp_bucket *b, const char *method, const char *blob,
                    const char *query, const char *data, size_t len,
-                   const char *const *headers, az_reply *r, mp_err *err) {
-  mp__http_init();
+                   const char *const *headers, mp_bucket_reply *r,
+                   mp_err *err) {
+  const az_conf *c = az_conf_of(b);
   memset(r, 0, sizeof(*r));
   mp_buf_init(&r->body);
   char *url = mp__az_url(c, blob, query);
@@ -190,11 +163,6 @@ int mp__az_request(const az_conf *c, const char *method, const char *blob,
   int tries = 0;
   for (int try = 1;; try++) {
     tries = try;
-    mp_buf_reset(&r->body);
-    r->etag[0] = r->last_modified[0] = r->error_code[0] = '\0';
-    r->copy_status[0] = '\0';
-    r->status = 0;
-    az_attempt at = {r, -1};
     char date[40];
     http_date(date);
     mp_strv xms; /* signed: every x-ms-* header, sorted */
@@ -228,38 +196,12 @@ int mp__az_request(const az_conf *c, const char *method, const char *blob,
     }
     mp_strv_destroy(&xms);
     hs = curl_slist_append(hs, "Expect:"); /* not signed: no 100-continue */
-    CURL *h = curl_easy_init();
-    if (h == NULL)
-      MP_BUG("curl_easy_init failed");
-    cerr[0] = '\0';
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header_attempt);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &at);
-    if (strcmp(method, "HEAD") == 0) {
-      curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-    } else if (put) {
-      hs = curl_slist_append(hs, "Content-Type: application/octet-stream");
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, data ? data : "");
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
-    } else if (strcmp(method, "GET") != 0) {
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-    }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hs);
-    cc = curl_easy_perform(h);
-    if (cc == CURLE_OK)
-      curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
-    curl_easy_cleanup(h);
+    CURL *h = mp__bucket_handle();
+    cc = mp__bucket_perform(h, method, url, &hs, data, len, r, cerr);
     curl_slist_free_all(hs);
     if (try == AZ_TRIES || !retryable(cc, r->status))
       break;
-    long ms = delay_ms(try, at.retry_after);
+    long ms = delay_ms(try, r->retry_after);
     if (ms < 0)
       break;
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

@@ -4,7 +4,7 @@
 #ifndef MP_AZ_INT_H
 #define MP_AZ_INT_H
 
-#include "state/diy_obj.h"
+#include "state/bucket_int.h"
 
 typedef struct az_conf {
   char *container;
@@ -17,7 +17,18 @@ typedef struct az_conf {
   size_t key_len;
   char *sas;       /* the SAS token (no leading '?'), or NULL */
   char *root;      /* the `root` paths start with: azblob://C[/prefix] */
+  char *where;     /* azblob://CONTAINER */
 } az_conf;
+
+/* The objects of one store: the bucket layer, then the service's own. */
+typedef struct az_objs {
+  mp_bucket b;
+  az_conf c;
+} az_objs;
+
+static inline az_conf *az_conf_of(mp_bucket *b) {
+  return &((az_objs *)b)->c;
+}
 
 /* Parses `azblob://CONTAINER[/PREFIX][?params]` (gocloud's azureblob
  * parameters, the environment's AZURE_STORAGE_* defaults) and finds the
@@ -25,30 +36,13 @@ typedef struct az_conf {
 int mp__az_conf_parse(const char *url, az_conf *c, mp_err *err);
 void mp__az_conf_free(az_conf *c);
 
-typedef struct az_reply {
-  long status;
-  mp_buf body;
-  char etag[80];
-  char last_modified[64];
-  char error_code[64];  /* x-ms-error-code (a HEAD's only word) */
-  char copy_status[32]; /* x-ms-copy-status */
-} az_reply;
-
-/* Sends |method| for blob |blob| (already the container's blob name, not
- * a path; NULL: the container itself) with the query |query| (encoded,
- * or NULL), the body |data|, and up to 4 extra headers |headers| (each
- * "x-ms-name: value", NULL-terminated; x-ms-* only, lower case, sorted).
- * Retries as the Azure SDKs do (408, 429, 500, 502, 503, 504 and lost
- * connections; 4 tries). 0 with the reply for any HTTP status; MP_EIO
- * (naming |blob|) when no answer came. The caller frees r->body. */
-int mp__az_request(const az_conf *c, const char *method, const char *blob,
+/* The client's request (bucket_int.h) for |c|: up to 4 extra headers
+ * (x-ms-* only, lower case); retried as the Azure SDKs do (408, 429,
+ * 500, 502, 503, 504 and lost connections; 4 tries). */
+int mp__az_request(mp_bucket *b, const char *method, const char *blob,
                    const char *query, const char *data, size_t len,
-                   const char *const *headers, az_reply *r, mp_err *err);
-
-/* |err| from an error reply: the container, the blob, Azure's error code
- * and message; MP_ENOENT for BlobNotFound (or a HEAD's 404). */
-int mp__az_fail(const az_conf *c, const char *what, const char *blob,
-                const az_reply *r, mp_err *err);
+                   const char *const *headers, mp_bucket_reply *r,
+                   mp_err *err);
 
 /* The URL of |blob| (NULL: the container) with |query| and the SAS token.
  * Owned. */

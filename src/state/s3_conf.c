@@ -104,6 +104,7 @@ void mp__s3_conf_free(s3_conf *c) {
   free(c->secret);
   free(c->token);
   free(c->root);
+  free(c->where);
   memset(c, 0, sizeof(*c));
 }
 
@@ -132,39 +133,17 @@ static void set_endpoint(s3_conf *c, const char *ep, int no_ssl) {
 int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
                       mp_err *err) {
   memset(c, 0, sizeof(*c));
-  const char *p = url + 5; /* after s3:// */
-  size_t hl = strcspn(p, "/?#");
-  if (hl == 0)
-    return mp_err_set(err, MP_EINVAL,
-                      "the state store URL '%s' names no bucket; use "
-                      "s3://BUCKET[/PREFIX][?region=...]",
-                      url);
-  if (memchr(p, '@', hl)) {
-    char *shown = mp_store_url_redact(url); /* never the password */
-    mp_err_set(err, MP_EINVAL,
-                      "the state store URL '%s' has a user name or password; "
-                      "S3 credentials come from AWS_ACCESS_KEY_ID and "
-                      "AWS_SECRET_ACCESS_KEY or a profile; see "
-                      "docs/state-backends.md",
-                      shown);
-    free(shown);
-    return MP_EINVAL;
-  }
-  c->bucket = mp_xstrndup(p, hl);
-  p += hl;
-  size_t pl = strcspn(p, "?#");
-  char *path = mp__url_unescape(p, pl);
-  p += pl;
-  char *q = *p == '?' ? mp_xstrndup(p + 1, strcspn(p + 1, "#")) : NULL;
+  char *path, *q;
+  if (mp__bucket_url_split(url, "s3://", "bucket",
+                           "s3://BUCKET[/PREFIX][?region=...]",
+                           "S3 credentials come from AWS_ACCESS_KEY_ID and "
+                           "AWS_SECRET_ACCESS_KEY or a profile",
+                           &c->bucket, &path, &q, err) < 0)
+    return err->code;
   char *region = NULL, *endpoint = NULL, *profile = NULL, *qprefix = NULL;
   int path_style = 0, no_ssl = 0, rc = 0;
-  for (char *tok = q, *next; rc == 0 && tok && *tok; tok = next) {
-    next = strchr(tok, '&');
-    if (next)
-      *next++ = '\0';
-    char *eq = strchr(tok, '=');
-    char *k = mp__url_unescape(tok, eq ? (size_t)(eq - tok) : strlen(tok));
-    char *v = eq ? mp__url_unescape(eq + 1, strlen(eq + 1)) : mp_xstrdup("");
+  char *k, *v;
+  for (char *cur = q; rc == 0 && mp__bucket_query_next(&cur, &k, &v);) {
     int b;
     if (strcmp(k, "region") == 0) {
       free(region);
@@ -211,24 +190,11 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
     free(v);
   }
   free(q);
-  /* the key prefix: gocloud's ?prefix= then Pulumi's path, each ending
-   * with '/' */
-  mp_buf pre;
-  mp_buf_init(&pre);
-  if (qprefix && *qprefix)
-    mp_buf_puts(&pre, qprefix);
-  const char *sub = path;
-  while (*sub == '/')
-    sub++;
-  if (*sub)
-    mp_buf_printf(&pre, "%s%s", sub, sub[strlen(sub) - 1] == '/' ? "" : "/");
-  char *prefix = mp_buf_detach(&pre, NULL);
-  size_t n = strlen(prefix);
-  if (n > 0 && prefix[n - 1] == '/')
-    prefix[--n] = '\0';
-  c->prefix = prefix;
-  c->root = n ? mp_xasprintf("s3://%s/%s", c->bucket, prefix)
-              : mp_xasprintf("s3://%s", c->bucket);
+  /* the key prefix: gocloud's ?prefix= then Pulumi's path */
+  c->prefix = mp__bucket_prefix(qprefix, path);
+  c->root = *c->prefix ? mp_xasprintf("s3://%s/%s", c->bucket, c->prefix)
+                       : mp_xasprintf("s3://%s", c->bucket);
+  c->where = mp_xasprintf("s3://%s", c->bucket);
   free(path);
   free(qprefix);
 

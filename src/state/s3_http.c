@@ -19,14 +19,6 @@
 
 #define S3_ATTEMPTS 3
 
-static size_t on_header(char *p, size_t size, size_t n, void *ud) {
-  s3_reply *r = ud;
-  mp__http_header(p, size * n, "ETag", r->etag, sizeof(r->etag));
-  mp__http_header(p, size * n, "Last-Modified", r->last_modified,
-              sizeof(r->last_modified));
-  return size * n;
-}
-
 static void sha256_hex(const char *data, size_t len, char out[65]) {
   unsigned char d[SHA256_DIGEST_LENGTH];
   SHA256((const unsigned char *)data, len, d);
@@ -70,10 +62,11 @@ static void backoff(int i) {
   nanosleep(&ts, NULL);
 }
 
-int mp__s3_request(const s3_conf *c, const char *method, const char *key,
+int mp__s3_request(mp_bucket *b, const char *method, const char *key,
                    const char *query, const char *data, size_t len,
-                   const char *header, s3_reply *r, mp_err *err) {
-  mp__http_init();
+                   const char *const *headers, mp_bucket_reply *r,
+                   mp_err *err) {
+  const s3_conf *c = s3_conf_of(b);
   memset(r, 0, sizeof(*r));
   mp_buf_init(&r->body);
   char *url = url_of(c, key, query);
@@ -89,48 +82,18 @@ int mp__s3_request(const s3_conf *c, const char *method, const char *key,
   for (int attempt = 0; attempt < S3_ATTEMPTS; attempt++) {
     if (attempt > 0)
       backoff(attempt);
-    mp_buf_reset(&r->body);
-    r->etag[0] = r->last_modified[0] = '\0';
-    r->status = 0;
-    CURL *h = curl_easy_init();
-    if (h == NULL)
-      MP_BUG("curl_easy_init failed");
+    CURL *h = mp__bucket_handle();
     struct curl_slist *hs = NULL;
     hs = curl_slist_append(hs, h_hash);
     if (h_token)
       hs = curl_slist_append(hs, h_token);
-    if (header)
-      hs = curl_slist_append(hs, header);
+    for (size_t i = 0; headers && headers[i]; i++)
+      hs = curl_slist_append(hs, headers[i]);
     /* no "Expect:" to switch 100-continue off: libcurl's signer would
      * sign that header, which is then not sent (S3 refuses it) */
-    cerr[0] = '\0';
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
     curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
     curl_easy_setopt(h, CURLOPT_USERPWD, userpwd);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
-    if (strcmp(method, "HEAD") == 0) {
-      curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-    } else if (strcmp(method, "PUT") == 0) {
-      /* the body as POST fields, so that the signer hashes it too */
-      hs = curl_slist_append(hs, "Content-Type: application/octet-stream");
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, data ? data : "");
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
-    } else if (strcmp(method, "GET") != 0) {
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-    }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hs);
-    cc = curl_easy_perform(h);
-    if (cc == CURLE_OK)
-      curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
-    curl_easy_cleanup(h);
+    cc = mp__bucket_perform(h, method, url, &hs, data, len, r, cerr);
     curl_slist_free_all(hs);
     if (!retryable(cc, r->status))
       break;

@@ -3,7 +3,7 @@
 #ifndef MP_S3_INT_H
 #define MP_S3_INT_H
 
-#include "state/diy_obj.h"
+#include "state/bucket_int.h"
 
 typedef struct s3_conf {
   char *bucket;
@@ -16,7 +16,18 @@ typedef struct s3_conf {
   char *key_id, *secret, *token; /* token may be NULL */
   /* the `root` paths start with: s3://bucket[/prefix] */
   char *root;
+  char *where; /* s3://bucket */
 } s3_conf;
+
+/* The objects of one store: the bucket layer, then the service's own. */
+typedef struct s3_objs {
+  mp_bucket b;
+  s3_conf c;
+} s3_objs;
+
+static inline s3_conf *s3_conf_of(mp_bucket *b) {
+  return &((s3_objs *)b)->c;
+}
 
 /* Parses `s3://BUCKET[/PREFIX][?params]` (gocloud's s3blob parameters)
  * and finds the credentials and region as the AWS SDKs do. */
@@ -24,27 +35,12 @@ int mp__s3_conf_parse(const char *url, const char *home, s3_conf *c,
                       mp_err *err);
 void mp__s3_conf_free(s3_conf *c);
 
-typedef struct s3_reply {
-  long status;
-  mp_buf body;
-  char etag[80];
-  char last_modified[64];
-} s3_reply;
-
-/* Sends |method| for object |key| (already the bucket's key, not a path;
- * NULL: the bucket itself) with the encoded, sorted query |query| (or
- * NULL), the body |data| and the extra header |header| (or NULL). Retries
- * throttling, 5xx and lost connections as the AWS SDKs do. 0 with the
- * reply for any HTTP status; MP_EIO (|err| naming |what|) when no answer
- * came. The caller frees r->body. */
-int mp__s3_request(const s3_conf *c, const char *method, const char *key,
+/* The client's request (bucket_int.h) for |c|: the query |query| is
+ * sorted as SigV4's canonical query wants; throttling, 5xx and lost
+ * connections are retried as the AWS SDKs do. */
+int mp__s3_request(mp_bucket *b, const char *method, const char *key,
                    const char *query, const char *data, size_t len,
-                   const char *header, s3_reply *r, mp_err *err);
-
-/* |err| from an error reply: the bucket, the key, S3's code and message
- * (the code told by the status for a body-less HEAD); MP_ENOENT for
- * NoSuchKey. */
-int mp__s3_fail(const s3_conf *c, const char *what, const char *key,
-                const s3_reply *r, mp_err *err);
+                   const char *const *headers, mp_bucket_reply *r,
+                   mp_err *err);
 
 #endif

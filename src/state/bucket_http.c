@@ -1,0 +1,159 @@
+/* What every bucket service's requests share (bucket_int.h): one try
+ * through libcurl, the headers read from its answer, an <Error> body, and
+ * the head of a bucket URL. Signing and retrying stay with each service
+ * (s3_http.c, az_http.c). */
+#include "state/blob_util.h"
+#include "state/bucket_int.h"
+#include "state/store.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud) {
+  mp_bucket_reply *r = ud;
+  size_t len = size * n;
+  mp__http_header(p, len, "ETag", r->etag, sizeof(r->etag));
+  mp__http_header(p, len, "Last-Modified", r->last_modified,
+                  sizeof(r->last_modified));
+  mp__http_header(p, len, "x-ms-error-code", r->error_code,
+                  sizeof(r->error_code));
+  mp__http_header(p, len, "x-ms-copy-status", r->copy_status,
+                  sizeof(r->copy_status));
+  char v[32] = "";
+  mp__http_header(p, len, "Retry-After", v, sizeof(v));
+  if (*v && isdigit((unsigned char)*v))
+    r->retry_after = strtol(v, NULL, 10);
+  return len;
+}
+
+CURL *mp__bucket_handle(void) {
+  mp__http_init();
+  CURL *h = curl_easy_init();
+  if (h == NULL)
+    MP_BUG("curl_easy_init failed");
+  return h;
+}
+
+CURLcode mp__bucket_perform(CURL *h, const char *method, const char *url,
+                            struct curl_slist **hs, const char *data,
+                            size_t len, mp_bucket_reply *r, char *cerr) {
+  mp_buf_reset(&r->body);
+  r->etag[0] = r->last_modified[0] = r->error_code[0] = '\0';
+  r->copy_status[0] = '\0';
+  r->status = 0;
+  r->retry_after = -1;
+  cerr[0] = '\0';
+  curl_easy_setopt(h, CURLOPT_URL, url);
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+  curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
+  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
+  if (strcmp(method, "HEAD") == 0) {
+    curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+  } else if (strcmp(method, "PUT") == 0) {
+    /* the body as POST fields, so that a signer hashes it too */
+    *hs = curl_slist_append(*hs, "Content-Type: application/octet-stream");
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, data ? data : "");
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+  } else if (strcmp(method, "GET") != 0) {
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+  }
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, *hs);
+  CURLcode cc = curl_easy_perform(h);
+  if (cc == CURLE_OK)
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
+  curl_easy_cleanup(h);
+  return cc;
+}
+
+void mp__bucket_error_xml(const mp_bucket_reply *r, char **code, char **msg) {
+  *code = *msg = NULL;
+  xmlDoc *doc = mp__xml_parse(&r->body);
+  xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+  if (root && strcmp((const char *)root->name, "Error") == 0) {
+    *code = mp__xml_text(mp__xml_child(root, "Code"));
+    *msg = mp__xml_text(mp__xml_child(root, "Message"));
+  }
+  if (doc)
+    xmlFreeDoc(doc);
+}
+
+int mp__bucket_say_fail(const mp_bucket *b, const char *service,
+                        const char *what, const char *key,
+                        const mp_bucket_reply *r, char *code, char *msg,
+                        int missing, const char *hint, mp_err *err) {
+  int rc = mp_err_set(err, missing ? MP_ENOENT : MP_EIO,
+                      "cannot %s '%s/%s': %s answered %ld %s%s%s%s", what,
+                      b->where, key ? key : "", service, r->status, code,
+                      msg && *msg ? ": " : "", msg ? msg : "", hint);
+  free(code);
+  free(msg);
+  return rc;
+}
+
+/* ==== a bucket URL ==== */
+
+int mp__bucket_url_split(const char *url, const char *head, const char *noun,
+                         const char *usage, const char *creds, char **name,
+                         char **path, char **query, mp_err *err) {
+  *name = *path = *query = NULL;
+  const char *p = url + strlen(head);
+  size_t hl = strcspn(p, "/?#");
+  if (hl == 0)
+    return mp_err_set(err, MP_EINVAL,
+                      "the state store URL '%s' names no %s; use %s", url,
+                      noun, usage);
+  if (memchr(p, '@', hl)) {
+    char *shown = mp_store_url_redact(url); /* never the password */
+    mp_err_set(err, MP_EINVAL,
+               "the state store URL '%s' has a user name or password; %s; "
+               "see docs/state-backends.md",
+               shown, creds);
+    free(shown);
+    return MP_EINVAL;
+  }
+  *name = mp_xstrndup(p, hl);
+  p += hl;
+  size_t pl = strcspn(p, "?#");
+  *path = mp__url_unescape(p, pl);
+  p += pl;
+  *query = *p == '?' ? mp_xstrndup(p + 1, strcspn(p + 1, "#")) : NULL;
+  return 0;
+}
+
+int mp__bucket_query_next(char **cursor, char **k, char **v) {
+  char *tok = *cursor;
+  if (tok == NULL || *tok == '\0')
+    return 0;
+  char *next = strchr(tok, '&');
+  if (next)
+    *next++ = '\0';
+  *cursor = next;
+  char *eq = strchr(tok, '=');
+  *k = mp__url_unescape(tok, eq ? (size_t)(eq - tok) : strlen(tok));
+  *v = eq ? mp__url_unescape(eq + 1, strlen(eq + 1)) : mp_xstrdup("");
+  return 1;
+}
+
+char *mp__bucket_prefix(const char *qprefix, const char *path) {
+  mp_buf pre;
+  mp_buf_init(&pre);
+  if (qprefix && *qprefix)
+    mp_buf_puts(&pre, qprefix);
+  const char *sub = path;
+  while (*sub == '/')
+    sub++;
+  if (*sub)
+    mp_buf_printf(&pre, "%s%s", sub, sub[strlen(sub) - 1] == '/' ? "" : "/");
+  char *prefix = mp_buf_detach(&pre, NULL);
+  size_t n = strlen(prefix);
+  if (n > 0 && prefix[n - 1] == '/')
+    prefix[--n] = '\0';
+  return prefix;
+}

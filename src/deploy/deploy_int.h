@@ -120,6 +120,13 @@ typedef struct deferred {
   struct deferred *next;
 } deferred;
 
+/* The steps a program's preview gave the stack and the providers it
+ * registered (program_ordinary.c). */
+typedef struct mp_program_steps {
+  mp_step **items;
+  size_t len;
+} mp_program_steps;
+
 typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   const mp_deploy_opts *o;
   mp_deploy_result *res;
@@ -315,8 +322,14 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
                        mp_err *err);
 int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
                                mp_snapshot **news, mp_value **outputs,
-                               mp_err *err);
+                               mp_program_steps **steps, mp_err *err);
 void mp__deploy_collect_program(deploy *d);
+/* The steps a program's preview gave the stack and the providers
+ * (program_ordinary.c): noted as the preview shows them, and the refresh's
+ * ordinary step for snapshot entry |r| from them (NULL: a refresh step). */
+void mp__deploy_program_note_step(deploy *d, const mp_step *s);
+void mp__deploy_program_steps_free(mp_program_steps *l);
+mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r);
 void mp__deploy_use_program_providers(deploy *d);
 /* A copy of |s|'s resources (and secrets provider), for a preview that
  * starts from states in memory. */

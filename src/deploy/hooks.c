@@ -67,6 +67,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   }
   if (s->flags & MP_STEP_SKIPPED_CREATE) return;
   if (kind == MP_EVENT_RESOURCE_PRE) log_decision(d->o->log, s);
+  if (kind == MP_EVENT_RESOURCE_PRE) mp__deploy_program_note_step(d, s);
   const mp_resource *st = s->new_ ? s->new_ : s->old;
   mp_event ev = {0};
   ev.kind = kind;

@@ -28,7 +28,14 @@ void mp__deploy_refresh_start(deploy *d) {
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
     if (!sel[i] || mp__deploy_program_steps_own(d, r, live[i])) continue;
-    mp_step *s = mp_step_new(MP_OP_REFRESH, r->urn);
+    mp_step *s = live[i] ? mp__deploy_program_ordinary(d, r) : NULL;
+    if (s) {
+      mp_chain *c = mp_chain_new(NULL);
+      mp_chain_push(c, s);
+      mp_stepexec_submit(d->ex, c);
+      continue;
+    }
+    s = mp_step_new(MP_OP_REFRESH, r->urn);
     s->old = mp_resource_dup(r);
     const mp_resource *p =
         live[i] && r->custom && !mp_type_is_provider(r->type) && !r->pending_replacement

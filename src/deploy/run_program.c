@@ -28,7 +28,8 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
 /* The options of a preview of the program that leaves what it registered
  * in *news and its stack outputs in *outputs. */
 static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
-                         mp_snapshot **news, mp_value **outputs) {
+                         mp_snapshot **news, mp_value **outputs,
+                         mp_program_steps **steps) {
   mp_deploy_opts po = *o;
   po.kind = MP_DEPLOY_UPDATE;
   po.dry_run = 1;
@@ -44,15 +45,17 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
   po.program_outputs_out = outputs;
   po.program_news = NULL;
   po.program_outputs = NULL;
+  po.program_steps_out = steps;
+  po.program_steps = NULL;
   po.program_again = NULL;
   *out = po;
 }
 
 int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
                                mp_snapshot **news, mp_value **outputs,
-                               mp_err *err) {
+                               mp_program_steps **steps, mp_err *err) {
   mp_deploy_opts po;
-  preview_opts(o, &po, news, outputs);
+  preview_opts(o, &po, news, outputs, steps);
   return mp__deploy_run_one(&po, res, err);
 }
 
@@ -94,7 +97,7 @@ static mp_snapshot *refreshed_snapshot(deploy *d) {
 static void second_preview(deploy *d) {
   mp_snapshot *base = refreshed_snapshot(d);
   mp_deploy_opts po;
-  preview_opts(d->o, &po, &d->news_again, &d->outputs_again);
+  preview_opts(d->o, &po, &d->news_again, &d->outputs_again, NULL);
   po.source = d->o->program_again(d->o->program_again_ud);
   po.base_snapshot = base;
   po.verify_snapshot = 0;

@@ -533,6 +533,11 @@ int mp__exec_call(mp_registry *registry, const mp_stepexec_hooks *h,
     break;
   }
   if (n == NULL) return 0;
+  /* A state made by the caller (refresh --run-program's provider step):
+   * nothing to call or load. */
+  if ((s->flags & (MP_STEP_NO_CALL | MP_STEP_VERBATIM)) ==
+      (MP_STEP_NO_CALL | MP_STEP_VERBATIM))
+    return 0;
   if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(registry, s, preview, err);
   if (s->op == MP_OP_SAME) {
     if (!(s->flags & (MP_STEP_VERBATIM | MP_STEP_SKIPPED_CREATE)) && s->old) {

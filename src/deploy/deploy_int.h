@@ -166,6 +166,7 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
    * point into o->program_news). */
   mp_strv news_order;
   mp_map program_by_urn;
+  mp_map program_by_alias; /* the alias it matched -> the same */
   /* refresh --run-program: what the program's second preview registered
    * and its stack outputs (owned; NULL until it ran), and whether the
    * program's own steps were submitted. */
@@ -338,6 +339,9 @@ mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s);
 const mp_snapshot *mp__deploy_program_news(deploy *d);
 /* The state the program registered under |urn|, or NULL. */
 const mp_resource *mp__deploy_program_state(deploy *d, const char *urn);
+/* Likewise for recorded entry |r|, a custom resource also when the
+ * program registered it under an alias of its URN (a new URN). */
+const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r);
 /* A refresh with a program: the state of |old| (a live entry the program
  * registered as |prog|) that the refresh starts from, with the program's
  * options and Read's results to come; a new copy. */

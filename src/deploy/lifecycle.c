@@ -447,6 +447,7 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->from_program);
   mp_strv_destroy(&d->news_order);
   mp_map_destroy(&d->program_by_urn);
+  mp_map_destroy(&d->program_by_alias);
   if (d->news_again) mp_snapshot_free(d->news_again);
   mp_value_free(d->outputs_again);
   mp_value_free(d->stack_outputs);
@@ -563,6 +564,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   mp_map_init(&d->done_urns);
   mp_map_init(&d->goal_dbrs);
   mp_map_init(&d->program_by_urn);
+  mp_map_init(&d->program_by_alias);
   mp__deploy_ahead_init(d);
   uv_mutex_init(&d->relay_mu);
   int rc = uv_loop_init(&d->loop);

@@ -113,6 +113,8 @@ static void second_preview(deploy *d) {
   mp_snapshot_free(base);
   mp_map_destroy(&d->program_by_urn);
   mp_map_init(&d->program_by_urn);
+  mp_map_destroy(&d->program_by_alias);
+  mp_map_init(&d->program_by_alias);
 }
 
 int mp__deploy_program_after_reads(deploy *d) {
@@ -156,9 +158,24 @@ const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
   const mp_snapshot *pn = mp__deploy_program_news(d);
   if (pn == NULL) return NULL;
   if (d->program_by_urn.len == 0)
-    for (size_t i = 0; i < pn->nres; i++)
-      mp_map_put(&d->program_by_urn, pn->res[i]->urn, pn->res[i]);
+    for (size_t i = 0; i < pn->nres; i++) {
+      const mp_resource *p = pn->res[i];
+      mp_map_put(&d->program_by_urn, p->urn, (void *)p);
+      for (size_t k = 0; k < p->aliases.len; k++)
+        mp_map_put(&d->program_by_alias, p->aliases.items[k], (void *)p);
+    }
   return mp_map_get(&d->program_by_urn, urn);
+}
+
+/* Pulumi's step generator looks the old state up by the registered URN,
+ * then by each alias (step_generator.go generateSteps): the preview
+ * recorded the alias it matched, so a recorded custom resource is the
+ * program's under that alias too, and is refreshed under its new URN. */
+const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r) {
+  const mp_resource *p = mp__deploy_program_state(d, r->urn);
+  if (p || !r->custom || mp_type_is_provider(r->type)) return p;
+  p = mp_map_get(&d->program_by_alias, r->urn);
+  return p && p->custom ? p : NULL;
 }
 
 /* Drops what the preview could not know from a component's outputs: the

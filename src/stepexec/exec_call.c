@@ -446,7 +446,9 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   const mp_resource *o = s->old;
   mp_resource *n = s->new_;
   call c;
-  call_begin(&c, o);
+  /* Read names the URN the program registered, which may be a new one
+   * under an alias of the recorded URN (step.go RefreshStep.Apply). */
+  call_begin(&c, n ? n : o);
   about_old(&c, o);
   int rc = 0;
   if (p->vt->read) rc = p->vt->read(p, &c.q, &c.r, err);

@@ -25,6 +25,19 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
     o->sink(o->sink_ud, ev);
 }
 
+/* The program's log messages of its run that the operation shows, once:
+ * the run the refresh ends with (Pulumi runs the program once). */
+static void log_to_sink(void *ud, const mp_event *ev) {
+  const mp_deploy_opts *o = ud;
+  mp_event e = *ev;
+  e.preview = o->dry_run;
+  o->sink(o->sink_ud, &e);
+}
+
+static void log_to_deploy(void *ud, const mp_event *ev) {
+  mp__deploy_diag(ud, ev->severity, ev->urn, ev->message);
+}
+
 /* The options of a preview of the program that leaves what it registered
  * in *news and its stack outputs in *outputs. */
 static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
@@ -47,6 +60,12 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
   po.program_outputs = NULL;
   po.program_steps_out = steps;
   po.program_steps = NULL;
+  /* A refresh runs the program again over the refreshed states (below):
+   * that run's messages are the ones shown. */
+  int again = (o->kind == MP_DEPLOY_REFRESH || o->refresh_first) &&
+              !o->dry_run && o->program_again;
+  po.program_log_sink = o->sink && !again ? log_to_sink : NULL;
+  po.program_log_sink_ud = (void *)o;
   po.program_again = NULL;
   *out = po;
 }
@@ -98,6 +117,8 @@ static void second_preview(deploy *d) {
   mp_snapshot *base = refreshed_snapshot(d);
   mp_deploy_opts po;
   preview_opts(d->o, &po, &d->news_again, &d->outputs_again, NULL);
+  po.program_log_sink = log_to_deploy;
+  po.program_log_sink_ud = d;
   po.source = d->o->program_again(d->o->program_again_ud);
   po.base_snapshot = base;
   po.verify_snapshot = 0;

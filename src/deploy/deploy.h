@@ -86,6 +86,17 @@ typedef struct mp_deploy_opts {
   /* Likewise the program's stack outputs (NULL: none, or not all known). */
   mp_value **program_outputs_out;
   const mp_value *program_outputs;
+  /* Likewise the steps the preview gave the stack and the providers it
+   * registered (their op and diff), for the refresh to show them as
+   * Pulumi's refresh with a program does (program_ordinary.c). */
+  struct mp_program_steps **program_steps_out;
+  const struct mp_program_steps *program_steps;
+  /* Internal to run_program.c: where a program's preview sends the
+   * program's own log messages when its run is the one whose messages the
+   * operation shows (NULL: only the errors are shown, as its other
+   * diagnostics). */
+  mp_event_sink program_log_sink;
+  void *program_log_sink_ud;
   int clear_pending_creates; /* refresh */
   int skip_pending_creates;  /* refresh */
   const char *message;   /* -m */

@@ -120,6 +120,13 @@ typedef struct deferred {
   struct deferred *next;
 } deferred;
 
+/* The steps a program's preview gave the stack and the providers it
+ * registered (program_ordinary.c). */
+typedef struct mp_program_steps {
+  mp_step **items;
+  size_t len;
+} mp_program_steps;
+
 typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   const mp_deploy_opts *o;
   mp_deploy_result *res;
@@ -160,6 +167,7 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
    * point into o->program_news). */
   mp_strv news_order;
   mp_map program_by_urn;
+  mp_map program_by_alias; /* the alias it matched -> the same */
   /* refresh --run-program: what the program's second preview registered
    * and its stack outputs (owned; NULL until it ran), and whether the
    * program's own steps were submitted. */
@@ -319,8 +327,14 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
                        mp_err *err);
 int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
                                mp_snapshot **news, mp_value **outputs,
-                               mp_err *err);
+                               mp_program_steps **steps, mp_err *err);
 void mp__deploy_collect_program(deploy *d);
+/* The steps a program's preview gave the stack and the providers
+ * (program_ordinary.c): noted as the preview shows them, and the refresh's
+ * ordinary step for snapshot entry |r| from them (NULL: a refresh step). */
+void mp__deploy_program_note_step(deploy *d, const mp_step *s);
+void mp__deploy_program_steps_free(mp_program_steps *l);
+mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r);
 void mp__deploy_use_program_providers(deploy *d);
 /* A copy of |s|'s resources (and secrets provider), for a preview that
  * starts from states in memory. */
@@ -329,6 +343,9 @@ mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s);
 const mp_snapshot *mp__deploy_program_news(deploy *d);
 /* The state the program registered under |urn|, or NULL. */
 const mp_resource *mp__deploy_program_state(deploy *d, const char *urn);
+/* Likewise for recorded entry |r|, a custom resource also when the
+ * program registered it under an alias of its URN (a new URN). */
+const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r);
 /* A refresh with a program: the state of |old| (a live entry the program
  * registered as |prog|) that the refresh starts from, with the program's
  * options and Read's results to come; a new copy. */

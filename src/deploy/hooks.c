@@ -69,6 +69,7 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   }
   if (s->flags & MP_STEP_SKIPPED_CREATE) return;
   if (kind == MP_EVENT_RESOURCE_PRE) log_decision(d->o->log, s);
+  if (kind == MP_EVENT_RESOURCE_PRE) mp__deploy_program_note_step(d, s);
   const mp_resource *st = s->new_ ? s->new_ : s->old;
   mp_event ev = {0};
   ev.kind = kind;
@@ -267,6 +268,15 @@ static void on_log(void *ud, mp_log_severity sev, const char *urn,
   static const char *const names[] = {"debug", "info", "warning", "error"};
   deploy *d = ud;
   if (sev == MP_LOG_DEBUG && !d->o->debug) return;
+  if (d->o->program_log_sink) { /* run_program.c */
+    mp_event ev = {0};
+    ev.kind = MP_EVENT_DIAGNOSTIC;
+    ev.severity = names[sev & 3];
+    ev.urn = urn;
+    ev.message = msg;
+    d->o->program_log_sink(d->o->program_log_sink_ud, &ev);
+    return;
+  }
   mp__deploy_diag(d, names[sev & 3], urn, msg);
 }
 

@@ -447,6 +447,7 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->from_program);
   mp_strv_destroy(&d->news_order);
   mp_map_destroy(&d->program_by_urn);
+  mp_map_destroy(&d->program_by_alias);
   if (d->news_again) mp_snapshot_free(d->news_again);
   mp_value_free(d->outputs_again);
   mp_value_free(d->stack_outputs);
@@ -476,17 +477,20 @@ static int run_with_program(const mp_deploy_opts *o, mp_deploy_result *res,
                             mp_err *err) {
   mp_snapshot *news = NULL;
   mp_value *outs = NULL;
-  int rc = mp__deploy_program_preview(o, res, &news, &outs, err);
+  mp_program_steps *steps = NULL;
+  int rc = mp__deploy_program_preview(o, res, &news, &outs, &steps, err);
   if (rc == 0 && !res->failed) {
     mp_deploy_opts wo = *o;
     wo.run_program = 0;
     wo.source = NULL;
     wo.program_news = news;
     wo.program_outputs = outs;
+    wo.program_steps = steps;
     rc = mp_deploy_run(&wo, res, err);
   }
   if (news) mp_snapshot_free(news);
   mp_value_free(outs);
+  mp__deploy_program_steps_free(steps);
   return rc;
 }
 
@@ -511,17 +515,20 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
    * the refresh configures the providers as the program does. */
   mp_snapshot *news = NULL;
   mp_value *outs = NULL;
+  mp_program_steps *steps = NULL;
   int rc = 0;
   if (o->kind == MP_DEPLOY_UPDATE && o->run_program && o->refresh_program) {
     mp_deploy_opts po = *o;
     po.source = o->refresh_program;
-    rc = mp__deploy_program_preview(&po, res, &news, &outs, err);
+    rc = mp__deploy_program_preview(&po, res, &news, &outs, &steps, err);
     ro.program_news = news;
     ro.program_outputs = outs;
+    ro.program_steps = steps;
   }
   if (rc == 0 && !res->failed) rc = mp__deploy_run_one(&ro, res, err);
   if (news) mp_snapshot_free(news);
   mp_value_free(outs);
+  mp__deploy_program_steps_free(steps);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;
   mp_deploy_opts uo = *o;
@@ -557,6 +564,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   mp_map_init(&d->done_urns);
   mp_map_init(&d->goal_dbrs);
   mp_map_init(&d->program_by_urn);
+  mp_map_init(&d->program_by_alias);
   mp__deploy_ahead_init(d);
   uv_mutex_init(&d->relay_mu);
   int rc = uv_loop_init(&d->loop);

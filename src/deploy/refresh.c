@@ -28,11 +28,19 @@ void mp__deploy_refresh_start(deploy *d) {
   for (size_t i = 0; i < n; i++) {
     const mp_resource *r = d->snap->res[i];
     if (!sel[i] || mp__deploy_program_steps_own(d, r, live[i])) continue;
-    mp_step *s = mp_step_new(MP_OP_REFRESH, r->urn);
-    s->old = mp_resource_dup(r);
+    mp_step *s = live[i] ? mp__deploy_program_ordinary(d, r) : NULL;
+    if (s) {
+      mp_chain *c = mp_chain_new(NULL);
+      mp_chain_push(c, s);
+      mp_stepexec_submit(d->ex, c);
+      continue;
+    }
     const mp_resource *p =
         live[i] && r->custom && !mp_type_is_provider(r->type) && !r->pending_replacement
-            ? mp__deploy_program_state(d, r->urn) : NULL;
+            ? mp__deploy_program_match(d, r) : NULL;
+    /* Under the URN the program registered (step.go RefreshStep.URN). */
+    s = mp_step_new(MP_OP_REFRESH, p ? p->urn : r->urn);
+    s->old = mp_resource_dup(r);
     s->new_ = p ? mp__deploy_program_goal(r, p) : mp_resource_dup(r);
     if (live[i]) mp__deploy_use_program_outputs(d, s->new_); /* shown too */
     s->snap_index = (long)i;
@@ -116,6 +124,10 @@ typedef struct rewrite {
   size_t nkeep;
   mp_strv present;
   mp_map gone_parent; /* gone URN -> its parent ("" for none) */
+  /* Recorded URNs refreshed under the program's new URN (an alias), and
+   * those new URNs: later entries' references follow them, as Pulumi's
+   * snapshot NormalizeURNReferences makes them. */
+  mp_strv renamed_from, renamed_to;
 } rewrite;
 
 static void change(rewrite *w, mp_store_change_kind k, mp_resource *res,
@@ -141,7 +153,7 @@ static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
     return;
   }
   mp_resource *st = NULL;
-  const mp_resource *p = placed ? mp__deploy_program_state(d, old->urn) : NULL;
+  const mp_resource *p = placed ? mp__deploy_program_match(d, old) : NULL;
   if (d->refresh_done[i])
     st = d->refreshed[i];
   else if (p && (st = mp_map_get(&d->news, old->urn)) != NULL)
@@ -152,6 +164,13 @@ static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
     st = made(w, mp_resource_dup(old));
   st->row = old->row;
   mp__deploy_use_program_outputs(d, st);
+  for (size_t k = 0; k < w->renamed_from.len; k++)
+    mp_resource_rewrite_refs(st, w->renamed_from.items[k],
+                             w->renamed_to.items[k]);
+  if (strcmp(st->urn, old->urn) != 0) {
+    mp_strv_push(&w->renamed_from, old->urn);
+    mp_strv_push(&w->renamed_to, st->urn);
+  }
   prune(st, &w->present, &w->gone_parent);
   int changed = !mp_resource_equal(st, old) ||
                 mp_strv_contains(&d->injected, old->urn) ||
@@ -180,6 +199,12 @@ static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
   for (size_t k = 0; k < pn->nres; k++) {
     const char *urn = pn->res[k]->urn;
     uintptr_t at = (uintptr_t)mp_map_get(&live, urn);
+    /* a custom resource registered under an alias of its recorded URN */
+    for (size_t a = 0; !at && a < pn->res[k]->aliases.len; a++) {
+      at = (uintptr_t)mp_map_get(&live, pn->res[k]->aliases.items[a]);
+      if (at && mp__deploy_program_match(d, d->snap->res[at - 1]) != pn->res[k])
+        at = 0;
+    }
     if (at) {
       placed[at - 1] = 1;
       rewrite_entry(d, w, at - 1, 1);
@@ -219,4 +244,6 @@ void mp__deploy_refresh_write(deploy *d) {
   free(placed);
   mp_map_destroy(&w.gone_parent);
   mp_strv_destroy(&w.present);
+  mp_strv_destroy(&w.renamed_from);
+  mp_strv_destroy(&w.renamed_to);
 }

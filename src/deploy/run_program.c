@@ -25,10 +25,24 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
     o->sink(o->sink_ud, ev);
 }
 
+/* The program's log messages of its run that the operation shows, once:
+ * the run the refresh ends with (Pulumi runs the program once). */
+static void log_to_sink(void *ud, const mp_event *ev) {
+  const mp_deploy_opts *o = ud;
+  mp_event e = *ev;
+  e.preview = o->dry_run;
+  o->sink(o->sink_ud, &e);
+}
+
+static void log_to_deploy(void *ud, const mp_event *ev) {
+  mp__deploy_diag(ud, ev->severity, ev->urn, ev->message);
+}
+
 /* The options of a preview of the program that leaves what it registered
  * in *news and its stack outputs in *outputs. */
 static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
-                         mp_snapshot **news, mp_value **outputs) {
+                         mp_snapshot **news, mp_value **outputs,
+                         mp_program_steps **steps) {
   mp_deploy_opts po = *o;
   po.kind = MP_DEPLOY_UPDATE;
   po.dry_run = 1;
@@ -44,15 +58,23 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
   po.program_outputs_out = outputs;
   po.program_news = NULL;
   po.program_outputs = NULL;
+  po.program_steps_out = steps;
+  po.program_steps = NULL;
+  /* A refresh runs the program again over the refreshed states (below):
+   * that run's messages are the ones shown. */
+  int again = (o->kind == MP_DEPLOY_REFRESH || o->refresh_first) &&
+              !o->dry_run && o->program_again;
+  po.program_log_sink = o->sink && !again ? log_to_sink : NULL;
+  po.program_log_sink_ud = (void *)o;
   po.program_again = NULL;
   *out = po;
 }
 
 int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
                                mp_snapshot **news, mp_value **outputs,
-                               mp_err *err) {
+                               mp_program_steps **steps, mp_err *err) {
   mp_deploy_opts po;
-  preview_opts(o, &po, news, outputs);
+  preview_opts(o, &po, news, outputs, steps);
   return mp__deploy_run_one(&po, res, err);
 }
 
@@ -94,7 +116,9 @@ static mp_snapshot *refreshed_snapshot(deploy *d) {
 static void second_preview(deploy *d) {
   mp_snapshot *base = refreshed_snapshot(d);
   mp_deploy_opts po;
-  preview_opts(d->o, &po, &d->news_again, &d->outputs_again);
+  preview_opts(d->o, &po, &d->news_again, &d->outputs_again, NULL);
+  po.program_log_sink = log_to_deploy;
+  po.program_log_sink_ud = d;
   po.source = d->o->program_again(d->o->program_again_ud);
   po.base_snapshot = base;
   po.verify_snapshot = 0;
@@ -110,6 +134,8 @@ static void second_preview(deploy *d) {
   mp_snapshot_free(base);
   mp_map_destroy(&d->program_by_urn);
   mp_map_init(&d->program_by_urn);
+  mp_map_destroy(&d->program_by_alias);
+  mp_map_init(&d->program_by_alias);
 }
 
 int mp__deploy_program_after_reads(deploy *d) {
@@ -153,9 +179,24 @@ const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
   const mp_snapshot *pn = mp__deploy_program_news(d);
   if (pn == NULL) return NULL;
   if (d->program_by_urn.len == 0)
-    for (size_t i = 0; i < pn->nres; i++)
-      mp_map_put(&d->program_by_urn, pn->res[i]->urn, pn->res[i]);
+    for (size_t i = 0; i < pn->nres; i++) {
+      const mp_resource *p = pn->res[i];
+      mp_map_put(&d->program_by_urn, p->urn, (void *)p);
+      for (size_t k = 0; k < p->aliases.len; k++)
+        mp_map_put(&d->program_by_alias, p->aliases.items[k], (void *)p);
+    }
   return mp_map_get(&d->program_by_urn, urn);
+}
+
+/* Pulumi's step generator looks the old state up by the registered URN,
+ * then by each alias (step_generator.go generateSteps): the preview
+ * recorded the alias it matched, so a recorded custom resource is the
+ * program's under that alias too, and is refreshed under its new URN. */
+const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r) {
+  const mp_resource *p = mp__deploy_program_state(d, r->urn);
+  if (p || !r->custom || mp_type_is_provider(r->type)) return p;
+  p = mp_map_get(&d->program_by_alias, r->urn);
+  return p && p->custom ? p : NULL;
 }
 
 /* Drops what the preview could not know from a component's outputs: the

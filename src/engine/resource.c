@@ -319,3 +319,48 @@ char *mp_now_rfc3339(void) {
   strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return mp_xstrdup(buf);
 }
+
+int mp_resource_rewrite_refs(mp_resource *r, const char *from, const char *to) {
+  int n = 0;
+  if (r->parent && strcmp(r->parent, from) == 0) {
+    free(r->parent);
+    r->parent = mp_xstrdup(to);
+    n++;
+  }
+  if (r->deleted_with && strcmp(r->deleted_with, from) == 0) {
+    free(r->deleted_with);
+    r->deleted_with = mp_xstrdup(to);
+    n++;
+  }
+  for (size_t i = 0; i < r->dependencies.len; i++)
+    if (strcmp(r->dependencies.items[i], from) == 0) {
+      free(r->dependencies.items[i]);
+      r->dependencies.items[i] = mp_xstrdup(to);
+      n++;
+    }
+  for (size_t i = 0; i < r->replace_with.len; i++)
+    if (strcmp(r->replace_with.items[i], from) == 0) {
+      free(r->replace_with.items[i]);
+      r->replace_with.items[i] = mp_xstrdup(to);
+      n++;
+    }
+  for (size_t k = 0; k < r->property_dependencies.len; k++) {
+    mp_strv *u = &r->property_dependencies.items[k].urns;
+    for (size_t i = 0; i < u->len; i++)
+      if (strcmp(u->items[i], from) == 0) {
+        free(u->items[i]);
+        u->items[i] = mp_xstrdup(to);
+        n++;
+      }
+  }
+  mp_provider_ref pr;
+  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
+    if (strcmp(pr.urn, from) == 0) {
+      free(r->provider);
+      r->provider = mp_provider_ref_format(to, pr.id);
+      n++;
+    }
+    mp_provider_ref_destroy(&pr);
+  }
+  return n > 0;
+}

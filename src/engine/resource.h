@@ -138,6 +138,10 @@ const mp_strv *mp_resource_hooks(const mp_resource *r, int kind);
 mp_strv *mp_resource_hooks_mut(mp_resource *r, int kind);
 /* 1 if the two are equal in every checkpoint field (row ignored). */
 int mp_resource_equal(const mp_resource *a, const mp_resource *b);
+/* Rewrites |r|'s references to URN |from| (parent, deletedWith,
+ * dependencies, replaceWith, property dependencies, provider) to |to|;
+ * returns 1 if any was rewritten. */
+int mp_resource_rewrite_refs(mp_resource *r, const char *from, const char *to);
 
 typedef enum mp_pending_type {
   MP_PENDING_CREATING = 0,

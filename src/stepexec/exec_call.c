@@ -446,7 +446,9 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   const mp_resource *o = s->old;
   mp_resource *n = s->new_;
   call c;
-  call_begin(&c, o);
+  /* Read names the URN the program registered, which may be a new one
+   * under an alias of the recorded URN (step.go RefreshStep.Apply). */
+  call_begin(&c, n ? n : o);
   about_old(&c, o);
   int rc = 0;
   if (p->vt->read) rc = p->vt->read(p, &c.q, &c.r, err);
@@ -533,6 +535,11 @@ int mp__exec_call(mp_registry *registry, const mp_stepexec_hooks *h,
     break;
   }
   if (n == NULL) return 0;
+  /* A state made by the caller (refresh --run-program's provider step):
+   * nothing to call or load. */
+  if ((s->flags & (MP_STEP_NO_CALL | MP_STEP_VERBATIM)) ==
+      (MP_STEP_NO_CALL | MP_STEP_VERBATIM))
+    return 0;
   if (s->flags & MP_STEP_PROVIDER_RES) return provider_resource(registry, s, preview, err);
   if (s->op == MP_OP_SAME) {
     if (!(s->flags & (MP_STEP_VERBATIM | MP_STEP_SKIPPED_CREATE)) && s->old) {

@@ -106,52 +106,6 @@ const mp_resource *mp__sg_old_at(const mp_stepgen *sg, size_t i) {
   return sg->cur[i] ? sg->cur[i] : sg->olds->res[i];
 }
 
-/* Replaces |from| by |to| in every reference of |r|; 1 if any changed. */
-static int rewrite_refs(mp_resource *r, const char *from, const char *to) {
-  int n = 0;
-  if (r->parent && strcmp(r->parent, from) == 0) {
-    free(r->parent);
-    r->parent = mp_xstrdup(to);
-    n++;
-  }
-  if (r->deleted_with && strcmp(r->deleted_with, from) == 0) {
-    free(r->deleted_with);
-    r->deleted_with = mp_xstrdup(to);
-    n++;
-  }
-  for (size_t i = 0; i < r->dependencies.len; i++)
-    if (strcmp(r->dependencies.items[i], from) == 0) {
-      free(r->dependencies.items[i]);
-      r->dependencies.items[i] = mp_xstrdup(to);
-      n++;
-    }
-  for (size_t i = 0; i < r->replace_with.len; i++)
-    if (strcmp(r->replace_with.items[i], from) == 0) {
-      free(r->replace_with.items[i]);
-      r->replace_with.items[i] = mp_xstrdup(to);
-      n++;
-    }
-  for (size_t k = 0; k < r->property_dependencies.len; k++) {
-    mp_strv *u = &r->property_dependencies.items[k].urns;
-    for (size_t i = 0; i < u->len; i++)
-      if (strcmp(u->items[i], from) == 0) {
-        free(u->items[i]);
-        u->items[i] = mp_xstrdup(to);
-        n++;
-      }
-  }
-  mp_provider_ref pr;
-  if (r->provider && mp_provider_ref_parse(r->provider, &pr, NULL) == 0) {
-    if (strcmp(pr.urn, from) == 0) {
-      free(r->provider);
-      r->provider = mp_provider_ref_format(to, pr.id);
-      n++;
-    }
-    mp_provider_ref_destroy(&pr);
-  }
-  return n > 0;
-}
-
 /* An alias matched: prior entries still in the store that refer to the
  * prior URN are rewritten to the new one along with |s|'s result
  * (docs/behaviour.md, "Aliases"). */
@@ -161,7 +115,7 @@ static void alias_rewrites(mp_stepgen *sg, long oi, const char *urn,
   for (size_t j = 0; j < sg->olds->nres; j++) {
     if ((long)j == oi || sg->status[j] != OLD_UNTOUCHED) continue;
     mp_resource *c = mp_resource_dup(mp__sg_old_at(sg, j));
-    if (!rewrite_refs(c, from, urn)) {
+    if (!mp_resource_rewrite_refs(c, from, urn)) {
       mp_resource_free(c);
       continue;
     }

@@ -13,9 +13,12 @@ state_json
 BEFORE=$STATE
 
 export REFRESHPROG_VERSION=2
-run refresh --run-program --yes
+run refresh --run-program --yes --skip-preview
 expect_rc 0 "refresh --run-program"
 expect_out "test:index:Box" "the components are shown"
+# Pulumi runs the program once: its log message is shown once.
+n=$(printf '%s\n' "$OUT" | grep -c "refreshprog ran v2" || true)
+[ "$n" = 1 ] || fail "the program's log message was shown $n times, not once"
 state_json
 echo "$STATE" | python3 -c '
 import json, sys

@@ -16,6 +16,7 @@ class Box extends pulumi.ComponentResource {
 }
 
 const first = new Box("first", { label: `v${version}` });
+pulumi.log.info(`refreshprog ran v${version}`);
 exports.word = first.word.id;
 if (version === "2") {
   const second = new Box("second", { label: "new" });

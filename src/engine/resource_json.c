@@ -393,7 +393,7 @@ int mp__resource_from_cjson(const cJSON *j, const mp_crypter *c, unsigned flags,
     return mp_err_set(err, MP_EINVAL, "a resource must be a JSON object");
   reader rd = {j, NULL, err, 0, {0}};
   index_members(&rd);
-  char *urn, *type;
+  char *urn = NULL, *type = NULL; /* set by get_identity; -O3 cannot tell */
   if (get_identity(&rd, &urn, &type) < 0)
     return err->code;
   mp_resource *r = mp_resource_new(urn, type, 0);

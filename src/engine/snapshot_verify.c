@@ -152,10 +152,11 @@ static int check_provider(verifier *v, size_t i) {
 
 static int check_self(verifier *v, size_t i) {
   const mp_resource *r = v->s->res[i];
-  char pos[32];
-  snprintf(pos, sizeof(pos), "%zu", i + 1);
-  if (r->urn == NULL || *r->urn == '\0')
+  if (r->urn == NULL || *r->urn == '\0') {
+    char pos[32]; /* made only here: 10,000 snprintf a load otherwise */
+    snprintf(pos, sizeof(pos), "%zu", i + 1);
     return fail(v, "resource #%s has no urn%s", pos, "");
+  }
   if (r->type == NULL || *r->type == '\0')
     return fail(v, "resource '%s' has no type%s", r->urn, "");
   int has_id = r->id && *r->id;

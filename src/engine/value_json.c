@@ -21,6 +21,23 @@
 /* Writes |d| as JSON: integral values without a fraction, others in the
  * shortest %g form that reads back to the same double. */
 static void format_number(double d, char *buf, size_t n) {
+  if (d == floor(d) && fabs(d) < 1e18 && !(d == 0 && signbit(d)) && n >= 21) {
+    /* An integer that int64 holds exactly: what "%.0f" writes, without
+     * printf's floating-point path (most numbers in a state are these). */
+    long long v = (long long)d;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+                                 : (unsigned long long)v;
+    char tmp[24];
+    size_t i = sizeof(tmp);
+    do {
+      tmp[--i] = (char)('0' + u % 10);
+      u /= 10;
+    } while (u > 0);
+    if (v < 0) tmp[--i] = '-';
+    memcpy(buf, tmp + i, sizeof(tmp) - i);
+    buf[sizeof(tmp) - i] = '\0';
+    return;
+  }
   if (d == floor(d) && fabs(d) < 1e21) {
     snprintf(buf, n, "%.0f", d);
     return;

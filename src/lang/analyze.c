@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages are cut to their buffers on purpose (at()); -O3 inlines the
+ * callers' texts and warns. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
 static const char *const resource_fields[] = {
     "type", "name", "defaultProvider", "properties", "options", "get"};
 static const char *const option_fields[] = {
@@ -383,7 +389,8 @@ static int load_section(const mp_ynode *doc, const char *key,
 }
 
 static int load_decls(mp__prog *p, mp_err *err) {
-  const mp_ynode *doc = p->proj->program, *res, *vars, *outs;
+  const mp_ynode *doc = p->proj->program, *res = NULL, *vars = NULL,
+                *outs = NULL;
   int rc = load_section(doc, "resources", p->file, &res, err);
   if (rc == 0)
     rc = load_section(doc, "variables", p->file, &vars, err);

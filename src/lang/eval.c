@@ -441,6 +441,11 @@ static int check_text(const mp_buf *b, char *why, size_t cap) {
 /* Reads the file at |path| (relative to the program folder) whole into
  * |b|, refusing what is not UTF-8 text when |text|; the message names
  * the function. Returns 0 or MP_EINVAL with |err| set. */
+/* The text is cut to its buffer on purpose. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 static int read_path(mp__evalctx *c, const mp__yexpr *x, const char *path,
                      int text, mp_buf *b, mp_err *err) {
   char *full = path[0] == '/'
@@ -465,6 +470,9 @@ static int read_path(mp__evalctx *c, const mp__yexpr *x, const char *path,
            fd < 0 ? "open" : "read", path);
   return fail(err, c->p, x, "%s: %s", w, why);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 static mp_value *fn_read_file(mp__evalctx *c, const mp__yexpr *x,
                               const mp_value *a, mp_err *err) {

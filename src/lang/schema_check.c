@@ -151,6 +151,11 @@ static void check_properties(checker *c, const mp_ynode *parent,
 }
 
 /* An object type, a resource or a function's inputs/outputs. */
+/* The text is cut to its buffer on purpose. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 static void check_object(checker *c, const mp_ynode *o, const char *path) {
   if (o->kind != MP_YNODE_MAP) {
     report(c, o, path, "must be an object");
@@ -163,6 +168,9 @@ static void check_object(checker *c, const mp_ynode *o, const char *path) {
   snprintf(sub, sizeof(sub), "%s/stateInputs", path);
   if (state) check_object(c, state, sub);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* The members of section |key| (types, resources, functions). */
 static void check_section(checker *c, const mp_ynode *root, const char *key) {

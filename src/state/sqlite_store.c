@@ -338,7 +338,7 @@ int mp__sqlite_open(const char *url, const mp_store_opts *o, mp_store **out,
                     mp_err *err) {
   /* o->lease_ms is ignored: holders of SQLite locks are on this host */
   *out = NULL;
-  char *path;
+  char *path = NULL; /* set by url_to_path; -O3 cannot tell */
   if (url_to_path(url, &path, err) < 0)
     return err->code;
   if (check_directory(path, err) < 0 || check_header(path, err) < 0) {

@@ -343,6 +343,39 @@ static void test_value_json_escape_runs(void) {
   free(big);
 }
 
+/* Integral numbers are written as printf's "%.0f" writes them (the
+ * integer fast path of format_number): both signs, powers of ten, the
+ * edges of 2^53 and of the fast path (1e18), and -0. */
+static void test_value_json_integer_text(void) {
+  double fixed[] = {0, 1, -1, 9, 10, -10, 99, 100, 12345, -98765,
+                    4294967296.0, 9007199254740992.0, 9007199254740994.0,
+                    -9007199254740992.0, 999999999999999872.0, 1e18, -1e18,
+                    1e19, 1e20, -0.0};
+  for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+    char want[64];
+    snprintf(want, sizeof(want), "%.0f", fixed[i]);
+    mp_value *v = mp_value_new_number(fixed[i]);
+    char *t = to_json(v, NULL, 0);
+    CHECK(t && strcmp(t, want) == 0);
+    if (t && strcmp(t, want) != 0)
+      fprintf(stderr, "  %.17g: got %s, want %s\n", fixed[i], t, want);
+    free(t);
+    mp_value_free(v);
+  }
+  uint64_t x = 12345;
+  for (int i = 0; i < 2000; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    double d = (double)(int64_t)(x >> (i % 60)) * (i % 2 ? -1 : 1);
+    char want[64];
+    snprintf(want, sizeof(want), "%.0f", d);
+    mp_value *v = mp_value_new_number(d);
+    char *t = to_json(v, NULL, 0);
+    CHECK(t && strcmp(t, want) == 0);
+    free(t);
+    mp_value_free(v);
+  }
+}
+
 /* Every finite IEEE double survives the checkpoint: subnormals, the
  * extremes, -0 and a sweep of bit patterns (a fixed LCG, so the test is
  * the same every run). */
@@ -439,6 +472,7 @@ int main(void) {
   RUN(test_value_json_embedded_nul);
   RUN(test_value_json_escape_runs);
   RUN(test_value_json_every_double);
+  RUN(test_value_json_integer_text);
   RUN(test_value_json_keep_ciphertext);
   return mp_test_summary();
 }

@@ -148,7 +148,7 @@ static int az_del(mp_diy_objs *o, const char *path, mp_err *err) {
 static int list_blobs(az_conf *c, const char *prefix, int deep, mp_strv *out,
                       mp_err *err) {
   char *eprefix = mp__url_encode(prefix, 0);
-  char *marker = NULL;
+  char *marker = NULL, *last = NULL; /* this page's marker, the one before */
   int rc = 0;
   size_t pl = strlen(prefix);
   do {
@@ -157,7 +157,8 @@ static int list_blobs(az_conf *c, const char *prefix, int deep, mp_strv *out,
                            eprefix, deep ? "" : "&delimiter=%2F",
                            emarker ? "&marker=" : "", emarker ? emarker : "");
     free(emarker);
-    free(marker);
+    free(last);
+    last = marker;
     marker = NULL;
     az_reply r;
     rc = mp__az_request(c, "GET", NULL, q, NULL, 0, NULL, &r, err);
@@ -204,16 +205,25 @@ static int list_blobs(az_conf *c, const char *prefix, int deep, mp_strv *out,
         free(k);
       }
       char *next = mp__xml_text(mp__xml_child(root, "NextMarker"));
-      if (next && *next)
-        marker = next;
-      else
+      if (next && *next && last && !strcmp(next, last)) {
+        /* a server that gives no new marker would be asked for ever */
+        rc = mp_err_set(err, MP_EPROTO,
+                        "cannot list 'azblob://%s/%s': the server gave the "
+                        "same NextMarker twice; check the domain",
+                        c->container, prefix);
         free(next);
+      } else if (next && *next) {
+        marker = next;
+      } else {
+        free(next);
+      }
     }
     if (doc)
       xmlFreeDoc(doc);
     mp_buf_destroy(&r.body);
   } while (rc == 0 && marker);
   free(marker);
+  free(last);
   free(eprefix);
   return rc;
 }

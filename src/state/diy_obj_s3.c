@@ -135,7 +135,7 @@ static int s3_del(mp_diy_objs *o, const char *path, mp_err *err) {
 static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
                      mp_err *err) {
   char *eprefix = mp__url_encode(prefix, 0);
-  char *token = NULL;
+  char *token = NULL, *last = NULL; /* this page's token, the one before */
   int rc = 0;
   size_t pl = strlen(prefix);
   do {
@@ -146,7 +146,8 @@ static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
                            etoken ? etoken : "", etoken ? "&" : "",
                            deep ? "" : "delimiter=%2F&", eprefix);
     free(etoken);
-    free(token);
+    free(last);
+    last = token;
     token = NULL;
     s3_reply r;
     rc = mp__s3_request(c, "GET", NULL, q, NULL, 0, NULL, &r, err);
@@ -195,12 +196,23 @@ static int list_keys(s3_conf *c, const char *prefix, int deep, mp_strv *out,
       if (trunc && strcmp(trunc, "true") == 0)
         token = mp__xml_text(mp__xml_child(root, "NextContinuationToken"));
       free(trunc);
+      /* a server that gives no new token would be asked for ever */
+      if (token && (*token == '\0' || (last && !strcmp(token, last)))) {
+        rc = mp_err_set(err, MP_EPROTO,
+                        "cannot list 's3://%s/%s': the server said there is "
+                        "more but gave %s continuation token; check the "
+                        "endpoint",
+                        c->bucket, prefix, *token ? "the same" : "an empty");
+        free(token);
+        token = NULL;
+      }
     }
     if (doc)
       xmlFreeDoc(doc);
     mp_buf_destroy(&r.body);
   } while (rc == 0 && token);
   free(token);
+  free(last);
   free(eprefix);
   return rc;
 }

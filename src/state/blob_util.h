@@ -9,6 +9,7 @@
 
 #include <libxml/tree.h>
 
+#include "engine/err.h"
 #include "engine/mem.h"
 
 /* The first |n| bytes of a URL query value decoded (%XX and '+'). Owned. */
@@ -29,6 +30,10 @@ size_t mp__http_on_body(char *p, size_t size, size_t n, void *ud);
 void mp__http_header(const char *line, size_t n, const char *name, char *out,
                      size_t cap);
 
+/* 0, or an MP_EINVAL error naming |url| when the key prefix |prefix| has
+ * a `.` or `..` segment: libcurl takes those out of a request's path
+ * (RFC 3986), so `s3://state/../other` would reach the bucket `other`. */
+int mp__prefix_check(const char *url, const char *prefix, mp_err *err);
 /* |b| parsed as XML (no network, no messages), or NULL. */
 xmlDoc *mp__xml_parse(const mp_buf *b);
 /* The first element named |name| directly under |node|, or NULL. */

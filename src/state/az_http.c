@@ -237,6 +237,8 @@ int mp__az_request(const az_conf *c, const char *method, const char *blob,
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
     curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE,
+                     (curl_off_t)MP_BLOB_MAX_BODY);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header_attempt);
@@ -266,7 +268,13 @@ int mp__az_request(const az_conf *c, const char *method, const char *blob,
     nanosleep(&ts, NULL);
   }
   int rc = 0;
-  if (cc != CURLE_OK) {
+  if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
+    rc = mp_err_set(err, MP_EPROTO,
+                    "the answer of Azure for 'azblob://%s/%s' is larger than 2 GiB; "
+                    "check the endpoint",
+                    c->container, blob ? blob : "");
+    mp_buf_destroy(&r->body);
+  } else if (cc != CURLE_OK) {
     rc = mp_err_set(err, MP_EIO,
                     "no answer from Azure for 'azblob://%s/%s' at %s after %d "
                     "attempt%s: %s; check the storage account, the domain "

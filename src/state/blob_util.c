@@ -84,7 +84,10 @@ static void http_init_once(void) {
 void mp__http_init(void) { pthread_once(&http_once, http_init_once); }
 
 size_t mp__http_on_body(char *p, size_t size, size_t n, void *ud) {
-  mp_buf_append((mp_buf *)ud, p, size * n);
+  mp_buf *b = ud;
+  if (size * n > MP_BLOB_MAX_BODY - b->len)
+    return 0;
+  mp_buf_append(b, p, size * n);
   return size * n;
 }
 

@@ -24,6 +24,11 @@ char *mp__url_encode(const char *s, int keep_slash);
  * them. */
 void mp__http_init(void);
 /* A CURLOPT_WRITEFUNCTION appending to the mp_buf |ud|. */
+/* The largest answer body kept (INT_MAX: libxml2 takes an int length); a
+ * larger one ends the request (CURLE_FILESIZE_EXCEEDED when announced,
+ * CURLE_WRITE_ERROR when it arrives), so a hostile server cannot fill
+ * the memory. */
+#define MP_BLOB_MAX_BODY ((size_t)2147483647)
 size_t mp__http_on_body(char *p, size_t size, size_t n, void *ud);
 /* If the header line |line| (|n| bytes) is |name| (any case), its value
  * trimmed into |out|. */

@@ -109,6 +109,8 @@ int mp__s3_request(const s3_conf *c, const char *method, const char *key,
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
     curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE,
+                     (curl_off_t)MP_BLOB_MAX_BODY);
     curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
     curl_easy_setopt(h, CURLOPT_USERPWD, userpwd);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
@@ -136,7 +138,13 @@ int mp__s3_request(const s3_conf *c, const char *method, const char *key,
       break;
   }
   int rc = 0;
-  if (cc != CURLE_OK) {
+  if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
+    rc = mp_err_set(err, MP_EPROTO,
+                    "the answer of S3 for 's3://%s/%s' is larger than 2 GiB; "
+                    "check the endpoint",
+                    c->bucket, key ? key : "");
+    mp_buf_destroy(&r->body);
+  } else if (cc != CURLE_OK) {
     rc = mp_err_set(err, MP_EIO,
                     "no answer from S3 for 's3://%s/%s' at %s://%s after %d "
                     "attempts: %s; check the endpoint and that the server "

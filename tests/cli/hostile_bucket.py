@@ -4,7 +4,8 @@ PORTFILE MODE listens on a free port of 127.0.0.1, writes the port into
 PORTFILE and answers every request by MODE:
   looplist  a listing that says there is more, with the same token (or
             marker) each time; objects are missing, writes succeed
-  stall     the headers of a 200 answer, then nothing."""
+  stall     the headers of a 200 answer, then nothing
+  bigclaim  a 200 answer that announces 4 GiB, then closes"""
 import http.server
 import socketserver
 import sys
@@ -39,6 +40,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.flush()
             time.sleep(3600)
+            return
+        if mode == "bigclaim":
+            self.send_response(200)
+            self.send_header("Content-Length", str(1 << 32))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"x" * 1024)
+            self.close_connection = True
             return
         if self.command == "PUT":
             self.answer(201, b"")

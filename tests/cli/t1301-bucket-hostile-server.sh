@@ -2,7 +2,8 @@
 # The s3:// and azblob:// backends against a hostile server
 # (hostile_bucket.py): a listing that always says "more" with the same
 # continuation token or marker ends with a clear error instead of asking
-# for ever.
+# for ever; an answer that announces more than 2 GiB is refused before
+# it is read.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh" "$@"
 export AWS_ACCESS_KEY_ID=AK AWS_SECRET_ACCESS_KEY=SK
@@ -33,5 +34,14 @@ bucket_run 60 "azblob://state/x?domain=127.0.0.1:$PORT&protocol=http" stack ls
 [ "$RC" = 137 ] && fail "azblob stack ls on a looping listing never ended"
 expect_rc 1 "azblob stack ls on a looping listing"
 expect_err "gave the same NextMarker twice" "azblob looping listing"
+stop_server
+
+start_server bigclaim
+bucket_run 60 "s3://state/x?endpoint=http://127.0.0.1:$PORT&s3ForcePathStyle=true&region=us-east-1" stack ls
+expect_rc 1 "s3 stack ls on a 4 GiB answer"
+expect_err "is larger than 2 GiB" "s3 4 GiB answer"
+bucket_run 60 "azblob://state/x?domain=127.0.0.1:$PORT&protocol=http" stack ls
+expect_rc 1 "azblob stack ls on a 4 GiB answer"
+expect_err "is larger than 2 GiB" "azblob 4 GiB answer"
 stop_server
 finish

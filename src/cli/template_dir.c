@@ -437,8 +437,8 @@ int mp_tpl_copy(const char *src, const char *dst, int force,
   char *root = realpath(src, NULL);
   if (root == NULL)
     return mp_err_set(err, MP_EIO, "cannot read %s: %s", src, strerror(errno));
-  copy_args a = {force, root, project, desc, yaml_scalar(project),
-                 yaml_scalar(desc)};
+  copy_args a = {
+      force, root, project, desc, yaml_scalar(project), yaml_scalar(desc)};
   int rc = walk(&a, src, dst, err);
   free(root);
   free(a.yaml_project);

@@ -270,8 +270,8 @@ int mp__az_request(const az_conf *c, const char *method, const char *blob,
   int rc = 0;
   if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
     rc = mp_err_set(err, MP_EPROTO,
-                    "the answer of Azure for 'azblob://%s/%s' is larger than 2 GiB; "
-                    "check the endpoint",
+                    "the answer of Azure for 'azblob://%s/%s' is larger "
+                    "than 2 GiB; check the domain",
                     c->container, blob ? blob : "");
     mp_buf_destroy(&r->body);
   } else if (cc != CURLE_OK) {

@@ -299,6 +299,7 @@ static int ends_with(const char *s, const char *suffix) {
 
 typedef struct copy_args {
   int force;
+  char *root; /* the template folder, resolved: no link leads out of it */
   const char *project, *desc;
   char *yaml_project, *yaml_desc;
 } copy_args;
@@ -353,6 +354,34 @@ static int copy_file(const copy_args *a, const char *src, const char *dst,
   return rc;
 }
 
+/* A link in a template is copied as the file it names (as Pulumi's
+ * ReadFile follows it), but only when that file is inside the template:
+ * a template from a git URL could otherwise copy ~/.aws/credentials or
+ * /etc/shadow into the new project, and a link to a folder (`loop -> .`)
+ * would be walked without end. */
+static int check_link(const copy_args *a, const char *from, struct stat *st,
+                      mp_err *err) {
+  char *real = realpath(from, NULL);
+  size_t n = strlen(a->root);
+  int inside = real && strncmp(real, a->root, n) == 0 &&
+               (real[n] == '/' || real[n] == '\0');
+  int rc = 0;
+  if (!inside)
+    rc = mp_err_set(err, MP_EINVAL,
+                    "the template's link %s points outside the template "
+                    "folder %s%s%s; templates may only link to their own "
+                    "files",
+                    from, a->root, real ? "" : ": ",
+                    real ? "" : strerror(errno));
+  else if (stat(real, st) == 0 && S_ISDIR(st->st_mode))
+    rc = mp_err_set(err, MP_EINVAL,
+                    "the template's link %s names a folder; templates may "
+                    "only link to their own files",
+                    from);
+  free(real);
+  return rc;
+}
+
 static int walk(const copy_args *a, const char *src, const char *dst,
                 mp_err *err) {
   DIR *d = opendir(src);
@@ -371,7 +400,11 @@ static int walk(const copy_args *a, const char *src, const char *dst,
     const char *name = names.items[i];
     char *from = mp_xasprintf("%s/%s", src, name);
     struct stat st;
-    if (stat(from, &st) != 0) {
+    if (lstat(from, &st) == 0 && S_ISLNK(st.st_mode))
+      rc = check_link(a, from, &st, err);
+    if (rc != 0) {
+      /* the link's error */
+    } else if (stat(from, &st) != 0) {
       rc = mp_err_set(err, MP_EIO, "cannot read %s: %s", from, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
       if (strcmp(name, ".git") != 0) {
@@ -401,8 +434,13 @@ static int walk(const copy_args *a, const char *src, const char *dst,
 
 int mp_tpl_copy(const char *src, const char *dst, int force,
                 const char *project, const char *desc, mp_err *err) {
-  copy_args a = {force, project, desc, yaml_scalar(project), yaml_scalar(desc)};
+  char *root = realpath(src, NULL);
+  if (root == NULL)
+    return mp_err_set(err, MP_EIO, "cannot read %s: %s", src, strerror(errno));
+  copy_args a = {
+      force, root, project, desc, yaml_scalar(project), yaml_scalar(desc)};
   int rc = walk(&a, src, dst, err);
+  free(root);
   free(a.yaml_project);
   free(a.yaml_desc);
   return rc;

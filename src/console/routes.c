@@ -17,6 +17,7 @@
 #include "console/graph.h"
 #include "console/model.h"
 #include "console/pages.h"
+#include "engine/names.h"
 
 #define HTML "text/html; charset=utf-8"
 #define JSON "application/json"
@@ -89,6 +90,13 @@ static void stack_route(const mp_console_src *src, mp_stack_ref st,
   cJSON *j = NULL;
   const char *urn = NULL;
   int which;
+  /* a name the store refuses (`..`, a space) names no stack: 404 */
+  if (mp_project_name_check(st.project, &err) != 0 ||
+      mp_stack_name_check(st.name, &err) != 0) {
+    mp_err_prefix(&err, "invalid stack name '%s/%s'", st.project, st.name);
+    fail(out, api, 404, err.msg);
+    return;
+  }
   int64_t version;
   if (!*rest)
     which = 0, j = mp_console_stack(src, st, &err);

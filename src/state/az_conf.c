@@ -189,6 +189,8 @@ int mp__az_conf_parse(const char *url, az_conf *c, mp_err *err) {
                 : mp_xasprintf("azblob://%s", c->container);
   c->where = mp_xasprintf("azblob://%s", c->container);
   free(path);
+  if (rc == 0)
+    rc = mp__prefix_check(url, c->prefix, err);
 
   if (rc == 0 && (prm.account == NULL || *prm.account == '\0'))
     rc = mp_err_set(err, MP_EINVAL,

@@ -128,8 +128,9 @@ static char *shared_key(const az_conf *c, const char *method,
 }
 
 static int retryable(CURLcode cc, long status) {
-  if (cc != CURLE_OK)
-    return cc != CURLE_URL_MALFORMAT && cc != CURLE_UNSUPPORTED_PROTOCOL;
+  if (cc != CURLE_OK) /* an answer over the size limit is no accident */
+    return cc != CURLE_URL_MALFORMAT && cc != CURLE_UNSUPPORTED_PROTOCOL &&
+           cc != CURLE_FILESIZE_EXCEEDED && cc != CURLE_WRITE_ERROR;
   return status == 408 || status == 429 || status == 500 || status == 502 ||
          status == 503 || status == 504;
 }
@@ -208,7 +209,13 @@ int mp__az_request(mp_bucket *b, const char *method, const char *blob,
     nanosleep(&ts, NULL);
   }
   int rc = 0;
-  if (cc != CURLE_OK) {
+  if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
+    rc = mp_err_set(err, MP_EPROTO,
+                    "the answer of Azure for 'azblob://%s/%s' is larger "
+                    "than 2 GiB; check the domain",
+                    c->container, blob ? blob : "");
+    mp_buf_destroy(&r->body);
+  } else if (cc != CURLE_OK) {
     rc = mp_err_set(err, MP_EIO,
                     "no answer from Azure for 'azblob://%s/%s' at %s after %d "
                     "attempt%s: %s; check the storage account, the domain "

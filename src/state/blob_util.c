@@ -59,6 +59,22 @@ char *mp__url_encode(const char *s, int keep_slash) {
   return mp_buf_detach(&b, NULL);
 }
 
+int mp__prefix_check(const char *url, const char *prefix, mp_err *err) {
+  for (const char *seg = prefix; *seg;) {
+    size_t n = strcspn(seg, "/");
+    if ((n == 1 && seg[0] == '.') || (n == 2 && !strncmp(seg, "..", 2)))
+      return mp_err_set(err, MP_EINVAL,
+                        "the key prefix '%s' of '%s' has a '%.*s' segment, "
+                        "which would name objects outside it; give a prefix "
+                        "without '.' or '..' parts",
+                        prefix, url, (int)n, seg);
+    seg += n;
+    while (*seg == '/')
+      seg++;
+  }
+  return 0;
+}
+
 static pthread_once_t http_once = PTHREAD_ONCE_INIT;
 static void http_init_once(void) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -68,7 +84,10 @@ static void http_init_once(void) {
 void mp__http_init(void) { pthread_once(&http_once, http_init_once); }
 
 size_t mp__http_on_body(char *p, size_t size, size_t n, void *ud) {
-  mp_buf_append((mp_buf *)ud, p, size * n);
+  mp_buf *b = ud;
+  if (size * n > MP_BLOB_MAX_BODY - b->len)
+    return 0;
+  mp_buf_append(b, p, size * n);
   return size * n;
 }
 

@@ -9,6 +9,7 @@
 
 #include <libxml/tree.h>
 
+#include "engine/err.h"
 #include "engine/mem.h"
 
 /* The first |n| bytes of a URL query value decoded (%XX and '+'). Owned. */
@@ -23,12 +24,21 @@ char *mp__url_encode(const char *s, int keep_slash);
  * them. */
 void mp__http_init(void);
 /* A CURLOPT_WRITEFUNCTION appending to the mp_buf |ud|. */
+/* The largest answer body kept (INT_MAX: libxml2 takes an int length); a
+ * larger one ends the request (CURLE_FILESIZE_EXCEEDED when announced,
+ * CURLE_WRITE_ERROR when it arrives), so a hostile server cannot fill
+ * the memory. */
+#define MP_BLOB_MAX_BODY ((size_t)2147483647)
 size_t mp__http_on_body(char *p, size_t size, size_t n, void *ud);
 /* If the header line |line| (|n| bytes) is |name| (any case), its value
  * trimmed into |out|. */
 void mp__http_header(const char *line, size_t n, const char *name, char *out,
                      size_t cap);
 
+/* 0, or an MP_EINVAL error naming |url| when the key prefix |prefix| has
+ * a `.` or `..` segment: libcurl takes those out of a request's path
+ * (RFC 3986), so `s3://state/../other` would reach the bucket `other`. */
+int mp__prefix_check(const char *url, const char *prefix, mp_err *err);
 /* |b| parsed as XML (no network, no messages), or NULL. */
 xmlDoc *mp__xml_parse(const mp_buf *b);
 /* The first element named |name| directly under |node|, or NULL. */

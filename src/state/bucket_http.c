@@ -49,6 +49,7 @@ CURLcode mp__bucket_perform(CURL *h, const char *method, const char *url,
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
   curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MP_BLOB_MAX_BODY);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);

@@ -119,13 +119,14 @@ static int list_keys(mp_bucket *b, const char *prefix, int deep, mp_strv *out,
                      mp_err *err) {
   const mp_bucket_client *cl = b->cl;
   char *eprefix = mp__url_encode(prefix, 0);
-  char *token = NULL;
+  char *token = NULL, *last = NULL; /* this page's token, the one before */
   int rc = 0;
   do {
     char *etoken = token ? mp__url_encode(token, 0) : NULL;
     char *q = cl->list_query(eprefix, deep, etoken);
     free(etoken);
-    free(token);
+    free(last);
+    last = token;
     token = NULL;
     mp_bucket_reply r;
     rc = cl->request(b, "GET", NULL, q, NULL, 0, NULL, &r, err);
@@ -148,12 +149,23 @@ static int list_keys(mp_bucket *b, const char *prefix, int deep, mp_strv *out,
     } else {
       add_entries(cl, root, prefix, strlen(prefix), deep, out);
       token = cl->list_next(root);
+      /* a server that gives no new token would be asked for ever */
+      if (token && (*token == '\0' || (last && !strcmp(token, last)))) {
+        rc = mp_err_set(err, MP_EPROTO,
+                        "cannot list '%s/%s': the server said there is more "
+                        "but gave %s continuation token; check the server's "
+                        "address",
+                        b->where, prefix, *token ? "the same" : "an empty");
+        free(token);
+        token = NULL;
+      }
     }
     if (doc)
       xmlFreeDoc(doc);
     mp_buf_destroy(&r.body);
   } while (rc == 0 && token);
   free(token);
+  free(last);
   free(eprefix);
   return rc;
 }

@@ -197,6 +197,8 @@ int mp__s3_conf_parse(const char *url, const char *home_opt, s3_conf *c,
   c->where = mp_xasprintf("s3://%s", c->bucket);
   free(path);
   free(qprefix);
+  if (rc == 0)
+    rc = mp__prefix_check(url, c->prefix, err);
 
   char *home = home_of(home_opt);
   const char *prof = profile ? profile : env_nonempty("AWS_PROFILE");

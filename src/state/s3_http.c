@@ -99,7 +99,13 @@ int mp__s3_request(mp_bucket *b, const char *method, const char *key,
       break;
   }
   int rc = 0;
-  if (cc != CURLE_OK) {
+  if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
+    rc = mp_err_set(err, MP_EPROTO,
+                    "the answer of S3 for 's3://%s/%s' is larger than 2 GiB; "
+                    "check the endpoint",
+                    c->bucket, key ? key : "");
+    mp_buf_destroy(&r->body);
+  } else if (cc != CURLE_OK) {
     rc = mp_err_set(err, MP_EIO,
                     "no answer from S3 for 's3://%s/%s' at %s://%s after %d "
                     "attempts: %s; check the endpoint and that the server "

@@ -210,6 +210,15 @@ static void test_az_url_and_credentials(void) {
   expect_open_fails("azblob://state?localemu=maybe",
                     "invalid value 'maybe' of localemu");
   expect_open_fails("azblob://state?protocol=ftp", "invalid protocol 'ftp'");
+  /* dot segments in the prefix (libcurl would take them out) */
+  char *dots = url_in("state", "../other");
+  expect_open_fails(dots, "has a '..' segment");
+  free(dots);
+  dots = url_in("state", "a/%2e%2e/b");
+  expect_open_fails(dots, "has a '..' segment");
+  free(dots);
+  expect_open_fails("azblob://state?prefix=./x/&domain=127.0.0.1:1",
+                    "has a '.' segment");
   expect_open_fails("azblob://state?domain=a&domain=b",
                     "multiple values of 'domain'");
   expect_open_fails("azblob://?protocol=http", "names no container");

@@ -169,6 +169,20 @@ static void test_s3_url_and_credentials(void) {
                     "invalid value 'maybe' of s3ForcePathStyle");
   expect_open_fails("s3://?region=r", "names no bucket");
   expect_open_fails("s3://user:pw@state?region=r", "user name or password");
+  /* dot segments in the prefix: libcurl would take them out of the path
+   * and reach another bucket or prefix */
+  char *dots = url_in("state", "../other");
+  expect_open_fails(dots, "has a '..' segment");
+  free(dots);
+  dots = url_in("state", "a/%2e%2e/%2E%2E/b");
+  expect_open_fails(dots, "has a '..' segment");
+  free(dots);
+  dots = url_in("state", "a/./b");
+  expect_open_fails(dots, "has a '.' segment");
+  free(dots);
+  expect_open_fails("s3://state?prefix=../x/&region=r&endpoint=http://"
+                    "127.0.0.1:1",
+                    "has a '..' segment");
   /* no region anywhere */
   char *home = tst_mkdtemp();
   setenv("HOME", home, 1);

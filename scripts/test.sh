@@ -184,6 +184,22 @@ build_tree() {
   return 1
 }
 
+# asan_node_tests: one of each Node.js-driven suite in the ASan tree (see
+# the header): the richest of its kind (a component with outputs and
+# secrets; the engine events stream; plugins that exit, crash, hang and
+# answer garbage; Construct and Call; a policy pack that rejects and
+# remediates a Node.js program's resources), and the unit test of the
+# policy suite, which lane 2's --no-suite policy leaves out. In lane 1
+# after the debug tree's tests (249 s of the loaded fresh-clone run,
+# where lane 2 ran them and ended last). Their log:
+# meson-logs/testlog-node.*, beside lane 2's.
+asan_node_tests() {
+  run_tests build-asan --no-rebuild --logbase testlog-node \
+    nodejs-t0001-components-outputs automation-events \
+    plugins-t0300-failures components-t0100-construct-call \
+    policy-t0003-nodejs test_policy_schema
+}
+
 # fuzz_tree: builds the fuzz tree and runs its suite.
 fuzz_tree() {
   if CC=clang-14 NICE=10 build_tree build-fuzz --buildtype=debugoptimized \
@@ -212,16 +228,21 @@ if [ "$debug_built" -eq 0 ]; then
   # at a time, and its tests wait for PostgreSQL servers, slow resources
   # and node processes starting: the second lane fills the cores
   # meanwhile.
-  # Then the libFuzzer targets (tests/fuzz/targets/), built by clang 14
-  # with coverage, AddressSanitizer and UBSan (scripts/fuzz.sh runs longer
-  # campaigns on the same tree): in this lane, which ends first otherwise
-  # (its build and tests, about 130 s of the loaded fresh-clone run,
-  # were the last of the other lane).
+  # Then the ASan tree's Node.js tests and the libFuzzer targets
+  # (tests/fuzz/targets/, built by clang 14 with coverage,
+  # AddressSanitizer and UBSan; scripts/fuzz.sh runs longer campaigns on
+  # the same tree): in this lane, which otherwise ended 330 s before the
+  # other in the loaded fresh-clone run (docs/reliability.md, "Suite
+  # time", round 4).
   {
     run_tests build --suite nodejs --suite automation --suite plugins \
       --suite components --suite language-l2 --suite policy \
       --suite conformance --suite postgres --suite diy \
       --no-suite postgres-cli
+    # the ASan tree's Node.js tests once lane 2 has built that tree (it
+    # writes asan-built: "ok", or "done" when the build failed)
+    while [ ! -f "$logs/asan-built" ]; do sleep 5; done
+    [ "$(cat "$logs/asan-built")" = ok ] && asan_node_tests
     fuzz_tree
   } >"$logs/debug-lane" 2>&1 &
   debug_lane=$!
@@ -231,20 +252,15 @@ fi
 # first lane's tests.
 if NICE=10 build_tree build-asan --buildtype=debug -Dwerror=true \
     -Db_sanitize=address,undefined -Db_lundef=false; then
+  echo ok >"$logs/asan-built.tmp"
+  mv "$logs/asan-built.tmp" "$logs/asan-built"
   run_tests build-asan --no-suite language-l2 --no-suite nodejs \
     --no-suite automation --no-suite plugins --no-suite components \
     --no-suite policy
-  # One of each Node.js-driven suite (see the header): the richest of its
-  # kind (a component with outputs and secrets; the engine events stream;
-  # plugins that exit, crash, hang and answer garbage; Construct and Call;
-  # a policy pack that rejects and remediates a Node.js program's
-  # resources), and the unit test of the policy suite, which
-  # --no-suite policy left out above.
-  # (their log: meson-logs/testlog-node.*, beside the first run's)
-  run_tests build-asan --logbase testlog-node \
-    nodejs-t0001-components-outputs automation-events \
-    plugins-t0300-failures components-t0100-construct-call \
-    policy-t0003-nodejs test_policy_schema
+  # (the debug tree failed to build: its Node.js tests in this lane)
+  [ -n "${debug_lane:-}" ] || asan_node_tests
+else
+  echo done >"$logs/asan-built"
 fi
 
 # ThreadSanitizer for every test that starts threads (tests/meson.build

@@ -755,7 +755,8 @@ def main():
         shutil.rmtree(root, ignore_errors=True)
     print("soak: seed %d, %d operations, about %d resources, %s, dir %s" % (
         args.seed, args.ops, args.resources,
-        "PostgreSQL" if args.pg_url else "SQLite", root), flush=True)
+        "PostgreSQL" if args.pg_url else "file://" if args.diy else "SQLite",
+        root), flush=True)
     rng = random.Random(args.seed)
     stack = Stack(args, root)
     stats = {"kills": 0, "armed": 0, "integrity": 0, "convergence": 0}

@@ -51,11 +51,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 # the S3-compatible server of the s3:// state tests (tests/s3) and
 # Microsoft's Azure Storage emulator of the azblob:// ones (tests/azblob)
 # and the console's browser tests' puppeteer-core (tests/console):
-# npm ci when a lock changed.
+# npm ci when a lock changed. In the background, beside the debug build
+# (npm waits on its cache and the disk much of the time; in a fresh
+# clone six `npm ci`s, 130 s of CPU): the tests start once both are done.
+npm_log=$(mktemp)
 ./scripts/npm-deps.sh tests/rpc tests/nodejs tests/plugin_processes \
   tests/automation tests/language tests/components \
-  tests/policy tests/s3 tests/azblob tests/console ||
-  { echo "0 passed, 1 failed"; exit 1; }
+  tests/policy tests/s3 tests/azblob tests/console >"$npm_log" 2>&1 &
+npm_deps=$!
 
 # The python3 on PATH may be a version manager's shim (pyenv's runs a
 # chain of bash scripts on every start: 0.7 s of CPU, five times the
@@ -107,7 +110,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 logs=$(mktemp -d)
 results=$logs/results
 : >"$results"
-trap 'rm -rf "$logs" "$pybin"' EXIT
+trap 'rm -rf "$logs" "$pybin" "$npm_log"' EXIT
 
 # configure DIR OPTION... : meson setup, or --reconfigure if DIR already
 # holds a configured tree (so that re-running is idempotent).
@@ -182,8 +185,42 @@ build_tree() {
   return 1
 }
 
+# asan_node_tests: one of each Node.js-driven suite in the ASan tree (see
+# the header): the richest of its kind (a component with outputs and
+# secrets; the engine events stream; plugins that exit, crash, hang and
+# answer garbage; Construct and Call; a policy pack that rejects and
+# remediates a Node.js program's resources), and the unit test of the
+# policy suite, which lane 2's --no-suite policy leaves out. In lane 1
+# after the debug tree's tests (249 s of the loaded fresh-clone run,
+# where lane 2 ran them and ended last). Their log:
+# meson-logs/testlog-node.*, beside lane 2's.
+asan_node_tests() {
+  run_tests build-asan --no-rebuild --logbase testlog-node \
+    nodejs-t0001-components-outputs automation-events \
+    plugins-t0300-failures components-t0100-construct-call \
+    policy-t0003-nodejs test_policy_schema
+}
+
+# fuzz_tree: builds the fuzz tree and runs its suite.
+fuzz_tree() {
+  if CC=clang-14 NICE=10 build_tree build-fuzz --buildtype=debugoptimized \
+      -Dwerror=true -Dfuzz=true -Db_lundef=false; then
+    run_tests build-fuzz --suite fuzz
+  fi
+}
+
 # The debug tree first: its tests are the first lane.
-if build_tree build --buildtype=debug -Dwerror=true; then
+build_tree build --buildtype=debug -Dwerror=true
+debug_built=$?
+wait "$npm_deps"
+npm_rc=$?
+cat "$npm_log"
+if [ "$npm_rc" -ne 0 ]; then
+  echo "test: scripts/npm-deps.sh failed" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if [ "$debug_built" -eq 0 ]; then
   # Lane 1, in the background: the debug tree's share (see the header),
   # its output kept in a file and shown at the end. The CLI scripts on
   # PostgreSQL (suite postgres-cli) run in the ASan tree only, as the
@@ -192,10 +229,23 @@ if build_tree build --buildtype=debug -Dwerror=true; then
   # at a time, and its tests wait for PostgreSQL servers, slow resources
   # and node processes starting: the second lane fills the cores
   # meanwhile.
-  run_tests build --suite nodejs --suite automation --suite plugins \
-    --suite components --suite language-l2 --suite policy \
-    --suite conformance --suite postgres --suite diy \
-    --no-suite postgres-cli >"$logs/debug-lane" 2>&1 &
+  # Then the ASan tree's Node.js tests and the libFuzzer targets
+  # (tests/fuzz/targets/, built by clang 14 with coverage,
+  # AddressSanitizer and UBSan; scripts/fuzz.sh runs longer campaigns on
+  # the same tree): in this lane, which otherwise ended 330 s before the
+  # other in the loaded fresh-clone run (docs/reliability.md, "Suite
+  # time", round 4).
+  {
+    run_tests build --suite nodejs --suite automation --suite plugins \
+      --suite components --suite language-l2 --suite policy \
+      --suite conformance --suite postgres --suite diy \
+      --no-suite postgres-cli
+    # the ASan tree's Node.js tests once lane 2 has built that tree (it
+    # writes asan-built: "ok", or "done" when the build failed)
+    while [ ! -f "$logs/asan-built" ]; do sleep 5; done
+    [ "$(cat "$logs/asan-built")" = ok ] && asan_node_tests
+    fuzz_tree
+  } >"$logs/debug-lane" 2>&1 &
   debug_lane=$!
 fi
 
@@ -203,20 +253,15 @@ fi
 # first lane's tests.
 if NICE=10 build_tree build-asan --buildtype=debug -Dwerror=true \
     -Db_sanitize=address,undefined -Db_lundef=false; then
+  echo ok >"$logs/asan-built.tmp"
+  mv "$logs/asan-built.tmp" "$logs/asan-built"
   run_tests build-asan --no-suite language-l2 --no-suite nodejs \
     --no-suite automation --no-suite plugins --no-suite components \
     --no-suite policy
-  # One of each Node.js-driven suite (see the header): the richest of its
-  # kind (a component with outputs and secrets; the engine events stream;
-  # plugins that exit, crash, hang and answer garbage; Construct and Call;
-  # a policy pack that rejects and remediates a Node.js program's
-  # resources), and the unit test of the policy suite, which
-  # --no-suite policy left out above.
-  # (their log: meson-logs/testlog-node.*, beside the first run's)
-  run_tests build-asan --logbase testlog-node \
-    nodejs-t0001-components-outputs automation-events \
-    plugins-t0300-failures components-t0100-construct-call \
-    policy-t0003-nodejs test_policy_schema
+  # (the debug tree failed to build: its Node.js tests in this lane)
+  [ -n "${debug_lane:-}" ] || asan_node_tests
+else
+  echo done >"$logs/asan-built"
 fi
 
 # ThreadSanitizer for every test that starts threads (tests/meson.build
@@ -239,16 +284,11 @@ else
   echo "0 1" >>"$results"
 fi
 
-# The libFuzzer targets (tests/fuzz/targets/), built by clang 14 with
-# coverage, AddressSanitizer and UBSan; scripts/fuzz.sh runs longer
-# campaigns on the same tree.
-if CC=clang-14 NICE=10 build_tree build-fuzz --buildtype=debugoptimized \
-    -Dwerror=true -Dfuzz=true -Db_lundef=false; then
-  run_tests build-fuzz --suite fuzz
-fi
+# (the debug tree failed to build: the fuzz tree in this lane)
+[ -n "${debug_lane:-}" ] || fuzz_tree
 
 if [ -n "${debug_lane:-}" ]; then
-  echo "== waiting for the debug tree's tests"
+  echo "== waiting for the debug tree's tests and the fuzz tree"
   wait "$debug_lane"
   cat "$logs/debug-lane"
 fi

@@ -120,6 +120,22 @@ static int check_project_key(const mp_project *p, const mp_ynode *k,
   return 0;
 }
 
+/* Pulumi's rules for every key of the project file's `config:`, for every
+ * command and runtime, as Pulumi checks them when it loads the project. */
+static int check_project_config(const mp_project *p, mp_err *err) {
+  const mp_ynode *cfg = mp_ynode_get(p->doc, "config");
+  if (cfg == NULL || cfg->kind != MP_YNODE_MAP) return 0;
+  for (size_t i = 0; i < cfg->n; i++) {
+    const mp_ynode *k = cfg->keys[i], *v = cfg->vals[i];
+    if (v->kind != MP_YNODE_MAP) continue;
+    const mp_ynode *def = mp_ynode_get(v, "default");
+    const mp_ynode *type = mp_ynode_get(v, "type");
+    int rc = check_project_key(p, k, v, def, type, p->file_name, err);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 /* One declared key: `key: {type, default, secret}` or `key: <default>`
  * (and in the project file's `config:`, `key: {value: v}`). */
 static int load_config_key(mp_project *p, const mp_ynode *k,
@@ -483,6 +499,7 @@ int mp_project_load(const char *dir, mp_project **out, mp_err *err) {
     rc = load_fields(p, doc, err);
     mp_value_free(doc);
   }
+  if (rc == 0) rc = check_project_config(p, err);
   if (rc < 0) {
     mp_project_free(p);
     return rc;

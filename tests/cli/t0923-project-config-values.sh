@@ -104,4 +104,12 @@ bad "another namespace's default" '  aws:region:
 bad "another namespace without value" '  aws:region:
     description: where' "Configuration key 'aws:region' is namespaced and must provide an attribute 'value'"
 
+# ... checked when the project is loaded, whatever the command and runtime
+rm -rf pn && mkdir pn && cd pn || exit 1
+printf 'name: pn\nruntime: nodejs\nconfig:\n  aws:region:\n    default: x\n' > Pulumi.yaml
+run config
+[ "$RC" != 0 ] || fail "config on a Node.js project with a bad config: passed"
+expect_err "Pulumi.yaml:4:3: Configuration key 'aws:region' is not namespaced" "config of a Node.js project"
+cd "$T" || exit 1
+
 exit $((FAILS > 0))

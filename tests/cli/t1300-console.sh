@@ -7,56 +7,14 @@
 # response ever holds a secret's plain text unless --show-secrets. On
 # SQLite and a file:// folder; with MP_TEST_PG_URL (tests/pg/pgtest.py,
 # test t1300-console-pg) on PostgreSQL only.
+. "$(dirname "$0")/console_lib.sh"
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world
 
 SECRETS="sekrit-input-value-123 output-secret-xyz config-secret-abc"
 
-# start_console ARGS...: starts `minipulumi console ARGS` in the
-# background; sets CPID, URL (as printed), BASE (scheme, host and port) and
-# PORT once it listens.
-start_console() {
-  "$M" console "$@" </dev/null >"$T/console.out" 2>"$T/console.err" &
-  CPID=$!
-  URL=
-  for _ in $(seq 1 300); do
-    URL=$(grep -o 'http://[^ ]*' "$T/console.out" 2>/dev/null)
-    [ -n "$URL" ] && break
-    kill -0 "$CPID" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -n "$URL" ] || fail "console did not start: $(cat "$T/console.err")"
-  BASE=${URL%%/stack*}
-  BASE=${BASE%%/\?*}
-  PORT=${BASE##*:}
-}
-
-# stop_console: Ctrl-C, and the console ends with status 0.
-stop_console() {
-  kill -INT "$CPID"
-  wait "$CPID"
-  local rc=$?
-  [ "$rc" = 0 ] || fail "console ended with status $rc: $(cat "$T/console.err")"
-  expect_file "$T/console.err" "The console stopped." "console stops on Ctrl-C"
-}
-
-# status_of ARGS...: the HTTP status of a curl request.
-status_of() {
-  curl -s -o /dev/null -w '%{http_code}' --max-time 60 "$@"
-}
-
-backends="sqlite file"
-[ -n "${MP_TEST_PG_URL:-}" ] && backends=pg
-for backend in $backends; do
-  rm -rf "$T/state" "$T/state.db" "$T/world"/*
-  mkdir -p "$T/state"
-  case $backend in
-    sqlite) export MINIPULUMI_BACKEND_URL="$T/state.db" ;;
-    file) export MINIPULUMI_BACKEND_URL="file://$T/state" ;;
-    pg) "$MP_TEST_PG_BIN/psql" -X -q -d "$MP_TEST_PG_URL" \
-          -c "CREATE DATABASE t1300" || fail "createdb"
-        export MINIPULUMI_BACKEND_URL=${MP_TEST_PG_URL/\/postgres\?//t1300?} ;;
-  esac
+for backend in $(console_backends); do
+  use_backend "$backend" t1300
   cd "$T/proj" || exit 1
   rm -f Pulumi.dev.yaml
   long=$(printf 'n%.0s' $(seq 1 300))

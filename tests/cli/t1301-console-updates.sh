@@ -7,28 +7,9 @@
 # running in another process shows its steps as they start and end, and
 # its server-sent events stream them. On SQLite and a file:// folder; with
 # MP_TEST_PG_URL (t1301-console-updates-pg) on PostgreSQL only.
+. "$(dirname "$0")/console_lib.sh"
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world
-
-start_console() {
-  "$M" console "$@" </dev/null >"$T/console.out" 2>"$T/console.err" &
-  CPID=$!
-  URL=
-  for _ in $(seq 1 300); do
-    URL=$(grep -o 'http://[^ ]*' "$T/console.out" 2>/dev/null)
-    [ -n "$URL" ] && break
-    kill -0 "$CPID" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -n "$URL" ] || fail "console did not start: $(cat "$T/console.err")"
-  BASE=${URL%%/\?*}
-  TOKEN=${URL##*token=}
-}
-
-stop_console() {
-  kill -INT "$CPID"
-  wait "$CPID" || fail "console ended with status $?: $(cat "$T/console.err")"
-}
 
 program() { # program LATENCY_MS V: a hostile parent, a child that waits
   cat > Pulumi.yaml <<YAML
@@ -55,18 +36,9 @@ resources:
 YAML
 }
 
-backends="sqlite file"
-[ -n "${MP_TEST_PG_URL:-}" ] && backends=pg
+backends=$(console_backends)
 for backend in $backends; do
-  rm -rf "$T/state" "$T/state.db" "$T/world"/*
-  mkdir -p "$T/state"
-  case $backend in
-    sqlite) export MINIPULUMI_BACKEND_URL="$T/state.db" ;;
-    file) export MINIPULUMI_BACKEND_URL="file://$T/state" ;;
-    pg) "$MP_TEST_PG_BIN/psql" -X -q -d "$MP_TEST_PG_URL" \
-          -c "CREATE DATABASE t1301" || fail "createdb"
-        export MINIPULUMI_BACKEND_URL=${MP_TEST_PG_URL/\/postgres\?//t1301?} ;;
-  esac
+  use_backend "$backend" t1301
   cd "$T/proj" || exit 1
   rm -f Pulumi.dev.yaml
   run stack init dev

@@ -3,33 +3,21 @@
 # `..` (also as %2e%2e), or with a space: the store refuses the name
 # before any path is built, and the console answers 404 (no such stack),
 # not 500 (the store failed), in the API and in the pages.
+. "$(dirname "$0")/console_lib.sh"
 . "$(dirname "$0")/lib.sh" "$@"
-mkdir -p "$T/state"
-export MINIPULUMI_BACKEND_URL="file://$T/state"
+use_backend file
 run stack init dev
 expect_rc 0 "stack init"
-"$M" console </dev/null >"$T/console.out" 2>"$T/console.err" &
-CPID=$!
-URL=
-for _ in $(seq 1 600); do
-  URL=$(grep -o 'http://[^ ]*' "$T/console.out" 2>/dev/null)
-  [ -n "$URL" ] && break
-  kill -0 "$CPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$URL" ] || fail "console did not start: $(cat "$T/console.err")"
-BASE=${URL%%/\?*}
-H="Authorization: token ${URL##*token=}"
+start_console
 for p in "%2e%2e/dev" "proj/%2e%2e" "proj/%2e%2e/history" "a%20b/dev" "proj/a%20b"; do
   for api in /api ""; do
-    code=$(curl -s --path-as-is -o "$T/body" -w '%{http_code}' --max-time 60 \
-      -H "$H" "$BASE$api/stack/$p")
+    code=$(curl -s --path-as-is -o "$T/body" -w '%{http_code}' \
+      --max-time "$(limit 60)" -H "$H" "$BASE$api/stack/$p")
     [ "$code" = 404 ] || fail "$api/stack/$p: status $code, expected 404: $(head -c 300 "$T/body")"
     grep -q "invalid" "$T/body" || fail "$api/stack/$p: the answer does not say why"
   done
 done
-code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 60 -H "$H" "$BASE/api/stack/proj/dev")
+code=$(status_of -H "$H" "$BASE/api/stack/proj/dev")
 [ "$code" = 200 ] || fail "the good stack: status $code"
-kill -INT "$CPID"
-wait "$CPID" || fail "console ended with status $?"
+stop_console
 finish

@@ -20,6 +20,7 @@ if [ "${2:-}" = --screenshots ]; then
   shots=$(realpath "${3:?--screenshots needs a folder}")
 fi
 . "$here/../cli/lib.sh" "$1"
+. "$here/../cli/console_lib.sh"
 use_test_world
 
 CHROMIUM=${MP_CHROMIUM:-/usr/bin/chromium}
@@ -35,43 +36,10 @@ fi
 SECRETS="sekrit-input-value-123 output-secret-xyz config-secret-abc"
 HOSTILE="<script>window.__pwned=1</script>\"q'</svg>"
 
-start_console() {
-  "$M" console "$@" </dev/null >"$T/console.out" 2>"$T/console.err" &
-  CPID=$!
-  URL=
-  for _ in $(seq 1 600); do
-    URL=$(grep -o 'http://[^ ]*' "$T/console.out" 2>/dev/null)
-    [ -n "$URL" ] && break
-    kill -0 "$CPID" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -n "$URL" ] || { fail "console did not start: $(cat "$T/console.err")"; finish; }
-  BASE=${URL%%/\?*}
-  PORT=${BASE##*:}
-}
-
-stop_console() {
-  kill -INT "$CPID"
-  wait "$CPID" || fail "console ended with status $?: $(cat "$T/console.err")"
-}
-
-status_of() {
-  curl -s -o /dev/null -w '%{http_code}' --max-time "$(limit 60)" "$@"
-}
-
-backends="sqlite file"
-[ -n "${MP_TEST_PG_URL:-}" ] && backends=pg
+backends=$(console_backends)
 [ -n "$shots" ] && backends=sqlite
 for backend in $backends; do
-  rm -rf "$T/state" "$T/state.db" "$T/world"/*
-  mkdir -p "$T/state"
-  case $backend in
-    sqlite) export MINIPULUMI_BACKEND_URL="$T/state.db" ;;
-    file) export MINIPULUMI_BACKEND_URL="file://$T/state" ;;
-    pg) "$MP_TEST_PG_BIN/psql" -X -q -d "$MP_TEST_PG_URL" \
-          -c "CREATE DATABASE consolebrowser" || fail "createdb"
-        export MINIPULUMI_BACKEND_URL=${MP_TEST_PG_URL/\/postgres\?//consolebrowser?} ;;
-  esac
+  use_backend "$backend" consolebrowser
   cd "$T/proj" || exit 1
   rm -f Pulumi.dev.yaml
   long=$(printf 'n%.0s' $(seq 1 300))

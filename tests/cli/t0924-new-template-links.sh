@@ -18,10 +18,10 @@ YAML
 
 # a link to a file inside: copied as that file
 mk_tpl tin
-ln -s README.md tin/LINKED.md
+ln -s README.md tin/linked-readme
 run new "$T/tin" --yes --dir pin -s dev --generate-only
 expect_rc 0 "new with a link inside the template"
-[ "$(cat pin/LINKED.md 2>/dev/null)" = readme ] ||
+[ "$(cat pin/linked-readme 2>/dev/null)" = readme ] ||
   fail "the inside link was not copied as its file"
 
 # a link to a file outside: refused, the secret not copied

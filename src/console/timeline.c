@@ -73,6 +73,8 @@ void mp_svg_timeline(mp_buf *b, const cJSON *update) {
                 t0, t1);
   /* the axis */
   double tick = tick_of(span);
+  /* enough decimals that the ticks of a short update differ */
+  int digits = tick >= 1000 ? 0 : tick >= 100 ? 1 : tick >= 10 ? 2 : 3;
   for (double t = 0; t <= span + 0.5; t += tick) {
     double x = LABEL_W + t / span * PLOT_W;
     mp_buf_printf(b,
@@ -80,8 +82,7 @@ void mp_svg_timeline(mp_buf *b, const cJSON *update) {
                   "y2=\"%d\" stroke=\"#d0d7de\"/>"
                   "<text class=\"axis\" x=\"%.1f\" y=\"14\" font-size=\"11\" "
                   "fill=\"#57606a\">%.*fs</text>",
-                  x, TOP - 4, x, height, x + 2, tick < 1000 ? 1 : 0,
-                  t / 1000.0);
+                  x, TOP - 4, x, height, x + 2, digits, t / 1000.0);
   }
   int row = 0;
   const cJSON *s;

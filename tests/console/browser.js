@@ -8,8 +8,11 @@
 // graph and a node of it, checking what each page shows; every name and
 // value of the stack is hostile (browser.sh's program), so each page also
 // checks that none of their scripts ran (window.__pwned, a dialog) and
-// that no response holds a secret's plain text. With MP_SCREENSHOTS=DIR
-// it saves the stack, resource and graph pages as PNGs into DIR.
+// that no response holds a secret's plain text. Then the history, an
+// update's page (a timeline bar per step) and, with MP_LIVE_CMD (a slow
+// `up` it starts), a running update's page followed with no reload. With
+// MP_SCREENSHOTS=DIR it saves the stack, resource, graph and update pages
+// as PNGs into DIR.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -149,6 +152,67 @@ async function main() {
           'graph: says it is partial: ' + part);
     check((await page.$$eval('div.graph svg g.node', (g) => g.length)) === 2,
           'graph: two nodes drawn');
+
+    // 5. The history, then the second update's page: a row per step with
+    // its diff, and a bar per step in the timeline.
+    await page.goto(new URL('/stack/proj/dev/history', url).href, {waitUntil: 'load'});
+    await safe('history');
+    const updates = await page.$$eval('a[href^="/stack/proj/dev/update/"]',
+        (as) => as.map((a) => a.getAttribute('href')));
+    check(updates.includes('/stack/proj/dev/update/1') && updates.includes('/stack/proj/dev/update/2'),
+          'history: links to updates 1 and 2: ' + JSON.stringify(updates));
+    await Promise.all([page.waitForNavigation(),
+                       page.click('a[href="/stack/proj/dev/update/2"]')]);
+    await safe('update');
+    const stepRows = await page.$$eval('table.steps tr.step', (t) => t.length);
+    const barCount = await page.$$eval('svg.timeline rect.bar', (r) => r.length);
+    check(stepRows >= 3 && barCount === stepRows,
+          'update: a bar per step (' + barCount + ' bars, ' + stepRows + ' steps)');
+    const diffs = await texts('pre.diff');
+    check(diffs.some((d) => d.includes('v')), 'update: the diffs of its steps: ' +
+          JSON.stringify(diffs).slice(0, 300));
+    const msg = await page.$eval('main', (m) => m.textContent);
+    check(msg.includes('</td><script>window.__pwned=5</script>'),
+          'update: the hostile message shows as text');
+    await shot('console-update.png');
+
+    // 6. Live: a slow third update started now, in another process; its
+    // page, opened while it runs, shows its steps start and end with no
+    // reload (the marker set on the page stays).
+    if (process.env.MP_LIVE_CMD) {
+      const child = require('child_process').spawn('bash', ['-c', process.env.MP_LIVE_CMD],
+                                                   {stdio: 'ignore'});
+      const ended = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+      const liveUrl = new URL('/stack/proj/dev/update/3', url).href;
+      let live = false;
+      const deadline = Date.now() + timeout;
+      while (!live && Date.now() < deadline) {
+        const r = await page.goto(liveUrl, {waitUntil: 'load'});
+        live = r.status() === 200 && (await page.$('[data-live]')) !== null;
+        if (!live) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      check(live, 'live: the third update\'s page while it runs');
+      if (live) {
+        await safe('live update');
+        await page.evaluate(() => { window.__stayed = 1; });
+        const count = () => page.$$eval('table.steps tr.step', (t) => t.length);
+        const running = () => page.$$eval('table.steps span.status.running', (t) => t.length);
+        const rows0 = await count();
+        const running0 = await running();
+        await page.waitForFunction(() => !document.querySelector('[data-live]'), {timeout});
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const rows1 = await count();
+        check(await page.evaluate(() => window.__stayed) === 1, 'live: the page was reloaded');
+        check(rows1 > rows0 || (running0 > 0 && await running() === 0),
+              'live: no step appeared or ended on the page (' + rows0 + ' rows, ' + running0 +
+              ' running, then ' + rows1 + ' rows)');
+        check(await page.$$eval('svg.timeline rect.bar', (r) => r.length) === rows1,
+              'live: a bar per step at the end');
+        check(await running() === 0, 'live: steps still running at the end');
+        await safe('live update, ended');
+      }
+      check(await ended === 0, 'live: the third up failed');
+    }
 
     // Escaping alone, without the Content-Security-Policy's help: with the
     // policy bypassed, an unescaped script or handler would run.

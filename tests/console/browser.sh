@@ -67,6 +67,7 @@ resources:
     properties:
       v: $1
       dep: \${hostile.v}
+      __latencyMs: ${2:-0}
     options:
       parent: \${hostile}
       protect: true
@@ -75,6 +76,7 @@ resources:
     properties:
       v: "<img src=x onerror=\"window.__pwned=4\">"
       upstream: \${child.v}
+      __latencyMs: ${2:-0}
 $longres
 outputs:
   answer: 42
@@ -103,6 +105,10 @@ YAML
     fail "$backend: a foreign Host is not 403"
   [ "$(status_of "$URL")" = 200 ] || fail "$backend: the printed URL is not 200"
 
+  # the third update, slow (the test provider's latency), is started by
+  # browser.js once the pages are walked: it follows it live
+  write_program 3 2500
+  MP_LIVE_CMD="'$M' up --yes -m third >'$T/live.log' 2>&1" \
   MP_SCREENSHOTS=$shots timeout "$(limit 600)" node "$here/browser.js" \
     "$URL" "$HOSTILE" "$long" $SECRETS >"$T/browser.log" 2>&1 ||
     fail "$backend: the browser's walk: $(cat "$T/browser.log")"

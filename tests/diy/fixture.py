@@ -253,6 +253,20 @@ def case_files_parse(w):
             rel = os.path.relpath(path, pulumi)
             if rel.startswith("minipulumi") or n == "meta.yaml":
                 continue
+            if n.endswith(".events.jsonl"):
+                # minipulumi's own (each update's engine events, one JSON
+                # object a line), beside the history: Pulumi's getHistory
+                # reads only .history.json names
+                with open(path) as f:
+                    for i, line in enumerate(f):
+                        try:
+                            ok = isinstance(json.loads(line), dict)
+                        except ValueError:
+                            ok = False
+                        if not ok:
+                            problems.append("%s:%d is not a JSON object" %
+                                            (rel, i + 1))
+                continue
             schema = UPDATE_INFO if ".history.json" in n else CHECKPOINT
             problems += conforms(read_json(path), schema, rel)
     with open(os.path.join(pulumi, "meta.yaml")) as f:

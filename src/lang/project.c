@@ -154,10 +154,10 @@ static int load_config_key(mp_project *p, const mp_ynode *k,
     if (t == NULL)
       t = mp_ynode_get(v, "Type");
     if (project_file) {
-      int rc = check_project_key(p, k, v, def, t, file, err);
-      if (rc) return rc;
-      /* a project-wide value: the CLI sets it in the stack's config
-       * (mp_project_defaults), so the program reads it as set there */
+      /* Pulumi's rules were checked when the project loaded
+       * (check_project_config). A project-wide value: the CLI sets it in
+       * the stack's config (mp_project_defaults), so the program reads it
+       * as set there. */
       const mp_ynode *val = mp_ynode_get(v, "value");
       if (val && !def) def = val;
     }

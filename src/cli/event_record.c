@@ -1,6 +1,7 @@
 /* The text of an engine event as each update keeps it in the store
  * (mp_deploy_opts.event_text): the event as --event-log writes it,
- * secrets masked, and for a step's start a "minipulumi" object the
+ * secrets masked, less the resources' states (in the checkpoint, and
+ * most of the cost), and for a step's start a "minipulumi" object the
  * console draws from: the step's detail as `--diff` prints it and the
  * resources it waits for (its dependencies and parent), which the
  * longest chain of the update's timeline follows. */
@@ -10,6 +11,7 @@
 
 #include "cli/display.h"
 #include "cli/json_out.h"
+#include "engine/mem.h"
 
 static void add_waits(cJSON *o, const mp_step_meta *m) {
   const mp_resource *r = m->new_ ? m->new_ : m->old;
@@ -21,7 +23,7 @@ static void add_waits(cJSON *o, const mp_step_meta *m) {
 }
 
 char *mp_cli_event_record(const mp_event *ev) {
-  cJSON *j = mp_cli_event_json(ev, 0);
+  cJSON *j = mp_cli_event_json(ev, MP_EVENT_JSON_NO_STATES);
   if (ev->kind == MP_EVENT_RESOURCE_PRE) {
     cJSON *mine = cJSON_AddObjectToObject(j, "minipulumi");
     char *diff = mp_display_step_diff(&ev->meta);
@@ -29,9 +31,9 @@ char *mp_cli_event_record(const mp_event *ev) {
     free(diff);
     add_waits(mine, &ev->meta);
   }
-  char *s = cJSON_PrintUnformatted(j);
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_cli_cjson_print(j, 0, &b);
   cJSON_Delete(j);
-  char *out = s ? mp_xstrdup(s) : NULL;
-  cJSON_free(s);
-  return out;
+  return mp_buf_detach(&b, NULL);
 }

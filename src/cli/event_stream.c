@@ -173,14 +173,15 @@ int mp_event_stream_open(const char *target, mp_event_stream **out,
 void mp_event_stream_send(mp_event_stream *s, const mp_event *ev,
                           unsigned flags) {
   cJSON *j = mp_cli_event_json(ev, flags);
-  char *line = cJSON_PrintUnformatted(j); /* one line: no raw newline */
+  mp_buf line;
+  mp_buf_init(&line);
+  mp_cli_cjson_print(j, 0, &line); /* one line: no raw newline */
   cJSON_Delete(j);
-  if (line == NULL) return;
   uv_mutex_lock(&s->mu);
-  mp_buf_puts(&s->pending, line);
+  mp_buf_append(&s->pending, line.data, line.len);
   mp_buf_putc(&s->pending, '\n');
   uv_mutex_unlock(&s->mu);
-  cJSON_free(line);
+  mp_buf_destroy(&line);
   uv_async_send(&s->wake);
 }
 

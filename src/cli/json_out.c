@@ -70,8 +70,10 @@ static cJSON *meta_json(const mp_step_meta *m, unsigned flags) {
   add_str(o, "op", mp_op_info_of(m->op)->name);
   add_str(o, "urn", m->urn);
   add_str(o, "type", m->type);
-  if (m->old) cJSON_AddItemToObject(o, "old", state_json(m->old, flags));
-  if (m->new_) cJSON_AddItemToObject(o, "new", state_json(m->new_, flags));
+  int states = !(flags & MP_EVENT_JSON_NO_STATES);
+  if (m->old && states) cJSON_AddItemToObject(o, "old", state_json(m->old, flags));
+  if (m->new_ && states)
+    cJSON_AddItemToObject(o, "new", state_json(m->new_, flags));
   if (m->keys && m->keys->len)
     cJSON_AddItemToObject(o, "keys", strv_json(m->keys));
   if (m->diffs && m->diffs->len)
@@ -241,11 +243,14 @@ cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags) {
 
 int mp_cli_event_write(FILE *f, const mp_event *ev, unsigned flags) {
   cJSON *j = mp_cli_event_json(ev, flags);
-  char *s = cJSON_PrintUnformatted(j);
-  int failed = s && fprintf(f, "%s\n", s) < 0;
+  mp_buf b;
+  mp_buf_init(&b);
+  mp_cli_cjson_print(j, 0, &b);
+  mp_buf_putc(&b, '\n');
+  int failed = fwrite(b.data, 1, b.len, f) != b.len;
   failed |= fflush(f) != 0;
   int why = failed ? (errno ? errno : EIO) : 0;
-  cJSON_free(s);
+  mp_buf_destroy(&b);
   cJSON_Delete(j);
   return why;
 }

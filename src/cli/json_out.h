@@ -22,6 +22,12 @@ void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out);
  * |f| and frees |j|. */
 void mp_cli_cjson_emit(FILE *f, cJSON *j, int width);
 
+/* A flag of mp_cli_event_json, beside the mp_render_flags: a step's
+ * metadata without the resource's states (`old`, `new`), as an update
+ * keeps its events (the states are in the checkpoint; building them was
+ * most of the cost of keeping the events of a no-op). */
+#define MP_EVENT_JSON_NO_STATES (1u << 8)
+
 /* One EngineEvent object (`sequence`, `timestamp`, one payload). Owned. */
 cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags);
 /* The event as the update keeps it in the store (event_record.c), owned:

@@ -2,6 +2,7 @@
  * output (secrets masked as "[secret]" unless shown). */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,15 +21,9 @@ static void put_number(mp_buf *out, double d) {
 }
 
 static void put_quoted(mp_buf *out, const char *s, size_t len) {
-  cJSON *j = cJSON_CreateString("");
-  char *txt;
-  /* cJSON strings stop at NUL; that is fine for display */
+  /* up to the first NUL, as the display always showed it */
   (void)len;
-  cJSON_SetValuestring(j, s);
-  txt = cJSON_PrintUnformatted(j);
-  mp_buf_puts(out, txt ? txt : "\"\"");
-  cJSON_free(txt);
-  cJSON_Delete(j);
+  mp_json_put_string(out, s, strlen(s));
 }
 
 static void render(const mp_value *v, unsigned flags, int indent, int top,
@@ -168,12 +163,66 @@ cJSON *mp_cli_value_cjson(const mp_value *v, unsigned flags) {
   }
 }
 
-static void print_json(const cJSON *j, int width, int depth, mp_buf *out) {
-  int is_obj = cJSON_IsObject(j);
-  if (!is_obj && !cJSON_IsArray(j)) {
+/* A number as cJSON prints it: an integer below 10^15 in digits (what
+ * both its "%d" and its "%1.15g" give), anything else by cJSON itself.
+ * Events are mostly integers; cJSON's printer formats every number with
+ * snprintf and reads it back with sscanf. */
+static void put_cjson_number(const cJSON *j, mp_buf *out) {
+  double v = j->valuedouble;
+  if (isfinite(v) && fabs(v) < 1e15 && v == (double)(int64_t)v) {
+    char digits[24], *p = digits + sizeof(digits);
+    int64_t n = (int64_t)v;
+    uint64_t u = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
+    do *--p = (char)('0' + u % 10); while ((u /= 10) > 0);
+    if (n < 0) *--p = '-';
+    mp_buf_append(out, p, (size_t)(digits + sizeof(digits) - p));
+    return;
+  }
+  char *s = cJSON_PrintUnformatted(j);
+  mp_buf_puts(out, s ? s : "null");
+  cJSON_free(s);
+}
+
+static void put_str(mp_buf *out, const char *s) {
+  mp_json_put_string(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* The compact text of |j|, byte for byte what cJSON_PrintUnformatted
+ * gives (the same escapes, the same numbers), without its cost. */
+static void print_compact(const cJSON *j, mp_buf *out) {
+  if (cJSON_IsObject(j) || cJSON_IsArray(j)) {
+    int is_obj = cJSON_IsObject(j);
+    mp_buf_putc(out, is_obj ? '{' : '[');
+    for (const cJSON *c = j->child; c; c = c->next) {
+      if (is_obj) {
+        put_str(out, c->string);
+        mp_buf_putc(out, ':');
+      }
+      print_compact(c, out);
+      if (c->next) mp_buf_putc(out, ',');
+    }
+    mp_buf_putc(out, is_obj ? '}' : ']');
+  } else if (cJSON_IsString(j)) {
+    put_str(out, j->valuestring);
+  } else if (cJSON_IsNumber(j)) {
+    put_cjson_number(j, out);
+  } else if (cJSON_IsTrue(j)) {
+    mp_buf_puts(out, "true");
+  } else if (cJSON_IsFalse(j)) {
+    mp_buf_puts(out, "false");
+  } else if (cJSON_IsNull(j)) {
+    mp_buf_puts(out, "null");
+  } else { /* raw or invalid: as cJSON has it */
     char *s = cJSON_PrintUnformatted(j);
     mp_buf_puts(out, s ? s : "null");
     cJSON_free(s);
+  }
+}
+
+static void print_json(const cJSON *j, int width, int depth, mp_buf *out) {
+  int is_obj = cJSON_IsObject(j);
+  if (!is_obj && !cJSON_IsArray(j)) {
+    print_compact(j, out);
     return;
   }
   if (!j->child) {
@@ -185,11 +234,8 @@ static void print_json(const cJSON *j, int width, int depth, mp_buf *out) {
     mp_buf_putc(out, '\n');
     put_indent(out, width * (depth + 1));
     if (is_obj) {
-      cJSON *k = cJSON_CreateString(c->string ? c->string : "");
-      char *ks = cJSON_PrintUnformatted(k);
-      mp_buf_printf(out, "%s: ", ks);
-      cJSON_free(ks);
-      cJSON_Delete(k);
+      put_str(out, c->string);
+      mp_buf_puts(out, ": ");
     }
     print_json(c, width, depth + 1, out);
     if (c->next) mp_buf_putc(out, ',');
@@ -200,13 +246,10 @@ static void print_json(const cJSON *j, int width, int depth, mp_buf *out) {
 }
 
 void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out) {
-  if (width <= 0) {
-    char *s = cJSON_PrintUnformatted(j);
-    mp_buf_puts(out, s ? s : "null");
-    cJSON_free(s);
-    return;
-  }
-  print_json(j, width, 0, out);
+  if (width <= 0)
+    print_compact(j, out);
+  else
+    print_json(j, width, 0, out);
 }
 
 void mp_cli_cjson_emit(FILE *f, cJSON *j, int width) {

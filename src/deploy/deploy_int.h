@@ -127,6 +127,13 @@ typedef struct mp_program_steps {
   size_t len;
 } mp_program_steps;
 
+/* The events of the update waiting to go to the store together. */
+typedef struct kept_events {
+  mp_update_event *items;
+  size_t len, cap;
+  int stopped; /* a write failed, or the update ended: no more are kept */
+} kept_events;
+
 typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   const mp_deploy_opts *o;
   mp_deploy_result *res;
@@ -141,7 +148,7 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   mp_stepgen *sg; /* used only on the generator thread once it runs */
   mp_stepexec *ex;
   mp_store_update *upd;
-  int events_lost; /* recording an event failed once: no more are kept */
+  kept_events kept; /* the update's events not yet in the store (record.c) */
   mp_monitor *mon;
   deploy_state state;
   /* What is in flight; the machine moves when all are zero. */
@@ -221,8 +228,12 @@ int mp__deploy_analyze_stack(deploy *d);
 /* Stamps |ev| (sequence, time, preview) and hands it to the sink. */
 void mp__deploy_emit(deploy *d, mp_event *ev);
 /* Keeps |ev| with the update (record.c): the store's events of the
- * update, emitted at |time_ms|. */
+ * update, emitted at |time_ms|. They are written in batches: when enough
+ * wait, at every tick of the loop (100 ms: the console's live pages) and
+ * at the end (mp__deploy_record_end, before the history's end). */
 void mp__deploy_record(deploy *d, const mp_event *ev, int64_t time_ms);
+void mp__deploy_record_flush(deploy *d);
+void mp__deploy_record_end(deploy *d);
 /* A diagnostic event; |urn| may be NULL. */
 void mp__deploy_diag(deploy *d, const char *severity, const char *urn,
                      const char *msg);

@@ -14,6 +14,7 @@
 
 static void on_tick(uv_timer_t *t) {
   deploy *d = t->data;
+  mp__deploy_record_flush(d);
   if (d->o->interrupt && *d->o->interrupt && d->state != DS_STOPPING &&
       d->state != DS_FINISHED) {
     mp__deploy_diag(d, "warning", NULL, "update canceled");
@@ -584,6 +585,7 @@ int mp__deploy_run_one(const mp_deploy_opts *o, mp_deploy_result *res,
   uv_run(&d->loop, UV_RUN_DEFAULT);
   if (o->program_news_out) mp__deploy_collect_program(d);
   if (rc == 0) summary(d);
+  mp__deploy_record_end(d);
   if (d->upd) {
     mp_update_counts c = {0};
     c.same = res->counts[MP_OP_SAME];

@@ -7,9 +7,9 @@
  *
  * The first line is {"version": N} (the update's number: the history
  * files before it, plus one), then a line per event,
- * {"seq", "timeMs", "event"}, each appended with one write(2) as the
- * engine emits it: a killed process loses none written; a torn last
- * line (a power loss) is skipped by the reader. A bucket (s3://,
+ * {"seq", "timeMs", "event"}, a batch of them appended with one
+ * write(2): a killed process loses none written; a torn last line (a
+ * power loss, a write cut short) is skipped by the reader. A bucket (s3://,
  * azblob://) cannot append: it keeps no events. */
 #include "state/diy_int.h"
 
@@ -84,15 +84,18 @@ static int open_file(mp_diy_update *u, mp_err *err) {
   return rc;
 }
 
-int mp__diy_update_event(mp_store_update *base, int64_t seq, int64_t time_ms,
-                         const char *json, mp_err *err) {
+int mp__diy_update_events(mp_store_update *base, const mp_update_event *ev,
+                          size_t n, mp_err *err) {
   mp_diy_update *u = (mp_diy_update *)base;
   if (!is_folder(u->s)) return 0;
   if (u->events_fd1 == 0 && open_file(u, err) < 0) return err->code;
-  char *line = mp_xasprintf("{\"seq\":%lld,\"timeMs\":%lld,\"event\":%s}\n",
-                            (long long)seq, (long long)time_ms, json);
-  int why = write_all(u->events_fd1 - 1, line, strlen(line));
-  free(line);
+  mp_buf b;
+  mp_buf_init(&b);
+  for (size_t i = 0; i < n; i++)
+    mp_buf_printf(&b, "{\"seq\":%lld,\"timeMs\":%lld,\"event\":%s}\n",
+                  (long long)ev[i].seq, (long long)ev[i].time_ms, ev[i].json);
+  int why = write_all(u->events_fd1 - 1, b.data, b.len);
+  mp_buf_destroy(&b);
   if (why)
     return mp_err_set(err, MP_EIO, "cannot write the events of %s: %s",
                       u->label, strerror(why));

@@ -326,8 +326,8 @@ int mp__diy_history_rename(mp_diy *s, mp_stack_ref st, const char *new_name,
 
 /* ==== an update's engine events (diy_events.c) ==== */
 
-int mp__diy_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
-                         const char *json, mp_err *err);
+int mp__diy_update_events(mp_store_update *u, const mp_update_event *ev,
+                            size_t n, mp_err *err);
 int mp__diy_events(mp_store *s, mp_stack_ref st, int64_t version,
                    mp_update_event **out, size_t *n, mp_err *err);
 /* Closes the session's events file, if open. */

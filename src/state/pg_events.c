@@ -1,21 +1,34 @@
 /* An update's engine events in the PostgreSQL store: the update_events
- * table (migration 0005), one row per event, each its own statement
- * (autocommit: one round trip) as the engine emits it. */
+ * table (migration 0005), one row per event, the events of a batch sent
+ * together in one transaction (libpq's pipeline: two round trips). */
 #include "state/pg_int.h"
 
 #include <stdlib.h>
 
-int mp__pg_update_event(mp_store_update *base, int64_t seq, int64_t time_ms,
-                        const char *json, mp_err *err) {
+int mp__pg_update_events(mp_store_update *base, const mp_update_event *ev,
+                         size_t n, mp_err *err) {
   mp_pg_update *u = mp_container_of(base, mp_pg_update, base);
-  mp_pg_params p = {0};
-  mp__pg_int(&p, u->stack_id);
-  mp__pg_int(&p, u->seq);
-  mp__pg_int(&p, seq);
-  mp__pg_int(&p, time_ms);
-  mp__pg_text(&p, json);
-  return mp__pg_exec(u->s, PQ_EVENT_INSERT, &p,
-                     "cannot record the update's event", NULL, err);
+  mp_pg_stmt *st = mp_xcalloc(n, sizeof(*st));
+  mp_pg_stmt **batch = mp_xcalloc(n, sizeof(*batch));
+  PGresult **res = mp_xcalloc(n, sizeof(*res));
+  for (size_t i = 0; i < n; i++) {
+    st[i].id = PQ_EVENT_INSERT;
+    st[i].what = "cannot record the update's events";
+    mp__pg_int(&st[i].p, u->stack_id);
+    mp__pg_int(&st[i].p, u->seq);
+    mp__pg_int(&st[i].p, ev[i].seq);
+    mp__pg_int(&st[i].p, ev[i].time_ms);
+    mp__pg_text(&st[i].p, ev[i].json);
+    batch[i] = &st[i];
+  }
+  int rc = mp__pg_batch(u->s, batch, n, res, err);
+  for (size_t i = 0; rc == 0 && i < n; i++) PQclear(res[i]);
+  if (rc == 0) rc = mp__pg_tx_commit(u->s, err);
+  if (rc < 0) mp__pg_tx_rollback(u->s);
+  free(res);
+  free(batch);
+  free(st);
+  return rc;
 }
 
 int mp__pg_events(mp_store *base, mp_stack_ref st, int64_t version,

@@ -209,8 +209,8 @@ int mp__pg_stack_param(mp_pg *s, mp_stack_ref st, mp_pg_params *p,
                        mp_err *err);
 
 /* ---- pg_events.c: an update's engine events (store.h) ---- */
-int mp__pg_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
-                        const char *json, mp_err *err);
+int mp__pg_update_events(mp_store_update *u, const mp_update_event *ev,
+                            size_t n, mp_err *err);
 int mp__pg_events(mp_store *s, mp_stack_ref st, int64_t version,
                   mp_update_event **out, size_t *n, mp_err *err);
 

@@ -1,23 +1,32 @@
 /* An update's engine events in the SQLite store: the update_events table
- * (migration 0006), one row per event, each written in its own short
- * transaction as the engine emits it (WAL, synchronous=NORMAL: as durable
- * as the history's rows; no fsync per event). */
+ * (migration 0006), one row per event, the events of a batch in one
+ * short transaction (WAL, synchronous=NORMAL: as durable as the history's
+ * rows; no fsync per batch). */
 #include "state/sqlite_int.h"
 
 #include <stdlib.h>
 
-int mp__sqlite_update_event(mp_store_update *base, int64_t seq,
-                            int64_t time_ms, const char *json, mp_err *err) {
+int mp__sqlite_update_events(mp_store_update *base, const mp_update_event *ev,
+                             size_t n, mp_err *err) {
   mp_sqlite_update *u = mp_container_of(base, mp_sqlite_update, base);
   mp_sqlite *s = u->s;
-  sqlite3_stmt *q = mp__stmt(s, ST_EVENT_INSERT, err);
-  if (q == NULL) return err->code;
-  sqlite3_bind_int64(q, 1, u->stack_id);
-  sqlite3_bind_int64(q, 2, u->seq);
-  sqlite3_bind_int64(q, 3, seq);
-  sqlite3_bind_int64(q, 4, time_ms);
-  mp__bind_text(q, 5, json);
-  return mp__stmt_exec(s, q, "cannot record the update's event", err);
+  int rc = mp__tx_begin(s, err);
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    sqlite3_stmt *q = mp__stmt(s, ST_EVENT_INSERT, err);
+    if (q == NULL) {
+      rc = err->code;
+      break;
+    }
+    sqlite3_bind_int64(q, 1, u->stack_id);
+    sqlite3_bind_int64(q, 2, u->seq);
+    sqlite3_bind_int64(q, 3, ev[i].seq);
+    sqlite3_bind_int64(q, 4, ev[i].time_ms);
+    mp__bind_text(q, 5, ev[i].json);
+    rc = mp__stmt_exec(s, q, "cannot record the update's events", err);
+  }
+  if (rc == 0) rc = mp__tx_commit(s, err);
+  if (rc < 0) mp__tx_rollback(s);
+  return rc;
 }
 
 int mp__sqlite_events(mp_store *base, mp_stack_ref st, int64_t version,

@@ -208,8 +208,8 @@ int mp__sqlite_lock_get(mp_store *s, mp_stack_ref st, mp_lock_info *info,
 int mp__sqlite_lock_break(mp_store *s, mp_stack_ref st, mp_err *err);
 int mp__sqlite_writable(const mp_store *s, mp_err *err);
 /* sqlite_events.c: an update's engine events (store.h) */
-int mp__sqlite_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
-                            const char *json, mp_err *err);
+int mp__sqlite_update_events(mp_store_update *u, const mp_update_event *ev,
+                            size_t n, mp_err *err);
 int mp__sqlite_events(mp_store *s, mp_stack_ref st, int64_t version,
                       mp_update_event **out, size_t *n, mp_err *err);
 int mp__sqlite_history(mp_store *s, mp_stack_ref st, mp_history_entry **out,

@@ -324,11 +324,12 @@ typedef struct mp_update_event {
   char *json;
 } mp_update_event;
 
-/* Records one event of the update |u|, durable as the history is (a
- * killed process loses none that this call returned for). A store that
- * keeps no events (an s3:// or azblob:// bucket) returns 0. */
-int mp_store_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
-                          const char *json, mp_err *err);
+/* Records the |n| events |ev| of the update |u| together (one
+ * transaction, one write), durable as the history is (a killed process
+ * loses none that this call returned for). A store that keeps no events
+ * (an s3:// or azblob:// bucket) returns 0. */
+int mp_store_update_events(mp_store_update *u, const mp_update_event *ev,
+                           size_t n, mp_err *err);
 /* The events of update |version| of the stack (its history entry's id,
  * finished or still running), oldest first, appended to *out and *n
  * (free with mp_update_events_free). None when none were kept. Reads
@@ -405,8 +406,8 @@ typedef struct mp_store_ops {
   int (*tags_set)(mp_store *s, mp_stack_ref st, const mp_stack_tag *tags,
                   size_t n, mp_err *err);
   /* NULL: the store keeps no events (recording is a no-op, none read) */
-  int (*update_event)(mp_store_update *u, int64_t seq, int64_t time_ms,
-                      const char *json, mp_err *err);
+  int (*update_events)(mp_store_update *u, const mp_update_event *ev,
+                       size_t n, mp_err *err);
   int (*events)(mp_store *s, mp_stack_ref st, int64_t version,
                 mp_update_event **out, size_t *n, mp_err *err);
 } mp_store_ops;

@@ -4,10 +4,10 @@
 
 #include <stdlib.h>
 
-int mp_store_update_event(mp_store_update *u, int64_t seq, int64_t time_ms,
-                          const char *json, mp_err *err) {
-  if (u->s->ops->update_event == NULL) return 0;
-  return u->s->ops->update_event(u, seq, time_ms, json, err);
+int mp_store_update_events(mp_store_update *u, const mp_update_event *ev,
+                           size_t n, mp_err *err) {
+  if (n == 0 || u->s->ops->update_events == NULL) return 0;
+  return u->s->ops->update_events(u, ev, n, err);
 }
 
 int mp_store_events(mp_store *s, mp_stack_ref st, int64_t version,

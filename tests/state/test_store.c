@@ -94,8 +94,9 @@ static void test_store_migrates_v1(void) {
           0);
     /* and the update_events table (schema 6): kept as they come, read
      * while the update runs, by the update's number */
-    CHECK(u && mp_store_update_event(u, 1, 1000, "{\"a\":1}", &err) == 0);
-    CHECK(u && mp_store_update_event(u, 2, 1500, "{\"b\":\"<x>\"}", &err) == 0);
+    mp_update_event batch[] = {{1, 1000, (char *)"{\"a\":1}"},
+                               {2, 1500, (char *)"{\"b\":\"<x>\"}"}};
+    CHECK(u && mp_store_update_events(u, batch, 2, &err) == 0);
     mp_update_event *ev = NULL;
     size_t nev = 0;
     CHECK(mp_store_events(s, old, 2, &ev, &nev, &err) == 0 && nev == 2);

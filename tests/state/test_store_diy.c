@@ -420,8 +420,10 @@ static void test_diy_events(void) {
     mp_store_close(s);
     return;
   }
-  CHECK(mp_store_update_event(u, 1, 7000, "{\"a\":\"</x>\"}", &err) == 0);
-  CHECK(mp_store_update_event(u, 2, 7250, "{\"b\":2}", &err) == 0);
+  mp_update_event batch[] = {{1, 7000, (char *)"{\"a\":\"</x>\"}"},
+                             {2, 7250, (char *)"{\"b\":2}"}};
+  CHECK(mp_store_update_events(u, batch, 1, &err) == 0);
+  CHECK(mp_store_update_events(u, batch + 1, 1, &err) == 0);
   mp_update_event *ev = NULL;
   size_t n = 0;
   CHECK(mp_store_events(s, dev, 2, &ev, &n, &err) == 0 && n == 2);

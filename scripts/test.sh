@@ -9,8 +9,9 @@
 #               one test each
 #   build       debug, -Dwerror=true                  what the ASan tree
 #               leaves out: the Node.js-driven suites in full, language
-#               L2, the conformance at --parallel 1 and 8 (the two final
-#               states compared), the PostgreSQL and file:// (diy) runs
+#               L2, the conformance at --parallel 1 (SQLite) and 8
+#               (file://), the two final states compared, the PostgreSQL
+#               and file:// (diy) runs
 #   build-tsan  ThreadSanitizer, -Dwerror             suite "tsan": every test
 #                                                     that starts threads
 #   build-fuzz  clang, -Dfuzz=true, -Dwerror          suite "fuzz": each

@@ -6,7 +6,13 @@
 # next deployment.
 . "$(dirname "$0")/lib.sh" "$@"
 use_test_world
-cat > Pulumi.yaml <<'YAML'
+# slow's create and update wait for $T/go (the test provider's __waitFile),
+# which is there but while a run is to be killed in one of them: the kill
+# lands inside the call however loaded the machine is, and no other call
+# waits (a __latencyMs of 1.5 s in every call of slow, previews, diffs
+# and reads too, was 60 s of this test's sleeping).
+touch "$T/go"
+cat > Pulumi.yaml <<YAML
 name: proj
 runtime: yaml
 config:
@@ -19,23 +25,31 @@ resources:
   slow:
     type: test:Resource
     properties:
-      v: ${v}
-      __latencyMs: 1500
+      v: \${v}
+      __waitFile: $T/go
     options:
       dependsOn:
-        - ${fast}
+        - \${fast}
 YAML
 W=$MINIPULUMI_TEST_WORLD
-# Each kill follows the slow call's start at once: its 1.5 s leave room
-# for a loaded machine's delays, so the kill always lands inside it. slow
-# waits for fast, so fast's create is recorded before slow's starts: run
-# side by side, a loaded machine could leave fast pending too (a second
-# prompt that the terminal case does not answer).
+# Each kill follows the slow call's start at once, while it waits for
+# $T/go. slow waits for fast, so fast's create is recorded before slow's
+# starts: run side by side, a loaded machine could leave fast pending too
+# (a second prompt that the terminal case does not answer).
+# kill_in OP ARGS...: `up ARGS` in the background, killed in OP of slow.
+kill_in() {
+  local op=$1
+  shift
+  rm -f "$T/go"
+  : >"$W/calls.jsonl"
+  start_bg up "$@"
+  wait_call "$op" slow
+  kill -KILL "$BG"
+  wait_bg
+  touch "$T/go"
+}
 run stack init dev
-start_bg up -f
-wait_call create slow
-kill -KILL "$BG"
-wait_bg
+kill_in create -f
 expect_pending '[("creating", "slow")]' "the killed create is pending"
 
 run up -y --json
@@ -67,11 +81,7 @@ expect_rc 0 "up after the clear"
 expect_not_out "pending operations" "no more warning"
 
 # a killed update: `updating` is pending; the next up warns and drops it
-: >"$W/calls.jsonl"
-start_bg up -f -c v=two
-wait_call update slow
-kill -KILL "$BG"
-wait_bg
+kill_in update -f -c v=two
 expect_pending '[("updating", "slow")]' "the killed update is pending"
 run up -y
 expect_rc 0 "up after the killed update"
@@ -84,11 +94,7 @@ check "the update was made" 'assert res()["slow"]["outputs"]["v"] == "two", res(
 # with --import-pending-creates URN ID, or on a terminal the choice of
 # clear, skip or import for each one.
 kill_create() { # stack
-  : >"$W/calls.jsonl"
-  start_bg up -f -s "$1"
-  wait_call create slow
-  kill -KILL "$BG"
-  wait_bg
+  kill_in create -f -s "$1"
 }
 run stack init imp
 kill_create imp
@@ -130,17 +136,13 @@ assert "slow" not in res(), sorted(res())
 # the pending create has the URN of the live prior copy. Completing it
 # marks that copy for deletion, as the finished step would have (found by
 # the soak, tests/soak/run.py), and the next up deletes it.
-sed -i 's/^      __latencyMs: 1500$/      __latencyMs: 1500\n      __replaceKeys: [v]/' Pulumi.yaml
+sed -i 's/^      __waitFile: \(.*\)$/      __waitFile: \1\n      __replaceKeys: [v]/' Pulumi.yaml
 run stack init rep
 run up -y -s rep
 expect_rc 0 "up of the replaceable resource"
-: >"$W/calls.jsonl"
-start_bg up -f -s rep -c v=three
-wait_call create slow
-kill -KILL "$BG"
-wait_bg
+kill_in create -f -s rep -c v=three
 U=urn:pulumi:rep::proj::test:index:Resource::slow
-echo '{"v": "three", "__latencyMs": 1500, "__replaceKeys": ["v"]}' >"$W/by-hand-2.json"
+echo '{"v": "three", "__waitFile": "'"$T/go"'", "__replaceKeys": ["v"]}' >"$W/by-hand-2.json"
 run refresh -y -s rep --import-pending-creates "$U" --import-pending-creates by-hand-2
 expect_rc 0 "refresh completing the replacement's create"
 export_state -s rep

@@ -12,8 +12,12 @@ With --pg-url (a PostgreSQL server's URL, e.g. the MP_TEST_PG_URL that
 tests/pg/pgtest.py provides), each scenario run gets a database of its own
 on that server as its state backend instead of a SQLite file.
 With --diy, the state lives in a file:// folder in Pulumi's DIY layout;
-with --bucket-url s3://BUCKET?params or azblob://CONTAINER?params (--s3-url
-is the same option), in that bucket or container (a key prefix per run).
+with --diy-modes 8, only the runs at --parallel 8 do (the debug tree's
+run: --parallel 1 on SQLite and 8 on file://, their final states compared,
+which checks both backends and both orders in two runs of a scenario, not
+three); with --bucket-url s3://BUCKET?params or azblob://CONTAINER?params
+(--s3-url is the same option), in that bucket or container (a key prefix
+per run).
 Standard library only (and psql for --pg-url).
 """
 
@@ -487,6 +491,7 @@ def fmt_res(names, r):
 
 
 DIY = False  # --diy: every run's state in a file:// folder
+DIY_MODES = ()  # --diy-modes: the runs at these --parallel modes on file://
 BUCKET_URL = None  # --bucket-url (--s3-url): every run's state under a key prefix of its own
 
 
@@ -530,7 +535,7 @@ class Env:
             run = os.path.basename(self.tmp)
             self.env["MINIPULUMI_BACKEND_URL"] = "%s/%s%s" % (
                 base.rstrip("/"), run, "?" + query if query else "")
-        elif DIY:
+        elif DIY or parallel in DIY_MODES:
             os.makedirs(os.path.join(self.tmp, "state"))
             self.env["MINIPULUMI_BACKEND_URL"] = "file://" + os.path.join(self.tmp, "state")
         for k, v in sc.env.items():
@@ -1119,8 +1124,8 @@ def run_scenario(binary, sc, parallel, keep, pg_url=None):
             if rc not in (0, "killed") and not problems and run.get("exit", ["ok"])[0] == "ok":
                 problems.append("exit %s" % rc)
             if problems:
-                head = "run #%d (line %d) `minipulumi %s` at --parallel %d" % (
-                    step_no, line_no, " ".join(argv), parallel)
+                head = "run #%d (line %d) `minipulumi %s` at %s" % (
+                    step_no, line_no, " ".join(argv), mode_label(parallel))
                 body = "\n".join("  - " + p for p in problems)
                 extra = "\n".join(report)
                 tail = ""
@@ -1136,6 +1141,13 @@ def run_scenario(binary, sc, parallel, keep, pg_url=None):
     finally:
         env.cleanup()
     return failures, normalize_final(state, env.tmp)
+
+
+def mode_label(p):
+    """`--parallel N`, and its backend where --diy-modes mixes two."""
+    if DIY_MODES and not DIY:
+        return "--parallel %d (%s)" % (p, "file://" if p in DIY_MODES else "SQLite")
+    return "--parallel %d" % p
 
 
 def run_one(binary, path, keep, pg_url=None, modes=None):
@@ -1158,8 +1170,8 @@ def run_one(binary, path, keep, pg_url=None, modes=None):
         vals = list(finals.values())
         if any(v != vals[0] for v in vals[1:]):
             a, b = vals[0], vals[-1]
-            failures.append("the final state at --parallel %d differs from --parallel %d\n%s" % (
-                sc.parallel_modes[-1], sc.parallel_modes[0],
+            failures.append("the final state at %s differs from %s\n%s" % (
+                mode_label(sc.parallel_modes[-1]), mode_label(sc.parallel_modes[0]),
                 side_by_side(a[0] + a[1], b[0] + b[1], "p%d" % sc.parallel_modes[0],
                              "p%d" % sc.parallel_modes[-1])))
     return sc.name, failures
@@ -1176,6 +1188,9 @@ def main():
                     help="run on this PostgreSQL server, a database per scenario run")
     ap.add_argument("--diy", action="store_true",
                     help="state in a file:// folder (Pulumi's DIY layout)")
+    ap.add_argument("--diy-modes", default=None,
+                    help="only the runs at these --parallel modes in a file:// folder, "
+                         "e.g. 8 (the others on SQLite)")
     ap.add_argument("--bucket-url", "--s3-url", dest="bucket_url", default=None,
                     help="state in this bucket (s3://BUCKET?params, e.g. "
                          "MP_TEST_S3_URL, or azblob://CONTAINER?params, e.g. "
@@ -1183,8 +1198,12 @@ def main():
     ap.add_argument("--modes", default=None,
                     help="only these --parallel modes of each scenario, e.g. 8 (default: all)")
     a = ap.parse_args()
-    global DIY, BUCKET_URL
+    global DIY, DIY_MODES, BUCKET_URL
     DIY = a.diy
+    if a.diy_modes:
+        if a.pg_url or a.bucket_url:
+            ap.error("--diy-modes mixes SQLite and file://: not with --pg-url or --bucket-url")
+        DIY_MODES = tuple(int(m) for m in a.diy_modes.split(","))
     BUCKET_URL = a.bucket_url
     binary = os.path.abspath(a.binary)
     here = os.path.dirname(os.path.abspath(__file__))

@@ -31,8 +31,11 @@ void mp_cli_cjson_emit(FILE *f, cJSON *j, int width);
 /* One EngineEvent object (`sequence`, `timestamp`, one payload). Owned. */
 cJSON *mp_cli_event_json(const mp_event *ev, unsigned flags);
 /* The event as the update keeps it in the store (event_record.c), owned:
- * mp_deploy_opts.event_text. */
+ * mp_deploy_opts.event_text. The _general form builds every event through
+ * cJSON; mp_cli_event_record writes the common steps straight, to the same
+ * bytes. */
 char *mp_cli_event_record(const mp_event *ev);
+char *mp_cli_event_record_general(const mp_event *ev);
 /* Writes the event as one line to |f| and flushes it. Returns 0, or the
  * errno of a write that failed. */
 int mp_cli_event_write(FILE *f, const mp_event *ev, unsigned flags);

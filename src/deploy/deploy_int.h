@@ -168,11 +168,8 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   mp_strv news_order;
   mp_map program_by_urn;
   mp_map program_by_alias; /* the alias it matched -> the same */
-  /* refresh --run-program: what the program's second preview registered
-   * and its stack outputs (owned; NULL until it ran), and whether the
-   * program's own steps were submitted. */
-  mp_snapshot *news_again;
-  mp_value *outputs_again;
+  /* refresh --run-program: whether the program's own steps were
+   * submitted. */
   int program_steps_sent;
   mp_value *stack_outputs;
   mp_chain **layers; /* the planned delete layers, deepest first */
@@ -334,11 +331,16 @@ void mp__deploy_collect_program(deploy *d);
  * ordinary step for snapshot entry |r| from them (NULL: a refresh step). */
 void mp__deploy_program_note_step(deploy *d, const mp_step *s);
 void mp__deploy_program_steps_free(mp_program_steps *l);
+/* refresh --run-program: a read the program's run made (its finished
+ * refresh step, and the provider's warnings about it), noted for the
+ * refresh that follows, which shows it and records its result without
+ * reading again; that note for |urn| (NULL: not read in the run). */
+void mp__deploy_program_note_read(deploy *d, const mp_step *s);
+void mp__deploy_program_note_warning(deploy *d, const mp_step *s,
+                                     const char *msg);
+const mp_step *mp__deploy_program_read(deploy *d, const char *urn);
 mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r);
 void mp__deploy_use_program_providers(deploy *d);
-/* A copy of |s|'s resources (and secrets provider), for a preview that
- * starts from states in memory. */
-mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s);
 /* What the program registered: its second preview's, once that ran. */
 const mp_snapshot *mp__deploy_program_news(deploy *d);
 /* The state the program registered under |urn|, or NULL. */

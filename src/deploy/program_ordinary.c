@@ -45,8 +45,51 @@ void mp__deploy_program_steps_free(mp_program_steps *l) {
 
 static const mp_step *noted(const mp_program_steps *l, const char *urn) {
   for (size_t i = 0; l && i < l->len; i++)
-    if (strcmp(l->items[i]->urn, urn) == 0) return l->items[i];
+    if (l->items[i]->op != MP_OP_REFRESH && strcmp(l->items[i]->urn, urn) == 0)
+      return l->items[i];
   return NULL;
+}
+
+static mp_step *noted_read(const mp_program_steps *l, const char *urn) {
+  for (size_t i = 0; l && i < l->len; i++)
+    if (l->items[i]->op == MP_OP_REFRESH && strcmp(l->items[i]->urn, urn) == 0)
+      return l->items[i];
+  return NULL;
+}
+
+static mp_step *read_entry(deploy *d, const char *urn) {
+  mp_program_steps **out = d->o->program_steps_out;
+  if (*out == NULL) *out = mp_xcalloc(1, sizeof(**out));
+  mp_program_steps *l = *out;
+  mp_step *c = noted_read(l, urn);
+  if (c) return c;
+  c = mp_step_new(MP_OP_REFRESH, urn);
+  l->items = mp_xreallocarray(l->items, l->len + 1, sizeof(*l->items));
+  l->items[l->len++] = c;
+  return c;
+}
+
+void mp__deploy_program_note_read(deploy *d, const mp_step *s) {
+  if (d->o->program_steps_out == NULL) return;
+  mp_step *c = read_entry(d, s->urn);
+  c->old = mp_resource_dup(s->old); /* the read is done */
+  c->new_ = s->new_ ? mp_resource_dup(s->new_) : NULL;
+  c->refresh_result = s->refresh_result;
+  mp_strv_copy(&c->diffs, &s->diffs);
+  for (size_t i = 0; i < s->detailed.len; i++)
+    mp_diff_add(&c->detailed, s->detailed.items[i].path,
+                s->detailed.items[i].kind, s->detailed.items[i].input_diff);
+  c->has_detailed = s->has_detailed;
+}
+
+void mp__deploy_program_note_warning(deploy *d, const mp_step *s,
+                                     const char *msg) {
+  mp_strv_push(&read_entry(d, s->urn)->warnings, msg);
+}
+
+const mp_step *mp__deploy_program_read(deploy *d, const char *urn) {
+  const mp_step *c = noted_read(d->o->program_steps, urn);
+  return c && c->old ? c : NULL;
 }
 
 /* The state a provider's update records: the program's inputs (already on

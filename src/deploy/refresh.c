@@ -11,6 +11,36 @@
 #include "engine/urn.h"
 #include "stepgen/targets.h"
 
+/* refresh --run-program: the program's run read this resource already
+ * (stepgen.c gen_refresh): its result stands, with no second Read. */
+static void take_read(mp_step *s, const mp_step *pre) {
+  s->flags |= MP_STEP_NO_CALL | MP_STEP_VERBATIM;
+  s->refresh_result = pre->refresh_result;
+  mp_strv_copy(&s->diffs, &pre->diffs);
+  for (size_t i = 0; i < pre->detailed.len; i++)
+    mp_diff_add(&s->detailed, pre->detailed.items[i].path,
+                pre->detailed.items[i].kind, pre->detailed.items[i].input_diff);
+  s->has_detailed = pre->has_detailed;
+  mp_strv_copy(&s->warnings, &pre->warnings);
+  if (pre->new_ == NULL) {
+    mp_resource_free(s->new_);
+    s->new_ = NULL;
+    return;
+  }
+  mp_resource *n = s->new_;
+  const mp_resource *r = pre->new_;
+  free(n->id);
+  n->id = r->id ? mp_xstrdup(r->id) : NULL;
+  mp_value_free(n->inputs);
+  n->inputs = r->inputs ? mp_value_dup(r->inputs) : NULL;
+  mp_value_free(n->outputs);
+  n->outputs = r->outputs ? mp_value_dup(r->outputs) : NULL;
+  free(n->modified);
+  n->modified = r->modified ? mp_xstrdup(r->modified) : NULL;
+  mp_strv_destroy(&n->init_errors);
+  mp_strv_copy(&n->init_errors, &r->init_errors);
+}
+
 void mp__deploy_refresh_start(deploy *d) {
   size_t n = d->snap->nres;
   d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
@@ -49,6 +79,8 @@ void mp__deploy_refresh_start(deploy *d) {
       s->flags |= MP_STEP_NO_CALL;
     else if (s->new_->provider)
       s->provider = mp_xstrdup(s->new_->provider);
+    const mp_step *pre = live[i] ? mp__deploy_program_read(d, s->urn) : NULL;
+    if (pre) take_read(s, pre);
     mp_chain *c = mp_chain_new(NULL);
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);

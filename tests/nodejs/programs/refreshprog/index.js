@@ -7,6 +7,13 @@ const random = require("@pulumi/random");
 
 const version = process.env.REFRESHPROG_VERSION || "1";
 
+// One line per run of the program (a side effect a second run would
+// repeat), with what the SDK says of the run.
+if (process.env.REFRESHPROG_RUNS) {
+  require("fs").appendFileSync(process.env.REFRESHPROG_RUNS,
+                               `v${version} dryRun=${pulumi.runtime.isDryRun()}\n`);
+}
+
 class Box extends pulumi.ComponentResource {
   constructor(name, args, opts) {
     super("test:index:Box", name, args, opts);

@@ -188,7 +188,7 @@ static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
   const mp_resource *p = placed ? mp__deploy_program_match(d, old) : NULL;
   if (d->refresh_done[i])
     st = d->refreshed[i];
-  else if (p && (st = mp_map_get(&d->news, old->urn)) != NULL)
+  else if (p && (st = mp_map_get(&d->news, p->urn)) != NULL)
     ; /* a component's update step (run_program.c) */
   else if (p && !old->custom)
     st = made(w, mp__deploy_program_goal(old, p));
@@ -231,7 +231,8 @@ static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
   for (size_t k = 0; k < pn->nres; k++) {
     const char *urn = pn->res[k]->urn;
     uintptr_t at = (uintptr_t)mp_map_get(&live, urn);
-    /* a custom resource registered under an alias of its recorded URN */
+    /* a custom resource or component registered under an alias of its
+     * recorded URN */
     for (size_t a = 0; !at && a < pn->res[k]->aliases.len; a++) {
       at = (uintptr_t)mp_map_get(&live, pn->res[k]->aliases.items[a]);
       if (at && mp__deploy_program_match(d, d->snap->res[at - 1]) != pn->res[k])

@@ -137,12 +137,17 @@ const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
 /* Pulumi's step generator looks the old state up by the registered URN,
  * then by each alias (step_generator.go generateSteps): the preview
  * recorded the alias it matched, so a recorded custom resource is the
- * program's under that alias too, and is refreshed under its new URN. */
+ * program's under that alias too, and is refreshed under its new URN; a
+ * recorded component is the program's too, and gets its ordinary step
+ * under the new URN. */
 const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r) {
   const mp_resource *p = mp__deploy_program_state(d, r->urn);
-  if (p || !r->custom || mp_type_is_provider(r->type)) return p;
+  if (p || mp_type_is_provider(r->type) ||
+      strcmp(r->type, MP_ROOT_STACK_TYPE) == 0)
+    return p;
   p = mp_map_get(&d->program_by_alias, r->urn);
-  return p && p->custom ? p : NULL;
+  return p && p->custom == r->custom && !mp_type_is_provider(p->type) ? p
+                                                                      : NULL;
 }
 
 /* Drops what the preview could not know from a component's outputs: the
@@ -222,7 +227,7 @@ mp_resource *mp__deploy_program_goal(const mp_resource *old,
 int mp__deploy_program_steps_own(deploy *d, const mp_resource *r, int live) {
   return d->o->program_news && d->o->kind == MP_DEPLOY_REFRESH && live &&
          !r->custom && strcmp(r->type, MP_ROOT_STACK_TYPE) != 0 &&
-         mp__deploy_program_state(d, r->urn) != NULL;
+         mp__deploy_program_match(d, r) != NULL;
 }
 
 /* What the refresh writes for a component or provider that the program
@@ -254,6 +259,11 @@ int mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
     if ((p->custom && !provider) || strcmp(p->type, MP_ROOT_STACK_TYPE) == 0)
       continue; /* custom: refreshed or never created; the stack: below */
     const mp_resource *old = mp_map_get(&live, p->urn);
+    /* a component registered under an alias of its recorded URN */
+    for (size_t a = 0; !old && !provider && a < p->aliases.len; a++) {
+      old = mp_map_get(&live, p->aliases.items[a]);
+      if (old && mp__deploy_program_match(d, old) != p) old = NULL;
+    }
     mp_step *s = NULL;
     if (old == NULL) {
       if (p->inputs && mp_value_contains_unknowns(p->inputs)) continue;

@@ -162,6 +162,10 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   mp_strv withheld_old; /* ... that `delete: true` copies refer to */
   mp_strv injected; /* URNs given an injected default provider (S76) */
   mp_strv from_program; /* providers whose inputs --run-program changed */
+  /* refresh --run-program: the new providers that replace recorded ones
+   * the program's run replaced (program_ordinary.c; owned). */
+  mp_resource **replacements;
+  size_t nreplacements;
   /* --run-program: the program's preview records the URNs it produced, in
    * order (its own run); the run after it looks them up by URN (values
    * point into o->program_news). */
@@ -340,6 +344,20 @@ void mp__deploy_program_note_warning(deploy *d, const mp_step *s,
                                      const char *msg);
 const mp_step *mp__deploy_program_read(deploy *d, const char *urn);
 mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r);
+/* refresh --run-program: the new provider that replaces the recorded
+ * provider |urn| (NULL: none); and, when the program named such a
+ * provider (|named|, by URN) for a registered resource's state |n|, the
+ * new provider's reference put on it. */
+const mp_resource *mp__deploy_program_replacement(deploy *d, const char *urn);
+/* Setup: 1 when the program's run replaced recorded provider |r| (its
+ * inputs |in|): the new provider is made (a new id) and |r| keeps its
+ * recorded inputs for what the program does not register. */
+int mp__deploy_program_replaces(deploy *d, const mp_resource *r,
+                                const mp_value *in);
+void mp__deploy_use_replacement_ref(deploy *d, mp_resource *n,
+                                    const char *named);
+/* The replace step shown after a provider's create-replacement |cr|. */
+mp_step *mp__deploy_program_replace_step(const mp_step *cr);
 void mp__deploy_use_program_providers(deploy *d);
 /* What the program registered: its second preview's, once that ran. */
 const mp_snapshot *mp__deploy_program_news(deploy *d);

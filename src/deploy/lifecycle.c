@@ -298,6 +298,8 @@ static int setup(deploy *d, mp_err *err) {
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
       mp_registry_add_known(d->registry, d->snap->res[i]);
+  for (size_t i = 0; i < d->nreplacements; i++) /* --run-program */
+    mp_registry_add_known(d->registry, d->replacements[i]);
   /* The extensions its resources were served with, loaded again into
    * their providers when those serve them (deployment.go
    * ensureProviderExtension). */
@@ -446,6 +448,9 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
   mp_strv_destroy(&d->from_program);
+  for (size_t i = 0; i < d->nreplacements; i++)
+    mp_resource_free(d->replacements[i]);
+  free(d->replacements);
   mp_strv_destroy(&d->news_order);
   mp_map_destroy(&d->program_by_urn);
   mp_map_destroy(&d->program_by_alias);

@@ -62,6 +62,8 @@ void mp__deploy_refresh_start(deploy *d) {
     if (s) {
       mp_chain *c = mp_chain_new(NULL);
       mp_chain_push(c, s);
+      if (s->op == MP_OP_CREATE_REPLACEMENT)
+        mp_chain_push(c, mp__deploy_program_replace_step(s));
       mp_stepexec_submit(d->ex, c);
       continue;
     }
@@ -73,6 +75,7 @@ void mp__deploy_refresh_start(deploy *d) {
     s->old = mp_resource_dup(r);
     s->new_ = p ? mp__deploy_program_goal(r, p) : mp_resource_dup(r);
     if (live[i]) mp__deploy_use_program_outputs(d, s->new_); /* shown too */
+    if (p) mp__deploy_use_replacement_ref(d, s->new_, p->provider);
     s->snap_index = (long)i;
     s->flags = MP_STEP_REPLY;
     if (!r->custom || mp_type_is_provider(r->type) || r->pending_replacement)
@@ -194,6 +197,9 @@ static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
     st = made(w, mp__deploy_program_goal(old, p));
   else
     st = made(w, mp_resource_dup(old));
+  if (!placed && mp_type_is_provider(old->type) &&
+      mp__deploy_program_replacement(d, old->urn))
+    st->delete_ = 1; /* replaced by the program's run (program_ordinary.c) */
   st->row = old->row;
   mp__deploy_use_program_outputs(d, st);
   for (size_t k = 0; k < w->renamed_from.len; k++)
@@ -238,7 +244,7 @@ static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
       if (at && mp__deploy_program_match(d, d->snap->res[at - 1]) != pn->res[k])
         at = 0;
     }
-    if (at) {
+    if (at && !mp__deploy_program_replacement(d, urn)) {
       placed[at - 1] = 1;
       rewrite_entry(d, w, at - 1, 1);
       continue;

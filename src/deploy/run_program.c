@@ -169,6 +169,15 @@ static mp_value *known_part(const mp_value *v) {
   return k;
 }
 
+/* A provider reference whose id the preview knew. */
+static int known_ref(const char *ref) {
+  mp_provider_ref pr;
+  if (ref == NULL || mp_provider_ref_parse(ref, &pr, NULL) < 0) return 0;
+  int known = pr.id && pr.id[0] && strcmp(pr.id, MP_UNKNOWN_SENTINEL) != 0;
+  mp_provider_ref_destroy(&pr);
+  return known;
+}
+
 /* Pulumi builds the refresh's new state from the registration's goal
  * (step_generator.go generateSteps: resource.NewState from the goal, then
  * NewRefreshStep with it), and RefreshStep.Apply copies it with what Read
@@ -195,7 +204,7 @@ mp_resource *mp__deploy_program_goal(const mp_resource *old,
       g->outputs = known_part(prog->outputs);
     }
   }
-  if (g->provider == NULL || strstr(g->provider, MP_UNKNOWN_SENTINEL)) {
+  if (!known_ref(g->provider)) {
     free(g->provider);
     g->provider = old->provider ? mp_xstrdup(old->provider) : NULL;
   }
@@ -312,6 +321,7 @@ void mp__deploy_use_program_providers(deploy *d) {
     const mp_value *in = p ? p->inputs : NULL;
     if (in == NULL) continue;
     if (r->inputs && mp_value_equal(r->inputs, in, 0)) continue;
+    if (mp__deploy_program_replaces(d, r, in)) continue;
     /* Pulumi gives a registered provider its ordinary same/update step
      * (step_generator.go continueStepsFromRefresh): the refresh records
      * the program's inputs for it. What the preview could not know is

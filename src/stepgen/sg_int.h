@@ -54,6 +54,7 @@ struct mp_stepgen {
   /* refresh --run-program: per prior resource, 1 when its registration
    * is answered by a read (NULL: none is). */
   unsigned char *read_sel;
+  int refresh_mode; /* opts.refresh_reads */
   int preview_failed;
   int plain;           /* no --target, no --exclude: calls may run ahead */
   mp_sg_ahead *ahead;  /* the calls made ahead for the registration being

@@ -88,6 +88,7 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
     const mp_resource *r = olds->res[i];
     if (!r->delete_) mp_map_put(&sg->old_live, r->urn, (void *)(i + 1));
   }
+  sg->refresh_mode = o->refresh_reads;
   if (o->refresh_reads) select_reads(sg, o);
   return sg;
 }
@@ -652,9 +653,14 @@ static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
  * the preview cannot name (a new one) is left to the refresh that
  * follows, which reads with the recorded provider. */
 static int reads_here(const mp_stepgen *sg, long oi, const mp_resource *st) {
-  return oi >= 0 && sg->read_sel && sg->read_sel[oi] && st->custom &&
-         !mp_type_is_provider(st->type) && st->provider &&
-         strstr(st->provider, MP_UNKNOWN_SENTINEL) == NULL;
+  if (oi < 0 || !sg->read_sel || !sg->read_sel[oi] || !st->custom ||
+      mp_type_is_provider(st->type) || st->provider == NULL)
+    return 0;
+  mp_provider_ref pr;
+  if (mp_provider_ref_parse(st->provider, &pr, NULL) < 0) return 0;
+  int known = pr.id && pr.id[0] && strcmp(pr.id, MP_UNKNOWN_SENTINEL) != 0;
+  mp_provider_ref_destroy(&pr);
+  return known;
 }
 
 static int gen_refresh(mp_stepgen *sg, long oi, const mp_resource *st,
@@ -672,6 +678,29 @@ static int gen_refresh(mp_stepgen *sg, long oi, const mp_resource *st,
   mp_chain_push(c, mk_step(MP_OP_REFRESH, st->urn, old, n, MP_STEP_REPLY));
   mp_resource_free(n);
   sg->status[oi] = OLD_CLAIMED;
+  return 0;
+}
+
+/* refresh --run-program, a custom resource not read here: nothing is
+ * created, updated or replaced during a refresh (continueStepsFromRefresh
+ * in refreshMode). One with no prior state is a skipped create (the
+ * program gets its inputs); one the refresh leaves out, or whose provider
+ * is new to this run (the refresh that follows reads it), keeps its prior
+ * id, inputs and outputs under the program's options. */
+static int gen_refresh_other(mp_stepgen *sg, long oi, const mp_resource *st,
+                             mp_chain *c) {
+  if (oi < 0) {
+    mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, NULL, st,
+                             MP_STEP_REPLY | MP_STEP_SKIPPED_CREATE |
+                                 MP_STEP_NO_CALL));
+    return 0;
+  }
+  gen_refresh(sg, oi, st, c);
+  mp_step *s = c->steps[c->len - 1];
+  s->op = MP_OP_SAME;
+  s->flags |= MP_STEP_NO_CALL | MP_STEP_VERBATIM;
+  free(s->provider);
+  s->provider = NULL;
   return 0;
 }
 
@@ -797,6 +826,8 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   *targeted = mp__sg_targeted(sg, st);
   if (g->is_read) return gen_read(sg, oi, st, c);
   if (reads_here(sg, oi, st)) return gen_refresh(sg, oi, st, c);
+  if (sg->refresh_mode && st->custom && !mp_type_is_provider(st->type))
+    return gen_refresh_other(sg, oi, st, c);
   /* An import unless the old state already is that object: its import
    * id, or for a resource never imported its id, names the goal's. */
   const char *had = old ? (old->import_id ? old->import_id : old->id) : NULL;

@@ -166,6 +166,10 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
    * the program's run replaced (program_ordinary.c; owned). */
   mp_resource **replacements;
   size_t nreplacements;
+  /* refresh --run-program: recorded providers the program registered
+   * under an alias, as served under the new URN (run_program.c; owned). */
+  mp_resource **renamed_providers;
+  size_t nrenamed_providers;
   /* --run-program: the program's preview records the URNs it produced, in
    * order (its own run); the run after it looks them up by URN (values
    * point into o->program_news). */

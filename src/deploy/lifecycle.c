@@ -300,6 +300,8 @@ static int setup(deploy *d, mp_err *err) {
       mp_registry_add_known(d->registry, d->snap->res[i]);
   for (size_t i = 0; i < d->nreplacements; i++) /* --run-program */
     mp_registry_add_known(d->registry, d->replacements[i]);
+  for (size_t i = 0; i < d->nrenamed_providers; i++)
+    mp_registry_add_known(d->registry, d->renamed_providers[i]);
   /* The extensions its resources were served with, loaded again into
    * their providers when those serve them (deployment.go
    * ensureProviderExtension). */
@@ -451,6 +453,9 @@ static void teardown(deploy *d) {
   for (size_t i = 0; i < d->nreplacements; i++)
     mp_resource_free(d->replacements[i]);
   free(d->replacements);
+  for (size_t i = 0; i < d->nrenamed_providers; i++)
+    mp_resource_free(d->renamed_providers[i]);
+  free(d->renamed_providers);
   mp_strv_destroy(&d->news_order);
   mp_map_destroy(&d->program_by_urn);
   mp_map_destroy(&d->program_by_alias);

@@ -183,13 +183,19 @@ mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r) {
   const mp_step *p = noted(d->o->program_steps, r->urn);
   const mp_resource *np = mp__deploy_program_replacement(d, r->urn);
   if (p && np) return replacement_step(p, r, np);
+  /* registered under an alias of its URN: its step under the new URN */
+  const mp_resource *q = p ? NULL : mp__deploy_program_match(d, r);
+  const char *urn = q ? q->urn : r->urn;
+  if (q && mp_type_is_provider(r->type)) p = noted(d->o->program_steps, urn);
   if (p == NULL || (p->op != MP_OP_SAME && p->op != MP_OP_UPDATE)) return NULL;
   /* What the preview could not know is never written: a refresh step
    * keeps the recorded state. */
   if (r->inputs && mp_value_contains_unknowns(r->inputs)) return NULL;
-  mp_step *s = mp_step_new(p->op, r->urn);
+  mp_step *s = mp_step_new(p->op, urn);
   s->old = mp_resource_dup(p->old ? p->old : r);
   s->new_ = mp_resource_dup(r);
+  free(s->new_->urn);
+  s->new_->urn = mp_xstrdup(urn);
   if (p->op == MP_OP_UPDATE && mp_type_is_provider(r->type))
     provider_updated(s->new_);
   mp__deploy_use_program_outputs(d, s->new_);

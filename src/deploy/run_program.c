@@ -138,16 +138,16 @@ const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
  * then by each alias (step_generator.go generateSteps): the preview
  * recorded the alias it matched, so a recorded custom resource is the
  * program's under that alias too, and is refreshed under its new URN; a
- * recorded component is the program's too, and gets its ordinary step
- * under the new URN. */
+ * recorded component or provider is the program's too, and gets its
+ * ordinary step under the new URN. */
 const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r) {
   const mp_resource *p = mp__deploy_program_state(d, r->urn);
-  if (p || mp_type_is_provider(r->type) ||
-      strcmp(r->type, MP_ROOT_STACK_TYPE) == 0)
-    return p;
+  if (p || strcmp(r->type, MP_ROOT_STACK_TYPE) == 0) return p;
   p = mp_map_get(&d->program_by_alias, r->urn);
-  return p && p->custom == r->custom && !mp_type_is_provider(p->type) ? p
-                                                                      : NULL;
+  return p && p->custom == r->custom &&
+                 mp_type_is_provider(p->type) == mp_type_is_provider(r->type)
+             ? p
+             : NULL;
 }
 
 /* Drops what the preview could not know from a component's outputs: the
@@ -268,8 +268,9 @@ int mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
     if ((p->custom && !provider) || strcmp(p->type, MP_ROOT_STACK_TYPE) == 0)
       continue; /* custom: refreshed or never created; the stack: below */
     const mp_resource *old = mp_map_get(&live, p->urn);
-    /* a component registered under an alias of its recorded URN */
-    for (size_t a = 0; !old && !provider && a < p->aliases.len; a++) {
+    /* a component or provider registered under an alias of its recorded
+     * URN */
+    for (size_t a = 0; !old && a < p->aliases.len; a++) {
       old = mp_map_get(&live, p->aliases.items[a]);
       if (old && mp__deploy_program_match(d, old) != p) old = NULL;
     }
@@ -313,15 +314,33 @@ void mp__deploy_use_program_outputs(deploy *d, mp_resource *st) {
   st->outputs = mp_value_dup(po);
 }
 
+/* A recorded provider the program registered under an alias of its URN
+ * is also served under the new URN (Pulumi's step generator registers the
+ * alias with the provider registry), for the resources that name it. */
+static void serve_renamed(deploy *d, const mp_resource *r,
+                          const mp_resource *p) {
+  if (p == NULL || strcmp(p->urn, r->urn) == 0) return;
+  mp_resource *n = mp_resource_dup(r);
+  free(n->urn);
+  n->urn = mp_xstrdup(p->urn);
+  d->renamed_providers =
+      mp_xreallocarray(d->renamed_providers, d->nrenamed_providers + 1,
+                       sizeof(*d->renamed_providers));
+  d->renamed_providers[d->nrenamed_providers++] = n;
+}
+
 void mp__deploy_use_program_providers(deploy *d) {
   for (size_t i = 0; d->o->program_news && i < d->snap->nres; i++) {
     mp_resource *r = d->snap->res[i];
     if (!mp_type_is_provider(r->type) || r->delete_) continue;
-    const mp_resource *p = mp__deploy_program_state(d, r->urn);
+    const mp_resource *p = mp__deploy_program_match(d, r);
     const mp_value *in = p ? p->inputs : NULL;
-    if (in == NULL) continue;
-    if (r->inputs && mp_value_equal(r->inputs, in, 0)) continue;
-    if (mp__deploy_program_replaces(d, r, in)) continue;
+    if (in == NULL ||
+        (r->inputs && mp_value_equal(r->inputs, in, 0)) ||
+        mp__deploy_program_replaces(d, r, in)) {
+      serve_renamed(d, r, p);
+      continue;
+    }
     /* Pulumi gives a registered provider its ordinary same/update step
      * (step_generator.go continueStepsFromRefresh): the refresh records
      * the program's inputs for it. What the preview could not know is
@@ -329,5 +348,6 @@ void mp__deploy_use_program_providers(deploy *d) {
     if (!mp_value_contains_unknowns(in)) mp_strv_push(&d->from_program, r->urn);
     mp_value_free(r->inputs);
     r->inputs = mp_value_dup(in);
+    serve_renamed(d, r, p);
   }
 }

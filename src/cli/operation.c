@@ -220,27 +220,6 @@ static mp_color_mode resolve_color(const mp_ctx *ctx) {
 
 /* The plan a deployment records (preview --save-plan) or keeps to (up
  * --plan: read again for each run, which uses up its steps), or NULL. */
-/* The program's further runs a refresh with it asks for (each source runs
- * once); freed after the operation. */
-typedef struct program_runs {
-  mp_ctx *ctx;
-  const char *stack, *client;
-  mp_source **made;
-  size_t n;
-} program_runs;
-
-static mp_source *program_again(void *ud) {
-  program_runs *p = ud;
-  mp_source *src = NULL;
-  mp_err err;
-  mp_err_clear(&err);
-  if (mp_cli_source_new(p->ctx, p->stack, p->client, &src, &err) < 0)
-    return NULL;
-  p->made = mp_xreallocarray(p->made, p->n + 1, sizeof(*p->made));
-  p->made[p->n++] = src;
-  return src;
-}
-
 static int plan_open(run *r, int dry_run, mp_plan **out, mp_err *err) {
   *out = NULL;
   if (r->f->plan)
@@ -311,14 +290,11 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     rc = mp_cli_source_new(ctx, r->stack, r->f->client, &src, err);
   /* up --refresh --run-program: the refresh's own run of the program */
   mp_source *refresh_src = NULL;
-  /* --run-program: the refresh's second run of the program */
-  program_runs again = {.ctx = ctx, .stack = r->stack, .client = r->f->client};
   if (rc == 0 && r->kind == MP_DEPLOY_UPDATE && !r->f->import &&
       r->f->run_program && r->f->refresh)
     rc = mp_cli_source_new(ctx, r->stack, r->f->client, &refresh_src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
-  int memory_only = last && !(r->f->run_program && r->kind == MP_DEPLOY_REFRESH) &&
-                    mp_yaml_source_last_use(src); /* refresh runs it twice */
+  int memory_only = last && mp_yaml_source_last_use(src);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
                                            &r->builtin, &plugins, err);
   mp_cli_providers provs;
@@ -350,10 +326,6 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
     o.refresh_program = refresh_src;
-    if (r->f->run_program && (r->kind == MP_DEPLOY_REFRESH || r->f->refresh)) {
-      o.program_again = program_again;
-      o.program_again_ud = &again;
-    }
     o.providers = mp_cli_providers_factory(&provs);
     o.config = r->config;
     o.root_dir = ctx->project->dir;
@@ -416,8 +388,6 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   /* A Node.js host has a server to stop. */
   if (src && !(leave && memory_only)) src->vt->free(src);
   if (refresh_src) refresh_src->vt->free(refresh_src);
-  for (size_t i = 0; i < again.n; i++) again.made[i]->vt->free(again.made[i]);
-  free(again.made);
   mp_policy_run_stop(&policy);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {

@@ -74,15 +74,10 @@ typedef struct mp_deploy_opts {
    * program registered, in registration order, and those for the run. */
   mp_snapshot **program_news_out;
   const mp_snapshot *program_news;
-  /* refresh --run-program: a fresh run of the same program (a source runs
-   * once) for the program's second preview, made once the reads are done,
-   * so that what the program computes sees the refreshed outputs; NULL:
-   * the first preview's results stand. */
-  mp_source *(*program_again)(void *ud);
-  void *program_again_ud;
-  /* Internal to run_program.c: the snapshot a preview starts from instead
-   * of the stored one (the refreshed states). */
-  const mp_snapshot *base_snapshot;
+  /* Internal to run_program.c: with steps.refresh_reads, whether the
+   * program is told that it runs in a preview (the refresh's own
+   * dry_run; the run itself is a preview). */
+  int program_dry_run;
   /* Likewise the program's stack outputs (NULL: none, or not all known). */
   mp_value **program_outputs_out;
   const mp_value *program_outputs;
@@ -92,9 +87,8 @@ typedef struct mp_deploy_opts {
   struct mp_program_steps **program_steps_out;
   const struct mp_program_steps *program_steps;
   /* Internal to run_program.c: where a program's preview sends the
-   * program's own log messages when its run is the one whose messages the
-   * operation shows (NULL: only the errors are shown, as its other
-   * diagnostics). */
+   * program's own log messages (NULL: only the errors are shown, as its
+   * other diagnostics). */
   mp_event_sink program_log_sink;
   void *program_log_sink_ud;
   int clear_pending_creates; /* refresh */

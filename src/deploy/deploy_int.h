@@ -169,17 +169,22 @@ typedef struct deploy { /* Owner: the loop thread, except |gen|'s queues. */
   mp_strv withheld_old; /* ... that `delete: true` copies refer to */
   mp_strv injected; /* URNs given an injected default provider (S76) */
   mp_strv from_program; /* providers whose inputs --run-program changed */
+  /* refresh --run-program: the new providers that replace recorded ones
+   * the program's run replaced (program_ordinary.c; owned). */
+  mp_resource **replacements;
+  size_t nreplacements;
+  /* refresh --run-program: recorded providers the program registered
+   * under an alias, as served under the new URN (run_program.c; owned). */
+  mp_resource **renamed_providers;
+  size_t nrenamed_providers;
   /* --run-program: the program's preview records the URNs it produced, in
    * order (its own run); the run after it looks them up by URN (values
    * point into o->program_news). */
   mp_strv news_order;
   mp_map program_by_urn;
   mp_map program_by_alias; /* the alias it matched -> the same */
-  /* refresh --run-program: what the program's second preview registered
-   * and its stack outputs (owned; NULL until it ran), and whether the
-   * program's own steps were submitted. */
-  mp_snapshot *news_again;
-  mp_value *outputs_again;
+  /* refresh --run-program: whether the program's own steps were
+   * submitted. */
   int program_steps_sent;
   mp_value *stack_outputs;
   mp_chain **layers; /* the planned delete layers, deepest first */
@@ -345,11 +350,30 @@ void mp__deploy_collect_program(deploy *d);
  * ordinary step for snapshot entry |r| from them (NULL: a refresh step). */
 void mp__deploy_program_note_step(deploy *d, const mp_step *s);
 void mp__deploy_program_steps_free(mp_program_steps *l);
+/* refresh --run-program: a read the program's run made (its finished
+ * refresh step, and the provider's warnings about it), noted for the
+ * refresh that follows, which shows it and records its result without
+ * reading again; that note for |urn| (NULL: not read in the run). */
+void mp__deploy_program_note_read(deploy *d, const mp_step *s);
+void mp__deploy_program_note_warning(deploy *d, const mp_step *s,
+                                     const char *msg);
+const mp_step *mp__deploy_program_read(deploy *d, const char *urn);
 mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r);
+/* refresh --run-program: the new provider that replaces the recorded
+ * provider |urn| (NULL: none); and, when the program named such a
+ * provider (|named|, by URN) for a registered resource's state |n|, the
+ * new provider's reference put on it. */
+const mp_resource *mp__deploy_program_replacement(deploy *d, const char *urn);
+/* Setup: 1 when the program's run replaced recorded provider |r| (its
+ * inputs |in|): the new provider is made (a new id) and |r| keeps its
+ * recorded inputs for what the program does not register. */
+int mp__deploy_program_replaces(deploy *d, const mp_resource *r,
+                                const mp_value *in);
+void mp__deploy_use_replacement_ref(deploy *d, mp_resource *n,
+                                    const char *named);
+/* The replace step shown after a provider's create-replacement |cr|. */
+mp_step *mp__deploy_program_replace_step(const mp_step *cr);
 void mp__deploy_use_program_providers(deploy *d);
-/* A copy of |s|'s resources (and secrets provider), for a preview that
- * starts from states in memory. */
-mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s);
 /* What the program registered: its second preview's, once that ran. */
 const mp_snapshot *mp__deploy_program_news(deploy *d);
 /* The state the program registered under |urn|, or NULL. */

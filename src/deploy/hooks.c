@@ -59,6 +59,13 @@ static void log_decision(mp_log *l, const mp_step *s) {
 static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
                     const char *msg) {
   deploy *d = ud;
+  if (kind == MP_EVENT_DIAGNOSTIC && s->op == MP_OP_REFRESH &&
+      d->o->program_steps_out && strncmp(msg, MP_PROV_INFO_PREFIX,
+                                         strlen(MP_PROV_INFO_PREFIX)) != 0) {
+    /* The program's read: shown by the refresh that follows. */
+    mp__deploy_program_note_warning(d, s, msg);
+    return;
+  }
   if (kind == MP_EVENT_DIAGNOSTIC) {
     size_t n = strlen(MP_PROV_INFO_PREFIX);
     if (strncmp(msg, MP_PROV_INFO_PREFIX, n) == 0)
@@ -102,19 +109,46 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     ev.severity = "error";
     /* As Pulumi's preview reports a failed step (pkg/engine/plan.go,
      * previewActions.OnResourceStepPost, diag.GetPreviewFailedError). */
-    char *text = d->o->dry_run ? mp_xasprintf("Preview failed: %s", msg)
-                               : NULL;
+    /* A refresh's run of its program fails as the refresh does. */
+    int preview = d->o->steps.refresh_reads ? d->o->program_dry_run
+                                            : d->o->dry_run;
+    char *text = preview ? mp_xasprintf("Preview failed: %s", msg) : NULL;
     mp__deploy_diag(d, "error", s->urn, text ? text : msg);
     free(text);
   }
   mp__deploy_emit(d, &ev);
 }
 
+/* refresh --run-program: the program registered a resource the read
+ * found gone; as Pulumi's refreshMode skips creating a custom resource
+ * with no state, the program gets its inputs and no id, and nothing is
+ * recorded for it. */
+static void answer_gone(deploy *d, mp_chain *c, const mp_step *s) {
+  mp_resource *st = mp_resource_dup(s->old);
+  free(st->urn);
+  st->urn = mp_xstrdup(s->urn);
+  free(st->id);
+  st->id = NULL;
+  mp_value_free(st->outputs);
+  st->outputs = st->inputs ? mp_value_dup(st->inputs) : NULL;
+  mp_monitor_reg *reg = c->reg;
+  c->reg = NULL;
+  mp_monitor_complete(d->mon, reg, st);
+  mp_resource_free(st);
+}
+
 static void on_reply(void *ud, mp_chain *c, mp_step *s) {
   deploy *d = ud;
-  if (s->op == MP_OP_REFRESH) {
+  if (s->op == MP_OP_REFRESH && c->reg == NULL) {
     mp__deploy_refresh_done(d, s);
     return;
+  }
+  if (s->op == MP_OP_REFRESH) { /* the program's read (stepgen gen_refresh) */
+    mp__deploy_program_note_read(d, s);
+    if (s->new_ == NULL) {
+      answer_gone(d, c, s);
+      return;
+    }
   }
   mp_resource *st = s->new_;
   s->new_ = NULL;

@@ -201,7 +201,9 @@ static void source_info(deploy *d, mp_source_info *si) {
   si->stack = o->stack.name;
   si->organization = o->organization ? o->organization : "organization";
   si->root_dir = o->root_dir;
-  si->dry_run = o->dry_run;
+  /* A refresh's run of its program is told what the refresh is
+   * (run_program.c). */
+  si->dry_run = o->steps.refresh_reads ? o->program_dry_run : o->dry_run;
   si->parallel = d->parallel;
   si->config = o->config;
   si->pulumi_version = o->pulumi_version;
@@ -275,9 +277,8 @@ static int lock_and_reload(deploy *d, int64_t mark, mp_err *err) {
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
-  int64_t mark = o->base_snapshot ? -1 : mp_store_change_mark(o->store);
-  int rc = o->base_snapshot ? (d->snap = mp__deploy_snapshot_copy(o->base_snapshot), 0)
-                            : mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
+  int64_t mark = mp_store_change_mark(o->store);
+  int rc = mp_store_load(o->store, o->stack, o->crypter, &d->snap, err);
   if (rc < 0) return rc;
   if (o->verify_snapshot && mp_snapshot_verify(d->snap, err) < 0)
     return mp_err_prefix(err, "snapshot integrity failure; refusing to use it");
@@ -298,6 +299,10 @@ static int setup(deploy *d, mp_err *err) {
   for (size_t i = 0; i < d->snap->nres; i++)
     if (mp_type_is_provider(d->snap->res[i]->type) && d->snap->res[i]->id)
       mp_registry_add_known(d->registry, d->snap->res[i]);
+  for (size_t i = 0; i < d->nreplacements; i++) /* --run-program */
+    mp_registry_add_known(d->registry, d->replacements[i]);
+  for (size_t i = 0; i < d->nrenamed_providers; i++)
+    mp_registry_add_known(d->registry, d->renamed_providers[i]);
   /* The extensions its resources were served with, loaded again into
    * their providers when those serve them (deployment.go
    * ensureProviderExtension). */
@@ -446,11 +451,15 @@ static void teardown(deploy *d) {
   mp_strv_destroy(&d->withheld_old);
   mp_strv_destroy(&d->injected);
   mp_strv_destroy(&d->from_program);
+  for (size_t i = 0; i < d->nreplacements; i++)
+    mp_resource_free(d->replacements[i]);
+  free(d->replacements);
+  for (size_t i = 0; i < d->nrenamed_providers; i++)
+    mp_resource_free(d->renamed_providers[i]);
+  free(d->renamed_providers);
   mp_strv_destroy(&d->news_order);
   mp_map_destroy(&d->program_by_urn);
   mp_map_destroy(&d->program_by_alias);
-  if (d->news_again) mp_snapshot_free(d->news_again);
-  mp_value_free(d->outputs_again);
   mp_value_free(d->stack_outputs);
 }
 

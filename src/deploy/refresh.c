@@ -11,6 +11,36 @@
 #include "engine/urn.h"
 #include "stepgen/targets.h"
 
+/* refresh --run-program: the program's run read this resource already
+ * (stepgen.c gen_refresh): its result stands, with no second Read. */
+static void take_read(mp_step *s, const mp_step *pre) {
+  s->flags |= MP_STEP_NO_CALL | MP_STEP_VERBATIM;
+  s->refresh_result = pre->refresh_result;
+  mp_strv_copy(&s->diffs, &pre->diffs);
+  for (size_t i = 0; i < pre->detailed.len; i++)
+    mp_diff_add(&s->detailed, pre->detailed.items[i].path,
+                pre->detailed.items[i].kind, pre->detailed.items[i].input_diff);
+  s->has_detailed = pre->has_detailed;
+  mp_strv_copy(&s->warnings, &pre->warnings);
+  if (pre->new_ == NULL) {
+    mp_resource_free(s->new_);
+    s->new_ = NULL;
+    return;
+  }
+  mp_resource *n = s->new_;
+  const mp_resource *r = pre->new_;
+  free(n->id);
+  n->id = r->id ? mp_xstrdup(r->id) : NULL;
+  mp_value_free(n->inputs);
+  n->inputs = r->inputs ? mp_value_dup(r->inputs) : NULL;
+  mp_value_free(n->outputs);
+  n->outputs = r->outputs ? mp_value_dup(r->outputs) : NULL;
+  free(n->modified);
+  n->modified = r->modified ? mp_xstrdup(r->modified) : NULL;
+  mp_strv_destroy(&n->init_errors);
+  mp_strv_copy(&n->init_errors, &r->init_errors);
+}
+
 void mp__deploy_refresh_start(deploy *d) {
   size_t n = d->snap->nres;
   d->refreshed = mp_xcalloc(n + 1, sizeof(*d->refreshed));
@@ -32,6 +62,8 @@ void mp__deploy_refresh_start(deploy *d) {
     if (s) {
       mp_chain *c = mp_chain_new(NULL);
       mp_chain_push(c, s);
+      if (s->op == MP_OP_CREATE_REPLACEMENT)
+        mp_chain_push(c, mp__deploy_program_replace_step(s));
       mp_stepexec_submit(d->ex, c);
       continue;
     }
@@ -43,12 +75,15 @@ void mp__deploy_refresh_start(deploy *d) {
     s->old = mp_resource_dup(r);
     s->new_ = p ? mp__deploy_program_goal(r, p) : mp_resource_dup(r);
     if (live[i]) mp__deploy_use_program_outputs(d, s->new_); /* shown too */
+    if (p) mp__deploy_use_replacement_ref(d, s->new_, p->provider);
     s->snap_index = (long)i;
     s->flags = MP_STEP_REPLY;
     if (!r->custom || mp_type_is_provider(r->type) || r->pending_replacement)
       s->flags |= MP_STEP_NO_CALL;
     else if (s->new_->provider)
       s->provider = mp_xstrdup(s->new_->provider);
+    const mp_step *pre = live[i] ? mp__deploy_program_read(d, s->urn) : NULL;
+    if (pre) take_read(s, pre);
     mp_chain *c = mp_chain_new(NULL);
     mp_chain_push(c, s);
     mp_stepexec_submit(d->ex, c);
@@ -156,12 +191,15 @@ static void rewrite_entry(deploy *d, rewrite *w, size_t i, int placed) {
   const mp_resource *p = placed ? mp__deploy_program_match(d, old) : NULL;
   if (d->refresh_done[i])
     st = d->refreshed[i];
-  else if (p && (st = mp_map_get(&d->news, old->urn)) != NULL)
+  else if (p && (st = mp_map_get(&d->news, p->urn)) != NULL)
     ; /* a component's update step (run_program.c) */
   else if (p && !old->custom)
     st = made(w, mp__deploy_program_goal(old, p));
   else
     st = made(w, mp_resource_dup(old));
+  if (!placed && mp_type_is_provider(old->type) &&
+      mp__deploy_program_replacement(d, old->urn))
+    st->delete_ = 1; /* replaced by the program's run (program_ordinary.c) */
   st->row = old->row;
   mp__deploy_use_program_outputs(d, st);
   for (size_t k = 0; k < w->renamed_from.len; k++)
@@ -199,13 +237,14 @@ static void rewrite_registered(deploy *d, rewrite *w, unsigned char *placed) {
   for (size_t k = 0; k < pn->nres; k++) {
     const char *urn = pn->res[k]->urn;
     uintptr_t at = (uintptr_t)mp_map_get(&live, urn);
-    /* a custom resource registered under an alias of its recorded URN */
+    /* a custom resource or component registered under an alias of its
+     * recorded URN */
     for (size_t a = 0; !at && a < pn->res[k]->aliases.len; a++) {
       at = (uintptr_t)mp_map_get(&live, pn->res[k]->aliases.items[a]);
       if (at && mp__deploy_program_match(d, d->snap->res[at - 1]) != pn->res[k])
         at = 0;
     }
-    if (at) {
+    if (at && !mp__deploy_program_replacement(d, urn)) {
       placed[at - 1] = 1;
       rewrite_entry(d, w, at - 1, 1);
       continue;

@@ -1,15 +1,20 @@
 /* refresh and destroy --run-program (pkg/cmd/pulumi/operations/refresh.go,
  * destroy.go: "Run the program to determine up-to-date state for providers
- * to refresh resources"). The program runs first, as a preview whose steps
- * are not shown, and leaves what it registered. The provider resources
- * among them then stand in for the recorded ones, so that the refresh or
- * destroy configures each provider as the program (and today's stack
- * config) says. A refresh then reads, runs the program again over the
- * refreshed states (so that what it computes sees them), records the
- * program's options for what it read, creates or updates the components
- * and providers the program registers, and keeps the program's stack
- * outputs, as Pulumi's refresh with a program does (docs/behaviour.md,
- * X75, X76, X77). */
+ * to refresh resources"). The program runs once, first, as a preview whose
+ * steps are not shown, and leaves what it registered. A refresh's run
+ * reads each registered custom resource as it registers it, and answers
+ * the program with what was read (pkg/engine/refresh.go RefreshV2 runs
+ * the program as the refresh's source; step_generator.go generateSteps
+ * gives such a registration a RefreshStep, continueStepsFromRefresh
+ * answers it with the refreshed state), so what the program computes sees
+ * the refreshed outputs. The provider resources it registered then stand
+ * in for the recorded ones, so that the refresh or destroy configures
+ * each provider as the program (and today's stack config) says. The
+ * refresh that follows shows those reads without reading again, reads
+ * what the program did not register, records the program's options for
+ * what it read, creates or updates the components and providers the
+ * program registers, and keeps the program's stack outputs
+ * (docs/behaviour.md, X75, X76, X77). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,17 +30,12 @@ static void diagnostics_only(void *ud, const mp_event *ev) {
     o->sink(o->sink_ud, ev);
 }
 
-/* The program's log messages of its run that the operation shows, once:
- * the run the refresh ends with (Pulumi runs the program once). */
+/* The program's own log messages: the operation's. */
 static void log_to_sink(void *ud, const mp_event *ev) {
   const mp_deploy_opts *o = ud;
   mp_event e = *ev;
   e.preview = o->dry_run;
   o->sink(o->sink_ud, &e);
-}
-
-static void log_to_deploy(void *ud, const mp_event *ev) {
-  mp__deploy_diag(ud, ev->severity, ev->urn, ev->message);
 }
 
 /* The options of a preview of the program that leaves what it registered
@@ -46,6 +46,17 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
   mp_deploy_opts po = *o;
   po.kind = MP_DEPLOY_UPDATE;
   po.dry_run = 1;
+  /* A refresh's run reads as it registers, within the refresh's targets
+   * (stepgen.c gen_refresh), and the program is told whether the refresh
+   * is a preview, as Pulumi's refresh runs it as its own source. */
+  if (o->kind == MP_DEPLOY_REFRESH || o->refresh_first) {
+    po.steps.refresh_reads = 1;
+    po.steps.refresh_targets = o->steps.targets;
+    po.steps.refresh_excludes = o->steps.excludes;
+    po.steps.refresh_target_dependents = o->steps.target_dependents;
+    po.steps.refresh_exclude_dependents = o->steps.exclude_dependents;
+    po.program_dry_run = o->dry_run;
+  }
   po.run_program = 0;
   po.refresh_first = 0;
   po.leave_memory = 0; /* the operation runs after it */
@@ -60,13 +71,8 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
   po.program_outputs = NULL;
   po.program_steps_out = steps;
   po.program_steps = NULL;
-  /* A refresh runs the program again over the refreshed states (below):
-   * that run's messages are the ones shown. */
-  int again = (o->kind == MP_DEPLOY_REFRESH || o->refresh_first) &&
-              !o->dry_run && o->program_again;
-  po.program_log_sink = o->sink && !again ? log_to_sink : NULL;
+  po.program_log_sink = o->sink ? log_to_sink : NULL;
   po.program_log_sink_ud = (void *)o;
-  po.program_again = NULL;
   *out = po;
 }
 
@@ -78,64 +84,8 @@ int mp__deploy_program_preview(const mp_deploy_opts *o, mp_deploy_result *res,
   return mp__deploy_run_one(&po, res, err);
 }
 
-mp_snapshot *mp__deploy_snapshot_copy(const mp_snapshot *s) {
-  mp_snapshot *c = mp_snapshot_new();
-  for (size_t i = 0; i < s->nres; i++)
-    mp_snapshot_append(c, mp_resource_dup(s->res[i]));
-  c->secrets_type = s->secrets_type ? mp_xstrdup(s->secrets_type) : NULL;
-  c->secrets_state = s->secrets_state ? mp_xstrdup(s->secrets_state) : NULL;
-  mp_extensions_merge(&c->extensions, &s->extensions);
-  return c;
-}
-
-/* What the program registered: its second preview's, once that ran. */
 const mp_snapshot *mp__deploy_program_news(deploy *d) {
-  return d->news_again ? d->news_again : d->o->program_news;
-}
-
-/* The refreshed states (what the reads removed left out), for the
- * program's second preview. */
-static mp_snapshot *refreshed_snapshot(deploy *d) {
-  mp_snapshot *c = mp_snapshot_new();
-  for (size_t i = 0; i < d->snap->nres; i++) {
-    const mp_resource *r = d->refresh_done && d->refresh_done[i]
-                               ? d->refreshed[i] : d->snap->res[i];
-    if (r) mp_snapshot_append(c, mp_resource_dup(r));
-  }
-  const mp_snapshot *s = d->snap;
-  c->secrets_type = s->secrets_type ? mp_xstrdup(s->secrets_type) : NULL;
-  c->secrets_state = s->secrets_state ? mp_xstrdup(s->secrets_state) : NULL;
-  mp_extensions_merge(&c->extensions, &s->extensions);
-  return c;
-}
-
-/* Pulumi's program runs while the refresh reads, and sees each resource's
- * refreshed outputs (step_generator.go continueStepsFromRefresh answers the
- * registration with the refreshed state): the second preview runs the
- * program over the refreshed states for the same effect. */
-static void second_preview(deploy *d) {
-  mp_snapshot *base = refreshed_snapshot(d);
-  mp_deploy_opts po;
-  preview_opts(d->o, &po, &d->news_again, &d->outputs_again, NULL);
-  po.program_log_sink = log_to_deploy;
-  po.program_log_sink_ud = d;
-  po.source = d->o->program_again(d->o->program_again_ud);
-  po.base_snapshot = base;
-  po.verify_snapshot = 0;
-  mp_deploy_result r;
-  mp_err e;
-  mp_err_clear(&e);
-  int rc = po.source ? mp__deploy_run_one(&po, &r, &e)
-                     : mp_err_set(&e, MP_EIO, "cannot run the program again");
-  if (rc < 0 || r.failed) {
-    mp__deploy_fail(d, 0);
-    if (rc < 0) mp__deploy_diag(d, "error", NULL, e.msg);
-  }
-  mp_snapshot_free(base);
-  mp_map_destroy(&d->program_by_urn);
-  mp_map_init(&d->program_by_urn);
-  mp_map_destroy(&d->program_by_alias);
-  mp_map_init(&d->program_by_alias);
+  return d->o->program_news;
 }
 
 int mp__deploy_program_after_reads(deploy *d) {
@@ -143,10 +93,6 @@ int mp__deploy_program_after_reads(deploy *d) {
       d->program_steps_sent || d->res->failed)
     return 0;
   d->program_steps_sent = 1;
-  if (d->o->program_again && !d->o->dry_run) {
-    second_preview(d);
-    if (d->res->failed || d->news_again == NULL) return 0;
-  }
   size_t n = d->snap->nres;
   unsigned char *live = mp_xcalloc(n + 1, 1);
   for (size_t i = 0; i < n; i++) live[i] = !d->snap->res[i]->delete_;
@@ -191,12 +137,17 @@ const mp_resource *mp__deploy_program_state(deploy *d, const char *urn) {
 /* Pulumi's step generator looks the old state up by the registered URN,
  * then by each alias (step_generator.go generateSteps): the preview
  * recorded the alias it matched, so a recorded custom resource is the
- * program's under that alias too, and is refreshed under its new URN. */
+ * program's under that alias too, and is refreshed under its new URN; a
+ * recorded component or provider is the program's too, and gets its
+ * ordinary step under the new URN. */
 const mp_resource *mp__deploy_program_match(deploy *d, const mp_resource *r) {
   const mp_resource *p = mp__deploy_program_state(d, r->urn);
-  if (p || !r->custom || mp_type_is_provider(r->type)) return p;
+  if (p || strcmp(r->type, MP_ROOT_STACK_TYPE) == 0) return p;
   p = mp_map_get(&d->program_by_alias, r->urn);
-  return p && p->custom ? p : NULL;
+  return p && p->custom == r->custom &&
+                 mp_type_is_provider(p->type) == mp_type_is_provider(r->type)
+             ? p
+             : NULL;
 }
 
 /* Drops what the preview could not know from a component's outputs: the
@@ -216,6 +167,15 @@ static mp_value *known_part(const mp_value *v) {
       i++;
   }
   return k;
+}
+
+/* A provider reference whose id the preview knew. */
+static int known_ref(const char *ref) {
+  mp_provider_ref pr;
+  if (ref == NULL || mp_provider_ref_parse(ref, &pr, NULL) < 0) return 0;
+  int known = pr.id && pr.id[0] && strcmp(pr.id, MP_UNKNOWN_SENTINEL) != 0;
+  mp_provider_ref_destroy(&pr);
+  return known;
 }
 
 /* Pulumi builds the refresh's new state from the registration's goal
@@ -244,7 +204,7 @@ mp_resource *mp__deploy_program_goal(const mp_resource *old,
       g->outputs = known_part(prog->outputs);
     }
   }
-  if (g->provider == NULL || strstr(g->provider, MP_UNKNOWN_SENTINEL)) {
+  if (!known_ref(g->provider)) {
     free(g->provider);
     g->provider = old->provider ? mp_xstrdup(old->provider) : NULL;
   }
@@ -276,7 +236,7 @@ mp_resource *mp__deploy_program_goal(const mp_resource *old,
 int mp__deploy_program_steps_own(deploy *d, const mp_resource *r, int live) {
   return d->o->program_news && d->o->kind == MP_DEPLOY_REFRESH && live &&
          !r->custom && strcmp(r->type, MP_ROOT_STACK_TYPE) != 0 &&
-         mp__deploy_program_state(d, r->urn) != NULL;
+         mp__deploy_program_match(d, r) != NULL;
 }
 
 /* What the refresh writes for a component or provider that the program
@@ -308,6 +268,12 @@ int mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
     if ((p->custom && !provider) || strcmp(p->type, MP_ROOT_STACK_TYPE) == 0)
       continue; /* custom: refreshed or never created; the stack: below */
     const mp_resource *old = mp_map_get(&live, p->urn);
+    /* a component or provider registered under an alias of its recorded
+     * URN */
+    for (size_t a = 0; !old && a < p->aliases.len; a++) {
+      old = mp_map_get(&live, p->aliases.items[a]);
+      if (old && mp__deploy_program_match(d, old) != p) old = NULL;
+    }
     mp_step *s = NULL;
     if (old == NULL) {
       if (p->inputs && mp_value_contains_unknowns(p->inputs)) continue;
@@ -340,7 +306,7 @@ int mp__deploy_program_steps(deploy *d, const unsigned char *live_by_index) {
  * finalizes its outputs at the end (deployment_executor.go Execute): the
  * stack keeps the outputs the program gave it. */
 void mp__deploy_use_program_outputs(deploy *d, mp_resource *st) {
-  const mp_value *po = d->outputs_again ? d->outputs_again : d->o->program_outputs;
+  const mp_value *po = d->o->program_outputs;
   if (po == NULL || d->o->kind != MP_DEPLOY_REFRESH ||
       strcmp(st->type, MP_ROOT_STACK_TYPE) != 0)
     return;
@@ -348,14 +314,33 @@ void mp__deploy_use_program_outputs(deploy *d, mp_resource *st) {
   st->outputs = mp_value_dup(po);
 }
 
+/* A recorded provider the program registered under an alias of its URN
+ * is also served under the new URN (Pulumi's step generator registers the
+ * alias with the provider registry), for the resources that name it. */
+static void serve_renamed(deploy *d, const mp_resource *r,
+                          const mp_resource *p) {
+  if (p == NULL || strcmp(p->urn, r->urn) == 0) return;
+  mp_resource *n = mp_resource_dup(r);
+  free(n->urn);
+  n->urn = mp_xstrdup(p->urn);
+  d->renamed_providers =
+      mp_xreallocarray(d->renamed_providers, d->nrenamed_providers + 1,
+                       sizeof(*d->renamed_providers));
+  d->renamed_providers[d->nrenamed_providers++] = n;
+}
+
 void mp__deploy_use_program_providers(deploy *d) {
   for (size_t i = 0; d->o->program_news && i < d->snap->nres; i++) {
     mp_resource *r = d->snap->res[i];
     if (!mp_type_is_provider(r->type) || r->delete_) continue;
-    const mp_resource *p = mp__deploy_program_state(d, r->urn);
+    const mp_resource *p = mp__deploy_program_match(d, r);
     const mp_value *in = p ? p->inputs : NULL;
-    if (in == NULL) continue;
-    if (r->inputs && mp_value_equal(r->inputs, in, 0)) continue;
+    if (in == NULL ||
+        (r->inputs && mp_value_equal(r->inputs, in, 0)) ||
+        mp__deploy_program_replaces(d, r, in)) {
+      serve_renamed(d, r, p);
+      continue;
+    }
     /* Pulumi gives a registered provider its ordinary same/update step
      * (step_generator.go continueStepsFromRefresh): the refresh records
      * the program's inputs for it. What the preview could not know is
@@ -363,5 +348,6 @@ void mp__deploy_use_program_providers(deploy *d) {
     if (!mp_value_contains_unknowns(in)) mp_strv_push(&d->from_program, r->urn);
     mp_value_free(r->inputs);
     r->inputs = mp_value_dup(in);
+    serve_renamed(d, r, p);
   }
 }

@@ -439,8 +439,12 @@ static void external_drift(mp_step *s) {
  * diff, which the display shows as Pulumi's does: `~ update [diff:
  * ~content]`. */
 static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
+  /* Verbatim: read earlier (refresh --run-program), its result given. */
+  if (s->flags & MP_STEP_NO_CALL) {
+    if (!(s->flags & MP_STEP_VERBATIM)) s->refresh_result = MP_OP_SAME;
+    return 0;
+  }
   s->refresh_result = MP_OP_SAME;
-  if (s->flags & MP_STEP_NO_CALL) return 0;
   mp_provider *p = provider_of(registry, s, err);
   if (p == NULL) return err->code;
   const mp_resource *o = s->old;

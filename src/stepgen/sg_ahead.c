@@ -104,7 +104,9 @@ mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g) {
     return NULL;
   }
   const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
+  /* refresh --run-program reads it instead (stepgen.c gen_refresh). */
   if (old && (old->external || old->pending_replacement || old->taint ||
+              (sg->read_sel && sg->read_sel[oi]) ||
               mp_targets_any(&sg->replaces, urn))) {
     free(urn);
     return NULL;

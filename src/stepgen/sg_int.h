@@ -51,6 +51,10 @@ struct mp_stepgen {
   mp_map aliases;          /* new URN -> the prior URN it matched (owned) */
   mp_resource **cur;       /* per prior resource: its references rewritten
                               after an alias matched, or NULL (owned) */
+  /* refresh --run-program: per prior resource, 1 when its registration
+   * is answered by a read (NULL: none is). */
+  unsigned char *read_sel;
+  int refresh_mode; /* opts.refresh_reads */
   int preview_failed;
   int plain;           /* no --target, no --exclude: calls may run ahead */
   mp_sg_ahead *ahead;  /* the calls made ahead for the registration being

@@ -39,6 +39,26 @@ void mp_diags_destroy(mp_diags *d) {
 
 /* ---- lifetime ---- */
 
+/* refresh --run-program: the prior resources whose registration is read.
+ * Like the refresh without a program (deploy/refresh.c), a pending
+ * replacement is kept as it is, and a resource only read before (external)
+ * is left to the refresh that follows. */
+static void select_reads(mp_stepgen *sg, const mp_stepgen_opts *o) {
+  const mp_snapshot *s = sg->olds;
+  mp_targets t;
+  mp_targets_init(&t, o->refresh_targets, o->refresh_excludes,
+                  o->refresh_target_dependents, o->refresh_exclude_dependents);
+  sg->read_sel = mp_xcalloc(s->nres + 1, 1);
+  mp_targets_select_refresh(&t, s, sg->read_sel);
+  mp_targets_destroy(&t);
+  for (size_t i = 0; i < s->nres; i++) {
+    const mp_resource *r = s->res[i];
+    if (r->delete_ || !r->custom || mp_type_is_provider(r->type) ||
+        r->pending_replacement || r->external)
+      sg->read_sel[i] = 0;
+  }
+}
+
 mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
                            mp_registry *registry) {
   mp_stepgen *sg = mp_xcalloc(1, sizeof(*sg));
@@ -68,11 +88,14 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
     const mp_resource *r = olds->res[i];
     if (!r->delete_) mp_map_put(&sg->old_live, r->urn, (void *)(i + 1));
   }
+  sg->refresh_mode = o->refresh_reads;
+  if (o->refresh_reads) select_reads(sg, o);
   return sg;
 }
 
 void mp_stepgen_free(mp_stepgen *sg) {
   if (sg == NULL) return;
+  free(sg->read_sel);
   for (size_t i = 0; i < sg->news.cap; i++) {
     sg_new *n = sg->news.slots[i].key ? sg->news.slots[i].value : NULL;
     if (n) {
@@ -621,6 +644,66 @@ static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
   return 0;
 }
 
+/* refresh --run-program: the registration of a prior custom resource is
+ * answered by its read (step_generator.go generateSteps: a RefreshStep
+ * for a custom non-provider resource with an old state; its result is the
+ * state the program gets, continueStepsFromRefresh in refreshMode). The
+ * step reads with the provider the program registered, and starts from
+ * the program's options with the prior id, inputs and outputs. A provider
+ * the preview cannot name (a new one) is left to the refresh that
+ * follows, which reads with the recorded provider. */
+static int reads_here(const mp_stepgen *sg, long oi, const mp_resource *st) {
+  if (oi < 0 || !sg->read_sel || !sg->read_sel[oi] || !st->custom ||
+      mp_type_is_provider(st->type) || st->provider == NULL)
+    return 0;
+  mp_provider_ref pr;
+  if (mp_provider_ref_parse(st->provider, &pr, NULL) < 0) return 0;
+  int known = pr.id && pr.id[0] && strcmp(pr.id, MP_UNKNOWN_SENTINEL) != 0;
+  mp_provider_ref_destroy(&pr);
+  return known;
+}
+
+static int gen_refresh(mp_stepgen *sg, long oi, const mp_resource *st,
+                       mp_chain *c) {
+  const mp_resource *old = mp__sg_old_at(sg, (size_t)oi);
+  mp_resource *n = mp_resource_dup(st);
+  free(n->id);
+  n->id = old->id ? mp_xstrdup(old->id) : NULL;
+  mp_value_free(n->inputs);
+  n->inputs = old->inputs ? mp_value_dup(old->inputs) : NULL;
+  mp_value_free(n->outputs);
+  n->outputs = old->outputs ? mp_value_dup(old->outputs) : NULL;
+  mp_strv_destroy(&n->init_errors);
+  mp_strv_copy(&n->init_errors, &old->init_errors);
+  mp_chain_push(c, mk_step(MP_OP_REFRESH, st->urn, old, n, MP_STEP_REPLY));
+  mp_resource_free(n);
+  sg->status[oi] = OLD_CLAIMED;
+  return 0;
+}
+
+/* refresh --run-program, a custom resource not read here: nothing is
+ * created, updated or replaced during a refresh (continueStepsFromRefresh
+ * in refreshMode). One with no prior state is a skipped create (the
+ * program gets its inputs); one the refresh leaves out, or whose provider
+ * is new to this run (the refresh that follows reads it), keeps its prior
+ * id, inputs and outputs under the program's options. */
+static int gen_refresh_other(mp_stepgen *sg, long oi, const mp_resource *st,
+                             mp_chain *c) {
+  if (oi < 0) {
+    mp_chain_push(c, mk_step(MP_OP_SAME, st->urn, NULL, st,
+                             MP_STEP_REPLY | MP_STEP_SKIPPED_CREATE |
+                                 MP_STEP_NO_CALL));
+    return 0;
+  }
+  gen_refresh(sg, oi, st, c);
+  mp_step *s = c->steps[c->len - 1];
+  s->op = MP_OP_SAME;
+  s->flags |= MP_STEP_NO_CALL | MP_STEP_VERBATIM;
+  free(s->provider);
+  s->provider = NULL;
+  return 0;
+}
+
 /* A targeted resource cannot use one that an untargeted run did not
  * create. */
 static int check_untargeted_deps(mp_stepgen *sg, const mp_resource *st,
@@ -742,6 +825,9 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   int rc;
   *targeted = mp__sg_targeted(sg, st);
   if (g->is_read) return gen_read(sg, oi, st, c);
+  if (reads_here(sg, oi, st)) return gen_refresh(sg, oi, st, c);
+  if (sg->refresh_mode && st->custom && !mp_type_is_provider(st->type))
+    return gen_refresh_other(sg, oi, st, c);
   /* An import unless the old state already is that object: its import
    * id, or for a resource never imported its id, names the goal's. */
   const char *had = old ? (old->import_id ? old->import_id : old->id) : NULL;

@@ -62,6 +62,15 @@ typedef struct mp_stepgen_opts {
   const mp_strv *(*import_properties)(void *ud, const char *urn);
   void *import_properties_ud;
   const mp_sg_plan *plan; /* NULL: no plan to keep or to record */
+  /* refresh --run-program (deploy/run_program.c): the program's one run
+   * refreshes as it registers. A registered custom resource (not a
+   * provider) whose prior state the refresh selects (these targets and
+   * excludes, as mp_targets_select_refresh) gets a refresh step, whose
+   * read answers the program (step_generator.go generateSteps with
+   * sg.refresh: NewRefreshStep, then continueStepsFromRefresh). */
+  int refresh_reads;
+  const mp_strv *refresh_targets, *refresh_excludes;
+  int refresh_target_dependents, refresh_exclude_dependents;
   /* Policy packs (the deployment's analysis, deploy/policy.c): called on
    * the generator's thread after a resource's Check and before its step
    * is decided. It may replace

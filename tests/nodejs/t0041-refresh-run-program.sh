@@ -13,8 +13,15 @@ state_json
 BEFORE=$STATE
 
 export REFRESHPROG_VERSION=2
+export REFRESHPROG_RUNS="$T/runs.txt"
 run refresh --run-program --yes --skip-preview
 expect_rc 0 "refresh --run-program"
+# Pulumi runs the program once, as the refresh (pkg/engine/refresh.go
+# RefreshV2: the update source with the refresh's own DryRun), so its side
+# effects happen once and it is told this is not a preview.
+runs=$(cat "$REFRESHPROG_RUNS")
+[ "$runs" = "v2 dryRun=false" ] || fail "the program's runs were: $runs (want one, not a preview)"
+unset REFRESHPROG_RUNS
 expect_out "test:index:Box" "the components are shown"
 # Pulumi runs the program once: its log message is shown once.
 n=$(printf '%s\n' "$OUT" | grep -c "refreshprog ran v2" || true)

@@ -18,8 +18,13 @@
  * program, the next step of its chain) until its result is, so the file
  * never lags behind anything the engine acted on or showed.
  *
- * Threads: the model is changed (by the session's loop thread) and printed
- * (by this thread) only under |mu|; the file is written outside it. */
+ * Threads: the model is changed (by the session's loop thread) only under
+ * |mu|, and this thread takes a snapshot of it under |mu| (the small parts
+ * printed, the entries' texts by reference); the checkpoint is printed from
+ * the snapshot and written outside |mu|, so that a step's change never
+ * waits for the print of megabytes. Meanwhile the model keeps every text it
+ * drops (m->printing, mp__diy_model_bury) until this thread frees them,
+ * under |mu| again. */
 #include "state/diy_int.h"
 
 #include <pthread.h>
@@ -56,6 +61,7 @@ struct diy_writer {
   mp_diy *s;
   diy_stack *m;
   char *label; /* the stack, as a lost lock's error names it */
+  char *qualified; /* the checkpoint's "stack" */
 };
 
 static void *writer_main(void *arg) {
@@ -64,6 +70,8 @@ static void *writer_main(void *arg) {
    * the last one, and growing a buffer of megabytes again costs copies */
   mp_buf text;
   mp_buf_init(&text);
+  diy_snap snap;
+  mp__diy_snap_init(&snap);
   /* the session has just taken the lock */
   int64_t lock_seen = mono_ns();
   pthread_mutex_lock(&w->mu);
@@ -73,9 +81,12 @@ static void *writer_main(void *arg) {
     if (w->failed || w->written == w->changed)
       break; /* stopping with nothing left, or broken */
     int64_t target = w->changed;
-    mp_buf_reset(&text);
-    mp__diy_flush_print(w->s, w->m, &text);
+    mp__diy_model_sort(w->m);
+    mp__diy_snap_take(&snap, w->m, w->qualified);
+    w->m->printing = 1;
     pthread_mutex_unlock(&w->mu);
+    mp_buf_reset(&text);
+    mp__diy_snap_print(&snap, &text);
 
     mp_err e;
     mp_err_clear(&e);
@@ -96,6 +107,7 @@ static void *writer_main(void *arg) {
       rc = mp__diy_flush_write(w->s, w->m, &text, 0, !w->unsynced, NULL, &e);
 
     pthread_mutex_lock(&w->mu);
+    mp__diy_model_unbury(w->m); /* the snapshot is no longer read */
     if (rc < 0) {
       w->failed = 1;
       w->err = e;
@@ -124,6 +136,7 @@ static void *writer_main(void *arg) {
   pthread_cond_broadcast(&w->durable);
   pthread_mutex_unlock(&w->mu);
   mp_buf_destroy(&text);
+  mp__diy_snap_destroy(&snap);
   return NULL;
 }
 
@@ -133,6 +146,8 @@ diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, const char *label,
   w->s = s;
   w->m = m;
   w->label = mp_xstrdup(label);
+  mp_stack_ref st = {m->project, m->name};
+  w->qualified = mp__diy_qualified(s, st);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->wake, NULL);
   pthread_cond_init(&w->durable, NULL);
@@ -142,6 +157,7 @@ diy_writer *mp__diy_writer_start(mp_diy *s, diy_stack *m, const char *label,
     pthread_cond_destroy(&w->wake);
     pthread_mutex_destroy(&w->mu);
     free(w->label);
+    free(w->qualified);
     free(w);
     mp_err_set(err, MP_EIO,
                "cannot start the writer thread of stack '%s' (error %d)",
@@ -191,6 +207,7 @@ int mp__diy_writer_stop(diy_writer *w, mp_err *err) {
   pthread_cond_destroy(&w->wake);
   pthread_mutex_destroy(&w->mu);
   free(w->label);
+  free(w->qualified);
   free(w);
   return rc;
 }

@@ -6,7 +6,7 @@
  * last write, so every change made while a write was under way goes out
  * together in the next one (a group commit). The only wait on purpose is
  * gather's: for the changes the steps released by the last write are
- * about to make, a quarter of that write's time at most.
+ * about to make, as long as that write took at most.
  *
  * Each change gets a ticket; mp__diy_writer_wait(ticket) returns once a
  * write that includes it is in the file. These writes skip fsync (a
@@ -43,10 +43,8 @@
 #define LOCK_CHECK_NS 1000000000LL
 
 /* The longest a write waits for the changes that the steps the last write
- * released are about to make (see gather), in ns, and that wait as a part
- * of the last write's time. */
+ * released are about to make (see gather), in ns. */
 #define GATHER_MAX_NS 20000000LL
-#define GATHER_SHARE 4
 
 static int64_t mono_ns(void) {
   struct timespec ts;
@@ -79,14 +77,15 @@ struct diy_writer {
  * and each write carries one of them (557 writes for a create of 1,000
  * at --parallel 8, each carrying 4 changes, where 250 would do). So the
  * next write waits until as many changes as the last one carried (and so
- * released) have come since it ended, or for a quarter of
- * the last write's time after it ended (GATHER_MAX_NS at most), or the
- * session stops: a write that no step is about to join is not delayed,
+ * released) have come since it ended, or for as long as the last write
+ * took (GATHER_MAX_NS at most; a quarter of it gathered less: 1,821
+ * checkpoint writes for a create of 3,000 on a folder, against 1,430 and
+ * 2,485 before gathering, counted under strace), or the session stops: a write that no step is about to join is not delayed,
  * and nothing any step waits for is held longer than that. Called with
  * |mu| held and a change to write. */
 static void gather(diy_writer *w, int64_t carried, int64_t took_ns,
                    int64_t ended_ns, int64_t changed_at_end) {
-  int64_t wait_ns = took_ns / GATHER_SHARE;
+  int64_t wait_ns = took_ns;
   if (wait_ns > GATHER_MAX_NS)
     wait_ns = GATHER_MAX_NS;
   int64_t deadline = ended_ns + wait_ns;

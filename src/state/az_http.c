@@ -197,7 +197,7 @@ int mp__az_request(mp_bucket *b, const char *method, const char *blob,
     }
     mp_strv_destroy(&xms);
     hs = curl_slist_append(hs, "Expect:"); /* not signed: no 100-continue */
-    CURL *h = mp__bucket_handle();
+    CURL *h = mp__bucket_handle(b);
     cc = mp__bucket_perform(h, method, url, &hs, data, len, r, cerr);
     curl_slist_free_all(hs);
     if (try == AZ_TRIES || !retryable(cc, r->status))

@@ -7,6 +7,7 @@
 #include "state/store.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,11 +28,44 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud) {
   return len;
 }
 
-CURL *mp__bucket_handle(void) {
+static void share_lock(CURL *h, curl_lock_data data, curl_lock_access how,
+                       void *ud) {
+  (void)h;
+  (void)how;
+  pthread_mutex_lock(&((mp_bucket *)ud)->share_mu[data]);
+}
+
+static void share_unlock(CURL *h, curl_lock_data data, void *ud) {
+  (void)h;
+  pthread_mutex_unlock(&((mp_bucket *)ud)->share_mu[data]);
+}
+
+void mp__bucket_share_open(mp_bucket *b) {
   mp__http_init();
+  for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
+    pthread_mutex_init(&b->share_mu[i], NULL);
+  b->share = curl_share_init();
+  if (b->share == NULL)
+    MP_BUG("curl_share_init failed");
+  curl_share_setopt(b->share, CURLSHOPT_LOCKFUNC, share_lock);
+  curl_share_setopt(b->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+  curl_share_setopt(b->share, CURLSHOPT_USERDATA, b);
+  curl_share_setopt(b->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+  curl_share_setopt(b->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+}
+
+void mp__bucket_share_close(mp_bucket *b) {
+  curl_share_cleanup(b->share); /* closes the kept connections */
+  b->share = NULL;
+  for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
+    pthread_mutex_destroy(&b->share_mu[i]);
+}
+
+CURL *mp__bucket_handle(mp_bucket *b) {
   CURL *h = curl_easy_init();
   if (h == NULL)
     MP_BUG("curl_easy_init failed");
+  curl_easy_setopt(h, CURLOPT_SHARE, b->share);
   return h;
 }
 

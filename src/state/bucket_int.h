@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 #include <libxml/tree.h>
+#include <pthread.h>
 
 #include "state/diy_obj.h"
 
@@ -68,10 +69,17 @@ struct mp_bucket {
   const char *root;   /* "s3://BUCKET[/PREFIX]": the root of every path */
   const char *prefix; /* "" or "PREFIX" (no slash at either end) */
   const char *where;  /* "s3://BUCKET": what errors name before a key */
+  /* The connections (and resolved names) every request of this store
+   * shares, so that requests reuse a kept-alive connection instead of
+   * opening one each: any thread may send (the loop thread, a write
+   * session's writer), so libcurl takes |share_mu| around the share. */
+  CURLSH *share;
+  pthread_mutex_t share_mu[CURL_LOCK_DATA_LAST];
 };
 
 /* Makes |b| the objects of its service; |b| is the head of the
- * service's own struct, with cl, root, prefix and where set. */
+ * service's own struct, with cl, root, prefix and where set. Its
+ * free closes the shared connections, then calls cl->free. */
 void mp__bucket_init(mp_bucket *b);
 
 static inline int mp__bucket_ok(const mp_bucket_reply *r) {
@@ -80,9 +88,12 @@ static inline int mp__bucket_ok(const mp_bucket_reply *r) {
 
 /* ==== one HTTP try (bucket_http.c) ==== */
 
-/* A new libcurl handle for one try, on which the service sets its own
- * options (signing). */
-CURL *mp__bucket_handle(void);
+/* A new libcurl handle for one try of |b|'s, on the connections |b|
+ * shares, on which the service sets its own options (signing). */
+CURL *mp__bucket_handle(mp_bucket *b);
+/* The connection share of |b| (mp__bucket_init), and its end. */
+void mp__bucket_share_open(mp_bucket *b);
+void mp__bucket_share_close(mp_bucket *b);
 /* Sends |method| to |url| on |h| with the headers |*hs| (a PUT adds its
  * content type to them) and the body |data|; fills |r| (status and
  * headers) and |cerr| (CURL_ERROR_SIZE bytes), and frees |h|. */

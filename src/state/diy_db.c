@@ -310,7 +310,7 @@ static void apply_one(mp_diy_update *u, const mp_store_change *ch,
   case MP_STORE_UPDATE:
   case MP_STORE_UPDATE_NEW:
     e = mp__diy_model_get(m, ch->res->row);
-    free(e->json);
+    mp__diy_model_bury(m, e->json, 0); /* the writer may be printing it */
     e->json = take(json, &e->len);
     e->features = mp__diy_features_of_resource(ch->res);
     if (ch->kind == MP_STORE_UPDATE_NEW) {

@@ -62,10 +62,15 @@ static int gunzip(const char *path, const char *in, size_t n, mp_buf *out,
   return 0;
 }
 
+/* Compresses with zlib's fastest level, not Pulumi's default (Go's
+ * gzip.DefaultCompression, zlib's 6): a checkpoint is rewritten whole for
+ * each group of steps, and on a checkpoint of 1,000 resources (473 KB)
+ * level 1 took 10.6-10.9 ms against 22.7-27.1 ms for level 6, for a file
+ * 19 % larger (21.5 KB against 18.1 KB). Any level reads the same. */
 static void gzip_into(const char *in, size_t n, mp_buf *out) {
   z_stream z;
   memset(&z, 0, sizeof(z));
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+  if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
                    Z_DEFAULT_STRATEGY) != Z_OK)
     MP_BUG("deflateInit2 failed");
   z.next_in = (Bytef *)in;

@@ -64,6 +64,15 @@ struct diy_stack {
    * changes it, and the model is then read again */
   char ident[96];
   int broken;      /* a write failed after changing the model */
+  /* set (under the writer's mutex) while the writer prints a snapshot
+   * of the model outside it: the texts and entries the model drops are
+   * kept in |grave| until the print is done (mp__diy_model_bury) */
+  int printing;
+  struct diy_grave {
+    void *p;
+    int is_entry;
+  } *grave;
+  size_t ngrave, gcap;
   /* mp_store_replace's transaction: the entries it replaces */
   diy_entry **old_res, **old_pend, **old_byrow;
   size_t old_nres, old_npend, old_rcap, old_pcap, old_byrow_cap;
@@ -188,6 +197,34 @@ void mp__diy_model_free(diy_stack *m);
 /* The versioned checkpoint of |m| (stack name |qualified|), compact. */
 void mp__diy_model_print(const diy_stack *m, const char *qualified,
                          mp_buf *out);
+
+/* What printing a model needs, taken from it at one moment, so that the
+ * 5 MB of a large stack are printed without holding the model: the
+ * small parts already printed and the entries' texts by reference (the
+ * model keeps them alive meanwhile: |printing| and mp__diy_model_bury). */
+typedef struct diy_snap_entry {
+  const char *json;
+  size_t len;
+  mp_pending_type type; /* of a pending operation */
+} diy_snap_entry;
+typedef struct diy_snap {
+  mp_buf head; /* up to the resources */
+  mp_buf tail; /* after the pending operations */
+  diy_snap_entry *res, *pend;
+  size_t nres, npend, rcap, pcap;
+} diy_snap;
+void mp__diy_snap_init(diy_snap *sn);
+void mp__diy_snap_destroy(diy_snap *sn);
+/* |sn| becomes a snapshot of |m| (sorted by the caller). */
+void mp__diy_snap_take(diy_snap *sn, const diy_stack *m,
+                       const char *qualified);
+/* Appends the checkpoint text of |sn| to |out|. */
+void mp__diy_snap_print(const diy_snap *sn, mp_buf *out);
+/* Frees |p| (an entry's text, or a diy_entry with its text when
+ * |is_entry|), or keeps it until the print under way ends. */
+void mp__diy_model_bury(diy_stack *m, void *p, int is_entry);
+/* The print under way ended: frees what it kept. */
+void mp__diy_model_unbury(diy_stack *m);
 /* Adds a resource (|pending| 0, at |ord|) or a pending operation of
  * |type|, taking |json| (needing |features|); returns its row. */
 int64_t mp__diy_model_add(diy_stack *m, char *json, size_t len, int64_t ord,

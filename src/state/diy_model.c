@@ -63,6 +63,8 @@ void mp__diy_model_free(diy_stack *m) {
   free_entries(m->pend, m->npend);
   free_entries(m->old_res, m->old_nres);
   free_entries(m->old_pend, m->old_npend);
+  mp__diy_model_unbury(m);
+  free(m->grave);
   free(m->byrow);
   free(m->old_byrow);
   free(m->project);
@@ -139,7 +141,7 @@ void mp__diy_model_remove(diy_stack *m, int64_t row) {
   else
     remove_from(m->res, &m->nres, e);
   m->byrow[row] = NULL;
-  mp__diy_entry_free(e);
+  mp__diy_model_bury(m, e, 1);
 }
 
 static int by_ord(const void *a, const void *b) {
@@ -318,8 +320,36 @@ static void put_extensions(mp_buf *b, const diy_stack *m) {
   if (!first) mp_buf_putc(b, '}');
 }
 
-void mp__diy_model_print(const diy_stack *m, const char *qualified,
-                         mp_buf *b) {
+void mp__diy_snap_init(diy_snap *sn) {
+  memset(sn, 0, sizeof(*sn));
+  mp_buf_init(&sn->head);
+  mp_buf_init(&sn->tail);
+}
+
+void mp__diy_snap_destroy(diy_snap *sn) {
+  mp_buf_destroy(&sn->head);
+  mp_buf_destroy(&sn->tail);
+  free(sn->res);
+  free(sn->pend);
+}
+
+static void snap_entries(diy_snap_entry **a, size_t *cap, diy_entry **from,
+                         size_t n) {
+  if (n > *cap) {
+    *cap = n;
+    *a = mp_xreallocarray(*a, n, sizeof(**a));
+  }
+  for (size_t i = 0; i < n; i++) {
+    (*a)[i].json = from[i]->json;
+    (*a)[i].len = from[i]->len;
+    (*a)[i].type = from[i]->type;
+  }
+}
+
+void mp__diy_snap_take(diy_snap *sn, const diy_stack *m,
+                       const char *qualified) {
+  mp_buf *b = &sn->head;
+  mp_buf_reset(b);
   unsigned f = 0;
   for (size_t i = 0; i < m->nres; i++)
     f |= m->res[i]->features;
@@ -341,25 +371,12 @@ void mp__diy_model_print(const diy_stack *m, const char *qualified,
       mp_buf_printf(b, ",\"state\":%s", m->secrets_state);
     mp_buf_putc(b, '}');
   }
-  if (m->nres) {
-    mp_buf_puts(b, ",\"resources\":[");
-    for (size_t i = 0; i < m->nres; i++) {
-      if (i)
-        mp_buf_putc(b, ',');
-      mp_buf_append(b, m->res[i]->json, m->res[i]->len);
-    }
-    mp_buf_putc(b, ']');
-  }
-  if (m->npend) {
-    mp_buf_puts(b, ",\"pending_operations\":[");
-    for (size_t i = 0; i < m->npend; i++) {
-      mp_buf_printf(b, "%s{\"resource\":", i ? "," : "");
-      mp_buf_append(b, m->pend[i]->json, m->pend[i]->len);
-      mp_buf_printf(b, ",\"type\":\"%s\"}",
-                    mp_pending_type_name(m->pend[i]->type));
-    }
-    mp_buf_putc(b, ']');
-  }
+  snap_entries(&sn->res, &sn->rcap, m->res, m->nres);
+  sn->nres = m->nres;
+  snap_entries(&sn->pend, &sn->pcap, m->pend, m->npend);
+  sn->npend = m->npend;
+  b = &sn->tail;
+  mp_buf_reset(b);
   mp_buf_puts(b, ",\"metadata\":");
   if (m->metadata)
     mp__json_print(m->metadata, 0, b);
@@ -367,4 +384,64 @@ void mp__diy_model_print(const diy_stack *m, const char *qualified,
     mp_buf_puts(b, "{}");
   put_extensions(b, m);
   mp_buf_puts(b, "}}}");
+}
+
+void mp__diy_snap_print(const diy_snap *sn, mp_buf *b) {
+  mp_buf_append(b, sn->head.data, sn->head.len);
+  if (sn->nres) {
+    mp_buf_puts(b, ",\"resources\":[");
+    for (size_t i = 0; i < sn->nres; i++) {
+      if (i)
+        mp_buf_putc(b, ',');
+      mp_buf_append(b, sn->res[i].json, sn->res[i].len);
+    }
+    mp_buf_putc(b, ']');
+  }
+  if (sn->npend) {
+    mp_buf_puts(b, ",\"pending_operations\":[");
+    for (size_t i = 0; i < sn->npend; i++) {
+      mp_buf_printf(b, "%s{\"resource\":", i ? "," : "");
+      mp_buf_append(b, sn->pend[i].json, sn->pend[i].len);
+      mp_buf_printf(b, ",\"type\":\"%s\"}",
+                    mp_pending_type_name(sn->pend[i].type));
+    }
+    mp_buf_putc(b, ']');
+  }
+  mp_buf_append(b, sn->tail.data, sn->tail.len);
+}
+
+void mp__diy_model_print(const diy_stack *m, const char *qualified,
+                         mp_buf *b) {
+  diy_snap sn;
+  mp__diy_snap_init(&sn);
+  mp__diy_snap_take(&sn, m, qualified);
+  mp__diy_snap_print(&sn, b);
+  mp__diy_snap_destroy(&sn);
+}
+
+void mp__diy_model_bury(diy_stack *m, void *p, int is_entry) {
+  if (!m->printing) {
+    if (is_entry)
+      mp__diy_entry_free(p);
+    else
+      free(p);
+    return;
+  }
+  if (m->ngrave == m->gcap) {
+    m->gcap = m->gcap ? m->gcap * 2 : 16;
+    m->grave = mp_xreallocarray(m->grave, m->gcap, sizeof(*m->grave));
+  }
+  m->grave[m->ngrave].p = p;
+  m->grave[m->ngrave++].is_entry = is_entry;
+}
+
+void mp__diy_model_unbury(diy_stack *m) {
+  m->printing = 0;
+  for (size_t i = 0; i < m->ngrave; i++) {
+    if (m->grave[i].is_entry)
+      mp__diy_entry_free(m->grave[i].p);
+    else
+      free(m->grave[i].p);
+  }
+  m->ngrave = 0;
 }

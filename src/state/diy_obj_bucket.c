@@ -244,6 +244,7 @@ static int b_writable(mp_diy_objs *o, mp_err *err) {
 
 static void b_free(mp_diy_objs *o) {
   mp_bucket *b = B(o);
+  mp__bucket_share_close(b);
   b->cl->free(b);
 }
 
@@ -261,4 +262,7 @@ static const mp_diy_objs_ops bucket_ops = {
     .free = b_free,
 };
 
-void mp__bucket_init(mp_bucket *b) { b->base.ops = &bucket_ops; }
+void mp__bucket_init(mp_bucket *b) {
+  b->base.ops = &bucket_ops;
+  mp__bucket_share_open(b);
+}

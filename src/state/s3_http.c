@@ -82,7 +82,7 @@ int mp__s3_request(mp_bucket *b, const char *method, const char *key,
   for (int attempt = 0; attempt < S3_ATTEMPTS; attempt++) {
     if (attempt > 0)
       backoff(attempt);
-    CURL *h = mp__bucket_handle();
+    CURL *h = mp__bucket_handle(b);
     struct curl_slist *hs = NULL;
     hs = curl_slist_append(hs, h_hash);
     if (h_token)

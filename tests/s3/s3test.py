@@ -91,7 +91,9 @@ def main():
     with open(logpath, "w") as log:
         proc, port = start(data, log)
         requests = os.path.join(top, "requests.log")
-        proxy = sigv4_proxy.Proxy(port, "S3RVER", log, requests)
+        connections = os.path.join(top, "connections.log")
+        open(connections, "w").close()
+        proxy = sigv4_proxy.Proxy(port, "S3RVER", log, requests, connections)
         try:
             # every request goes through the proxy that checks its SigV4
             endpoint = "http://127.0.0.1:%d" % proxy.port
@@ -100,6 +102,7 @@ def main():
                 "MP_TEST_S3_ENDPOINT": endpoint,
                 "MP_TEST_S3_DATA": data,
                 "MP_TEST_S3_REQUESTS": requests,
+                "MP_TEST_S3_CONNECTIONS": connections,
                 "MP_TEST_S3_URL": "s3://state?endpoint=%s&s3ForcePathStyle="
                                   "true&region=us-east-1" % endpoint,
                 "AWS_ACCESS_KEY_ID": "S3RVER",

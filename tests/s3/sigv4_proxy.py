@@ -67,16 +67,26 @@ def check(method, target, headers, body, secret):
 
 
 class Proxy:
-    def __init__(self, upstream_port, secret, log, requests=None):
-        """|requests|: a file name; each request appends "METHOD PATH"."""
+    def __init__(self, upstream_port, secret, log, requests=None,
+                 connections=None):
+        """|requests|: a file name; each request appends "METHOD PATH".
+        |connections|: a file name; each connection a client opens appends
+        a line (requests on a kept-alive connection do not)."""
         self.bad = 0
         self.good = 0
         self.requests = requests
+        self.connections = connections
         self.requests_mu = threading.Lock()
         proxy = self
 
         class H(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                super().setup()
+                if proxy.connections:
+                    with proxy.requests_mu, open(proxy.connections, "a") as f:
+                        f.write("%s:%d\n" % self.client_address)
 
             def handle_one(self):
                 n = int(self.headers.get("Content-Length") or 0)

@@ -125,10 +125,16 @@ mkdir -p "$T/many" && cd "$T/many"
 } >Pulumi.yaml
 "$MP" --backend "$URL" stack init dev >"$T/m.out" 2>&1 || fail "stack init: $(cat "$T/m.out")"
 before=$(wc -l <"$MP_TEST_S3_REQUESTS")
+conns_before=$(wc -l <"$MP_TEST_S3_CONNECTIONS")
 started=$SECONDS
 "$MP" --backend "$URL" up --yes --skip-preview --parallel 1 -s dev >"$T/m.out" 2>&1 || fail "up of 20: $(cat "$T/m.out")"
 took=$((SECONDS - started))
 n=$(($(wc -l <"$MP_TEST_S3_REQUESTS") - before))
+conns=$(($(wc -l <"$MP_TEST_S3_CONNECTIONS") - conns_before))
+# the requests of a process share kept-alive connections (the loop
+# thread's and the writer thread's alike), not one connection each
+[ "$conns" -le 4 ] && ok "$n requests on $conns connections" ||
+  fail "$n requests on $conns connections, expected a few kept alive"
 # the writer looks at its lock at most once a second, not before each
 # write (Pulumi's DIY backend looks only when it takes the lock)
 heads=$(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | grep -c "^HEAD /state/cli/.pulumi/locks/" || true)

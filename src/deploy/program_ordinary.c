@@ -143,6 +143,16 @@ void mp__deploy_use_replacement_ref(deploy *d, mp_resource *n,
   n->provider = mp_xasprintf("%s::%s", np->urn, np->id);
 }
 
+/* |p|'s diff (keys, changed keys, detailed diff) on |s|. */
+static void copy_diff(mp_step *s, const mp_step *p) {
+  mp_strv_copy(&s->keys, &p->keys);
+  mp_strv_copy(&s->diffs, &p->diffs);
+  for (size_t i = 0; i < p->detailed.len; i++)
+    mp_diff_add(&s->detailed, p->detailed.items[i].path,
+                p->detailed.items[i].kind, p->detailed.items[i].input_diff);
+  s->has_detailed = p->has_detailed;
+}
+
 /* A provider the program's run replaced: its create-replacement (the new
  * provider, made at setup) and replace steps, as Pulumi's ordinary step
  * generation gives it (step_generator.go continueStepsFromRefresh, then
@@ -154,12 +164,7 @@ static mp_step *replacement_step(const mp_step *p, const mp_resource *r,
   mp_step *s = mp_step_new(MP_OP_CREATE_REPLACEMENT, r->urn);
   s->old = mp_resource_dup(r);
   s->new_ = mp_resource_dup(np);
-  mp_strv_copy(&s->keys, &p->keys);
-  mp_strv_copy(&s->diffs, &p->diffs);
-  for (size_t i = 0; i < p->detailed.len; i++)
-    mp_diff_add(&s->detailed, p->detailed.items[i].path,
-                p->detailed.items[i].kind, p->detailed.items[i].input_diff);
-  s->has_detailed = p->has_detailed;
+  copy_diff(s, p);
   s->snap_index = -1;
   s->flags = MP_STEP_REPLY | MP_STEP_NO_WRITE | MP_STEP_NO_CALL |
              MP_STEP_VERBATIM;
@@ -199,12 +204,7 @@ mp_step *mp__deploy_program_ordinary(deploy *d, const mp_resource *r) {
   if (p->op == MP_OP_UPDATE && mp_type_is_provider(r->type))
     provider_updated(s->new_);
   mp__deploy_use_program_outputs(d, s->new_);
-  mp_strv_copy(&s->keys, &p->keys);
-  mp_strv_copy(&s->diffs, &p->diffs);
-  for (size_t i = 0; i < p->detailed.len; i++)
-    mp_diff_add(&s->detailed, p->detailed.items[i].path,
-                p->detailed.items[i].kind, p->detailed.items[i].input_diff);
-  s->has_detailed = p->has_detailed;
+  copy_diff(s, p);
   /* The state is made here, and the registry already holds the provider
    * the reads use: nothing to call or to load again. Written with the
    * refresh's snapshot (refresh.c). */

@@ -192,6 +192,7 @@ int main(int argc, char **argv) {
   mp_store_set_env(env_of);
   mp_ctx ctx;
   mp_ctx_init(&ctx);
+  mp_store_set_cancel(&ctx.interrupt);
   install_signals(&ctx);
   ctx.commands = commands;
   ctx.ncommands = MP_ARRAY_LEN(commands);

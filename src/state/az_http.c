@@ -162,8 +162,14 @@ int mp__az_request(mp_bucket *b, const char *method, const char *blob,
   CURLcode cc = CURLE_OK;
   char cerr[CURL_ERROR_SIZE];
   int tries = 0;
+  /* a request begun after a cancel (recording the end, unlocking) runs */
+  int cancellable = !mp__bucket_cancelled(1);
   for (int try = 1;; try++) {
     tries = try;
+    if (mp__bucket_cancelled(cancellable)) {
+      cc = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
     char date[40];
     http_date(date);
     mp_strv xms; /* signed: every x-ms-* header, sorted */
@@ -198,9 +204,11 @@ int mp__az_request(mp_bucket *b, const char *method, const char *blob,
     mp_strv_destroy(&xms);
     hs = curl_slist_append(hs, "Expect:"); /* not signed: no 100-continue */
     CURL *h = mp__bucket_handle(b);
-    cc = mp__bucket_perform(h, method, url, &hs, data, len, r, cerr);
+    cc = mp__bucket_perform(b, h, method, url, &hs, data, len, r, cerr,
+                            cancellable);
     curl_slist_free_all(hs);
-    if (try == AZ_TRIES || !retryable(cc, r->status))
+    if (cc == CURLE_ABORTED_BY_CALLBACK || try == AZ_TRIES ||
+        !retryable(cc, r->status))
       break;
     long ms = delay_ms(try, r->retry_after);
     if (ms < 0)
@@ -209,7 +217,10 @@ int mp__az_request(mp_bucket *b, const char *method, const char *blob,
     nanosleep(&ts, NULL);
   }
   int rc = 0;
-  if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
+  if (cc == CURLE_ABORTED_BY_CALLBACK) {
+    rc = mp__bucket_say_cancelled(b, "Azure", method, blob, err);
+    mp_buf_destroy(&r->body);
+  } else if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
     rc = mp_err_set(err, MP_EPROTO,
                     "the answer of Azure for 'azblob://%s/%s' is larger "
                     "than 2 GiB; check the domain",

@@ -5,11 +5,15 @@
 #include "state/blob_util.h"
 #include "state/bucket_int.h"
 #include "state/store.h"
+#include "state/store_int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 static size_t on_header(char *p, size_t size, size_t n, void *ud) {
   mp_bucket_reply *r = ud;
@@ -69,9 +73,74 @@ CURL *mp__bucket_handle(mp_bucket *b) {
   return h;
 }
 
-CURLcode mp__bucket_perform(CURL *h, const char *method, const char *url,
-                            struct curl_slist **hs, const char *data,
-                            size_t len, mp_bucket_reply *r, char *cerr) {
+int mp__bucket_stall_seconds(long *out, mp_err *err) {
+  *out = MP_BUCKET_STALL_SECONDS;
+  const char *v = mp__store_env("MINIPULUMI_BUCKET_STALL_SECONDS");
+  if (v == NULL)
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (!isdigit((unsigned char)*v) || *end || errno || n <= 0 || n > 86400)
+    return mp_err_set(err, MP_EINVAL,
+                      "MINIPULUMI_BUCKET_STALL_SECONDS must be a whole number "
+                      "of seconds from 1 to 86400, not '%s'",
+                      v);
+  *out = n;
+  return 0;
+}
+
+int mp__bucket_cancelled(int cancellable) {
+  return cancellable && mp__store_cancelled();
+}
+
+int mp__bucket_say_cancelled(const mp_bucket *b, const char *service,
+                             const char *method, const char *key,
+                             mp_err *err) {
+  return mp_err_set(err, MP_ECANCELED,
+                    "the %s request to %s for '%s/%s' was cancelled before "
+                    "it was answered; the object is as it was before it, or "
+                    "as that request left it if the server took it whole",
+                    method, service, b->where, key ? key : "");
+}
+
+/* How long a request in flight when the cancel comes may still take: a
+ * healthy server answers well within it (the write the cancelled
+ * operation is making lands whole), a stalled one is left. */
+#define CANCEL_GRACE_MS 2000
+
+typedef struct try_state {
+  int cancellable;
+  int64_t seen_ms; /* when the cancel was first seen; 0: not yet */
+} try_state;
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* libcurl calls it about once a second even while nothing moves; a
+ * non-zero answer ends the try (CURLE_ABORTED_BY_CALLBACK). */
+static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+                       curl_off_t un) {
+  (void)dt;
+  (void)dn;
+  (void)ut;
+  (void)un;
+  try_state *t = ud;
+  if (!mp__bucket_cancelled(t->cancellable))
+    return 0;
+  int64_t now = now_ms();
+  if (t->seen_ms == 0)
+    t->seen_ms = now;
+  return now - t->seen_ms >= CANCEL_GRACE_MS;
+}
+
+CURLcode mp__bucket_perform(const mp_bucket *b, CURL *h, const char *method,
+                            const char *url, struct curl_slist **hs,
+                            const char *data, size_t len, mp_bucket_reply *r,
+                            char *cerr, int cancellable) {
   mp_buf_reset(&r->body);
   r->etag[0] = r->last_modified[0] = r->error_code[0] = '\0';
   r->copy_status[0] = '\0';
@@ -83,6 +152,15 @@ CURLcode mp__bucket_perform(CURL *h, const char *method, const char *url,
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
   curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+  /* a server that takes the request and then says nothing */
+  curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
+                   b->stall_seconds > 0 ? b->stall_seconds
+                                        : (long)MP_BUCKET_STALL_SECONDS);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  try_state ts = {cancellable, 0};
+  curl_easy_setopt(h, CURLOPT_XFERINFODATA, &ts);
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MP_BLOB_MAX_BODY);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, mp__http_on_body);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &r->body);

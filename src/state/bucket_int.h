@@ -75,7 +75,16 @@ struct mp_bucket {
    * session's writer), so libcurl takes |share_mu| around the share. */
   CURLSH *share;
   pthread_mutex_t share_mu[CURL_LOCK_DATA_LAST];
+  /* A try that moves less than a byte a second for this long fails
+   * (MINIPULUMI_BUCKET_STALL_SECONDS, mp__bucket_stall_seconds). */
+  long stall_seconds;
 };
+
+/* The stall limit of every try, in seconds: MINIPULUMI_BUCKET_STALL_SECONDS
+ * if set (a whole number of seconds above 0, else MP_EINVAL), else
+ * MP_BUCKET_STALL_SECONDS. */
+#define MP_BUCKET_STALL_SECONDS 60
+int mp__bucket_stall_seconds(long *out, mp_err *err);
 
 /* Makes |b| the objects of its service; |b| is the head of the
  * service's own struct, with cl, root, prefix and where set. Its
@@ -96,10 +105,22 @@ void mp__bucket_share_open(mp_bucket *b);
 void mp__bucket_share_close(mp_bucket *b);
 /* Sends |method| to |url| on |h| with the headers |*hs| (a PUT adds its
  * content type to them) and the body |data|; fills |r| (status and
- * headers) and |cerr| (CURL_ERROR_SIZE bytes), and frees |h|. */
-CURLcode mp__bucket_perform(CURL *h, const char *method, const char *url,
-                            struct curl_slist **hs, const char *data,
-                            size_t len, mp_bucket_reply *r, char *cerr);
+ * headers) and |cerr| (CURL_ERROR_SIZE bytes), and frees |h|. The try
+ * ends with CURLE_OPERATION_TIMEDOUT when it stalls for b->stall_seconds
+ * and, if |cancellable|, with CURLE_ABORTED_BY_CALLBACK when the process
+ * was cancelled (mp_store_set_cancel) and the try has not ended within
+ * 2 s of it: a healthy server's answer is still taken. */
+CURLcode mp__bucket_perform(const mp_bucket *b, CURL *h, const char *method,
+                            const char *url, struct curl_slist **hs,
+                            const char *data, size_t len, mp_bucket_reply *r,
+                            char *cerr, int cancellable);
+/* 1 when a request begun before any cancel (|cancellable|) is to end:
+ * the process was cancelled since. Its error: "the request to SERVICE
+ * for 'WHERE/KEY' was cancelled ...", MP_ECANCELED. */
+int mp__bucket_cancelled(int cancellable);
+int mp__bucket_say_cancelled(const mp_bucket *b, const char *service,
+                             const char *method, const char *key,
+                             mp_err *err);
 /* Code and message of an <Error> answer (owned; NULL if none). */
 void mp__bucket_error_xml(const mp_bucket_reply *r, char **code,
                           char **msg);

@@ -153,7 +153,10 @@ static int rfc3339(int64_t secs, char *out, size_t n) {
   if ((int64_t)t != secs || gmtime_r(&t, &tm) == NULL || tm.tm_year < -1900 ||
       tm.tm_year > 9999 - 1900)
     return -1;
-  strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  /* four digits always, as Go's RFC 3339 writes a year: strftime's %Y
+   * gives "537" for the year 537 */
+  snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
+           tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
   return 0;
 }
 

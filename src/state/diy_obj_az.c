@@ -155,7 +155,8 @@ int mp__diy_objs_az(const char *url, mp_diy_objs **out, char **root,
   *out = NULL;
   *root = NULL;
   az_objs *o = mp_xcalloc(1, sizeof(*o));
-  if (mp__az_conf_parse(url, &o->c, err) < 0) {
+  if (mp__bucket_stall_seconds(&o->b.stall_seconds, err) != 0 ||
+      mp__az_conf_parse(url, &o->c, err) < 0) {
     free(o);
     return err->code;
   }

@@ -110,7 +110,8 @@ int mp__diy_objs_s3(const char *url, const char *home, mp_diy_objs **out,
   *out = NULL;
   *root = NULL;
   s3_objs *o = mp_xcalloc(1, sizeof(*o));
-  if (mp__s3_conf_parse(url, home, &o->c, err) < 0) {
+  if (mp__bucket_stall_seconds(&o->b.stall_seconds, err) != 0 ||
+      mp__s3_conf_parse(url, home, &o->c, err) < 0) {
     free(o);
     return err->code;
   }

@@ -79,9 +79,15 @@ int mp__s3_request(mp_bucket *b, const char *method, const char *key,
       c->token ? mp_xasprintf("x-amz-security-token: %s", c->token) : NULL;
   CURLcode cc = CURLE_OK;
   char cerr[CURL_ERROR_SIZE];
+  /* a request begun after a cancel (recording the end, unlocking) runs */
+  int cancellable = !mp__bucket_cancelled(1);
   for (int attempt = 0; attempt < S3_ATTEMPTS; attempt++) {
     if (attempt > 0)
       backoff(attempt);
+    if (mp__bucket_cancelled(cancellable)) {
+      cc = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
     CURL *h = mp__bucket_handle(b);
     struct curl_slist *hs = NULL;
     hs = curl_slist_append(hs, h_hash);
@@ -93,13 +99,17 @@ int mp__s3_request(mp_bucket *b, const char *method, const char *key,
      * sign that header, which is then not sent (S3 refuses it) */
     curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
     curl_easy_setopt(h, CURLOPT_USERPWD, userpwd);
-    cc = mp__bucket_perform(h, method, url, &hs, data, len, r, cerr);
+    cc = mp__bucket_perform(b, h, method, url, &hs, data, len, r, cerr,
+                            cancellable);
     curl_slist_free_all(hs);
     if (!retryable(cc, r->status))
       break;
   }
   int rc = 0;
-  if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
+  if (cc == CURLE_ABORTED_BY_CALLBACK) {
+    rc = mp__bucket_say_cancelled(b, "S3", method, key, err);
+    mp_buf_destroy(&r->body);
+  } else if (cc == CURLE_FILESIZE_EXCEEDED || cc == CURLE_WRITE_ERROR) {
     rc = mp_err_set(err, MP_EPROTO,
                     "the answer of S3 for 's3://%s/%s' is larger than 2 GiB; "
                     "check the endpoint",

@@ -42,6 +42,16 @@ const char *mp__store_env(const char *name) {
   return env_lookup ? env_lookup(name) : NULL;
 }
 
+/* Set once by the CLI before any store opens, like env_lookup: the bucket
+ * requests' progress callbacks read it (bucket_http.c). */
+static const volatile sig_atomic_t *cancel_flag;
+
+void mp_store_set_cancel(const volatile sig_atomic_t *flag) {
+  cancel_flag = flag;
+}
+
+int mp__store_cancelled(void) { return cancel_flag && *cancel_flag; }
+
 int mp_store_open(const char *url, mp_store **out, mp_err *err) {
   return mp_store_open_with(url, NULL, out, err);
 }

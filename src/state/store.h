@@ -10,6 +10,7 @@
 #ifndef MP_STORE_H
 #define MP_STORE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "engine/err.h"
@@ -117,6 +118,13 @@ char *mp_store_url_redact(const char *url);
  * s3:// store): the CLI passes getenv once at start, before any store is
  * opened; unset, no variable is read. */
 void mp_store_set_env(const char *(*lookup)(const char *name));
+/* The process's cancel flag (the CLI's SIGINT/SIGTERM flag), set once at
+ * start: a request of an s3:// or azblob:// store in flight when it turns
+ * non-zero is ended at once and fails with MP_ECANCELED (the object is
+ * then as it was, or as the last whole write left it). Requests begun
+ * after it (the ones that record how the operation ended and unlock) are
+ * made as usual. NULL: nothing cancels a request. */
+void mp_store_set_cancel(const volatile sig_atomic_t *flag);
 /* 0 if |s| can be written, else MP_EIO saying it is read-only (a SQLite
  * store whose file or folder is not writable opens read-only: reading
  * works, every write is refused with this error). */

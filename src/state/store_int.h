@@ -194,5 +194,7 @@ int mp__store_rename_entry(const char *json, int64_t row, const char *project,
 /* The value of environment variable |name| through the lookup the CLI set
  * (mp_store_set_env), or NULL. */
 const char *mp__store_env(const char *name);
+/* 1 once the flag of mp_store_set_cancel is set. */
+int mp__store_cancelled(void);
 
 #endif

@@ -51,6 +51,12 @@ for case in "startTime 1e300 not a whole number" "endTime -1e300 not a whole num
     expect_err "$3 $4" "what is wrong ($1 $2)"
   done
 done
+# a year before 1000 (found by fuzz_diy_history): four digits, as RFC
+# 3339 and Go's time.Format write it, not "537-05-03T..."
+set_field startTime -45210451021
+run stack history --json
+expect_rc 0 "history with a start in the year 537"
+expect_out '"startTime": "0537-05-03T21:22:59Z"' "a year of three digits in four"
 cp "$T/good.json" "$h"
 run stack history
 expect_rc 0 "history once repaired"

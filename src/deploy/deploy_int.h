@@ -232,6 +232,8 @@ int mp__deploy_analyze_stack(deploy *d);
 /* ---- events and the parts' hooks (hooks.c) ---- */
 /* Stamps |ev| (sequence, time, preview) and hands it to the sink. */
 void mp__deploy_emit(deploy *d, mp_event *ev);
+/* The same, and the update keeps it (mp__deploy_record) only if |keep|. */
+void mp__deploy_emit_kept(deploy *d, mp_event *ev, int keep);
 /* Keeps |ev| with the update (record.c): the store's events of the
  * update, emitted at |time_ms|. They are written in batches: when enough
  * wait, at every tick of the loop (100 ms: the console's live pages) and

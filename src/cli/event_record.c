@@ -11,7 +11,6 @@
  * (tests/cli/test_event_record.c compares them): a no-op `up` keeps two
  * events per resource, and the cJSON tree was most of their cost. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,13 +58,6 @@ static int has_details(const mp_step_meta *m) {
          (m->detailed_diff && m->detailed_diff->len);
 }
 
-/* |v| in digits if cJSON would print it so (see render.c); 0 if not. */
-static int put_integer(mp_buf *b, double v) {
-  if (!isfinite(v) || fabs(v) >= 1e15 || v != (double)(int64_t)v) return 0;
-  mp_buf_printf(b, "%lld", (long long)(int64_t)v);
-  return 1;
-}
-
 static void put_key_str(mp_buf *b, const char *key, const char *s) {
   mp_buf_printf(b, "\"%s\":", key);
   mp_json_put_string(b, s ? s : "", s ? strlen(s) : 0);
@@ -95,9 +87,9 @@ char *mp_cli_event_record(const mp_event *ev) {
   mp_buf b;
   mp_buf_init(&b);
   mp_buf_puts(&b, "{\"sequence\":");
-  int ok = put_integer(&b, (double)ev->sequence);
+  int ok = mp_cli_json_put_integer(&b, (double)ev->sequence);
   mp_buf_puts(&b, ",\"timestamp\":");
-  ok = ok && put_integer(&b, floor(ev->timestamp));
+  ok = ok && mp_cli_json_put_integer(&b, floor(ev->timestamp));
   if (!ok) { /* not plain integers: as cJSON prints them */
     mp_buf_destroy(&b);
     return mp_cli_event_record_general(ev);

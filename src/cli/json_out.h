@@ -18,6 +18,9 @@ cJSON *mp_cli_value_cjson(const mp_value *v, unsigned flags);
 /* Appends |j| as text: compact if |width| <= 0, else indented by |width|
  * spaces per level. */
 void mp_cli_cjson_print(const cJSON *j, int width, mp_buf *out);
+/* Appends |v| in digits if cJSON prints it so (an integer below 10^15)
+ * and returns 1; otherwise appends nothing and returns 0. */
+int mp_cli_json_put_integer(mp_buf *out, double v);
 /* Writes |j| to |f| as mp_cli_cjson_print does, then a newline, flushes
  * |f| and frees |j|. */
 void mp_cli_cjson_emit(FILE *f, cJSON *j, int width);

@@ -163,21 +163,23 @@ cJSON *mp_cli_value_cjson(const mp_value *v, unsigned flags) {
   }
 }
 
+int mp_cli_json_put_integer(mp_buf *out, double v) {
+  if (!isfinite(v) || fabs(v) >= 1e15 || v != (double)(int64_t)v) return 0;
+  char digits[24], *p = digits + sizeof(digits);
+  int64_t n = (int64_t)v;
+  uint64_t u = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
+  do *--p = (char)('0' + u % 10); while ((u /= 10) > 0);
+  if (n < 0) *--p = '-';
+  mp_buf_append(out, p, (size_t)(digits + sizeof(digits) - p));
+  return 1;
+}
+
 /* A number as cJSON prints it: an integer below 10^15 in digits (what
  * both its "%d" and its "%1.15g" give), anything else by cJSON itself.
  * Events are mostly integers; cJSON's printer formats every number with
  * snprintf and reads it back with sscanf. */
 static void put_cjson_number(const cJSON *j, mp_buf *out) {
-  double v = j->valuedouble;
-  if (isfinite(v) && fabs(v) < 1e15 && v == (double)(int64_t)v) {
-    char digits[24], *p = digits + sizeof(digits);
-    int64_t n = (int64_t)v;
-    uint64_t u = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
-    do *--p = (char)('0' + u % 10); while ((u /= 10) > 0);
-    if (n < 0) *--p = '-';
-    mp_buf_append(out, p, (size_t)(digits + sizeof(digits) - p));
-    return;
-  }
+  if (mp_cli_json_put_integer(out, j->valuedouble)) return;
   char *s = cJSON_PrintUnformatted(j);
   mp_buf_puts(out, s ? s : "null");
   cJSON_free(s);

@@ -80,9 +80,10 @@ struct diy_writer {
  * released) have come since it ended, or for as long as the last write
  * took (GATHER_MAX_NS at most; a quarter of it gathered less: 1,821
  * checkpoint writes for a create of 3,000 on a folder, against 1,430 and
- * 2,485 before gathering, counted under strace), or the session stops: a write that no step is about to join is not delayed,
- * and nothing any step waits for is held longer than that. Called with
- * |mu| held and a change to write. */
+ * 2,485 before gathering, counted under strace), or the session stops:
+ * a write that no step is about to join is not delayed, and nothing any
+ * step waits for is held longer than that. Called with |mu| held and a
+ * change to write. */
 static void gather(diy_writer *w, int64_t carried, int64_t took_ns,
                    int64_t ended_ns, int64_t changed_at_end) {
   int64_t wait_ns = took_ns;

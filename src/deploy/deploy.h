@@ -74,9 +74,10 @@ typedef struct mp_deploy_opts {
    * program registered, in registration order, and those for the run. */
   mp_snapshot **program_news_out;
   const mp_snapshot *program_news;
-  /* Internal to run_program.c: with steps.refresh_reads, whether the
-   * program is told that it runs in a preview (the refresh's own
-   * dry_run; the run itself is a preview). */
+  /* Internal to run_program.c: with tell_program_dry_run, whether the
+   * program is told that it runs in a preview (the refresh's or destroy's
+   * own dry_run; the run itself is a preview). */
+  int tell_program_dry_run;
   int program_dry_run;
   /* Likewise the program's stack outputs (NULL: none, or not all known). */
   mp_value **program_outputs_out;

@@ -124,9 +124,10 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
     ev.severity = "error";
     /* As Pulumi's preview reports a failed step (pkg/engine/plan.go,
      * previewActions.OnResourceStepPost, diag.GetPreviewFailedError). */
-    /* A refresh's run of its program fails as the refresh does. */
-    int preview = d->o->steps.refresh_reads ? d->o->program_dry_run
-                                            : d->o->dry_run;
+    /* A refresh's or destroy's run of its program fails as the
+     * operation does. */
+    int preview = d->o->tell_program_dry_run ? d->o->program_dry_run
+                                             : d->o->dry_run;
     char *text = preview ? mp_xasprintf("Preview failed: %s", msg) : NULL;
     mp__deploy_diag(d, "error", s->urn, text ? text : msg);
     free(text);

@@ -201,9 +201,9 @@ static void source_info(deploy *d, mp_source_info *si) {
   si->stack = o->stack.name;
   si->organization = o->organization ? o->organization : "organization";
   si->root_dir = o->root_dir;
-  /* A refresh's run of its program is told what the refresh is
-   * (run_program.c). */
-  si->dry_run = o->steps.refresh_reads ? o->program_dry_run : o->dry_run;
+  /* A refresh's or destroy's run of its program is told what the
+   * operation is (run_program.c). */
+  si->dry_run = o->tell_program_dry_run ? o->program_dry_run : o->dry_run;
   si->parallel = d->parallel;
   si->config = o->config;
   si->pulumi_version = o->pulumi_version;

@@ -55,8 +55,13 @@ static void preview_opts(const mp_deploy_opts *o, mp_deploy_opts *out,
     po.steps.refresh_excludes = o->steps.excludes;
     po.steps.refresh_target_dependents = o->steps.target_dependents;
     po.steps.refresh_exclude_dependents = o->steps.exclude_dependents;
-    po.program_dry_run = o->dry_run;
   }
+  /* The program is told what the operation is, as Pulumi's RefreshV2 and
+   * DestroyV2 (pkg/engine/refresh.go, destroy.go) run the update source
+   * with the operation's own DryRun: false in `refresh --yes` and
+   * `destroy --yes`, true in their previews. */
+  po.tell_program_dry_run = 1;
+  po.program_dry_run = o->dry_run;
   po.run_program = 0;
   po.refresh_first = 0;
   po.leave_memory = 0; /* the operation runs after it */

@@ -463,12 +463,15 @@ static int resolve_parallel(int flag) {
 /* Provider calls run on libuv's worker pool: 4 threads unless
  * UV_THREADPOOL_SIZE says otherwise when libuv first uses the pool, which
  * is after this (nothing before a deployment calls libuv). Sized for
- * |parallel| (libuv's cap is 1024); a size the user set wins, and with
- * `up --refresh` the first of the process's deployments decides. */
+ * |parallel| calls, and as many again for each of the two writes of a
+ * file:// or bucket stack that steps may wait on with their slots given
+ * back (the one under way and the next: stepexec.c); libuv's cap is
+ * 1024. A size the user set wins, and with `up --refresh` the first of
+ * the process's deployments decides. */
 static void size_thread_pool(int parallel) {
   char threads[16];
-  snprintf(threads, sizeof(threads), "%d",
-           parallel < 4 ? 4 : parallel > 1024 ? 1024 : parallel);
+  long n = 3L * parallel;
+  snprintf(threads, sizeof(threads), "%ld", n < 4 ? 4 : n > 1024 ? 1024 : n);
   setenv("UV_THREADPOOL_SIZE", threads, 0);
 }
 

@@ -25,6 +25,7 @@ typedef struct run {
    * result, both on the worker pool so that the loop goes on. */
   int64_t ticket;
   int finishing;   /* the result is written: only its completion is left */
+  int holds_slot;  /* counts in ex->calling */
   uv_work_t wait;  /* the wait for the result's ticket */
   mp_queue link; /* in |waiting| or |ready| */
 } run;
@@ -37,7 +38,13 @@ struct mp_stepexec { /* Owner: loop thread. */
   uv_idle_t drain;
   mp_queue waiting; /* chains not started yet */
   mp_queue ready;   /* runs whose step ended (or that were dropped) */
+  mp_queue resume;  /* runs whose next step waits for a slot */
   size_t running;   /* started (ready ones included) */
+  /* Runs that hold one of the |parallel| slots: from a step's start until
+   * its provider call is over. A step whose result is still being written
+   * (a file:// or bucket stack) makes no provider call and gives its slot
+   * back, so that the next steps' pending operations share that write. */
+  size_t calling;
   size_t queued;    /* waiting */
   int canceled;
   int draining;     /* drain() is running (it never nests) */
@@ -54,6 +61,7 @@ mp_stepexec *mp_stepexec_new(const mp_stepexec_opts *o) {
   mp_stepexec *ex = mp_xcalloc(1, sizeof(*ex));
   mp_queue_init(&ex->waiting);
   mp_queue_init(&ex->ready);
+  mp_queue_init(&ex->resume);
   ex->o = *o;
   if (ex->o.parallel < 1) ex->o.parallel = 1;
   uv_idle_init(o->loop, &ex->drain);
@@ -89,8 +97,20 @@ static void ready(run *r) {
   wake(r->ex);
 }
 
+static void take_slot(run *r) {
+  r->ex->calling++;
+  r->holds_slot = 1;
+}
+
+static void give_slot(run *r) {
+  if (!r->holds_slot) return;
+  r->ex->calling--;
+  r->holds_slot = 0;
+}
+
 static void chain_done(run *r, int failed) {
   mp_stepexec *ex = r->ex;
+  give_slot(r);
   ex->running--;
   if (ex->o.hooks.on_chain_done)
     ex->o.hooks.on_chain_done(ex->o.hooks.ud, r->chain, failed);
@@ -134,11 +154,23 @@ static void drain(mp_stepexec *ex) {
       else step_end(r);
       continue;
     }
-    if (mp_queue_empty(&ex->waiting) || (int)ex->running >= ex->o.parallel)
-      break;
+    if ((int)ex->calling >= ex->o.parallel) break;
+    /* a started chain's next step before a new chain */
+    r = pop_run(&ex->resume);
+    if (r) {
+      if (ex->canceled) {
+        chain_done(r, -1);
+        continue;
+      }
+      take_slot(r);
+      step_begin(r);
+      continue;
+    }
+    if (mp_queue_empty(&ex->waiting)) break;
     r = pop_run(&ex->waiting);
     ex->queued--;
     ex->running++;
+    take_slot(r);
     step_begin(r);
   }
   ex->draining = 0;
@@ -154,8 +186,8 @@ void mp_stepexec_cancel(mp_stepexec *ex) {
   /* A chain submitted while there was room for it counts as started: its
    * first step begins on the loop's next turn, as it would have had it
    * begun inside the submit. The chains waiting for room are dropped. */
-  size_t room = (size_t)ex->o.parallel > ex->running
-                    ? (size_t)ex->o.parallel - ex->running
+  size_t room = (size_t)ex->o.parallel > ex->calling
+                    ? (size_t)ex->o.parallel - ex->calling
                     : 0;
   mp_queue keep;
   mp_queue_init(&keep);
@@ -429,6 +461,7 @@ static void step_end(run *r) {
     step_finish(r);
     return;
   }
+  give_slot(r); /* the drain that called us starts the next chain */
   int rc = uv_queue_work(ex->o.loop, &r->wait, wait_cb, after_wait_cb);
   if (rc < 0) { /* wait here */
     r->rc = mp_store_wait(ex->o.store, r->ticket, &r->err);
@@ -459,6 +492,11 @@ static void step_finish(run *r) {
   r->next++;
   if (r->next >= r->chain->len || ex->canceled) {
     chain_done(r, r->next >= r->chain->len ? 0 : -1);
+    return;
+  }
+  if (!r->holds_slot) {
+    mp_queue_push(&ex->resume, &r->link);
+    wake(ex);
     return;
   }
   step_begin(r);

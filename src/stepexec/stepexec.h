@@ -1,6 +1,7 @@
 /* The step executor (docs/architecture.md, "From the program to the
- * state", step 6): runs chains of steps, at most
- * |parallel| chains at once. Provider calls run on the libuv worker pool;
+ * state", step 6): runs chains of steps, at most |parallel| of them in
+ * a step's provider call at once (a step whose result is still being
+ * written gives its slot back). Provider calls run on the libuv worker pool;
  * everything else — the scheduling, the state writes (a pending operation
  * before a world-changing call, the result after it, each one short
  * transaction) and the callbacks — runs on the loop thread, which owns the

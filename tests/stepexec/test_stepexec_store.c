@@ -233,9 +233,83 @@ static void test_pending_then_result(void) {
   fx_close(&f);
 }
 
+/* The order of steps' starts and chains' ends (loop thread). */
+static mp_strv g_order;
+
+static void order_step(void *ud, mp_event_kind kind, const mp_step *s,
+                       const char *msg) {
+  (void)ud;
+  (void)msg;
+  if (kind != MP_EVENT_RESOURCE_PRE) return;
+  char *n = name_of(s->urn);
+  mp_strv_push_take(&g_order, mp_xasprintf("start %s", n));
+  free(n);
+}
+
+static void order_done(void *ud, mp_chain *c, int failed) {
+  on_chain_done(ud, c, failed);
+  char *n = name_of(c->steps[0]->urn);
+  mp_strv_push_take(&g_order, mp_xasprintf("end %s", n));
+  free(n);
+}
+
+/* Two independent creates at --parallel 1. On SQLite a step's result is
+ * durable when it is applied, so the first chain ends before the second
+ * starts. On a folder the result is written in the background: the step
+ * makes no provider call meanwhile, so it gives its slot back and the
+ * second create starts (its pending operation can share that write)
+ * before the first chain ends; the provider still sees one call at a
+ * time (on_call: the loop reads the store inside each). */
+static void test_slot_given_back_while_writing(void) {
+  st_fx f;
+  fx_open(&f);
+  mp_strv_init(&g_order);
+  mp_stepexec_close(f.ex);
+  mp_stepexec_opts o = {0};
+  o.loop = &f.loop;
+  o.parallel = 1;
+  o.store = f.u;
+  o.registry = f.reg;
+  o.hooks.ud = &f;
+  o.hooks.on_step = order_step;
+  o.hooks.on_chain_done = order_done;
+  f.ex = mp_stepexec_new(&o);
+  mp_chain *pc = mp_chain_new(NULL); /* the provider, on its own first */
+  mp_resource *prov = f.olds->res[0];
+  mp_chain_push(pc, step(MP_OP_SAME, mp_resource_dup(prov),
+                         mp_resource_dup(prov), MP_STEP_PROVIDER_RES));
+  mp_stepexec_submit(f.ex, pc);
+  uv_run(&f.loop, UV_RUN_DEFAULT);
+  mp_strv_destroy(&g_order);
+  mp_strv_init(&g_order);
+  const char *names[] = {"a", "x"};
+  for (int i = 0; i < 2; i++) {
+    mp_chain *c = mp_chain_new(NULL);
+    mp_chain_push(c, step(MP_OP_CREATE, NULL, custom(names[i]), 0));
+    mp_stepexec_submit(f.ex, c);
+  }
+  uv_run(&f.loop, UV_RUN_DEFAULT);
+  CHECK(f.done.len == 3);
+  CHECK(g_order.len == 4);
+  if (g_order.len == 4) {
+    CHECK_STR(g_order.items[0], "start a");
+    CHECK_STR(g_order.items[1], g_folder ? "start x" : "end a");
+    CHECK_STR(g_order.items[2], g_folder ? "end a" : "start x");
+    CHECK_STR(g_order.items[3], "end x");
+  }
+  CHECK(f.views.len == 2);
+  char *end = view(&f);
+  CHECK_STR(end, "default,a,x,b /"); /* b: no step touched it */
+  free(end);
+  mp_strv_destroy(&g_order);
+  fx_close(&f);
+}
+
 int main(void) {
   RUN(test_pending_then_result);
+  RUN(test_slot_given_back_while_writing);
   g_folder = 1;
   RUN(test_pending_then_result);
+  RUN(test_slot_given_back_while_writing);
   return mp_test_summary();
 }

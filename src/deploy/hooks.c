@@ -116,9 +116,11 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.meta.provider = s->provider;
   ev.urn = s->urn;
   ev.message = msg;
-  if (kind == MP_EVENT_RES_OUTPUTS && s->new_)
+  /* A refresh before the diff is not the resource's final state: the
+   * step after it is. */
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && !in_update)
     mp__deploy_written(d, s->new_->urn);
-  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && d->o->plan &&
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && !in_update && d->o->plan &&
       !d->o->plan->applying)
     mp_plan_record_outputs(d->o->plan, s->new_->urn, s->new_->outputs);
   /* Default providers are internal, as with Pulumi: not counted. */

@@ -733,7 +733,9 @@ static int refresh_before_diff(mp_stepgen *sg, long oi, const mp_resource *st,
     free(s->provider); /* configured as the program does */
     s->provider = mp_xstrdup(st->provider);
   }
-  int rc = sg->refresh(sg->refresh_ud, s, err);
+  /* A pending replacement is not read (step.go RefreshStep.Apply). */
+  s->refresh_result = MP_OP_SAME;
+  int rc = old->pending_replacement ? 0 : sg->refresh(sg->refresh_ud, s, err);
   if (rc < 0) {
     mp_step_free(s);
     return rc;

@@ -288,11 +288,6 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     src = mp_import_source_new(r->f->import);
   else if (r->kind == MP_DEPLOY_UPDATE || r->f->run_program)
     rc = mp_cli_source_new(ctx, r->stack, r->f->client, &src, err);
-  /* up --refresh --run-program: the refresh's own run of the program */
-  mp_source *refresh_src = NULL;
-  if (rc == 0 && r->kind == MP_DEPLOY_UPDATE && !r->f->import &&
-      r->f->run_program && r->f->refresh)
-    rc = mp_cli_source_new(ctx, r->stack, r->f->client, &refresh_src, err);
   /* A YAML program's nodes go once analysed; its state is memory only. */
   int memory_only = last && mp_yaml_source_last_use(src);
   if (rc == 0) rc = mp_cli_plugin_host_new(ctx, r->stack, r->config,
@@ -325,7 +320,6 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
     o.stack = mp_cli_ref(ctx, r->stack);
     o.crypter = r->pp ? &r->crypter : NULL;
     o.source = src;
-    o.refresh_program = refresh_src;
     o.providers = mp_cli_providers_factory(&provs);
     o.config = r->config;
     o.root_dir = ctx->project->dir;
@@ -387,7 +381,6 @@ static int deploy_once(run *r, int dry_run, int digest_mode, int last,
   mp_cli_providers_destroy(&provs);
   /* A Node.js host has a server to stop. */
   if (src && !(leave && memory_only)) src->vt->free(src);
-  if (refresh_src) refresh_src->vt->free(refresh_src);
   mp_policy_run_stop(&policy);
   mp_plugin_host_shutdown(plugins);
   if (s.display) {

@@ -61,15 +61,13 @@ typedef struct mp_deploy_opts {
   int debug; /* -d/--debug: the programs' debug-level logs become events */
   int serial_stepgen;    /* Check and Diff one registration at a time, on
                             the generator's thread (to compare) */
-  int refresh_first;     /* up --refresh */
+  int refresh_first;     /* up --refresh (with run_program: each resource
+                            is refreshed before its diff, in the update's
+                            one run of the program) */
   /* refresh and destroy --run-program (run_program.c): |source| runs first,
    * as a preview, and the providers it registers (their inputs) stand in
    * for the recorded ones during the refresh or destroy. */
   int run_program;
-  /* up --refresh --run-program: a second run of the program (a source of
-   * its own: a source runs once) for the refresh's providers; NULL:
-   * --run-program has no effect on up, as with Pulumi without --refresh. */
-  mp_source *refresh_program;
   /* Internal to run_program.c: where the preview leaves the states the
    * program registered, in registration order, and those for the run. */
   mp_snapshot **program_news_out;

@@ -97,7 +97,13 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.kind = kind;
   /* A refresh's outputs event says what the read found (update, same or
    * delete), as Pulumi's do; its start said `refresh`. */
-  ev.meta.op = kind == MP_EVENT_RES_OUTPUTS && s->op == MP_OP_REFRESH
+  /* Not in up --refresh --run-program, whose refresh steps are neither
+   * counted nor shown by their result (Pulumi's update counts a refresh
+   * step by its op only when the operation is a refresh, and a
+   * RefreshStep is not logical: engine/update.go OnResourceStepPost). */
+  int in_update = (s->flags & MP_STEP_REFRESH_WRITES) != 0;
+  ev.meta.op = kind == MP_EVENT_RES_OUTPUTS && s->op == MP_OP_REFRESH &&
+                       !in_update
                    ? s->refresh_result : s->op;
   ev.meta.urn = s->urn;
   ev.meta.type = st ? st->type : "";
@@ -110,13 +116,15 @@ static void on_step(void *ud, mp_event_kind kind, const mp_step *s,
   ev.meta.provider = s->provider;
   ev.urn = s->urn;
   ev.message = msg;
-  if (kind == MP_EVENT_RES_OUTPUTS && s->new_)
+  /* A refresh before the diff is not the resource's final state: the
+   * step after it is. */
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && !in_update)
     mp__deploy_written(d, s->new_->urn);
-  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && d->o->plan &&
+  if (kind == MP_EVENT_RES_OUTPUTS && s->new_ && !in_update && d->o->plan &&
       !d->o->plan->applying)
     mp_plan_record_outputs(d->o->plan, s->new_->urn, s->new_->outputs);
   /* Default providers are internal, as with Pulumi: not counted. */
-  if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical &&
+  if (kind == MP_EVENT_RES_OUTPUTS && ev.meta.logical && !in_update &&
       !mp_urn_is_default_provider(s->urn) && read_counts(s)) {
     d->res->counts[ev.meta.op]++;
   }

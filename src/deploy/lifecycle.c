@@ -274,6 +274,13 @@ static int lock_and_reload(deploy *d, int64_t mark, mp_err *err) {
   return 0;
 }
 
+/* up --refresh --run-program: the step generator's read of a resource
+ * before its diff (stepgen.h refresh_before_diff). */
+static int refresh_now(void *ud, mp_step *s, mp_err *err) {
+  deploy *d = ud;
+  return mp_stepexec_refresh_now(d->registry, s, err);
+}
+
 static int setup(deploy *d, mp_err *err) {
   const mp_deploy_opts *o = d->o;
   d->parallel = o->parallel > 0 ? o->parallel : mp_deploy_default_parallel();
@@ -315,6 +322,8 @@ static int setup(deploy *d, mp_err *err) {
   so.plan = o->plan ? &o->plan->hook : NULL;
   so.analyze = o->n_policy_packs ? mp__deploy_analyze : NULL;
   so.analyze_ud = d;
+  so.refresh = refresh_now;
+  so.refresh_ud = d;
   d->sg = mp_stepgen_new(&so, d->snap, d->registry);
   create_parts(d);
   return 0;
@@ -511,6 +520,17 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   if ((o->kind != MP_DEPLOY_UPDATE && o->kind != MP_DEPLOY_DESTROY) ||
       !o->refresh_first)
     return mp__deploy_run_one(o, res, err);
+  /* up --refresh --run-program (and preview's): the program runs once,
+   * and each registered custom resource is refreshed before its diff
+   * (deployment_executor.go Execute skips its up-front refresh when
+   * RefreshProgram is set; stepgen.h refresh_before_diff). */
+  if (o->kind == MP_DEPLOY_UPDATE && o->run_program) {
+    mp_deploy_opts uo = *o;
+    uo.refresh_first = 0;
+    uo.run_program = 0;
+    uo.steps.refresh_before_diff = 1;
+    return mp__deploy_run_one(&uo, res, err);
+  }
   /* up --refresh and destroy --refresh: refresh everything first, then
    * update (or destroy) from the result. */
   mp_deploy_opts ro = *o;
@@ -521,30 +541,12 @@ int mp_deploy_run(const mp_deploy_opts *o, mp_deploy_result *res,
   ro.steps.targets = ro.steps.excludes = ro.steps.replaces = NULL;
   ro.leave_memory = 0; /* the update runs after it */
   ro.plan = NULL; /* a plan is about the update's steps */
-  /* up --refresh --run-program (Pulumi's UpdateOptions.RefreshProgram):
-   * the refresh configures the providers as the program does. */
-  mp_snapshot *news = NULL;
-  mp_value *outs = NULL;
-  mp_program_steps *steps = NULL;
-  int rc = 0;
-  if (o->kind == MP_DEPLOY_UPDATE && o->run_program && o->refresh_program) {
-    mp_deploy_opts po = *o;
-    po.source = o->refresh_program;
-    rc = mp__deploy_program_preview(&po, res, &news, &outs, &steps, err);
-    ro.program_news = news;
-    ro.program_outputs = outs;
-    ro.program_steps = steps;
-  }
-  if (rc == 0 && !res->failed) rc = mp__deploy_run_one(&ro, res, err);
-  if (news) mp_snapshot_free(news);
-  mp_value_free(outs);
-  mp__deploy_program_steps_free(steps);
+  int rc = mp__deploy_run_one(&ro, res, err);
   if (rc < 0 || res->failed) return rc;
   mp_deploy_result rres = *res;
   mp_deploy_opts uo = *o;
   uo.refresh_first = 0;
   uo.run_program = 0;
-  uo.refresh_program = NULL;
   rc = mp__deploy_run_one(&uo, res, err);
   res->counts[MP_OP_REFRESH] += rres.counts[MP_OP_REFRESH];
   return rc;

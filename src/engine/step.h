@@ -32,7 +32,11 @@ enum mp_step_flags {
   /* Refresh/read of an external resource. */
   MP_STEP_EXTERNAL = 1 << 7,
   /* Nothing to write: the state was already carried forward. */
-  MP_STEP_NO_WRITE = 1 << 8
+  MP_STEP_NO_WRITE = 1 << 8,
+  /* up --refresh --run-program: a refresh read before the resource's
+   * diff, its result given; it writes the refreshed state over the old
+   * row (the next step removes it when the read found it gone). */
+  MP_STEP_REFRESH_WRITES = 1 << 9
 };
 
 typedef struct mp_step {
@@ -46,6 +50,10 @@ typedef struct mp_step {
   mp_strv diffs;      /* changed keys */
   mp_diff detailed;
   int has_detailed;
+  /* up --refresh --run-program: the row of the prior state that the
+   * refresh before this step found gone, removed with this step's write
+   * (so the snapshot never lacks what others refer to); 0: none. */
+  int64_t gone_row;
   /* Filled by the executor. */
   int64_t pending_row;
   /* Refresh: what the read found (MP_OP_SAME, MP_OP_UPDATE, MP_OP_DELETE

@@ -495,6 +495,10 @@ static int do_refresh(mp_registry *registry, mp_step *s, mp_err *err) {
   return call_end(s, &c, rc);
 }
 
+int mp_stepexec_refresh_now(mp_registry *registry, mp_step *s, mp_err *err) {
+  return do_refresh(registry, s, err);
+}
+
 static int delete_like(mp_registry *registry, const mp_stepexec_hooks *h,
                        mp_step *s, int ignore_protect, mp_err *err) {
   const mp_resource *o = s->old;

@@ -255,10 +255,18 @@ static int same_unchanged(const mp_step *s) {
 
 static void success_changes(changes *ch, mp_step *s) {
   if (s->pending_row) add(ch, MP_STORE_PENDING_REMOVE, NULL, s->pending_row);
+  if (s->gone_row) add(ch, MP_STORE_DELETE, NULL, s->gone_row);
   if (s->flags & MP_STEP_NO_WRITE) return;
   switch (s->op) {
-  case MP_OP_REPLACE:
   case MP_OP_REFRESH: /* written once, at the end of the refresh */
+    if (!(s->flags & MP_STEP_REFRESH_WRITES) || s->old == NULL ||
+        s->old->row == 0)
+      break;
+    if (s->new_ == NULL) break; /* gone: the next step's gone_row */
+    s->new_->row = s->old->row;
+    add(ch, MP_STORE_UPDATE, s->new_, 0);
+    break;
+  case MP_OP_REPLACE:
     break;
   case MP_OP_SAME:
     if (s->flags & MP_STEP_SKIPPED_CREATE) break;

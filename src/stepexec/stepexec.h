@@ -69,6 +69,13 @@ size_t mp_stepexec_busy(const mp_stepexec *ex);
  * on_chain_done -1 on a later turn of the loop), running chains stop after
  * their current step. */
 void mp_stepexec_cancel(mp_stepexec *ex);
+/* up --refresh --run-program: reads refresh step |s| now, on the calling
+ * thread (the step generator's, which then diffs against the result, as
+ * Pulumi's continueStepsFromRefresh does): s->new_ becomes the refreshed
+ * state, or NULL when the read found the resource gone, and
+ * s->refresh_result what the read found. Touches only |s| and
+ * |registry|. 0 or an MP_E code with |err|. */
+int mp_stepexec_refresh_now(mp_registry *registry, mp_step *s, mp_err *err);
 /* Closes |ex|'s handle; its memory is freed in the close callback, so the
  * loop must run once more. It must not be busy. NULL is fine. */
 void mp_stepexec_close(mp_stepexec *ex);

@@ -104,9 +104,11 @@ mp_sg_ahead *mp_stepgen_ahead_new(const mp_stepgen *sg, const mp_goal *g) {
     return NULL;
   }
   const mp_resource *old = oi >= 0 ? sg->olds->res[oi] : NULL;
-  /* refresh --run-program reads it instead (stepgen.c gen_refresh). */
+  /* refresh --run-program reads it instead (stepgen.c gen_refresh), and
+   * up --refresh --run-program diffs against what it reads first
+   * (refresh_before_diff). */
   if (old && (old->external || old->pending_replacement || old->taint ||
-              (sg->read_sel && sg->read_sel[oi]) ||
+              (sg->read_sel && sg->read_sel[oi]) || sg->refresh ||
               mp_targets_any(&sg->replaces, urn))) {
     free(urn);
     return NULL;

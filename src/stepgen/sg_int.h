@@ -55,6 +55,11 @@ struct mp_stepgen {
    * is answered by a read (NULL: none is). */
   unsigned char *read_sel;
   int refresh_mode; /* opts.refresh_reads */
+  /* opts.refresh_before_diff with its read (NULL: not this mode) */
+  int (*refresh)(void *ud, mp_step *s, mp_err *err);
+  void *refresh_ud;
+  int64_t gone_row; /* the row the refresh of the registration being
+                       decided found gone (register_one hands it on) */
   int preview_failed;
   int plain;           /* no --target, no --exclude: calls may run ahead */
   mp_sg_ahead *ahead;  /* the calls made ahead for the registration being

@@ -89,6 +89,10 @@ mp_stepgen *mp_stepgen_new(const mp_stepgen_opts *o, const mp_snapshot *olds,
     if (!r->delete_) mp_map_put(&sg->old_live, r->urn, (void *)(i + 1));
   }
   sg->refresh_mode = o->refresh_reads;
+  if (o->refresh_before_diff) {
+    sg->refresh = o->refresh;
+    sg->refresh_ud = o->refresh_ud;
+  }
   if (o->refresh_reads) select_reads(sg, o);
   return sg;
 }
@@ -652,15 +656,19 @@ static int gen_read(mp_stepgen *sg, long oi, mp_resource *st, mp_chain *c) {
  * the program's options with the prior id, inputs and outputs. A provider
  * the preview cannot name (a new one) is left to the refresh that
  * follows, which reads with the recorded provider. */
-static int reads_here(const mp_stepgen *sg, long oi, const mp_resource *st) {
-  if (oi < 0 || !sg->read_sel || !sg->read_sel[oi] || !st->custom ||
-      mp_type_is_provider(st->type) || st->provider == NULL)
-    return 0;
+static int provider_known(const char *ref) {
   mp_provider_ref pr;
-  if (mp_provider_ref_parse(st->provider, &pr, NULL) < 0) return 0;
+  if (ref == NULL || mp_provider_ref_parse(ref, &pr, NULL) < 0) return 0;
   int known = pr.id && pr.id[0] && strcmp(pr.id, MP_UNKNOWN_SENTINEL) != 0;
   mp_provider_ref_destroy(&pr);
   return known;
+}
+
+static int reads_here(const mp_stepgen *sg, long oi, const mp_resource *st) {
+  if (oi < 0 || !sg->read_sel || !sg->read_sel[oi] || !st->custom ||
+      mp_type_is_provider(st->type))
+    return 0;
+  return provider_known(st->provider);
 }
 
 static int gen_refresh(mp_stepgen *sg, long oi, const mp_resource *st,
@@ -701,6 +709,47 @@ static int gen_refresh_other(mp_stepgen *sg, long oi, const mp_resource *st,
   s->flags |= MP_STEP_NO_CALL | MP_STEP_VERBATIM;
   free(s->provider);
   s->provider = NULL;
+  return 0;
+}
+
+/* up --refresh --run-program: prior custom resource |oi| is read before
+ * its step is decided (step_generator.go generateSteps: a RefreshStep for
+ * a registered custom non-provider resource with an old state, then
+ * continueStepsFromRefresh against what it read). The read is made here,
+ * with the provider the program registered (the recorded one if the
+ * registry does not know it), as refresh --run-program reads
+ * (gen_refresh); the refreshed state keeps its recorded provider. The
+ * chain's refresh step carries its
+ * result (the executor shows it and writes it over the old row, without
+ * reading again), and the decision that follows sees the refreshed state
+ * as the prior one. Returns 1 when the read found the resource gone (it
+ * is then created), 0, or an MP_E code with |err|. */
+static int refresh_before_diff(mp_stepgen *sg, long oi, const mp_resource *st,
+                               mp_chain *c, mp_err *err) {
+  const mp_resource *old = mp__sg_old_at(sg, (size_t)oi);
+  mp_step *s = mk_step(MP_OP_REFRESH, st->urn, old, old, 0);
+  mp_err ignored;
+  if (st->provider && mp_registry_get(sg->registry, st->provider, &ignored)) {
+    free(s->provider); /* configured as the program does */
+    s->provider = mp_xstrdup(st->provider);
+  }
+  /* A pending replacement is not read (step.go RefreshStep.Apply). */
+  s->refresh_result = MP_OP_SAME;
+  int rc = old->pending_replacement ? 0 : sg->refresh(sg->refresh_ud, s, err);
+  if (rc < 0) {
+    mp_step_free(s);
+    return rc;
+  }
+  s->flags |= MP_STEP_NO_CALL | MP_STEP_VERBATIM | MP_STEP_REFRESH_WRITES;
+  mp_resource *now = s->new_ ? mp_resource_dup(s->new_) : NULL;
+  mp_chain_push(c, s);
+  if (now == NULL) {
+    sg->status[oi] = OLD_CLAIMED; /* its row goes with the next step */
+    sg->gone_row = old->row;
+    return 1;
+  }
+  mp_resource_free(sg->cur[oi]);
+  sg->cur[oi] = now;
   return 0;
 }
 
@@ -828,6 +877,12 @@ static int decide(mp_stepgen *sg, mp_goal *g, long oi, mp_resource *st,
   if (reads_here(sg, oi, st)) return gen_refresh(sg, oi, st, c);
   if (sg->refresh_mode && st->custom && !mp_type_is_provider(st->type))
     return gen_refresh_other(sg, oi, st, c);
+  if (sg->refresh && old && st->custom && !mp_type_is_provider(st->type)) {
+    rc = refresh_before_diff(sg, oi, st, c, err);
+    if (rc < 0) return rc;
+    oi = rc == 1 ? -1 : oi;
+    old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
+  }
   /* An import unless the old state already is that object: its import
    * id, or for a resource never imported its id, names the goal's. */
   const char *had = old ? (old->import_id ? old->import_id : old->id) : NULL;
@@ -995,7 +1050,9 @@ static int register_one(mp_stepgen *sg, mp_goal *g, void *reg, mp_chain **out,
   mp_chain *c = mp_chain_new(reg);
   c->dbr = g->dbr;
   int targeted = 1;
+  sg->gone_row = 0;
   rc = decide(sg, g, oi, st, c, diags, &targeted, err);
+  if (rc == 0 && sg->gone_row && c->len > 1) c->steps[1]->gone_row = sg->gone_row;
   if (rc == 0 && sg->plan) {
     const mp_resource *old = oi >= 0 ? mp__sg_old_at(sg, (size_t)oi) : NULL;
     /* A custom resource the targets leave out is held to the plan with its

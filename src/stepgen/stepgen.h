@@ -71,6 +71,17 @@ typedef struct mp_stepgen_opts {
   int refresh_reads;
   const mp_strv *refresh_targets, *refresh_excludes;
   int refresh_target_dependents, refresh_exclude_dependents;
+  /* up --refresh --run-program (deploy/lifecycle.c): the update's one
+   * run of the program refreshes each registered custom resource (not a
+   * provider) that has a prior state before deciding its step, and
+   * decides against what the read found (step_generator.go generateSteps
+   * with refresh = Refresh && RefreshProgram in updateMode, then
+   * continueStepsFromRefresh): a resource the read found gone is
+   * created. |refresh| reads the refresh step it is given now, on the
+   * generator's thread (stepexec.h mp_stepexec_refresh_now). */
+  int refresh_before_diff;
+  int (*refresh)(void *ud, mp_step *s, mp_err *err);
+  void *refresh_ud;
   /* Policy packs (the deployment's analysis, deploy/policy.c): called on
    * the generator's thread after a resource's Check and before its step
    * is decided. It may replace

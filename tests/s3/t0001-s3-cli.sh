@@ -141,9 +141,12 @@ heads=$(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | grep -c "^HEAD /state/
 [ "$heads" -le $((took + 2)) ] && ok "$heads looks at the lock in $took s" ||
   fail "$heads looks at the lock in $took s, expected at most one a second"
 puts=$(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | grep -c "^PUT /state/cli/.pulumi/stacks/s3many/dev.json$")
-# 21 steps (the stack and 20 strings), two writes each
-[ "$puts" -ge 40 ] && [ "$puts" -le 44 ] && ok "a checkpoint PUT per write ($puts)" ||
-  fail "checkpoint PUTs: $puts, expected about 42: $(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | sort | uniq -c | sort -rn | head)"
+# 21 steps (the stack and 20 strings), two changes each (the pending
+# operation, the result), at most one PUT per change; a step gives its
+# slot back while its result is written, so the next step's pending
+# operation may go out in the same PUT: from 21 to 44
+[ "$puts" -ge 21 ] && [ "$puts" -le 44 ] && ok "a checkpoint PUT per write ($puts)" ||
+  fail "checkpoint PUTs: $puts, expected 21 to 44: $(tail -n +$((before + 1)) "$MP_TEST_S3_REQUESTS" | sort | uniq -c | sort -rn | head)"
 # (before: a copy to .bak, two looks for the file's forms and identity per
 # write, and a look at the lock per change: about 350)
 [ "$n" -le $((puts + heads + 40)) ] && ok "$n requests for 21 steps" ||

@@ -1,11 +1,12 @@
 /* How the process's malloc is set up, before anything else runs. */
-#include "cli/malloc_setup.h"
-
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "cli/malloc_setup.h"
+#include "cli/sanitized.h"
 
 /* The user's GLIBC_TUNABLES, kept across the re-exec below so that the
  * plugins, programs and policy packs started later get it back: "-" when
@@ -25,6 +26,7 @@ static void one_arena(void) {
 #endif
 }
 
+#if !MP_SANITIZED
 /* 1 if the kernel gives transparent huge pages to a region that asks
  * (its mode is "always" or "madvise"). */
 static int thp_available(void) {
@@ -51,14 +53,10 @@ static void restore_tunables(const char *saved) {
  * so the process runs itself again once with it set, then gives its
  * children the user's value back. That costs a start of the binary
  * (loading its libraries: tens of milliseconds), so only the commands
- * that may hold a whole stack (|large_heap|) do it. Not under the sanitizers (their own
- * allocator) or valgrind (it would lose the new image), nor when the user
- * set that tunable. */
+ * that may hold a whole stack (|large_heap|) do it. Not under the
+ * sanitizers (their own allocator) or valgrind (it would lose the new
+ * image), nor when the user set that tunable. */
 static void heap_hugepages(char **argv, int large_heap) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  (void)argv;
-  (void)large_heap;
-#else
   const char *saved = getenv(SAVED_TUNABLES);
   if (saved) { /* the image started below */
     restore_tunables(saved);
@@ -87,8 +85,13 @@ static void heap_hugepages(char **argv, int large_heap) {
   restore_tunables(keep);
   free(tunables);
   free(keep);
-#endif
 }
+#else
+static void heap_hugepages(char **argv, int large_heap) {
+  (void)argv;
+  (void)large_heap;
+}
+#endif
 
 void mp_cli_malloc_setup(char **argv, int large_heap) {
   heap_hugepages(argv, large_heap);

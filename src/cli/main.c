@@ -174,25 +174,12 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
 /* The stores' view of the environment (AWS_* of s3:// stores). */
 static const char *env_of(const char *name) { return getenv(name); }
 
-/* 1 if the command may hold a whole stack's state in memory (its heap
- * then gets huge pages: cli/malloc_setup.c). */
-static int large_heap(mp_ctx *ctx, int argc, char **argv) {
-  static const char *const names[] = {"up",      "update", "preview",
-                                      "refresh", "destroy", "import",
-                                      "watch",   "stack",   "state",
-                                      "console"};
-  int i = mp_args_first_positional(ctx, argc, (const char **)argv);
-  for (size_t k = 0; i < argc && k < MP_ARRAY_LEN(names); k++)
-    if (!strcmp(argv[i], names[k])) return 1;
-  return 0;
-}
-
 int main(int argc, char **argv) {
-  mp_ctx ctx;
-  mp_ctx_init(&ctx);
-  mp_cli_malloc_setup(argv, large_heap(&ctx, argc, argv));
+  mp_cli_malloc_setup();
   mp_prog_name_set(argv[0]);
   mp_store_set_env(env_of);
+  mp_ctx ctx;
+  mp_ctx_init(&ctx);
   mp_store_set_cancel(&ctx.interrupt);
   install_signals(&ctx);
   ctx.commands = commands;

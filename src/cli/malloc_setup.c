@@ -1,18 +1,14 @@
 /* How the process's malloc is set up, before anything else runs. */
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli/malloc_setup.h"
 #include "cli/sanitized.h"
-
-/* The user's GLIBC_TUNABLES, kept across the re-exec below so that the
- * plugins, programs and policy packs started later get it back: "-" when
- * it was unset, else "=" and its value. */
-#define SAVED_TUNABLES "MINIPULUMI_SAVED_GLIBC_TUNABLES"
-#define HUGETLB "glibc.malloc.hugetlb"
 
 /* One malloc arena for all threads. glibc gives each thread that
  * allocates (loop, generator, pool, key derivation) an arena of its own,
@@ -27,6 +23,10 @@ static void one_arena(void) {
 }
 
 #if !MP_SANITIZED
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define HEAP_RESERVE (1 << 30) /* address space, not memory */
+#define LARGE_ALLOC (32 << 20) /* glibc's highest mmap threshold */
+
 /* 1 if the kernel gives transparent huge pages to a region that asks
  * (its mode is "always" or "madvise"). */
 static int thp_available(void) {
@@ -39,61 +39,36 @@ static int thp_available(void) {
   return ok;
 }
 
-static void restore_tunables(const char *saved) {
-  if (saved[0] == '=') setenv("GLIBC_TUNABLES", saved + 1, 1);
-  else unsetenv("GLIBC_TUNABLES");
-  unsetenv(SAVED_TUNABLES);
-}
-
 /* A large stack's no-op `up` spent a third of its CPU in the kernel,
  * mostly first touches of its heap's 4 KiB pages (about 18,000 page
- * faults for 10,000 resources; each one costly on a paravirtual VM). glibc
- * asks for huge pages for its heap only when told so at start-up
- * (GLIBC_TUNABLES, glibc.malloc.hugetlb=1; there is no mallopt for it),
- * so the process runs itself again once with it set, then gives its
- * children the user's value back. That costs a start of the binary
- * (loading its libraries: tens of milliseconds), so only the commands
- * that may hold a whole stack (|large_heap|) do it. Not under the
- * sanitizers (their own allocator) or valgrind (it would lose the new
- * image), nor when the user set that tunable. */
-static void heap_hugepages(char **argv, int large_heap) {
-  const char *saved = getenv(SAVED_TUNABLES);
-  if (saved) { /* the image started below */
-    restore_tunables(saved);
+ * faults for 10,000 resources, each one costly on a paravirtual VM). The
+ * heap (one arena: the program break) is grown once by 1 GiB of address
+ * space, asked to get huge pages (MADV_HUGEPAGE; memory is still only
+ * taken as it is touched, 2 MiB at a time), and kept: glibc never gives
+ * its top back (which would end the advised region), and serves
+ * allocations up to 32 MiB from it rather than from mmap. A heap that
+ * outgrows it goes on in 4 KiB pages. If the break cannot grow (a
+ * limit), glibc maps memory instead and nothing is advised. */
+static void heap_hugepages(void) {
+  if (!thp_available() || !mallopt(M_MMAP_THRESHOLD, LARGE_ALLOC) ||
+      !mallopt(M_TRIM_THRESHOLD, -1) || !mallopt(M_TOP_PAD, HEAP_RESERVE))
     return;
-  }
-  if (!large_heap) return;
-  const char *cur = getenv("GLIBC_TUNABLES");
-  const char *preload = getenv("LD_PRELOAD");
-  if ((cur && strstr(cur, HUGETLB)) ||
-      (preload && strstr(preload, "vgpreload")) || !thp_available())
-    return;
-  size_t n = (cur ? strlen(cur) : 0) + sizeof(HUGETLB "=1") + 2;
-  char *tunables = malloc(n);
-  char *keep = malloc(n);
-  if (tunables == NULL || keep == NULL) {
-    free(tunables);
-    free(keep);
-    return;
-  }
-  snprintf(tunables, n, "%s%s" HUGETLB "=1", cur ? cur : "", cur ? ":" : "");
-  snprintf(keep, n, "%s%s", cur ? "=" : "-", cur ? cur : "");
-  if (setenv(SAVED_TUNABLES, keep, 1) == 0 &&
-      setenv("GLIBC_TUNABLES", tunables, 1) == 0)
-    execv("/proc/self/exe", argv);
-  /* not run again (no /proc, ...): go on without */
-  restore_tunables(keep);
-  free(tunables);
-  free(keep);
+  uintptr_t before = (uintptr_t)sbrk(0);
+  void *volatile grow = malloc(1 << 20); /* more than the top holds */
+  uintptr_t after = (uintptr_t)sbrk(0);
+  free(grow);
+  mallopt(M_TOP_PAD, 128 << 10); /* glibc's default again */
+  uintptr_t lo = (before + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  uintptr_t hi = after & ~(HUGE_PAGE - 1);
+  if (before != (uintptr_t)-1 && hi > lo)
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }
 #else
-static void heap_hugepages(char **argv, int large_heap) {
-  (void)argv;
-  (void)large_heap;
-}
+/* The sanitizers have their own allocator. */
+static void heap_hugepages(void) {}
 #endif
 
-void mp_cli_malloc_setup(char **argv, int large_heap) {
-  heap_hugepages(argv, large_heap);
+void mp_cli_malloc_setup(void) {
   one_arena();
+  heap_hugepages();
 }

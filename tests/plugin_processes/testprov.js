@@ -18,10 +18,10 @@
 //   TESTPROV_INITFAIL=<name> create <name> but report it failed to
 //                           initialise (ErrorResourceInitFailed)
 //   TESTPROV_NO_SECRETS=1   answer Configure without acceptSecrets
-//   TESTPROV_ENV_DUMP=<file> write to <file> (JSON) GLIBC_TUNABLES and
-//                           MINIPULUMI_SAVED_GLIBC_TUNABLES of its own
-//                           environment, and of its parent's (the
-//                           engine's) start whether it asked for huge pages
+//   TESTPROV_PARENT_HEAP=<file> write to <file> (JSON) whether its parent's
+//                           (the engine's) heap asks for huge pages: a
+//                           [heap] mapping of /proc/PPID/smaps whose
+//                           VmFlags have `hg` (MADV_HUGEPAGE)
 //   TESTPROV_VERSION=<v>    report version <v>, add it to every resource's
 //                           outputs as `servedBy`, and answer DiffConfig:
 //                           a new major version replaces the provider
@@ -32,21 +32,14 @@
 const fs = require("fs");
 const path = require("path");
 
-if (process.env.TESTPROV_ENV_DUMP) {
-  // (glibc writes a NUL over each ':' of GLIBC_TUNABLES in the start-up
-  // environment it parses: the parent's is searched as raw bytes)
-  const parent = fs.readFileSync(`/proc/${process.ppid}/environ`, "latin1");
-  const saved = /(?:^|\0)MINIPULUMI_SAVED_GLIBC_TUNABLES=([^\0]*)/.exec(parent);
-  fs.writeFileSync(process.env.TESTPROV_ENV_DUMP, JSON.stringify({
-    own: {
-      GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? null,
-      MINIPULUMI_SAVED_GLIBC_TUNABLES: process.env.MINIPULUMI_SAVED_GLIBC_TUNABLES ?? null,
-    },
-    parent: {
-      hugetlb: parent.includes("glibc.malloc.hugetlb=1"),
-      MINIPULUMI_SAVED_GLIBC_TUNABLES: saved ? saved[1] : null,
-    },
-  }));
+if (process.env.TESTPROV_PARENT_HEAP) {
+  let heap = false;
+  let advised = false;
+  for (const line of fs.readFileSync(`/proc/${process.ppid}/smaps`, "latin1").split("\n")) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) heap = line.trim().endsWith("[heap]");
+    else if (heap && line.startsWith("VmFlags:") && line.split(/\s+/).includes("hg")) advised = true;
+  }
+  fs.writeFileSync(process.env.TESTPROV_PARENT_HEAP, JSON.stringify({ advised }));
 }
 
 if (process.env.TESTPROV_START === "exit") {

@@ -27,16 +27,26 @@ static void one_arena(void) {
 #define HEAP_RESERVE (1 << 30) /* address space, not memory */
 #define LARGE_ALLOC (32 << 20) /* glibc's highest mmap threshold */
 
-/* 1 if the kernel gives transparent huge pages to a region that asks
- * (its mode is "always" or "madvise"). */
-static int thp_available(void) {
-  FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-  if (f == NULL) return 0;
-  char line[128] = {0};
-  int ok = fgets(line, sizeof(line), f) != NULL &&
-           strstr(line, "[never]") == NULL;
+/* The first line of the file at |path| in |line| (empty if unreadable). */
+static void first_line(const char *path, char *line, int size) {
+  line[0] = 0;
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return;
+  if (fgets(line, size, f) == NULL) line[0] = 0;
   fclose(f);
-  return ok;
+}
+
+/* 1 if the kernel gives transparent huge pages to a region that asks
+ * (its mode is "always" or "madvise") and a reserve of address space is
+ * free: under strict overcommit accounting (mode 2) the 1 GiB would be
+ * charged to this process, and again to each fork before its exec. */
+static int thp_available(void) {
+  char line[128];
+  first_line("/proc/sys/vm/overcommit_memory", line, sizeof(line));
+  if (line[0] == '2') return 0;
+  first_line("/sys/kernel/mm/transparent_hugepage/enabled", line,
+             sizeof(line));
+  return line[0] != 0 && strstr(line, "[never]") == NULL;
 }
 
 /* A large stack's no-op `up` spent a third of its CPU in the kernel,

@@ -5,18 +5,8 @@
 #include <unistd.h>
 
 #include "cli/plugins.h"
+#include "cli/sanitized.h"
 #include "cli/secrets.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MP_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MP_SANITIZED 1
-#endif
-#endif
-#ifndef MP_SANITIZED
-#define MP_SANITIZED 0
-#endif
 
 void mp_ctx_init(mp_ctx *ctx) {
   memset(ctx, 0, sizeof(*ctx));

@@ -1,7 +1,6 @@
 /* minipulumi's main: the one command table, the global flags, SIGINT, and
  * the only call to exit in the program (docs/style.md,
  * "Errors"). */
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "cli/command_table.h"
 #include "cli/display.h"
 #include "cli/logging.h"
+#include "cli/malloc_setup.h"
 #include "cli/messages.h"
 #include "engine/prog_name.h"
 
@@ -174,20 +174,8 @@ static int run(mp_ctx *ctx, int argc, const char **argv) {
 /* The stores' view of the environment (AWS_* of s3:// stores). */
 static const char *env_of(const char *name) { return getenv(name); }
 
-/* One malloc arena for all threads. glibc gives each thread that
- * allocates (loop, generator, pool, key derivation) an arena of its own,
- * and what one frees is kept for that one: a no-op `up` of 10,000
- * resources peaked at ~101 MB with them, ~85 MB with one. The threads'
- * tcaches keep most allocations off the shared lock. MALLOC_ARENA_MAX,
- * when set, still decides. */
-static void one_arena(void) {
-#ifdef M_ARENA_MAX
-  if (getenv("MALLOC_ARENA_MAX") == NULL) mallopt(M_ARENA_MAX, 1);
-#endif
-}
-
 int main(int argc, char **argv) {
-  one_arena();
+  mp_cli_malloc_setup();
   mp_prog_name_set(argv[0]);
   mp_store_set_env(env_of);
   mp_ctx ctx;

@@ -6,6 +6,9 @@
 # plugin writes TESTPROV_VERSION into its resources' outputs as
 # `servedBy`: mapped from MP_TEST_FROM it shows the value given; the
 # default provider, without mappings, does not see it.
+# Then the engine's heap, seen from its plugin: it asks for huge pages
+# (src/cli/malloc_setup.c) unless it is a sanitizer build or the kernel
+# has no transparent huge pages.
 . "$(dirname "$0")/lib.sh" "$@"
 
 cat > Pulumi.yaml <<'YAML'
@@ -43,4 +46,14 @@ assert r['a']['outputs'].get('servedBy') == '9.9.9', r['a']
 assert 'servedBy' not in r['b']['outputs'], r['b']
 "
 no_orphans "after up"
+
+want=true
+grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && want=false
+[ -r /sys/kernel/mm/transparent_hugepage/enabled ] || want=false
+ldd "$M" | grep -Eq 'lib(a|t)san' && want=false
+TESTPROV_PARENT_HEAP="$T/heap.json" run preview
+expect_rc 0 "preview"
+grep -qx "{\"advised\":$want}" "$T/heap.json" ||
+  fail "the engine's heap asks for huge pages: $want expected, $(cat "$T/heap.json" 2>&1)"
+no_orphans "after preview"
 finish

@@ -18,6 +18,10 @@
 //   TESTPROV_INITFAIL=<name> create <name> but report it failed to
 //                           initialise (ErrorResourceInitFailed)
 //   TESTPROV_NO_SECRETS=1   answer Configure without acceptSecrets
+//   TESTPROV_PARENT_HEAP=<file> write to <file> (JSON) whether its parent's
+//                           (the engine's) heap asks for huge pages: a
+//                           [heap] mapping of /proc/PPID/smaps whose
+//                           VmFlags have `hg` (MADV_HUGEPAGE)
 //   TESTPROV_VERSION=<v>    report version <v>, add it to every resource's
 //                           outputs as `servedBy`, and answer DiffConfig:
 //                           a new major version replaces the provider
@@ -27,6 +31,16 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+
+if (process.env.TESTPROV_PARENT_HEAP) {
+  let heap = false;
+  let advised = false;
+  for (const line of fs.readFileSync(`/proc/${process.ppid}/smaps`, "latin1").split("\n")) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) heap = line.trim().endsWith("[heap]");
+    else if (heap && line.startsWith("VmFlags:") && line.split(/\s+/).includes("hg")) advised = true;
+  }
+  fs.writeFileSync(process.env.TESTPROV_PARENT_HEAP, JSON.stringify({ advised }));
+}
 
 if (process.env.TESTPROV_START === "exit") {
   process.stderr.write("testprov: told to exit at once\n");

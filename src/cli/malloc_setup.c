@@ -1,7 +1,6 @@
 /* How the process's malloc is set up, before anything else runs. */
 #include <malloc.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,6 +8,7 @@
 
 #include "cli/malloc_setup.h"
 #include "cli/sanitized.h"
+#include "engine/text.h"
 
 /* One malloc arena for all threads. glibc gives each thread that
  * allocates (loop, generator, pool, key derivation) an arena of its own,
@@ -27,26 +27,20 @@ static void one_arena(void) {
 #define HEAP_RESERVE (1 << 30) /* address space, not memory */
 #define LARGE_ALLOC (32 << 20) /* glibc's highest mmap threshold */
 
-/* The first line of the file at |path| in |line| (empty if unreadable). */
-static void first_line(const char *path, char *line, int size) {
-  line[0] = 0;
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return;
-  if (fgets(line, size, f) == NULL) line[0] = 0;
-  fclose(f);
-}
-
 /* 1 if the kernel gives transparent huge pages to a region that asks
  * (its mode is "always" or "madvise") and a reserve of address space is
  * free: under strict overcommit accounting (mode 2) the 1 GiB would be
  * charged to this process, and again to each fork before its exec. */
-static int thp_available(void) {
-  char line[128];
-  first_line("/proc/sys/vm/overcommit_memory", line, sizeof(line));
-  if (line[0] == '2') return 0;
-  first_line("/sys/kernel/mm/transparent_hugepage/enabled", line,
-             sizeof(line));
-  return line[0] != 0 && strstr(line, "[never]") == NULL;
+static int huge_heap_possible(void) {
+  char *overcommit =
+      mp_text_file_first_line("/proc/sys/vm/overcommit_memory");
+  char *thp =
+      mp_text_file_first_line("/sys/kernel/mm/transparent_hugepage/enabled");
+  int ok = !(overcommit && overcommit[0] == '2') && thp &&
+           strstr(thp, "[never]") == NULL;
+  free(overcommit);
+  free(thp);
+  return ok;
 }
 
 /* A large stack's no-op `up` spent a third of its CPU in the kernel,
@@ -60,7 +54,7 @@ static int thp_available(void) {
  * outgrows it goes on in 4 KiB pages. If the break cannot grow (a
  * limit), glibc maps memory instead and nothing is advised. */
 static void heap_hugepages(void) {
-  if (!thp_available() || !mallopt(M_MMAP_THRESHOLD, LARGE_ALLOC) ||
+  if (!huge_heap_possible() || !mallopt(M_MMAP_THRESHOLD, LARGE_ALLOC) ||
       !mallopt(M_TRIM_THRESHOLD, -1) || !mallopt(M_TOP_PAD, HEAP_RESERVE))
     return;
   uintptr_t before = (uintptr_t)sbrk(0);

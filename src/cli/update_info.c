@@ -10,19 +10,7 @@
 #include "cli/config_file.h"
 #include "cli/json_out.h"
 #include "engine/mem.h"
-
-/* The first line of |path| (owned, without the newline), or NULL. */
-static char *first_line(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return NULL;
-  char buf[512];
-  char *line = fgets(buf, sizeof(buf), f) ? mp_xstrdup(buf) : NULL;
-  fclose(f);
-  if (line)
-    line[strcspn(line, "\r\n")] = '\0';
-  return line;
-}
+#include "engine/text.h"
 
 /* The .git folder of the work tree holding |dir| (a `gitdir:` file is
  * followed), or NULL. Owned. */
@@ -35,7 +23,7 @@ static char *find_git_dir(const char *dir) {
       free(at);
       if (S_ISDIR(st.st_mode))
         return git;
-      char *line = first_line(git);
+      char *line = mp_text_file_first_line(git);
       free(git);
       char *out = line && !strncmp(line, "gitdir: ", 8)
                       ? mp_xstrdup(line + 8) : NULL;
@@ -56,7 +44,7 @@ static char *find_git_dir(const char *dir) {
  * packed-refs. Owned, or NULL. */
 static char *resolve_ref(const char *git, const char *ref) {
   char *path = mp_xasprintf("%s/%s", git, ref);
-  char *hash = first_line(path);
+  char *hash = mp_text_file_first_line(path);
   free(path);
   if (hash)
     return hash;
@@ -84,7 +72,7 @@ static char *resolve_ref(const char *git, const char *ref) {
 static void add_git(cJSON *env, const char *dir) {
   char *git = find_git_dir(dir);
   char *path = git ? mp_xasprintf("%s/HEAD", git) : NULL;
-  char *head = path ? first_line(path) : NULL;
+  char *head = path ? mp_text_file_first_line(path) : NULL;
   if (head && !strncmp(head, "ref: ", 5)) {
     char *hash = resolve_ref(git, head + 5);
     if (hash) {

@@ -2,6 +2,7 @@
  * edit distance behind "did you mean" suggestions. */
 #include "engine/text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +95,16 @@ size_t mp_text_distance(const char *a, const char *b, int fold_case) {
   size_t d = row[n];
   free(row);
   return d;
+}
+
+char *mp_text_file_first_line(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  char buf[512];
+  char *line = fgets(buf, sizeof(buf), f) ? mp_xstrdup(buf) : NULL;
+  fclose(f);
+  if (line)
+    line[strcspn(line, "\r\n")] = '\0';
+  return line;
 }

@@ -1,4 +1,4 @@
-/* Checks on text read from files: UTF-8 validity and positions. */
+/* Text read from files: a file's first line, UTF-8 validity, positions. */
 #ifndef MP_TEXT_H
 #define MP_TEXT_H
 
@@ -19,5 +19,9 @@ void mp_text_position(const char *text, size_t len, size_t offset, int *line,
 /* The Levenshtein distance between |a| and |b| (|fold_case|: ASCII
  * letters compare without case), for "did you mean" suggestions. */
 size_t mp_text_distance(const char *a, const char *b, int fold_case);
+
+/* The first line of the file at |path| (owned, without its newline; at
+ * most 511 bytes), or NULL when it cannot be read or is empty. */
+char *mp_text_file_first_line(const char *path);
 
 #endif
